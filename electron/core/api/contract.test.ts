@@ -1,0 +1,95 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { dispatch } from './dispatch';
+import { EventBus } from './eventBus';
+import { createCoreHandlers } from './coreHandlers';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import {
+  createEventSubscribers,
+  createRequestFunctions,
+  type BridgeApi,
+  type CoreHandlers,
+  type Handlers,
+} from '../../../shared/contract/api';
+import { eventNames, requestChannelNames, shellChannels, type CoreChannel, type RequestChannel } from '../../../shared/contract/channels';
+
+const coreHandlers = () => createCoreHandlers({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus() });
+const handlers = (): Handlers => ({
+  ...coreHandlers(),
+  'dialog/openFolder': async () => ({ path: null }),
+});
+
+describe('contract completeness (compile time)', () => {
+  it('has a bridge function for every request channel and event', () => {
+    expectTypeOf<keyof BridgeApi['requests']>().toEqualTypeOf<RequestChannel>();
+    expectTypeOf<keyof CoreHandlers>().toEqualTypeOf<CoreChannel>();
+    expectTypeOf<keyof Handlers>().toEqualTypeOf<RequestChannel>();
+  });
+
+  it('rejects a handler map that misses a channel', () => {
+    const { 'app/info': _dropped, ...partial } = coreHandlers();
+    // @ts-expect-error: 'app/info' is missing, so this is not a complete CoreHandlers map.
+    const incomplete: CoreHandlers = partial;
+    expect(Object.keys(incomplete)).not.toContain('app/info');
+  });
+
+  it('types each request and response from the map', () => {
+    expectTypeOf<Parameters<Handlers['repo/open']>[0]>().toEqualTypeOf<{ path: string }>();
+    expectTypeOf<ReturnType<BridgeApi['requests']['app/info']>>().resolves.toHaveProperty('ok');
+  });
+});
+
+describe('contract completeness (run time)', () => {
+  it('builds one named bridge function per channel and per event', () => {
+    const requests = createRequestFunctions(async () => ({ ok: true, value: null }), requestChannelNames);
+    const events = createEventSubscribers(() => () => {}, eventNames);
+    expect(Object.keys(requests).sort()).toEqual([...requestChannelNames].sort());
+    expect(Object.keys(events).sort()).toEqual([...eventNames].sort());
+    for (const fn of [...Object.values(requests), ...Object.values(events)]) expect(typeof fn).toBe('function');
+  });
+
+  it('the core answers every channel but the shell ones', () => {
+    const core = Object.keys(coreHandlers()).sort();
+    const expected = requestChannelNames.filter((name) => !(shellChannels as readonly string[]).includes(name)).sort();
+    expect(core).toEqual(expected);
+  });
+});
+
+describe('dispatch validates payloads at the boundary', () => {
+  it('answers a valid request', async () => {
+    const result = await dispatch(handlers(), 'app/info', {});
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.value).toMatchObject({ name: 'Lathe', mode: 'browser' });
+  });
+
+  it.each([
+    ['a missing field', 'repo/open', {}],
+    ['a wrong type', 'repo/open', { path: 42 }],
+    ['an empty path', 'repo/open', { path: '' }],
+    ['a NUL byte', 'repo/open', { path: 'a\0b' }],
+    ['an oversized string', 'repo/open', { path: 'x'.repeat(5000) }],
+    ['an unknown key', 'app/info', { extra: true }],
+    ['no payload at all', 'runs/list', undefined],
+    ['an array', 'runs/list', []],
+  ])('rejects %s with INVALID_PAYLOAD', async (_label, channel, payload) => {
+    const result = await dispatch(handlers(), channel, payload);
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD', data: { channel } } });
+  });
+
+  it('rejects an unknown or inherited channel name with UNKNOWN_CHANNEL', async () => {
+    for (const channel of ['nope/nothing', '__proto__', 'constructor', 42, null]) {
+      const result = await dispatch(handlers(), channel, {});
+      expect(result).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CHANNEL' } });
+    }
+  });
+
+  it('turns a thrown error into a typed result', async () => {
+    const result = await dispatch(handlers(), 'repo/open', { path: '/definitely/not/here' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('refuses a handler response that breaks the contract', async () => {
+    const broken = { ...handlers(), 'dialog/openFolder': async () => ({ path: 7 }) } as unknown as Handlers;
+    const result = await dispatch(broken, 'dialog/openFolder', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+  });
+});

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { RunStatusSchema, type RunSummary } from '../../../shared/schemas/run';
+
+/** The fields every workflow's state.json starts with; the rest is the workflow's own. */
+export const RunStateHeaderSchema = z.looseObject({
+  run_id: z.string(),
+  goal: z.string(),
+  workflow: z.string(),
+  status: RunStatusSchema,
+  branch: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  commits: z.array(z.string()),
+});
+export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
+
+export function runsDir(repoRoot: string): string {
+  return path.join(repoRoot, '.lathe', 'runs');
+}
+
+/** Every run recorded in the repo, newest first; unreadable run folders are skipped, not fatal. */
+export async function listRuns(repoRoot: string): Promise<RunSummary[]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(runsDir(repoRoot), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const summaries: RunSummary[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const header = await readRunHeader(repoRoot, entry.name);
+    if (header) summaries.push(toSummary(header));
+  }
+  return summaries.sort((a, b) => b.runId.localeCompare(a.runId));
+}
+
+export async function readRunHeader(repoRoot: string, runId: string): Promise<RunStateHeader | null> {
+  try {
+    const text = await fs.promises.readFile(path.join(runsDir(repoRoot), runId, 'state.json'), 'utf8');
+    const parsed = RunStateHeaderSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function toSummary(header: RunStateHeader): RunSummary {
+  return {
+    runId: header.run_id,
+    goal: header.goal,
+    workflow: header.workflow,
+    status: header.status,
+    branch: header.branch,
+    startedAt: header.created_at,
+    updatedAt: header.updated_at,
+    commits: header.commits.length,
+  };
+}

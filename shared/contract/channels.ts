@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { AppInfoSchema, ClientPathSchema } from '../schemas/app';
+import { RepoStatusSchema } from '../schemas/repo';
+import { RunLogEventSchema, RunSummarySchema } from '../schemas/run';
+
+const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res) => ({ req, res });
+const empty = z.object({}).strict();
+
+/**
+ * Every request a client can make, as `'domain/verb': {req, res}`. The ipcMain registration, the
+ * preload bridge, the WebSocket host and the browser client are all derived from this one map.
+ */
+export const requestChannels = {
+  'app/info': request(empty, AppInfoSchema),
+  'repo/open': request(z.object({ path: ClientPathSchema }).strict(), RepoStatusSchema),
+  'repo/status': request(z.object({ path: ClientPathSchema }).strict(), RepoStatusSchema),
+  'runs/list': request(
+    z.object({ repo: ClientPathSchema }).strict(),
+    z.object({ runs: z.array(RunSummarySchema) }),
+  ),
+  'dialog/openFolder': request(empty, z.object({ path: z.string().nullable() })),
+} as const;
+
+/** Events the core pushes to every subscribed client. */
+export const eventChannels = {
+  'run/event': RunLogEventSchema,
+  'repo/changed': RepoStatusSchema,
+} as const;
+
+/** Channels only the app shell can answer (native dialogs); the web host answers UNSUPPORTED. */
+export const shellChannels = ['dialog/openFolder'] as const satisfies readonly RequestChannel[];
+
+export type RequestChannels = typeof requestChannels;
+export type RequestChannel = keyof RequestChannels;
+export type EventChannels = typeof eventChannels;
+export type EventName = keyof EventChannels;
+export type ShellChannel = (typeof shellChannels)[number];
+export type CoreChannel = Exclude<RequestChannel, ShellChannel>;
+
+/** What a caller sends (before defaults are applied). */
+export type RequestOf<C extends RequestChannel> = z.input<RequestChannels[C]['req']>;
+/** What a handler receives (validated, defaults applied). */
+export type ValidRequestOf<C extends RequestChannel> = z.output<RequestChannels[C]['req']>;
+export type ResponseOf<C extends RequestChannel> = z.output<RequestChannels[C]['res']>;
+export type EventOf<E extends EventName> = z.output<EventChannels[E]>;
+
+export const requestChannelNames = Object.keys(requestChannels) as RequestChannel[];
+export const eventNames = Object.keys(eventChannels) as EventName[];
+
+export function isRequestChannel(value: unknown): value is RequestChannel {
+  return typeof value === 'string' && Object.hasOwn(requestChannels, value);
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && Object.hasOwn(eventChannels, value);
+}
