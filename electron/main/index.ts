@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow } from 'electron';
+import type { Handlers } from '../../shared/contract/api';
+import { EventBus } from '../core/api/eventBus';
+import { createCoreHandlers } from '../core/api/coreHandlers';
+import { forwardEvents, registerIpc } from './ipc';
+import { installAppMenu } from './menu';
+import { createShellHandlers } from './shellHandlers';
+import { createMainWindow, isTrustedSender, lockDownSession } from './window';
+
+const paths = {
+  preload: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
+  rendererIndex: fileURLToPath(new URL('../renderer/index.html', import.meta.url)),
+};
+
+let mainWindow: BrowserWindow | null = null;
+let openWindow: () => void = () => {};
+
+async function start(): Promise<void> {
+  lockDownSession();
+  const events = new EventBus();
+  const core = createCoreHandlers({
+    mode: 'electron',
+    dataDir: app.getPath('userData'),
+    events,
+    electronVersion: process.versions.electron ?? null,
+  });
+  const handlers: Handlers = { ...core, ...createShellHandlers(() => mainWindow) };
+  registerIpc(handlers, events, isTrustedSender(paths.rendererIndex));
+
+  const openFolder = async () => {
+    const picked = await handlers['dialog/openFolder']({});
+    // repo/open emits repo/changed, which the window's repo store follows.
+    if (picked.path) await handlers['repo/open']({ path: picked.path }).catch(() => undefined);
+  };
+  installAppMenu(() => void openFolder());
+
+  openWindow = () => {
+    const window = createMainWindow(paths);
+    const stopForwarding = forwardEvents(events, window);
+    window.on('closed', () => {
+      stopForwarding();
+      if (mainWindow === window) mainWindow = null;
+    });
+    mainWindow = window;
+  };
+  openWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0 && app.isReady()) openWindow();
+  });
+  void app.whenReady().then(start);
+}
