@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+
+/**
+ * The inference layer's contract with the engine. Every agent call goes through `ModelRouter.generate`,
+ * which returns a schema-validated object or a typed error; it never throws for model misbehaviour.
+ */
+
+export const MODEL_ROLES = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Context the layer may drop to fit the model's context window: lowest priority first, never silently. */
+export interface ContextItem {
+  /** Named in the `context_dropped` event when dropped (e.g. `file:src/a.py`, `kb:notes.md`). */
+  id: string;
+  text: string;
+  /** Higher is kept longer. */
+  priority: number;
+}
+
+export interface GenerateRequest<T> {
+  role: ModelRole;
+  /** The mandatory part: system prompt and messages. If it alone does not fit: CONTEXT_OVERFLOW. */
+  messages: ChatMessage[];
+  /**
+   * Optional context, fitted by priority and inserted, in the given order, where the last user message
+   * contains the marker `{{context}}` (appended to that message when there is no marker).
+   */
+  context?: ContextItem[];
+  /** The role's bounded output schema; for `llama:` models it becomes a JSON-schema grammar. */
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Whole-call limit, model load excluded. */
+  timeoutMs?: number;
+  /** Streaming: called with each decoded text piece as it is generated. */
+  onToken?: (text: string) => void;
+}
+
+export interface GenerationUsage {
+  /** The spec string of the model that answered (`llama:/m/x.gguf`, `replay:/r.json`, …). */
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens not evaluated again thanks to a reused prefix. */
+  reusedPrefixTokens: number;
+  timeToFirstTokenMs: number;
+  totalMs: number;
+  tokensPerSecond: number;
+}
+
+export const GENERATION_ERROR_CODES = [
+  /** Output did not parse or validate (e.g. cut at max tokens). `raw` holds the text. */
+  'INVALID_OUTPUT',
+  'TIMEOUT',
+  'ABORTED',
+  /** The mandatory part of the prompt does not fit the model's context. */
+  'CONTEXT_OVERFLOW',
+  'MODEL_LOAD_FAILED',
+  /** The model will not fit in memory; refused before loading. */
+  'INSUFFICIENT_MEMORY',
+  /** Transport or server failure (OpenAI-compatible), or a replay `error` entry. */
+  'PROVIDER_ERROR',
+  'REPLAY_EXHAUSTED',
+  'BAD_MODEL_SPEC',
+] as const;
+export type GenerationErrorCode = (typeof GENERATION_ERROR_CODES)[number];
+
+export interface GenerationError {
+  code: GenerationErrorCode;
+  message: string;
+  /** Whether retrying the same call may succeed (transient provider failures, invalid output). */
+  retryable: boolean;
+}
+
+export type GenerateResult<T> =
+  | { ok: true; value: T; raw: string; usage: GenerationUsage; droppedContext: string[] }
+  | { ok: false; error: GenerationError; raw: string | null; usage: GenerationUsage | null };
+
+/** What the layer reports while it works; the engine turns these into run-log and UI events. */
+export type LlmEvent =
+  | { type: 'model_load_progress'; model: string; progress: number }
+  | { type: 'model_loaded'; model: string; loadMs: number }
+  | { type: 'model_unloaded'; model: string; reason: 'idle' | 'switch' | 'dispose' }
+  | { type: 'token'; role: ModelRole; text: string }
+  | { type: 'context_dropped'; role: ModelRole; ids: string[]; reason: string };
+
+export interface RoleModelConfig {
+  /** `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json` */
+  model: string;
+  contextSize?: number;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface ModelRouterOptions {
+  roles: Partial<Record<ModelRole, RoleModelConfig>>;
+  /** CPU threads for llama models; default: the machine's physical cores. */
+  threads?: number;
+  onEvent?: (event: LlmEvent) => void;
+  /** Hosts besides loopback that `openai:`/`ollama:` specs may reach (empty by default). */
+  allowedHosts?: string[];
+  /** Replay only: entries already consumed per role, so a resumed run continues where it stopped. */
+  replayConsumed?: Partial<Record<ModelRole, number>>;
+  /** Unload a llama model after this long unused (default 10 minutes). */
+  idleUnloadMs?: number;
+}
+
+export interface ModelRouter {
+  generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>>;
+  /** The spec a role is routed to, or null when the role has no model. */
+  specFor(role: ModelRole): string | null;
+  dispose(): Promise<void>;
+}

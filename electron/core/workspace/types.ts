@@ -1,0 +1,259 @@
+import type { z } from 'zod';
+
+/**
+ * The workspace layer's contract with the engine: everything Lathe does to a user's repository goes
+ * through these facades. Failures are LatheError (code + plain data) with the codes named here.
+ */
+
+// ---------------------------------------------------------------- edit formats and guardrails
+
+export const EDIT_FORMAT_NAMES = ['whole-file', 'unified-diff', 'search-replace'] as const;
+export type EditFormatName = (typeof EDIT_FORMAT_NAMES)[number];
+
+export interface EditPolicy {
+  /** Artifacts-only (seed 000): when set, only these repo-relative paths may be written. */
+  artifacts: string[] | null;
+  /** Tests are read-only (seed 000): paths matching `testPatterns` may not be written. */
+  testsReadOnly: boolean;
+  /** Globs (repo-relative) that mark test files; defaults cover pytest, node --test, jest/vitest, go, cargo. */
+  testPatterns: string[];
+  /** Paths the run must never touch, such as the user's uncommitted files when working in place. */
+  protectedPaths: string[];
+  /** Largest content a single file may get, in bytes. */
+  maxFileBytes: number;
+}
+
+/** Rule names carried in `data.rule` of an EDIT_REJECTED error, with `data.path`. */
+export const GUARDRAIL_RULES = [
+  'absolute-path',
+  'escapes-repo',
+  'symlink-escape',
+  'git-dir',
+  'lathe-dir',
+  'not-an-artifact',
+  'tests-read-only',
+  'protected-path',
+  'too-large',
+  'binary-content',
+  'invalid-path',
+  'patch-does-not-apply',
+  'search-not-found',
+  'duplicate-path',
+] as const;
+export type GuardrailRule = (typeof GUARDRAIL_RULES)[number];
+
+/** One file's planned change: `before` null = create, `after` null = delete. */
+export interface PlannedFileChange {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface PlannedEditSet {
+  format: EditFormatName;
+  /** Sorted by path (seed 000 determinism). */
+  changes: PlannedFileChange[];
+}
+
+export interface WorkspaceReader {
+  /** Repo-relative read of the current file, or null when it does not exist. */
+  read(path: string): Promise<string | null>;
+}
+
+/**
+ * A named, swappable strategy: the Coder's output schema for this format, the prompt fragment that
+ * teaches it (prompts/edit-formats/<name>.md) and `plan`, which resolves the proposal against the
+ * files on disk without writing anything. `plan` throws EDIT_REJECTED naming the rule and path.
+ */
+export interface EditFormat<TProposal = unknown> {
+  name: EditFormatName;
+  schema: z.ZodType<TProposal>;
+  promptFile: string;
+  plan(proposal: TProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet>;
+}
+
+export interface AppliedEditSet {
+  changed: string[];
+  created: string[];
+  deleted: string[];
+}
+
+// ---------------------------------------------------------------- git
+
+export interface RepoPreflight {
+  repoRoot: string;
+  branch: string | null;
+  head: string | null;
+  detached: boolean;
+  /** Uncommitted paths (modified, staged, untracked; ignored files excluded). */
+  dirtyPaths: string[];
+  nativeGit: string | null;
+  /** Index format facts; isomorphic-git misreads split indexes and v4. */
+  index: { version: number | null; split: boolean };
+  /** null when isomorphic-git can be used; otherwise why native git is required. */
+  isomorphicUnsafeReason: string | null;
+  hasSubmodules: boolean;
+}
+
+export type WorkspaceMode = 'worktree' | 'in-place';
+
+/** Where a run's edits happen; persisted in state.json so a resumed run reopens the same place. */
+export interface RunWorkspace {
+  runId: string;
+  repoRoot: string;
+  /** The folder edits are written to and tests run in. */
+  workDir: string;
+  mode: WorkspaceMode;
+  /** `<prefix>/<run_id>` */
+  branch: string;
+  baseCommit: string;
+  /** The branch the user had checked out, or null on a detached HEAD. */
+  originalBranch: string | null;
+  /** Paths that were dirty at start; never written by the run (in-place mode). */
+  protectedPaths: string[];
+}
+
+export interface StartRunOptions {
+  runId: string;
+  branchPrefix: string;
+  /** Carry on although the tree is dirty; those files are then protected. */
+  allowDirty: boolean;
+  /** Default: worktree when native git is installed, else in-place. */
+  mode?: WorkspaceMode;
+}
+
+export interface StepCommit {
+  runId: string;
+  taskId: string;
+  title: string;
+  role: string;
+  attempt?: number;
+  /** Extra lines for the body (e.g. test counts). */
+  body?: string;
+}
+
+export interface RunCommitInfo {
+  sha: string;
+  subject: string;
+  taskId: string | null;
+  files: { path: string; added: number; removed: number }[];
+}
+
+export interface RunDiffFile {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface GitFacade {
+  preflight(repoRoot: string): Promise<RepoPreflight>;
+  /** Creates the run branch and workspace; refuses a dirty tree (DIRTY_WORKTREE) unless allowed. */
+  startRun(repoRoot: string, options: StartRunOptions): Promise<RunWorkspace>;
+  /** Reopens a persisted workspace for resume; recreates a missing worktree from the branch. */
+  reopenRun(workspace: RunWorkspace): Promise<RunWorkspace>;
+  /** Commits exactly `paths` (never `add -A`); returns the new commit, or null when nothing changed. */
+  commitStep(workspace: RunWorkspace, paths: string[], commit: StepCommit): Promise<string | null>;
+  /** The run branch's current commit. */
+  headOf(workspace: RunWorkspace): Promise<string>;
+  /** Rolls the run branch and its work tree back to `commit` (a failed step, or resume cleanup). */
+  resetTo(workspace: RunWorkspace, commit: string): Promise<void>;
+  listRunCommits(workspace: RunWorkspace): Promise<RunCommitInfo[]>;
+  diffRun(workspace: RunWorkspace, fromCommit?: string, toCommit?: string): Promise<RunDiffFile[]>;
+  /** Fast-forwards the original branch to the run branch; only on the user's approval. */
+  mergeRun(workspace: RunWorkspace): Promise<{ merged: string }>;
+  /** Removes the run branch and worktree and restores the user's checkout exactly as it was. */
+  undoRun(workspace: RunWorkspace): Promise<void>;
+  exportPatch(workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }>;
+  /** Pushes the run branch when the remote is reachable; a typed error otherwise. */
+  pushRun(workspace: RunWorkspace, remote: string): Promise<{ pushed: boolean; detail: string }>;
+}
+
+// ---------------------------------------------------------------- verifier (seed 004)
+
+export type VerifyStatus = 'PASS' | 'FAIL' | 'INFRA_ERROR';
+export type IsolationLevel = 'bwrap' | 'checkout' | 'none';
+
+export interface VerifyRequest {
+  /** Folder the tests run in (the run's work dir). */
+  workDir: string;
+  argv: string[];
+  timeoutMs: number;
+  /** Root for this project's verifier artifacts: ARTIFACT_DIR = <artifactRoot>/<verify_run_id>/. */
+  artifactRoot: string;
+  /** Commit under test (recorded in the manifest; checked out for the `checkout` fallback). */
+  commit?: string;
+  /** `auto` probes bubblewrap once and falls back to a temporary checkout. */
+  isolation?: 'auto' | IsolationLevel;
+  env?: Record<string, string>;
+  /** Cap on captured output; the full log (up to a larger cap) goes to the artifact file. */
+  outputCapBytes?: number;
+  /** Ask the runner for coverage of these repo-relative paths when it can measure it. */
+  coverageFor?: string[];
+  signal?: AbortSignal;
+}
+
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
+
+export interface VerifyResult {
+  verifyRunId: string;
+  status: VerifyStatus;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Why INFRA_ERROR (or FAIL by timeout), plainly. */
+  reason: string | null;
+  isolation: { level: IsolationLevel; detail: string };
+  counts: TestCounts | null;
+  firstFailure: { testId: string; message: string } | null;
+  /** Seed 000 truncation: over 4000 chars, first 2500 + "\n...\n" + last 1000. */
+  report: string;
+  /** Seed 004: the last 200 lines. */
+  tail: string;
+  /** Line coverage of `coverageFor` paths, when measured. */
+  coverage: { percent: number; files: Record<string, number> } | null;
+  artifactDir: string;
+  logPath: string;
+  manifestPath: string;
+}
+
+export interface DetectedTestCommand {
+  argv: string[];
+  runner: 'pytest' | 'node-test' | 'npm' | 'go' | 'cargo' | 'make';
+  /** Why this command was chosen (shown to the user). */
+  reason: string;
+}
+
+// ---------------------------------------------------------------- read-only tools and the shell
+
+export interface RepoSummaryOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+export interface SearchHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface ReadOnlyTools {
+  listFiles(options?: { under?: string; limit?: number }): Promise<{ files: string[]; truncated: boolean }>;
+  readFile(path: string, options?: { maxBytes?: number }): Promise<{ content: string; truncated: boolean }>;
+  searchText(query: string, options?: { regex?: boolean; maxResults?: number; under?: string }): Promise<{ hits: SearchHit[]; truncated: boolean }>;
+  /** Seed 000: relative paths with a brief note each, bounded, ranked for large repos. */
+  repoSummary(options?: RepoSummaryOptions): Promise<string>;
+}
+
+export interface ShellResult {
+  argv: string[];
+  exitCode: number | null;
+  output: string;
+  timedOut: boolean;
+  durationMs: number;
+}
