@@ -1,0 +1,46 @@
+import type { ContextItem } from '../llm/types';
+import type { ReadOnlyTools } from '../workspace/types';
+
+const MAX_FILE_BYTES = 64 * 1024;
+const MAX_CANDIDATES = 200;
+
+export function fileItem(path: string, content: string, priority: number): ContextItem {
+  return { id: `file:${path}`, text: `### ${path}\n\`\`\`\n${content}\n\`\`\`\n`, priority };
+}
+
+/** Repo-relative paths a test output or critique mentions, in order of first mention. */
+export function pathsMentioned(text: string, known: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/[\w./-]+\.[A-Za-z0-9]{1,8}/g)) {
+    const candidate = match[0].replace(/^\.\//, '').replace(/^\/+/, '');
+    const hit = known.has(candidate) ? candidate : [...known].find((path) => candidate.endsWith(`/${path}`));
+    if (hit && !found.includes(hit)) found.push(hit);
+  }
+  return found;
+}
+
+/**
+ * The files a writer sees, by priority: the task's artifacts first, then files the feedback mentions,
+ * then (for whole-workspace workflows) the rest of the tracked text files. The inference layer drops
+ * the lowest priorities first, and says so, when they do not fit.
+ */
+export async function contextFiles(tools: ReadOnlyTools, options: { artifacts: string[]; feedback: string | null; includeAll: boolean }): Promise<ContextItem[]> {
+  const listing = await tools.listFiles({ limit: 5000 });
+  const known = new Set(listing.files);
+  const ranked = new Map<string, number>();
+  options.artifacts.forEach((path, index) => ranked.set(path, 1000 - index));
+  if (options.feedback) pathsMentioned(options.feedback, known).forEach((path, index) => ranked.has(path) || ranked.set(path, 800 - index));
+  if (options.includeAll) listing.files.slice(0, MAX_CANDIDATES).forEach((path, index) => ranked.has(path) || ranked.set(path, 500 - index));
+  const items: ContextItem[] = [];
+  for (const [path, priority] of ranked) {
+    if (!known.has(path)) continue;
+    try {
+      const { content, truncated } = await tools.readFile(path, { maxBytes: MAX_FILE_BYTES });
+      if (content.includes('\0')) continue;
+      items.push(fileItem(path, truncated ? `${content}\n… (truncated)` : content, priority));
+    } catch {
+      // A file that vanished or cannot be read is simply not context.
+    }
+  }
+  return items;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import type { AgentPurpose } from '../../../shared/engine/actions';
+import { currentPlan, currentStep } from '../../../shared/engine/planOps';
+import type { Preset } from '../../../shared/engine/presets';
+import type { RunState } from '../../../shared/engine/runState';
+import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
+import { PlanSchema } from '../../../shared/schemas/agents/planner';
+import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
+import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervisor';
+import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
+import type { ContextItem, ModelRole } from '../llm/types';
+import type { EditFormat, ReadOnlyTools } from '../workspace/types';
+import { contextFiles } from './contextFiles';
+import type { PromptLibrary } from './promptLibrary';
+import { reviewInput } from './reviewInput';
+
+export interface AgentContext {
+  state: RunState;
+  preset: Preset;
+  /** Read-only tools rooted at the run's work dir. */
+  tools: ReadOnlyTools;
+  prompts: PromptLibrary;
+  editFormat: EditFormat;
+  /** Project notes (seed 000's kb/), optional context for the Planner. */
+  knowledge: ContextItem[];
+  /** The latest Scout report (seed 004), when there is one. */
+  scoutReport: string | null;
+}
+
+export interface AgentInput {
+  input: Record<string, unknown>;
+  context: ContextItem[];
+}
+
+/** A role as data: which model serves it, its prompt files, its output schema and its input. */
+export interface AgentSpec {
+  modelRole: ModelRole;
+  prompts(ctx: AgentContext): string[];
+  schema(ctx: AgentContext): z.ZodType;
+  input(ctx: AgentContext): Promise<AgentInput>;
+}
+
+const orError = (schema: z.ZodType) => z.union([schema, AgentErrorSchema]);
+
+function taskOf(state: RunState): Record<string, unknown> {
+  const step = currentStep(state);
+  if (!step) return { id: 'T1', title: state.goal, rationale: '', acceptance: '', artifacts: [] };
+  return { id: step.id, title: step.title, rationale: step.rationale, acceptance: step.acceptance, artifacts: step.artifacts };
+}
+
+const planner: AgentSpec = {
+  modelRole: 'planner',
+  prompts: () => ['planner'],
+  schema: (ctx) => orError(ctx.preset.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked' ? SteppedPlanSchema : PlanSchema),
+  async input(ctx) {
+    const blocked = currentStep(ctx.state);
+    const input: Record<string, unknown> = {
+      goal: ctx.state.goal,
+      repo_summary: await ctx.tools.repoSummary({ maxBytes: 12_000 }),
+      plan_id: `plan_${String(ctx.state.plans.length + 1).padStart(4, '0')}`,
+    };
+    if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+    if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
+    if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+    return { input, context: ctx.knowledge };
+  },
+};
+
+function writer(modelRole: 'coder' | 'editor'): AgentSpec {
+  return {
+    modelRole,
+    prompts: (ctx) => [modelRole === 'editor' ? 'editor' : 'coder', `edit-formats/${ctx.editFormat.name}`],
+    schema: (ctx) => orError(ctx.editFormat.schema),
+    async input(ctx) {
+      const task = taskOf(ctx.state);
+      const artifacts = (task.artifacts as string[]) ?? [];
+      const step = currentStep(ctx.state);
+      const input: Record<string, unknown> = { task, goal: ctx.state.goal, attempt: step?.attempts ?? 1 };
+      if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+      if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+      const files = await contextFiles(ctx.tools, {
+        artifacts,
+        feedback: ctx.state.feedback?.text ?? null,
+        includeAll: !ctx.state.config.artifacts_only,
+      });
+      return { input, context: files };
+    },
+  };
+}
+
+const testReporter: AgentSpec = {
+  modelRole: 'tester',
+  prompts: () => ['tester'],
+  schema: () => orError(TesterReportSchema),
+  async input(ctx) {
+    const test = ctx.state.last_test;
+    return { input: { task_id: ctx.state.current_step_id ?? 'T1', exit_code: test?.exit_code ?? null, output: test?.report ?? '' }, context: [] };
+  },
+};
+
+const fixPlanner: AgentSpec = {
+  modelRole: 'tester',
+  prompts: () => ['tester-fix-plan'],
+  schema: () => orError(FixPlanSchema),
+  async input(ctx) {
+    const test = ctx.state.last_test;
+    const changed = await contextFiles(ctx.tools, { artifacts: ctx.state.proposal_files, feedback: null, includeAll: false });
+    const input = {
+      task: taskOf(ctx.state),
+      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: test.report, coverage_percent: test.coverage_percent },
+      changed_files: ctx.state.proposal_files,
+    };
+    return { input, context: changed };
+  },
+};
+
+function reviewer(kind: 'plan' | 'code' | 'step' | 'goal'): AgentSpec {
+  return {
+    modelRole: 'supervisor',
+    prompts: () => ['supervisor'],
+    schema: () => SupervisorVerdictSchema,
+    input: (ctx) => reviewInput(kind, ctx, taskOf(ctx.state), currentPlan(ctx.state)),
+  };
+}
+
+/** Every agent call the engine can make, keyed by purpose. The scout lands with the editor-scouts workflow. */
+export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec | null {
+  switch (purpose) {
+    case 'plan':
+    case 'subplan':
+      return planner;
+    case 'code':
+      return writer(preset.writer);
+    case 'test_report':
+      return testReporter;
+    case 'fix_plan':
+      return fixPlanner;
+    case 'review_plan':
+      return reviewer('plan');
+    case 'review_code':
+      return reviewer('code');
+    case 'review_step':
+      return reviewer('step');
+    case 'review_goal':
+      return reviewer('goal');
+    case 'scout':
+      return null;
+    default:
+      return purpose satisfies never;
+  }
+}

@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { isAgentError } from '../../../shared/schemas/agents/agentError';
+import type { ChatMessage, GenerateResult, ModelRouter } from '../llm/types';
+import type { AgentContext, AgentSpec } from './registry';
+
+export interface AgentUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export type AgentRunResult =
+  | { kind: 'output'; output: unknown; calls: number; usage: AgentUsage }
+  | { kind: 'declined'; reason: string; calls: number; usage: AgentUsage }
+  | { kind: 'failed'; code: string; message: string; raw: string | null; calls: number; usage: AgentUsage };
+
+export interface RunAgentOptions {
+  router: ModelRouter;
+  retries: number;
+  /** First retry delay; doubles each time (seed 002: retry with backoff, up to 3 times). */
+  backoffMs: number;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onToken?: (text: string) => void;
+  /** Called for each failed call that will be retried, for the run log. */
+  onRetry?: (failure: { attempt: number; code: string; message: string; raw: string | null }) => void;
+}
+
+const schemaText = new WeakMap<z.ZodType, string>();
+
+function describeSchema(schema: z.ZodType): string {
+  let text = schemaText.get(schema);
+  if (text === undefined) {
+    text = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
+    schemaText.set(schema, text);
+  }
+  return text;
+}
+
+/** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
+export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<{ messages: ChatMessage[]; context: Awaited<ReturnType<AgentSpec['input']>>['context']; schema: z.ZodType }> {
+  const schema = spec.schema(ctx);
+  const system = `${ctx.prompts.system(...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
+  const { input, context } = await spec.input(ctx);
+  const user = `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}`;
+  return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], context, schema };
+}
+
+/**
+ * One agent step: build the prompt, call the model through the router, and retry transient failures
+ * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
+ */
+export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+  const { messages, context, schema } = await buildMessages(spec, ctx);
+  const usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 };
+  let calls = 0;
+  let last: GenerateResult<unknown> | null = null;
+  for (let attempt = 0; attempt <= options.retries; attempt++) {
+    if (attempt > 0) {
+      await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch(() => undefined);
+    }
+    if (options.signal?.aborted) break;
+    const request = { role: spec.modelRole, messages, context, schema, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken };
+    last = await options.router.generate(request);
+    calls++;
+    if (last.usage) {
+      usage.prompt_tokens += last.usage.promptTokens;
+      usage.completion_tokens += last.usage.completionTokens;
+    }
+    if (last.ok) {
+      if (isAgentError(last.value)) return { kind: 'declined', reason: last.value.reason, calls, usage };
+      return { kind: 'output', output: last.value, calls, usage };
+    }
+    if (!last.error.retryable || attempt === options.retries) break;
+    options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: last.error.message, raw: last.raw });
+  }
+  if (last && !last.ok) return { kind: 'failed', code: last.error.code, message: last.error.message, raw: last.raw, calls, usage };
+  return { kind: 'failed', code: 'ABORTED', message: 'the run was stopped', raw: null, calls, usage };
+}

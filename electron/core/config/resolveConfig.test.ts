@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { parseDuration } from './duration';
+import { resolveRunConfig, splitCommand } from './resolveConfig';
+
+let dir: string;
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function withRepoConfig(yaml: string): string {
+  dir = makeTempDir();
+  fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), yaml);
+  return dir;
+}
+
+describe('resolveRunConfig', () => {
+  it('starts from the preset defaults', () => {
+    dir = makeTempDir();
+    const config = resolveRunConfig({ repoRoot: dir }, { workflow: 'retry-loop' });
+    expect(config).toMatchObject({ workflow: 'retry-loop', edit_format: 'whole-file', limits: { max_attempts_per_task: 4 }, branch_prefix: 'lathe' });
+  });
+
+  it('layers the repo file, then --config, then flags', () => {
+    const repo = withRepoConfig('workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n');
+    const extra = path.join(repo, 'extra.yaml');
+    fs.writeFileSync(extra, 'max_iterations: 7\ntest_command: "pytest --maxfail=1"\ngit: { remote: origin, branch_prefix: dev-agent/fix, auto_pr: true }\n');
+    const config = resolveRunConfig({ repoRoot: repo, configFile: extra }, { roleModels: { coder: 'llama-cpp:/m/codellama.gguf' }, gates: { step: 'both' } });
+    expect(config.workflow).toBe('dev-agent');
+    expect(config.models.planner).toEqual({ model: 'llama:/m/a.gguf' });
+    expect(config.models.supervisor).toEqual({ model: 'ollama:phi', temperature: 0.1 });
+    expect(config.models.coder).toEqual({ model: 'llama:/m/codellama.gguf' });
+    expect(config.time_limit_ms).toBe(30 * 60_000);
+    expect(config.limits.max_attempts_per_task).toBe(7);
+    expect(config.test_command).toEqual(['pytest', '--maxfail=1']);
+    expect(config.push).toEqual({ remote: 'origin', write_pr_description: true });
+    expect(config.branch_prefix).toBe('dev-agent/fix');
+    expect(config.gates).toEqual({ plan: 'human', code: 'off', step: 'both', goal: 'off' });
+  });
+
+  it("maps seed 003's max_retries to 1 + retries attempts", () => {
+    const config = resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\nmax_retries: 5\n') });
+    expect(config.limits.max_attempts_per_task).toBe(6);
+  });
+
+  it('names the bad key: unknown keys, wrong types, bad values', () => {
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  edit_fromat: whole-file\n') })).toThrow(/policies\.edit_fromat.*Unrecognized key/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  gates: { plan: sometimes }\n') })).toThrow(/policies\.gates\.plan/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  time_limit: soon\n') })).toThrow(/policies\.time_limit/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workflow: turbo\n') })).toThrow(/unknown workflow 'turbo'/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('agents: [1, 2\n') })).toThrow(/not valid YAML/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('git: { branch_prefix: "has space" }\n') })).toThrow(/branch_prefix/);
+  });
+});
+
+describe('config helpers', () => {
+  it('parses durations', () => {
+    dir = makeTempDir();
+    expect(parseDuration('30m')).toBe(1_800_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('90')).toBe(90_000);
+    expect(parseDuration('250ms')).toBe(250);
+    expect(() => parseDuration('3 days')).toThrow(/not a duration/);
+  });
+
+  it('splits commands without a shell', () => {
+    dir = makeTempDir();
+    expect(splitCommand('pytest -k "slow and fast" -q')).toEqual(['pytest', '-k', 'slow and fast', '-q']);
+    expect(splitCommand(['node', '--test'])).toEqual(['node', '--test']);
+  });
+});

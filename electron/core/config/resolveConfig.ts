@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import type { GateKind, GateMode } from '../../../shared/engine/gates';
+import { isPresetName, PRESET_NAMES, PRESETS } from '../../../shared/engine/presets';
+import { RunConfigSchema, type RunConfig } from '../../../shared/engine/runConfig';
+import { LatheError } from '../../../shared/errors';
+import { ConfigFileSchema, type ConfigFile } from './configFile';
+import { parseDuration } from './duration';
+
+export const MODEL_ROLE_NAMES = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
+type RoleName = (typeof MODEL_ROLE_NAMES)[number];
+
+/** What the CLI flags (or the window's start form) set on top of the files. */
+export interface ConfigOverrides {
+  workflow?: string;
+  /** One model for every role. */
+  model?: string;
+  roleModels?: Partial<Record<RoleName, string>>;
+  timeLimitMs?: number | null;
+  gates?: Partial<Record<GateKind, GateMode>>;
+  testCommand?: string[];
+  editFormat?: RunConfig['edit_format'];
+  allowDirty?: boolean;
+  branchPrefix?: string;
+  maxAttemptsPerTask?: number;
+}
+
+export interface ConfigSources {
+  /** `resources/defaults.yaml`. */
+  defaultsFile?: string;
+  repoRoot: string;
+  /** `--config FILE`. */
+  configFile?: string;
+}
+
+export function readConfigFile(file: string): ConfigFile {
+  let raw: unknown;
+  try {
+    raw = YAML.parse(fs.readFileSync(file, 'utf8')) ?? {};
+  } catch (error) {
+    throw new LatheError('BAD_CONFIG', `${file}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`, { file });
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const keys = issue && 'keys' in issue && Array.isArray(issue.keys) ? `.${issue.keys.join(', ')}` : '';
+    const where = [...(issue?.path ?? []).map(String)].join('.') + keys;
+    throw new LatheError('BAD_CONFIG', `${file}: ${where || '(top level)'}: ${issue?.message ?? 'invalid'}`, { file, key: where });
+  }
+  return parsed.data;
+}
+
+/** Splits `pytest --maxfail=1` into argv; quotes group words. Never run through a shell. */
+export function splitCommand(command: string | string[]): string[] {
+  if (Array.isArray(command)) return command;
+  return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
+}
+
+/** Seed 001 writes `llama-cpp:`; Lathe's spec is `llama:`. */
+function normalizeSpec(spec: string): string {
+  return spec.startsWith('llama-cpp:') ? `llama:${spec.slice('llama-cpp:'.length)}` : spec;
+}
+
+function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number }): void {
+  config.models[role] = typeof entry === 'string' ? { model: normalizeSpec(entry) } : { ...entry, model: normalizeSpec(entry.model) };
+}
+
+function applyFile(config: RunConfig, file: ConfigFile): void {
+  const agents = file.agents ?? {};
+  if (agents.default) for (const role of MODEL_ROLE_NAMES) setModel(config, role, agents.default);
+  for (const role of MODEL_ROLE_NAMES) {
+    const entry = agents[role];
+    if (entry) setModel(config, role, entry);
+  }
+  if (file.model?.dev_agent) {
+    setModel(config, 'coder', file.model.dev_agent);
+    setModel(config, 'editor', file.model.dev_agent);
+  }
+  if (file.model?.supervisor) setModel(config, 'supervisor', file.model.supervisor);
+  const p = file.policies ?? {};
+  if (p.edit_format) config.edit_format = p.edit_format;
+  if (p.artifacts_only !== undefined) config.artifacts_only = p.artifacts_only;
+  if (p.tests_read_only !== undefined) config.tests_read_only = p.tests_read_only;
+  const testCommand = p.test_command ?? file.test_command;
+  if (testCommand) config.test_command = splitCommand(testCommand);
+  if (p.test_timeout !== undefined) config.limits.test_timeout_ms = parseDuration(String(p.test_timeout), 'policies.test_timeout');
+  if (p.extra_verification) config.extra_verification = p.extra_verification;
+  if (p.time_limit !== undefined) config.time_limit_ms = parseDuration(String(p.time_limit), 'policies.time_limit');
+  for (const key of ['max_attempts_per_task', 'max_plan_attempts', 'max_fix_cycles', 'replan_after_failures', 'hard_stop_verify_loops', 'max_subplan_depth', 'agent_retries'] as const) {
+    const value = p[key];
+    if (value !== undefined) config.limits[key] = value;
+  }
+  if (file.max_iterations !== undefined) config.limits.max_attempts_per_task = file.max_iterations;
+  if (file.max_retries !== undefined) config.limits.max_attempts_per_task = file.max_retries + 1;
+  if (p.gates) config.gates = { ...config.gates, ...p.gates };
+  if (p.thresholds) config.thresholds = { ...config.thresholds, ...p.thresholds };
+  if (p.allowlist) config.shell_allowlist = p.allowlist;
+  if (p.allow_dirty !== undefined) config.allow_dirty = p.allow_dirty;
+  if (file.git?.remote !== undefined) config.push.remote = file.git.remote;
+  if (file.git?.branch_prefix) config.branch_prefix = file.git.branch_prefix;
+  const writePr = file.git?.write_pr_description ?? file.git?.auto_pr;
+  if (writePr !== undefined) config.push.write_pr_description = writePr;
+  if (file.kb_dir) config.kb_dir = file.kb_dir;
+}
+
+function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
+  if (overrides.model) for (const role of MODEL_ROLE_NAMES) setModel(config, role, overrides.model);
+  for (const [role, spec] of Object.entries(overrides.roleModels ?? {}) as [RoleName, string][]) setModel(config, role, spec);
+  if (overrides.timeLimitMs !== undefined) config.time_limit_ms = overrides.timeLimitMs;
+  if (overrides.gates) config.gates = { ...config.gates, ...overrides.gates };
+  if (overrides.testCommand) config.test_command = overrides.testCommand;
+  if (overrides.editFormat) config.edit_format = overrides.editFormat;
+  if (overrides.allowDirty !== undefined) config.allow_dirty = overrides.allowDirty;
+  if (overrides.branchPrefix) config.branch_prefix = overrides.branchPrefix;
+  if (overrides.maxAttemptsPerTask) config.limits.max_attempts_per_task = overrides.maxAttemptsPerTask;
+}
+
+/** Preset defaults ← resources/defaults.yaml ← <repo>/lathe.config.yaml ← --config FILE ← flags. */
+export function resolveRunConfig(sources: ConfigSources, overrides: ConfigOverrides = {}): RunConfig {
+  const files: ConfigFile[] = [];
+  if (sources.defaultsFile && fs.existsSync(sources.defaultsFile)) files.push(readConfigFile(sources.defaultsFile));
+  const repoFile = path.join(sources.repoRoot, 'lathe.config.yaml');
+  if (fs.existsSync(repoFile)) files.push(readConfigFile(repoFile));
+  if (sources.configFile) {
+    if (!fs.existsSync(sources.configFile)) throw new LatheError('BAD_CONFIG', `config file not found: ${sources.configFile}`, { file: sources.configFile });
+    files.push(readConfigFile(sources.configFile));
+  }
+  const workflow = overrides.workflow ?? [...files].reverse().find((file) => file.workflow)?.workflow ?? 'minimal';
+  if (!isPresetName(workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow '${workflow}'; choose one of: ${PRESET_NAMES.join(', ')}`, { key: 'workflow' });
+  const config = structuredClone(configFromPreset(PRESETS[workflow]));
+  for (const file of files) applyFile(config, file);
+  applyOverrides(config, overrides);
+  const checked = RunConfigSchema.safeParse(config);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new LatheError('BAD_CONFIG', `invalid configuration: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''}`, { key: issue?.path.join('.') ?? '' });
+  }
+  return checked.data;
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ActionOutcome } from '../../../shared/engine/actions';
+import { currentStep } from '../../../shared/engine/planOps';
+import type { RunState } from '../../../shared/engine/runState';
+import { isLatheError, LatheError } from '../../../shared/errors';
+import type { EngineDeps } from './engineDeps';
+
+/**
+ * Guardrails, atomic write and the step's commit. The work tree is first reset to the last recorded
+ * commit, so a step redone after a crash starts from exactly where the first try did.
+ */
+export async function applyProposal(deps: EngineDeps, state: RunState, role: string): Promise<ActionOutcome> {
+  const workspace = state.workspace;
+  if (!workspace || !state.head) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
+  const step = currentStep(state);
+  const format = deps.getEditFormat(state.config.edit_format);
+  const proposal = format.schema.safeParse(state.proposal);
+  if (!proposal.success) {
+    return { kind: 'apply_rejected', code: 'INVALID_PROPOSAL', message: `the proposal does not match the ${format.name} format`, rule: null, path: null };
+  }
+  const policy = deps.defaultEditPolicy({
+    artifacts: state.config.artifacts_only ? (step?.artifacts ?? []) : null,
+    testsReadOnly: state.config.tests_read_only,
+    protectedPaths: workspace.protectedPaths,
+  });
+  try {
+    if ((await deps.git.headOf(workspace)) !== state.head || state.proposal_files.length > 0) await deps.git.resetTo(workspace, state.head);
+    const reader = { read: (relative: string) => readIfPresent(workspace.workDir, relative) };
+    const planned = await format.plan(proposal.data, reader, policy);
+    const applied = await deps.applyEditSet(workspace.workDir, planned, policy);
+    const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
+    const commit = await deps.git.commitStep(workspace, files, {
+      runId: state.run_id,
+      taskId: step?.id ?? 'T1',
+      title: step?.title ?? state.goal.slice(0, 100),
+      role,
+      attempt: step?.attempts,
+    });
+    return { kind: 'applied', commit, head: commit ?? state.head, files };
+  } catch (error) {
+    if (isLatheError(error, 'EDIT_REJECTED')) {
+      const data = error.data ?? {};
+      return { kind: 'apply_rejected', code: error.code, message: error.message, rule: typeof data.rule === 'string' ? data.rule : null, path: typeof data.path === 'string' ? data.path : null };
+    }
+    const failure = LatheError.from(error);
+    return { kind: 'fatal', code: failure.code, message: failure.message };
+  }
+}
+
+/** Reads inside the work tree only (a symlink leading out counts as outside); anything else reads as absent. */
+async function readIfPresent(root: string, relative: string): Promise<string | null> {
+  try {
+    const target = await fs.promises.realpath(path.resolve(root, relative));
+    const realRoot = await fs.promises.realpath(root);
+    if (!target.startsWith(realRoot + path.sep)) return null;
+    return await fs.promises.readFile(target, 'utf8');
+  } catch {
+    return null;
+  }
+}

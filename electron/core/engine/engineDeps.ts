@@ -1,0 +1,31 @@
+import type { ModelRouter, ModelRouterOptions } from '../llm/types';
+import type {
+  AppliedEditSet,
+  DetectedTestCommand,
+  EditFormat,
+  EditFormatName,
+  EditPolicy,
+  GitFacade,
+  PlannedEditSet,
+  ReadOnlyTools,
+  VerifyRequest,
+  VerifyResult,
+} from '../workspace/types';
+
+/** Everything the engine does to the world goes through these; tests may swap any of them. */
+export interface EngineDeps {
+  git: GitFacade;
+  verify(request: VerifyRequest): Promise<VerifyResult>;
+  detectTestCommand(dir: string): Promise<DetectedTestCommand | null>;
+  getEditFormat(name: EditFormatName): EditFormat;
+  defaultEditPolicy(overrides?: Partial<EditPolicy>): EditPolicy;
+  applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet>;
+  createTools(root: string): ReadOnlyTools;
+  createModels(options: ModelRouterOptions): ModelRouter;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

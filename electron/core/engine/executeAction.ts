@@ -1,0 +1,85 @@
+import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
+import type { RunState } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
+import type { AgentContext } from '../agents/registry';
+import { agentSpecFor } from '../agents/registry';
+import { runAgent } from '../agents/runAgent';
+import type { ModelRouter } from '../llm/types';
+import { applyProposal } from './applyProposal';
+import type { EngineDeps } from './engineDeps';
+import type { RunSession } from './runSession';
+import { runVerification } from './verification';
+
+/** Executes one action's side effect; every failure becomes an outcome, never an exception. */
+export async function executeAction(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
+  try {
+    switch (action.kind) {
+      case 'prepare':
+        return await prepare(session.deps, state, session.repoRoot);
+      case 'verify':
+        return {
+          kind: 'verified',
+          purpose: action.purpose,
+          test: await runVerification(session.deps, state, { artifactRoot: session.artifactRoot, timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms, signal: session.signal }),
+        };
+      case 'agent':
+        return await callAgent(session, action, state);
+      case 'apply':
+        return await applyProposal(session.deps, state, session.preset.writer);
+      case 'await_user': {
+        const decision = await session.waitForGate(action.gate, state);
+        return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment };
+      }
+      case 'internal':
+      case 'finish':
+        return { kind: 'internal' };
+      default:
+        return action satisfies never;
+    }
+  } catch (error) {
+    if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+    const failure = LatheError.from(error);
+    return { kind: 'fatal', code: failure.code, message: failure.message };
+  }
+}
+
+async function prepare(deps: EngineDeps, state: RunState, repoRoot: string): Promise<ActionOutcome> {
+  const workspace = await deps.git.startRun(repoRoot, {
+    runId: state.run_id,
+    branchPrefix: state.config.branch_prefix,
+    allowDirty: state.config.allow_dirty,
+  });
+  const detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
+  return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
+}
+
+async function callAgent(session: RunSession, action: Extract<EngineAction, { kind: 'agent' }>, state: RunState): Promise<ActionOutcome> {
+  const spec = agentSpecFor(action.purpose, session.preset);
+  if (!spec) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'NO_AGENT', message: `no agent for ${action.purpose}`, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+  const ctx = await session.agentContext(state);
+  const router: ModelRouter = session.router;
+  session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model: router.specFor(spec.modelRole), step_id: state.current_step_id } });
+  const result = await runAgent(spec, ctx satisfies AgentContext, {
+    router,
+    retries: state.config.limits.agent_retries,
+    backoffMs: session.retryBackoffMs,
+    signal: session.signal,
+    timeoutMs: session.timeoutFor(state, undefined),
+    onToken: (text) => session.transient({ type: 'token', role: spec.modelRole, text }),
+    onRetry: (failure) => session.log({ role: action.role, type: 'agent_retry', data: { purpose: action.purpose, attempt: failure.attempt, code: failure.code, message: failure.message, raw: failure.raw?.slice(0, 2000) ?? null } }),
+  });
+  if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+  const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
+  switch (result.kind) {
+    case 'output':
+      session.log({ role: action.role, type: 'agent_output', data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls } });
+      return { kind: 'agent_output', ...base, output: result.output };
+    case 'declined':
+      return { kind: 'agent_declined', ...base, reason: result.reason };
+    case 'failed':
+      if (result.raw) session.log({ role: action.role, type: 'agent_raw', data: { purpose: action.purpose, raw: result.raw.slice(0, 4000) } });
+      return { kind: 'agent_failed', ...base, code: result.code, message: result.message };
+    default:
+      return result satisfies never;
+  }
+}

@@ -1,0 +1,35 @@
+import type { PendingEvent } from '../../../shared/engine/actions';
+import type { RunState } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
+import type { RunCommitInfo } from '../workspace/types';
+import type { EngineDeps } from './engineDeps';
+import { renderPrDescription, renderReport } from './report';
+import type { RunStore } from './runStore';
+
+/**
+ * End of a session: `report.md` (also after a stop, seed 002's graceful shutdown), and after an
+ * approved run the PR description and, when a remote is configured and reachable, the push (seed 001).
+ */
+export async function finalizeSession(deps: EngineDeps, store: RunStore, state: RunState, log: (event: PendingEvent) => void): Promise<RunState> {
+  let commits: RunCommitInfo[] = [];
+  if (state.workspace) {
+    try {
+      commits = await deps.git.listRunCommits(state.workspace);
+    } catch (error) {
+      log({ role: 'git', type: 'warning', data: { message: `could not list the run's commits: ${LatheError.from(error).message}` } });
+    }
+  }
+  store.writeFile('report.md', renderReport(state, commits));
+  const complete = state.status === 'complete' && state.commits.length > 0;
+  if (complete && state.config.push.write_pr_description) store.writeFile('pr-description.md', renderPrDescription(state, commits));
+  if (complete && state.workspace && state.config.push.remote) {
+    try {
+      const pushed = await deps.git.pushRun(state.workspace, state.config.push.remote);
+      log({ role: 'git', type: 'push', data: { remote: state.config.push.remote, pushed: pushed.pushed, detail: pushed.detail } });
+    } catch (error) {
+      log({ role: 'git', type: 'push', data: { remote: state.config.push.remote, pushed: false, detail: LatheError.from(error).message } });
+    }
+  }
+  log({ role: 'engine', type: 'report_written', data: { report: 'report.md', pr_description: complete && state.config.push.write_pr_description ? 'pr-description.md' : null } });
+  return state;
+}

@@ -1,0 +1,82 @@
+import type { RunState } from '../../../shared/engine/runState';
+import type { RunCommitInfo } from '../workspace/types';
+
+function planLines(state: RunState): string[] {
+  return state.plans.flatMap((plan) => [
+    `Plan ${plan.plan_id}${plan.depth > 0 ? ` (sub-plan of ${plan.parent_step_id}, depth ${plan.depth})` : ''} — ${plan.status}`,
+    ...(plan.analysis ? [`  ${plan.analysis}`] : []),
+    ...plan.steps.map((step) => `- ${step.id} [${step.status}] ${step.title}${step.rationale ? ` — ${step.rationale}` : ''}${step.fail_reason ? ` (failed: ${step.fail_reason})` : ''}`),
+  ]);
+}
+
+function verificationLines(state: RunState): string[] {
+  const test = state.last_test;
+  if (!test) return ['No test run was recorded.'];
+  const counts = test.counts ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped` : 'no counts';
+  return [
+    `Command: \`${(state.test_command ?? []).join(' ')}\``,
+    `Last result: ${test.status} (${counts}) in ${(test.duration_ms / 1000).toFixed(1)} s, exit code ${test.exit_code ?? 'none'}`,
+    `Isolation: ${test.isolation}`,
+    ...(test.first_failure ? [`First failure: ${test.first_failure.test_id} — ${test.first_failure.message}`] : []),
+    ...(test.coverage_percent !== null ? [`Coverage of changed files: ${test.coverage_percent.toFixed(1)}%`] : []),
+    ...test.tools.map((tool) => `Tool ${tool.name}: ${tool.status}${tool.required ? '' : ' (optional)'}`),
+    `Verifier run: ${test.verify_run_id} (artifacts: ${test.artifact_dir})`,
+  ];
+}
+
+function commitLines(commits: RunCommitInfo[]): string[] {
+  if (commits.length === 0) return ['No commits.'];
+  return commits.flatMap((commit) => [
+    `- ${commit.sha.slice(0, 10)} ${commit.subject}`,
+    ...commit.files.map((file) => `  - ${file.path} (+${file.added} −${file.removed})`),
+  ]);
+}
+
+/** `report.md`: what changed, why, how verified, and the run_id (seed 004's definition of done). */
+export function renderReport(state: RunState, commits: RunCommitInfo[]): string {
+  const result = state.result;
+  const m = state.metrics;
+  return [
+    `# Lathe run ${state.run_id} — ${state.status}`,
+    '',
+    `- Goal: ${state.goal}`,
+    `- Workflow: ${state.workflow}`,
+    `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
+    `- Outcome: ${result ? `${result.status} (exit ${result.exit_code}) — ${result.reason}` : `stopped in phase ${state.phase}`}`,
+    `- Run id: ${state.run_id}`,
+    '',
+    '## What changed',
+    ...commitLines(commits),
+    '',
+    '## Why',
+    ...planLines(state),
+    '',
+    '## How verified',
+    ...verificationLines(state),
+    '',
+    '## Metrics',
+    `Steps: ${m.completed_steps} completed, ${m.failed_steps} failed of ${m.total_steps}; replans ${m.replan_count}; fix cycles ${m.fix_cycles}; verifications ${m.verifications_passed} passed, ${m.verifications_failed} failed.`,
+    ...Object.entries(m.agents).map(([role, agent]) => `- ${role}: ${agent.calls} calls, ${agent.prompt_tokens} prompt + ${agent.completion_tokens} completion tokens`),
+    '',
+  ].join('\n');
+}
+
+/** Seed 001's "push & PR": a ready-to-paste description, written whether or not a push happened. */
+export function renderPrDescription(state: RunState, commits: RunCommitInfo[]): string {
+  const title = state.goal.split('\n')[0]?.slice(0, 72) ?? 'Lathe run';
+  return [
+    `# ${title}`,
+    '',
+    '## Summary',
+    ...state.plans.filter((plan) => plan.depth === 0 && plan.status !== 'failed').flatMap((plan) => plan.steps.map((step) => `- ${step.title} (${step.status})`)),
+    '',
+    '## Changes',
+    ...commitLines(commits),
+    '',
+    '## How verified',
+    ...verificationLines(state),
+    '',
+    `Run id: ${state.run_id} (workflow ${state.workflow}, branch ${state.branch ?? 'none'})`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PendingEvent } from '../../../shared/engine/actions';
+import type { Preset } from '../../../shared/engine/presets';
+import type { PendingGate, RunState } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import type { AgentContext } from '../agents/registry';
+import { PromptLibrary } from '../agents/promptLibrary';
+import type { ContextItem, ModelRouter } from '../llm/types';
+import type { Clock, EngineDeps } from './engineDeps';
+import type { RunStore } from './runStore';
+
+export type TransientEvent =
+  | { type: 'token'; role: string; text: string }
+  | { type: 'model_load_progress'; model: string; progress: number }
+  | { type: 'model_loaded'; model: string; loadMs: number }
+  | { type: 'context_dropped'; role: string; ids: string[]; reason: string };
+
+export interface GateDecision {
+  approved: boolean;
+  comment: string | null;
+}
+
+export interface RunCallbacks {
+  /** Every log line as it is written. */
+  onEvent?: (event: RunLogEvent) => void;
+  /** Token stream and model loading: shown live, never logged. */
+  onTransient?: (event: TransientEvent) => void;
+  /** A human gate: resolve with the user's decision (the CLI asks on the terminal, the window shows a card). */
+  decideGate?: (gate: PendingGate, state: RunState) => Promise<GateDecision>;
+}
+
+/** One process's session of a run: the effects' shared context. */
+export class RunSession {
+  private readonly prompts: PromptLibrary;
+  private knowledge: ContextItem[] | null = null;
+  private readonly startedMs: number;
+  private timeExpired = false;
+
+  constructor(
+    readonly deps: EngineDeps,
+    readonly preset: Preset,
+    readonly store: RunStore,
+    readonly router: ModelRouter,
+    readonly repoRoot: string,
+    readonly artifactRoot: string,
+    readonly signal: AbortSignal,
+    readonly clock: Clock,
+    readonly callbacks: RunCallbacks,
+    readonly retryBackoffMs: number,
+    promptsDir: string,
+    private readonly elapsedBeforeMs: number,
+  ) {
+    this.prompts = new PromptLibrary(promptsDir);
+    this.startedMs = clock.now().getTime();
+  }
+
+  log(event: PendingEvent): void {
+    this.store.append(event, this.clock.now());
+  }
+
+  transient(event: TransientEvent): void {
+    this.callbacks.onTransient?.(event);
+  }
+
+  elapsedMs(): number {
+    return this.elapsedBeforeMs + (this.clock.now().getTime() - this.startedMs);
+  }
+
+  remainingMs(state: RunState): number | null {
+    return state.config.time_limit_ms === null ? null : Math.max(0, state.config.time_limit_ms - this.elapsedMs());
+  }
+
+  /** An effect's timeout: its own limit, cut to what is left of the run's time budget. */
+  timeoutFor(state: RunState, ownLimitMs: number | undefined): number | undefined {
+    const remaining = this.remainingMs(state);
+    if (remaining === null) return ownLimitMs;
+    return ownLimitMs === undefined ? remaining : Math.min(ownLimitMs, remaining);
+  }
+
+  markTimeExpired(): void {
+    this.timeExpired = true;
+  }
+
+  stopReason(): 'aborted' | 'time_expired' {
+    return this.timeExpired ? 'time_expired' : 'aborted';
+  }
+
+  async waitForGate(gate: PendingGate, state: RunState): Promise<GateDecision> {
+    if (!this.callbacks.decideGate) throw new LatheError('NO_GATE_HANDLER', `gate ${gate.kind} needs a human decision, but nobody is asked`);
+    return this.callbacks.decideGate(gate, state);
+  }
+
+  async agentContext(state: RunState): Promise<AgentContext> {
+    const workspace = state.workspace;
+    if (!workspace) throw new LatheError('NO_WORKSPACE', 'the run has no workspace yet');
+    const tools = this.deps.createTools(workspace.workDir);
+    return {
+      state,
+      preset: this.preset,
+      tools,
+      prompts: this.prompts,
+      editFormat: this.deps.getEditFormat(state.config.edit_format),
+      knowledge: await this.loadKnowledge(state.config.kb_dir),
+      scoutReport: this.readScoutReport(),
+    };
+  }
+
+  /** Seed 000's knowledge notes: every `*.md` under the repo's kb folder, as low-priority Planner context. */
+  private async loadKnowledge(kbDir: string): Promise<ContextItem[]> {
+    if (this.knowledge) return this.knowledge;
+    const dir = path.resolve(this.repoRoot, kbDir);
+    const items: ContextItem[] = [];
+    if (dir.startsWith(this.repoRoot + path.sep) && fs.existsSync(dir)) {
+      for (const name of fs.readdirSync(dir).filter((entry) => entry.endsWith('.md')).sort()) {
+        const text = fs.readFileSync(path.join(dir, name), 'utf8').slice(0, 16_000);
+        items.push({ id: `kb:${name}`, text: `### Note: ${name}\n${text}\n`, priority: 100 });
+      }
+    }
+    this.knowledge = items;
+    return items;
+  }
+
+  private readScoutReport(): string | null {
+    const latest = path.join(this.store.dir, 'context_latest.md');
+    return fs.existsSync(latest) ? fs.readFileSync(latest, 'utf8').slice(0, 12_000) : null;
+  }
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { initialState } from '../../../shared/engine/initialState';
+import { PRESETS } from '../../../shared/engine/presets';
+import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import { hashGoal, newRunId, readLog, RunStore, runDir } from './runStore';
+
+let repo: TempRepo;
+afterEach(() => repo?.remove());
+
+const state = (runId: string) => initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromPreset(PRESETS.minimal), now: 'now', nowMs: 0 });
+
+describe('RunStore', () => {
+  it('names runs by UTC timestamp and never reuses a folder', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    const at = new Date('2026-11-22T10:15:00.123Z');
+    expect(newRunId(repo.dir, at)).toBe('20261122T101500Z');
+    RunStore.create(repo.dir, '20261122T101500Z');
+    expect(newRunId(repo.dir, at)).toBe('20261122T101500Z-2');
+  });
+
+  it('appends one JSON event per line with strictly increasing seq, and continues the seq on reopen', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    const store = RunStore.create(repo.dir, 'r1');
+    store.append({ role: 'engine', type: 'one', data: { a: 1 } });
+    store.append({ role: 'planner', type: 'two', data: {} });
+    store.saveState({ ...state('r1'), log_seq: 2 });
+    const { store: reopened, events } = RunStore.open(repo.dir, 'r1');
+    reopened.append({ role: 'engine', type: 'three', data: {} });
+    const log = readLog(path.join(runDir(repo.dir, 'r1'), 'log.jsonl'));
+    expect(events.map((event) => event.seq)).toEqual([1, 2]);
+    expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([[1, 'one', 'r1'], [2, 'two', 'r1'], [3, 'three', 'r1']]);
+    expect(Object.keys(log[0] ?? {})).toEqual(['ts', 'seq', 'run_id', 'role', 'type', 'data']);
+  });
+
+  it('cuts a torn last line (a kill mid-write) so every line parses', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    const store = RunStore.create(repo.dir, 'r1');
+    store.append({ role: 'engine', type: 'one', data: {} });
+    store.saveState(state('r1'));
+    fs.appendFileSync(path.join(store.dir, 'log.jsonl'), '{"ts":"x","seq":2,"run_');
+    const { store: reopened } = RunStore.open(repo.dir, 'r1');
+    expect(reopened.lastSeq).toBe(1);
+    reopened.append({ role: 'engine', type: 'two', data: {} });
+    expect(readLog(path.join(store.dir, 'log.jsonl')).map((event) => event.seq)).toEqual([1, 2]);
+  });
+
+  it('writes state.json atomically and leaves no temp file', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    const store = RunStore.create(repo.dir, 'r1');
+    store.saveState(state('r1'));
+    store.saveState({ ...state('r1'), phase: 'planning' });
+    expect(fs.readdirSync(store.dir).sort()).toEqual(['state.json']);
+    expect(RunStore.open(repo.dir, 'r1').state.phase).toBe('planning');
+  });
+
+  it('keeps the run store out of git through .git/info/exclude, once', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    RunStore.create(repo.dir, 'r1').saveState(state('r1'));
+    RunStore.create(repo.dir, 'r2');
+    expect(fs.readFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'utf8').match(/^\.lathe\/$/gm)).toHaveLength(1);
+    expect(repo.git('status', '--porcelain')).toBe('');
+  });
+
+  it('refuses a missing run and an unreadable state with typed errors', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    expect(() => RunStore.open(repo.dir, 'nope')).toThrow(expect.objectContaining({ code: 'RUN_NOT_FOUND' }));
+    const store = RunStore.create(repo.dir, 'bad');
+    fs.writeFileSync(path.join(store.dir, 'state.json'), JSON.stringify({ run_id: 'bad' }));
+    expect(() => RunStore.open(repo.dir, 'bad')).toThrow(expect.objectContaining({ code: 'RUN_STATE_INVALID' }));
+  });
+});

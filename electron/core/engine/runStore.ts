@@ -1,0 +1,133 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PendingEvent } from '../../../shared/engine/actions';
+import { RunStateSchema, type RunState } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
+import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
+import { runsDir } from '../runs/listRuns';
+
+/** Test hook: SIGKILL this process right after the Nth log line is written (crash tests). */
+const KILL_AT_EVENT = Number(process.env.LATHE_TEST_KILL_AT_EVENT ?? 0);
+
+export function runDir(repoRoot: string, runId: string): string {
+  return path.join(runsDir(repoRoot), runId);
+}
+
+/** seed 003's run_id: the UTC start time, `YYYYMMDDTHHMMSSZ` (a suffix only if two runs share a second). */
+export function newRunId(repoRoot: string, now: Date): string {
+  const base = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  let candidate = base;
+  for (let suffix = 2; fs.existsSync(runDir(repoRoot, candidate)); suffix++) candidate = `${base}-${suffix}`;
+  return candidate;
+}
+
+export function hashGoal(goal: string): string {
+  return `sha256:${crypto.createHash('sha256').update(goal, 'utf8').digest('hex')}`;
+}
+
+/**
+ * `.lathe/runs/<run_id>/`: `log.jsonl` is append-only, one event a line, flushed per event and never
+ * rewritten; `state.json` is replaced atomically (temp file + rename) after every transition.
+ */
+export class RunStore {
+  private seq: number;
+
+  private constructor(
+    readonly dir: string,
+    readonly runId: string,
+    lastSeq: number,
+    private readonly onAppend: (event: RunLogEvent) => void,
+  ) {
+    this.seq = lastSeq;
+  }
+
+  static create(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): RunStore {
+    const dir = runDir(repoRoot, runId);
+    fs.mkdirSync(dir, { recursive: true });
+    ensureExcluded(repoRoot);
+    return new RunStore(dir, runId, 0, onAppend);
+  }
+
+  /** Reopens a run for resume; a torn last line (killed mid-write) is cut, never kept half-written. */
+  static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
+    const dir = runDir(repoRoot, runId);
+    const statePath = path.join(dir, 'state.json');
+    if (!fs.existsSync(statePath)) throw new LatheError('RUN_NOT_FOUND', `no run ${runId} in ${repoRoot}`, { run_id: runId });
+    const parsed = RunStateSchema.safeParse(JSON.parse(fs.readFileSync(statePath, 'utf8')));
+    if (!parsed.success) throw new LatheError('RUN_STATE_INVALID', `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`);
+    const events = repairAndReadLog(path.join(dir, 'log.jsonl'));
+    const lastSeq = Math.max(parsed.data.log_seq, events.at(-1)?.seq ?? 0);
+    return { store: new RunStore(dir, runId, lastSeq, onAppend), state: parsed.data, events };
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  append(pending: PendingEvent, now = new Date()): RunLogEvent {
+    const event: RunLogEvent = { ts: now.toISOString(), seq: ++this.seq, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
+    fs.appendFileSync(path.join(this.dir, 'log.jsonl'), `${JSON.stringify(event)}\n`);
+    if (KILL_AT_EVENT > 0 && event.seq === KILL_AT_EVENT) process.kill(process.pid, 'SIGKILL');
+    this.onAppend(event);
+    return event;
+  }
+
+  saveState(state: RunState): void {
+    writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+  }
+
+  /** `plan_0001.json`, … — one snapshot per plan, written once. */
+  savePlanSnapshot(planId: string, plan: unknown): void {
+    const file = path.join(this.dir, `${planId}.json`);
+    if (!fs.existsSync(file)) writeFileAtomic(file, `${JSON.stringify(plan, null, 2)}\n`);
+  }
+
+  writeFile(name: string, content: string): string {
+    const file = path.join(this.dir, name);
+    writeFileAtomic(file, content);
+    return file;
+  }
+}
+
+export function writeFileAtomic(file: string, content: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = fs.openSync(temp, 'w');
+  try {
+    fs.writeFileSync(handle, content);
+    fs.fsyncSync(handle);
+  } finally {
+    fs.closeSync(handle);
+  }
+  fs.renameSync(temp, file);
+}
+
+export function readLog(file: string): RunLogEvent[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => RunLogEventSchema.parse(JSON.parse(line)));
+}
+
+function repairAndReadLog(file: string): RunLogEvent[] {
+  if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, 'utf8');
+  if (text.length > 0 && !text.endsWith('\n')) {
+    const keep = text.lastIndexOf('\n') + 1;
+    fs.truncateSync(file, keep);
+  }
+  return readLog(file);
+}
+
+/** The run store is never committed: `.lathe/` goes into `.git/info/exclude`. */
+function ensureExcluded(repoRoot: string): void {
+  const gitDir = path.join(repoRoot, '.git');
+  if (!fs.existsSync(gitDir) || !fs.statSync(gitDir).isDirectory()) return;
+  const exclude = path.join(gitDir, 'info', 'exclude');
+  fs.mkdirSync(path.dirname(exclude), { recursive: true });
+  const current = fs.existsSync(exclude) ? fs.readFileSync(exclude, 'utf8') : '';
+  if (current.split('\n').some((line) => line.trim() === '.lathe/' || line.trim() === '.lathe')) return;
+  fs.appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}.lathe/\n`);
+}

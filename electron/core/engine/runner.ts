@@ -1,0 +1,123 @@
+import { initialState } from '../../../shared/engine/initialState';
+import { applyOutcome, nextAction } from '../../../shared/engine/machine';
+import { isPresetName, PRESETS, type Preset } from '../../../shared/engine/presets';
+import type { RunConfig } from '../../../shared/engine/runConfig';
+import type { RunState } from '../../../shared/engine/runState';
+import { isTerminal } from '../../../shared/engine/finish';
+import { LatheError } from '../../../shared/errors';
+import type { LlmEvent, ModelRole, RoleModelConfig } from '../llm/types';
+import { systemClock, type Clock, type EngineDeps } from './engineDeps';
+import { executeAction } from './executeAction';
+import { finalizeSession } from './finalize';
+import { RunSession, type RunCallbacks } from './runSession';
+import { hashGoal, newRunId, RunStore } from './runStore';
+
+export interface EngineEnv {
+  deps: EngineDeps;
+  promptsDir: string;
+  /** Verifier artifacts live outside the repo (seed 004). */
+  artifactRoot: string;
+  clock?: Clock;
+  /** Ctrl-C: the session stops after the current atomic operation and leaves a resumable state. */
+  signal?: AbortSignal;
+  retryBackoffMs?: number;
+  threads?: number;
+  callbacks?: RunCallbacks;
+}
+
+export function presetOf(config: RunConfig): Preset {
+  if (!isPresetName(config.workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
+  return PRESETS[config.workflow];
+}
+
+/** Starts a new run: checks the repo is safe to work on, records the run, and drives it. */
+export async function startRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunState> {
+  const preset = presetOf(request.config);
+  const preflight = await env.deps.git.preflight(request.repoRoot);
+  if (preflight.isomorphicUnsafeReason && !preflight.nativeGit) {
+    throw new LatheError('ISOMORPHIC_UNSAFE', preflight.isomorphicUnsafeReason, { repo: request.repoRoot });
+  }
+  if (preflight.dirtyPaths.length > 0 && !request.config.allow_dirty) {
+    throw new LatheError('DIRTY_WORKTREE', `the repository has ${preflight.dirtyPaths.length} uncommitted change(s); commit or stash them, or pass --allow-dirty to carry on without touching them`, {
+      paths: preflight.dirtyPaths.slice(0, 50),
+    });
+  }
+  const clock = env.clock ?? systemClock;
+  const now = clock.now();
+  const runId = newRunId(request.repoRoot, now);
+  const store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
+  let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
+  store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: preset.name, seed: preset.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
+  state = { ...state, log_seq: store.lastSeq };
+  store.saveState(state);
+  return drive(env, store, state, preset, request.repoRoot);
+}
+
+/** Continues a run from its last completed sub-step (seed 003); refuses a changed goal (spec_hash). */
+export async function resumeRun(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunState> {
+  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent);
+  if (request.goal !== undefined && hashGoal(request.goal) !== saved.goal_hash) {
+    throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
+  }
+  if (saved.phase === 'finished') return saved;
+  const preset = presetOf(saved.config);
+  const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;
+  const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
+  let state: RunState = { ...saved, config, status: 'running', result: null };
+  store.append({ role: 'engine', type: 'run_resumed', data: { phase: saved.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
+  if (state.workspace) state = { ...state, workspace: await env.deps.git.reopenRun(state.workspace) };
+  state = { ...state, log_seq: store.lastSeq };
+  store.saveState(state);
+  return drive(env, store, state, preset, request.repoRoot);
+}
+
+function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConfig>> {
+  const roles: Partial<Record<ModelRole, RoleModelConfig>> = {};
+  for (const [role, model] of Object.entries(config.models) as [ModelRole, RunConfig['models'][ModelRole]][]) {
+    if (!model) continue;
+    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens };
+  }
+  return roles;
+}
+
+async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset: Preset, repoRoot: string): Promise<RunState> {
+  const clock = env.clock ?? systemClock;
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort();
+  env.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (env.signal?.aborted) controller.abort();
+  let session: RunSession | null = null;
+  const onLlmEvent = (event: LlmEvent) => {
+    if (event.type === 'context_dropped') session?.log({ role: 'engine', type: 'warning', data: { message: `context dropped for ${event.role}: ${event.ids.join(', ')}`, ids: event.ids, reason: event.reason } });
+    else if (event.type !== 'model_unloaded') session?.transient(event);
+  };
+  const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
+  session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
+  let state = initial;
+  try {
+    while (!isTerminal(state.status)) {
+      const remaining = session.remainingMs(state);
+      if (remaining === 0) session.markTimeExpired();
+      const action = remaining === 0 || controller.signal.aborted ? null : nextAction(state, preset);
+      if (action?.kind === 'finish') break;
+      const deadline = remaining !== null && remaining > 0 ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
+      const outcome = action === null ? ({ kind: 'stopped', reason: session.stopReason() } as const) : await executeAction(session, action, state);
+      if (deadline) clearTimeout(deadline);
+      const transition = applyOutcome(state, preset, outcome, clock.now().toISOString());
+      for (const event of transition.events) {
+        store.append(event, clock.now());
+        if (event.type === 'plan' && typeof event.data.plan_id === 'string') store.savePlanSnapshot(event.data.plan_id, event.data);
+      }
+      state = { ...transition.state, log_seq: store.lastSeq, elapsed_ms: session.elapsedMs() };
+      store.saveState(state);
+      if (outcome.kind === 'stopped') break;
+    }
+    await finalizeSession(env.deps, store, state, (event) => session?.log(event));
+    state = { ...state, log_seq: store.lastSeq };
+    store.saveState(state);
+    return state;
+  } finally {
+    env.signal?.removeEventListener('abort', onOuterAbort);
+    await router.dispose();
+  }
+}

@@ -1,0 +1,81 @@
+import type { RunState, TestSummary } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
+import type { VerifyResult } from '../workspace/types';
+import type { EngineDeps } from './engineDeps';
+
+function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
+  return {
+    status: result.status,
+    passed: result.status === 'PASS',
+    exit_code: result.exitCode,
+    counts: result.counts,
+    first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message } : null,
+    report: result.report,
+    reason: result.reason,
+    isolation: `${result.isolation.level}: ${result.isolation.detail}`,
+    duration_ms: result.durationMs,
+    verify_run_id: result.verifyRunId,
+    artifact_dir: result.artifactDir,
+    coverage_percent: result.coverage?.percent ?? null,
+  };
+}
+
+function infraSummary(reason: string): TestSummary {
+  return {
+    status: 'INFRA_ERROR',
+    passed: false,
+    exit_code: null,
+    counts: null,
+    first_failure: null,
+    report: reason,
+    reason,
+    isolation: 'none',
+    duration_ms: 0,
+    verify_run_id: '',
+    artifact_dir: '',
+    coverage_percent: null,
+    tools: [],
+  };
+}
+
+/**
+ * The test command, then seed 003's registered verification tools (lint, typecheck, …) in
+ * registration order; each tool's failure, even an exception, is its own result.
+ */
+export async function runVerification(deps: EngineDeps, state: RunState, options: { artifactRoot: string; timeoutMs: number; signal?: AbortSignal }): Promise<TestSummary> {
+  const workspace = state.workspace;
+  if (!workspace) return infraSummary('the run has no workspace');
+  if (!state.test_command) return infraSummary('no test command: set test_command in lathe.config.yaml or pass --test-command');
+  const base = {
+    workDir: workspace.workDir,
+    timeoutMs: options.timeoutMs,
+    artifactRoot: options.artifactRoot,
+    commit: state.head ?? undefined,
+    isolation: 'auto' as const,
+    signal: options.signal,
+  };
+  let main: VerifyResult;
+  try {
+    main = await deps.verify({ ...base, argv: state.test_command, coverageFor: state.proposal_files.length > 0 ? state.proposal_files : undefined });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);
+  }
+  const tools: TestSummary['tools'] = [];
+  for (const tool of state.config.extra_verification) {
+    try {
+      const result = await deps.verify({ ...base, argv: tool.argv });
+      tools.push({ name: tool.name, status: result.status, required: tool.required });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      tools.push({ name: tool.name, status: 'INFRA_ERROR', required: tool.required });
+    }
+  }
+  const summary = { ...summarize(main), tools };
+  const blocking = tools.filter((tool) => tool.required && tool.status !== 'PASS');
+  if (summary.passed && blocking.length > 0) {
+    const names = blocking.map((tool) => `${tool.name} (${tool.status})`).join(', ');
+    return { ...summary, status: 'FAIL', passed: false, report: `${summary.report}\n\nVerification tools failed: ${names}` };
+  }
+  return summary;
+}

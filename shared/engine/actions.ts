@@ -1,0 +1,75 @@
+import type { LogRole } from '../schemas/run';
+import type { Phase, PendingGate, TestSummary, RunState } from './runState';
+
+export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'scout' | 'editor';
+
+/** What an agent call is for; the agents layer builds the prompt input from it and the state. */
+export type AgentPurpose =
+  | 'plan'
+  | 'subplan'
+  | 'code'
+  | 'test_report'
+  | 'fix_plan'
+  | 'review_plan'
+  | 'review_code'
+  | 'review_step'
+  | 'review_goal'
+  | 'scout';
+
+export type VerifyPurpose = 'preflight' | 'step';
+
+/** The one effect the engine must execute next. */
+export type EngineAction =
+  | { kind: 'prepare' }
+  | { kind: 'verify'; purpose: VerifyPurpose }
+  | { kind: 'agent'; role: AgentRoleName; purpose: AgentPurpose }
+  | { kind: 'apply' }
+  | { kind: 'await_user'; gate: PendingGate }
+  | { kind: 'internal' }
+  | { kind: 'finish' };
+
+export interface CallUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** What executing an action produced; `applyOutcome` turns it into the next state and log events. */
+export type ActionOutcome =
+  | { kind: 'internal' }
+  | {
+      kind: 'prepared';
+      workspace: NonNullable<RunState['workspace']>;
+      head: string;
+      test_command: string[] | null;
+    }
+  | { kind: 'agent_output'; role: AgentRoleName; purpose: AgentPurpose; output: unknown; calls: number; usage: CallUsage }
+  /** The agent answered seed 000's `{"status":"error","reason"}`. */
+  | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
+  /** The call failed after every retry. */
+  | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: string; message: string; calls: number; usage: CallUsage }
+  | { kind: 'applied'; commit: string | null; head: string; files: string[] }
+  | { kind: 'apply_rejected'; code: string; message: string; rule: string | null; path: string | null }
+  | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
+  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null }
+  | { kind: 'fatal'; code: string; message: string }
+  | { kind: 'stopped'; reason: 'aborted' | 'time_expired' };
+
+/** A log line the transition wants written; the run store adds ts, seq and run_id. */
+export interface PendingEvent {
+  role: LogRole;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface Transition {
+  state: RunState;
+  events: PendingEvent[];
+}
+
+/** Facts from outside the state a decision may depend on. */
+export interface DecisionContext {
+  /** Milliseconds of run time used so far, across sessions. */
+  elapsed_ms: number;
+}
+
+export type { Phase };

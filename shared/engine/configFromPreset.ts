@@ -1,0 +1,28 @@
+import { DEFAULT_GATE_THRESHOLDS } from './gates';
+import type { Preset } from './presets';
+import type { RunConfig } from './runConfig';
+
+/** Seed 001's allowlist. */
+export const DEFAULT_SHELL_ALLOWLIST = ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'];
+
+/** A preset's defaults as a full run config; files and flags are layered on top by the core. */
+export function configFromPreset(preset: Preset): RunConfig {
+  return {
+    workflow: preset.name,
+    edit_format: preset.defaults.edit_format,
+    artifacts_only: preset.defaults.artifacts_only,
+    tests_read_only: preset.defaults.tests_read_only,
+    test_command: null,
+    extra_verification: [],
+    limits: { ...preset.defaults.limits },
+    gates: { ...preset.defaults.gates },
+    thresholds: { ...DEFAULT_GATE_THRESHOLDS },
+    time_limit_ms: null,
+    branch_prefix: 'lathe',
+    allow_dirty: false,
+    models: {},
+    shell_allowlist: [...DEFAULT_SHELL_ALLOWLIST],
+    kb_dir: '.lathe/kb',
+    push: { remote: null, write_pr_description: true },
+  };
+}

@@ -1,0 +1,130 @@
+import type { PendingEvent, Transition } from './actions';
+import { countVerdict, ESCALATION_MESSAGES } from './counters';
+import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
+import { gateWaitsForUser, type GateKind } from './gates';
+import { currentPlan, currentStep, updatePlan } from './planOps';
+import type { Preset } from './presets';
+import type { RunState, Verdict } from './runState';
+import { completeStep, failAttempt } from './stepFlow';
+
+const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_review', goal: 'goal_review' } as const;
+
+export function openGate(state: RunState, kind: GateKind, now: string): Transition {
+  const stepId = kind === 'step' || kind === 'code' ? state.current_step_id : null;
+  const gateId = `${kind}-${state.log_seq + 1}-${stepId ?? currentPlan(state)?.plan_id ?? 'run'}`;
+  return {
+    state: {
+      ...state,
+      phase: PHASE_OF_GATE[kind],
+      gate: { gate_id: gateId, kind, step_id: stepId, threshold: state.config.thresholds[kind], verdict: null, escalation: null, opened_at: now },
+    },
+    events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind] } }],
+  };
+}
+
+/**
+ * The Supervisor's verdict on the open gate. It passes when approved and at or over the gate's
+ * threshold; with escalation on, consecutive low scores step up to ABORT (seed 002).
+ */
+export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): Transition {
+  const gate = state.gate;
+  if (!gate) return { state, events: [] };
+  const passes = verdict.approved && verdict.score >= gate.threshold;
+  const normalized: Verdict = { ...verdict, approved: passes };
+  const escalation = preset.escalation ? countVerdict(state.counters, verdict.score) : null;
+  const counted: RunState = escalation ? { ...state, counters: escalation.counters } : state;
+  const withVerdict: RunState = { ...counted, gate: { ...gate, verdict: normalized, escalation: escalation?.level ?? null } };
+  const events: PendingEvent[] = [
+    {
+      role: 'supervisor',
+      type: 'verdict',
+      data: {
+        gate_id: gate.gate_id,
+        gate: gate.kind,
+        step_id: gate.step_id,
+        approved: passes,
+        score: verdict.score,
+        threshold: gate.threshold,
+        issues: verdict.issues,
+        feedback: verdict.feedback,
+        escalation: escalation?.level ?? null,
+        consecutive_issues: escalation?.counters.consecutive_low_scores ?? null,
+      },
+    },
+  ];
+  if (escalation?.level === 'ABORT') {
+    const ended = finishRun(withVerdict, 'aborted', EXIT_GOAL_NOT_MET, `Supervisor escalation ABORT after ${escalation.counters.consecutive_low_scores} consecutive issues`);
+    return { state: ended.state, events: [...events, ...ended.events] };
+  }
+  if (gateWaitsForUser(state.config.gates[gate.kind])) {
+    return { state: { ...withVerdict, status: 'waiting_for_gate' }, events };
+  }
+  const decided = decideGate(withVerdict, preset, passes, critiqueOf(normalized, escalation?.level ?? null), 'supervisor');
+  return { state: decided.state, events: [...events, ...decided.events] };
+}
+
+/** The user's decision on a pending gate; a comment is fed back as critique. */
+export function takeUserDecision(state: RunState, preset: Preset, approved: boolean, comment: string | null): Transition {
+  const gate = state.gate;
+  if (!gate) return { state, events: [] };
+  const supervisorText = gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '';
+  const critique = [comment ? `User: ${comment}` : '', supervisorText].filter(Boolean).join('\n');
+  const decided = decideGate({ ...state, status: 'running' }, preset, approved, critique, 'user');
+  return {
+    state: decided.state,
+    events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment } }, ...decided.events],
+  };
+}
+
+function critiqueOf(verdict: Verdict, escalation: string | null): string {
+  const lines = [`Supervisor score ${verdict.score}: ${verdict.feedback}`, ...verdict.issues.map((issue) => `- ${issue}`)];
+  const message = escalation ? ESCALATION_MESSAGES[escalation as keyof typeof ESCALATION_MESSAGES] : '';
+  return [message, ...lines].filter(Boolean).join('\n');
+}
+
+function decideGate(state: RunState, preset: Preset, approved: boolean, critique: string, by: 'supervisor' | 'user'): Transition {
+  const gate = state.gate;
+  if (!gate) return { state, events: [] };
+  const closed: RunState = { ...state, gate: null };
+  const decision: PendingEvent = { role: by === 'user' ? 'user' : 'supervisor', type: 'gate_closed', data: { gate_id: gate.gate_id, gate: gate.kind, approved, by } };
+  const tail = (transition: Transition): Transition => ({ state: transition.state, events: [decision, ...transition.events] });
+  switch (gate.kind) {
+    case 'plan': {
+      if (approved) return tail({ state: { ...closed, phase: 'selecting', feedback: null }, events: [] });
+      const plan = currentPlan(closed);
+      const marked = plan ? updatePlan(closed, plan.plan_id, (record) => ({ ...record, status: 'failed' })) : closed;
+      const rejected = { ...marked, plan_stack: marked.plan_stack.filter((planId) => planId !== plan?.plan_id) };
+      return tail(replanOrFail(rejected, critique, 'plan rejected'));
+    }
+    case 'code':
+      if (approved) return tail({ state: { ...closed, phase: 'applying' }, events: [] });
+      return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
+    case 'step':
+      if (approved) return tail(completeStep({ ...closed, gate: null }, preset));
+      return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
+    case 'goal':
+      if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, 'the Supervisor confirmed the goal is met'));
+      return tail(replanOrFail(closed, critique, 'goal not confirmed'));
+    default:
+      return gate.kind satisfies never;
+  }
+}
+
+/** A rejected plan or goal goes back to the Planner while plan attempts remain. */
+export function replanOrFail(state: RunState, critique: string, what: string): Transition {
+  if (state.counters.plan_attempts >= state.config.limits.max_plan_attempts) {
+    return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, `${what} after ${state.counters.plan_attempts} plan(s)`);
+  }
+  const step = currentStep(state);
+  const keepStack = step?.status === 'blocked';
+  return {
+    state: {
+      ...state,
+      phase: 'planning',
+      feedback: { kind: 'critique', text: critique },
+      plan_stack: keepStack ? state.plan_stack : [],
+      current_step_id: keepStack ? state.current_step_id : null,
+    },
+    events: [{ role: 'engine', type: 'replan_requested', data: { reason: what } }],
+  };
+}

@@ -1,0 +1,56 @@
+import type { RunConfig } from './runConfig';
+import type { RunState } from './runState';
+
+export interface NewRun {
+  runId: string;
+  goal: string;
+  goalHash: string;
+  config: RunConfig;
+  now: string;
+  nowMs: number;
+}
+
+export function initialState(run: NewRun): RunState {
+  return {
+    run_id: run.runId,
+    goal: run.goal,
+    workflow: run.config.workflow,
+    status: 'running',
+    branch: null,
+    created_at: run.now,
+    updated_at: run.now,
+    commits: [],
+    state_version: 1,
+    goal_hash: run.goalHash,
+    config: run.config,
+    phase: 'preparing',
+    workspace: null,
+    head: null,
+    test_command: run.config.test_command,
+    plans: [],
+    plan_stack: [],
+    current_step_id: null,
+    proposal: null,
+    proposal_files: [],
+    last_test: null,
+    feedback: null,
+    gate: null,
+    counters: { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0 },
+    metrics: {
+      total_steps: 0,
+      completed_steps: 0,
+      failed_steps: 0,
+      replan_count: 0,
+      fix_cycles: 0,
+      verifications_passed: 0,
+      verifications_failed: 0,
+      agents: {},
+    },
+    model_calls: {},
+    log_seq: 0,
+    contexts: [],
+    started_ms: run.nowMs,
+    elapsed_ms: 0,
+    result: null,
+  };
+}

@@ -1,0 +1,296 @@
+import { PlanSchema } from '../schemas/agents/planner';
+import { SteppedPlanSchema } from '../schemas/agents/steppedPlan';
+import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
+import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
+import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
+import { EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
+import { openGate, replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
+import { gateUsesSupervisor, gateWaitsForUser } from './gates';
+import { acceptPlan } from './planning';
+import { currentStep, updateStep } from './planOps';
+import type { Preset } from './presets';
+import type { Feedback, RunState, TestSummary } from './runState';
+import { failAttempt, failVerification, fixCycle, passStep, selectNext } from './stepFlow';
+
+const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
+
+/** What the engine must do next in this state. Pure: the same state always asks for the same action. */
+export function nextAction(state: RunState, preset: Preset): EngineAction {
+  switch (state.phase) {
+    case 'preparing':
+      return { kind: 'prepare' };
+    case 'preflight':
+      return { kind: 'verify', purpose: 'preflight' };
+    case 'scouting':
+      return { kind: 'agent', role: 'scout', purpose: 'scout' };
+    case 'planning':
+      if (preset.planning === 'single_task' && currentStep(state)?.status !== 'blocked') return { kind: 'internal' };
+      return { kind: 'agent', role: 'planner', purpose: currentStep(state)?.status === 'blocked' ? 'subplan' : 'plan' };
+    case 'selecting':
+      return { kind: 'internal' };
+    case 'coding':
+      return { kind: 'agent', role: preset.writer, purpose: 'code' };
+    case 'applying':
+      return { kind: 'apply' };
+    case 'verifying':
+      return { kind: 'verify', purpose: 'step' };
+    case 'testing':
+      return { kind: 'agent', role: 'tester', purpose: preset.tester === 'fix_plan' ? 'fix_plan' : 'test_report' };
+    case 'plan_review':
+    case 'code_review':
+    case 'step_review':
+    case 'goal_review': {
+      const gate = state.gate;
+      if (!gate) return { kind: 'internal' };
+      const mode = state.config.gates[gate.kind];
+      if (gateUsesSupervisor(mode) && gate.verdict === null) return { kind: 'agent', role: 'supervisor', purpose: REVIEW_PURPOSE[gate.kind] };
+      if (gateWaitsForUser(mode)) return { kind: 'await_user', gate };
+      return { kind: 'internal' };
+    }
+    case 'finished':
+      return { kind: 'finish' };
+    default:
+      return state.phase satisfies never;
+  }
+}
+
+/** The state after an action's outcome, and the log events that record why. Pure. */
+export function applyOutcome(state: RunState, preset: Preset, outcome: ActionOutcome, now: string): Transition {
+  const stamped: RunState = { ...state, updated_at: now };
+  const transition = route(stamped, preset, outcome, now);
+  const phaseEvents: PendingEvent[] =
+    transition.state.phase !== state.phase
+      ? [{ role: 'engine', type: 'phase', data: { from: state.phase, to: transition.state.phase, step_id: transition.state.current_step_id } }]
+      : [];
+  return { state: transition.state, events: [...transition.events, ...phaseEvents] };
+}
+
+function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: string): Transition {
+  switch (outcome.kind) {
+    case 'internal':
+      return internalStep(state, preset, now);
+    case 'prepared': {
+      const next: RunState = {
+        ...state,
+        workspace: outcome.workspace,
+        branch: outcome.workspace.branch,
+        head: outcome.head,
+        test_command: outcome.test_command,
+        phase: preset.preflight_test ? 'preflight' : preset.scouts ? 'scouting' : 'planning',
+      };
+      const data = { branch: outcome.workspace.branch, base: outcome.workspace.baseCommit, work_dir: outcome.workspace.workDir, mode: outcome.workspace.mode, test_command: outcome.test_command };
+      return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
+    }
+    case 'verified':
+      return outcome.purpose === 'preflight' ? afterPreflight(state, preset, outcome.test) : afterVerify(state, preset, outcome.test);
+    case 'agent_output':
+      return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), preset, outcome.role, outcome.purpose, outcome.output, now);
+    case 'agent_declined':
+    case 'agent_failed': {
+      const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
+      const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
+      return afterAgentFailure(accounted, preset, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined');
+    }
+    case 'applied': {
+      const step = currentStep(state);
+      const commits = outcome.commit ? [...state.commits, outcome.commit] : state.commits;
+      const withCommit = step && outcome.commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, outcome.commit as string] })) : state;
+      return {
+        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null },
+        events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, task_id: step?.id ?? null, files: outcome.files } }],
+      };
+    }
+    case 'apply_rejected': {
+      const text = `Your edits were rejected (${outcome.rule ?? outcome.code}${outcome.path ? ` on ${outcome.path}` : ''}): ${outcome.message}`;
+      const rejected = { role: 'engine' as const, type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
+      const next = failAttempt(state, preset, { kind: 'edit_rejected', text });
+      return { state: next.state, events: [rejected, ...next.events] };
+    }
+    case 'user_decision':
+      if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
+      return takeUserDecision(state, preset, outcome.approved, outcome.comment);
+    case 'fatal':
+      return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`);
+    case 'stopped':
+      return stopRun(state, outcome.reason, outcome.reason === 'aborted' ? 'stopped by the user' : 'the time limit was reached');
+    default:
+      return outcome satisfies never;
+  }
+}
+
+function internalStep(state: RunState, preset: Preset, now: string): Transition {
+  if (state.phase === 'planning') return acceptPlan(state, preset, { kind: 'single_task' }, now);
+  if (state.phase === 'selecting') return selectNext(state, preset, now);
+  return { state, events: [] };
+}
+
+function afterPreflight(state: RunState, preset: Preset, test: TestSummary): Transition {
+  const recorded: RunState = { ...state, last_test: test };
+  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'preflight', ...test } };
+  if (test.status === 'INFRA_ERROR') {
+    const ended = finishRun(recorded, 'failed', EXIT_INFRA, `the test command could not run: ${test.reason ?? 'unknown reason'}`);
+    return { state: ended.state, events: [event, ...ended.events] };
+  }
+  if (test.passed) {
+    const ended = finishRun(recorded, 'complete', EXIT_SUCCESS, 'nothing to do: the tests already pass');
+    return { state: ended.state, events: [event, ...ended.events] };
+  }
+  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure') };
+  return { state: next, events: [event] };
+}
+
+function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transition {
+  const metrics = test.passed
+    ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
+    : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
+  const recorded: RunState = { ...state, last_test: test, metrics };
+  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: state.current_step_id, ...test } };
+  if (test.status === 'INFRA_ERROR') {
+    // Seed 004 invariant 10: an infrastructure failure ends the task at once.
+    const status = preset.stuck_report ? 'stuck' : 'failed';
+    const ended = finishRun(recorded, status, EXIT_INFRA, `the Verifier could not run the tests: ${test.reason ?? 'unknown reason'}`);
+    return { state: ended.state, events: [event, ...ended.events] };
+  }
+  if (preset.tester !== 'none') return { state: { ...recorded, phase: 'testing' }, events: [event] };
+  const next = evaluate(recorded, preset, null);
+  return { state: next.state, events: [event, ...next.events] };
+}
+
+/** After the tests (and the Tester, when on): pass the step, run a fix cycle, or fail the verification. */
+function evaluate(state: RunState, preset: Preset, fixPlan: Feedback | null): Transition {
+  const test = state.last_test;
+  if (!test) return failAttempt(state, preset, { kind: 'test_output', text: 'no test result' });
+  if (test.passed) {
+    if (fixPlan && state.counters.fix_cycles < state.config.limits.max_fix_cycles) return fixCycle(state, fixPlan);
+    return passStep(state, preset, state.updated_at);
+  }
+  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output'));
+}
+
+function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
+  switch (purpose) {
+    case 'plan':
+    case 'subplan': {
+      const plan = PlanSchema.safeParse(output);
+      if (plan.success) return acceptPlan(state, preset, { kind: 'tasks', plan: plan.data }, now);
+      const stepped = SteppedPlanSchema.safeParse(output);
+      if (stepped.success) return acceptPlan(state, preset, { kind: 'steps', plan: stepped.data }, now);
+      return replanOrFail({ ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } }, 'the plan did not match the plan schema', 'invalid plan');
+    }
+    case 'code': {
+      const files = proposalFiles(output);
+      const next: RunState = { ...state, proposal: output, proposal_files: files };
+      const event: PendingEvent = { role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } };
+      if (state.config.gates.code !== 'off') {
+        const gated = openGate(next, 'code', now);
+        return { state: gated.state, events: [event, ...gated.events] };
+      }
+      return { state: { ...next, phase: 'applying' }, events: [event] };
+    }
+    case 'test_report': {
+      const report = TesterReportSchema.safeParse(output);
+      const passed = state.last_test?.passed ?? false;
+      const data = { task_id: state.current_step_id, passed, report: report.success ? report.data.report : (state.last_test?.report ?? ''), model_passed: report.success ? report.data.passed : null };
+      const next = evaluate(state, preset, null);
+      return { state: next.state, events: [{ role: 'tester', type: 'tester_report', data }, ...next.events] };
+    }
+    case 'fix_plan': {
+      const parsed = FixPlanSchema.safeParse(output);
+      const fixPlan = parsed.success ? fixPlanFeedback(parsed.data, state.last_test) : null;
+      const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
+      const next = evaluate(state, preset, state.last_test?.passed && !blocking ? null : fixPlan);
+      const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true };
+      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
+    }
+    case 'review_plan':
+    case 'review_code':
+    case 'review_step':
+    case 'review_goal': {
+      const verdict = SupervisorVerdictSchema.safeParse(output);
+      if (!verdict.success) return afterAgentFailure(state, preset, role, purpose, 'the verdict did not match its schema', false);
+      return takeVerdict(state, preset, verdict.data);
+    }
+    case 'scout':
+      return { state: { ...state, phase: 'planning' }, events: [] };
+    default:
+      return purpose satisfies never;
+  }
+}
+
+/**
+ * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
+ * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
+ */
+function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean): Transition {
+  const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason } };
+  const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
+  switch (purpose) {
+    case 'plan':
+    case 'subplan': {
+      const counted = { ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } };
+      return wrap(replanOrFail(counted, `The Planner failed: ${reason}`, 'planning failed'));
+    }
+    case 'code':
+      return wrap(failAttempt(state, preset, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
+    case 'test_report':
+    case 'fix_plan':
+      return wrap(evaluate(state, preset, null));
+    case 'scout':
+      return wrap(finishRun(state, 'stuck', EXIT_INFRA, `Scout INFRA_ERROR: ${reason}`));
+    default: {
+      if (!state.gate) return wrap({ state, events: [] });
+      const fallback = { role: 'engine' as const, type: 'gate_fallback', data: { gate_id: state.gate.gate_id, reason } };
+      const approved = takeVerdict(state, preset, { approved: true, score: state.gate.threshold, issues: [], feedback: `Supervisor unavailable (${reason}); approved without review.` });
+      return { state: approved.state, events: [event, fallback, ...approved.events] };
+    }
+  }
+}
+
+function account(state: RunState, role: AgentRoleName, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
+  const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
+  return {
+    ...state,
+    model_calls: { ...state.model_calls, [role]: (state.model_calls[role] ?? 0) + calls },
+    metrics: {
+      ...state.metrics,
+      agents: {
+        ...state.metrics.agents,
+        [role]: {
+          status,
+          calls: previous.calls + calls,
+          prompt_tokens: previous.prompt_tokens + usage.prompt_tokens,
+          completion_tokens: previous.completion_tokens + usage.completion_tokens,
+        },
+      },
+    },
+  };
+}
+
+export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_failure'): Feedback {
+  if (kind === 'first_failure' && test.first_failure) {
+    return { kind, text: `First failing test: ${test.first_failure.test_id}\n${test.first_failure.message}\n\nTest output:\n${test.report}` };
+  }
+  return { kind: 'test_output', text: test.report };
+}
+
+function fixPlanFeedback(plan: { summary: string; findings: { severity: string; description: string; location: string }[]; fix_plan: string[] }, test: TestSummary | null): Feedback {
+  const findings = plan.findings.map((finding) => `- [${finding.severity}] ${finding.location}: ${finding.description}`);
+  const steps = plan.fix_plan.map((item, index) => `${index + 1}. ${item}`);
+  const text = [`Tester: ${plan.summary}`, ...findings, 'Fix plan:', ...steps, test && !test.passed ? `\nTest output:\n${test.report}` : ''].join('\n');
+  return { kind: 'fix_plan', text };
+}
+
+/** Repo-relative paths a writer's proposal names, for the log and the code gate. */
+export function proposalFiles(output: unknown): string[] {
+  if (typeof output !== 'object' || output === null) return [];
+  const record = output as { edits?: unknown; diff?: unknown };
+  if (Array.isArray(record.edits)) {
+    const paths = record.edits.map((edit) => (typeof edit === 'object' && edit !== null && 'path' in edit ? String(edit.path) : '')).filter(Boolean);
+    return [...new Set(paths)].sort();
+  }
+  if (typeof record.diff === 'string') {
+    const paths = [...record.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
+    return [...new Set(paths)].sort();
+  }
+  return [];
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { GateModesSchema, GateThresholdsSchema } from './gates';
+
+export const EditFormatNameSchema = z.enum(['whole-file', 'unified-diff', 'search-replace']);
+
+export const RoleModelSchema = z.object({
+  model: z.string().min(1).max(4096),
+  context_size: z.number().int().positive().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  max_tokens: z.number().int().positive().optional(),
+});
+export type RoleModel = z.infer<typeof RoleModelSchema>;
+
+export const ModelRoleNameSchema = z.enum(['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor']);
+
+/** Seed 003's ToolRegistry: verification tools run in registration order, each reported on its own. */
+export const VerificationToolSchema = z.object({
+  name: z.string().min(1).max(64),
+  argv: z.array(z.string().max(4096)).min(1).max(64),
+  /** A failing optional tool is reported but does not fail the step. */
+  required: z.boolean().default(true),
+});
+export type VerificationTool = z.infer<typeof VerificationToolSchema>;
+
+export const LimitsSchema = z.object({
+  /** Coding attempts per task before the task fails (retry-loop: 1 + max_retries; dev-agent: max_iterations). */
+  max_attempts_per_task: z.number().int().min(1).max(100),
+  /** Plans the Planner may produce after rejections before the run ends. */
+  max_plan_attempts: z.number().int().min(1).max(20),
+  /** Seed 002 Tester → Coder fix cycles within one attempt. */
+  max_fix_cycles: z.number().int().min(0).max(20),
+  /** Seed 004: REPLAN after this many consecutive verify failures (0 = never). */
+  replan_after_failures: z.number().int().min(0).max(100),
+  /** Seed 004: hard stop after this many verify loops in total (0 = no limit). */
+  hard_stop_verify_loops: z.number().int().min(0).max(1000),
+  /** Seed 002: nested sub-plans for blocked steps (0 = none, at most 3). */
+  max_subplan_depth: z.number().int().min(0).max(3),
+  /** Agent error recovery: retries of a failed model call, with backoff (seed 002: 3). */
+  agent_retries: z.number().int().min(0).max(10),
+  test_timeout_ms: z.number().int().positive(),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+
+/** Everything a run needs to behave the same after a resume; frozen into state.json at start. */
+export const RunConfigSchema = z.object({
+  workflow: z.string().min(1).max(64),
+  edit_format: EditFormatNameSchema,
+  artifacts_only: z.boolean(),
+  tests_read_only: z.boolean(),
+  /** null: detect from the repository. */
+  test_command: z.array(z.string().max(4096)).min(1).max(64).nullable(),
+  extra_verification: z.array(VerificationToolSchema).max(10),
+  limits: LimitsSchema,
+  gates: GateModesSchema,
+  thresholds: GateThresholdsSchema,
+  /** Whole-run time limit; null: none. */
+  time_limit_ms: z.number().int().positive().nullable(),
+  branch_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/),
+  allow_dirty: z.boolean(),
+  models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema),
+  shell_allowlist: z.array(z.string().min(1).max(128)).max(64),
+  kb_dir: z.string().min(1).max(300),
+  push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean() }),
+});
+export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -1,0 +1,205 @@
+import { z } from 'zod';
+import { RunStatusSchema } from '../schemas/run';
+import { GateKindSchema } from './gates';
+import { RunConfigSchema } from './runConfig';
+
+/**
+ * Where a run stands. The engine asks `nextAction` what to do in each phase, runs the effect, and
+ * `applyOutcome` moves the phase on. Pure phases (`selecting`) have no effect.
+ */
+export const PhaseSchema = z.enum([
+  /** Creating the run branch and workspace. */
+  'preparing',
+  /** Seed 001: running the tests before any model call. */
+  'preflight',
+  /** Seed 004: Scouts answering the Editor's questions. */
+  'scouting',
+  /** The Planner (or a one-task plan from the goal). */
+  'planning',
+  /** Plan gate. */
+  'plan_review',
+  /** Choosing the next task whose dependencies are done. */
+  'selecting',
+  /** The Coder/Editor writing a proposal for the current task. */
+  'coding',
+  /** Code gate. */
+  'code_review',
+  /** Guardrails, writing the files, committing. */
+  'applying',
+  /** The Verifier running the test command and extra verification tools. */
+  'verifying',
+  /** The Tester reporting on (or planning fixes for) the result. */
+  'testing',
+  /** Step gate. */
+  'step_review',
+  /** Goal gate after the last task. */
+  'goal_review',
+  'finished',
+]);
+export type Phase = z.infer<typeof PhaseSchema>;
+
+export const StepStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'failed', 'blocked']);
+
+export const PlanStepSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  rationale: z.string(),
+  acceptance: z.string(),
+  artifacts: z.array(z.string()),
+  complexity: z.enum(['simple', 'medium', 'complex']).nullable(),
+  depends_on: z.array(z.string()),
+  status: StepStatusSchema,
+  attempts: z.number().int().nonnegative(),
+  depth: z.number().int().min(0).max(3),
+  parent_step_id: z.string().nullable(),
+  sub_plan_id: z.string().nullable(),
+  fail_reason: z.string().nullable(),
+  commits: z.array(z.string()),
+});
+export type PlanStep = z.infer<typeof PlanStepSchema>;
+
+export const PlanRecordSchema = z.object({
+  plan_id: z.string(),
+  analysis: z.string(),
+  depth: z.number().int().min(0).max(3),
+  parent_plan_id: z.string().nullable(),
+  parent_step_id: z.string().nullable(),
+  steps: z.array(PlanStepSchema),
+  status: z.enum(['pending', 'in_progress', 'completed', 'failed']),
+});
+export type PlanRecord = z.infer<typeof PlanRecordSchema>;
+
+/** What the engine keeps of a Verifier result (the full one is in the artifact folder). */
+export const TestSummarySchema = z.object({
+  status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']),
+  passed: z.boolean(),
+  exit_code: z.number().int().nullable(),
+  counts: z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() }).nullable(),
+  first_failure: z.object({ test_id: z.string(), message: z.string() }).nullable(),
+  report: z.string(),
+  reason: z.string().nullable(),
+  isolation: z.string(),
+  duration_ms: z.number(),
+  verify_run_id: z.string(),
+  artifact_dir: z.string(),
+  coverage_percent: z.number().nullable(),
+  tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean() })),
+});
+export type TestSummary = z.infer<typeof TestSummarySchema>;
+
+export const FeedbackSchema = z.object({
+  kind: z.enum(['test_output', 'first_failure', 'fix_plan', 'critique', 'edit_rejected', 'agent_error']),
+  text: z.string(),
+});
+export type Feedback = z.infer<typeof FeedbackSchema>;
+
+export const VerdictSchema = z.object({
+  approved: z.boolean(),
+  score: z.number().min(0).max(100),
+  issues: z.array(z.string()),
+  feedback: z.string(),
+});
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** A gate waiting for the Supervisor and/or the user; persisted so a restart shows the same gate. */
+export const PendingGateSchema = z.object({
+  gate_id: z.string(),
+  kind: GateKindSchema,
+  step_id: z.string().nullable(),
+  threshold: z.number(),
+  verdict: VerdictSchema.nullable(),
+  escalation: z.string().nullable(),
+  opened_at: z.string(),
+});
+export type PendingGate = z.infer<typeof PendingGateSchema>;
+
+export const WorkspaceRecordSchema = z.object({
+  runId: z.string(),
+  repoRoot: z.string(),
+  workDir: z.string(),
+  mode: z.enum(['worktree', 'in-place']),
+  branch: z.string(),
+  baseCommit: z.string(),
+  originalBranch: z.string().nullable(),
+  protectedPaths: z.array(z.string()),
+});
+
+export const CountersSchema = z.object({
+  consecutive_verify_failures: z.number().int().nonnegative(),
+  total_verify_loops: z.number().int().nonnegative(),
+  replans: z.number().int().nonnegative(),
+  plan_attempts: z.number().int().nonnegative(),
+  fix_cycles: z.number().int().nonnegative(),
+  consecutive_low_scores: z.number().int().nonnegative(),
+});
+export type Counters = z.infer<typeof CountersSchema>;
+
+export const MetricsSchema = z.object({
+  total_steps: z.number().int().nonnegative(),
+  completed_steps: z.number().int().nonnegative(),
+  failed_steps: z.number().int().nonnegative(),
+  replan_count: z.number().int().nonnegative(),
+  fix_cycles: z.number().int().nonnegative(),
+  verifications_passed: z.number().int().nonnegative(),
+  verifications_failed: z.number().int().nonnegative(),
+  agents: z.record(
+    z.string(),
+    z.object({
+      status: z.enum(['idle', 'working', 'failed']),
+      calls: z.number().int().nonnegative(),
+      prompt_tokens: z.number().int().nonnegative(),
+      completion_tokens: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type Metrics = z.infer<typeof MetricsSchema>;
+
+export const RunResultSchema = z.object({
+  status: RunStatusSchema,
+  exit_code: z.number().int(),
+  reason: z.string(),
+});
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+/** `.lathe/runs/<run_id>/state.json`; starts with the header every workflow shares (runs/listRuns.ts). */
+export const RunStateSchema = z.object({
+  run_id: z.string(),
+  goal: z.string(),
+  workflow: z.string(),
+  status: RunStatusSchema,
+  branch: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  commits: z.array(z.string()),
+  state_version: z.literal(1),
+  goal_hash: z.string(),
+  config: RunConfigSchema,
+  phase: PhaseSchema,
+  workspace: WorkspaceRecordSchema.nullable(),
+  /** The run branch's commit after the last recorded step; resume resets the work tree to it. */
+  head: z.string().nullable(),
+  test_command: z.array(z.string()).nullable(),
+  plans: z.array(PlanRecordSchema),
+  /** Innermost plan last (seed 002's planStack). */
+  plan_stack: z.array(z.string()),
+  current_step_id: z.string().nullable(),
+  /** The writer's proposal waiting to be reviewed/applied. */
+  proposal: z.unknown().nullable(),
+  proposal_files: z.array(z.string()),
+  last_test: TestSummarySchema.nullable(),
+  feedback: FeedbackSchema.nullable(),
+  gate: PendingGateSchema.nullable(),
+  counters: CountersSchema,
+  metrics: MetricsSchema,
+  /** Model calls made per role; a resumed replay run continues after these. */
+  model_calls: z.record(z.string(), z.number().int().nonnegative()),
+  /** The last log seq whose effects this state includes. */
+  log_seq: z.number().int().nonnegative(),
+  /** Scout report files recorded so far (seed 004). */
+  contexts: z.array(z.string()),
+  started_ms: z.number(),
+  /** Run time used as of the last save, across sessions (resume does not reset the budget). */
+  elapsed_ms: z.number().nonnegative(),
+  result: RunResultSchema.nullable(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;

@@ -1,0 +1,153 @@
+import type { PendingEvent, Transition } from './actions';
+import { countVerifyFailure, countVerifyPass } from './counters';
+import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
+import { openGate } from './gateFlow';
+import { currentPlan, currentStep, selectNextStep, updatePlan, updateStep } from './planOps';
+import type { Preset } from './presets';
+import type { Feedback, RunState } from './runState';
+
+const event = (type: string, data: Record<string, unknown>): PendingEvent => ({ role: 'engine', type, data });
+
+function withEvents(transition: Transition, ...events: PendingEvent[]): Transition {
+  return { state: transition.state, events: [...events, ...transition.events] };
+}
+
+/** Tests (and the step gate, when on) passed: the step is done. */
+export function passStep(state: RunState, preset: Preset, now: string): Transition {
+  const counted = { ...state, counters: countVerifyPass(state.counters) };
+  if (state.config.gates.step !== 'off' && state.gate?.kind !== 'step') return openGate(counted, 'step', now);
+  return completeStep(counted, preset);
+}
+
+export function completeStep(state: RunState, preset: Preset): Transition {
+  const step = currentStep(state);
+  if (!step) return selectNext(state, preset);
+  const done = updateStep(state, step.id, (current) => ({ ...current, status: 'completed' }));
+  const next: RunState = {
+    ...done,
+    gate: null,
+    feedback: null,
+    proposal: null,
+    proposal_files: [],
+    metrics: { ...done.metrics, completed_steps: done.metrics.completed_steps + 1 },
+  };
+  return withEvents(selectNext(next, preset), event('step_completed', { step_id: step.id, title: step.title, commits: step.commits }));
+}
+
+/**
+ * A verify run failed. Seed 004's counters decide first (hard stop, then REPLAN); otherwise the
+ * writer tries again with the feedback while attempts remain.
+ */
+export function failVerification(state: RunState, preset: Preset, feedback: Feedback): Transition {
+  const { counters, decision } = countVerifyFailure(state.counters, state.config.limits);
+  const counted = { ...state, counters };
+  const countersEvent = event('counters', {
+    consecutive_verify_failures: counters.consecutive_verify_failures,
+    total_verify_loops: counters.total_verify_loops,
+    replans: counters.replans,
+    decision,
+  });
+  if (decision === 'hard_stop') {
+    const reason = `hard stop: ${counters.total_verify_loops} verify loops without green`;
+    return withEvents(finishRun(counted, 'stuck', EXIT_GOAL_NOT_MET, reason), countersEvent);
+  }
+  if (decision === 'replan') {
+    const replanned: RunState = {
+      ...counted,
+      phase: preset.scouts ? 'scouting' : 'planning',
+      feedback,
+      proposal: null,
+      proposal_files: [],
+      metrics: { ...counted.metrics, replan_count: counted.metrics.replan_count + 1 },
+    };
+    return { state: replanned, events: [countersEvent, event('replan', { replan: counters.replans, reason: feedback.text.slice(0, 500) })] };
+  }
+  if (counted.counters.fix_cycles < state.config.limits.max_fix_cycles) {
+    return withEvents(fixCycle(counted, feedback), countersEvent);
+  }
+  return withEvents(failAttempt(counted, preset, feedback), countersEvent);
+}
+
+/** Seed 002: the Tester's fix plan goes back to the Coder within the same attempt. */
+export function fixCycle(state: RunState, feedback: Feedback): Transition {
+  const cycle = state.counters.fix_cycles + 1;
+  return {
+    state: {
+      ...state,
+      phase: 'coding',
+      feedback,
+      gate: null,
+      proposal: null,
+      proposal_files: [],
+      counters: { ...state.counters, fix_cycles: cycle },
+      metrics: { ...state.metrics, fix_cycles: state.metrics.fix_cycles + 1 },
+    },
+    events: [event('fix_cycle', { step_id: state.current_step_id, cycle, max: state.config.limits.max_fix_cycles })],
+  };
+}
+
+/** A new attempt at a step: attempts count here, not per writer call, so fix cycles do not use them up. */
+export function startAttempt(state: RunState, stepId: string): RunState {
+  const started = updateStep(state, stepId, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
+  return { ...started, phase: 'coding', current_step_id: stepId, counters: { ...started.counters, fix_cycles: 0 } };
+}
+
+/** One attempt at the current step failed: try again, or the step has run out of attempts. */
+export function failAttempt(state: RunState, preset: Preset, feedback: Feedback): Transition {
+  const step = currentStep(state);
+  if (!step) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, 'no current step to retry');
+  const cleared: RunState = { ...state, gate: null, proposal: null, proposal_files: [], feedback };
+  if (step.attempts < state.config.limits.max_attempts_per_task) {
+    return { state: startAttempt(cleared, step.id), events: [event('retry', { step_id: step.id, attempt: step.attempts + 1, feedback: feedback.kind })] };
+  }
+  return outOfAttempts(cleared, preset, `${step.id} failed after ${step.attempts} attempt(s): ${feedback.text.slice(0, 300)}`);
+}
+
+/** Seed 002: a blocked step gets a sub-plan while depth allows; otherwise it fails and the preset decides. */
+export function outOfAttempts(state: RunState, preset: Preset, reason: string): Transition {
+  const step = currentStep(state);
+  if (!step) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, reason);
+  if (step.depth < state.config.limits.max_subplan_depth) {
+    const blocked = updateStep(state, step.id, (current) => ({ ...current, status: 'blocked', fail_reason: reason }));
+    return { state: { ...blocked, phase: 'planning' }, events: [event('step_blocked', { step_id: step.id, depth: step.depth, reason })] };
+  }
+  return failStep(state, preset, step.id, reason);
+}
+
+export function failStep(state: RunState, preset: Preset, stepId: string, reason: string): Transition {
+  const failed = updateStep(state, stepId, (current) => ({ ...current, status: 'failed', fail_reason: reason }));
+  const next: RunState = { ...failed, metrics: { ...failed.metrics, failed_steps: failed.metrics.failed_steps + 1 } };
+  const failedEvent = event('step_failed', { step_id: stepId, reason });
+  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent);
+  return withEvents(selectNext({ ...next, feedback: null, gate: null }, preset), failedEvent);
+}
+
+/** Picks the next runnable step; closes finished sub-plans and, at the top, the goal. */
+export function selectNext(state: RunState, preset: Preset, now = state.updated_at): Transition {
+  const plan = currentPlan(state);
+  if (!plan) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, 'no plan to execute');
+  const selection = selectNextStep(plan);
+  if (selection.kind === 'step') {
+    const planStarted = updatePlan(state, plan.plan_id, (record) => ({ ...record, status: 'in_progress' }));
+    return {
+      state: startAttempt(planStarted, selection.step.id),
+      events: [event('step_started', { step_id: selection.step.id, title: selection.step.title, plan_id: plan.plan_id, depth: plan.depth })],
+    };
+  }
+  if (selection.kind === 'unrunnable') {
+    return failStep({ ...state, current_step_id: selection.step.id }, { ...preset, on_task_failure: 'continue' }, selection.step.id, `dependency ${selection.dependency} failed`);
+  }
+  const allCompleted = plan.steps.every((step) => step.status === 'completed');
+  const closed = updatePlan(state, plan.plan_id, (record) => ({ ...record, status: allCompleted ? 'completed' : 'failed' }));
+  if (plan.depth > 0 && plan.parent_step_id !== null) {
+    const popped: RunState = { ...closed, plan_stack: closed.plan_stack.slice(0, -1), current_step_id: plan.parent_step_id };
+    const events = [event('subplan_finished', { plan_id: plan.plan_id, parent_step_id: plan.parent_step_id, completed: allCompleted })];
+    if (allCompleted) return withEvents(completeStep(popped, preset), ...events);
+    // Seed 002: a failed sub-plan marks its step failed and the run continues.
+    return withEvents(failStep(popped, { ...preset, on_task_failure: 'continue' }, plan.parent_step_id, `sub-plan ${plan.plan_id} failed`), ...events);
+  }
+  if (state.config.gates.goal !== 'off') return openGate(closed, 'goal', now);
+  if (allCompleted) return finishRun(closed, 'complete', EXIT_SUCCESS, 'every step completed and verified');
+  const failed = plan.steps.filter((step) => step.status === 'failed').map((step) => step.id);
+  return finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, `steps failed: ${failed.join(', ')}`);
+}

@@ -1,0 +1,83 @@
+import type { ActionOutcome, EngineAction, PendingEvent } from '../shared/engine/actions';
+import { configFromPreset } from '../shared/engine/configFromPreset';
+import { initialState } from '../shared/engine/initialState';
+import { applyOutcome, nextAction } from '../shared/engine/machine';
+import type { Preset } from '../shared/engine/presets';
+import type { RunConfig } from '../shared/engine/runConfig';
+import type { RunState, TestSummary } from '../shared/engine/runState';
+
+export type Script = (action: EngineAction, state: RunState) => ActionOutcome;
+
+export interface Simulation {
+  state: RunState;
+  events: PendingEvent[];
+  actions: EngineAction[];
+}
+
+/** Drives the pure machine with scripted outcomes until it finishes, waits for a user, or `maxSteps`. */
+export function simulate(preset: Preset, script: Script, options: { config?: (config: RunConfig) => RunConfig; from?: RunState; maxSteps?: number; stopOnAwait?: boolean } = {}): Simulation {
+  let state =
+    options.from ??
+    initialState({ runId: '20260101T000000Z', goal: 'make the tests pass', goalHash: 'sha256:x', config: (options.config ?? ((c) => c))(configFromPreset(preset)), now: 't0', nowMs: 0 });
+  const events: PendingEvent[] = [];
+  const actions: EngineAction[] = [];
+  for (let step = 0; step < (options.maxSteps ?? 500); step++) {
+    const action = nextAction(state, preset);
+    actions.push(action);
+    if (action.kind === 'finish') break;
+    if (action.kind === 'await_user' && options.stopOnAwait) break;
+    const outcome = action.kind === 'internal' ? ({ kind: 'internal' } as const) : script(action, state);
+    const transition = applyOutcome(state, preset, outcome, `t${step + 1}`);
+    state = transition.state;
+    events.push(...transition.events);
+    if (state.status === 'aborted' || state.status === 'time_expired') break;
+  }
+  return { state, events, actions };
+}
+
+export const usage = { prompt_tokens: 10, completion_tokens: 5 };
+
+export function testResult(passed: boolean, overrides: Partial<TestSummary> = {}): TestSummary {
+  return {
+    status: passed ? 'PASS' : 'FAIL',
+    passed,
+    exit_code: passed ? 0 : 1,
+    counts: { passed: passed ? 3 : 2, failed: passed ? 0 : 1, skipped: 0, total: 3 },
+    first_failure: passed ? null : { test_id: 'test_stats.py::test_mean', message: 'AssertionError: 2 != 3' },
+    report: passed ? '3 passed' : 'FAILED test_stats.py::test_mean - AssertionError: 2 != 3',
+    reason: null,
+    isolation: 'bwrap',
+    duration_ms: 10,
+    verify_run_id: 'v1',
+    artifact_dir: '/tmp/a',
+    coverage_percent: null,
+    tools: [],
+    ...overrides,
+  };
+}
+
+export const workspace = {
+  runId: '20260101T000000Z',
+  repoRoot: '/repo',
+  workDir: '/repo',
+  mode: 'worktree' as const,
+  branch: 'lathe/20260101T000000Z',
+  baseCommit: 'base',
+  originalBranch: 'main',
+  protectedPaths: [],
+};
+
+export const agentOutput = (action: EngineAction, output: unknown): ActionOutcome =>
+  action.kind === 'agent'
+    ? { kind: 'agent_output', role: action.role, purpose: action.purpose, output, calls: 1, usage }
+    : { kind: 'fatal', code: 'SCRIPT', message: `expected an agent action, got ${action.kind}` };
+
+export const verdict = (approved: boolean, score: number, feedback = 'ok') => ({ approved, score, issues: approved ? [] : ['an issue'], feedback });
+
+export function countOf(actions: EngineAction[], predicate: (action: EngineAction) => boolean): number {
+  return actions.filter(predicate).length;
+}
+
+export function eventTypes(events: PendingEvent[]): string[] {
+  return events.map((event) => event.type);
+}
