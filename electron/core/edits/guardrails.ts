@@ -4,7 +4,13 @@ import { LIMITS } from '../../../shared/schemas/agents/bounds';
 import type { EditPolicy } from '../workspace/types';
 import { rejectEdit } from './rejection';
 
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+function hasControlChar(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 32 || code === 127) return true;
+  }
+  return false;
+}
 /** `.git`, and the names Windows and macOS treat as `.git` (`.GIT`, `.git.`, `.git `). */
 const GIT_SEGMENT = /^\.git[. ]*$/i;
 
@@ -16,7 +22,7 @@ export function normalizeEditPath(raw: string): string {
   const shown = raw.slice(0, LIMITS.path);
   if (typeof raw !== 'string' || raw.length === 0) throw rejectEdit('invalid-path', shown, 'empty path');
   if (raw.length > LIMITS.path) throw rejectEdit('invalid-path', shown, `path longer than ${LIMITS.path} characters`);
-  if (CONTROL_CHARS.test(raw)) throw rejectEdit('invalid-path', shown, 'control character in path');
+  if (hasControlChar(raw)) throw rejectEdit('invalid-path', shown, 'control character in path');
   if (raw.startsWith('/') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || raw.startsWith('\\\\')) {
     throw rejectEdit('absolute-path', shown, 'absolute paths are not allowed; use a path relative to the repository');
   }
