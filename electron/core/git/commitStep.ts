@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { LatheError } from '../../../shared/errors';
+import { type LatheError } from '../../../shared/errors';
 import { normalizeEditPath } from '../edits/guardrails';
 import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
