@@ -87,7 +87,7 @@ async function verifierBench(): Promise<Record<string, Timing | number>> {
   const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-art-'));
   cleanup.push(artifacts);
   const argv = [process.execPath, '-e', 'console.log("ok")'];
-  const runs = 7;
+  const runs = 9;
   const bare: number[] = [];
   const sandboxed: number[] = [];
   const checkout: number[] = [];

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import git from 'isomorphic-git';
+import { fastDirtyPaths } from './fastStatus';
+import { gitError } from './gitErrors';
 import type { RepoContext } from './repoContext';
 
 /** Uncommitted paths of a whole work tree by native git (fast): modified, staged, untracked; not ignored. */
@@ -30,40 +30,10 @@ export async function isoDirtyPaths(context: RepoContext, workTree: string, path
     .sort();
 }
 
-/** Whole-tree status: native when installed; without it, isomorphic-git once (preflight only). */
-export async function dirtyPathsOf(context: RepoContext, workTree: string): Promise<string[]> {
+/** Whole-tree status: native git when installed, else Lathe's own index-stat comparison (never a whole-tree statusMatrix). */
+export async function dirtyPathsOf(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[]> {
   if (context.native) return nativeDirtyPaths(context, workTree);
-  const matrix = await git.statusMatrix({ ...context.iso, dir: workTree, gitdir: context.dirs.gitDir });
-  return matrix
-    .filter(([, head, workdir, stage]) => !(head === 1 && workdir === 1 && stage === 1))
-    .map(([filepath]) => filepath)
-    .sort();
-}
-
-/**
- * Candidates for "changed by a command since the run started" without a whole-tree status: files
- * modified after `sinceMs` (ignored folders and .git skipped) plus tracked files now missing.
- */
-export async function pathsTouchedSince(context: RepoContext, workTree: string, sinceMs: number): Promise<string[]> {
-  const found = new Set<string>();
-  const tracked = await git.listFiles({ ...context.iso, dir: workTree, gitdir: context.dirs.gitDir });
-  const walk = async (relative: string): Promise<void> => {
-    const entries = await fs.promises.readdir(path.join(workTree, relative), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (!relative && (entry.name === '.git' || entry.name === '.lathe')) continue;
-      if (entry.isDirectory()) {
-        if (await git.isIgnored({ ...context.iso, dir: workTree, gitdir: context.dirs.gitDir, filepath: child })) continue;
-        await walk(child);
-      } else {
-        const stat = await fs.promises.lstat(path.join(workTree, child)).catch(() => null);
-        if (stat && Math.max(stat.mtimeMs, stat.ctimeMs) >= sinceMs) found.add(child);
-      }
-    }
-  };
-  await walk('');
-  for (const file of tracked) {
-    if (!(await fs.promises.lstat(path.join(workTree, file)).catch(() => null))) found.add(file);
-  }
-  return [...found].sort();
+  const fast = await fastDirtyPaths(context, workTree, headCommit);
+  if (fast) return fast;
+  throw gitError('ISOMORPHIC_UNSAFE', 'the index format cannot be read without the git command line', { workTree });
 }

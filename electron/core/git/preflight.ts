@@ -14,7 +14,7 @@ export async function preflightRepo(requested: string, options: { useNative: boo
   const index = await readIndexFormat(context.dirs.gitDir, context.dirs.objectFormat);
   const unsafe = isomorphicUnsafeReason(index, context.dirs.objectFormat);
   // isomorphic-git cannot read an index it would misread; with native git the status comes from git itself.
-  const dirtyPaths = unsafe && !context.native ? [] : await dirtyPathsOf(context, repoRoot);
+  const dirtyPaths = unsafe && !context.native ? [] : await dirtyPathsOf(context, repoRoot, head);
   const hasSubmodules = index.gitlinks > 0 || fs.existsSync(path.join(repoRoot, '.gitmodules'));
   return {
     context,

@@ -3,10 +3,10 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import type { RunWorkspace } from '../workspace/types';
 import { refreshIndex } from './commitStep';
-import { nativeDirtyPaths, isoDirtyPaths, pathsTouchedSince } from './dirtyPaths';
+import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
-import { readRunMetadata, removeRunMetadata, worktreeDirFor } from './runMetadata';
+import { removeRunMetadata, worktreeDirFor } from './runMetadata';
 import { blobAt, diffTrees, treeOf } from './treeObjects';
 
 /** `commit` must be the run's base or on the run branch's first-parent line since it. */
@@ -22,18 +22,10 @@ export async function assertInRun(context: RepoContext, workspace: RunWorkspace,
 
 /**
  * Paths whose work-tree content differs from what the run committed, apart from the user's own
- * protected files: what commands changed. Native status when installed; otherwise isomorphic-git
- * scoped to files modified since the run started.
+ * protected files: what commands changed.
  */
 async function changedByCommands(context: RepoContext, workspace: RunWorkspace): Promise<string[]> {
-  let dirty: string[];
-  if (context.native) {
-    dirty = await nativeDirtyPaths(context, workspace.workDir);
-  } else {
-    const metadata = await readRunMetadata(context.dirs.commonDir, workspace.runId);
-    const since = (metadata?.started_at_ms ?? 0) - 2000;
-    dirty = await isoDirtyPaths(context, workspace.workDir, await pathsTouchedSince(context, workspace.workDir, since));
-  }
+  const dirty = await dirtyPathsOf(context, workspace.workDir, await resolveBranch(context, workspace.branch));
   const protectedSet = new Set(workspace.protectedPaths);
   return dirty.filter((file) => !protectedSet.has(file));
 }
