@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { GitFacade, RunWorkspace } from '../workspace/types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
@@ -8,7 +9,6 @@ import { openRepo, type RepoContext } from './repoContext';
 import { resetRunTo, undoRunIn } from './restore';
 import { worktreeDirFor } from './runMetadata';
 import { reopenRunIn, startRunIn } from './runWorkspace';
-import fs from 'node:fs';
 
 export interface GitFacadeOptions {
   /** false behaves as if the git command line were not installed (isomorphic-git only). */

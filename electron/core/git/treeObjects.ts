@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
+import { gitError } from './gitErrors';
 import type { RepoContext } from './repoContext';
 
 /** A path's new state in a commit: a blob with its mode, or deleted. */
@@ -19,7 +20,9 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
     const target = await fs.promises.readlink(absolute);
     return { oid: await git.writeBlob({ ...context.iso, blob: Buffer.from(target) }), mode: '120000' };
   }
-  if (!stat.isFile()) return null;
+  // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
+  if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
+  if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
   const blob = await fs.promises.readFile(absolute);
   return { oid: await git.writeBlob({ ...context.iso, blob }), mode: stat.mode & 0o111 ? '100755' : '100644' };
 }

@@ -104,6 +104,9 @@ describe('worktree runs', () => {
     await expect(facade.commitStep(workspace, ['../x'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
     await expect(facade.commitStep(workspace, ['node_modules/dep/index.js'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
     await expect(facade.commitStep(workspace, ['.git/config'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
+    // A folder named as a path must not read as "deleted" and drop its subtree.
+    await expect(facade.commitStep(workspace, ['src'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH', data: { path: 'src' } });
+    expect(gitIn(repo.dir, 'ls-tree', '-r', '--name-only', workspace.branch)).toContain('src/stats.py');
     await expect(facade.startRun(repo.dir, { runId: 'r2', branchPrefix: 'agents/lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_BRANCH_EXISTS' });
     await expect(facade.startRun(repo.dir, { runId: '../evil', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_INVALID_RUN_ID' });
   });

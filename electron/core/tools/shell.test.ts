@@ -22,6 +22,11 @@ describe('checkShellCommand', () => {
     expect(checkShellCommand(['pytest -q; rm -rf ~'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
     expect(checkShellCommand(['sh', '-c', 'pytest'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
     expect(checkShellCommand(['git', '-c', 'core.pager=sh -c x', 'log'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
+    expect(checkShellCommand(['git', 'rebase', '-x', 'sh evil.sh', 'HEAD~1'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
+    expect(checkShellCommand(['git', 'submodule', 'foreach', 'rm -rf /'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
+    expect(checkShellCommand(['git', 'config', 'alias.x', '!sh'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
+    expect(checkShellCommand(['git', 'config', '--get', 'user.name'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: true });
+    expect(checkShellCommand(['git', 'add', '-u'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: true });
     expect(checkShellCommand([], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
   });
 });

@@ -13,7 +13,21 @@ export const DEFAULT_SHELL_ALLOWLIST: readonly ShellAllowRule[] = [['pytest'], [
 export type ShellCheck = { allowed: true; rule: ShellAllowRule } | { allowed: false; reason: string; command: string };
 
 /** Options git would use to run another program; refused even though `git` is allowed. */
-const GIT_EXEC_OPTIONS = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack|-u)(=|$)/;
+const GIT_EXEC_OPTIONS = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack|--exec|-x|--extcmd|--tool)(=|$)/;
+/** Subcommands that run arbitrary commands by design. */
+const GIT_EXEC_SUBCOMMANDS = new Set(['filter-branch', 'difftool', 'mergetool', 'submodule', 'bisect', 'daemon', 'instaweb', 'credential']);
+const GIT_CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '--list', '-l']);
+
+/** Why a git argv could run another program (or set one up for later), or null. */
+function gitExecRisk(argv: readonly string[]): string | null {
+  const args = argv.slice(1);
+  if (args.some((arg) => GIT_EXEC_OPTIONS.test(arg))) return 'git options that run other programs (-c, --exec-path, --upload-pack, --exec, …) are not allowed';
+  const subcommand = args.find((arg) => !arg.startsWith('-'));
+  if (subcommand && GIT_EXEC_SUBCOMMANDS.has(subcommand)) return `git ${subcommand} can run arbitrary commands`;
+  if (subcommand && ['clone', 'fetch', 'pull', 'ls-remote', 'archive'].includes(subcommand) && args.includes('-u')) return 'git -u (upload-pack) runs another program';
+  if (subcommand === 'config' && !args.some((arg) => GIT_CONFIG_READS.has(arg))) return 'git config may only be read (it can set aliases, hooks and pagers)';
+  return null;
+}
 
 /** Checks argv (never a shell string) against the allowlist. */
 export function checkShellCommand(argv: readonly string[], allowlist: readonly ShellAllowRule[] = DEFAULT_SHELL_ALLOWLIST): ShellCheck {
@@ -28,9 +42,8 @@ export function checkShellCommand(argv: readonly string[], allowlist: readonly S
     const exact = allowlist.find((rule) => rule[0] === program && startsWith(argv, rule));
     if (!exact) return { allowed: false, reason: `${program} is a path; allowed commands are named, not located`, command };
   }
-  if (program === 'git' && argv.slice(1).some((arg) => GIT_EXEC_OPTIONS.test(arg))) {
-    return { allowed: false, reason: 'git options that run other programs (-c, --exec-path, --upload-pack, …) are not allowed', command };
-  }
+  const gitRisk = program === 'git' ? gitExecRisk(argv) : null;
+  if (gitRisk) return { allowed: false, reason: gitRisk, command };
   const rule = allowlist.find((candidate) => candidate.length > 0 && startsWith(argv, candidate));
   if (!rule) return { allowed: false, reason: `${path.basename(program)} is not in the allowlist (${allowlist.map((entry) => entry.join(' ')).join(', ')})`, command };
   return { allowed: true, rule };

@@ -5,6 +5,7 @@ import git from 'isomorphic-git';
 import { resolveGitDirs } from '../git/gitDirs';
 import { isoCacheFor } from '../git/isoCache';
 import { nativeGitVersion, runNativeGit } from '../git/nativeGit';
+import { DEPENDENCY_FOLDERS } from '../git/runWorkspace';
 import { listRepoFiles } from '../tools/listFiles';
 
 export interface TemporaryCheckout {
@@ -13,8 +14,6 @@ export interface TemporaryCheckout {
   description: string;
   remove(): Promise<void>;
 }
-
-const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'];
 
 /**
  * The fallback when there is no sandbox: the tests run in a throwaway copy, so they cannot write
