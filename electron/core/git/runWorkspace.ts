@@ -4,6 +4,7 @@ import git from 'isomorphic-git';
 import type { RepoPreflight, RunWorkspace, StartRunOptions } from '../workspace/types';
 import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';
+import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
 import { readRunMetadata, worktreeDirFor, writeRunMetadata } from './runMetadata';
 
@@ -103,6 +104,10 @@ export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace)
   const head = await resolveBranch(context, workspace.branch);
   if (!head) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
   if (workspace.mode === 'in-place') {
+    if (!context.native) {
+      const unsafe = isomorphicUnsafeReason(await readIndexFormat(context.dirs.gitDir, context.dirs.objectFormat), context.dirs.objectFormat);
+      if (unsafe) throw gitError('ISOMORPHIC_UNSAFE', `${unsafe}; install git to resume this run`, { reason: unsafe });
+    }
     const current = await readHeadOf(context, context.dirs.gitDir);
     if (current.branch !== workspace.branch) {
       throw gitError('RUN_NOT_CHECKED_OUT', `the checkout is on ${current.branch ?? 'a detached HEAD'}, not on the run branch ${workspace.branch}`, {
