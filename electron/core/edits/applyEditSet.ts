@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LatheError } from '../../../shared/errors';
+import type { AppliedEditSet, EditPolicy, PlannedEditSet } from '../workspace/types';
+import { PathPolicy } from './guardrails';
+import { rejectEdit } from './rejection';
+import { resolveInsideRepo } from './symlinks';
+
+/** The file operations the apply uses; replaceable so tests can fail one midway. */
+export interface FileOps {
+  writeFile(file: string, data: string, mode: number | undefined): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(file: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
+  rmdir(dir: string): Promise<void>;
+}
+
+export const realFileOps: FileOps = {
+  async writeFile(file, data, mode) {
+    const handle = await fs.promises.open(file, 'wx', mode ?? 0o666);
+    try {
+      await handle.writeFile(data, 'utf8');
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  rename: (from, to) => fs.promises.rename(from, to),
+  unlink: (file) => fs.promises.unlink(file),
+  mkdir: (dir) => fs.promises.mkdir(dir),
+  rmdir: (dir) => fs.promises.rmdir(dir),
+};
+
+interface Step {
+  path: string;
+  absolute: string;
+  after: string | null;
+  existed: boolean;
+  mode: number | undefined;
+  temp: string | null;
+  backup: string | null;
+  committed: boolean;
+}
+
+export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet> {
+  return applyEditSetWith(realFileOps, workDir, planned, policy);
+}
+
+/**
+ * Re-checks every guardrail against the disk as it is now, then writes all files or none: each new
+ * content goes to a temp file beside its target, originals are renamed aside, temps renamed in,
+ * and any failure renames everything back and removes what was created.
+ */
+export async function applyEditSetWith(ops: FileOps, workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet> {
+  const realRoot = await fs.promises.realpath(workDir);
+  const rules = new PathPolicy(policy);
+  const seen = new Set<string>();
+  const steps: Step[] = [];
+  for (const change of planned.changes) {
+    const normalized = rules.check(change.path);
+    if (seen.has(normalized)) throw rejectEdit('duplicate-path', normalized, 'the same file appears twice in one edit set');
+    seen.add(normalized);
+    if (change.after !== null) rules.checkContent(normalized, change.after);
+    const absolute = await resolveInsideRepo(realRoot, normalized);
+    const current = await readCurrent(absolute);
+    if ((current?.content ?? null) !== change.before) {
+      throw rejectEdit('patch-does-not-apply', normalized, 'the file changed on disk since the edit was planned');
+    }
+    steps.push({ path: normalized, absolute, after: change.after, existed: current !== null, mode: current?.mode, temp: null, backup: null, committed: false });
+  }
+
+  const createdDirs: string[] = [];
+  try {
+    for (const step of steps) {
+      if (step.after === null) continue;
+      await makeParents(ops, realRoot, path.dirname(step.absolute), createdDirs);
+      step.temp = siblingName(step.absolute, 'new');
+      await ops.writeFile(step.temp, step.after, step.mode);
+    }
+    for (const step of steps) {
+      if (step.existed) {
+        step.backup = siblingName(step.absolute, 'old');
+        await ops.rename(step.absolute, step.backup);
+      }
+      step.committed = true;
+      if (step.temp !== null) {
+        await ops.rename(step.temp, step.absolute);
+        step.temp = null;
+      }
+    }
+  } catch (error) {
+    await rollBack(ops, steps, createdDirs);
+    const failed = steps.find((step) => step.temp !== null || (step.committed && step.backup === null)) ?? steps[0];
+    throw new LatheError('EDIT_APPLY_FAILED', `writing the edit set failed and every file was restored: ${(error as Error).message}`, {
+      path: failed?.path ?? null,
+      cause: (error as NodeJS.ErrnoException).code ?? null,
+    });
+  }
+  for (const step of steps) {
+    if (step.backup !== null) await ops.unlink(step.backup).catch(() => undefined);
+  }
+  const byKind = (kind: 'changed' | 'created' | 'deleted') =>
+    steps
+      .filter((step) => (kind === 'deleted' ? step.after === null : kind === 'created' ? step.after !== null && !step.existed : step.after !== null && step.existed))
+      .map((step) => step.path);
+  return { changed: byKind('changed'), created: byKind('created'), deleted: byKind('deleted') };
+}
+
+async function readCurrent(absolute: string): Promise<{ content: string; mode: number } | null> {
+  try {
+    const stat = await fs.promises.stat(absolute);
+    return { content: await fs.promises.readFile(absolute, 'utf8'), mode: stat.mode & 0o7777 };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function makeParents(ops: FileOps, realRoot: string, dir: string, created: string[]): Promise<void> {
+  if (dir === realRoot) return;
+  try {
+    const stat = await fs.promises.stat(dir);
+    if (stat.isDirectory()) return;
+  } catch {
+    await makeParents(ops, realRoot, path.dirname(dir), created);
+    await ops.mkdir(dir);
+    created.push(dir);
+  }
+}
+
+function siblingName(absolute: string, kind: 'new' | 'old'): string {
+  return path.join(path.dirname(absolute), `.${path.basename(absolute)}.lathe-${kind}-${crypto.randomBytes(4).toString('hex')}`);
+}
+
+async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Promise<void> {
+  for (const step of [...steps].reverse()) {
+    if (step.temp !== null) await ops.unlink(step.temp).catch(() => undefined);
+    if (!step.committed) continue;
+    if (step.backup !== null) {
+      await ops.rename(step.backup, step.absolute).catch(() => undefined);
+    } else if (step.after !== null && step.temp === null) {
+      await ops.unlink(step.absolute).catch(() => undefined);
+    }
+  }
+  for (const dir of [...createdDirs].reverse()) await ops.rmdir(dir).catch(() => undefined);
+}

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import type { WorkspaceReader } from '../workspace/types';
+import { looksBinary, normalizeEditPath } from './guardrails';
+import { rejectEdit } from './rejection';
+import { resolveInsideRepo } from './symlinks';
+
+/** Largest file a format will read to plan an edit; past it the edit is refused, not truncated. */
+const MAX_PLANNED_READ_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The reader formats plan against: repo-relative, never outside the repo (symlinks included), null
+ * for a missing file, and a refusal for binary or huge files (an edit to them cannot be planned).
+ */
+export function createWorkspaceReader(workDir: string): WorkspaceReader {
+  let realRoot: Promise<string> | undefined;
+  return {
+    async read(raw: string): Promise<string | null> {
+      const normalized = normalizeEditPath(raw);
+      realRoot ??= fs.promises.realpath(workDir);
+      const absolute = await resolveInsideRepo(await realRoot, normalized);
+      let stat: fs.Stats;
+      try {
+        stat = await fs.promises.stat(absolute);
+      } catch {
+        return null;
+      }
+      if (stat.size > MAX_PLANNED_READ_BYTES) throw rejectEdit('too-large', normalized, `the current file is ${stat.size} bytes; too large to edit`);
+      const bytes = await fs.promises.readFile(absolute);
+      if (looksBinary(bytes)) throw rejectEdit('binary-content', normalized, 'the current file is binary and cannot be edited as text');
+      return bytes.toString('utf8');
+    },
+  };
+}
+
+/** A reader over an in-memory map (tests, previews): same path rules, no disk. */
+export function createMemoryReader(files: Record<string, string>): WorkspaceReader {
+  return {
+    async read(raw: string) {
+      return files[normalizeEditPath(raw)] ?? null;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
+import { z } from 'zod';
+import { LIMITS } from '../../../shared/schemas/agents/bounds';
+import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import { repairDiffText } from './diffText';
+import { PathPolicy } from './guardrails';
+import { parseProposal } from './proposal';
+import { rejectEdit } from './rejection';
+import { sortChanges } from './wholeFile';
+
+/** Seed 001: one unified diff text, may span files; /dev/null on one side creates or deletes. */
+export const UnifiedDiffProposalSchema = z.object({ diff: z.string().min(1).max(LIMITS.fileContent) });
+export type UnifiedDiffProposal = z.infer<typeof UnifiedDiffProposalSchema>;
+
+const DEV_NULL = '/dev/null';
+
+export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
+  name: 'unified-diff',
+  schema: UnifiedDiffProposalSchema,
+  promptFile: 'prompts/edit-formats/unified-diff.md',
+  /** The dry run: every hunk of every file must apply to the current files before anything is planned. */
+  async plan(proposal: UnifiedDiffProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet> {
+    const { diff } = parseProposal('unified-diff', UnifiedDiffProposalSchema, proposal);
+    if (/^GIT binary patch$/m.test(diff) || /^Binary files .* differ$/m.test(diff)) {
+      throw rejectEdit('binary-content', '(diff)', 'binary patches are not supported');
+    }
+    let patches: StructuredPatch[];
+    try {
+      patches = parsePatch(repairDiffText(diff)).filter((patch) => patch.oldFileName || patch.newFileName || patch.hunks.length > 0);
+    } catch (error) {
+      throw rejectEdit('patch-does-not-apply', '(diff)', `the diff cannot be parsed: ${(error as Error).message}`);
+    }
+    if (patches.length === 0) throw rejectEdit('patch-does-not-apply', '(diff)', 'the diff names no file');
+    const rules = new PathPolicy(policy);
+    const seen = new Set<string>();
+    const claim = (filePath: string) => {
+      const normalized = rules.check(filePath);
+      if (seen.has(normalized)) throw rejectEdit('duplicate-path', normalized, 'the diff changes the same file twice');
+      seen.add(normalized);
+      return normalized;
+    };
+    const changes: PlannedFileChange[] = [];
+    for (const patch of patches) {
+      const oldName = stripPrefix(patch.oldFileName, patch.newFileName);
+      const newName = stripPrefix(patch.newFileName, patch.oldFileName);
+      if (oldName === null && newName === null) throw rejectEdit('patch-does-not-apply', '(diff)', 'a file section has no file names');
+      const source = oldName === null ? null : claim(oldName);
+      const target = newName === null ? null : newName === oldName ? source : claim(newName);
+      const label = (target ?? source) as string;
+      const before = source === null ? null : await reader.read(source);
+      if (source !== null && before === null) throw rejectEdit('patch-does-not-apply', source, 'the diff changes a file that does not exist');
+      if (source === null && target !== null && (await reader.read(target)) !== null) {
+        throw rejectEdit('patch-does-not-apply', target, 'the diff creates a file that already exists');
+      }
+      if (patch.hunks.length === 0 && source === target) throw rejectEdit('patch-does-not-apply', label, 'no hunks for this file');
+      const after = applyHunks(label, before ?? '', patch);
+      if (target === null) {
+        if (after !== '') throw rejectEdit('patch-does-not-apply', label, 'a deletion must remove every line of the file');
+        changes.push({ path: source as string, before, after: null });
+        continue;
+      }
+      rules.checkContent(target, after);
+      if (source !== null && source !== target) changes.push({ path: source, before, after: null });
+      const targetBefore = source === target ? before : null;
+      if (after !== targetBefore) changes.push({ path: target, before: targetBefore, after });
+    }
+    return { format: 'unified-diff', changes: sortChanges(changes) };
+  },
+};
+
+/** Exact context first; then context lines compared without surrounding whitespace. */
+function applyHunks(label: string, source: string, patch: StructuredPatch): string {
+  if (patch.hunks.length === 0) return source;
+  const exact = applyPatch(source, patch);
+  if (exact !== false) return exact;
+  const loose = applyPatch(source, patch, { compareLine: (_line, line, _operation, content) => line.trim() === content.trim() });
+  if (loose !== false) return loose;
+  throw rejectEdit('patch-does-not-apply', label, 'a hunk does not match the current file; nothing was written');
+}
+
+/** `a/x` and `b/x` → `x` (git style, when both sides carry the prefix or the other is /dev/null). */
+function stripPrefix(name: string | undefined, other: string | undefined): string | null {
+  if (!name) return null;
+  const clean = name.split('\t')[0]?.trim() ?? '';
+  if (clean === DEV_NULL || clean === '') return null;
+  const otherClean = other?.split('\t')[0]?.trim() ?? '';
+  const prefixed = /^[ab]\//.test(clean) && (otherClean === DEV_NULL || /^[ab]\//.test(otherClean));
+  return prefixed ? clean.slice(2) : clean;
+}

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { type LatheError } from '../../../shared/errors';
+import { normalizeEditPath } from '../edits/guardrails';
+import type { RunWorkspace, StepCommit } from '../workspace/types';
+import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
+import { gitError } from './gitErrors';
+import { resolveBranch, type RepoContext } from './repoContext';
+import { DEPENDENCY_FOLDERS } from './runWorkspace';
+import { stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+
+/** Paths a run may commit: repo-relative, not protected, not through a symlink, not a dependency link. */
+export async function checkCommitPaths(workspace: RunWorkspace, paths: string[]): Promise<string[]> {
+  const normalized = new Set<string>();
+  for (const raw of paths) {
+    let clean: string;
+    try {
+      clean = normalizeEditPath(raw);
+    } catch (error) {
+      const data = (error as LatheError).data ?? {};
+      throw gitError('INVALID_PATH', `cannot commit ${raw.slice(0, 300)}: ${(error as Error).message}`, { path: raw.slice(0, 300), rule: data.rule ?? null });
+    }
+    if (workspace.protectedPaths.includes(clean)) {
+      throw gitError('PROTECTED_PATH', `${clean} had uncommitted changes of the user's when the run started; Lathe will not commit it`, { path: clean });
+    }
+    const first = clean.split('/')[0] as string;
+    if (workspace.mode === 'worktree' && (DEPENDENCY_FOLDERS as readonly string[]).includes(first)) {
+      throw gitError('INVALID_PATH', `${clean} is inside a dependency folder linked from the user's checkout`, { path: clean });
+    }
+    let current = workspace.workDir;
+    for (const segment of clean.split('/').slice(0, -1)) {
+      current = path.join(current, segment);
+      const stat = await fs.promises.lstat(current).catch(() => null);
+      if (stat?.isSymbolicLink()) throw gitError('INVALID_PATH', `${clean} is beyond a symbolic link`, { path: clean });
+    }
+    normalized.add(clean);
+  }
+  return [...normalized].sort();
+}
+
+/** The repository's own user when its config names one, else Lathe. */
+export async function commitIdentity(context: RepoContext): Promise<{ name: string; email: string }> {
+  const name = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
+  const email = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
+  return typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim()
+    ? { name: name.trim(), email: email.trim() }
+    : { ...LATHE_AUTHOR };
+}
+
+/**
+ * Commits exactly `paths` as they are on disk onto the run branch: the new tree is the parent's with
+ * only those entries replaced (never the index's staged state), the branch moves only if it still
+ * points at the parent, and then the work tree's index learns those paths.
+ */
+export async function commitStepIn(context: RepoContext, workspace: RunWorkspace, paths: string[], commit: StepCommit): Promise<string | null> {
+  const clean = await checkCommitPaths(workspace, paths);
+  if (clean.length === 0) return null;
+  const ref = `refs/heads/${workspace.branch}`;
+  const parent = await resolveBranch(context, workspace.branch);
+  if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  const changes = new Map<string, PathState>();
+  for (const file of clean) changes.set(file, await stageFromDisk(context, workspace.workDir, file));
+  const parentTree = await treeOf(context, parent);
+  const tree = (await updateTree(context, parentTree, changes)) ?? (await git.writeTree({ ...context.iso, tree: [] }));
+  if (tree === parentTree) return null;
+  const identity = await commitIdentity(context);
+  const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: new Date().getTimezoneOffset() };
+  const sha = await git.writeCommit({
+    ...context.iso,
+    commit: { tree, parent: [parent], author: { ...identity, ...now }, committer: { ...identity, ...now }, message: formatCommitMessage(commit) },
+  });
+  if ((await resolveBranch(context, workspace.branch)) !== parent) {
+    throw gitError('CONCURRENT_UPDATE', `the run branch ${workspace.branch} moved while committing`, { branch: workspace.branch });
+  }
+  await git.writeRef({ ...context.iso, ref, value: sha, force: true });
+  await refreshIndex(context, workspace, clean);
+  return sha;
+}
+
+/** Brings the work tree's index in line with the new HEAD for `paths` (their disk content is what was committed). */
+export async function refreshIndex(context: RepoContext, workspace: RunWorkspace, paths: string[]): Promise<void> {
+  if (paths.length === 0) return;
+  if (context.native) {
+    await context.git(workspace.workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
+    return;
+  }
+  const dir = workspace.workDir;
+  for (const file of paths) {
+    const exists = await fs.promises.lstat(path.join(dir, file)).catch(() => null);
+    if (exists) await git.add({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file, force: true });
+    else await git.remove({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file });
+  }
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LatheError } from '../../../shared/errors';
+
+export interface GitDirs {
+  /** The work tree's top folder. */
+  workTree: string;
+  /** This work tree's own git dir (HEAD, index): `.git`, or `.git/worktrees/<name>` for a linked one. */
+  gitDir: string;
+  /** Objects, refs and config, shared by every work tree. */
+  commonDir: string;
+  objectFormat: 'sha1' | 'sha256';
+}
+
+/** Reads `.git` (folder or `gitdir:` file) and `commondir` the way git does, without running git. */
+export async function resolveGitDirs(workTree: string): Promise<GitDirs> {
+  const dotGit = path.join(workTree, '.git');
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(dotGit);
+  } catch {
+    throw new LatheError('NOT_A_REPO', `no .git in ${workTree}`, { path: workTree });
+  }
+  let gitDir = dotGit;
+  if (stat.isFile()) {
+    const text = await fs.promises.readFile(dotGit, 'utf8');
+    const match = /^gitdir: (.+)$/m.exec(text);
+    if (!match) throw new LatheError('NOT_A_REPO', `unreadable .git file in ${workTree}`, { path: workTree });
+    gitDir = path.resolve(workTree, (match[1] as string).trim());
+  }
+  let commonDir = gitDir;
+  try {
+    const pointer = (await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8')).trim();
+    commonDir = path.resolve(gitDir, pointer);
+  } catch {
+    // No commondir: this is the main work tree.
+  }
+  const config = await fs.promises.readFile(path.join(commonDir, 'config'), 'utf8').catch(() => '');
+  const objectFormat = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';
+  return { workTree, gitDir, commonDir, objectFormat };
+}

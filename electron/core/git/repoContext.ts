@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+import { resolveGitDirs, type GitDirs } from './gitDirs';
+import { isoCacheFor } from './isoCache';
+import { nativeGitVersion, runNativeGit, type NativeGitResult } from './nativeGit';
+import { checkNative } from './gitErrors';
+
+/** What every facade call needs about one repository: its dirs, the shared cache and native git. */
+export interface RepoContext {
+  repoRoot: string;
+  dirs: GitDirs;
+  cache: object;
+  native: string | null;
+  /** isomorphic-git's common arguments: objects and refs live in the common dir. */
+  iso: { fs: typeof fs; gitdir: string; cache: object };
+  /** Runs native git (must be installed) and throws GIT_FAILED on a non-zero exit. */
+  git(cwd: string, args: readonly string[], options?: { input?: string; allowFailure?: boolean; literalPathspecs?: boolean }): Promise<NativeGitResult>;
+}
+
+/** Hooks never run for Lathe's own git calls: a post-checkout hook could do anything. */
+const NATIVE_PREFIX = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.quotePath=false'] as const;
+const NATIVE_ENV = { GIT_LITERAL_PATHSPECS: '1', GIT_OPTIONAL_LOCKS: '0' };
+
+export async function openRepo(repoRoot: string, options: { useNative: boolean }): Promise<RepoContext> {
+  const dirs = await resolveGitDirs(repoRoot);
+  const cache = isoCacheFor(dirs.commonDir);
+  const native = options.useNative ? await nativeGitVersion() : null;
+  return {
+    repoRoot,
+    dirs,
+    cache,
+    native,
+    iso: { fs, gitdir: dirs.commonDir, cache },
+    async git(cwd, args, gitOptions = {}) {
+      const full = [...NATIVE_PREFIX, ...args];
+      const env = gitOptions.literalPathspecs === false ? { ...NATIVE_ENV, GIT_LITERAL_PATHSPECS: '0' } : NATIVE_ENV;
+      const result = await runNativeGit(cwd, full, { input: gitOptions.input, env });
+      return gitOptions.allowFailure ? result : checkNative(result, args, cwd);
+    },
+  };
+}
+
+export async function resolveBranch(context: RepoContext, branch: string): Promise<string | null> {
+  try {
+    return await git.resolveRef({ ...context.iso, ref: `refs/heads/${branch}` });
+  } catch {
+    return null;
+  }
+}
+
+/** HEAD of a work tree: the branch it names (null when detached) and the commit (null when unborn). */
+export async function readHeadOf(context: RepoContext, gitDir: string): Promise<{ branch: string | null; head: string | null }> {
+  const text = (await fs.promises.readFile(`${gitDir}/HEAD`, 'utf8').catch(() => '')).trim();
+  const symbolic = /^ref: refs\/heads\/(.+)$/.exec(text);
+  if (symbolic) return { branch: symbolic[1] as string, head: await resolveBranch(context, symbolic[1] as string) };
+  return { branch: null, head: /^[0-9a-f]{40,64}$/.test(text) ? text : null };
+}

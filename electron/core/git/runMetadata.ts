@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Facts about a run the workspace needs later (undo, resume) that RunWorkspace does not carry. */
+export const RunMetadataSchema = z.object({
+  run_id: z.string(),
+  mode: z.enum(['worktree', 'in-place']),
+  started_at_ms: z.number(),
+  base_commit: z.string(),
+  original_branch: z.string().nullable(),
+  linked_dependencies: z.array(z.string()),
+});
+export type RunMetadata = z.infer<typeof RunMetadataSchema>;
+
+export function latheGitDir(commonDir: string): string {
+  return path.join(commonDir, 'lathe');
+}
+
+export function worktreeDirFor(commonDir: string, runId: string): string {
+  return path.join(latheGitDir(commonDir), 'worktrees', runId);
+}
+
+function metadataFile(commonDir: string, runId: string): string {
+  return path.join(latheGitDir(commonDir), 'runs', `${runId}.json`);
+}
+
+export async function writeRunMetadata(commonDir: string, metadata: RunMetadata): Promise<void> {
+  const file = metadataFile(commonDir, metadata.run_id);
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.writeFile(file, `${JSON.stringify(metadata, null, 2)}\n`);
+}
+
+export async function readRunMetadata(commonDir: string, runId: string): Promise<RunMetadata | null> {
+  try {
+    const parsed = RunMetadataSchema.safeParse(JSON.parse(await fs.promises.readFile(metadataFile(commonDir, runId), 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function removeRunMetadata(commonDir: string, runId: string): Promise<void> {
+  await fs.promises.rm(metadataFile(commonDir, runId), { force: true });
+}

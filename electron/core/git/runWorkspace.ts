@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import type { RepoPreflight, RunWorkspace, StartRunOptions } from '../workspace/types';
+import { ensureExcluded } from './excludes';
+import { gitError } from './gitErrors';
+import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
+import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
+import { readRunMetadata, worktreeDirFor, writeRunMetadata } from './runMetadata';
+
+/** Top-level dependency folders a run worktree borrows from the user's checkout (read-only use). */
+export const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'] as const;
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+export function runBranchName(prefix: string, runId: string): string {
+  if (!RUN_ID.test(runId) || runId.endsWith('.lock') || runId.includes('..')) {
+    throw gitError('INVALID_RUN_ID', `run id ${JSON.stringify(runId.slice(0, 80))} is not usable in a branch name`, { runId: runId.slice(0, 80) });
+  }
+  if (!PREFIX.test(prefix) || prefix.includes('..') || prefix.endsWith('.lock') || prefix.length > 100) {
+    throw gitError('INVALID_BRANCH_PREFIX', `branch prefix ${JSON.stringify(prefix.slice(0, 80))} is not a valid ref name`, { prefix: prefix.slice(0, 100) });
+  }
+  return `${prefix}/${runId}`;
+}
+
+export async function startRunIn(context: RepoContext, pre: RepoPreflight, options: StartRunOptions): Promise<RunWorkspace> {
+  const branch = runBranchName(options.branchPrefix, options.runId);
+  if (!pre.head) throw gitError('NO_COMMITS', 'the repository has no commits yet; commit something first', { repoRoot: pre.repoRoot });
+  if (pre.dirtyPaths.length > 0 && !options.allowDirty) {
+    throw gitError('DIRTY_WORKTREE', `${pre.dirtyPaths.length} uncommitted file(s); commit or stash them, or carry on and Lathe will not touch them`, {
+      paths: pre.dirtyPaths.slice(0, 200),
+      count: pre.dirtyPaths.length,
+    });
+  }
+  if (await resolveBranch(context, branch)) throw gitError('BRANCH_EXISTS', `branch ${branch} already exists`, { branch });
+  if (context.dirs.objectFormat !== 'sha1') {
+    throw gitError('ISOMORPHIC_UNSAFE', 'sha256 repositories are not supported (isomorphic-git writes sha1 objects only)', { reason: 'sha256' });
+  }
+  const mode = options.mode ?? (context.native ? 'worktree' : 'in-place');
+  if (mode === 'worktree' && !context.native) throw gitError('NATIVE_REQUIRED', 'worktree mode needs the git command line; use in-place mode', { mode });
+  if (mode === 'in-place' && pre.isomorphicUnsafeReason && !context.native) {
+    throw gitError('ISOMORPHIC_UNSAFE', `${pre.isomorphicUnsafeReason}; install git to run Lathe on this repository`, { reason: pre.isomorphicUnsafeReason });
+  }
+  if (context.dirs.gitDir !== context.dirs.commonDir && mode === 'in-place') {
+    throw gitError('NATIVE_REQUIRED', 'in-place runs inside a linked worktree are not supported; open the main checkout', { repoRoot: pre.repoRoot });
+  }
+  await ensureExcluded(context.dirs.commonDir, ['/.lathe/']);
+  const workspace: RunWorkspace = {
+    runId: options.runId,
+    repoRoot: pre.repoRoot,
+    workDir: mode === 'worktree' ? worktreeDirFor(context.dirs.commonDir, options.runId) : pre.repoRoot,
+    mode,
+    branch,
+    baseCommit: pre.head,
+    originalBranch: pre.branch,
+    protectedPaths: mode === 'in-place' ? [...pre.dirtyPaths] : [],
+  };
+  const startedAtMs = Date.now();
+  let linked: string[] = [];
+  if (mode === 'worktree') {
+    if (fs.existsSync(workspace.workDir)) throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, { workDir: workspace.workDir });
+    await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
+    await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, pre.head]);
+    linked = await linkDependencies(context, workspace);
+  } else {
+    // The branch starts at HEAD, so switching to it changes no file and no index entry.
+    await git.writeRef({ ...context.iso, ref: `refs/heads/${branch}`, value: pre.head });
+    await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+  }
+  await writeRunMetadata(context.dirs.commonDir, {
+    run_id: options.runId,
+    mode,
+    started_at_ms: startedAtMs,
+    base_commit: pre.head,
+    original_branch: pre.branch,
+    linked_dependencies: linked,
+  });
+  return workspace;
+}
+
+/**
+ * Symlinks the user's ignored top-level dependency folders into the run worktree so its tests can
+ * run; they are excluded in info/exclude (a symlink does not match a `node_modules/` pattern).
+ */
+export async function linkDependencies(context: RepoContext, workspace: RunWorkspace): Promise<string[]> {
+  const linked: string[] = [];
+  for (const name of DEPENDENCY_FOLDERS) {
+    const source = path.join(workspace.repoRoot, name);
+    const stat = await fs.promises.stat(source).catch(() => null);
+    if (!stat?.isDirectory()) continue;
+    const ignored = await context.git(workspace.repoRoot, ['check-ignore', '-q', '--', name], { allowFailure: true, literalPathspecs: false });
+    if (ignored.code !== 0) continue;
+    const target = path.join(workspace.workDir, name);
+    if (await fs.promises.lstat(target).catch(() => null)) continue;
+    await ensureExcluded(context.dirs.commonDir, [`/${name}`]);
+    await fs.promises.symlink(source, target, 'dir');
+    linked.push(name);
+  }
+  return linked;
+}
+
+export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace): Promise<RunWorkspace> {
+  const head = await resolveBranch(context, workspace.branch);
+  if (!head) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  if (workspace.mode === 'in-place') {
+    if (!context.native) {
+      const unsafe = isomorphicUnsafeReason(await readIndexFormat(context.dirs.gitDir, context.dirs.objectFormat), context.dirs.objectFormat);
+      if (unsafe) throw gitError('ISOMORPHIC_UNSAFE', `${unsafe}; install git to resume this run`, { reason: unsafe });
+    }
+    const current = await readHeadOf(context, context.dirs.gitDir);
+    if (current.branch !== workspace.branch) {
+      throw gitError('RUN_NOT_CHECKED_OUT', `the checkout is on ${current.branch ?? 'a detached HEAD'}, not on the run branch ${workspace.branch}`, {
+        branch: workspace.branch,
+        current: current.branch,
+      });
+    }
+    return workspace;
+  }
+  if (!context.native) throw gitError('NATIVE_REQUIRED', 'reopening a worktree run needs the git command line', { mode: workspace.mode });
+  const expected = worktreeDirFor(context.dirs.commonDir, workspace.runId);
+  if (path.resolve(workspace.workDir) !== expected) {
+    throw gitError('INVALID_WORKSPACE', 'the workspace folder is not where Lathe keeps run worktrees', { workDir: workspace.workDir, expected });
+  }
+  const registered = (await context.git(workspace.repoRoot, ['worktree', 'list', '--porcelain'])).stdout
+    .split('\n')
+    .some((line) => line === `worktree ${expected}`);
+  if (!registered || !fs.existsSync(path.join(expected, '.git'))) {
+    await fs.promises.rm(expected, { recursive: true, force: true });
+    await context.git(workspace.repoRoot, ['worktree', 'prune']);
+    await fs.promises.mkdir(path.dirname(expected), { recursive: true });
+    await context.git(workspace.repoRoot, ['worktree', 'add', '--quiet', expected, workspace.branch]);
+  }
+  const linked = await linkDependencies(context, workspace);
+  const metadata = await readRunMetadata(context.dirs.commonDir, workspace.runId);
+  if (metadata && linked.length > 0) {
+    await writeRunMetadata(context.dirs.commonDir, { ...metadata, linked_dependencies: [...new Set([...metadata.linked_dependencies, ...linked])] });
+  }
+  return workspace;
+}

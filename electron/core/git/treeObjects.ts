@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import git, { type TreeEntry } from 'isomorphic-git';
+import { gitError } from './gitErrors';
+import type { RepoContext } from './repoContext';
+
+/** A path's new state in a commit: a blob with its mode, or deleted. */
+export type PathState = { oid: string; mode: '100644' | '100755' | '120000' } | null;
+
+/** Hashes the work-tree file at `relative` into the object store; null when it does not exist. */
+export async function stageFromDisk(context: RepoContext, workDir: string, relative: string): Promise<PathState> {
+  const absolute = path.join(workDir, relative);
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.lstat(absolute);
+  } catch {
+    return null;
+  }
+  if (stat.isSymbolicLink()) {
+    const target = await fs.promises.readlink(absolute);
+    return { oid: await git.writeBlob({ ...context.iso, blob: Buffer.from(target) }), mode: '120000' };
+  }
+  // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
+  if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
+  if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
+  const blob = await fs.promises.readFile(absolute);
+  return { oid: await git.writeBlob({ ...context.iso, blob }), mode: stat.mode & 0o111 ? '100755' : '100644' };
+}
+
+/** Returns the tree of `baseTree` with `changes` applied (recursing only into touched folders); null when empty. */
+export async function updateTree(context: RepoContext, baseTree: string | null, changes: Map<string, PathState>): Promise<string | null> {
+  const entries = new Map<string, TreeEntry>();
+  if (baseTree) {
+    for (const entry of (await git.readTree({ ...context.iso, oid: baseTree })).tree) entries.set(entry.path, entry);
+  }
+  const nested = new Map<string, Map<string, PathState>>();
+  for (const [filePath, state] of changes) {
+    const slash = filePath.indexOf('/');
+    if (slash === -1) {
+      if (state === null) entries.delete(filePath);
+      else entries.set(filePath, { mode: state.mode, path: filePath, oid: state.oid, type: 'blob' });
+      continue;
+    }
+    const head = filePath.slice(0, slash);
+    if (!nested.has(head)) nested.set(head, new Map());
+    nested.get(head)?.set(filePath.slice(slash + 1), state);
+  }
+  for (const [name, childChanges] of nested) {
+    const existing = entries.get(name);
+    const childTree = await updateTree(context, existing?.type === 'tree' ? existing.oid : null, childChanges);
+    if (childTree === null) {
+      if (existing?.type === 'tree') entries.delete(name);
+    } else {
+      entries.set(name, { mode: '040000', path: name, oid: childTree, type: 'tree' });
+    }
+  }
+  if (entries.size === 0) return null;
+  return git.writeTree({ ...context.iso, tree: [...entries.values()] });
+}
+
+export interface TreeChange {
+  path: string;
+  before: { oid: string; mode: string } | null;
+  after: { oid: string; mode: string } | null;
+}
+
+/** Files that differ between two trees, skipping identical subtrees by their ids. */
+export async function diffTrees(context: RepoContext, left: string | null, right: string | null, prefix = ''): Promise<TreeChange[]> {
+  if (left === right) return [];
+  const read = async (oid: string | null) => new Map((oid ? (await git.readTree({ ...context.iso, oid })).tree : []).map((entry) => [entry.path, entry]));
+  const [a, b] = await Promise.all([read(left), read(right)]);
+  const names = [...new Set([...a.keys(), ...b.keys()])].sort();
+  const out: TreeChange[] = [];
+  for (const name of names) {
+    const x = a.get(name);
+    const y = b.get(name);
+    const full = prefix + name;
+    if (x && y && x.oid === y.oid && x.mode === y.mode) continue;
+    const xTree = x?.type === 'tree' ? x.oid : null;
+    const yTree = y?.type === 'tree' ? y.oid : null;
+    if (xTree || yTree) out.push(...(await diffTrees(context, xTree, yTree, `${full}/`)));
+    const xBlob = x && x.type !== 'tree' && x.type !== 'commit' ? { oid: x.oid, mode: x.mode } : null;
+    const yBlob = y && y.type !== 'tree' && y.type !== 'commit' ? { oid: y.oid, mode: y.mode } : null;
+    if (xBlob || yBlob) out.push({ path: full, before: xBlob, after: yBlob });
+  }
+  return out.sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+}
+
+export async function treeOf(context: RepoContext, commit: string): Promise<string> {
+  return (await git.readCommit({ ...context.iso, oid: commit })).commit.tree;
+}
+
+export async function readBlobText(context: RepoContext, oid: string): Promise<{ text: string; binary: boolean; bytes: number }> {
+  const { blob } = await git.readBlob({ ...context.iso, oid });
+  const buffer = Buffer.from(blob);
+  const binary = buffer.subarray(0, 8000).includes(0);
+  return { text: binary ? '' : buffer.toString('utf8'), binary, bytes: buffer.length };
+}
+
+/** The blob at `filePath` in `commit`, or null when the path does not exist there. */
+export async function blobAt(context: RepoContext, commit: string, filePath: string): Promise<{ oid: string; mode: string } | null> {
+  let tree = await treeOf(context, commit);
+  const segments = filePath.split('/');
+  for (const [index, segment] of segments.entries()) {
+    const entry = (await git.readTree({ ...context.iso, oid: tree })).tree.find((candidate) => candidate.path === segment);
+    if (!entry) return null;
+    if (index === segments.length - 1) return entry.type === 'blob' ? { oid: entry.oid, mode: entry.mode } : null;
+    if (entry.type !== 'tree') return null;
+    tree = entry.oid;
+  }
+  return null;
+}

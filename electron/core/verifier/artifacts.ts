@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Seed 004 retention: the last 20 runs or 14 days; stuck-report artifacts until released. */
+export const RETENTION = { keepRuns: 20, keepDays: 14 } as const;
+const RETAINED_MARK = 'RETAINED.json';
+const RUN_DIR = /^v\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+
+/** Sortable by time: `v20260102T030405678Z-1a2b3c`. */
+export function newVerifyRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `v${stamp}-${crypto.randomBytes(3).toString('hex')}`;
+}
+
+/** ARTIFACT_DIR with the seed's writable layout: logs/, build/, cache/, tmp/. */
+export async function createArtifactDir(artifactRoot: string, verifyRunId: string): Promise<string> {
+  const dir = path.join(path.resolve(artifactRoot), verifyRunId);
+  for (const sub of ['logs', 'build', 'cache', 'tmp/home']) await fs.promises.mkdir(path.join(dir, sub), { recursive: true });
+  return fs.promises.realpath(dir);
+}
+
+/** Keeps a run's artifacts past retention (a stuck report refers to them) until released. */
+export async function markArtifactsRetained(artifactDir: string, reason = 'stuck report'): Promise<void> {
+  await fs.promises.writeFile(path.join(artifactDir, RETAINED_MARK), `${JSON.stringify({ reason, retained_at: new Date().toISOString() })}\n`);
+}
+
+/** The stuck report was resolved: the run's artifacts fall under normal retention again. */
+export async function releaseRetainedArtifacts(artifactDir: string): Promise<void> {
+  await fs.promises.rm(path.join(artifactDir, RETAINED_MARK), { force: true });
+}
+
+export async function isRetained(artifactDir: string): Promise<boolean> {
+  return fs.promises.access(path.join(artifactDir, RETAINED_MARK)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Deletes verifier runs that are both older than 14 days and not among the 20 newest, unless
+ * retained. Only folders named like verifier runs are considered; returns the deleted ids.
+ */
+export async function pruneArtifacts(artifactRoot: string, now = Date.now(), keep: { keepRuns: number; keepDays: number } = RETENTION): Promise<string[]> {
+  const names = (await fs.promises.readdir(artifactRoot).catch(() => [] as string[])).filter((name) => RUN_DIR.test(name)).sort().reverse();
+  const deleted: string[] = [];
+  for (const [index, name] of names.entries()) {
+    if (index < keep.keepRuns) continue;
+    const dir = path.join(artifactRoot, name);
+    if (await isRetained(dir)) continue;
+    const ageDays = (now - runTime(name)) / 86_400_000;
+    if (ageDays <= keep.keepDays) continue;
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    deleted.push(name);
+  }
+  return deleted;
+}
+
+function runTime(name: string): number {
+  const match = /^v(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z/.exec(name);
+  if (!match) return 0;
+  const [, y, mo, d, h, mi, s, ms] = match.map(Number) as number[];
+  return Date.UTC(y as number, (mo as number) - 1, d, h, mi, s, ms);
+}
+
+export interface VerifyManifest {
+  run_id: string;
+  status: string;
+  started_at: string;
+  finished_at: string | null;
+  commit: string | null;
+  argv: string[];
+  requested_argv: string[];
+  cwd: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number | null;
+  reason: string | null;
+  isolation: { level: string; detail: string };
+  platform: { os: string; release: string; arch: string; node: string };
+  counts: unknown;
+  output_bytes: number | null;
+  log: string;
+}
+
+export async function writeManifest(file: string, manifest: VerifyManifest): Promise<void> {
+  await fs.promises.writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+}

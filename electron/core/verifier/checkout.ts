@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { resolveGitDirs } from '../git/gitDirs';
+import { isoCacheFor } from '../git/isoCache';
+import { nativeGitVersion, runNativeGit } from '../git/nativeGit';
+import { DEPENDENCY_FOLDERS } from '../git/runWorkspace';
+import { listRepoFiles } from '../tools/listFiles';
+
+export interface TemporaryCheckout {
+  dir: string;
+  /** What was put there, for the isolation detail. */
+  description: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * The fallback when there is no sandbox: the tests run in a throwaway copy, so they cannot write
+ * into the repository. With a commit: that commit's files (native `git worktree add --detach`, or
+ * isomorphic-git reading the tree); without one: the work dir's current files, ignored ones aside.
+ */
+export async function makeTemporaryCheckout(workDir: string, commit: string | null): Promise<TemporaryCheckout> {
+  const base = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'lathe-verify-'));
+  const dir = path.join(base, 'checkout');
+  const native = (await nativeGitVersion()) !== null;
+  let description: string;
+  let detach: (() => Promise<void>) | null = null;
+  if (commit && native) {
+    const result = await runNativeGit(workDir, ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--quiet', '--detach', dir, commit]);
+    if (result.code !== 0) throw new Error(`git worktree add failed: ${result.stderr.trim().slice(0, 300)}`);
+    detach = async () => {
+      await runNativeGit(workDir, ['worktree', 'remove', '--force', '--force', dir]);
+      await runNativeGit(workDir, ['worktree', 'prune']);
+    };
+    description = `a temporary checkout of ${commit.slice(0, 12)}`;
+  } else if (commit) {
+    await exportTree(workDir, commit, dir);
+    description = `a temporary export of ${commit.slice(0, 12)}`;
+  } else {
+    await copyWorkingFiles(workDir, dir);
+    description = 'a temporary copy of the work folder (no commit given)';
+  }
+  await linkDependencies(workDir, dir);
+  return {
+    dir,
+    description,
+    async remove() {
+      if (detach) await detach().catch(() => undefined);
+      await fs.promises.rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+async function exportTree(workDir: string, commit: string, dest: string): Promise<void> {
+  const dirs = await resolveGitDirs(workDir);
+  const iso = { fs, gitdir: dirs.commonDir, cache: isoCacheFor(dirs.commonDir) };
+  const write = async (treeOid: string, into: string): Promise<void> => {
+    await fs.promises.mkdir(into, { recursive: true });
+    for (const entry of (await git.readTree({ ...iso, oid: treeOid })).tree) {
+      const target = path.join(into, entry.path);
+      if (entry.type === 'tree') await write(entry.oid, target);
+      else if (entry.type === 'blob') {
+        const { blob } = await git.readBlob({ ...iso, oid: entry.oid });
+        if (entry.mode === '120000') await fs.promises.symlink(Buffer.from(blob).toString('utf8'), target);
+        else await fs.promises.writeFile(target, blob, { mode: entry.mode === '100755' ? 0o755 : 0o644 });
+      }
+    }
+  };
+  await write((await git.readCommit({ ...iso, oid: commit })).commit.tree, dest);
+}
+
+async function copyWorkingFiles(workDir: string, dest: string): Promise<void> {
+  const { files } = await listRepoFiles(workDir, { limit: 200_000 });
+  for (const file of files) {
+    const target = path.join(dest, file);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.cp(path.join(workDir, file), target, { verbatimSymlinks: true });
+  }
+  await fs.promises.mkdir(dest, { recursive: true });
+}
+
+/** The tests need the project's installed dependencies; they are linked, never copied. */
+async function linkDependencies(workDir: string, dest: string): Promise<void> {
+  for (const name of DEPENDENCY_FOLDERS) {
+    const source = await fs.promises.realpath(path.join(workDir, name)).catch(() => null);
+    if (!source || (await fs.promises.lstat(path.join(dest, name)).catch(() => null))) continue;
+    await fs.promises.symlink(source, path.join(dest, name), 'dir');
+  }
+}

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'other';
+
+export interface PreparedCommand {
+  argv: string[];
+  runner: RunnerKind;
+  junitFile: string | null;
+  coverage: { kind: 'lcov'; file: string } | null;
+  /** Extra environment the runner needs (e.g. where coverage.py keeps its data file). */
+  env: Record<string, string>;
+}
+
+const PYTHON = /^python(\d+(\.\d+)?)?$/;
+
+export function runnerOf(argv: string[]): RunnerKind {
+  const [first = '', ...rest] = argv;
+  const base = path.basename(first);
+  if (base === 'pytest' || base === 'py.test') return 'pytest';
+  if (PYTHON.test(base) && rest[0] === '-m' && rest[1] === 'pytest') return 'pytest';
+  if (base === 'node' && rest.includes('--test')) return 'node-test';
+  const tool = base === 'npx' ? path.basename(rest.find((arg) => !arg.startsWith('-')) ?? '') : base;
+  if (tool === 'vitest') return 'vitest';
+  if (tool === 'jest') return 'jest';
+  return 'other';
+}
+
+/**
+ * Adds what makes a runner's result machine-readable and its run side-effect free: JUnit XML into
+ * ARTIFACT_DIR, no cache or snapshot writes, and coverage when asked for. argv stays argv.
+ */
+export function prepareCommand(argv: string[], artifactDir: string, coverageFor: string[] | undefined): PreparedCommand {
+  const runner = runnerOf(argv);
+  const junitFile = path.join(artifactDir, 'junit.xml');
+  const wantsCoverage = (coverageFor?.length ?? 0) > 0;
+  switch (runner) {
+    case 'pytest': {
+      const extra = ['--junitxml', junitFile];
+      if (!hasPlugin(argv, 'no:cacheprovider')) extra.push('-p', 'no:cacheprovider');
+      let coverage: PreparedCommand['coverage'] = null;
+      if (wantsCoverage && canImport(argv, 'pytest_cov')) {
+        // lcov, not json: Debian's pytest-cov 4.0 predates the json report.
+        const file = path.join(artifactDir, 'lcov.info');
+        extra.push('--cov=.', `--cov-report=lcov:${file}`);
+        coverage = { kind: 'lcov', file };
+      }
+      return { argv: [...argv, ...extra], runner, junitFile, coverage, env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') } };
+    }
+    case 'node-test': {
+      const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${junitFile}`];
+      let coverage: PreparedCommand['coverage'] = null;
+      if (wantsCoverage) {
+        const file = path.join(artifactDir, 'lcov.info');
+        reporters.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${file}`);
+        coverage = { kind: 'lcov', file };
+      }
+      const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
+      return { argv: [argv[0] as string, ...reporters, ...withoutReporters], runner, junitFile, coverage, env: {} };
+    }
+    case 'vitest':
+      return {
+        argv: [...argv, '--reporter=default', '--reporter=junit', `--outputFile.junit=${junitFile}`],
+        runner,
+        junitFile,
+        coverage: null,
+        env: {},
+      };
+    case 'jest':
+      return { argv: argv.includes('--ci') ? argv : [...argv, '--ci'], runner, junitFile: null, coverage: null, env: {} };
+    default:
+      return { argv, runner, junitFile: null, coverage: null, env: {} };
+  }
+}
+
+/** pytest-cov is a plugin: only ask for coverage when this interpreter has it (else pytest exits 4). */
+function canImport(argv: string[], moduleName: string): boolean {
+  const python = argv[0] as string;
+  if (!PYTHON.test(path.basename(python)) || argv[1] !== '-m') return false;
+  return spawnSync(python, ['-c', `import ${moduleName}`], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+}
+
+function hasPlugin(argv: string[], plugin: string): boolean {
+  return argv.some((arg, index) => (arg === '-p' && argv[index + 1] === plugin) || arg === `-p${plugin}`);
+}

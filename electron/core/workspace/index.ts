@@ -1,0 +1,26 @@
+/**
+ * The workspace layer's public API: everything Lathe does to a user's repository goes through here.
+ * The contract types live in ./types (fixed); this file only gathers the implementations.
+ */
+export * from './types';
+
+export { editFormats, getEditFormat } from '../edits/formats';
+export { defaultEditPolicy, DEFAULT_TEST_PATTERNS, DEFAULT_MAX_FILE_BYTES } from '../edits/policy';
+export { applyEditSet } from '../edits/applyEditSet';
+export { createWorkspaceReader, createMemoryReader } from '../edits/reader';
+export { WholeFileProposalSchema, type WholeFileProposal } from '../edits/wholeFile';
+export { UnifiedDiffProposalSchema, type UnifiedDiffProposal } from '../edits/unifiedDiff';
+export { SearchReplaceProposalSchema, type SearchReplaceProposal } from '../edits/searchReplace';
+export type { EditRejectionData } from '../edits/rejection';
+
+export { createGitFacade, type GitFacadeOptions, type LatheGitFacade } from '../git/gitFacade';
+export { formatCommitMessage, parseCommitMessage, LATHE_AUTHOR } from '../git/commitMessage';
+
+export { verify, VERIFY_DEFAULTS } from '../verifier/verify';
+export { detectTestCommand } from '../verifier/detect';
+export { probeSandbox } from '../verifier/sandbox';
+export { truncateReport, lastLines } from '../verifier/report';
+export { markArtifactsRetained, releaseRetainedArtifacts, pruneArtifacts, RETENTION } from '../verifier/artifacts';
+
+export { createReadOnlyTools } from '../tools/readOnlyTools';
+export { DEFAULT_SHELL_ALLOWLIST, checkShellCommand, runShellCommand, type ShellAllowRule, type ShellCheck, type ShellOptions } from '../tools/shell';
