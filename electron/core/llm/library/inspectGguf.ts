@@ -64,6 +64,8 @@ export async function inspectGguf(filePath: string, isArchitectureSupported?: Ar
     const truncated = /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) || error instanceof RangeError;
     return { ...entry, reason: truncated ? 'truncated: the file ends inside its header' : `unreadable GGUF header (${message.slice(0, 200)})` };
   }
+  // The reader pads a short read with zeros instead of failing, so check where the header ended.
+  if ((info.infoEndOffset ?? 0) > stat.size) return { ...entry, reason: `truncated: the file ends inside its header (${stat.size} bytes)` };
   const general = info.metadata?.general;
   entry.architecture = typeof general?.architecture === 'string' ? general.architecture : null;
   if (typeof general?.name === 'string' && general.name.trim() !== '') entry.name = general.name.trim();
@@ -78,6 +80,7 @@ export async function inspectGguf(filePath: string, isArchitectureSupported?: Ar
   if (info.version < 2 || info.version > 3) return { ...entry, reason: `unsupported GGUF version ${info.version}` };
   if (entry.architecture === null) return { ...entry, reason: 'no general.architecture in the metadata' };
   if (tensors.length === 0) return { ...entry, reason: 'no weights (a vocabulary-only or adapter file)' };
+  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0)) return { ...entry, reason: 'corrupt tensor table in the header' };
   if (isSplitPart(absolute, info)) return { ...entry, reason: 'a later part of a split model; open the first part (-00001-of-…)' };
   const needed = Math.max(
     ...tensors.map((tensor) => {
