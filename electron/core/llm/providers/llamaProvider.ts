@@ -72,7 +72,8 @@ export class LlamaProvider implements Provider {
     const reusedPrefixTokens = session.reusablePrefix(promptTokens);
     const grammar = await this.grammar(loaded, call.request.schema);
     const seed = (this.sampling.seed ?? 0) + session.calls++;
-    let completionTokens = 0;
+    // The sequence's meter counts every sampled token; onToken misses those trimmed or held back at the end.
+    const meterBefore = session.chat.sequence.tokenMeter.getState();
     let firstTokenAt: number | null = null;
     let text = '';
     let stopReason: string;
@@ -86,9 +87,8 @@ export class LlamaProvider implements Provider {
         tokenBias: this.sampling.banIncompleteUtf8Tokens ? this.replacementCharBias(loaded) : undefined,
         signal: call.callSignal.signal,
         stopOnAbortSignal: true,
-        onToken: (tokens) => {
+        onToken: () => {
           firstTokenAt ??= Date.now();
-          completionTokens += tokens.length;
         },
         onTextChunk: (chunk) => {
           text += chunk;
@@ -101,6 +101,7 @@ export class LlamaProvider implements Provider {
       if (call.callSignal.signal.aborted) return stoppedResult(call, text === '' ? null : text);
       throw error;
     }
+    const completionTokens = session.chat.sequence.tokenMeter.diff(meterBefore).usedOutputTokens;
     const totalMs = Date.now() - started;
     const timeToFirstTokenMs = (firstTokenAt ?? Date.now()) - started;
     const usage: GenerationUsage = {

@@ -19,7 +19,7 @@ export function parseReplayFile(text: string, filePath: string): ReplayEntry[] {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`replay file ${filePath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(`replay file ${filePath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   if (!isRecord(data) || !Array.isArray(data.outputs)) throw new Error(`replay file ${filePath} must be an object with an "outputs" array`);
   const unknownTop = Object.keys(data).filter((key) => !FILE_KEYS.has(key));
@@ -55,7 +55,7 @@ export async function loadReplayFile(filePath: string): Promise<ReplayEntry[]> {
     text = await fs.promises.readFile(filePath, 'utf8');
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
-    throw new Error(`cannot read replay file ${filePath} (${code})`);
+    throw new Error(`cannot read replay file ${filePath} (${code})`, { cause: error });
   }
   return parseReplayFile(text, filePath);
 }
