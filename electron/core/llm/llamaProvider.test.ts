@@ -72,6 +72,8 @@ describe('llama provider on a generated GGUF', () => {
     expect(events.filter((event) => event.type === 'model_loaded')).toHaveLength(1);
     const progress = events.filter((event) => event.type === 'model_load_progress').map((event) => (event.type === 'model_load_progress' ? event.progress : -1));
     expect(progress.length).toBeGreaterThan(0);
+    expect(progress.length).toBeLessThanOrEqual(101);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     expect(progress.at(-1)).toBe(1);
   });
 

@@ -113,12 +113,16 @@ export class LlamaModelPool {
     }
     const started = Date.now();
     let model: LlamaModel;
+    // llama.cpp reports per tensor (hundreds of calls); a progress bar needs whole percents.
+    let lastReported = -1;
+    const onLoadProgress = (progress: number) => {
+      const percent = Math.floor(progress * 100);
+      if (percent === lastReported) return;
+      lastReported = percent;
+      this.options.emit({ type: 'model_load_progress', model: spec, progress: percent / 100 });
+    };
     try {
-      model = await llama.loadModel({
-        modelPath,
-        gpuLayers: llama.gpu === false ? 0 : 'auto',
-        onLoadProgress: (progress) => this.options.emit({ type: 'model_load_progress', model: spec, progress }),
-      });
+      model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : 'auto', onLoadProgress });
     } catch (error) {
       throw loadError(error, `llama.cpp could not load ${entry.fileName}`);
     }
