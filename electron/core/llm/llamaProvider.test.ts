@@ -176,7 +176,7 @@ describe('llama provider on a generated GGUF', () => {
   });
 });
 
-describe('llama provider failures', () => {
+describe('llama provider failures and model lifecycle', () => {
   it('gives a clear MODEL_LOAD_FAILED for a corrupted, truncated or missing GGUF', async () => {
     const junk = writeJunkGguf(dir, 'corrupt.gguf');
     const truncated = writeTruncatedCopy(modelPath, path.join(dir, 'truncated.gguf'));
@@ -198,6 +198,32 @@ describe('llama provider failures', () => {
     const result = await r.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], schema: TinyPlan });
     expect(result).toMatchObject({ ok: false, error: { code: 'INSUFFICIENT_MEMORY', retryable: false, message: expect.stringMatching(/needs about .* but only 98 KB is available/) } });
     expect(seen.filter((event) => event.type === 'model_loaded')).toHaveLength(0);
+    await r.dispose();
+  });
+
+  it('unloads an idle model to make room when switching to another one', async () => {
+    const seen: LlmEvent[] = [];
+    const second = writeTinyModel(dir, 'second.gguf').modelPath;
+    // Memory is "full" while the first model is loaded and the second one is wanted.
+    let full = false;
+    const r = createModelRouter({
+      roles: { planner: { model: spec, maxTokens: 400 }, coder: { model: `llama:${second}`, maxTokens: 400 } },
+      threads: 1,
+      llama: { banIncompleteUtf8Tokens: true, availableMemory: () => (full ? 1000 : 1e12) },
+      onEvent: (event) => {
+        seen.push(event);
+        if (event.type === 'model_unloaded') full = false;
+      },
+    });
+    expect((await r.generate({ role: 'planner', messages: plannerMessages('one'), schema: TinyPlan })).ok).toBe(true);
+    full = true;
+    expect((await r.generate({ role: 'coder', messages: plannerMessages('two'), schema: TinyPlan })).ok).toBe(true);
+    const lifecycle = seen.filter((event) => event.type === 'model_loaded' || event.type === 'model_unloaded').map((event) => [event.type, event.model, 'reason' in event ? event.reason : '']);
+    expect(lifecycle).toEqual([
+      ['model_loaded', spec, ''],
+      ['model_unloaded', spec, 'switch'],
+      ['model_loaded', `llama:${second}`, ''],
+    ]);
     await r.dispose();
   });
 

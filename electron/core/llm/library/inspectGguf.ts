@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GgufFileType, GgmlType, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import { GgufFileType, GgmlType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
 import { tensorBytes } from './tensorSizes';
 
 /** One GGUF file as the model library lists it; `status: 'rejected'` always carries a reason. */
@@ -24,6 +24,15 @@ const SKIPPED_KEYS = ['tokenizer.ggml.tokens', 'tokenizer.ggml.token_type', 'tok
 
 /** Whether the bundled llama.cpp can run an architecture; null when the binary cannot be asked. */
 export type ArchitectureCheck = (architecture: string) => boolean | null;
+
+/** Asks the bundled llama.cpp (its addon only: no backend, no model load). */
+async function bundledLlamaSupports(info: GgufFileInfo): Promise<boolean | null> {
+  try {
+    return (await GgufInsights.from(info)).isSupportedByLlamaCpp;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Reads a GGUF's metadata and tensor table without loading weights. Never throws: a file that is not a
@@ -91,7 +100,7 @@ export async function inspectGguf(filePath: string, isArchitectureSupported?: Ar
   if (needed > stat.size && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(absolute)) {
     return { ...entry, reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)` };
   }
-  const supported = isArchitectureSupported?.(entry.architecture) ?? null;
+  const supported = isArchitectureSupported ? isArchitectureSupported(entry.architecture) : await bundledLlamaSupports(info);
   if (supported === false) return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
   if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture)) return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
   return { ...entry, status: 'ok' };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLatheError } from '../../../../shared/errors';
-import { writeJunkGguf, writeTinyModel, writeTruncatedCopy } from '../../../../test-support/gguf';
+import { meta, writeGgufFile, writeJunkGguf, writeTinyModel, writeTruncatedCopy } from '../../../../test-support/gguf';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { inspectGguf } from './inspectGguf';
 import { defaultModelFolders, importModel, scanModelFolders } from './modelLibrary';
@@ -43,7 +43,11 @@ describe('GGUF inspection', () => {
     expect(await inspectGguf(path.join(root, 'absent.gguf'))).toMatchObject({ status: 'rejected', reason: 'cannot read the file (ENOENT)' });
   });
 
-  it('rejects an architecture the bundled llama.cpp does not run, when asked', async () => {
+  it('rejects an architecture the bundled llama.cpp does not run', async () => {
+    const alien = path.join(root, 'alien.gguf');
+    const tensor = { name: 'w', dims: [4], type: 'F32' as const, writeData: (sink: (chunk: Uint8Array) => void) => sink(new Uint8Array(16)) };
+    writeGgufFile(alien, [['general.architecture', meta.str('made-up-arch')]], [tensor]);
+    expect(await inspectGguf(alien)).toMatchObject({ status: 'rejected', reason: "architecture 'made-up-arch' is not supported by the bundled llama.cpp" });
     expect(await inspectGguf(modelPath, () => false)).toMatchObject({ status: 'rejected', reason: "architecture 'llama' is not supported by the bundled llama.cpp" });
   });
 });
