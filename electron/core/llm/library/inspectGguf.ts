@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GgufFileType, GgmlType, GgufInsights, readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import { GgufFileType, GgmlType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from 'node-llama-cpp';
 import { tensorBytes } from './tensorSizes';
 
 /** One GGUF file as the model library lists it; `status: 'rejected'` always carries a reason. */
@@ -25,10 +25,17 @@ const SKIPPED_KEYS = ['tokenizer.ggml.tokens', 'tokenizer.ggml.token_type', 'tok
 /** Whether the bundled llama.cpp can run an architecture; null when the binary cannot be asked. */
 export type ArchitectureCheck = (architecture: string) => boolean | null;
 
-/** Asks the bundled llama.cpp (its addon only: no backend, no model load). */
-async function bundledLlamaSupports(info: GgufFileInfo): Promise<boolean | null> {
+export interface InspectOptions {
+  /** The process's llama.cpp binding; without it, node-llama-cpp loads its addon without a backend. */
+  llama?: Llama;
+  /** Replaces asking llama.cpp (tests). */
+  isArchitectureSupported?: ArchitectureCheck;
+}
+
+/** Asks the bundled llama.cpp whether it knows the architecture; no model is loaded. */
+async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined): Promise<boolean | null> {
   try {
-    return (await GgufInsights.from(info)).isSupportedByLlamaCpp;
+    return (await GgufInsights.from(info, llama)).isSupportedByLlamaCpp;
   } catch {
     return null;
   }
@@ -38,7 +45,7 @@ async function bundledLlamaSupports(info: GgufFileInfo): Promise<boolean | null>
  * Reads a GGUF's metadata and tensor table without loading weights. Never throws: a file that is not a
  * GGUF, is truncated or is unusable comes back rejected with a reason a user can act on.
  */
-export async function inspectGguf(filePath: string, isArchitectureSupported?: ArchitectureCheck): Promise<ModelEntry> {
+export async function inspectGguf(filePath: string, options: InspectOptions = {}): Promise<ModelEntry> {
   const absolute = path.resolve(filePath);
   const entry: ModelEntry = {
     path: absolute,
@@ -100,7 +107,7 @@ export async function inspectGguf(filePath: string, isArchitectureSupported?: Ar
   if (needed > stat.size && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(absolute)) {
     return { ...entry, reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)` };
   }
-  const supported = isArchitectureSupported ? isArchitectureSupported(entry.architecture) : await bundledLlamaSupports(info);
+  const supported = options.isArchitectureSupported ? options.isArchitectureSupported(entry.architecture) : await bundledLlamaSupports(info, options.llama);
   if (supported === false) return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
   if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture)) return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
   return { ...entry, status: 'ok' };

@@ -48,7 +48,7 @@ describe('GGUF inspection', () => {
     const tensor = { name: 'w', dims: [4], type: 'F32' as const, writeData: (sink: (chunk: Uint8Array) => void) => sink(new Uint8Array(16)) };
     writeGgufFile(alien, [['general.architecture', meta.str('made-up-arch')]], [tensor]);
     expect(await inspectGguf(alien)).toMatchObject({ status: 'rejected', reason: "architecture 'made-up-arch' is not supported by the bundled llama.cpp" });
-    expect(await inspectGguf(modelPath, () => false)).toMatchObject({ status: 'rejected', reason: "architecture 'llama' is not supported by the bundled llama.cpp" });
+    expect(await inspectGguf(modelPath, { isArchitectureSupported: () => false })).toMatchObject({ status: 'rejected', reason: "architecture 'llama' is not supported by the bundled llama.cpp" });
   });
 });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { defaultDataDir } from '../../dataDir';
-import { inspectGguf, type ArchitectureCheck, type ModelEntry } from './inspectGguf';
+import { inspectGguf, type InspectOptions, type ModelEntry } from './inspectGguf';
 
 /** Model folders in search order: `<data dir>/models`, folders from settings, then `LATHE_MODELS_DIR`. */
 export function defaultModelFolders(options: { env?: NodeJS.ProcessEnv; settingsFolders?: readonly string[] } = {}): string[] {
@@ -43,12 +43,8 @@ async function findGgufFiles(folder: string): Promise<string[]> {
 /** Later parts of split models are listed through their first part, not on their own. */
 const LATER_SPLIT_PART = /-(?!00001)\d{5}-of-\d{5}\.gguf$/i;
 
-export interface ScanOptions {
-  isArchitectureSupported?: ArchitectureCheck;
-}
-
 /** Lists every GGUF in the folders; unusable files are listed as rejected with their reason. */
-export async function scanModelFolders(folders: readonly string[], options: ScanOptions = {}): Promise<ModelEntry[]> {
+export async function scanModelFolders(folders: readonly string[], options: InspectOptions = {}): Promise<ModelEntry[]> {
   // Keyed by real path so a linked model is listed once, under the path it was found at.
   const files = new Map<string, string>();
   for (const folder of folders) {
@@ -59,7 +55,7 @@ export async function scanModelFolders(folders: readonly string[], options: Scan
   }
   const candidates = [...files.values()].filter((file) => !LATER_SPLIT_PART.test(file)).sort();
   const entries: ModelEntry[] = [];
-  for (const file of candidates) entries.push(await inspectGguf(file, options.isArchitectureSupported));
+  for (const file of candidates) entries.push(await inspectGguf(file, options));
   return entries;
 }
 
@@ -71,13 +67,12 @@ async function realOrSelf(file: string): Promise<string> {
   }
 }
 
-export interface ImportOptions {
+export interface ImportOptions extends InspectOptions {
   /** Folder to import into (default: `<data dir>/models`). */
   folder?: string;
   /** `copy` (default) duplicates the file; `link` makes a symbolic link to where it already is. */
   mode?: 'copy' | 'link';
   env?: NodeJS.ProcessEnv;
-  isArchitectureSupported?: ArchitectureCheck;
 }
 
 /**
@@ -86,7 +81,7 @@ export interface ImportOptions {
  */
 export async function importModel(sourcePath: string, options: ImportOptions = {}): Promise<ModelEntry> {
   const source = path.resolve(sourcePath);
-  const inspected = await inspectGguf(source, options.isArchitectureSupported);
+  const inspected = await inspectGguf(source, options);
   if (inspected.status === 'rejected') {
     throw new LatheError('MODEL_REJECTED', `${inspected.fileName} cannot be used: ${inspected.reason}`, { path: source, reason: inspected.reason });
   }
@@ -104,5 +99,5 @@ export async function importModel(sourcePath: string, options: ImportOptions = {
     await fs.promises.rm(target, { force: true });
     throw new LatheError('IMPORT_FAILED', `could not ${options.mode === 'link' ? 'link' : 'copy'} ${source} to ${folder}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return inspectGguf(target, options.isArchitectureSupported);
+  return inspectGguf(target, options);
 }

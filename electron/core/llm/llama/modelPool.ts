@@ -99,14 +99,11 @@ export class LlamaModelPool {
   }
 
   private async load(spec: string, modelPath: string, contextSize: number | undefined): Promise<LoadedModel> {
-    const entry = await inspectGguf(modelPath);
-    if (entry.status === 'rejected') throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
     const llama = await sharedLlama();
+    const entry = await inspectGguf(modelPath, { llama });
+    if (entry.status === 'rejected') throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
     const info = await readGgufFileInfo(modelPath, { sourceType: 'filesystem', logWarnings: false });
     const insights = await GgufInsights.from(info, llama);
-    if (!insights.isSupportedByLlamaCpp) {
-      throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: architecture '${entry.architecture}' is not supported by the bundled llama.cpp`);
-    }
     if (llama.gpu === false) {
       const need = estimateCpuMemory(insights, resolveContextSize(insights, contextSize), true);
       await this.ensureMemory(need.weightsBytes + need.contextBytes, `${entry.fileName} (weights ${formatBytes(need.weightsBytes)} + context ${formatBytes(need.contextBytes)})`);
