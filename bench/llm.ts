@@ -1,0 +1,131 @@
+// `npm run bench:llm` (npx tsx bench/llm.ts [--threads N] [--runs N]): the inference layer on this CPU
+// with a 0.5B-Qwen2-shaped Q8_0 model. Prints a table and writes bench/results/llm.json.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { getLlama, LlamaLogLevel, type ChatHistoryItem } from 'node-llama-cpp';
+import { z } from 'zod';
+import { createModelRouter, grammarForSchema, physicalCoreCount, type LlmEvent } from '../electron/core/llm';
+import { AgentErrorSchema } from '../shared/schemas/agents/agentError';
+import { PlanSchema } from '../shared/schemas/agents/planner';
+import { ensureBenchModel } from './llm/benchModel';
+import { compareDecode } from './llm/decodeComparison';
+import { measurePromptEval, promptOfTokens } from './llm/measure';
+
+const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' } } });
+const threads = values.threads ? Number(values.threads) : physicalCoreCount();
+const runs = values.runs ? Number(values.runs) : 5;
+const decodeTokens = values.tokens ? Number(values.tokens) : 64;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const { modelPath, writtenMs } = ensureBenchModel(log);
+const llama = await getLlama({ build: 'never', gpu: 'auto', logLevel: LlamaLogLevel.error });
+
+log('loading…');
+const loadStarted = performance.now();
+const model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : 'auto' });
+const loadMs = performance.now() - loadStarted;
+const context = await model.createContext({ contextSize: 4096, sequences: 2, threads });
+const repoContext = promptOfTokens(model, 1000, 'repo');
+
+log('prompt evaluation (1k tokens)…');
+await measurePromptEval(context, model, 64); // warm-up: pages the weights in
+const promptRuns = [];
+for (let i = 0; i < 3; i++) promptRuns.push(await measurePromptEval(context, model, 1024));
+// Fastest run: the machine is shared, so slower runs mostly measure the neighbours.
+const promptTokensPerSecond = Math.max(...promptRuns.map((run) => run.tokens / run.seconds));
+
+log(`generation, constrained vs unconstrained (${runs} pairs × ${decodeTokens} tokens, two role schemas)…`);
+const PlannerOutput = z.union([PlanSchema, AgentErrorSchema]);
+// A coder-style answer: one file's full content, the bulk of the tokens a run generates.
+const EditOutput = z.object({ path: z.string().min(1).max(300), content: z.string().max(200_000) });
+const grammarOf = (schema: z.ZodType) => llama.createGrammar({ grammar: grammarForSchema(schema).gbnf, trimWhitespaceSuffix: true });
+const history = (task: string) => (i: number): ChatHistoryItem[] => [
+  { type: 'system', text: 'You are a Lathe agent. Answer with JSON only.' },
+  { type: 'user', text: `${task} (request ${i})` },
+  { type: 'model', response: [] },
+];
+const plan = await compareDecode(context, await grammarOf(PlannerOutput), { runs, maxTokens: decodeTokens, history: history('Plan: add a median function with tests.') });
+const edit = await compareDecode(context, await grammarOf(EditOutput), { runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function.') });
+await context.dispose();
+await model.dispose();
+
+log('time to first token through the router, cold vs reused prefix…');
+const events: LlmEvent[] = [];
+const router = createModelRouter({
+  roles: { planner: { model: `llama:${modelPath}`, maxTokens: 8, contextSize: 4096 } },
+  threads,
+  onEvent: (event) => {
+    if (event.type !== 'token') events.push(event);
+  },
+});
+const Tiny = z.object({ ok: z.boolean() });
+const ask = (question: string) => [
+  { role: 'system' as const, content: `You are the Planner.\n${repoContext}` },
+  { role: 'user' as const, content: question },
+];
+const cold = await router.generate({ role: 'planner', messages: ask('First question: what should change?'), schema: Tiny });
+const warm = await router.generate({ role: 'planner', messages: ask('Second question: which file first?'), schema: Tiny });
+await router.dispose();
+if (!cold.usage || !warm.usage) throw new Error(`router call failed: ${JSON.stringify(cold.ok ? warm : cold)}`);
+
+const results = {
+  machine: {
+    physicalCores: physicalCoreCount(),
+    logicalCores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    totalMemoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    gpu: llama.gpu,
+    node: process.version,
+    llamaCpp: llama.llamaCppRelease.release,
+  },
+  model: { path: modelPath, shape: 'Qwen2-0.5B (vocab 151936, 24 layers, 896 wide), Q8_0, deterministic random weights', sizeBytes: fs.statSync(modelPath).size, writtenMs },
+  threads,
+  runs,
+  loadMs: Math.round(loadMs),
+  promptTokensPerSecond: round(promptTokensPerSecond),
+  generationTokensPerSecond: round(Math.max(plan.unconstrainedTokensPerSecond, edit.unconstrainedTokensPerSecond)),
+  constrained: {
+    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: round(plan.constrainedTokensPerSecond), ratio: round(plan.ratio, 2) },
+    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: round(edit.constrainedTokensPerSecond), ratio: round(edit.ratio, 2) },
+  },
+  ttftColdMs: cold.usage.timeToFirstTokenMs,
+  ttftReusedMs: warm.usage.timeToFirstTokenMs,
+  ttftRatio: round(warm.usage.timeToFirstTokenMs / Math.max(1, cold.usage.timeToFirstTokenMs), 3),
+  promptTokensCold: cold.usage.promptTokens,
+  reusedPrefixTokens: warm.usage.reusedPrefixTokens,
+  peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+  goals: { constrainedRatioAtLeast: 0.9, ttftRatioAtMost: 0.2 },
+};
+
+function verdict(pass: boolean): string {
+  return pass ? 'PASS' : 'MISS';
+}
+
+function round(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+const rows: Array<[string, string]> = [
+  ['machine', `${results.machine.physicalCores} physical / ${results.machine.logicalCores} logical cores, ${results.machine.cpu}, gpu: ${String(results.machine.gpu)}`],
+  ['threads', String(threads)],
+  ['model', `${(results.model.sizeBytes / 1024 ** 2).toFixed(0)} MiB Q8_0, Qwen2-0.5B shape`],
+  ['load time', `${results.loadMs} ms`],
+  ['prompt eval (1k-token prompt)', `${results.promptTokensPerSecond} tokens/s`],
+  ['generation, unconstrained', `${results.generationTokensPerSecond} tokens/s`],
+  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}`],
+  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}`],
+  ['TTFT cold (' + results.promptTokensCold + '-token prompt)', `${results.ttftColdMs} ms`],
+  ['TTFT reused prefix (' + results.reusedPrefixTokens + ' reused)', `${results.ttftReusedMs} ms`],
+  ['reused / cold', `${results.ttftRatio}× (goal ≤ 0.2) ${verdict(results.ttftRatio <= 0.2)}`],
+  ['peak RSS', `${results.peakRssMiB} MiB`],
+];
+const width = Math.max(...rows.map(([label]) => label.length));
+process.stdout.write(`\nLathe inference benchmark\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n\n`);
+const outFile = path.join(import.meta.dirname, 'results', 'llm.json');
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(results)}\n`);
+log(`wrote ${path.relative(process.cwd(), outFile)}; router events: ${[...new Set(events.map((event) => event.type))].join(', ')}`);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
+import { PlanSchema, type Plan } from '../../../../shared/schemas/agents/planner';
+import { gbnfMatcher } from '../../../../test-support/gbnfMatcher';
+import { compileJsonSchemaGrammar, GRAMMAR_LENGTH_CAP } from './gbnfCompiler';
+import { grammarForSchema } from './index';
+import { zodToJsonSchema } from './jsonSchema';
+
+const matcherFor = (schema: z.ZodType) => gbnfMatcher(grammarForSchema(schema).gbnf);
+
+const plan: Plan = {
+  plan_id: 'plan_0001',
+  tasks: [
+    { id: 'T1', title: 'Add median()', rationale: 'Users asked for it', acceptance: 'tests pass', artifacts: ['src/stats.py', 'tests/test_stats.py'] },
+    { id: 'T12', title: 'Docs', rationale: '', acceptance: 'README mentions "median"', artifacts: [] },
+  ],
+};
+
+describe('JSON-schema grammar for role outputs', () => {
+  const PlanOrError = z.union([PlanSchema, AgentErrorSchema]);
+  const matcher = matcherFor(PlanOrError);
+
+  it('accepts a valid plan and a valid agent error, compact or pretty-printed', () => {
+    expect(matcher.matches(JSON.stringify(plan))).toBe(true);
+    expect(matcher.matches(JSON.stringify(plan, null, 2))).toBe(true);
+    expect(matcher.matches(JSON.stringify({ status: 'error', reason: 'goal is ambiguous' }))).toBe(true);
+  });
+
+  it('enforces the id patterns the schema states as regexes', () => {
+    expect(matcher.matches(JSON.stringify({ ...plan, plan_id: 'plan_1' }))).toBe(false);
+    expect(matcher.matches(JSON.stringify({ ...plan, plan_id: 'PLAN_0001' }))).toBe(false);
+    const badTask = { ...plan, tasks: [{ ...plan.tasks[0], id: 'T0' }] };
+    expect(matcher.matches(JSON.stringify(badTask))).toBe(false);
+  });
+
+  it('enforces string lengths, array sizes, required keys and literals', () => {
+    const longTitle = { ...plan, tasks: [{ ...plan.tasks[0], title: 'x'.repeat(201) }] };
+    expect(matcher.matches(JSON.stringify(longTitle))).toBe(false);
+    const emptyTitle = { ...plan, tasks: [{ ...plan.tasks[0], title: '' }] };
+    expect(matcher.matches(JSON.stringify(emptyTitle))).toBe(false);
+    expect(matcher.matches(JSON.stringify({ ...plan, tasks: [] }))).toBe(false);
+    const tooMany = { ...plan, tasks: Array.from({ length: 21 }, (_, i) => ({ ...plan.tasks[0], id: `T${i + 1}` })) };
+    expect(matcher.matches(JSON.stringify(tooMany))).toBe(false);
+    expect(matcher.matches(JSON.stringify({ plan_id: 'plan_0001' }))).toBe(false);
+    expect(matcher.matches(JSON.stringify({ status: 'failed', reason: 'x' }))).toBe(false);
+    expect(matcher.matches(`${JSON.stringify(plan)} trailing`)).toBe(false);
+  });
+
+  it('only produces strings JavaScript measures the same way: escapes count once, astral characters are excluded', () => {
+    const schema = z.object({ s: z.string().max(3) });
+    const m = matcherFor(schema);
+    expect(m.matches('{"s":"a\\nb"}')).toBe(true);
+    expect(m.matches('{"s":"ééé"}')).toBe(true);
+    expect(m.matches('{"s":"abcd"}')).toBe(false);
+    expect(m.matches('{"s":"😀"}')).toBe(false);
+    expect(m.matches('{"s":"a\nb"}')).toBe(false);
+  });
+
+  it('handles optional keys in order, nullable, enums, numbers, tuples and bounded records', () => {
+    const schema = z.object({
+      a: z.string().max(5).optional(),
+      b: z.number().int().min(0).max(100).optional(),
+      c: z.enum(['x', 'y']).nullable().optional(),
+    });
+    const m = matcherFor(schema);
+    for (const value of [{}, { a: 'hi' }, { b: 7 }, { c: null }, { a: 'hi', c: 'y' }, { a: '', b: 100, c: 'x' }]) {
+      expect(m.matches(JSON.stringify(value)), JSON.stringify(value)).toBe(true);
+    }
+    expect(m.matches('{"b":-1}')).toBe(false);
+    expect(m.matches('{"c":"z"}')).toBe(false);
+    expect(m.matches('{"c":"x","a":"hi"}')).toBe(false);
+
+    const tuple = matcherFor(z.tuple([z.string().max(2), z.boolean()]));
+    expect(tuple.matches('["ab",true]')).toBe(true);
+    expect(tuple.matches('["ab"]')).toBe(false);
+
+    const record = matcherFor(z.record(z.string().max(4), z.number()).refine(() => true));
+    expect(record.matches('{"a":1,"bb":2.5,"ccc":-3e2}')).toBe(true);
+    expect(record.matches('{"abcde":1}')).toBe(false);
+  });
+
+  it('supports recursive schemas through $ref', () => {
+    interface Node {
+      name: string;
+      children: Node[];
+    }
+    const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string().max(8), children: z.array(NodeSchema).max(3) }));
+    const m = matcherFor(NodeSchema);
+    expect(m.matches(JSON.stringify({ name: 'root', children: [{ name: 'a', children: [{ name: 'b', children: [] }] }] }))).toBe(true);
+    expect(m.matches(JSON.stringify({ name: 'root', children: [{ name: 'a' }] }))).toBe(false);
+  });
+
+  it('falls back to a plain bounded string, and says so, when a pattern is outside the supported subset', () => {
+    const compiled = compileJsonSchemaGrammar(zodToJsonSchema(z.object({ w: z.string().regex(/\bfoo\b/).max(10) })));
+    expect(compiled.notes.join('\n')).toMatch(/outside the grammar's regex subset/);
+    const m = gbnfMatcher(compiled.gbnf);
+    expect(m.matches('{"w":"anything"}')).toBe(true);
+    expect(m.matches('{"w":"more than ten"}')).toBe(false);
+  });
+
+  it('leaves very long bounds to max tokens instead of emitting thousands of rules', () => {
+    const compiled = compileJsonSchemaGrammar(zodToJsonSchema(z.object({ content: z.string().max(200_000) })));
+    expect(compiled.gbnf).not.toContain(`${200_000}`);
+    expect(compiled.notes.join('\n')).toMatch(/maxLength 200000/);
+    expect(GRAMMAR_LENGTH_CAP).toBeLessThan(200_000);
+  });
+
+  it('compiles the same schema object once', () => {
+    expect(grammarForSchema(PlanOrError)).toBe(grammarForSchema(PlanOrError));
+  });
+});

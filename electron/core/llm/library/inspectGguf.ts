@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { GgufFileType, GgmlType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from 'node-llama-cpp';
+import { tensorBytes } from './tensorSizes';
+
+/** One GGUF file as the model library lists it; `status: 'rejected'` always carries a reason. */
+export interface ModelEntry {
+  path: string;
+  fileName: string;
+  status: 'ok' | 'rejected';
+  reason: string | null;
+  sizeBytes: number;
+  /** `general.name`, else the file name without `.gguf`. */
+  name: string;
+  architecture: string | null;
+  parameters: number | null;
+  /** `Q8_0`, `Q4_K_M`, `F16`, … from `general.file_type`, else the dominant tensor type. */
+  quantization: string | null;
+  contextLength: number | null;
+  chatTemplate: string | null;
+}
+
+const SKIPPED_KEYS = ['tokenizer.ggml.tokens', 'tokenizer.ggml.token_type', 'tokenizer.ggml.merges', 'tokenizer.ggml.scores'];
+
+/** Whether the bundled llama.cpp can run an architecture; null when the binary cannot be asked. */
+export type ArchitectureCheck = (architecture: string) => boolean | null;
+
+export interface InspectOptions {
+  /** The process's llama.cpp binding; without it, node-llama-cpp loads its addon without a backend. */
+  llama?: Llama;
+  /** Replaces asking llama.cpp (tests). */
+  isArchitectureSupported?: ArchitectureCheck;
+}
+
+/** Asks the bundled llama.cpp whether it knows the architecture; no model is loaded. */
+async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined): Promise<boolean | null> {
+  try {
+    return (await GgufInsights.from(info, llama)).isSupportedByLlamaCpp;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a GGUF's metadata and tensor table without loading weights. Never throws: a file that is not a
+ * GGUF, is truncated or is unusable comes back rejected with a reason a user can act on.
+ */
+export async function inspectGguf(filePath: string, options: InspectOptions = {}): Promise<ModelEntry> {
+  const absolute = path.resolve(filePath);
+  const entry: ModelEntry = {
+    path: absolute,
+    fileName: path.basename(absolute),
+    status: 'rejected',
+    reason: null,
+    sizeBytes: 0,
+    name: path.basename(absolute).replace(/\.gguf$/i, ''),
+    architecture: null,
+    parameters: null,
+    quantization: null,
+    contextLength: null,
+    chatTemplate: null,
+  };
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(absolute);
+  } catch (error) {
+    return { ...entry, reason: `cannot read the file (${errorCode(error)})` };
+  }
+  if (!stat.isFile()) return { ...entry, reason: 'not a regular file' };
+  entry.sizeBytes = stat.size;
+  const magic = await readMagic(absolute);
+  if (magic === null) return { ...entry, reason: 'cannot read the file' };
+  if (magic !== 'GGUF') return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
+
+  let info: GgufFileInfo;
+  try {
+    info = await readGgufFileInfo(absolute, { sourceType: 'filesystem', logWarnings: false, ignoreKeys: SKIPPED_KEYS, spliceSplitFiles: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const truncated = /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) || error instanceof RangeError;
+    return { ...entry, reason: truncated ? 'truncated: the file ends inside its header' : `unreadable GGUF header (${message.slice(0, 200)})` };
+  }
+  // The reader pads a short read with zeros instead of failing, so check where the header ended.
+  if ((info.infoEndOffset ?? 0) > stat.size) return { ...entry, reason: `truncated: the file ends inside its header (${stat.size} bytes)` };
+  const general = info.metadata?.general;
+  entry.architecture = typeof general?.architecture === 'string' ? general.architecture : null;
+  if (typeof general?.name === 'string' && general.name.trim() !== '') entry.name = general.name.trim();
+  const trainContext = info.architectureMetadata?.context_length;
+  entry.contextLength = typeof trainContext === 'number' ? trainContext : null;
+  const template = info.metadata?.tokenizer?.chat_template;
+  entry.chatTemplate = typeof template === 'string' ? template : null;
+  const tensors = info.fullTensorInfo ?? info.tensorInfo ?? [];
+  entry.parameters = tensors.reduce((sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1), 0);
+  entry.quantization = quantizationName(info);
+
+  if (info.version < 2 || info.version > 3) return { ...entry, reason: `unsupported GGUF version ${info.version}` };
+  if (entry.architecture === null) return { ...entry, reason: 'no general.architecture in the metadata' };
+  if (tensors.length === 0) return { ...entry, reason: 'no weights (a vocabulary-only or adapter file)' };
+  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0)) return { ...entry, reason: 'corrupt tensor table in the header' };
+  if (isSplitPart(absolute, info)) return { ...entry, reason: 'a later part of a split model; open the first part (-00001-of-…)' };
+  const needed = Math.max(
+    ...tensors.map((tensor) => {
+      const bytes = tensorBytes(tensor.ggmlType, tensor.dimensions) ?? 1;
+      return Number(tensor.fileOffset) + bytes;
+    }),
+  );
+  if (needed > stat.size && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(absolute)) {
+    return { ...entry, reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)` };
+  }
+  const supported = options.isArchitectureSupported ? options.isArchitectureSupported(entry.architecture) : await bundledLlamaSupports(info, options.llama);
+  if (supported === false) return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
+  if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture)) return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
+  return { ...entry, status: 'ok' };
+}
+
+function quantizationName(info: GgufFileInfo): string | null {
+  const fileType = info.metadata?.general?.file_type;
+  if (typeof fileType === 'number' && GgufFileType[fileType] !== undefined) {
+    return GgufFileType[fileType].replace(/^MOSTLY_/, '').replace(/^ALL_/, '');
+  }
+  const counts = new Map<number, number>();
+  for (const tensor of info.tensorInfo ?? []) {
+    const elements = tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1);
+    counts.set(tensor.ggmlType, (counts.get(tensor.ggmlType) ?? 0) + elements);
+  }
+  const dominant = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return dominant === undefined ? null : (GgmlType[dominant] ?? null);
+}
+
+function isSplitPart(filePath: string, info: GgufFileInfo): boolean {
+  const match = /-(\d{5})-of-(\d{5})\.gguf$/i.exec(filePath);
+  const split: unknown = (info.metadata as unknown as Record<string, unknown>).split;
+  const splitNo = typeof split === 'object' && split !== null && 'no' in split ? split.no : undefined;
+  return (match !== null && match[1] !== '00001') || (typeof splitNo === 'number' && splitNo > 0);
+}
+
+async function readMagic(filePath: string): Promise<string | null> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(filePath, 'r');
+    const buffer = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
+    return buffer.subarray(0, bytesRead).toString('latin1');
+  } catch {
+    return null;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
+}

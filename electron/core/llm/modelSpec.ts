@@ -1,0 +1,76 @@
+import path from 'node:path';
+
+/** A parsed `RoleModelConfig.model` string. */
+export type ModelSpec =
+  | { kind: 'llama'; spec: string; modelPath: string }
+  | { kind: 'openai'; spec: string; baseUrl: string; model: string }
+  | { kind: 'replay'; spec: string; filePath: string };
+
+export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; message: string };
+
+export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost');
+}
+
+export interface ParseSpecOptions {
+  /** Hosts besides loopback that `openai:` specs may name. */
+  allowedHosts?: readonly string[];
+  /** Relative paths resolve against this (default: the process cwd). */
+  cwd?: string;
+}
+
+/**
+ * `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json`. Network specs must name
+ * loopback or an allowed host; this is checked here, before anything connects.
+ */
+export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): ModelSpecResult {
+  const cwd = options.cwd ?? process.cwd();
+  const colon = spec.indexOf(':');
+  if (colon <= 0) return { ok: false, message: `model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:)` };
+  const kind = spec.slice(0, colon);
+  const rest = spec.slice(colon + 1).trim();
+  if (rest === '') return { ok: false, message: `model spec '${spec}' names no model` };
+  switch (kind) {
+    case 'llama':
+      if (!rest.toLowerCase().endsWith('.gguf')) return { ok: false, message: `llama model '${rest}' is not a .gguf file` };
+      return { ok: true, value: { kind: 'llama', spec, modelPath: path.resolve(cwd, rest) } };
+    case 'replay':
+      return { ok: true, value: { kind: 'replay', spec, filePath: path.resolve(cwd, rest) } };
+    case 'ollama':
+      if (rest.includes('#') || rest.includes('://')) return { ok: false, message: `ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b` };
+      return checkedOpenAi(spec, OLLAMA_BASE_URL, rest, options);
+    case 'openai': {
+      const hash = rest.lastIndexOf('#');
+      if (hash <= 0 || hash === rest.length - 1) return { ok: false, message: `openai spec '${spec}' must be openai:URL#MODEL` };
+      return checkedOpenAi(spec, rest.slice(0, hash), rest.slice(hash + 1), options);
+    }
+    default:
+      return { ok: false, message: `unknown model provider '${kind}' in '${spec}' (llama:, ollama:, openai:, replay:)` };
+  }
+}
+
+function checkedOpenAi(spec: string, baseUrl: string, model: string, options: ParseSpecOptions): ModelSpecResult {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return { ok: false, message: `'${baseUrl}' in '${spec}' is not a URL` };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `'${baseUrl}' must be http or https` };
+  if (url.username || url.password) return { ok: false, message: `'${spec}' must not embed credentials in the URL` };
+  const allowed = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
+  if (!isLoopbackHost(url.hostname) && !allowed.includes(url.hostname.toLowerCase()) && !allowed.includes(url.host.toLowerCase())) {
+    return {
+      ok: false,
+      message: `'${url.host}' is not loopback; Lathe only reaches model servers on this machine unless the host is allowed in settings (allowedHosts)`,
+    };
+  }
+  const trimmed = url.pathname.replace(/\/+$/, '');
+  const base = `${url.origin}${trimmed === '' ? '/v1' : trimmed}`;
+  return { ok: true, value: { kind: 'openai', spec, baseUrl: base, model } };
+}

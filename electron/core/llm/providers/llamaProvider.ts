@@ -1,0 +1,166 @@
+import { TokenBias, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import { isLatheError } from '../../../../shared/errors';
+import { untilAborted } from '../callSignal';
+import { fitContext } from '../contextFit';
+import { grammarForSchema } from '../grammar';
+import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
+import type { RoleSession } from '../llama/roleSession';
+import { toChatHistory } from '../llama/roleSession';
+import { parseModelOutput } from '../output';
+import { failure, tokensPerSecond } from '../results';
+import type { GenerateResult, GenerationErrorCode, GenerationUsage } from '../types';
+import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, overflow, reportDropped, stoppedResult, type Provider, type ProviderCall } from './provider';
+
+export interface LlamaSampling {
+  /** Call n of a role samples with seed + n: runs repeat exactly, retries still differ. */
+  seed?: number;
+  /** Ban tokens that decode to U+FFFD alone (random-weight test models emit lone UTF-8 bytes). */
+  banIncompleteUtf8Tokens?: boolean;
+}
+
+const LOAD_CODES = new Set<GenerationErrorCode>(['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY']);
+
+/** A local GGUF model through node-llama-cpp, its output constrained by the schema's grammar. */
+export class LlamaProvider implements Provider {
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+
+  constructor(
+    private readonly spec: string,
+    private readonly modelPath: string,
+    private readonly pool: LlamaModelPool,
+    private readonly sampling: LlamaSampling,
+  ) {}
+
+  async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
+    const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize);
+    let loaded: LoadedModel;
+    try {
+      loaded = await untilAborted(acquiring, call.callSignal.signal);
+    } catch (error) {
+      acquiring.then((late) => this.pool.release(late), () => undefined);
+      if (call.callSignal.signal.aborted) return stoppedResult(call, null);
+      return failure<T>(errorCode(error, 'MODEL_LOAD_FAILED'), errorMessage(error));
+    }
+    try {
+      const session = await this.pool.session(loaded, call.role, call.config.contextSize);
+      call.callSignal.startTimer();
+      // Not raced with the signal: generation stops within a token, and then the partial text is kept.
+      return await session.exclusive(() => this.run(call, loaded, session));
+    } catch (error) {
+      if (call.callSignal.signal.aborted) return stoppedResult(call, null);
+      return failure<T>(errorCode(error, 'PROVIDER_ERROR'), errorMessage(error));
+    } finally {
+      this.pool.release(loaded);
+    }
+  }
+
+  private async run<T>(call: ProviderCall<T>, loaded: LoadedModel, session: RoleSession): Promise<GenerateResult<T>> {
+    if (call.callSignal.signal.aborted) return stoppedResult(call, null);
+    const started = Date.now();
+    const maxTokens = call.config.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const fit = fitContext({
+      messages: call.request.messages,
+      context: call.request.context,
+      budgetTokens: session.contextSize - maxTokens,
+      countPrompt: (messages) => session.promptTokens(messages).length,
+      countText: (text) => loaded.model.tokenize(text).length,
+    });
+    if (!fit.ok) return overflow(fit.mandatoryTokens, session.contextSize, maxTokens);
+    reportDropped(call, fit.dropped, session.contextSize, maxTokens);
+
+    const promptTokens = session.promptTokens(fit.messages);
+    const reusedPrefixTokens = session.reusablePrefix(promptTokens);
+    const grammar = await this.grammar(loaded, call.request.schema);
+    const seed = (this.sampling.seed ?? 0) + session.calls++;
+    // The sequence's meter counts every sampled token; onToken misses those trimmed or held back at the end.
+    const meterBefore = session.chat.sequence.tokenMeter.getState();
+    let firstTokenAt: number | null = null;
+    let text = '';
+    let stopReason: string;
+    try {
+      const response = await session.chat.generateResponse(toChatHistory(fit.messages), {
+        grammar,
+        maxTokens,
+        temperature: call.config.temperature ?? DEFAULT_TEMPERATURE,
+        seed,
+        repeatPenalty: false,
+        tokenBias: this.sampling.banIncompleteUtf8Tokens ? this.replacementCharBias(loaded) : undefined,
+        signal: call.callSignal.signal,
+        stopOnAbortSignal: true,
+        onToken: () => {
+          firstTokenAt ??= Date.now();
+        },
+        onTextChunk: (chunk) => {
+          text += chunk;
+          call.emitToken(chunk);
+        },
+      });
+      text = response.response;
+      stopReason = response.metadata.stopReason;
+    } catch (error) {
+      if (call.callSignal.signal.aborted) return stoppedResult(call, text === '' ? null : text);
+      throw error;
+    }
+    const completionTokens = session.chat.sequence.tokenMeter.diff(meterBefore).usedOutputTokens;
+    const totalMs = Date.now() - started;
+    const timeToFirstTokenMs = (firstTokenAt ?? Date.now()) - started;
+    const usage: GenerationUsage = {
+      model: this.spec,
+      promptTokens: promptTokens.length,
+      completionTokens,
+      reusedPrefixTokens,
+      timeToFirstTokenMs,
+      totalMs,
+      tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
+    };
+    if (stopReason === 'abort' || call.callSignal.signal.aborted) return stoppedResult(call, text, usage);
+    const parsed = parseModelOutput(text, call.request.schema);
+    if (!parsed.ok) {
+      const cut = stopReason === 'maxTokens' ? ` (cut at maxTokens ${maxTokens})` : '';
+      return failure<T>('INVALID_OUTPUT', `${parsed.message}${cut}`, { raw: text, usage });
+    }
+    return { ok: true, value: parsed.value, raw: text, usage, droppedContext: fit.dropped };
+  }
+
+  private grammar(loaded: LoadedModel, schema: ProviderCall<unknown>['request']['schema']): Promise<LlamaGrammar> {
+    const { gbnf } = grammarForSchema(schema);
+    let grammar = this.grammars.get(gbnf);
+    if (!grammar) {
+      grammar = loaded.llama.createGrammar({ grammar: gbnf, trimWhitespaceSuffix: true });
+      grammar.catch(() => this.grammars.delete(gbnf));
+      this.grammars.set(gbnf, grammar);
+    }
+    return grammar;
+  }
+
+  private replacementCharBias(loaded: LoadedModel): TokenBias {
+    const cached = loaded.cache.get('replacement-char-bias');
+    if (cached instanceof TokenBias) return cached;
+    const bias = replacementCharTokenBias(loaded.model);
+    loaded.cache.set('replacement-char-bias', bias);
+    return bias;
+  }
+
+  /** Models belong to the router's pool, which unloads them. */
+  async dispose(): Promise<void> {
+    this.grammars.clear();
+  }
+}
+
+/** Bans every token that decodes to U+FFFD on its own: lone bytes of a multi-byte character. */
+export function replacementCharTokenBias(model: LlamaModel): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  for (const token of model.iterateAllTokens()) {
+    if (model.detokenize([token]).includes('\uFFFD')) bias.set(token, 'never');
+  }
+  return bias;
+}
+
+function errorCode(error: unknown, fallback: GenerationErrorCode): GenerationErrorCode {
+  if (isLatheError(error) && (LOAD_CODES.has(error.code as GenerationErrorCode) || error.code === 'CONTEXT_OVERFLOW')) return error.code as GenerationErrorCode;
+  return fallback;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,42 @@
+import type { GenerateResult, GenerationErrorCode, GenerationUsage } from './types';
+
+const RETRYABLE: Record<GenerationErrorCode, boolean> = {
+  INVALID_OUTPUT: true,
+  TIMEOUT: true,
+  ABORTED: false,
+  CONTEXT_OVERFLOW: false,
+  MODEL_LOAD_FAILED: false,
+  INSUFFICIENT_MEMORY: false,
+  PROVIDER_ERROR: true,
+  REPLAY_EXHAUSTED: false,
+  BAD_MODEL_SPEC: false,
+};
+
+export function failure<T>(
+  code: GenerationErrorCode,
+  message: string,
+  extra: { raw?: string | null; usage?: GenerationUsage | null; retryable?: boolean } = {},
+): GenerateResult<T> {
+  return {
+    ok: false,
+    error: { code, message: message.slice(0, 4000), retryable: extra.retryable ?? RETRYABLE[code] },
+    raw: extra.raw ?? null,
+    usage: extra.usage ?? null,
+  };
+}
+
+export function emptyUsage(model: string): GenerationUsage {
+  return { model, promptTokens: 0, completionTokens: 0, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs: 0, tokensPerSecond: 0 };
+}
+
+/** Rough token count for providers without a local tokenizer (≈ 4 characters per token). */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Decode rate after the first token; with a single token, over the whole call. */
+export function tokensPerSecond(completionTokens: number, totalMs: number, timeToFirstTokenMs: number): number {
+  const decodeMs = completionTokens > 1 ? totalMs - timeToFirstTokenMs : totalMs;
+  const tokens = completionTokens > 1 ? completionTokens - 1 : completionTokens;
+  return decodeMs > 0 ? Math.round((tokens / decodeMs) * 1000 * 10) / 10 : 0;
+}

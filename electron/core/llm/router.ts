@@ -1,0 +1,118 @@
+import { createCallSignal } from './callSignal';
+import { LlamaModelPool } from './llama/modelPool';
+import { parseModelSpec, type ModelSpec } from './modelSpec';
+import { LlamaProvider, type LlamaSampling } from './providers/llamaProvider';
+import { OpenAiProvider } from './providers/openaiProvider';
+import type { Provider, ProviderCall } from './providers/provider';
+import { ReplayProvider } from './providers/replayProvider';
+import { failure } from './results';
+import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions } from './types';
+
+/** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
+export interface LlamaRouterTuning extends LlamaSampling {
+  /** Free-memory probe for the fit check (bytes); tests use it to exercise the refusal. */
+  availableMemory?: () => number;
+}
+
+export interface LatheModelRouterOptions extends ModelRouterOptions {
+  llama?: LlamaRouterTuning;
+  /** Where relative `llama:`/`replay:` paths resolve (default: the process cwd). */
+  cwd?: string;
+}
+
+export interface LatheModelRouter extends ModelRouter {
+  /** Replay entries consumed per role so far: persist it, pass it back as `replayConsumed` to resume. */
+  replayConsumed(): Partial<Record<ModelRole, number>>;
+}
+
+/**
+ * Routes each role to its model. Specs are parsed up front; a bad one fails that role's calls with
+ * BAD_MODEL_SPEC (never a connection attempt). `generate` never throws.
+ */
+export function createModelRouter(options: LatheModelRouterOptions): LatheModelRouter {
+  const emit = (event: LlmEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a listener's bug must not break generation
+    }
+  };
+  const pool = new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory });
+  const providers = new Map<string, Provider>();
+  const replays: ReplayProvider[] = [];
+  const routes = new Map<ModelRole, { spec: string; parsed: ReturnType<typeof parseModelSpec> }>();
+  for (const role of MODEL_ROLES) {
+    const config = options.roles[role];
+    if (config) routes.set(role, { spec: config.model, parsed: parseModelSpec(config.model, { allowedHosts: options.allowedHosts, cwd: options.cwd }) });
+  }
+  let disposed = false;
+
+  const providerFor = (spec: ModelSpec): Provider => {
+    const key = spec.kind === 'llama' ? `llama:${spec.modelPath}` : spec.kind === 'replay' ? `replay:${spec.filePath}` : `openai:${spec.baseUrl}#${spec.model}`;
+    const existing = providers.get(key);
+    if (existing) return existing;
+    let provider: Provider;
+    if (spec.kind === 'llama') provider = new LlamaProvider(spec.spec, spec.modelPath, pool, options.llama ?? {});
+    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model);
+    else {
+      const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
+      replays.push(replay);
+      provider = replay;
+    }
+    providers.set(key, provider);
+    return provider;
+  };
+
+  return {
+    async generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
+      if (disposed) return failure<T>('PROVIDER_ERROR', 'the model router was disposed', { retryable: false });
+      const route = routes.get(request.role);
+      const config = options.roles[request.role];
+      if (!route || !config) return failure<T>('BAD_MODEL_SPEC', `no model is assigned to the ${request.role} role`);
+      if (!route.parsed.ok) return failure<T>('BAD_MODEL_SPEC', route.parsed.message);
+      const callSignal = createCallSignal(request.signal, request.timeoutMs);
+      const call: ProviderCall<T> = {
+        request,
+        role: request.role,
+        config,
+        spec: route.spec,
+        callSignal,
+        emit,
+        emitToken(text) {
+          // Text held back for stop-trigger detection is flushed after a stop; it was never "streamed".
+          if (callSignal.signal.aborted) return;
+          try {
+            request.onToken?.(text);
+          } catch {
+            // a streaming consumer's bug must not break generation
+          }
+          emit({ type: 'token', role: request.role, text });
+        },
+      };
+      try {
+        return await providerFor(route.parsed.value).generate(call);
+      } catch (error) {
+        return failure<T>('PROVIDER_ERROR', `unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        callSignal.dispose();
+      }
+    },
+
+    specFor(role) {
+      return routes.get(role)?.spec ?? null;
+    },
+
+    replayConsumed() {
+      const merged: Partial<Record<ModelRole, number>> = { ...options.replayConsumed };
+      for (const replay of replays) Object.assign(merged, replay.consumed());
+      return merged;
+    },
+
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await pool.dispose();
+      await Promise.allSettled([...providers.values()].map((provider) => provider.dispose()));
+    },
+  };
+}
