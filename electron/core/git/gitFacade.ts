@@ -8,7 +8,7 @@ import { preflightRepo } from './preflight';
 import { openRepo, type RepoContext } from './repoContext';
 import { resetRunTo, undoRunIn } from './restore';
 import { worktreeDirFor } from './runMetadata';
-import { reopenRunIn, startRunIn } from './runWorkspace';
+import { adoptRunIn, reopenRunIn, startRunIn } from './runWorkspace';
 
 export interface GitFacadeOptions {
   /** false behaves as if the git command line were not installed (isomorphic-git only). */
@@ -52,6 +52,7 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
       const { preflight, context } = await preflightRepo(repoRoot, { useNative });
       return serialize(preflight.repoRoot, () => startRunIn(context, preflight, startOptions));
     },
+    adoptRun: (repoRoot, adoptOptions) => withRepo(repoRoot, (context) => adoptRunIn(context, repoRoot, adoptOptions)),
     reopenRun: (workspace) => withRepo(workspace.repoRoot, (context) => reopenRunIn(context, workspace)),
     commitStep: (workspace, paths, commit) =>
       withRepo(workspace.repoRoot, (context) => {

@@ -10,6 +10,9 @@ export const RunMetadataSchema = z.object({
   base_commit: z.string(),
   original_branch: z.string().nullable(),
   linked_dependencies: z.array(z.string()),
+  /** In-place runs: the files that were dirty at start, never to be touched. */
+  protected_paths: z.array(z.string()).default([]),
+  branch: z.string().optional(),
 });
 export type RunMetadata = z.infer<typeof RunMetadataSchema>;
 

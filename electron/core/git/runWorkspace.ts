@@ -6,7 +6,7 @@ import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';
 import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
-import { readRunMetadata, worktreeDirFor, writeRunMetadata } from './runMetadata';
+import { readRunMetadata, removeRunMetadata, worktreeDirFor, writeRunMetadata } from './runMetadata';
 
 /** Top-level dependency folders a run worktree borrows from the user's checkout (read-only use). */
 export const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'] as const;
@@ -56,7 +56,18 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     originalBranch: pre.branch,
     protectedPaths: mode === 'in-place' ? [...pre.dirtyPaths] : [],
   };
-  const startedAtMs = Date.now();
+  // Written before the branch exists, so a run killed half-way can be adopted on resume (adoptRunIn).
+  const metadata = {
+    run_id: options.runId,
+    mode,
+    started_at_ms: Date.now(),
+    base_commit: pre.head,
+    original_branch: pre.branch,
+    linked_dependencies: [] as string[],
+    protected_paths: workspace.protectedPaths,
+    branch,
+  };
+  await writeRunMetadata(context.dirs.commonDir, metadata);
   let linked: string[] = [];
   if (mode === 'worktree') {
     if (fs.existsSync(workspace.workDir)) throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, { workDir: workspace.workDir });
@@ -68,15 +79,42 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     await git.writeRef({ ...context.iso, ref: `refs/heads/${branch}`, value: pre.head });
     await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
   }
-  await writeRunMetadata(context.dirs.commonDir, {
-    run_id: options.runId,
-    mode,
-    started_at_ms: startedAtMs,
-    base_commit: pre.head,
-    original_branch: pre.branch,
-    linked_dependencies: linked,
-  });
+  await writeRunMetadata(context.dirs.commonDir, { ...metadata, linked_dependencies: linked });
   return workspace;
+}
+
+/**
+ * A run killed between creating its branch and saving its state: find what startRun made (its
+ * metadata is written first) and reopen it, so preparing again does not fail on its own branch.
+ */
+export async function adoptRunIn(context: RepoContext, repoRoot: string, options: StartRunOptions): Promise<RunWorkspace | null> {
+  const metadata = await readRunMetadata(context.dirs.commonDir, options.runId);
+  if (!metadata) return null;
+  const branch = runBranchName(options.branchPrefix, options.runId);
+  const tip = await resolveBranch(context, branch);
+  if (!tip) {
+    await removeRunMetadata(context.dirs.commonDir, options.runId);
+    if (metadata.mode === 'worktree') await context.git(repoRoot, ['worktree', 'prune'], { allowFailure: true });
+    return null;
+  }
+  const workspace: RunWorkspace = {
+    runId: options.runId,
+    repoRoot,
+    workDir: metadata.mode === 'worktree' ? worktreeDirFor(context.dirs.commonDir, options.runId) : repoRoot,
+    mode: metadata.mode,
+    branch,
+    baseCommit: metadata.base_commit,
+    originalBranch: metadata.original_branch,
+    protectedPaths: metadata.protected_paths,
+  };
+  if (metadata.mode === 'in-place') {
+    const current = await readHeadOf(context, context.dirs.gitDir);
+    // Killed after making the branch but before switching to it: the switch changes no file.
+    if (current.branch === metadata.original_branch && tip === metadata.base_commit) {
+      await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+    }
+  }
+  return reopenRunIn(context, workspace);
 }
 
 /**

@@ -149,6 +149,8 @@ export interface GitFacade {
   preflight(repoRoot: string): Promise<RepoPreflight>;
   /** Creates the run branch and workspace; refuses a dirty tree (DIRTY_WORKTREE) unless allowed. */
   startRun(repoRoot: string, options: StartRunOptions): Promise<RunWorkspace>;
+  /** The workspace `startRun` made for this run id before a crash kept it from being recorded, or null. */
+  adoptRun(repoRoot: string, options: StartRunOptions): Promise<RunWorkspace | null>;
   /** Reopens a persisted workspace for resume; recreates a missing worktree from the branch. */
   reopenRun(workspace: RunWorkspace): Promise<RunWorkspace>;
   /** Commits exactly `paths` (never `add -A`); returns the new commit, or null when nothing changed. */

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import git from 'isomorphic-git';
+import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { sourceAppRoot } from '../../appRoot';
+import { resolveRunConfig } from '../../config/resolveConfig';
+import { defaultDataDir } from '../../dataDir';
+import { createEngineEnv } from '../../engine/defaultDeps';
+import { startRun } from '../../engine/runner';
+import { nativeGitVersion, runNativeGit } from '../../git/nativeGit';
+import { terminalGateDecider } from '../gatePrompt';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
+import { ExitCode } from '../exitCodes';
+import { ProgressPrinter } from '../progress';
+
+const EXAMPLE = 'js-stats';
+
+const usage = `Usage: lathe demo [--workflow NAME] [--model SPEC] [--dir DIR]
+
+Copies the bundled example repository (resources/examples/${EXAMPLE}: a small JavaScript project with
+one failing test) into a new git repository and runs its goal headless. Without --model the agents'
+outputs come from a recorded REPLAY transcript (resources/replays/), clearly labelled as such; with
+--model llama:PATH.gguf the same goal runs on a real local model.
+  --workflow NAME   minimal (default), dev-agent or retry-loop
+  --model SPEC      a real model for every role instead of the replay
+  --dir DIR         where to create the example repository (default: a new temp folder)`;
+
+/** A fresh copy of an example, committed as the repository's first commit. */
+export async function prepareExampleRepo(appRoot: string, example: string, target: string): Promise<string> {
+  fs.cpSync(path.join(appRoot, 'resources', 'examples', example), target, { recursive: true });
+  await git.init({ fs, dir: target, defaultBranch: 'main' });
+  await git.add({ fs, dir: target, filepath: '.' });
+  const author = { name: 'Lathe Demo', email: 'demo@lathe.invalid', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  await git.commit({ fs, dir: target, message: `Example repository ${example}`, author, committer: author });
+  return target;
+}
+
+async function printLog(io: CliIo, repo: string, base: string, branch: string): Promise<void> {
+  if (await nativeGitVersion()) {
+    const log = await runNativeGit(repo, ['log', '--stat', '--format=%h %s%n%b', `${base}..${branch}`]);
+    io.out(log.stdout.trimEnd());
+    return;
+  }
+  for (const entry of await git.log({ fs, dir: repo, ref: branch })) {
+    if (entry.oid === base) break;
+    io.out(`${entry.oid.slice(0, 7)} ${entry.commit.message.trim()}`);
+  }
+}
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'run the bundled example goal headless (replay model unless --model)',
+  usage,
+  async run(args, io) {
+    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, model: { type: 'string' }, dir: { type: 'string' } });
+    const workflow = values.workflow ?? 'minimal';
+    if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+    const appRoot = sourceAppRoot();
+    const transcript = path.join(appRoot, 'resources', 'replays', `${EXAMPLE}.${workflow}.json`);
+    if (!values.model && !fs.existsSync(transcript)) throw new UsageError(`no replay transcript for ${workflow}; pass --model SPEC to run it on a real model`);
+    const model = values.model ?? `replay:${transcript}`;
+
+    const parent = values.dir ? path.resolve(io.cwd, values.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-demo-'));
+    const repo = await prepareExampleRepo(appRoot, EXAMPLE, path.join(parent, EXAMPLE));
+    const goal = fs.readFileSync(path.join(repo, 'lathe.goal.txt'), 'utf8').trim();
+    io.out(values.model ? `Lathe demo — model ${values.model}` : `Lathe demo — REPLAY: the agents' outputs are a recorded transcript (${path.relative(appRoot, transcript)}), not generated live.\nPass --model llama:PATH.gguf to run the same goal on a real local model.`);
+    io.out(`repository: ${repo}\ngoal: ${goal.replace(/\n/g, ' ')}\n`);
+
+    const config = resolveRunConfig({ defaultsFile: path.join(appRoot, 'resources', 'defaults.yaml'), repoRoot: repo }, { workflow, model });
+    const printer = new ProgressPrinter(io);
+    const env = createEngineEnv({
+      appRoot,
+      dataDir: defaultDataDir(io.env),
+      callbacks: { onEvent: (event) => printer.onEvent(event), onTransient: (event) => printer.onTransient(event), decideGate: terminalGateDecider(io, true) },
+    });
+    const state = await startRun(env, { repoRoot: repo, goal, config });
+    io.out('');
+    if (state.workspace) {
+      io.out(`run branch: ${state.workspace.branch} (${state.commits.length} commit(s) on top of ${state.workspace.baseCommit.slice(0, 7)})`);
+      await printLog(io, repo, state.workspace.baseCommit, state.workspace.branch);
+      io.out(`\nreport: ${path.join(repo, '.lathe', 'runs', state.run_id, 'report.md')}`);
+    }
+    return state.result?.exit_code ?? ExitCode.goalNotMet;
+  },
+};

@@ -1,0 +1,174 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
+import { rolesUsed } from '../../../../shared/engine/rolesUsed';
+import type { RunState } from '../../../../shared/engine/runState';
+import { LatheError } from '../../../../shared/errors';
+import { sourceAppRoot } from '../../appRoot';
+import { parseDuration } from '../../config/duration';
+import { MODEL_ROLE_NAMES, resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
+import { defaultDataDir } from '../../dataDir';
+import { createEngineEnv } from '../../engine/defaultDeps';
+import { presetOf, resumeRun, startRun } from '../../engine/runner';
+import { resolveRepoRoot } from '../../git/repoStatus';
+import { terminalGateDecider } from '../gatePrompt';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
+import { ExitCode } from '../exitCodes';
+import { ProgressPrinter } from '../progress';
+
+const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --goals FILE) [options]
+       lathe run --repo DIR --resume RUN_ID [--time-limit 30m] [--yes]
+
+Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a commit per step.
+  --workflow NAME         minimal | dev-agent | retry-loop | supervised | editor-scouts (default: minimal)
+  --model SPEC            model for every role: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL, replay:FILE.json
+  --role-model ROLE=SPEC  model for one role (planner, coder, tester, supervisor, scout, editor); repeatable
+  --config FILE           extra configuration, over the repo's lathe.config.yaml
+  --time-limit DURATION   stop gracefully (resumable) after e.g. 30m
+  --gates MODE            off | auto | human | both for every gate, or KIND=MODE[,KIND=MODE] (plan, code, step, goal)
+  --test-command CMD      the test command (default: detected, or policies.test_command)
+  --allow-dirty           carry on with uncommitted changes (those files are never touched)
+  --threads N             CPU threads for llama models (default: physical cores)
+  --json                  print events as JSON lines and a final summary line
+  --yes                   approve every human gate
+  --resume RUN_ID         continue a stopped or crashed run from its last completed sub-step
+  --goals FILE            seed 000's task list: run each goal (YAML list or one per line) in turn
+Exit codes: 0 success or nothing to do, 1 goal not met within limits, 2 unrecoverable git/infra error, 64 usage error.`;
+
+const options = {
+  repo: { type: 'string' },
+  goal: { type: 'string' },
+  'goal-file': { type: 'string' },
+  goals: { type: 'string' },
+  workflow: { type: 'string' },
+  model: { type: 'string' },
+  'role-model': { type: 'string', multiple: true },
+  config: { type: 'string' },
+  'time-limit': { type: 'string' },
+  gates: { type: 'string' },
+  'test-command': { type: 'string' },
+  'allow-dirty': { type: 'boolean' },
+  threads: { type: 'string' },
+  json: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  resume: { type: 'string' },
+} as const;
+
+export function parseGates(text: string): Partial<Record<GateKind, GateMode>> {
+  const single = GateModeSchema.safeParse(text);
+  if (single.success) return Object.fromEntries(GATE_KINDS.map((kind) => [kind, single.data]));
+  const gates: Partial<Record<GateKind, GateMode>> = {};
+  for (const part of text.split(',')) {
+    const [kind, mode] = part.split('=').map((piece) => piece.trim());
+    const parsedMode = GateModeSchema.safeParse(mode);
+    if (!GATE_KINDS.includes(kind as GateKind) || !parsedMode.success) throw new UsageError(`--gates: '${part}' is not KIND=MODE (kinds: ${GATE_KINDS.join(', ')}; modes: off, auto, human, both)`);
+    gates[kind as GateKind] = parsedMode.data;
+  }
+  return gates;
+}
+
+function parseRoleModels(entries: string[] | undefined): ConfigOverrides['roleModels'] {
+  const roles: NonNullable<ConfigOverrides['roleModels']> = {};
+  for (const entry of entries ?? []) {
+    const at = entry.indexOf('=');
+    const role = entry.slice(0, at) as (typeof MODEL_ROLE_NAMES)[number];
+    if (at < 1 || !MODEL_ROLE_NAMES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLE_NAMES.join(', ')})`);
+    roles[role] = entry.slice(at + 1);
+  }
+  return roles;
+}
+
+export function readGoals(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const parsed: unknown = /\.(ya?ml)$/i.test(file) ? YAML.parse(text) : null;
+  const list = Array.isArray(parsed) ? parsed : parsed && typeof parsed === 'object' && Array.isArray((parsed as { goals?: unknown }).goals) ? (parsed as { goals: unknown[] }).goals : null;
+  const goals = list ? list.map(String) : text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  if (goals.length === 0) throw new UsageError(`--goals: no goals in ${file}`);
+  return goals;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run a goal against a repository',
+  usage,
+  async run(args, io) {
+    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    const { values } = parseCommandArgs(args, options);
+    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const goalSources = [values.goal, values['goal-file'], values.goals].filter((value) => value !== undefined).length;
+    if (values.resume === undefined && goalSources !== 1) throw new UsageError('give exactly one of --goal, --goal-file or --goals (or --resume RUN_ID)');
+    const overrides: ConfigOverrides = {
+      workflow: values.workflow,
+      model: values.model,
+      roleModels: parseRoleModels(values['role-model']),
+      timeLimitMs: values['time-limit'] === undefined ? undefined : parseDuration(values['time-limit'], '--time-limit'),
+      gates: values.gates === undefined ? undefined : parseGates(values.gates),
+      testCommand: values['test-command'] === undefined ? undefined : splitCommand(values['test-command']),
+      allowDirty: values['allow-dirty'],
+    };
+    const threads = values.threads === undefined ? undefined : Number(values.threads);
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError('--threads must be a positive whole number');
+
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onInterrupt = () => {
+      interrupts++;
+      if (interrupts > 1) process.exit(130);
+      io.err('\nstopping after the current step (Ctrl-C again to quit at once)…');
+      controller.abort();
+    };
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+    const printer = new ProgressPrinter(io);
+    const env = createEngineEnv({
+      appRoot: sourceAppRoot(),
+      dataDir: defaultDataDir(io.env),
+      signal: controller.signal,
+      threads,
+      callbacks: {
+        onEvent: (event) => (values.json ? io.out(JSON.stringify(event)) : printer.onEvent(event)),
+        onTransient: (event) => values.json || printer.onTransient(event),
+        decideGate: terminalGateDecider(io, values.yes === true),
+      },
+    });
+    try {
+      if (values.resume !== undefined) {
+        const state = await resumeRun(env, { repoRoot, runId: values.resume, timeLimitMs: overrides.timeLimitMs });
+        return finish(io, state, values.json === true);
+      }
+      const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [values.goal ?? fs.readFileSync(path.resolve(io.cwd, values['goal-file'] ?? ''), 'utf8').trim()];
+      const config = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
+      const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
+      if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
+      let exit: number = ExitCode.success;
+      for (const [index, goal] of goals.entries()) {
+        if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
+        const state = await startRun(env, { repoRoot, goal, config });
+        exit = finish(io, state, values.json === true);
+        if (exit !== ExitCode.success || controller.signal.aborted) break;
+      }
+      return exit;
+    } catch (error) {
+      if (error instanceof UsageError || !(error instanceof LatheError)) throw error;
+      io.err(`lathe run: ${error.message} [${error.code}]`);
+      return ['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND'].includes(error.code) ? ExitCode.usage : ExitCode.infraError;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
+  },
+};
+
+function finish(io: CliIo, state: RunState, json: boolean): number {
+  const status = state.result?.status ?? state.status;
+  const exitCode = state.result?.exit_code ?? ExitCode.goalNotMet;
+  if (json) {
+    io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode }));
+  } else {
+    io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
+    io.out(`  report: ${path.join(state.workspace?.repoRoot ?? '.', '.lathe', 'runs', state.run_id, 'report.md')}`);
+    if (status === 'aborted' || status === 'time_expired') io.out(`  resume with: lathe run --repo ${state.workspace?.repoRoot ?? '.'} --resume ${state.run_id}`);
+  }
+  return exitCode;
+}

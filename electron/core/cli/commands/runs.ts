@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { resolveRepoRoot } from '../../git/repoStatus';
+import { listRuns } from '../../runs/listRuns';
+import { parseCommandArgs, wantsHelp, type Command } from '../command';
+import { ExitCode } from '../exitCodes';
+
+const usage = `Usage: lathe runs [--repo DIR] [--json]
+
+Lists the runs recorded in the repository (.lathe/runs), newest first, with their status.`;
+
+export const runsCommand: Command = {
+  name: 'runs',
+  summary: 'list the runs recorded in a repository',
+  usage,
+  async run(args, io) {
+    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    const { values } = parseCommandArgs(args, { repo: { type: 'string' }, json: { type: 'boolean' } });
+    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const runs = await listRuns(repoRoot);
+    if (values.json) {
+      io.out(JSON.stringify(runs));
+      return ExitCode.success;
+    }
+    if (runs.length === 0) {
+      io.out(`no runs in ${repoRoot}`);
+      return ExitCode.success;
+    }
+    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.status, run.workflow, String(run.commits), run.branch ?? '-', run.goal.split('\n')[0]?.slice(0, 60) ?? ''])];
+    const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+    for (const row of rows) io.out(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
+    return ExitCode.success;
+  },
+};

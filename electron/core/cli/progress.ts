@@ -1,0 +1,99 @@
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import type { TransientEvent } from '../engine/runSession';
+import type { CliIo } from './command';
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const short = (sha: unknown) => str(sha).slice(0, 10);
+
+/** Turns run events into the CLI's human-readable progress: role, task i/n, model load and generation, test counts. */
+export class ProgressPrinter {
+  private tasks: { id: string; title: string }[] = [];
+  private tokens = 0;
+  private generating: string | null = null;
+
+  constructor(private readonly io: CliIo) {}
+
+  onEvent(event: RunLogEvent): void {
+    this.clearStatus();
+    const d = event.data;
+    switch (event.type) {
+      case 'run_started':
+        return this.io.out(`▶ run ${event.run_id} · workflow ${str(d.workflow)} (seed ${str(d.seed)})`);
+      case 'run_resumed':
+        return this.io.out(`↻ resuming ${event.run_id} from phase ${str(d.phase)}`);
+      case 'workspace_ready':
+        return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${Array.isArray(d.test_command) ? d.test_command.join(' ') : 'none detected'}`);
+      case 'plan': {
+        this.tasks = Array.isArray(d.tasks) ? (d.tasks as { id: string; title: string }[]) : [];
+        this.io.out(`  ${event.role === 'planner' ? 'planner →' : 'task:'} ${str(d.plan_id)}: ${this.tasks.length} task(s)${d.depth ? ` (sub-plan, depth ${String(d.depth)})` : ''}`);
+        for (const task of this.tasks) this.io.out(`    ${task.id} ${task.title}`);
+        return;
+      }
+      case 'step_started': {
+        const index = this.tasks.findIndex((task) => task.id === d.step_id);
+        return this.io.out(`  [${index + 1}/${this.tasks.length}] ${str(d.step_id)} ${str(d.title)}`);
+      }
+      case 'agent_call':
+        this.generating = event.role;
+        this.tokens = 0;
+        return;
+      case 'agent_retry':
+        return this.io.out(`    ${event.role}: ${str(d.code)} (${str(d.message).slice(0, 120)}), retrying (${String(d.attempt)})`);
+      case 'patch':
+        return this.io.out(`    ${event.role} → edits ${Array.isArray(d.files) ? d.files.join(', ') : ''}`);
+      case 'edit_rejected':
+        return this.io.out(`    ✗ edits rejected: ${str(d.rule) || str(d.code)} ${str(d.path)} — ${str(d.message)}`);
+      case 'commit':
+        return this.io.out(`    commit ${short(d.sha)} (${Array.isArray(d.files) ? d.files.join(', ') : ''})`);
+      case 'test_result': {
+        const counts = d.counts as { passed: number; failed: number } | null;
+        const label = d.purpose === 'preflight' ? 'tests before any change' : 'tests';
+        return this.io.out(`    ${label}: ${str(d.status)}${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ''} (${((Number(d.duration_ms) || 0) / 1000).toFixed(1)} s)${d.reason ? ` — ${str(d.reason)}` : ''}`);
+      }
+      case 'tester_report':
+        return this.io.out(`    tester: ${d.passed ? 'passed' : 'failed'}`);
+      case 'fix_plan':
+        return this.io.out(`    tester: ${str(d.summary).slice(0, 160)}${Array.isArray(d.fix_plan) && d.fix_plan.length ? ` (${d.fix_plan.length}-point fix plan)` : ''}`);
+      case 'verdict':
+        return this.io.out(`    supervisor (${str(d.gate)} gate): ${d.approved ? 'approved' : 'rejected'} · score ${String(d.score)}/${String(d.threshold)}${d.escalation && d.escalation !== 'NONE' ? ` · ${str(d.escalation)}` : ''} — ${str(d.feedback).slice(0, 160)}`);
+      case 'gate_decided':
+        return this.io.out(`    you ${d.approved ? 'approved' : 'rejected'} the ${str(d.gate)} gate${d.comment ? `: ${str(d.comment)}` : ''}`);
+      case 'counters':
+        if (d.decision !== 'retry') this.io.out(`    verify loops ${String(d.total_verify_loops)}, consecutive failures ${String(d.consecutive_verify_failures)} → ${str(d.decision)}`);
+        return;
+      case 'retry':
+        return this.io.out(`    attempt ${String(d.attempt)} (${str(d.feedback)} fed back)`);
+      case 'agent_declined':
+      case 'agent_failed':
+        return this.io.out(`    ${event.role} ${event.type === 'agent_declined' ? 'declined' : 'failed'}: ${str(d.reason)}`);
+      case 'warning':
+        return this.io.out(`    ⚠ ${str(d.message)}`);
+      case 'run_stopped':
+        return this.io.out(`■ ${str(d.status)}: ${str(d.reason)} (resumable)`);
+      case 'run_finished':
+        return this.io.out(`${d.status === 'complete' ? '✔' : '✘'} ${str(d.status)} (exit ${String(d.exit_code)}): ${str(d.reason)}`);
+      default:
+        return;
+    }
+  }
+
+  onTransient(event: TransientEvent): void {
+    if (!this.io.status) return;
+    if (event.type === 'model_load_progress') this.io.status(`  loading ${event.model.split(/[\\/]/).pop()} ${bar(event.progress)} ${Math.round(event.progress * 100)}%`);
+    if (event.type === 'token') {
+      this.tokens++;
+      if (this.tokens % 8 === 1) this.io.status(`  ${SPINNER[this.tokens % SPINNER.length]} ${this.generating ?? event.role} generating… ${this.tokens} tokens`);
+    }
+  }
+
+  private clearStatus(): void {
+    this.io.status?.('');
+  }
+}
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+function bar(progress: number): string {
+  const filled = Math.round(Math.max(0, Math.min(1, progress)) * 20);
+  return `[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}]`;
+}

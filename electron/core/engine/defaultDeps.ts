@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { createModelRouter } from '../llm/index';
+import {
+  applyEditSet,
+  createGitFacade,
+  createReadOnlyTools,
+  defaultEditPolicy,
+  detectTestCommand,
+  getEditFormat,
+  verify,
+} from '../workspace/index';
+import type { EngineDeps } from './engineDeps';
+import type { EngineEnv } from './runner';
+import type { RunCallbacks } from './runSession';
+import type { Clock } from './engineDeps';
+
+/** The real layers: isomorphic-git/native git, the sandboxed Verifier, edit formats and the model router. */
+export function createDefaultDeps(): EngineDeps {
+  return {
+    git: createGitFacade(),
+    verify,
+    detectTestCommand,
+    getEditFormat,
+    defaultEditPolicy,
+    applyEditSet,
+    createTools: createReadOnlyTools,
+    createModels: createModelRouter,
+  };
+}
+
+export interface EngineEnvOptions {
+  /** Where prompts/ and resources/ live. */
+  appRoot: string;
+  /** Settings and Verifier artifacts (outside any repo). */
+  dataDir: string;
+  signal?: AbortSignal;
+  callbacks?: RunCallbacks;
+  threads?: number;
+  clock?: Clock;
+  retryBackoffMs?: number;
+  deps?: EngineDeps;
+}
+
+export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
+  return {
+    deps: options.deps ?? createDefaultDeps(),
+    promptsDir: path.join(options.appRoot, 'prompts'),
+    artifactRoot: path.join(options.dataDir, 'artifacts'),
+    signal: options.signal,
+    callbacks: options.callbacks,
+    threads: options.threads,
+    clock: options.clock,
+    retryBackoffMs: options.retryBackoffMs,
+  };
+}

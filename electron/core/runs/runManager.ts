@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { PendingGate, RunState } from '../../../shared/engine/runState';
+import { rolesUsed } from '../../../shared/engine/rolesUsed';
+import { LatheError } from '../../../shared/errors';
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import type { StartRunRequest } from '../../../shared/schemas/runRequests';
+import type { EventBus } from '../api/eventBus';
+import { resolveRunConfig } from '../config/resolveConfig';
+import { createEngineEnv } from '../engine/defaultDeps';
+import type { Clock, EngineDeps } from '../engine/engineDeps';
+import { beginResume, beginRun, presetOf, type RunHandle } from '../engine/runner';
+import type { GateDecision } from '../engine/runSession';
+import { readLog, RunStore, runDir } from '../engine/runStore';
+import { resolveRepoRoot } from '../git/repoStatus';
+
+interface ActiveRun {
+  repoRoot: string;
+  runId: string | null;
+  controller: AbortController;
+  /** The gate this session waits on, with the resolver the window's decision settles. */
+  waiting: { gateId: string; resolve: (decision: GateDecision) => void } | null;
+  /** A decision that arrived for a gate before the engine asked (a resumed run). */
+  preDecided: { gateId: string; decision: GateDecision } | null;
+}
+
+export interface RunManagerOptions {
+  events: EventBus;
+  appRoot: string;
+  dataDir: string;
+  deps?: EngineDeps;
+  clock?: Clock;
+  retryBackoffMs?: number;
+}
+
+const key = (repoRoot: string, runId: string) => `${repoRoot}\0${runId}`;
+
+/**
+ * Runs started from the window (Electron or browser): one engine session per run in this process,
+ * their events pushed on the contract, human gates answered through `gate/decide`. A gate left
+ * pending by a previous process is answered by resuming the run with the decision.
+ */
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+
+  constructor(private readonly options: RunManagerOptions) {}
+
+  async start(request: StartRunRequest): Promise<{ runId: string }> {
+    const repoRoot = await resolveRepoRoot(request.repo);
+    const config = resolveRunConfig(
+      { defaultsFile: path.join(this.options.appRoot, 'resources', 'defaults.yaml'), repoRoot },
+      { workflow: request.workflow, model: request.model, roleModels: request.roleModels, gates: request.gates, timeLimitMs: request.timeLimitMs, testCommand: request.testCommand, allowDirty: request.allowDirty },
+    );
+    const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
+    if (missing.length > 0) throw new LatheError('NO_MODEL', `no model for ${missing.join(', ')}: pick a model for every role`, { roles: missing });
+    const run = this.session(repoRoot);
+    const handle = await beginRun(this.env(run), { repoRoot, goal: request.goal, config });
+    return this.track(run, handle);
+  }
+
+  async resume(repo: string, runId: string, timeLimitMs?: number | null, preDecided: ActiveRun['preDecided'] = null): Promise<{ runId: string }> {
+    const repoRoot = await resolveRepoRoot(repo);
+    if (this.active.has(key(repoRoot, runId))) throw new LatheError('RUN_ACTIVE', `run ${runId} is already running`, { run_id: runId });
+    const run = this.session(repoRoot);
+    run.preDecided = preDecided;
+    const handle = await beginResume(this.env(run), { repoRoot, runId, timeLimitMs });
+    return this.track(run, handle);
+  }
+
+  async stop(repo: string, runId: string): Promise<{ stopping: boolean }> {
+    const run = this.active.get(key(await resolveRepoRoot(repo), runId));
+    if (!run) return { stopping: false };
+    run.controller.abort();
+    return { stopping: true };
+  }
+
+  async decideGate(repo: string, runId: string, gateId: string, decision: GateDecision): Promise<{ accepted: boolean; resumed: boolean }> {
+    const repoRoot = await resolveRepoRoot(repo);
+    const run = this.active.get(key(repoRoot, runId));
+    if (run) {
+      if (run.waiting?.gateId !== gateId) return { accepted: false, resumed: false };
+      const { resolve } = run.waiting;
+      run.waiting = null;
+      resolve(decision);
+      return { accepted: true, resumed: false };
+    }
+    const { state } = RunStore.open(repoRoot, runId);
+    if (state.phase === 'finished' || state.gate?.gate_id !== gateId) return { accepted: false, resumed: false };
+    await this.resume(repoRoot, runId, undefined, { gateId, decision });
+    return { accepted: true, resumed: true };
+  }
+
+  async page(repo: string, runId: string, afterSeq: number, limit: number): Promise<{ state: RunState; events: RunLogEvent[]; lastSeq: number; more: boolean; active: boolean }> {
+    const repoRoot = await resolveRepoRoot(repo);
+    const { state } = RunStore.open(repoRoot, runId);
+    const all = readLog(path.join(runDir(repoRoot, runId), 'log.jsonl')).filter((event) => event.seq > afterSeq);
+    const events = all.slice(0, limit);
+    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: all.length > events.length, active: this.active.has(key(repoRoot, runId)) };
+  }
+
+  /** Stops every session (app quit): each leaves a resumable state. */
+  async stopAll(): Promise<void> {
+    for (const run of this.active.values()) run.controller.abort();
+  }
+
+  private session(repoRoot: string): ActiveRun {
+    return { repoRoot, runId: null, controller: new AbortController(), waiting: null, preDecided: null };
+  }
+
+  private env(run: ActiveRun) {
+    const { events } = this.options;
+    return createEngineEnv({
+      appRoot: this.options.appRoot,
+      dataDir: this.options.dataDir,
+      deps: this.options.deps,
+      clock: this.options.clock,
+      retryBackoffMs: this.options.retryBackoffMs,
+      signal: run.controller.signal,
+      callbacks: {
+        onEvent: (event) => events.emit('run/event', event),
+        onTransient: (event) => run.runId && events.emit('run/transient', { run_id: run.runId, event }),
+        decideGate: (gate: PendingGate) => this.waitForDecision(run, gate),
+      },
+    });
+  }
+
+  private waitForDecision(run: ActiveRun, gate: PendingGate): Promise<GateDecision> {
+    if (run.preDecided?.gateId === gate.gate_id) {
+      const { decision } = run.preDecided;
+      run.preDecided = null;
+      return Promise.resolve(decision);
+    }
+    if (run.runId) this.options.events.emit('run/status', { run_id: run.runId, repo: run.repoRoot, status: 'waiting_for_gate', active: true });
+    return new Promise((resolve, reject) => {
+      run.waiting = { gateId: gate.gate_id, resolve };
+      run.controller.signal.addEventListener('abort', () => reject(new LatheError('ABORTED', 'stopped while waiting at a gate')), { once: true });
+    });
+  }
+
+  private track(run: ActiveRun, handle: RunHandle): { runId: string } {
+    run.runId = handle.runId;
+    const runKey = key(run.repoRoot, handle.runId);
+    this.active.set(runKey, run);
+    this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'running', active: true });
+    handle.done
+      .then((state) => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: state.status, active: false }))
+      .catch(() => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'failed', active: false }))
+      .finally(() => this.active.delete(runKey));
+    return { runId: handle.runId };
+  }
+}

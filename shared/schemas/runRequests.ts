@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { GateModeSchema } from '../engine/gates';
+import { ModelRoleNameSchema } from '../engine/runConfig';
+import { RunStateSchema } from '../engine/runState';
+import { ClientPathSchema } from './app';
+import { RunIdSchema, RunLogEventSchema, RunStatusSchema, TransientEventSchema } from './run';
+
+export const StartRunRequestSchema = z.strictObject({
+  repo: ClientPathSchema,
+  goal: z.string().trim().min(1).max(20_000),
+  workflow: z.string().max(64).optional(),
+  /** One model for every role. */
+  model: z.string().min(1).max(4096).optional(),
+  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().min(1).max(4096)).optional(),
+  gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
+  timeLimitMs: z.number().int().positive().nullable().optional(),
+  testCommand: z.array(z.string().max(4096)).min(1).max(64).optional(),
+  allowDirty: z.boolean().optional(),
+});
+export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
+
+export const RunRefSchema = z.strictObject({ repo: ClientPathSchema, runId: RunIdSchema });
+
+export const RunPageRequestSchema = z.strictObject({
+  repo: ClientPathSchema,
+  runId: RunIdSchema,
+  /** Events with seq greater than this. */
+  afterSeq: z.number().int().nonnegative().default(0),
+  limit: z.number().int().min(1).max(20_000).default(5_000),
+});
+
+export const RunPageSchema = z.object({
+  state: RunStateSchema,
+  events: z.array(RunLogEventSchema),
+  /** Seq of the last event returned; ask again with it for more. */
+  lastSeq: z.number().int().nonnegative(),
+  more: z.boolean(),
+  /** A session of this run is going on in this process. */
+  active: z.boolean(),
+});
+
+export const GateDecisionRequestSchema = z.strictObject({
+  repo: ClientPathSchema,
+  runId: RunIdSchema,
+  gateId: z.string().min(1).max(200),
+  approved: z.boolean(),
+  comment: z.string().max(4000).nullable().optional(),
+});
+
+export const RunStatusEventSchema = z.object({ run_id: z.string(), repo: z.string(), status: RunStatusSchema, active: z.boolean() });
+export const RunTransientEventSchema = z.object({ run_id: z.string(), event: TransientEventSchema });

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTempRepo, type TempRepo } from './tempRepo';
+
+export const APP_ROOT = path.resolve(import.meta.dirname, '..');
+export const REPLAYS = path.join(APP_ROOT, 'resources', 'replays');
+
+/** A committed copy of a bundled example repository in a fresh temp folder. */
+export function makeExampleRepo(example: 'js-stats' | 'py-stats'): TempRepo {
+  const repo = makeTempRepo({ prefix: `lathe-${example}-` });
+  fs.cpSync(path.join(APP_ROOT, 'resources', 'examples', example), repo.dir, { recursive: true });
+  repo.commitAll(`Example repository ${example}`);
+  return repo;
+}
+
+/** Writes a replay transcript for a test and returns its `replay:` spec. */
+export function writeReplay(dir: string, name: string, outputs: unknown[]): string {
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ outputs }, null, 2));
+  return `replay:${file}`;
+}
+
+export function readReplay(name: string): { outputs: { role: string; json?: unknown }[] } {
+  return JSON.parse(fs.readFileSync(path.join(REPLAYS, name), 'utf8')) as { outputs: { role: string; json?: unknown }[] };
+}
+
+/** Every path → content of a commit's tree, read with native git (what a user would see on checkout). */
+export function treeAt(repo: TempRepo, ref: string): Record<string, string> {
+  const files = repo.git('ls-tree', '-r', '--name-only', ref).split('\n').filter(Boolean);
+  return Object.fromEntries(files.map((file) => [file, repo.git('show', `${ref}:${file}`)]));
+}
