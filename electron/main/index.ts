@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow } from 'electron';
 import type { Handlers } from '../../shared/contract/api';
 import { EventBus } from '../core/api/eventBus';
-import { createCoreHandlers } from '../core/api/coreHandlers';
+import { createCore } from '../core/api/coreHandlers';
 import { forwardEvents, registerIpc } from './ipc';
 import { installAppMenu } from './menu';
 import { createShellHandlers } from './shellHandlers';
@@ -19,13 +19,15 @@ let openWindow: () => void = () => {};
 async function start(): Promise<void> {
   lockDownSession();
   const events = new EventBus();
-  const core = createCoreHandlers({
+  const core = createCore({
     mode: 'electron',
     dataDir: app.getPath('userData'),
+    appRoot: app.getAppPath(),
     events,
     electronVersion: process.versions.electron ?? null,
   });
-  const handlers: Handlers = { ...core, ...createShellHandlers(() => mainWindow) };
+  app.on('before-quit', () => void core.runs.stopAll());
+  const handlers: Handlers = { ...core.handlers, ...createShellHandlers(() => mainWindow) };
   registerIpc(handlers, events, isTrustedSender(paths.rendererIndex));
 
   const openFolder = async () => {

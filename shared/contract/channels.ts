@@ -2,6 +2,15 @@ import { z } from 'zod';
 import { AppInfoSchema, ClientPathSchema } from '../schemas/app';
 import { RepoStatusSchema } from '../schemas/repo';
 import { RunLogEventSchema, RunSummarySchema } from '../schemas/run';
+import {
+  GateDecisionRequestSchema,
+  RunPageRequestSchema,
+  RunPageSchema,
+  RunRefSchema,
+  RunStatusEventSchema,
+  RunTransientEventSchema,
+  StartRunRequestSchema,
+} from '../schemas/runRequests';
 
 const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res) => ({ req, res });
 const empty = z.object({}).strict();
@@ -18,12 +27,19 @@ export const requestChannels = {
     z.object({ repo: ClientPathSchema }).strict(),
     z.object({ runs: z.array(RunSummarySchema) }),
   ),
+  'run/start': request(StartRunRequestSchema, z.object({ runId: z.string() })),
+  'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional() }), z.object({ runId: z.string() })),
+  'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
+  'run/get': request(RunPageRequestSchema, RunPageSchema),
+  'gate/decide': request(GateDecisionRequestSchema, z.object({ accepted: z.boolean(), resumed: z.boolean() })),
   'dialog/openFolder': request(empty, z.object({ path: z.string().nullable() })),
 } as const;
 
 /** Events the core pushes to every subscribed client. */
 export const eventChannels = {
   'run/event': RunLogEventSchema,
+  'run/transient': RunTransientEventSchema,
+  'run/status': RunStatusEventSchema,
   'repo/changed': RepoStatusSchema,
 } as const;
 

@@ -49,3 +49,15 @@ export const RunSummarySchema = z.object({
   commits: z.number().int().nonnegative(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+/** seed 003's run_id: the UTC start time (plus `-N` when two runs share a second); never a path. */
+export const RunIdSchema = z.string().regex(/^\d{8}T\d{6}Z(-\d{1,4})?$/, 'not a run id');
+
+/** Live-only events (token stream, model loading, context warnings): shown, never logged. */
+export const TransientEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('token'), role: z.string(), text: z.string() }),
+  z.object({ type: z.literal('model_load_progress'), model: z.string(), progress: z.number() }),
+  z.object({ type: z.literal('model_loaded'), model: z.string(), loadMs: z.number() }),
+  z.object({ type: z.literal('context_dropped'), role: z.string(), ids: z.array(z.string()), reason: z.string() }),
+]);
+export type TransientEvent = z.infer<typeof TransientEventSchema>;

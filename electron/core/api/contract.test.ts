@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { dispatch } from './dispatch';
 import { EventBus } from './eventBus';
-import { createCoreHandlers } from './coreHandlers';
+import { createCore } from './coreHandlers';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import {
   createEventSubscribers,
@@ -12,7 +12,7 @@ import {
 } from '../../../shared/contract/api';
 import { eventNames, requestChannelNames, shellChannels, type CoreChannel, type RequestChannel } from '../../../shared/contract/channels';
 
-const coreHandlers = () => createCoreHandlers({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus() });
+const coreHandlers = () => createCore({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus(), appRoot: process.cwd() }).handlers;
 const handlers = (): Handlers => ({
   ...coreHandlers(),
   'dialog/openFolder': async () => ({ path: null }),

@@ -3,17 +3,30 @@ import type { AppMode } from '../../../shared/schemas/app';
 import { APP_NAME, APP_VERSION } from '../appVersion';
 import { readRepoStatus, resolveRepoRoot } from '../git/repoStatus';
 import { listRuns } from '../runs/listRuns';
+import { RunManager } from '../runs/runManager';
 import type { EventBus } from './eventBus';
 
 export interface CoreOptions {
   mode: AppMode;
   dataDir: string;
   events: EventBus;
+  /** Where prompts/ and resources/ are (the source tree, or the packaged app). */
+  appRoot: string;
   electronVersion?: string | null;
 }
 
+export interface Core {
+  handlers: CoreHandlers;
+  runs: RunManager;
+}
+
+/** The core every host shares: its handlers and the runs it drives. */
+export function createCore(options: CoreOptions, runs = new RunManager({ events: options.events, appRoot: options.appRoot, dataDir: options.dataDir })): Core {
+  return { handlers: createCoreHandlers(options, runs), runs };
+}
+
 /** The handlers every host shares: Electron IPC and the WebSocket host both dispatch to these. */
-export function createCoreHandlers(options: CoreOptions): CoreHandlers {
+export function createCoreHandlers(options: CoreOptions, runs: RunManager): CoreHandlers {
   return {
     'app/info': async () => ({
       name: APP_NAME,
@@ -31,5 +44,10 @@ export function createCoreHandlers(options: CoreOptions): CoreHandlers {
     },
     'repo/status': async ({ path }) => readRepoStatus(path),
     'runs/list': async ({ repo }) => ({ runs: await listRuns(await resolveRepoRoot(repo)) }),
+    'run/start': (request) => runs.start(request),
+    'run/resume': ({ repo, runId, timeLimitMs }) => runs.resume(repo, runId, timeLimitMs),
+    'run/stop': ({ repo, runId }) => runs.stop(repo, runId),
+    'run/get': ({ repo, runId, afterSeq, limit }) => runs.page(repo, runId, afterSeq, limit),
+    'gate/decide': ({ repo, runId, gateId, approved, comment }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null }),
   };
 }

@@ -4,7 +4,7 @@ import { LatheError } from '../../../../shared/errors';
 import type { ShellChannel } from '../../../../shared/contract/channels';
 import type { Handler, Handlers } from '../../../../shared/contract/api';
 import { EventBus } from '../../api/eventBus';
-import { createCoreHandlers } from '../../api/coreHandlers';
+import { createCore } from '../../api/coreHandlers';
 import { sourceAppRoot } from '../../appRoot';
 import { defaultDataDir } from '../../dataDir';
 import { resolveRepoRoot } from '../../git/repoStatus';
@@ -47,8 +47,8 @@ export const serveCommand: Command = {
     if (values.repo !== undefined) launchQuery.repo = await resolveRepoRoot(path.resolve(io.cwd, values.repo));
 
     const events = new EventBus();
-    const core = createCoreHandlers({ mode: 'browser', dataDir: defaultDataDir(io.env), events });
-    const handlers: Handlers = { ...core, ...browserShellHandlers };
+    const core = createCore({ mode: 'browser', dataDir: defaultDataDir(io.env), events, appRoot: sourceAppRoot() });
+    const handlers: Handlers = { ...core.handlers, ...browserShellHandlers };
     const host = await startWebHost({ port, rendererDir, handlers, events, launchQuery });
     io.out(host.url);
 
@@ -56,7 +56,8 @@ export const serveCommand: Command = {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        void host.close().then(resolve);
+        // Runs stop after their current step and stay resumable.
+        void core.runs.stopAll().then(() => host.close()).then(resolve);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
