@@ -62,7 +62,7 @@ export function applyOutcome(state: RunState, preset: Preset, outcome: ActionOut
     transition.state.phase !== state.phase
       ? [{ role: 'engine', type: 'phase', data: { from: state.phase, to: transition.state.phase, step_id: transition.state.current_step_id } }]
       : [];
-  return { state: transition.state, events: [...transition.events, ...phaseEvents] };
+  return { state: transition.state, events: [...phaseEvents, ...transition.events] };
 }
 
 function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: string): Transition {

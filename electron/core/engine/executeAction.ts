@@ -20,7 +20,7 @@ export async function executeAction(session: RunSession, action: EngineAction, s
         return {
           kind: 'verified',
           purpose: action.purpose,
-          test: await runVerification(session.deps, state, { artifactRoot: session.artifactRoot, timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms, signal: session.signal }),
+          test: await runVerification(session.deps, state, { artifactRoot: session.artifactRoot, timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms, signal: session.signal, coverage: session.preset.tester === 'fix_plan' && action.purpose === 'step' }),
         };
       case 'agent':
         return await callAgent(session, action, state);
@@ -44,11 +44,8 @@ export async function executeAction(session: RunSession, action: EngineAction, s
 }
 
 async function prepare(deps: EngineDeps, state: RunState, repoRoot: string): Promise<ActionOutcome> {
-  const workspace = await deps.git.startRun(repoRoot, {
-    runId: state.run_id,
-    branchPrefix: state.config.branch_prefix,
-    allowDirty: state.config.allow_dirty,
-  });
+  const options = { runId: state.run_id, branchPrefix: state.config.branch_prefix, allowDirty: state.config.allow_dirty };
+  const workspace = (await deps.git.adoptRun(repoRoot, options)) ?? (await deps.git.startRun(repoRoot, options));
   const detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
   return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
 }

@@ -4,18 +4,14 @@ import type { PendingEvent } from '../../../shared/engine/actions';
 import type { Preset } from '../../../shared/engine/presets';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { RunLogEvent } from '../../../shared/schemas/run';
+import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { AgentContext } from '../agents/registry';
 import { PromptLibrary } from '../agents/promptLibrary';
 import type { ContextItem, ModelRouter } from '../llm/types';
 import type { Clock, EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
 
-export type TransientEvent =
-  | { type: 'token'; role: string; text: string }
-  | { type: 'model_load_progress'; model: string; progress: number }
-  | { type: 'model_loaded'; model: string; loadMs: number }
-  | { type: 'context_dropped'; role: string; ids: string[]; reason: string };
+export type { TransientEvent };
 
 export interface GateDecision {
   approved: boolean;

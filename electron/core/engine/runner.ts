@@ -30,8 +30,24 @@ export function presetOf(config: RunConfig): Preset {
   return PRESETS[config.workflow];
 }
 
-/** Starts a new run: checks the repo is safe to work on, records the run, and drives it. */
+export interface RunHandle {
+  runId: string;
+  /** Settles when this session of the run ends (finished, stopped, or waiting with nobody to ask). */
+  done: Promise<RunState>;
+}
+
+/** Starts a new run and drives it to the end of its session. */
 export async function startRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunState> {
+  return (await beginRun(env, request)).done;
+}
+
+/** Continues a run from its last completed sub-step (seed 003); refuses a changed goal (spec_hash). */
+export async function resumeRun(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunState> {
+  return (await beginResume(env, request)).done;
+}
+
+/** Checks the repo is safe to work on and records the run; the run id is known before the run is driven. */
+export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
   const preset = presetOf(request.config);
   const preflight = await env.deps.git.preflight(request.repoRoot);
   if (preflight.isomorphicUnsafeReason && !preflight.nativeGit) {
@@ -47,19 +63,20 @@ export async function startRun(env: EngineEnv, request: { repoRoot: string; goal
   const runId = newRunId(request.repoRoot, now);
   const store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
   let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
+  // Saved before the first event, so a run killed at any point has a state to resume from.
+  store.saveState(state);
   store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: preset.name, seed: preset.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
-  return drive(env, store, state, preset, request.repoRoot);
+  return { runId, done: drive(env, store, state, preset, request.repoRoot) };
 }
 
-/** Continues a run from its last completed sub-step (seed 003); refuses a changed goal (spec_hash). */
-export async function resumeRun(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunState> {
+export async function beginResume(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunHandle> {
   const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent);
   if (request.goal !== undefined && hashGoal(request.goal) !== saved.goal_hash) {
     throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
   }
-  if (saved.phase === 'finished') return saved;
+  if (saved.phase === 'finished') return { runId: saved.run_id, done: Promise.resolve(saved) };
   const preset = presetOf(saved.config);
   const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;
   const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
@@ -68,7 +85,7 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
   if (state.workspace) state = { ...state, workspace: await env.deps.git.reopenRun(state.workspace) };
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
-  return drive(env, store, state, preset, request.repoRoot);
+  return { runId: saved.run_id, done: drive(env, store, state, preset, request.repoRoot) };
 }
 
 function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConfig>> {
@@ -94,12 +111,20 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
   const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
   session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
   let state = initial;
+  const announced = new Set<string>();
   try {
     while (!isTerminal(state.status)) {
       const remaining = session.remainingMs(state);
       if (remaining === 0) session.markTimeExpired();
       const action = remaining === 0 || controller.signal.aborted ? null : nextAction(state, preset);
       if (action?.kind === 'finish') break;
+      if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
+        announced.add(action.gate.gate_id);
+        // The pending gate is saved before anyone is asked: a restart shows the same gate.
+        store.append({ role: 'engine', type: 'gate_pending', data: { ...action.gate } }, clock.now());
+        state = { ...state, status: 'waiting_for_gate', log_seq: store.lastSeq };
+        store.saveState(state);
+      }
       const deadline = remaining !== null && remaining > 0 ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
       const outcome = action === null ? ({ kind: 'stopped', reason: session.stopReason() } as const) : await executeAction(session, action, state);
       if (deadline) clearTimeout(deadline);

@@ -20,6 +20,15 @@ function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
   };
 }
 
+const CODE_FILE = /\.(c|m)?[jt]sx?$|\.py$/;
+
+/** Coverage only of code a runner can load, and only when the Tester weighs it (seed 002). */
+function coverageTargets(state: RunState, wanted: boolean): string[] | undefined {
+  if (!wanted) return undefined;
+  const files = state.proposal_files.filter((file) => CODE_FILE.test(file));
+  return files.length > 0 ? files : undefined;
+}
+
 function infraSummary(reason: string): TestSummary {
   return {
     status: 'INFRA_ERROR',
@@ -42,7 +51,7 @@ function infraSummary(reason: string): TestSummary {
  * The test command, then seed 003's registered verification tools (lint, typecheck, …) in
  * registration order; each tool's failure, even an exception, is its own result.
  */
-export async function runVerification(deps: EngineDeps, state: RunState, options: { artifactRoot: string; timeoutMs: number; signal?: AbortSignal }): Promise<TestSummary> {
+export async function runVerification(deps: EngineDeps, state: RunState, options: { artifactRoot: string; timeoutMs: number; signal?: AbortSignal; coverage: boolean }): Promise<TestSummary> {
   const workspace = state.workspace;
   if (!workspace) return infraSummary('the run has no workspace');
   if (!state.test_command) return infraSummary('no test command: set test_command in lathe.config.yaml or pass --test-command');
@@ -56,7 +65,7 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   };
   let main: VerifyResult;
   try {
-    main = await deps.verify({ ...base, argv: state.test_command, coverageFor: state.proposal_files.length > 0 ? state.proposal_files : undefined });
+    main = await deps.verify({ ...base, argv: state.test_command, coverageFor: coverageTargets(state, options.coverage) });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);
