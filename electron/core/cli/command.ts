@@ -7,6 +7,10 @@ export interface CliIo {
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Present when stderr is a terminal: a live status line can be redrawn there. */
+  status?: (line: string) => void;
+  /** Reads one line of the user's answer (human gates); absent when nobody can answer. */
+  ask?: (question: string) => Promise<string | null>;
 }
 
 export interface Command {
@@ -40,21 +44,4 @@ export class UsageError extends LatheError {
 
 export function wantsHelp(args: string[]): boolean {
   return args.includes('--help') || args.includes('-h');
-}
-
-/** A command whose issue has not landed: it says so and exits 64 instead of pretending. */
-export function notYetAvailable(name: string, summary: string, usage: string, landsWith: string): Command {
-  return {
-    name,
-    summary,
-    usage,
-    run: async (args, io) => {
-      if (wantsHelp(args)) {
-        io.out(usage);
-        return ExitCode.success;
-      }
-      io.err(`lathe ${name}: not available yet (${landsWith}).`);
-      return ExitCode.usage;
-    },
-  };
 }

@@ -1,25 +1,20 @@
 import { LatheError } from '../../../shared/errors';
-import { UsageError, notYetAvailable, type CliIo, type Command } from './command';
+import { UsageError, type CliIo, type Command } from './command';
 import { ExitCode } from './exitCodes';
+import { demoCommand } from './commands/demo';
+import { modelsCommand } from './commands/models';
+import { runCommand } from './commands/run';
+import { runsCommand } from './commands/runs';
 import { serveCommand } from './commands/serve';
+import { undoCommand } from './commands/undo';
 
 const commands: Command[] = [
-  notYetAvailable(
-    'run',
-    'run a goal against a repository',
-    'Usage: lathe run --repo DIR --goal TEXT [--workflow NAME] [--model SPEC] ...',
-    'it lands with the engine',
-  ),
+  runCommand,
   serveCommand,
-  notYetAvailable('models', 'list the GGUF models Lathe can use', 'Usage: lathe models [--dir D] [--json]', 'it lands with local inference'),
-  notYetAvailable('runs', 'list the runs recorded in a repository', 'Usage: lathe runs --repo DIR', 'it lands with the engine'),
-  notYetAvailable('undo', 'undo a run', 'Usage: lathe undo --repo DIR RUN_ID', 'it lands with the engine'),
-  notYetAvailable(
-    'demo',
-    'run the bundled example goal headless (replay model)',
-    'Usage: lathe demo [--model SPEC]\n\nWill copy resources/examples/js-stats into a temp repo and run its goal with a bundled replay transcript.',
-    'it lands with the engine',
-  ),
+  modelsCommand,
+  runsCommand,
+  undoCommand,
+  demoCommand,
 ];
 
 function overview(): string {

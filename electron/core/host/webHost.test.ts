@@ -7,7 +7,7 @@ import type { Handlers } from '../../../shared/contract/api';
 import { createSocketClient, type SocketLike } from '../../../shared/contract/socketClient';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { EventBus } from '../api/eventBus';
-import { createCoreHandlers } from '../api/coreHandlers';
+import { createCore } from '../api/coreHandlers';
 import { startWebHost, type WebHost } from './webHost';
 
 let host: WebHost;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   fs.writeFileSync(path.join(path.dirname(rendererDir), 'lathe-secret.txt'), 'outside');
   const handlers: Handlers = {
-    ...createCoreHandlers({ mode: 'browser', dataDir: makeTempDir(), events }),
+    ...createCore({ mode: 'browser', dataDir: makeTempDir(), events, appRoot: process.cwd() }).handlers,
     'dialog/openFolder': async () => ({ path: null }),
   };
   host = await startWebHost({ port: 0, rendererDir, handlers, events, token: 'test-token-123' });
