@@ -30,10 +30,13 @@ export async function isoDirtyPaths(context: RepoContext, workTree: string, path
     .sort();
 }
 
+/** Lathe's own folder (runs, knowledge notes) is never a user change, even before it is excluded. */
+const isLatheOwn = (path: string) => path === '.lathe' || path.startsWith('.lathe/');
+
 /** Whole-tree status: native git when installed, else Lathe's own index-stat comparison (never a whole-tree statusMatrix). */
 export async function dirtyPathsOf(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[]> {
-  if (context.native) return nativeDirtyPaths(context, workTree);
+  if (context.native) return (await nativeDirtyPaths(context, workTree)).filter((path) => !isLatheOwn(path));
   const fast = await fastDirtyPaths(context, workTree, headCommit);
-  if (fast) return fast;
+  if (fast) return fast.filter((path) => !isLatheOwn(path));
   throw gitError('ISOMORPHIC_UNSAFE', 'the index format cannot be read without the git command line', { workTree });
 }

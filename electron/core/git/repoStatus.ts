@@ -30,11 +30,13 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   const root = await resolveRepoRoot(requested);
   const base = { path: root, name: path.basename(root) };
   const native = (await nativeGitVersion()) !== null;
-  const [branch, head, changed] = await Promise.all([
+  const [branch, head, allChanged] = await Promise.all([
     readBranch(root),
     readHead(root),
     native ? changedPathsNative(root) : changedPathsIsomorphic(root),
   ]);
+  // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
+  const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
   return {
     ...base,
     branch,

@@ -38,7 +38,7 @@ export async function prepareExampleRepo(appRoot: string, example: string, targe
 
 async function printLog(io: CliIo, repo: string, base: string, branch: string): Promise<void> {
   if (await nativeGitVersion()) {
-    const log = await runNativeGit(repo, ['log', '--stat', '--format=%h %s%n%b', `${base}..${branch}`]);
+    const log = await runNativeGit(repo, ['log', '--stat', '--format=%h %s%n  %(trailers:separator=%x20·%x20,unfold)', `${base}..${branch}`]);
     io.out(log.stdout.trimEnd());
     return;
   }

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APP_ROOT, makeExampleRepo, readReplay, REPLAYS, writeReplay } from '../../../test-support/exampleRepo';
+import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
+import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig';
+import { createModelRouter } from '../llm/index';
+import type { ChatMessage, ModelRouterOptions } from '../llm/types';
+import { createDefaultDeps, createEngineEnv } from './defaultDeps';
+import { startRun } from './runner';
+import { readLog } from './runStore';
+import type { RunConfig } from '../../../shared/engine/runConfig';
+
+const cleanup: (() => void)[] = [];
+afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
+
+function setup() {
+  const repo = makeExampleRepo('js-stats');
+  const dataDir = makeTempDir('lathe-data-');
+  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { repo, dataDir };
+}
+
+/** Runs with the real layers, recording every prompt the router is sent. */
+async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, edit: (config: RunConfig) => void = () => {}) {
+  const prompts: { role: string; messages: ChatMessage[]; context: string[] }[] = [];
+  const deps = createDefaultDeps();
+  const config = resolveRunConfig({ repoRoot: repo.dir }, overrides);
+  edit(config);
+  const env = createEngineEnv({
+    appRoot: APP_ROOT,
+    dataDir,
+    retryBackoffMs: 1,
+    deps: {
+      ...deps,
+      createModels: (options: ModelRouterOptions) => {
+        const router = createModelRouter(options);
+        return {
+          ...router,
+          generate: (request) => {
+            prompts.push({ role: request.role, messages: request.messages, context: (request.context ?? []).map((item) => item.id) });
+            return router.generate(request);
+          },
+        };
+      },
+    },
+  });
+  const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+  return { state, prompts, log: readLog(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'log.jsonl')) };
+}
+
+const minimalReplay = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
+
+describe("seed 000's knowledge notes", () => {
+  it('feeds .lathe/kb/*.md to the Planner as context', async () => {
+    const { repo, dataDir } = setup();
+    fs.mkdirSync(path.join(repo.dir, '.lathe', 'kb'), { recursive: true });
+    fs.writeFileSync(path.join(repo.dir, '.lathe', 'kb', 'conventions.md'), 'Always sort numbers with a comparator.\n');
+    const { state, prompts } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
+    expect(state.result?.status).toBe('complete');
+    const planner = prompts.find((prompt) => prompt.role === 'planner');
+    expect(planner?.context).toEqual(['kb:conventions.md']);
+    expect(planner?.messages[1]?.content).toContain('"repo_summary"');
+    expect(prompts.find((prompt) => prompt.role === 'coder')?.context).toContain('file:src/stats.js');
+  });
+});
+
+describe("seed 003's verification tools", () => {
+  it('runs each registered tool in order and reports each, a missing command included', async () => {
+    const { repo, dataDir } = setup();
+    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay }, (config) => {
+      config.extra_verification = [
+        { name: 'lint', argv: ['node', '-e', 'process.exit(0)'], required: true },
+        { name: 'typecheck', argv: ['definitely-not-a-command-xyz'], required: false },
+      ];
+    });
+    expect(state.result?.status).toBe('complete');
+    const tools = log.find((event) => event.type === 'test_result')?.data.tools;
+    expect(tools).toEqual([
+      { name: 'lint', status: 'PASS', required: true },
+      { name: 'typecheck', status: 'INFRA_ERROR', required: false },
+    ]);
+  });
+
+  it('fails the step when a required tool fails', async () => {
+    const { repo, dataDir } = setup();
+    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay }, (config) => {
+      config.extra_verification = [{ name: 'lint', argv: ['node', '-e', 'process.exit(3)'], required: true }];
+    });
+    expect(state.result).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(log.find((event) => event.type === 'test_result')?.data).toMatchObject({ status: 'FAIL', passed: false });
+  });
+});
+
+describe("seed 002's agent error recovery", () => {
+  it('retries a transient model failure with backoff and carries on', async () => {
+    const { repo, dataDir } = setup();
+    const outputs = readReplay('js-stats.minimal.json').outputs;
+    const model = writeReplay(dataDir, 'flaky', [outputs[0], { role: 'coder', error: 'connection reset' }, { role: 'coder', raw: '{"edits": [' }, ...outputs.slice(1)]);
+    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model });
+    expect(state.result?.status).toBe('complete');
+    expect(log.filter((event) => event.type === 'agent_retry').map((event) => event.data.code)).toEqual(['PROVIDER_ERROR', 'INVALID_OUTPUT']);
+    expect(log.find((event) => event.data.raw === '{"edits": [')).toBeDefined();
+  });
+
+  it('gives up after three retries with a typed failure, never a hang', async () => {
+    const { repo, dataDir } = setup();
+    const outputs = readReplay('js-stats.minimal.json').outputs;
+    const failing = Array.from({ length: 4 }, () => ({ role: 'coder', error: 'model crashed' }));
+    const model = writeReplay(dataDir, 'down', [outputs[0], ...failing]);
+    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model });
+    expect(state.result).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(log.filter((event) => event.type === 'agent_retry')).toHaveLength(3);
+    expect(log.find((event) => event.type === 'agent_failed')?.data.reason).toContain('PROVIDER_ERROR');
+  });
+});
+
+describe("seed 001's push & PR", () => {
+  it('pushes the approved run branch to the configured remote and writes a PR description', async () => {
+    const { repo, dataDir } = setup();
+    const remote = makeTempDir('lathe-remote-');
+    cleanup.push(() => fs.rmSync(remote, { recursive: true, force: true }));
+    repo.git('init', '--quiet', '--bare', remote);
+    repo.git('remote', 'add', 'origin', remote);
+    const { state, log } = await run(repo, dataDir, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}` }, (config) => {
+      config.push.remote = 'origin';
+    });
+    expect(state.result?.status).toBe('complete');
+    expect(log.find((event) => event.type === 'push')?.data).toMatchObject({ remote: 'origin', pushed: true });
+    expect(repo.git('--git-dir', remote, 'rev-parse', state.branch ?? '')).toBe(state.commits.at(-1));
+    const pr = fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'pr-description.md'), 'utf8');
+    expect(pr).toMatch(/^# median\(\)|^# fix median/);
+    expect(pr).toContain(`Run id: ${state.run_id}`);
+  });
+});
