@@ -1,6 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LatheError } from '../../../shared/errors';
-import { ExitCode } from './exitCodes';
 
 export interface CliIo {
   out: (line: string) => void;

@@ -29,6 +29,9 @@ function overview(): string {
   ].join('\n');
 }
 
+/** What the user asked for is wrong (exit 64), as opposed to the machine or repository failing (exit 2). */
+const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'NO_MODEL']);
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -49,7 +52,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const latheError = LatheError.from(error);
     io.err(`lathe ${name}: ${latheError.message} [${latheError.code}]`);
-    return ExitCode.infraError;
+    return USAGE_ERROR_CODES.has(latheError.code) ? ExitCode.usage : ExitCode.infraError;
   }
 }
 

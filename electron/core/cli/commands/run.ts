@@ -4,7 +4,6 @@ import YAML from 'yaml';
 import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
 import { rolesUsed } from '../../../../shared/engine/rolesUsed';
 import type { RunState } from '../../../../shared/engine/runState';
-import { LatheError } from '../../../../shared/errors';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { MODEL_ROLE_NAMES, resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
@@ -149,10 +148,6 @@ export const runCommand: Command = {
         if (exit !== ExitCode.success || controller.signal.aborted) break;
       }
       return exit;
-    } catch (error) {
-      if (error instanceof UsageError || !(error instanceof LatheError)) throw error;
-      io.err(`lathe run: ${error.message} [${error.code}]`);
-      return ['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND'].includes(error.code) ? ExitCode.usage : ExitCode.infraError;
     } finally {
       process.off('SIGINT', onInterrupt);
       process.off('SIGTERM', onInterrupt);
