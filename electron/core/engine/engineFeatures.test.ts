@@ -7,7 +7,7 @@ import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig'
 import { createModelRouter } from '../llm/index';
 import type { ChatMessage, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
-import { startRun } from './runner';
+import { resumeRun, startRun } from './runner';
 import { readLog } from './runStore';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 
@@ -131,5 +131,15 @@ describe("seed 001's push & PR", () => {
     const pr = fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'pr-description.md'), 'utf8');
     expect(pr).toMatch(/^# median\(\)|^# fix median/);
     expect(pr).toContain(`Run id: ${state.run_id}`);
+  });
+});
+
+describe("seed 003's spec_hash", () => {
+  it('refuses to resume a run against a changed goal', async () => {
+    const { repo, dataDir } = setup();
+    const { state } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
+    const env = createEngineEnv({ appRoot: APP_ROOT, dataDir });
+    await expect(resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' })).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
+    expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe('complete');
   });
 });

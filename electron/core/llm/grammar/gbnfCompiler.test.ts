@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { PlanSchema, type Plan } from '../../../../shared/schemas/agents/planner';
+import { TesterReportSchema } from '../../../../shared/schemas/agents/tester';
 import { gbnfMatcher } from '../../../../test-support/gbnfMatcher';
 import { compileJsonSchemaGrammar, GRAMMAR_LENGTH_CAP } from './gbnfCompiler';
 import { grammarForSchema } from './index';
@@ -25,6 +26,13 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(matcher.matches(JSON.stringify(plan))).toBe(true);
     expect(matcher.matches(JSON.stringify(plan, null, 2))).toBe(true);
     expect(matcher.matches(JSON.stringify({ status: 'error', reason: 'goal is ambiguous' }))).toBe(true);
+  });
+
+  it("emits keys in the schema's order (seed 000: the Tester's key order is fixed)", () => {
+    const tester = matcherFor(TesterReportSchema);
+    expect(tester.matches('{"task_id": "T1", "passed": true, "report": "3 passed"}')).toBe(true);
+    expect(tester.matches('{"passed": true, "task_id": "T1", "report": "3 passed"}')).toBe(false);
+    expect(tester.matches('{"task_id": "T1", "report": "3 passed", "passed": true}')).toBe(false);
   });
 
   it('enforces the id patterns the schema states as regexes', () => {
