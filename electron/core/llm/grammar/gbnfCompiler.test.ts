@@ -5,7 +5,7 @@ import { PlanSchema, type Plan } from '../../../../shared/schemas/agents/planner
 import { TesterReportSchema } from '../../../../shared/schemas/agents/tester';
 import { gbnfMatcher } from '../../../../test-support/gbnfMatcher';
 import { compileJsonSchemaGrammar, GRAMMAR_LENGTH_CAP } from './gbnfCompiler';
-import { grammarForSchema } from './index';
+import { grammarForSchema, relaxRepetitions } from './index';
 import { zodToJsonSchema } from './jsonSchema';
 
 const matcherFor = (schema: z.ZodType) => gbnfMatcher(grammarForSchema(schema).gbnf);
@@ -112,6 +112,10 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(compiled.gbnf).not.toContain(`${200_000}`);
     expect(compiled.notes.join('\n')).toMatch(/maxLength 200000/);
     expect(GRAMMAR_LENGTH_CAP).toBeLessThan(200_000);
+  });
+
+  it('relaxes only long repetition bounds when a runtime refuses them', () => {
+    expect(relaxRepetitions('s ::= "\\"" char{0,2000} "\\""\nid ::= [0-9]{4}\nt ::= x{2,500} y{0,99}')).toBe('s ::= "\\"" char* "\\""\nid ::= [0-9]{4}\nt ::= x{2,} y{0,99}');
   });
 
   it('compiles the same schema object once', () => {

@@ -24,3 +24,12 @@ export { compileJsonSchemaGrammar, GRAMMAR_LENGTH_CAP, type CompiledGrammar } fr
 export { zodToJsonSchema, type JsonSchema, type JsonSchemaObject } from './jsonSchema';
 export { assertBoundedSchema, findUnboundedFields } from './schemaBounds';
 export { patternToGbnf } from './regexGrammar';
+
+/**
+ * The same grammar with long repetition bounds (`{m,n}`, n ≥ 100) opened up to `{m,}`. llama.cpp's
+ * parser refuses some counts depending on its version (node-llama-cpp 3.21's refuses exactly 2000);
+ * the structure, the short bounds and zod's validation afterwards all stay.
+ */
+export function relaxRepetitions(gbnf: string): string {
+  return gbnf.replace(/\{(\d+),(\d+)\}/g, (whole, min: string, max: string) => (Number(max) >= 100 ? (min === '0' ? '*' : `{${min},}`) : whole));
+}

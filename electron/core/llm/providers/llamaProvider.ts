@@ -2,7 +2,7 @@ import { TokenBias, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
 import { isLatheError } from '../../../../shared/errors';
 import { untilAborted } from '../callSignal';
 import { fitContext } from '../contextFit';
-import { grammarForSchema } from '../grammar';
+import { grammarForSchema, relaxRepetitions } from '../grammar';
 import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { toChatHistory } from '../llama/roleSession';
@@ -126,7 +126,9 @@ export class LlamaProvider implements Provider {
     const { gbnf } = grammarForSchema(schema);
     let grammar = this.grammars.get(gbnf);
     if (!grammar) {
-      grammar = loaded.llama.createGrammar({ grammar: gbnf, trimWhitespaceSuffix: true });
+      const create = (text: string) => loaded.llama.createGrammar({ grammar: text, trimWhitespaceSuffix: true });
+      // A runtime that refuses a long repetition bound still gets the grammar's structure.
+      grammar = create(gbnf).catch(() => create(relaxRepetitions(gbnf)));
       grammar.catch(() => this.grammars.delete(gbnf));
       this.grammars.set(gbnf, grammar);
     }
