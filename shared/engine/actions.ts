@@ -50,7 +50,7 @@ export type ActionOutcome =
   | { kind: 'applied'; commit: string | null; head: string; files: string[] }
   | { kind: 'apply_rejected'; code: string; message: string; rule: string | null; path: string | null }
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
-  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null }
+  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null }
   | { kind: 'fatal'; code: string; message: string }
   | { kind: 'stopped'; reason: 'aborted' | 'time_expired' };
 

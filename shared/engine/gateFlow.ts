@@ -5,7 +5,7 @@ import { gateWaitsForUser, type GateKind } from './gates';
 import { currentPlan, currentStep, updatePlan } from './planOps';
 import type { Preset } from './presets';
 import type { RunState, Verdict } from './runState';
-import { completeStep, failAttempt } from './stepFlow';
+import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 
 const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_review', goal: 'goal_review' } as const;
 
@@ -32,7 +32,12 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
   const passes = verdict.approved && verdict.score >= gate.threshold;
   const normalized: Verdict = { ...verdict, approved: passes };
   const escalation = preset.escalation ? countVerdict(state.counters, verdict.score) : null;
-  const counted: RunState = escalation ? { ...state, counters: escalation.counters } : state;
+  // Seed 002: the escalation message goes into the next prompt of the agent concerned.
+  const note: RunState['escalation_note'] =
+    escalation && escalation.level !== 'NONE'
+      ? { level: escalation.level, message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, ${gate.kind} gate, score ${verdict.score}: ${verdict.feedback})`, role: gate.kind === 'plan' || gate.kind === 'goal' ? 'planner' : 'writer' }
+      : null;
+  const counted: RunState = escalation ? { ...state, counters: escalation.counters, escalation_note: note } : state;
   const withVerdict: RunState = { ...counted, gate: { ...gate, verdict: normalized, escalation: escalation?.level ?? null } };
   const events: PendingEvent[] = [
     {
@@ -63,16 +68,19 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
   return { state: decided.state, events: [...events, ...decided.events] };
 }
 
-/** The user's decision on a pending gate; a comment is fed back as critique. */
-export function takeUserDecision(state: RunState, preset: Preset, approved: boolean, comment: string | null): Transition {
+/**
+ * The user's decision on a pending gate: a comment is fed back as critique, together with the
+ * Supervisor's verdict — or instead of it, when the user edited that feedback.
+ */
+export function takeUserDecision(state: RunState, preset: Preset, approved: boolean, comment: string | null, editedFeedback: string | null = null): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
-  const supervisorText = gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '';
+  const supervisorText = editedFeedback ?? (gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '');
   const critique = [comment ? `User: ${comment}` : '', supervisorText].filter(Boolean).join('\n');
   const decided = decideGate({ ...state, status: 'running' }, preset, approved, critique, 'user');
   return {
     state: decided.state,
-    events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment } }, ...decided.events],
+    events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback } }, ...decided.events],
   };
 }
 
@@ -96,11 +104,15 @@ function decideGate(state: RunState, preset: Preset, approved: boolean, critique
       const rejected = { ...marked, plan_stack: marked.plan_stack.filter((planId) => planId !== plan?.plan_id) };
       return tail(replanOrFail(rejected, critique, 'plan rejected'));
     }
-    case 'code':
-      if (approved) return tail({ state: { ...closed, phase: 'applying' }, events: [] });
-      return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
+    case 'code': {
+      if (approved) return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, preset, gate.opened_at));
+      // Rejected implementation: back to the step's start, and the Coder implements it again.
+      const rolledBack = rollBackStep(closed);
+      const retried = failAttempt(rolledBack.state, preset, { kind: 'critique', text: critique });
+      return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
+    }
     case 'step':
-      if (approved) return tail(completeStep({ ...closed, gate: null }, preset));
+      if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, preset));
       return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
     case 'goal':
       if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, 'the Supervisor confirmed the goal is met'));

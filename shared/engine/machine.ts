@@ -4,7 +4,7 @@ import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
-import { openGate, replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
+import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
@@ -108,7 +108,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     }
     case 'user_decision':
       if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
-      return takeUserDecision(state, preset, outcome.approved, outcome.comment);
+      return takeUserDecision(state, preset, outcome.approved, outcome.comment, outcome.feedback ?? null);
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`);
     case 'stopped':
@@ -179,13 +179,8 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
     }
     case 'code': {
       const files = proposalFiles(output);
-      const next: RunState = { ...state, proposal: output, proposal_files: files };
-      const event: PendingEvent = { role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } };
-      if (state.config.gates.code !== 'off') {
-        const gated = openGate(next, 'code', now);
-        return { state: gated.state, events: [event, ...gated.events] };
-      }
-      return { state: { ...next, phase: 'applying' }, events: [event] };
+      const next: RunState = { ...state, proposal: output, proposal_files: files, phase: 'applying' };
+      return { state: next, events: [{ role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } }] };
     }
     case 'test_report': {
       const report = TesterReportSchema.safeParse(output);

@@ -47,6 +47,7 @@ const baseLimits = {
   replan_after_failures: 0,
   hard_stop_verify_loops: 0,
   max_subplan_depth: 0,
+  max_failed_steps: 0,
   agent_retries: 3,
   test_timeout_ms: 120_000,
 };
@@ -137,7 +138,7 @@ export const PRESETS = {
       edit_format: 'search-replace',
       artifacts_only: false,
       tests_read_only: false,
-      limits: { ...baseLimits, max_attempts_per_task: 3, max_fix_cycles: 3, max_subplan_depth: 3 },
+      limits: { ...baseLimits, max_attempts_per_task: 3, max_fix_cycles: 3, max_subplan_depth: 3, max_failed_steps: 3 },
       gates: { plan: 'auto', code: 'auto', step: 'auto', goal: 'auto' },
     },
   },

@@ -35,6 +35,8 @@ export const LimitsSchema = z.object({
   hard_stop_verify_loops: z.number().int().min(0).max(1000),
   /** Seed 002: nested sub-plans for blocked steps (0 = none, at most 3). */
   max_subplan_depth: z.number().int().min(0).max(3),
+  /** Seed 002: "if too many failures, escalate": the run ends after this many failed steps (0 = no limit). */
+  max_failed_steps: z.number().int().min(0).max(100),
   /** Agent error recovery: retries of a failed model call, with backoff (seed 002: 3). */
   agent_retries: z.number().int().min(0).max(10),
   test_timeout_ms: z.number().int().positive(),

@@ -183,8 +183,14 @@ export const RunStateSchema = z.object({
   /** Innermost plan last (seed 002's planStack). */
   plan_stack: z.array(z.string()),
   current_step_id: z.string().nullable(),
-  /** The writer's proposal waiting to be reviewed/applied. */
+  /** The writer's proposal waiting to be applied. */
   proposal: z.unknown().nullable(),
+  /** Where the current step started: a rejected code gate rolls back to it (re-implementation). */
+  step_base: z.object({ commit: z.string(), commit_count: z.number().int().nonnegative() }).nullable(),
+  /** Gates already passed in the current attempt (code, then step). */
+  passed_gates: z.array(GateKindSchema),
+  /** Seed 002: the escalation message for the next prompt of the agent concerned. */
+  escalation_note: z.object({ level: z.string(), message: z.string(), role: z.enum(['planner', 'writer']) }).nullable(),
   proposal_files: z.array(z.string()),
   last_test: TestSummarySchema.nullable(),
   feedback: FeedbackSchema.nullable(),

@@ -12,11 +12,26 @@ function withEvents(transition: Transition, ...events: PendingEvent[]): Transiti
   return { state: transition.state, events: [...events, ...transition.events] };
 }
 
-/** Tests (and the step gate, when on) passed: the step is done. */
+/**
+ * Green. Seed 002's Supervisor then verifies, only now: the code gate (implementation quality, with the
+ * test result, coverage and the Tester's findings in hand), then the step gate; then the step is done.
+ */
 export function passStep(state: RunState, preset: Preset, now: string): Transition {
   const counted = { ...state, counters: countVerifyPass(state.counters) };
-  if (state.config.gates.step !== 'off' && state.gate?.kind !== 'step') return openGate(counted, 'step', now);
+  if (state.config.gates.code !== 'off' && !state.passed_gates.includes('code')) return openGate(counted, 'code', now);
+  if (state.config.gates.step !== 'off' && !state.passed_gates.includes('step')) return openGate(counted, 'step', now);
   return completeStep(counted, preset);
+}
+
+/** A rejected code gate: the step's commits go, and the next attempt re-implements from the step's start. */
+export function rollBackStep(state: RunState): Transition {
+  const base = state.step_base;
+  if (!base || state.commits.length <= base.commit_count) return { state, events: [] };
+  const dropped = state.commits.slice(base.commit_count);
+  const kept = state.commits.slice(0, base.commit_count);
+  const step = currentStep(state);
+  const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
+  return { state: { ...cleaned, head: base.commit, commits: kept }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped } }] };
 }
 
 export function completeStep(state: RunState, preset: Preset): Transition {
@@ -29,9 +44,10 @@ export function completeStep(state: RunState, preset: Preset): Transition {
     feedback: null,
     proposal: null,
     proposal_files: [],
+    passed_gates: [],
     metrics: { ...done.metrics, completed_steps: done.metrics.completed_steps + 1 },
   };
-  return withEvents(selectNext(next, preset), event('step_completed', { step_id: step.id, title: step.title, commits: step.commits }));
+  return withEvents(selectNext(next, preset), event('step_completed', { step_id: step.id, title: step.title, commits: step.commits }), event('metrics', { ...next.metrics }));
 }
 
 /**
@@ -79,6 +95,7 @@ export function fixCycle(state: RunState, feedback: Feedback): Transition {
       gate: null,
       proposal: null,
       proposal_files: [],
+      passed_gates: [],
       counters: { ...state.counters, fix_cycles: cycle },
       metrics: { ...state.metrics, fix_cycles: state.metrics.fix_cycles + 1 },
     },
@@ -89,7 +106,7 @@ export function fixCycle(state: RunState, feedback: Feedback): Transition {
 /** A new attempt at a step: attempts count here, not per writer call, so fix cycles do not use them up. */
 export function startAttempt(state: RunState, stepId: string): RunState {
   const started = updateStep(state, stepId, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
-  return { ...started, phase: 'coding', current_step_id: stepId, counters: { ...started.counters, fix_cycles: 0 } };
+  return { ...started, phase: 'coding', current_step_id: stepId, passed_gates: [], counters: { ...started.counters, fix_cycles: 0 } };
 }
 
 /** One attempt at the current step failed: try again, or the step has run out of attempts. */
@@ -118,8 +135,13 @@ export function failStep(state: RunState, preset: Preset, stepId: string, reason
   const failed = updateStep(state, stepId, (current) => ({ ...current, status: 'failed', fail_reason: reason }));
   const next: RunState = { ...failed, metrics: { ...failed.metrics, failed_steps: failed.metrics.failed_steps + 1 } };
   const failedEvent = event('step_failed', { step_id: stepId, reason });
-  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent);
-  return withEvents(selectNext({ ...next, feedback: null, gate: null }, preset), failedEvent);
+  const metricsEvent = event('metrics', { ...next.metrics });
+  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent, metricsEvent);
+  const limit = state.config.limits.max_failed_steps;
+  if (limit > 0 && next.metrics.failed_steps >= limit) {
+    return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, `${next.metrics.failed_steps} steps failed: too many failures, escalated (last: ${reason})`), failedEvent, metricsEvent);
+  }
+  return withEvents(selectNext({ ...next, feedback: null, gate: null }, preset), failedEvent, metricsEvent);
 }
 
 /** Picks the next runnable step; closes finished sub-plans and, at the top, the goal. */
@@ -129,8 +151,9 @@ export function selectNext(state: RunState, preset: Preset, now = state.updated_
   const selection = selectNextStep(plan);
   if (selection.kind === 'step') {
     const planStarted = updatePlan(state, plan.plan_id, (record) => ({ ...record, status: 'in_progress' }));
+    const based: RunState = { ...planStarted, step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null };
     return {
-      state: startAttempt(planStarted, selection.step.id),
+      state: startAttempt(based, selection.step.id),
       events: [event('step_started', { step_id: selection.step.id, title: selection.step.title, plan_id: plan.plan_id, depth: plan.depth })],
     };
   }

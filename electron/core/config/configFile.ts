@@ -39,6 +39,7 @@ export const ConfigFileSchema = z.strictObject({
       replan_after_failures: z.number().int().min(0).optional(),
       hard_stop_verify_loops: z.number().int().min(0).optional(),
       max_subplan_depth: z.number().int().min(0).max(3).optional(),
+      max_failed_steps: z.number().int().min(0).optional(),
       agent_retries: z.number().int().min(0).optional(),
       gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
       thresholds: z.strictObject({ plan: z.number().optional(), code: z.number().optional(), step: z.number().optional(), goal: z.number().optional() }).optional(),

@@ -88,7 +88,7 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (p.test_timeout !== undefined) config.limits.test_timeout_ms = parseDuration(String(p.test_timeout), 'policies.test_timeout');
   if (p.extra_verification) config.extra_verification = p.extra_verification;
   if (p.time_limit !== undefined) config.time_limit_ms = parseDuration(String(p.time_limit), 'policies.time_limit');
-  for (const key of ['max_attempts_per_task', 'max_plan_attempts', 'max_fix_cycles', 'replan_after_failures', 'hard_stop_verify_loops', 'max_subplan_depth', 'agent_retries'] as const) {
+  for (const key of ['max_attempts_per_task', 'max_plan_attempts', 'max_fix_cycles', 'replan_after_failures', 'hard_stop_verify_loops', 'max_subplan_depth', 'max_failed_steps', 'agent_retries'] as const) {
     const value = p[key];
     if (value !== undefined) config.limits[key] = value;
   }
