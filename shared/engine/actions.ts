@@ -14,6 +14,7 @@ export type AgentPurpose =
   | 'review_code'
   | 'review_step'
   | 'review_goal'
+  | 'scout_brief'
   | 'scout';
 
 export type VerifyPurpose = 'preflight' | 'step';
@@ -52,7 +53,9 @@ export type ActionOutcome =
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
   | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null }
   | { kind: 'fatal'; code: string; message: string }
-  | { kind: 'stopped'; reason: 'aborted' | 'time_expired' };
+  /** Seed 002: the current step used its time budget before another attempt. */
+  | { kind: 'step_budget_exhausted'; reason: string }
+  | { kind: 'stopped'; reason: 'aborted' | 'time_expired'; detail?: string };
 
 /** A log line the transition wants written; the run store adds ts, seq and run_id. */
 export interface PendingEvent {

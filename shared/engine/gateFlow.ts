@@ -11,10 +11,12 @@ const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_re
 
 export function openGate(state: RunState, kind: GateKind, now: string): Transition {
   const stepId = kind === 'step' || kind === 'code' ? state.current_step_id : null;
-  const gateId = `${kind}-${state.log_seq + 1}-${stepId ?? currentPlan(state)?.plan_id ?? 'run'}`;
+  const number = state.counters.gates_opened + 1;
+  const gateId = `${kind}-${number}-${stepId ?? currentPlan(state)?.plan_id ?? 'run'}`;
   return {
     state: {
       ...state,
+      counters: { ...state.counters, gates_opened: number },
       phase: PHASE_OF_GATE[kind],
       gate: { gate_id: gateId, kind, step_id: stepId, threshold: state.config.thresholds[kind], verdict: null, escalation: null, opened_at: now },
     },

@@ -38,7 +38,7 @@ export function initialState(run: NewRun): RunState {
     last_test: null,
     feedback: null,
     gate: null,
-    counters: { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0 },
+    counters: { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 },
     metrics: {
       total_steps: 0,
       completed_steps: 0,
@@ -52,7 +52,11 @@ export function initialState(run: NewRun): RunState {
     model_calls: {},
     log_seq: 0,
     contexts: [],
+    scouting: null,
+    failure_history: [],
     started_ms: run.nowMs,
+    time_spent: { planning: 0, execution: 0, verification: 0 },
+    step_time: null,
     elapsed_ms: 0,
     result: null,
   };

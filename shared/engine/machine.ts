@@ -1,7 +1,9 @@
 import { PlanSchema } from '../schemas/agents/planner';
 import { SteppedPlanSchema } from '../schemas/agents/steppedPlan';
 import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
+import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
+import { z } from 'zod';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
@@ -10,7 +12,16 @@ import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Preset } from './presets';
 import type { Feedback, RunState, TestSummary } from './runState';
-import { failAttempt, failVerification, fixCycle, passStep, selectNext } from './stepFlow';
+import { failAttempt, failVerification, fixCycle, outOfAttempts, passStep, selectNext } from './stepFlow';
+
+/** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
+export const ScoutOutcomeSchema = z.object({
+  scout: z.enum(['A', 'B']),
+  question: z.string(),
+  report: ScoutReportSchema,
+  context_file: z.string(),
+  tool_calls: z.number().int().nonnegative(),
+});
 
 const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
 
@@ -21,8 +32,12 @@ export function nextAction(state: RunState, preset: Preset): EngineAction {
       return { kind: 'prepare' };
     case 'preflight':
       return { kind: 'verify', purpose: 'preflight' };
-    case 'scouting':
-      return { kind: 'agent', role: 'scout', purpose: 'scout' };
+    case 'scouting': {
+      const brief = state.scouting?.brief ?? null;
+      if (!brief) return { kind: 'agent', role: 'editor', purpose: 'scout_brief' };
+      if ((state.scouting?.next ?? 0) < brief.questions.length) return { kind: 'agent', role: 'scout', purpose: 'scout' };
+      return { kind: 'internal' };
+    }
     case 'planning':
       if (preset.planning === 'single_task' && currentStep(state)?.status !== 'blocked') return { kind: 'internal' };
       return { kind: 'agent', role: 'planner', purpose: currentStep(state)?.status === 'blocked' ? 'subplan' : 'plan' };
@@ -111,14 +126,19 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
       return takeUserDecision(state, preset, outcome.approved, outcome.comment, outcome.feedback ?? null);
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`);
+    case 'step_budget_exhausted': {
+      const out = outOfAttempts({ ...state, gate: null, proposal: null }, preset, outcome.reason);
+      return { state: out.state, events: [{ role: 'engine', type: 'budget_exhausted', data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason } }, ...out.events] };
+    }
     case 'stopped':
-      return stopRun(state, outcome.reason, outcome.reason === 'aborted' ? 'stopped by the user' : 'the time limit was reached');
+      return stopRun(state, outcome.reason, outcome.detail ?? (outcome.reason === 'aborted' ? 'stopped by the user' : 'the time limit was reached'));
     default:
       return outcome satisfies never;
   }
 }
 
 function internalStep(state: RunState, preset: Preset, now: string): Transition {
+  if (state.phase === 'scouting') return { state: { ...state, phase: 'planning' }, events: [] };
   if (state.phase === 'planning') return acceptPlan(state, preset, { kind: 'single_task' }, now);
   if (state.phase === 'selecting') return selectNext(state, preset, now);
   return { state, events: [] };
@@ -143,7 +163,10 @@ function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transi
   const metrics = test.passed
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
-  const recorded: RunState = { ...state, last_test: test, metrics };
+  const history = test.passed
+    ? state.failure_history
+    : [...state.failure_history, { step_id: state.current_step_id, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.report.slice(0, 1500), artifact_dir: test.artifact_dir }].slice(-5);
+  const recorded: RunState = { ...state, last_test: test, metrics, failure_history: history };
   const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: state.current_step_id, ...test } };
   if (test.status === 'INFRA_ERROR') {
     // Seed 004 invariant 10: an infrastructure failure ends the task at once.
@@ -205,8 +228,20 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       if (!verdict.success) return afterAgentFailure(state, preset, role, purpose, 'the verdict did not match its schema', false);
       return takeVerdict(state, preset, verdict.data);
     }
-    case 'scout':
-      return { state: { ...state, phase: 'planning' }, events: [] };
+    case 'scout_brief': {
+      const brief = EditorBriefSchema.safeParse(output);
+      if (!brief.success) return afterAgentFailure(state, preset, role, purpose, 'the brief did not match its schema', false);
+      return { state: { ...state, scouting: { brief: brief.data, next: 0 } }, events: [{ role, type: 'scout_brief', data: { ...brief.data } }] };
+    }
+    case 'scout': {
+      const answer = ScoutOutcomeSchema.safeParse(output);
+      if (!answer.success || !state.scouting) return afterAgentFailure(state, preset, role, purpose, 'the scout report did not match its schema', false);
+      const scouting = { ...state.scouting, next: state.scouting.next + 1 };
+      return {
+        state: { ...state, scouting, contexts: [...state.contexts, answer.data.context_file] },
+        events: [{ role, type: 'scout_report', data: { scout: answer.data.scout, question: answer.data.question, context_file: answer.data.context_file, tool_calls: answer.data.tool_calls, report: answer.data.report } }],
+      };
+    }
     default:
       return purpose satisfies never;
   }
@@ -231,6 +266,8 @@ function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName,
     case 'fix_plan':
       return wrap(evaluate(state, preset, null));
     case 'scout':
+    case 'scout_brief':
+      // Seed 004 invariants 9 and 10: after its retries a Scout failure is INFRA_ERROR, and the task ends at once.
       return wrap(finishRun(state, 'stuck', EXIT_INFRA, `Scout INFRA_ERROR: ${reason}`));
     default: {
       if (!state.gate) return wrap({ state, events: [] });

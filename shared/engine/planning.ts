@@ -60,8 +60,8 @@ export function acceptPlan(state: RunState, preset: Preset, input: PlanInput, no
   const isSubplan = blocked?.status === 'blocked';
   const planId = nextPlanId(counted);
   const depth = isSubplan && blocked ? blocked.depth + 1 : 0;
-  const prefix = isSubplan && blocked ? `${blocked.id}.` : '';
-  const rename = (id: string) => `${prefix}${id}`;
+  // A sub-plan's T1..Tn become <parent>.1..<parent>.n, so ids stay unique down the plan stack.
+  const rename = (id: string) => (isSubplan && blocked ? `${blocked.id}.${id.replace(/^T/, '')}` : id);
   const record: PlanRecord = {
     plan_id: planId,
     analysis,

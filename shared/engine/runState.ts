@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunStatusSchema } from '../schemas/run';
 import { GateKindSchema } from './gates';
 import { RunConfigSchema } from './runConfig';
+import { EditorBriefSchema } from '../schemas/agents/scout';
 
 /**
  * Where a run stands. The engine asks `nextAction` what to do in each phase, runs the effect, and
@@ -131,6 +132,7 @@ export const CountersSchema = z.object({
   plan_attempts: z.number().int().nonnegative(),
   fix_cycles: z.number().int().nonnegative(),
   consecutive_low_scores: z.number().int().nonnegative(),
+  gates_opened: z.number().int().nonnegative(),
 });
 export type Counters = z.infer<typeof CountersSchema>;
 
@@ -203,7 +205,16 @@ export const RunStateSchema = z.object({
   log_seq: z.number().int().nonnegative(),
   /** Scout report files recorded so far (seed 004). */
   contexts: z.array(z.string()),
+  /** Seed 004: the Editor's brief and the next Scout question to ask; reset by a REPLAN. */
+  scouting: z.object({ brief: EditorBriefSchema.nullable(), next: z.number().int().nonnegative() }).nullable(),
+  /** The last failed verifications, for the stuck report (seed 004). */
+  failure_history: z.array(
+    z.object({ step_id: z.string().nullable(), status: z.string(), first_failure: z.string().nullable(), report: z.string(), artifact_dir: z.string() }),
+  ),
   started_ms: z.number(),
+  /** Seed 002 budget accounting: time spent per phase group, and by the current step. */
+  time_spent: z.object({ planning: z.number().nonnegative(), execution: z.number().nonnegative(), verification: z.number().nonnegative() }),
+  step_time: z.object({ step_id: z.string(), spent_ms: z.number().nonnegative(), fix_cycle_spent_ms: z.number().nonnegative() }).nullable(),
   /** Run time used as of the last save, across sessions (resume does not reset the budget). */
   elapsed_ms: z.number().nonnegative(),
   result: RunResultSchema.nullable(),

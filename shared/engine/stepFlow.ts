@@ -70,7 +70,9 @@ export function failVerification(state: RunState, preset: Preset, feedback: Feed
   if (decision === 'replan') {
     const replanned: RunState = {
       ...counted,
+      // Seed 004: a REPLAN may re-query the Scouts, since failures suggest stale analysis.
       phase: preset.scouts ? 'scouting' : 'planning',
+      scouting: null,
       feedback,
       proposal: null,
       proposal_files: [],
@@ -96,6 +98,7 @@ export function fixCycle(state: RunState, feedback: Feedback): Transition {
       proposal: null,
       proposal_files: [],
       passed_gates: [],
+      step_time: state.step_time ? { ...state.step_time, fix_cycle_spent_ms: 0 } : null,
       counters: { ...state.counters, fix_cycles: cycle },
       metrics: { ...state.metrics, fix_cycles: state.metrics.fix_cycles + 1 },
     },
@@ -151,7 +154,11 @@ export function selectNext(state: RunState, preset: Preset, now = state.updated_
   const selection = selectNextStep(plan);
   if (selection.kind === 'step') {
     const planStarted = updatePlan(state, plan.plan_id, (record) => ({ ...record, status: 'in_progress' }));
-    const based: RunState = { ...planStarted, step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null };
+    const based: RunState = {
+      ...planStarted,
+      step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null,
+      step_time: { step_id: selection.step.id, spent_ms: 0, fix_cycle_spent_ms: 0 },
+    };
     return {
       state: startAttempt(based, selection.step.id),
       events: [event('step_started', { step_id: selection.step.id, title: selection.step.title, plan_id: plan.plan_id, depth: plan.depth })],

@@ -6,6 +6,7 @@ import type { RunState } from '../../../shared/engine/runState';
 import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../shared/schemas/agents/planner';
 import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
+import { EditorBriefSchema, ScoutActionSchema } from '../../../shared/schemas/agents/scout';
 import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
 import type { ContextItem, ModelRole } from '../llm/types';
@@ -62,6 +63,7 @@ const planner: AgentSpec = {
     if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
     if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
     if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+    if (ctx.state.escalation_note?.role === 'planner') input.supervisor_note = ctx.state.escalation_note.message;
     return { input, context: ctx.knowledge };
   },
 };
@@ -78,6 +80,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const input: Record<string, unknown> = { task, goal: ctx.state.goal, attempt: step?.attempts ?? 1 };
       if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
       if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+      if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;
       const files = await contextFiles(ctx.tools, {
         artifacts,
         feedback: ctx.state.feedback?.text ?? null,
@@ -114,6 +117,44 @@ const fixPlanner: AgentSpec = {
   },
 };
 
+/** Seed 004 step 1-2: the Editor defines success and pulls the Scouts with targeted questions. */
+const briefer: AgentSpec = {
+  modelRole: 'editor',
+  prompts: () => ['editor-brief'],
+  schema: () => orError(EditorBriefSchema),
+  async input(ctx) {
+    const input: Record<string, unknown> = {
+      goal: ctx.state.goal,
+      repo_summary: await ctx.tools.repoSummary({ maxBytes: 8_000 }),
+      test_command: ctx.state.test_command?.join(' ') ?? null,
+    };
+    if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+    if (ctx.state.failure_history.length > 0) input.recent_failures = ctx.state.failure_history.slice(-3).map(({ first_failure, report }) => ({ first_failure, output: report.slice(0, 600) }));
+    return { input, context: ctx.knowledge };
+  },
+};
+
+/** A read-only Scout answering one question of the brief through its tool loop. */
+const scout: AgentSpec = {
+  modelRole: 'scout',
+  prompts: () => ['scout'],
+  schema: () => ScoutActionSchema,
+  async input(ctx) {
+    const brief = ctx.state.scouting?.brief;
+    const question = brief?.questions[ctx.state.scouting?.next ?? 0];
+    return {
+      input: {
+        goal: ctx.state.goal,
+        behavior_change: brief?.behavior_change ?? '',
+        scout: question?.scout === 'B' ? 'B (build/test detective: may run the tests and allowlisted commands, sandboxed)' : 'A (codebase mapper: read-only tools only)',
+        question: question?.question ?? '',
+        test_command: ctx.state.test_command?.join(' ') ?? null,
+      },
+      context: [],
+    };
+  },
+};
+
 function reviewer(kind: 'plan' | 'code' | 'step' | 'goal'): AgentSpec {
   return {
     modelRole: 'supervisor',
@@ -123,7 +164,7 @@ function reviewer(kind: 'plan' | 'code' | 'step' | 'goal'): AgentSpec {
   };
 }
 
-/** Every agent call the engine can make, keyed by purpose. The scout lands with the editor-scouts workflow. */
+/** Every agent call the engine can make, keyed by purpose. */
 export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec | null {
   switch (purpose) {
     case 'plan':
@@ -143,8 +184,10 @@ export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec |
       return reviewer('step');
     case 'review_goal':
       return reviewer('goal');
+    case 'scout_brief':
+      return briefer;
     case 'scout':
-      return null;
+      return scout;
     default:
       return purpose satisfies never;
   }

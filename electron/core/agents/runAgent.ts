@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
-import type { ChatMessage, GenerateResult, ModelRouter } from '../llm/types';
+import type { ChatMessage, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
 import type { AgentContext, AgentSpec } from './registry';
 
 export interface AgentUsage {
@@ -46,13 +46,17 @@ export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise
   return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], context, schema };
 }
 
+export interface RetriedCall {
+  last: GenerateResult<unknown> | null;
+  calls: number;
+  usage: AgentUsage;
+}
+
 /**
- * One agent step: build the prompt, call the model through the router, and retry transient failures
- * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
+ * One model call with seed 002's recovery: transient failures (provider errors, malformed output,
+ * timeouts) are retried with exponential backoff, up to `options.retries` times.
  */
-export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
-  const { messages, context, schema } = await buildMessages(spec, ctx);
-  const usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 };
+export async function generateWithRetries(request: GenerateRequest<unknown>, options: RunAgentOptions, usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 }): Promise<RetriedCall> {
   let calls = 0;
   let last: GenerateResult<unknown> | null = null;
   for (let attempt = 0; attempt <= options.retries; attempt++) {
@@ -60,20 +64,33 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunA
       await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch(() => undefined);
     }
     if (options.signal?.aborted) break;
-    const request = { role: spec.modelRole, messages, context, schema, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken };
-    last = await options.router.generate(request);
+    last = await options.router.generate({ ...request, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken });
     calls++;
     if (last.usage) {
       usage.prompt_tokens += last.usage.promptTokens;
       usage.completion_tokens += last.usage.completionTokens;
     }
-    if (last.ok) {
-      if (isAgentError(last.value)) return { kind: 'declined', reason: last.value.reason, calls, usage };
-      return { kind: 'output', output: last.value, calls, usage };
-    }
-    if (!last.error.retryable || attempt === options.retries) break;
+    if (last.ok || !last.error.retryable || attempt === options.retries) break;
     options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: last.error.message, raw: last.raw });
   }
-  if (last && !last.ok) return { kind: 'failed', code: last.error.code, message: last.error.message, raw: last.raw, calls, usage };
-  return { kind: 'failed', code: 'ABORTED', message: 'the run was stopped', raw: null, calls, usage };
+  return { last, calls, usage };
+}
+
+export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: 'failed' }> {
+  if (call.last && !call.last.ok) return { kind: 'failed', code: call.last.error.code, message: call.last.error.message, raw: call.last.raw, calls: call.calls, usage: call.usage };
+  return { kind: 'failed', code: 'ABORTED', message: 'the run was stopped', raw: null, calls: call.calls, usage: call.usage };
+}
+
+/**
+ * One agent step: build the prompt, call the model through the router, and retry transient failures
+ * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
+ */
+export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+  const { messages, context, schema } = await buildMessages(spec, ctx);
+  const call = await generateWithRetries({ role: spec.modelRole, messages, context, schema }, options);
+  if (call.last?.ok) {
+    if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
+    return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };
+  }
+  return failedCall(call);
 }

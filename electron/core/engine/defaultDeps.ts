@@ -7,6 +7,7 @@ import {
   defaultEditPolicy,
   detectTestCommand,
   getEditFormat,
+  markArtifactsRetained,
   verify,
 } from '../workspace/index';
 import type { EngineDeps } from './engineDeps';
@@ -25,6 +26,7 @@ export function createDefaultDeps(): EngineDeps {
     applyEditSet,
     createTools: createReadOnlyTools,
     createModels: createModelRouter,
+    retainArtifacts: markArtifactsRetained,
   };
 }
 

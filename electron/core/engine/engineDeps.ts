@@ -22,6 +22,8 @@ export interface EngineDeps {
   applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet>;
   createTools(root: string): ReadOnlyTools;
   createModels(options: ModelRouterOptions): ModelRouter;
+  /** Keeps a Verifier artifact folder past retention (seed 004: stuck-report artifacts until resolved). */
+  retainArtifacts(artifactDir: string, reason: string): Promise<void>;
 }
 
 export interface Clock {

@@ -3,7 +3,10 @@ import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { AgentContext } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
-import { runAgent } from '../agents/runAgent';
+import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
+import { runScoutQuestion } from '../agents/scoutLoop';
+import { checkShellCommand } from '../workspace/index';
+import { recordContext, scoutSandbox } from './scoutContext';
 import type { ModelRouter } from '../llm/types';
 import { applyProposal } from './applyProposal';
 import type { EngineDeps } from './engineDeps';
@@ -56,15 +59,17 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   const ctx = await session.agentContext(state);
   const router: ModelRouter = session.router;
   session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model: router.specFor(spec.modelRole), step_id: state.current_step_id } });
-  const result = await runAgent(spec, ctx satisfies AgentContext, {
+  const options = {
     router,
     retries: state.config.limits.agent_retries,
     backoffMs: session.retryBackoffMs,
     signal: session.signal,
     timeoutMs: session.timeoutFor(state, undefined),
-    onToken: (text) => session.transient({ type: 'token', role: spec.modelRole, text }),
-    onRetry: (failure) => session.log({ role: action.role, type: 'agent_retry', data: { purpose: action.purpose, attempt: failure.attempt, code: failure.code, message: failure.message, raw: failure.raw?.slice(0, 2000) ?? null } }),
-  });
+    onToken: (text: string) => session.transient({ type: 'token', role: spec.modelRole, text }),
+    onRetry: (failure: { attempt: number; code: string; message: string; raw: string | null }) =>
+      session.log({ role: action.role, type: 'agent_retry', data: { purpose: action.purpose, attempt: failure.attempt, code: failure.code, message: failure.message, raw: failure.raw?.slice(0, 2000) ?? null } }),
+  };
+  const result = action.purpose === 'scout' ? await scoutQuestion(session, state, ctx, options) : await runAgent(spec, ctx satisfies AgentContext, options);
   if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
   const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
   switch (result.kind) {
@@ -79,4 +84,18 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
     default:
       return result satisfies never;
   }
+}
+
+/** Seed 004: one Scout question through its tool loop, recorded as the next context file. */
+async function scoutQuestion(session: RunSession, state: RunState, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+  const question = state.scouting?.brief?.questions[state.scouting.next];
+  const allowed = (argv: string[]) => {
+    const verdict = checkShellCommand(argv, state.config.shell_allowlist.map((rule) => rule.trim().split(/\s+/)));
+    return verdict.allowed ? { allowed: true as const } : { allowed: false as const, reason: verdict.reason };
+  };
+  const sandbox = scoutSandbox(session.deps, state, session.artifactRoot, allowed, session.signal);
+  const result = await runScoutQuestion(ctx, sandbox, options);
+  if (result.kind !== 'answer' || !question) return result.kind === 'answer' ? { kind: 'failed', code: 'NO_QUESTION', message: 'no scout question', raw: null, calls: result.calls, usage: result.usage } : result;
+  const contextFile = recordContext(session.store, state, question.scout, question.question, result.report, result.transcript);
+  return { kind: 'output', output: { scout: question.scout, question: question.question, report: result.report, context_file: contextFile, tool_calls: result.toolCalls }, calls: result.calls, usage: result.usage };
 }

@@ -4,7 +4,9 @@ import { LatheError } from '../../../shared/errors';
 import type { RunCommitInfo } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
 import { renderPrDescription, renderReport } from './report';
-import type { RunStore } from './runStore';
+import { readLog, type RunStore } from './runStore';
+import { renderStuckReport, stuckArtifacts } from './stuckReport';
+import path from 'node:path';
 
 /**
  * End of a session: `report.md` (also after a stop, seed 002's graceful shutdown), and after an
@@ -20,6 +22,10 @@ export async function finalizeSession(deps: EngineDeps, store: RunStore, state: 
     }
   }
   store.writeFile('report.md', renderReport(state, commits));
+  if (state.status === 'stuck') {
+    store.writeFile('stuck-report.md', renderStuckReport(state, readLog(path.join(store.dir, 'log.jsonl'))));
+    for (const dir of stuckArtifacts(state)) await deps.retainArtifacts(dir, `stuck report of run ${state.run_id}`).catch(() => undefined);
+  }
   const complete = state.status === 'complete' && state.commits.length > 0;
   if (complete && state.config.push.write_pr_description) store.writeFile('pr-description.md', renderPrDescription(state, commits));
   if (complete && state.workspace && state.config.push.remote) {
@@ -30,6 +36,6 @@ export async function finalizeSession(deps: EngineDeps, store: RunStore, state: 
       log({ role: 'git', type: 'push', data: { remote: state.config.push.remote, pushed: false, detail: LatheError.from(error).message } });
     }
   }
-  log({ role: 'engine', type: 'report_written', data: { report: 'report.md', pr_description: complete && state.config.push.write_pr_description ? 'pr-description.md' : null } });
+  log({ role: 'engine', type: 'report_written', data: { report: 'report.md', pr_description: complete && state.config.push.write_pr_description ? 'pr-description.md' : null, stuck_report: state.status === 'stuck' ? 'stuck-report.md' : null } });
   return state;
 }

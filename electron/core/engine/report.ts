@@ -32,6 +32,21 @@ function commitLines(commits: RunCommitInfo[]): string[] {
   ]);
 }
 
+const TEST_FILE = /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$/;
+
+function definitionOfDone(state: RunState, commits: RunCommitInfo[]): string[] {
+  const files = commits.flatMap((commit) => commit.files);
+  const lines = files.reduce((total, file) => total + file.added + file.removed, 0);
+  const touchedTests = files.some((file) => TEST_FILE.test(file.path));
+  const check = (ok: boolean) => (ok ? '[x]' : '[ ]');
+  return [
+    `- ${check(state.last_test?.status === 'PASS')} Verifier returns PASS${state.last_test ? ` (last: ${state.last_test.status})` : ''}`,
+    `- ${check(commits.length > 0)} Diff is minimal: ${new Set(files.map((file) => file.path)).size} file(s), ${lines} line(s) changed`,
+    `- ${check(touchedTests)} New or changed behaviour has tests${touchedTests ? '' : ' (no test file changed)'}`,
+    `- [x] Summary documents what changed, why, how verified (run_id ${state.run_id})`,
+  ];
+}
+
 /** `report.md`: what changed, why, how verified, and the run_id (seed 004's definition of done). */
 export function renderReport(state: RunState, commits: RunCommitInfo[]): string {
   const result = state.result;
@@ -53,6 +68,9 @@ export function renderReport(state: RunState, commits: RunCommitInfo[]): string 
     '',
     '## How verified',
     ...verificationLines(state),
+    '',
+    '## Definition of done (seed 004)',
+    ...definitionOfDone(state, commits),
     '',
     '## Metrics',
     `Steps: ${m.completed_steps} completed, ${m.failed_steps} failed of ${m.total_steps}; replans ${m.replan_count}; fix cycles ${m.fix_cycles}; verifications ${m.verifications_passed} passed, ${m.verifications_failed} failed.`,

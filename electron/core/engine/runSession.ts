@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
+import { effectTimeoutMs } from '../../../shared/engine/budget';
 import type { Preset } from '../../../shared/engine/presets';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
@@ -68,11 +69,9 @@ export class RunSession {
     return state.config.time_limit_ms === null ? null : Math.max(0, state.config.time_limit_ms - this.elapsedMs());
   }
 
-  /** An effect's timeout: its own limit, cut to what is left of the run's time budget. */
+  /** An effect's timeout: its own limit, cut to what is left of the run's, phase's, step's and fix cycle's budgets. */
   timeoutFor(state: RunState, ownLimitMs: number | undefined): number | undefined {
-    const remaining = this.remainingMs(state);
-    if (remaining === null) return ownLimitMs;
-    return ownLimitMs === undefined ? remaining : Math.min(ownLimitMs, remaining);
+    return effectTimeoutMs(state, this.elapsedMs(), ownLimitMs);
   }
 
   markTimeExpired(): void {

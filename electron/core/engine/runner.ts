@@ -1,3 +1,5 @@
+import type { ActionOutcome } from '../../../shared/engine/actions';
+import { accountTime, checkBudget } from '../../../shared/engine/budget';
 import { initialState } from '../../../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../../../shared/engine/machine';
 import { isPresetName, PRESETS, type Preset } from '../../../shared/engine/presets';
@@ -115,8 +117,9 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
   try {
     while (!isTerminal(state.status)) {
       const remaining = session.remainingMs(state);
-      if (remaining === 0) session.markTimeExpired();
-      const action = remaining === 0 || controller.signal.aborted ? null : nextAction(state, preset);
+      const budget = checkBudget(state, session.elapsedMs());
+      if (budget.kind === 'total' || budget.kind === 'planning') session.markTimeExpired();
+      const action = budget.kind !== 'ok' || controller.signal.aborted ? null : nextAction(state, preset);
       if (action?.kind === 'finish') break;
       if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
         announced.add(action.gate.gate_id);
@@ -126,9 +129,17 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
         store.saveState(state);
       }
       const deadline = remaining !== null && remaining > 0 ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
-      const outcome = action === null ? ({ kind: 'stopped', reason: session.stopReason() } as const) : await executeAction(session, action, state);
+      const startedMs = session.elapsedMs();
+      const outcome: ActionOutcome =
+        budget.kind === 'step'
+          ? { kind: 'step_budget_exhausted', reason: budget.reason }
+          : action === null
+            ? { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) }
+            : await executeAction(session, action, state);
       if (deadline) clearTimeout(deadline);
-      const transition = applyOutcome(state, preset, outcome, clock.now().toISOString());
+      // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
+      const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);
+      const transition = applyOutcome(accounted, preset, outcome, clock.now().toISOString());
       for (const event of transition.events) {
         store.append(event, clock.now());
         if (event.type === 'plan' && typeof event.data.plan_id === 'string') store.savePlanSnapshot(event.data.plan_id, event.data);

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { configFromPreset } from './configFromPreset';
+import { countVerifyFailure, countVerifyPass } from './counters';
+import { PRESETS } from './presets';
+import type { Counters } from './runState';
+
+const limits = configFromPreset(PRESETS['editor-scouts']).limits;
+const zero: Counters = { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 };
+
+function failures(count: number, start: Counters = zero, limitOverrides = {}) {
+  let counters = start;
+  const decisions: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const result = countVerifyFailure(counters, { ...limits, ...limitOverrides });
+    counters = result.counters;
+    decisions.push(result.decision);
+  }
+  return { counters, decisions };
+}
+
+describe('seed 004 invariants 5 and 6 (REPLAN and hard stop)', () => {
+  it('editor-scouts defaults: REPLAN after 3, hard stop at 12', () => {
+    expect(limits.replan_after_failures).toBe(3);
+    expect(limits.hard_stop_verify_loops).toBe(12);
+  });
+
+  it('"REPLAN after 3 consecutive verify failures"', () => {
+    expect(failures(3).decisions).toEqual(['retry', 'retry', 'replan']);
+  });
+
+  it('"Consecutive counter resets after REPLAN (allows up to 3 REPLANs at attempts 3, 6, 9)"', () => {
+    const { decisions, counters } = failures(11);
+    const replansAt = decisions.flatMap((decision, index) => (decision === 'replan' ? [index + 1] : []));
+    expect(replansAt).toEqual([3, 6, 9]);
+    expect(counters.replans).toBe(3);
+    expect(counters.consecutive_verify_failures).toBe(2);
+  });
+
+  it('"Hard stop at 12 total verify loops"', () => {
+    const { decisions, counters } = failures(12);
+    expect(decisions.at(-1)).toBe('hard_stop');
+    expect(decisions.slice(0, 11)).not.toContain('hard_stop');
+    expect(counters.total_verify_loops).toBe(12);
+  });
+
+  it('"Hard stop takes precedence when both triggers fire simultaneously"', () => {
+    // At the 12th failure the consecutive counter is at 3 again: both fire, the hard stop wins.
+    expect(failures(12).decisions.at(-1)).toBe('hard_stop');
+    // The same with a REPLAN every 4: 12 is a multiple of both.
+    expect(failures(12, zero, { replan_after_failures: 4 }).decisions.at(-1)).toBe('hard_stop');
+  });
+
+  it('"Total counter only resets on green"', () => {
+    const red = failures(5).counters;
+    expect(red.total_verify_loops).toBe(5);
+    const afterReplan = failures(1, red).counters;
+    expect(afterReplan.total_verify_loops).toBe(6);
+    const green = countVerifyPass(afterReplan);
+    expect(green).toMatchObject({ total_verify_loops: 0, consecutive_verify_failures: 0 });
+    expect(failures(11, green).decisions).not.toContain('hard_stop');
+  });
+});
