@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APP_ROOT, makeExampleRepo, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
+import { entry, STATS } from '../../../test-support/transcripts';
+import { resolveRunConfig } from '../config/resolveConfig';
+import { createEngineEnv } from './defaultDeps';
+import { startRun } from './runner';
+import { readLog } from './runStore';
+
+const cleanup: (() => void)[] = [];
+afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
+
+function setup() {
+  const repo = makeExampleRepo('js-stats');
+  const dataDir = makeTempDir('lathe-data-');
+  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { repo, dataDir };
+}
+
+const brief = {
+  role: 'editor',
+  json: {
+    behavior_change: 'median() returns the middle value of the sorted list',
+    success_criteria: ['the median test passes', 'the input array is not changed'],
+    non_goals: ['changing mean()'],
+    questions: [
+      { scout: 'A', question: 'Where is median implemented and what does it call?' },
+      { scout: 'B', question: 'How are the tests run, and which one fails?' },
+    ],
+  },
+};
+const report = (summary: string, hypotheses: string[]) => ({ summary, repo_map: ['src/stats.js: mean, median'], target_files: ['src/stats.js'], apis: ['median(values)'], constraints: ['do not mutate the input'], prior_art: [], verification_tips: ['node --test'], hypotheses });
+const scoutRound = (n: number) => [
+  { role: 'scout', json: { action: 'search', query: 'median', regex: false } },
+  { role: 'scout', json: { action: 'read_file', path: 'src/stats.js' } },
+  { role: 'scout', json: { action: 'answer', report: report(`round ${n}: median returns mean()`, [`round ${n}: median never sorts`]) } },
+  { role: 'scout', json: { action: 'run_tests' } },
+  { role: 'scout', json: { action: 'run_command', argv: ['rm', '-rf', '.'] } },
+  { role: 'scout', json: { action: 'answer', report: report(`round ${n}: the median test fails`, [`round ${n}: even-length lists need the average of the middle pair`]) } },
+];
+
+async function run(repo: TempRepo, dataDir: string, outputs: unknown[]) {
+  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'editor-scouts', model: writeReplay(dataDir, 'transcript', outputs), editFormat: 'whole-file' });
+  const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: repo.dir, goal: 'fix median', config });
+  const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
+  return { state, runDir, log: readLog(path.join(runDir, 'log.jsonl')) };
+}
+
+describe('editor-scouts (seed 004) end to end', () => {
+  it('pulls the Scouts through their read-only tools, records context files, and the Editor goes green', async () => {
+    const { repo, dataDir } = setup();
+    const { state, runDir, log } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.fixed)]);
+    expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
+    expect(fs.readdirSync(runDir).filter((name) => name.startsWith('context_')).sort()).toEqual(['context_001.md', 'context_002.md', 'context_latest.md']);
+    const scoutB = fs.readFileSync(path.join(runDir, 'context_002.md'), 'utf8');
+    expect(scoutB).toContain('Scout B');
+    expect(scoutB).toMatch(/run_tests.*FAIL/);
+    expect(scoutB).toContain('rejected by the allowlist');
+    expect(fs.readFileSync(path.join(runDir, 'context_latest.md'), 'utf8')).toContain('latest: context_002.md');
+    expect(repo.git('status', '--porcelain')).toBe('');
+    expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(STATS.fixed.trimEnd());
+    expect(log.filter((event) => event.type === 'scout_report').map((event) => [event.data.scout, event.data.tool_calls])).toEqual([['A', 2], ['B', 2]]);
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('- [x] Verifier returns PASS');
+  });
+
+  it('REPLANs at exactly 3, 6 and 9 failed verify loops, hard-stops at 12, and writes a stuck report', async () => {
+    const { repo, dataDir } = setup();
+    const rounds = [1, 2, 3, 4].flatMap((n) => [brief, ...scoutRound(n), entry.editor(STATS.wrong), entry.editor(STATS.wrong), entry.editor(STATS.wrong)]);
+    const { state, runDir, log } = await run(repo, dataDir, rounds);
+    expect(state.result).toMatchObject({ status: 'stuck', exit_code: 1 });
+    const counters = log.filter((event) => event.type === 'counters');
+    expect(counters.map((event) => event.data.decision).flatMap((decision, index) => (decision === 'retry' ? [] : [`${index + 1}:${String(decision)}`]))).toEqual(['3:replan', '6:replan', '9:replan', '12:hard_stop']);
+    expect(log.filter((event) => event.type === 'scout_brief')).toHaveLength(4);
+    const stuck = fs.readFileSync(path.join(runDir, 'stuck-report.md'), 'utf8');
+    expect(stuck).toContain('hard stop: 12 verify loops');
+    expect(stuck).toContain('round 4: median never sorts');
+    expect(stuck).toMatch(/## Last failures[\s\S]*median is the middle value/);
+    const artifacts = [...stuck.matchAll(/^- (\/.+)$/gm)].map((match) => match[1] ?? '');
+    expect(artifacts.length).toBeGreaterThan(0);
+    for (const dir of artifacts) expect(fs.readdirSync(dir)).toContain('RETAINED.json');
+  });
+
+  it('ends at once with a stuck report when a Scout fails every retry (INFRA_ERROR)', async () => {
+    const { repo, dataDir } = setup();
+    const failing = Array.from({ length: 4 }, () => entry.error('scout', 'model server went away'));
+    const { state, runDir, log } = await run(repo, dataDir, [brief, ...failing]);
+    expect(state.result).toMatchObject({ status: 'stuck', exit_code: 2 });
+    expect(log.filter((event) => event.type === 'agent_retry' && event.role === 'scout')).toHaveLength(3);
+    expect(log.some((event) => event.type === 'agent_call' && event.role === 'editor' && event.data.purpose === 'code')).toBe(false);
+    expect(fs.readFileSync(path.join(runDir, 'stuck-report.md'), 'utf8')).toContain('Scout INFRA_ERROR');
+  });
+});
