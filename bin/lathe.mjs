@@ -4,4 +4,6 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { runCli, processIo } = await import('../electron/core/cli/main.ts');
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+const io = processIo();
+process.exitCode = await runCli(process.argv.slice(2), io);
+io.dispose();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, eventTypes, simulate, testResult, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
+import { applyOutcome } from './machine';
 import { PRESETS } from './presets';
+import type { RunConfig } from './runConfig';
 import type { RunState } from './runState';
 
 const step = (id: string, depends: string[] = []) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: depends, artifacts: ['src/stats.js'] });
@@ -131,5 +133,23 @@ describe('supervised (seed 002) transitions', () => {
     const run = simulate(supervised, script({ verify: () => false, plan: () => plan }), { config: (config) => ({ ...config, limits: { ...config.limits, max_fix_cycles: 0, max_subplan_depth: 0 } }) });
     expect(run.state.metrics.failed_steps).toBe(3);
     expect(run.state.result?.reason).toContain('too many failures');
+  });
+});
+
+describe('human gates in the transition table', () => {
+  it('waits for the user, then feeds the comment and the edited feedback back as critique', () => {
+    const both = (config: RunConfig): RunConfig => ({ ...config, gates: { ...config.gates, step: 'both' } });
+    const paused = simulate(supervised, script({ review: (kind) => (kind === 'review_step' ? verdict(false, 50, 'too broad') : verdict(true, 90)) }), { config: both, stopOnAwait: true });
+    const last = paused.actions.at(-1);
+    expect(last).toMatchObject({ kind: 'await_user', gate: { kind: 'step', verdict: { approved: false, score: 50 } } });
+    expect(paused.state.status).toBe('waiting_for_gate');
+    const gateId = paused.state.gate?.gate_id ?? '';
+    const outcome = { kind: 'user_decision', gate_id: gateId, approved: false, comment: 'split the change', feedback: 'Keep median() pure.' } as const;
+    const decided = applyOutcome(paused.state, supervised, outcome, 'later');
+    expect(decided.state.status).toBe('running');
+    expect(decided.state.feedback).toEqual({ kind: 'critique', text: 'User: split the change\nKeep median() pure.' });
+    expect(decided.events.find((event) => event.type === 'gate_decided')?.data).toMatchObject({ approved: false, comment: 'split the change', edited_feedback: 'Keep median() pure.' });
+    const stale = applyOutcome(paused.state, supervised, { ...outcome, gate_id: 'another-gate' }, 'later');
+    expect(stale).toEqual({ state: { ...paused.state, updated_at: 'later' }, events: [] });
   });
 });

@@ -45,6 +45,8 @@ export const GateDecisionRequestSchema = z.strictObject({
   gateId: z.string().min(1).max(200),
   approved: z.boolean(),
   comment: z.string().max(4000).nullable().optional(),
+  /** The Supervisor's feedback as the user edited it: it replaces the verdict's feedback in the critique. */
+  feedback: z.string().max(4000).nullable().optional(),
 });
 
 export const RunStatusEventSchema = z.object({ run_id: z.string(), repo: z.string(), status: RunStatusSchema, active: z.boolean() });

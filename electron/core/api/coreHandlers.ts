@@ -48,6 +48,6 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager): Core
     'run/resume': ({ repo, runId, timeLimitMs }) => runs.resume(repo, runId, timeLimitMs),
     'run/stop': ({ repo, runId }) => runs.stop(repo, runId),
     'run/get': ({ repo, runId, afterSeq, limit }) => runs.page(repo, runId, afterSeq, limit),
-    'gate/decide': ({ repo, runId, gateId, approved, comment }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null }),
+    'gate/decide': ({ repo, runId, gateId, approved, comment, feedback }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null }),
   };
 }

@@ -10,6 +10,8 @@ export interface CliIo {
   status?: (line: string) => void;
   /** Reads one line of the user's answer (human gates); absent when nobody can answer. */
   ask?: (question: string) => Promise<string | null>;
+  /** Releases what the io holds open (stdin), so the process can exit. */
+  dispose?: () => void;
 }
 
 export interface Command {

@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline';
 import { LatheError } from '../../../shared/errors';
 import { UsageError, type CliIo, type Command } from './command';
 import { ExitCode } from './exitCodes';
@@ -56,11 +57,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** The real process: a live status line only on a terminal; answers (human gates) read line by line from stdin. */
 export function processIo(): CliIo {
+  let reader: ReturnType<typeof createInterface> | null = null;
+  let lines: AsyncIterator<string> | null = null;
   return {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
     env: process.env,
     cwd: process.cwd(),
+    status: process.stderr.isTTY ? (line) => process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`) : undefined,
+    ask: async (question) => {
+      process.stdout.write(question);
+      reader ??= createInterface({ input: process.stdin, terminal: false });
+      lines ??= reader[Symbol.asyncIterator]();
+      const next = await lines.next();
+      return next.done ? null : next.value;
+    },
+    dispose: () => reader?.close(),
   };
 }

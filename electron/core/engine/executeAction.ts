@@ -1,6 +1,6 @@
 import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
-import { LatheError } from '../../../shared/errors';
+import { isLatheError, LatheError } from '../../../shared/errors';
 import type { AgentContext } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
@@ -30,8 +30,14 @@ export async function executeAction(session: RunSession, action: EngineAction, s
       case 'apply':
         return await applyProposal(session.deps, state, session.preset.writer);
       case 'await_user': {
-        const decision = await session.waitForGate(action.gate, state);
-        return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment };
+        try {
+          const decision = await session.waitForGate(action.gate, state);
+          return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment, feedback: decision.feedback ?? null };
+        } catch (error) {
+          // Nobody can answer now: the session stops with the gate pending, and a resume asks again.
+          if (isLatheError(error, 'GATE_NEEDS_USER') || isLatheError(error, 'NO_GATE_HANDLER')) return { kind: 'stopped', reason: 'aborted', detail: error.message };
+          throw error;
+        }
       }
       case 'internal':
       case 'finish':

@@ -17,6 +17,8 @@ export type { TransientEvent };
 export interface GateDecision {
   approved: boolean;
   comment: string | null;
+  /** The Supervisor's feedback as the user edited it; replaces it in the critique. */
+  feedback?: string | null;
 }
 
 export interface RunCallbacks {

@@ -99,3 +99,36 @@ describe('lathe run', () => {
     expect(result.stderr).toContain(message);
   });
 });
+
+describe('lathe run --gates human on the terminal', () => {
+  it('asks at each gate: a comment rejects and is fed back, y approves', async () => {
+    const { repo, home } = setup();
+    const child = spawnLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--workflow', 'dev-agent', '--model', `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, '--gates', 'step=human'], { env: { LATHE_HOME: home } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdin.write('please document both functions in README.md\n');
+    child.stdin.write('y\n');
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    expect(stdout.match(/gate step \(T1\) is waiting for you/g)).toHaveLength(2);
+    expect(stdout).toContain('you rejected the step gate: please document both functions in README.md');
+    expect(stdout).toContain('attempt 3 (critique fed back)');
+    expect(stdout).toContain('you approved the step gate');
+  });
+
+  it('--yes approves every human gate, and without an answer the run stops at the gate, resumable', async () => {
+    const { repo, home } = setup();
+    const args = ['run', '--repo', repo.dir, '--goal', 'fix median', '--workflow', 'dev-agent', '--model', `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, '--gates', 'step=human', '--json'];
+    const yes = await runLathe([...args, '--yes'], { env: { LATHE_HOME: home } });
+    expect(lastJson(yes.stdout)).toMatchObject({ status: 'complete' });
+    const closed = spawnLathe(args, { env: { LATHE_HOME: home } });
+    closed.stdin.end();
+    let stdout = '';
+    closed.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect(await new Promise((resolve) => closed.on('exit', resolve))).toBe(1);
+    const summary = lastJson(stdout);
+    expect(summary).toMatchObject({ status: 'aborted' });
+    const state = JSON.parse(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', String(summary.run_id), 'state.json'), 'utf8')) as { gate: { kind: string } | null; phase: string };
+    expect(state).toMatchObject({ phase: 'step_review', gate: { kind: 'step' } });
+  });
+});
