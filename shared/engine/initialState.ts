@@ -54,6 +54,7 @@ export function initialState(run: NewRun): RunState {
     contexts: [],
     scouting: null,
     failure_history: [],
+    tester_findings: [],
     started_ms: run.nowMs,
     time_spent: { planning: 0, execution: 0, verification: 0 },
     step_time: null,

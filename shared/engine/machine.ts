@@ -216,7 +216,8 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       const parsed = FixPlanSchema.safeParse(output);
       const fixPlan = parsed.success ? fixPlanFeedback(parsed.data, state.last_test) : null;
       const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
-      const next = evaluate(state, preset, state.last_test?.passed && !blocking ? null : fixPlan);
+      const withFindings: RunState = { ...state, tester_findings: parsed.success ? parsed.data.findings : [] };
+      const next = evaluate(withFindings, preset, state.last_test?.passed && !blocking ? null : fixPlan);
       const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true };
       return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
     }

@@ -11,7 +11,8 @@ export type PlanInput = { kind: 'single_task' } | { kind: 'tasks'; plan: Plan } 
 
 /** The one task of a single-task workflow is the goal itself (seeds 001, 003, 004). */
 function singleTask(goal: string): StepDraft[] {
-  return [{ id: 'T1', title: goal.split('\n')[0]?.slice(0, 200) || 'goal', rationale: 'the goal', acceptance: 'the tests pass', artifacts: [] }];
+  const firstSentence = goal.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
+  return [{ id: 'T1', title: firstSentence.slice(0, 200) || 'goal', rationale: 'the goal', acceptance: 'the tests pass', artifacts: [] }];
 }
 
 function draftsOf(input: PlanInput, goal: string): { drafts: StepDraft[]; analysis: string } {

@@ -207,6 +207,8 @@ export const RunStateSchema = z.object({
   contexts: z.array(z.string()),
   /** Seed 004: the Editor's brief and the next Scout question to ask; reset by a REPLAN. */
   scouting: z.object({ brief: EditorBriefSchema.nullable(), next: z.number().int().nonnegative() }).nullable(),
+  /** The Tester's findings on the current attempt (seed 002), for the Supervisor's code gate. */
+  tester_findings: z.array(z.object({ severity: z.string(), kind: z.string(), description: z.string(), location: z.string() })),
   /** The last failed verifications, for the stuck report (seed 004). */
   failure_history: z.array(
     z.object({ step_id: z.string().nullable(), status: z.string(), first_failure: z.string().nullable(), report: z.string(), artifact_dir: z.string() }),

@@ -109,7 +109,7 @@ export function fixCycle(state: RunState, feedback: Feedback): Transition {
 /** A new attempt at a step: attempts count here, not per writer call, so fix cycles do not use them up. */
 export function startAttempt(state: RunState, stepId: string): RunState {
   const started = updateStep(state, stepId, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
-  return { ...started, phase: 'coding', current_step_id: stepId, passed_gates: [], counters: { ...started.counters, fix_cycles: 0 } };
+  return { ...started, phase: 'coding', current_step_id: stepId, passed_gates: [], tester_findings: [], counters: { ...started.counters, fix_cycles: 0 } };
 }
 
 /** One attempt at the current step failed: try again, or the step has run out of attempts. */

@@ -41,10 +41,11 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     case 'plan':
       return { input: { ...input, plan: planView(plan) }, context: [] };
     case 'code':
-      return { input: { ...input, task, proposal: state.proposal }, context: [] };
     case 'step': {
+      // Both gates judge the committed change with its test result in hand (seed 002: after the tests).
       const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
-      return { input: { ...input, task, test, changed_files: state.proposal_files }, context: files };
+      const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
+      return { input: { ...input, task, test, changed_files: state.proposal_files, ...findings }, context: files };
     }
     case 'goal':
       return { input: { ...input, plans: state.plans.filter((record) => record.depth === 0).map(planView), test, commits: state.commits.length }, context: [] };

@@ -63,6 +63,28 @@ export class ProgressPrinter {
         return;
       case 'retry':
         return this.io.out(`    attempt ${String(d.attempt)} (${str(d.feedback)} fed back)`);
+      case 'fix_cycle':
+        return this.io.out(`    fix cycle ${String(d.cycle)}/${String(d.max)} (the Tester's fix plan goes back to the Coder)`);
+      case 'rollback':
+        return this.io.out(`    rolled back to ${short(d.to)} (${Array.isArray(d.dropped) ? d.dropped.length : 0} commit(s) dropped)`);
+      case 'step_blocked':
+        return this.io.out(`    ${str(d.step_id)} blocked → sub-plan (depth ${Number(d.depth) + 1})`);
+      case 'step_failed':
+        return this.io.out(`    ✗ ${str(d.step_id)} failed: ${str(d.reason).slice(0, 160)}`);
+      case 'replan':
+        return this.io.out(`  ↻ REPLAN ${String(d.replan)}`);
+      case 'budget_exhausted':
+        return this.io.out(`    ⏱ ${str(d.reason)}`);
+      case 'scout_brief': {
+        const questions = Array.isArray(d.questions) ? (d.questions as { scout: string; question: string }[]) : [];
+        this.io.out(`  editor brief: ${str(d.behavior_change)}`);
+        for (const question of questions) this.io.out(`    asks Scout ${question.scout}: ${question.question}`);
+        return;
+      }
+      case 'scout_report': {
+        const report = d.report as { summary?: string } | undefined;
+        return this.io.out(`    Scout ${str(d.scout)} → ${str(d.context_file)} (${String(d.tool_calls)} tool call(s)): ${str(report?.summary).slice(0, 140)}`);
+      }
       case 'agent_declined':
       case 'agent_failed':
         return this.io.out(`    ${event.role} ${event.type === 'agent_declined' ? 'declined' : 'failed'}: ${str(d.reason)}`);

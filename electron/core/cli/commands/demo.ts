@@ -22,7 +22,7 @@ Copies the bundled example repository (resources/examples/${EXAMPLE}: a small Ja
 one failing test) into a new git repository and runs its goal headless. Without --model the agents'
 outputs come from a recorded REPLAY transcript (resources/replays/), clearly labelled as such; with
 --model llama:PATH.gguf the same goal runs on a real local model.
-  --workflow NAME   minimal (default), dev-agent or retry-loop
+  --workflow NAME   minimal (default), dev-agent, retry-loop, supervised or editor-scouts
   --model SPEC      a real model for every role instead of the replay
   --dir DIR         where to create the example repository (default: a new temp folder)`;
 
