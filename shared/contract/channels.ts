@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { AppInfoSchema, ClientPathSchema } from '../schemas/app';
 import { RepoStatusSchema } from '../schemas/repo';
 import { RunLogEventSchema, RunSummarySchema } from '../schemas/run';
+import { ModelEntrySchema } from '../schemas/models';
+import { RecentRepoSchema, SettingsPatchSchema, SettingsSchema } from '../schemas/settings';
 import {
   GateDecisionRequestSchema,
+  RunCommitSchema,
+  RunDiffRequestSchema,
+  RunDiffSchema,
+  RunReportSchema,
+  VerifierLogRequestSchema,
+  VerifierLogSchema,
   RunPageRequestSchema,
   RunPageSchema,
   RunRefSchema,
@@ -32,6 +40,17 @@ export const requestChannels = {
   'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
   'run/get': request(RunPageRequestSchema, RunPageSchema),
   'gate/decide': request(GateDecisionRequestSchema, z.object({ accepted: z.boolean(), resumed: z.boolean() })),
+  'run/commits': request(RunRefSchema, z.object({ commits: z.array(RunCommitSchema) })),
+  'run/diff': request(RunDiffRequestSchema, RunDiffSchema),
+  'run/undo': request(RunRefSchema, z.object({ undone: z.boolean() })),
+  'run/merge': request(RunRefSchema, z.object({ merged: z.string() })),
+  'run/exportPatch': request(RunRefSchema, z.object({ file: z.string(), commits: z.number() })),
+  'run/report': request(RunRefSchema, RunReportSchema),
+  'verifier/log': request(VerifierLogRequestSchema, VerifierLogSchema),
+  'repo/recent': request(empty, z.object({ repos: z.array(RecentRepoSchema) })),
+  'models/list': request(empty, z.object({ folders: z.array(z.string()), models: z.array(ModelEntrySchema) })),
+  'settings/get': request(empty, SettingsSchema),
+  'settings/set': request(SettingsPatchSchema, SettingsSchema),
   'dialog/openFolder': request(empty, z.object({ path: z.string().nullable() })),
 } as const;
 

@@ -11,6 +11,8 @@ export const AppInfoSchema = z.object({
   nodeVersion: z.string(),
   electronVersion: z.string().nullable(),
   dataDir: z.string(),
+  cpuCount: z.number().int().positive(),
+  memoryBytes: z.number().nonnegative(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

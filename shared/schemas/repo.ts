@@ -12,5 +12,8 @@ export const RepoStatusSchema = z.object({
   /** Paths with uncommitted changes, capped; `changedCount` is the full count. */
   changedFiles: z.array(z.string()).max(200),
   changedCount: z.number().int().nonnegative(),
+  /** The test command Lathe would run (detected), or null when none was found. */
+  testCommand: z.array(z.string()).nullable(),
+  testCommandReason: z.string().nullable(),
 });
 export type RepoStatus = z.infer<typeof RepoStatusSchema>;

@@ -51,3 +51,27 @@ export const GateDecisionRequestSchema = z.strictObject({
 
 export const RunStatusEventSchema = z.object({ run_id: z.string(), repo: z.string(), status: RunStatusSchema, active: z.boolean() });
 export const RunTransientEventSchema = z.object({ run_id: z.string(), event: TransientEventSchema });
+
+export const RunCommitSchema = z.object({
+  sha: z.string(),
+  subject: z.string(),
+  taskId: z.string().nullable(),
+  files: z.array(z.object({ path: z.string(), added: z.number(), removed: z.number() })),
+});
+
+export const RunDiffRequestSchema = RunRefSchema.extend({
+  /** Commit range; default: the run's base commit to its branch head (all changes). */
+  from: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  to: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+});
+
+export const RunDiffSchema = z.object({
+  base: z.string(),
+  head: z.string(),
+  files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+});
+
+export const RunReportSchema = z.object({ report: z.string().nullable(), prDescription: z.string().nullable(), stuckReport: z.string().nullable() });
+
+export const VerifierLogRequestSchema = RunRefSchema.extend({ verifyRunId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/) });
+export const VerifierLogSchema = z.object({ text: z.string(), truncated: z.boolean(), path: z.string() });

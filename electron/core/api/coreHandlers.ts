@@ -3,7 +3,13 @@ import type { AppMode } from '../../../shared/schemas/app';
 import { APP_NAME, APP_VERSION } from '../appVersion';
 import { readRepoStatus, resolveRepoRoot } from '../git/repoStatus';
 import { listRuns } from '../runs/listRuns';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultModelFolders, scanModelFolders } from '../llm/index';
 import { RunManager } from '../runs/runManager';
+import { RunOperations } from '../runs/runOperations';
+import { SettingsStore } from '../settings/settingsStore';
+import { createGitFacade } from '../workspace/index';
 import type { EventBus } from './eventBus';
 
 export interface CoreOptions {
@@ -21,12 +27,20 @@ export interface Core {
 }
 
 /** The core every host shares: its handlers and the runs it drives. */
-export function createCore(options: CoreOptions, runs = new RunManager({ events: options.events, appRoot: options.appRoot, dataDir: options.dataDir })): Core {
-  return { handlers: createCoreHandlers(options, runs), runs };
+export function createCore(options: CoreOptions, runs?: RunManager): Core {
+  const settings = new SettingsStore(options.dataDir);
+  const manager = runs ?? new RunManager({ events: options.events, appRoot: options.appRoot, dataDir: options.dataDir, settings });
+  return { handlers: createCoreHandlers(options, manager, settings), runs: manager };
+}
+
+function fitsInMemory(sizeBytes: number): boolean {
+  // The weights plus a working margin (context, KV cache) must fit in RAM.
+  return sizeBytes * 1.2 + 512 * 2 ** 20 < os.totalmem();
 }
 
 /** The handlers every host shares: Electron IPC and the WebSocket host both dispatch to these. */
-export function createCoreHandlers(options: CoreOptions, runs: RunManager): CoreHandlers {
+export function createCoreHandlers(options: CoreOptions, runs: RunManager, settings: SettingsStore): CoreHandlers {
+  const operations = new RunOperations({ git: createGitFacade() }, path.join(options.dataDir, 'artifacts'), (repoRoot, runId) => runs.isActive(repoRoot, runId));
   return {
     'app/info': async () => ({
       name: APP_NAME,
@@ -36,9 +50,12 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager): Core
       nodeVersion: process.versions.node,
       electronVersion: options.electronVersion ?? null,
       dataDir: options.dataDir,
+      cpuCount: os.cpus().length,
+      memoryBytes: os.totalmem(),
     }),
-    'repo/open': async ({ path }) => {
-      const status = await readRepoStatus(path);
+    'repo/open': async ({ path: requested }) => {
+      const status = await readRepoStatus(requested);
+      settings.addRecentRepo(status.path, status.name);
       options.events.emit('repo/changed', status);
       return status;
     },
@@ -48,6 +65,21 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager): Core
     'run/resume': ({ repo, runId, timeLimitMs }) => runs.resume(repo, runId, timeLimitMs),
     'run/stop': ({ repo, runId }) => runs.stop(repo, runId),
     'run/get': ({ repo, runId, afterSeq, limit }) => runs.page(repo, runId, afterSeq, limit),
+    'run/commits': ({ repo, runId }) => operations.commits(repo, runId),
+    'run/diff': ({ repo, runId, from, to }) => operations.diff(repo, runId, from, to),
+    'run/undo': ({ repo, runId }) => operations.undo(repo, runId),
+    'run/merge': ({ repo, runId }) => operations.merge(repo, runId),
+    'run/exportPatch': ({ repo, runId }) => operations.exportPatch(repo, runId),
+    'run/report': ({ repo, runId }) => operations.report(repo, runId),
+    'verifier/log': ({ repo, runId, verifyRunId }) => operations.verifierLog(repo, runId, verifyRunId),
+    'repo/recent': async () => ({ repos: settings.read().recentRepos }),
+    'models/list': async () => {
+      const folders = defaultModelFolders({ settingsFolders: settings.read().modelFolders });
+      const models = await scanModelFolders(folders);
+      return { folders, models: models.map((model) => ({ ...model, fitsInMemory: fitsInMemory(model.sizeBytes) })) };
+    },
+    'settings/get': async () => settings.read(),
+    'settings/set': async (patch) => settings.update(patch),
     'gate/decide': ({ repo, runId, gateId, approved, comment, feedback }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null }),
   };
 }

@@ -25,6 +25,7 @@ export interface ConfigOverrides {
   allowDirty?: boolean;
   branchPrefix?: string;
   maxAttemptsPerTask?: number;
+  shellAllowlist?: string[];
 }
 
 export interface ConfigSources {
@@ -115,6 +116,7 @@ function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
   if (overrides.allowDirty !== undefined) config.allow_dirty = overrides.allowDirty;
   if (overrides.branchPrefix) config.branch_prefix = overrides.branchPrefix;
   if (overrides.maxAttemptsPerTask) config.limits.max_attempts_per_task = overrides.maxAttemptsPerTask;
+  if (overrides.shellAllowlist) config.shell_allowlist = overrides.shellAllowlist;
 }
 
 /** Preset defaults ← resources/defaults.yaml ← <repo>/lathe.config.yaml ← --config FILE ← flags. */

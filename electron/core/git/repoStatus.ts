@@ -4,6 +4,7 @@ import git from 'isomorphic-git';
 import type { RepoStatus } from '../../../shared/schemas/repo';
 import { LatheError } from '../../../shared/errors';
 import { nativeGitVersion, runNativeGit } from './nativeGit';
+import { detectTestCommand } from '../verifier/detect';
 
 const MAX_LISTED_CHANGES = 200;
 
@@ -37,8 +38,11 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   ]);
   // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
   const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
+  const detected = await detectTestCommand(root).catch(() => null);
   return {
     ...base,
+    testCommand: detected?.argv ?? null,
+    testCommandReason: detected?.reason ?? null,
     branch,
     head,
     dirty: changed.length > 0,

@@ -12,6 +12,7 @@ import { beginResume, beginRun, presetOf, type RunHandle } from '../engine/runne
 import type { GateDecision } from '../engine/runSession';
 import { readLog, RunStore, runDir } from '../engine/runStore';
 import { resolveRepoRoot } from '../git/repoStatus';
+import type { SettingsStore } from '../settings/settingsStore';
 
 interface ActiveRun {
   repoRoot: string;
@@ -30,6 +31,8 @@ export interface RunManagerOptions {
   deps?: EngineDeps;
   clock?: Clock;
   retryBackoffMs?: number;
+  /** Defaults the window does not send with each run: threads, the shell allowlist. */
+  settings?: SettingsStore;
 }
 
 const key = (repoRoot: string, runId: string) => `${repoRoot}\0${runId}`;
@@ -44,11 +47,16 @@ export class RunManager {
 
   constructor(private readonly options: RunManagerOptions) {}
 
+  isActive(repoRoot: string, runId: string): boolean {
+    return this.active.has(key(repoRoot, runId));
+  }
+
   async start(request: StartRunRequest): Promise<{ runId: string }> {
     const repoRoot = await resolveRepoRoot(request.repo);
+    const settings = this.options.settings?.read();
     const config = resolveRunConfig(
       { defaultsFile: path.join(this.options.appRoot, 'resources', 'defaults.yaml'), repoRoot },
-      { workflow: request.workflow, model: request.model, roleModels: request.roleModels, gates: request.gates, timeLimitMs: request.timeLimitMs, testCommand: request.testCommand, allowDirty: request.allowDirty },
+      { workflow: request.workflow, model: request.model, roleModels: request.roleModels, gates: request.gates, timeLimitMs: request.timeLimitMs, testCommand: request.testCommand, allowDirty: request.allowDirty, shellAllowlist: settings?.shellAllowlist },
     );
     const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
     if (missing.length > 0) throw new LatheError('NO_MODEL', `no model for ${missing.join(', ')}: pick a model for every role`, { roles: missing });
@@ -109,6 +117,7 @@ export class RunManager {
   private env(run: ActiveRun) {
     const { events } = this.options;
     return createEngineEnv({
+      threads: this.options.settings?.read().threads ?? undefined,
       appRoot: this.options.appRoot,
       dataDir: this.options.dataDir,
       deps: this.options.deps,
