@@ -38,6 +38,7 @@ export const requestChannels = {
   'run/start': request(StartRunRequestSchema, z.object({ runId: z.string() })),
   'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional() }), z.object({ runId: z.string() })),
   'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
+  'run/cancel': request(RunRefSchema, z.object({ status: z.string() })),
   'run/get': request(RunPageRequestSchema, RunPageSchema),
   'gate/decide': request(GateDecisionRequestSchema, z.object({ accepted: z.boolean(), resumed: z.boolean() })),
   'run/commits': request(RunRefSchema, z.object({ commits: z.array(RunCommitSchema) })),

@@ -5,7 +5,7 @@ import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
 import { z } from 'zod';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
-import { EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
+import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan } from './planning';
@@ -126,6 +126,8 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
       return takeUserDecision(state, preset, outcome.approved, outcome.comment, outcome.feedback ?? null);
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`);
+    case 'cancelled':
+      return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'cancelled by the user');
     case 'step_budget_exhausted': {
       const out = outOfAttempts({ ...state, gate: null, proposal: null }, preset, outcome.reason);
       return { state: out.state, events: [{ role: 'engine', type: 'budget_exhausted', data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason } }, ...out.events] };

@@ -7,7 +7,7 @@ import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig'
 import { createModelRouter } from '../llm/index';
 import type { ChatMessage, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
-import { resumeRun, startRun } from './runner';
+import { cancelRun, resumeRun, startRun } from './runner';
 import { readLog } from './runStore';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 
@@ -141,5 +141,21 @@ describe("seed 003's spec_hash", () => {
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir });
     await expect(resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' })).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
     expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe('complete');
+  });
+});
+
+describe('cancelling a run', () => {
+  it('ends a stopped run for good: aborted, finished, reported, and no longer resumable', async () => {
+    const { repo, dataDir } = setup();
+    const controller = new AbortController();
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: minimalReplay });
+    const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, signal: controller.signal, callbacks: { onEvent: (event) => event.type === 'plan' && controller.abort() } });
+    const stopped = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+    expect(stopped).toMatchObject({ status: 'aborted', phase: 'coding' });
+    const plain = createEngineEnv({ appRoot: APP_ROOT, dataDir });
+    const cancelled = await cancelRun(plain, { repoRoot: repo.dir, runId: stopped.run_id });
+    expect(cancelled).toMatchObject({ status: 'aborted', phase: 'finished', result: { reason: 'cancelled by the user' } });
+    expect((await resumeRun(plain, { repoRoot: repo.dir, runId: stopped.run_id })).phase).toBe('finished');
+    expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', stopped.run_id, 'report.md'), 'utf8')).toContain('cancelled by the user');
   });
 });

@@ -157,3 +157,18 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     await router.dispose();
   }
 }
+
+/** Ends a run that is not being driven, for good: status aborted, phase finished, report written. */
+export async function cancelRun(env: EngineEnv, request: { repoRoot: string; runId: string }): Promise<RunState> {
+  const clock = env.clock ?? systemClock;
+  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent);
+  if (saved.phase === 'finished') return saved;
+  const transition = applyOutcome(saved, presetOf(saved.config), { kind: 'cancelled' }, clock.now().toISOString());
+  for (const event of transition.events) store.append(event, clock.now());
+  let state: RunState = { ...transition.state, log_seq: store.lastSeq };
+  store.saveState(state);
+  await finalizeSession(env.deps, store, state, (event) => store.append(event, clock.now()));
+  state = { ...state, log_seq: store.lastSeq };
+  store.saveState(state);
+  return state;
+}

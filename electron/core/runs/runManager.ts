@@ -8,7 +8,7 @@ import type { EventBus } from '../api/eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
 import type { Clock, EngineDeps } from '../engine/engineDeps';
-import { beginResume, beginRun, presetOf, type RunHandle } from '../engine/runner';
+import { beginResume, beginRun, cancelRun, presetOf, type RunHandle } from '../engine/runner';
 import type { GateDecision } from '../engine/runSession';
 import { readLog, RunStore, runDir } from '../engine/runStore';
 import { resolveRepoRoot } from '../git/repoStatus';
@@ -22,6 +22,8 @@ interface ActiveRun {
   waiting: { gateId: string; resolve: (decision: GateDecision) => void } | null;
   /** A decision that arrived for a gate before the engine asked (a resumed run). */
   preDecided: { gateId: string; decision: GateDecision } | null;
+  /** Settles when this session ends. */
+  done?: Promise<RunState>;
 }
 
 export interface RunManagerOptions {
@@ -79,6 +81,19 @@ export class RunManager {
     if (!run) return { stopping: false };
     run.controller.abort();
     return { stopping: true };
+  }
+
+  /** Stops the run if it is going on, then ends it for good. */
+  async cancel(repo: string, runId: string): Promise<{ status: string }> {
+    const repoRoot = await resolveRepoRoot(repo);
+    const run = this.active.get(key(repoRoot, runId));
+    if (run) {
+      run.controller.abort();
+      await run.done?.catch(() => undefined);
+    }
+    const state = await cancelRun(this.env(this.session(repoRoot)), { repoRoot, runId });
+    this.options.events.emit('run/status', { run_id: runId, repo: repoRoot, status: state.status, active: false });
+    return { status: state.status };
   }
 
   async decideGate(repo: string, runId: string, gateId: string, decision: GateDecision): Promise<{ accepted: boolean; resumed: boolean }> {
@@ -147,6 +162,7 @@ export class RunManager {
 
   private track(run: ActiveRun, handle: RunHandle): { runId: string } {
     run.runId = handle.runId;
+    run.done = handle.done;
     const runKey = key(run.repoRoot, handle.runId);
     this.active.set(runKey, run);
     this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'running', active: true });
