@@ -15,6 +15,7 @@ export interface Classification {
 export function classify(run: RunProcessResult, runner: RunnerKind, outcome: TestOutcome | null, timeoutMs: number, sandboxed: boolean): Classification {
   if (run.cancelled) return { status: 'INFRA_ERROR', reason: 'cancelled before the tests finished' };
   if (run.spawnError) return { status: 'INFRA_ERROR', reason: `the command could not start: ${run.spawnError}` };
+  if (run.flooded) return { status: 'FAIL', reason: `the test command wrote more than ${Math.round(run.outputBytes / 2 ** 20)} MB of output and was killed with its whole process tree` };
   if (run.timedOut) return { status: 'FAIL', reason: `timed out after ${Math.round(timeoutMs / 1000)} s; the whole process tree was killed` };
   const firstLine = run.output.trimStart().split('\n')[0] ?? '';
   if (sandboxed && run.exitCode === 1 && firstLine.startsWith('bwrap: ')) {

@@ -15,6 +15,8 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** How long SIGTERM has before SIGKILL. */
   graceMs?: number;
+  /** A command that writes more than this is killed: a flood, not a test report. */
+  outputLimitBytes?: number;
 }
 
 export interface RunProcessResult {
@@ -26,6 +28,8 @@ export interface RunProcessResult {
   output: string;
   outputBytes: number;
   spawnError: string | null;
+  /** Killed for writing more than `outputLimitBytes`. */
+  flooded: boolean;
 }
 
 export const PROCESS_MARK_VAR = 'LATHE_PROCESS_MARK';
@@ -89,6 +93,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   return new Promise((resolve) => {
     let timedOut = false;
     let cancelled = false;
+    let flooded = false;
     let exited = false;
     let settled = false;
     const finish = async (exitCode: number | null, signal: string | null, spawnError: string | null) => {
@@ -114,11 +119,19 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         output: capture.text(),
         outputBytes: capture.totalBytes,
         spawnError,
+        flooded,
       });
     };
     const child = spawn(options.argv[0] as string, options.argv.slice(1), { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout?.on('data', (chunk: Buffer) => capture.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => capture.push(chunk));
+    const onData = (chunk: Buffer) => {
+      capture.push(chunk);
+      if (!flooded && options.outputLimitBytes !== undefined && capture.totalBytes > options.outputLimitBytes) {
+        flooded = true;
+        stop();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
     child.on('error', (error: NodeJS.ErrnoException) => void finish(null, null, `${error.code ?? 'ERROR'}: ${error.message}`));
     child.on('exit', (code, signal) => {
       exited = true;

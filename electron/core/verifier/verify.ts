@@ -9,13 +9,14 @@ import { classify } from './classify';
 import { findExecutable } from './commandLookup';
 import { coverageFromLcov } from './coverage';
 import { parseJUnit, type TestOutcome } from './junit';
+import { createProcessCap } from './processCap';
 import { runProcess, type RunProcessResult } from './processTree';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand } from './runnerFlags';
 import { bwrapArgv, probeSandbox, readOnlyRootsFor } from './sandbox';
 import { parseSummaryLines } from './summaryLines';
 
-export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, tailLines: 200 } as const;
+export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, outputLimitBytes: 64 * 1024 * 1024, tailLines: 200 } as const;
 
 interface Plan {
   level: IsolationLevel;
@@ -72,7 +73,7 @@ function cleanEnv(request: VerifyRequest, artifactDir: string, level: IsolationL
 }
 
 function notRun(reason: string, durationMs = 0): RunProcessResult {
-  return { exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs, output: '', outputBytes: 0, spawnError: reason };
+  return { exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs, output: '', outputBytes: 0, spawnError: reason, flooded: false };
 }
 
 /** Seed 004's Verifier: runs the test command isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
@@ -131,17 +132,24 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
           plan.level === 'bwrap'
             ? bwrapArgv({ readOnly: await readOnlyRootsFor(runDir), writable: artifactDir, cwd: runDir, argv: prepared.argv })
             : prepared.argv;
-        run = await runProcess({
-          argv,
-          cwd: runDir,
-          env,
-          timeoutMs: request.timeoutMs,
-          capBytes: request.outputCapBytes ?? VERIFY_DEFAULTS.outputCapBytes,
-          logFile: logPath,
-          logCapBytes: VERIFY_DEFAULTS.logCapBytes,
-          marker: verifyRunId,
-          signal: request.signal,
-        });
+        const cap = await createProcessCap(verifyRunId, request.maxProcesses);
+        isolation = { level: isolation.level, detail: `${isolation.detail}; ${cap.detail}` };
+        try {
+          run = await runProcess({
+            argv: cap.wrap(argv),
+            cwd: runDir,
+            env,
+            timeoutMs: request.timeoutMs,
+            capBytes: request.outputCapBytes ?? VERIFY_DEFAULTS.outputCapBytes,
+            logFile: logPath,
+            logCapBytes: VERIFY_DEFAULTS.logCapBytes,
+            outputLimitBytes: request.outputLimitBytes ?? VERIFY_DEFAULTS.outputLimitBytes,
+            marker: verifyRunId,
+            signal: request.signal,
+          });
+        } finally {
+          await cap.release();
+        }
       }
     } finally {
       if (plan.checkout) await plan.checkout.remove();

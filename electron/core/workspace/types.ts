@@ -189,6 +189,10 @@ export interface VerifyRequest {
   env?: Record<string, string>;
   /** Cap on captured output; the full log (up to a larger cap) goes to the artifact file. */
   outputCapBytes?: number;
+  /** A command writing more than this is killed as a flood (default 64 MiB). */
+  outputLimitBytes?: number;
+  /** Most processes the test run may have at once (default 512; a fork bomb stops there). */
+  maxProcesses?: number;
   /** Ask the runner for coverage of these repo-relative paths when it can measure it. */
   coverageFor?: string[];
   signal?: AbortSignal;
