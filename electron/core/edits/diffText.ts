@@ -37,6 +37,8 @@ function stripFences(raw: string): string {
 function isHunkEnd(lines: string[], index: number): boolean {
   const line = lines[index] as string;
   if (line.startsWith('@@') || line.startsWith('diff --git ')) return true;
+  // jsdiff and svn-style multi-file diffs separate files with `Index: path` and a row of `=`.
+  if (line.startsWith('Index: ') || /^={3,}\s*$/.test(line)) return true;
   return line.startsWith('--- ') && (lines[index + 1] ?? '').startsWith('+++ ');
 }
 

@@ -151,6 +151,35 @@ describe('unified-diff', () => {
     expect(planned.changes[0]?.after).toBe('def f():\n    return 1\n\n\ndef g():\n    return 3\n');
   });
 
+  it("applies a multi-file diff in jsdiff's layout (Index: and ==== separators between files)", async () => {
+    const dir = workspace({ 'a.txt': 'one\ntwo\n', 'b.txt': 'three\n' });
+    const diff = [
+      'Index: a.txt',
+      '===================================================================',
+      '--- a/a.txt',
+      '+++ b/a.txt',
+      '@@ -1,2 +1,2 @@',
+      ' one',
+      '-two',
+      '+TWO',
+      '===================================================================',
+      '--- a/b.txt',
+      '+++ b/b.txt',
+      '@@ -1,1 +1,1 @@',
+      '-three',
+      '+THREE',
+    ].join('\n');
+    const planned = await plan('unified-diff', dir, { diff });
+    expect(planned.changes.map((change) => [change.path, change.after])).toEqual([['a.txt', 'one\nTWO\n'], ['b.txt', 'THREE\n']]);
+  });
+
+  it('skips a file section with no hunks (an unchanged file in a generated diff)', async () => {
+    const dir = workspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    const diff = '===================================================================\n--- a/a.txt\n+++ b/a.txt\n===================================================================\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n';
+    const planned = await plan('unified-diff', dir, { diff });
+    expect(planned.changes).toEqual([{ path: 'b.txt', before: 'two\n', after: 'TWO\n' }]);
+  });
+
   it('rejects a partial diff whose second file does not apply, planning nothing', async () => {
     const dir = workspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
     const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-three\n+THREE\n';

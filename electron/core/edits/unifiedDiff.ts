@@ -52,7 +52,8 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       if (source === null && target !== null && (await reader.read(target)) !== null) {
         throw rejectEdit('patch-does-not-apply', target, 'the diff creates a file that already exists');
       }
-      if (patch.hunks.length === 0 && source === target) throw rejectEdit('patch-does-not-apply', label, 'no hunks for this file');
+      // A file header with no hunks changes nothing (jsdiff writes one for an unchanged file): skip it.
+      if (patch.hunks.length === 0 && source === target) continue;
       const after = applyHunks(label, before ?? '', patch);
       if (target === null) {
         if (after !== '') throw rejectEdit('patch-does-not-apply', label, 'a deletion must remove every line of the file');
