@@ -1,17 +1,7 @@
 import path from 'node:path';
 import { BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
+import { isAllowedPermission, isAllowedRequest, isAppUrl, secureWebPreferences } from './securityPolicy';
 
-/** The security settings every Lathe window uses; asserted by tests. */
-export const secureWebPreferences = (preloadPath: string): WebPreferences => ({
-  preload: preloadPath,
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  spellcheck: false,
-});
 
 export interface WindowPaths {
   preload: string;
@@ -26,7 +16,7 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
     minHeight: 600,
     title: 'Lathe',
     show: false,
-    webPreferences: secureWebPreferences(paths.preload),
+    webPreferences: secureWebPreferences(paths.preload) satisfies WebPreferences,
   });
   const appUrl = new URL(`file://${path.resolve(paths.rendererIndex)}`).href;
 
@@ -45,15 +35,12 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
 /** Only pages loaded from the app's own files may call the core. */
 export function isTrustedSender(rendererIndex: string) {
   const appUrl = new URL(`file://${path.resolve(rendererIndex)}`).href;
-  return (event: IpcMainInvokeEvent): boolean => event.senderFrame?.url === appUrl;
+  return (event: IpcMainInvokeEvent): boolean => isAppUrl(event.senderFrame?.url, appUrl);
 }
 
-/** No permission prompts, and no request leaves the machine: only the app's files and devtools load. */
+/** No permission prompts but notifications, and no request leaves the machine (securityPolicy.ts). */
 export function lockDownSession(): void {
   const appSession = session.defaultSession;
-  appSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  appSession.webRequest.onBeforeRequest((details, callback) => {
-    const allowed = /^(file|devtools|data|blob|chrome-extension):/.test(details.url);
-    callback({ cancel: !allowed });
-  });
+  appSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isAllowedPermission(permission)));
+  appSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
 }
