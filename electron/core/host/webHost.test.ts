@@ -177,3 +177,24 @@ describe('web host contract over WebSocket', () => {
     ]);
   });
 });
+
+describe('web host under random frames', () => {
+  it('survives hundreds of random frames and keeps answering', async () => {
+    const raw = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=test-token-123`, { headers: { Origin: `http://127.0.0.1:${host.port}` } });
+    const frames: { kind?: string; id?: number }[] = [];
+    raw.on('message', (data) => frames.push(JSON.parse(data.toString()) as { kind?: string; id?: number }));
+    await new Promise((resolve) => raw.on('open', resolve));
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pieces = ['{', '}', '[', ']', '"kind"', '"request"', '"subscribe"', ':', ',', '"id"', '1', '-1', 'null', '"channel"', '"app/info"', '"payload"', '"__proto__"', '\u0000', '"events"'];
+    for (let index = 0; index < 300; index++) {
+      const frame = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      raw.send(index % 10 === 0 ? Buffer.from([0xff, 0xfe, index % 256]) : frame);
+    }
+    raw.send(JSON.stringify({ kind: 'request', id: 99_999, channel: 'app/info', payload: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(frames.find((frame) => frame.kind === 'response' && frame.id === 99_999)).toMatchObject({ kind: 'response', id: 99_999, result: { ok: true } });
+    raw.close();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
