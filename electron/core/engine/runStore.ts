@@ -14,12 +14,28 @@ export function runDir(repoRoot: string, runId: string): string {
   return path.join(runsDir(repoRoot), runId);
 }
 
-/** seed 003's run_id: the UTC start time, `YYYYMMDDTHHMMSSZ` (a suffix only if two runs share a second). */
-export function newRunId(repoRoot: string, now: Date): string {
+/**
+ * seed 003's run_id: the UTC start time, `YYYYMMDDTHHMMSSZ`, with a suffix when that second is taken:
+ * by another run's folder, or by a branch the id would collide with (`taken`).
+ */
+export function newRunId(repoRoot: string, now: Date, taken: (runId: string) => boolean = () => false): string {
   const base = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
   let candidate = base;
-  for (let suffix = 2; fs.existsSync(runDir(repoRoot, candidate)); suffix++) candidate = `${base}-${suffix}`;
+  for (let suffix = 2; fs.existsSync(runDir(repoRoot, candidate)) || taken(candidate); suffix++) candidate = `${base}-${suffix}`;
   return candidate;
+}
+
+/** Lathe writes its run folder and a branch: a read-only repository is refused before anything starts. */
+export function ensureWritableRepo(repoRoot: string): void {
+  const probe = path.join(repoRoot, '.lathe', `.write-probe-${process.pid}`);
+  try {
+    fs.mkdirSync(path.dirname(probe), { recursive: true });
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
+    throw new LatheError('REPO_READ_ONLY', `the repository ${repoRoot} is not writable (${code}): Lathe keeps its run folder in .lathe/ and commits to a branch of its own; make the folder writable or work on a copy`, { repo: repoRoot, code });
+  }
 }
 
 export function hashGoal(goal: string): string {

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import git from 'isomorphic-git';
 import type { ActionOutcome } from '../../../shared/engine/actions';
 import { accountTime, checkBudget } from '../../../shared/engine/budget';
 import { initialState } from '../../../shared/engine/initialState';
@@ -12,7 +14,7 @@ import { systemClock, type Clock, type EngineDeps } from './engineDeps';
 import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
 import { RunSession, type RunCallbacks } from './runSession';
-import { hashGoal, newRunId, RunStore } from './runStore';
+import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
 
 export interface EngineEnv {
   deps: EngineDeps;
@@ -30,6 +32,10 @@ export interface EngineEnv {
 export function presetOf(config: RunConfig): Preset {
   if (!isPresetName(config.workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
   return PRESETS[config.workflow];
+}
+
+async function existingBranches(repoRoot: string): Promise<Set<string>> {
+  return new Set(await git.listBranches({ fs, dir: repoRoot }).catch(() => [] as string[]));
 }
 
 export interface RunHandle {
@@ -60,9 +66,11 @@ export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal
       paths: preflight.dirtyPaths.slice(0, 50),
     });
   }
+  ensureWritableRepo(request.repoRoot);
   const clock = env.clock ?? systemClock;
   const now = clock.now();
-  const runId = newRunId(request.repoRoot, now);
+  const branches = await existingBranches(request.repoRoot);
+  const runId = newRunId(request.repoRoot, now, (candidate) => branches.has(`${request.config.branch_prefix}/${candidate}`));
   const store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
   let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
   // Saved before the first event, so a run killed at any point has a state to resume from.
