@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTempRepo, type TempRepo } from './tempRepo';
+import { makeTempDir, makeTempRepo, type TempRepo } from './tempRepo';
 
 export const APP_ROOT = path.resolve(import.meta.dirname, '..');
 export const REPLAYS = path.join(APP_ROOT, 'resources', 'replays');
@@ -28,4 +28,11 @@ export function readReplay(name: string): { outputs: { role: string; json?: unkn
 export function treeAt(repo: TempRepo, ref: string): Record<string, string> {
   const files = repo.git('ls-tree', '-r', '--name-only', ref).split('\n').filter(Boolean);
   return Object.fromEntries(files.map((file) => [file, repo.git('show', `${ref}:${file}`)]));
+}
+
+/** A committed js-stats example plus a data folder, removed by the returned cleanup. */
+export function makeRunFixture(example: 'js-stats' | 'py-stats' = 'js-stats'): { repo: TempRepo; dataDir: string; cleanup: () => void } {
+  const repo = makeExampleRepo(example);
+  const dataDir = makeTempDir('lathe-data-');
+  return { repo, dataDir, cleanup: () => (repo.remove(), fs.rmSync(dataDir, { recursive: true, force: true })) };
 }

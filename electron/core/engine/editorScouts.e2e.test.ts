@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ROOT, makeExampleRepo, treeAt, writeReplay } from '../../../test-support/exampleRepo';
-import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
+import { APP_ROOT, makeRunFixture, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, STATS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from './defaultDeps';
@@ -13,10 +13,9 @@ const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
 
 function setup() {
-  const repo = makeExampleRepo('js-stats');
-  const dataDir = makeTempDir('lathe-data-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { repo, dataDir };
+  const fixture = makeRunFixture();
+  cleanup.push(fixture.cleanup);
+  return { repo: fixture.repo, dataDir: fixture.dataDir };
 }
 
 const brief = {

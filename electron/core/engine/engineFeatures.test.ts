@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ROOT, makeExampleRepo, readReplay, REPLAYS, writeReplay } from '../../../test-support/exampleRepo';
+import { APP_ROOT, REPLAYS, makeRunFixture, readReplay, writeReplay } from '../../../test-support/exampleRepo';
 import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig';
 import { createModelRouter } from '../llm/index';
@@ -15,10 +15,9 @@ const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
 
 function setup() {
-  const repo = makeExampleRepo('js-stats');
-  const dataDir = makeTempDir('lathe-data-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { repo, dataDir };
+  const fixture = makeRunFixture();
+  cleanup.push(fixture.cleanup);
+  return { repo: fixture.repo, dataDir: fixture.dataDir };
 }
 
 /** Runs with the real layers, recording every prompt the router is sent. */

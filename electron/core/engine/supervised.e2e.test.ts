@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../../shared/engine/runConfig';
-import { APP_ROOT, makeExampleRepo, treeAt, writeReplay } from '../../../test-support/exampleRepo';
-import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
+import { APP_ROOT, makeRunFixture, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, README, STATS, steppedPlan, TWO_STEPS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
@@ -15,10 +15,9 @@ const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
 
 function setup() {
-  const repo = makeExampleRepo('js-stats');
-  const dataDir = makeTempDir('lathe-data-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { repo, dataDir };
+  const fixture = makeRunFixture();
+  cleanup.push(fixture.cleanup);
+  return { repo: fixture.repo, dataDir: fixture.dataDir };
 }
 
 async function run(repo: TempRepo, dataDir: string, outputs: unknown[], edit: (config: RunConfig) => void = () => {}, clock?: Clock & { advance?: () => void }) {

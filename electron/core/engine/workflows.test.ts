@@ -5,17 +5,16 @@ import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig'
 import { readLog } from './runStore';
 import { createEngineEnv } from './defaultDeps';
 import { startRun } from './runner';
-import { APP_ROOT, makeExampleRepo, readReplay, REPLAYS, treeAt, writeReplay } from '../../../test-support/exampleRepo';
-import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
+import { APP_ROOT, REPLAYS, makeRunFixture, readReplay, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import type { TempRepo } from '../../../test-support/tempRepo';
 
 const cleanup: (() => void)[] = [];
 afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
 
-function setup(example: 'js-stats' | 'py-stats') {
-  const repo = makeExampleRepo(example);
-  const dataDir = makeTempDir('lathe-data-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  return { repo, dataDir, base: repo.git('rev-parse', 'HEAD') };
+function setup(example: 'js-stats' | 'py-stats' = 'js-stats') {
+  const fixture = makeRunFixture(example);
+  cleanup.push(fixture.cleanup);
+  return { repo: fixture.repo, dataDir: fixture.dataDir, base: fixture.repo.git('rev-parse', 'HEAD') };
 }
 
 async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, goal = 'fix median') {

@@ -1,19 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { RunStatusSchema, type RunSummary } from '../../../shared/schemas/run';
+import { RunStateSchema } from '../../../shared/engine/runState';
+import type { z } from 'zod';
+import type { RunSummary } from '../../../shared/schemas/run';
 
-/** The fields every workflow's state.json starts with; the rest is the workflow's own. */
-export const RunStateHeaderSchema = z.looseObject({
-  run_id: z.string(),
-  goal: z.string(),
-  workflow: z.string(),
-  status: RunStatusSchema,
-  branch: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  commits: z.array(z.string()),
-});
+/** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
+export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 export function runsDir(repoRoot: string): string {
