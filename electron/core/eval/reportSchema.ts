@@ -96,6 +96,10 @@ export const EvalReportSchema = z.object({
     /** The spec given with --model (with any `{task}` placeholder), or null. */
     model: z.string().nullable(),
     role_models: z.record(z.string(), z.string()),
+    /** `--config FILE`, or null. */
+    config_file: z.string().nullable(),
+    /** The edit format the runs used (the preset's, unless the config file changes it). */
+    edit_format: z.string().nullable(),
     tasks_pattern: z.string().nullable(),
     jobs: z.number().int().positive(),
     time_limit_ms: z.number().int().positive().nullable(),

@@ -15,6 +15,8 @@ export interface EvalOptions extends Omit<EvalTaskSettings, 'workRoot'> {
   jobs?: number;
   workRoot?: string;
   tasksPattern?: string | null;
+  /** For the report: the edit format the runs use. */
+  editFormat?: string | null;
   suiteDir: string;
   onTaskStart?: (task: EvalTask, index: number) => void;
   onTaskDone?: (result: EvalTaskResult, done: number, total: number) => void;
@@ -71,6 +73,8 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
       workflow: options.workflow,
       model: options.model ?? null,
       role_models: Object.fromEntries(Object.entries(options.roleModels ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+      config_file: options.configFile ?? null,
+      edit_format: options.editFormat ?? null,
       tasks_pattern: options.tasksPattern ?? null,
       jobs,
       time_limit_ms: options.timeLimitMs,

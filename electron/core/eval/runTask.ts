@@ -25,6 +25,8 @@ export interface EvalTaskSettings {
   /** Every role's model; `{task}` is replaced by the task id (one replay transcript per task). */
   model?: string;
   roleModels?: ConfigOverrides['roleModels'];
+  /** `--config FILE`: layered over each task repository's configuration (e.g. another edit format). */
+  configFile?: string;
   /** Per task, unless the task's hints set its own. */
   timeLimitMs: number | null;
   threads?: number;
@@ -54,7 +56,7 @@ function unattendedGates(config: RunConfig): RunConfig {
 export function taskRunConfig(task: EvalTask, repoDir: string, settings: EvalTaskSettings): RunConfig {
   const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).map(([role, spec]) => [role, modelForTask(spec, task.id)]));
   const config = resolveRunConfig(
-    { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir },
+    { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir, configFile: settings.configFile },
     {
       workflow: settings.workflow,
       model: settings.model === undefined ? undefined : modelForTask(settings.model, task.id),

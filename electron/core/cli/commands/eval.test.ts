@@ -66,6 +66,18 @@ describe('lathe eval', () => {
     expect(report.tasks[0]?.roles.tester).toMatchObject({ malformed: 1, well_formed: 0 });
   });
 
+  it('layers --config over every task: here another edit format', async () => {
+    const { dir, io, out } = setup();
+    const transcript = minimalTranscript('roman.py', '');
+    transcript[1] = { role: 'coder', json: { edits: [{ path: 'roman.py', search: '    (1000, "M"),\n    (500, "D"),\n    (100, "C"),\n    (50, "L"),\n    (10, "X"),\n    (5, "V"),\n', replace: '    (1000, "M"),\n    (900, "CM"),\n    (500, "D"),\n    (400, "CD"),\n    (100, "C"),\n    (90, "XC"),\n    (50, "L"),\n    (40, "XL"),\n    (10, "X"),\n    (9, "IX"),\n    (5, "V"),\n    (4, "IV"),\n' }, { path: 'roman.py', search: '    if n < 1:', replace: '    if n < 1 or n > 3999:' }] } };
+    writeTranscript(dir, 'py-roman', transcript);
+    fs.writeFileSync(path.join(dir, 'search-replace.yaml'), 'policies:\n  edit_format: search-replace\n');
+    expect(await evalCommand.run(['--tasks', 'py-roman', '--model', 'replay:{task}.json', '--config', 'search-replace.yaml', '--json', '--out', 'r'], io)).toBe(0);
+    const report = EvalReportSchema.parse(JSON.parse(out.join('\n')));
+    expect(report.settings).toMatchObject({ edit_format: 'search-replace', config_file: path.join(dir, 'search-replace.yaml') });
+    expect(report.tasks[0]).toMatchObject({ outcome: 'solved' });
+  });
+
   it('prints the report as JSON with --json', async () => {
     const { dir, io, out } = setup();
     transcripts(dir);

@@ -27,6 +27,7 @@ writes eval-report.json and eval-report.md (docs/eval.md explains every field).
   --tasks GLOB            task ids to run: * and ? wildcards, comma-separated (e.g. 'py-*,js-chunk')
   --jobs N                tasks at a time (default 1; each job loads its own copy of a llama: model)
   --out DIR               report folder (default: ./lathe-eval-<timestamp>)
+  --config FILE           configuration over every task (e.g. policies.edit_format: whole-file)
   --time-limit DURATION   each task's run limit (default 30m)
   --threads N             CPU threads for llama models (default: physical cores)
   --suite DIR             another task suite folder (default: the bundled resources/eval)
@@ -44,6 +45,7 @@ const options = {
   jobs: { type: 'string' },
   out: { type: 'string' },
   'time-limit': { type: 'string' },
+  config: { type: 'string' },
   threads: { type: 'string' },
   suite: { type: 'string' },
   keep: { type: 'boolean' },
@@ -128,7 +130,8 @@ export const evalCommand: Command = {
     const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
     const threads = positiveInteger(values.threads, '--threads');
     const timeLimitMs = values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit');
-    const settings = { appRoot, workflow, model, roleModels, timeLimitMs };
+    const configFile = values.config === undefined ? undefined : path.resolve(io.cwd, values.config);
+    const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
     const firstTask = tasks[0] as EvalTask;
     const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
     const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
@@ -164,6 +167,7 @@ export const evalCommand: Command = {
         keepWork: values.keep === true,
         suiteDir,
         tasksPattern: values.tasks ?? null,
+        editFormat: config.edit_format,
         signal: controller.signal,
         onRunEvent: values.verbose ? (taskId, event) => printerFor(taskId).onEvent(event) : undefined,
         onTaskStart: (task, index) => values.json || io.status?.(`[${index + 1}/${tasks.length}] ${task.id} running…`),
