@@ -120,6 +120,12 @@ describe('lathe doctor checks', () => {
     expect(two.byId.memory?.summary).toMatch(/^the chosen model\(s\) need about 6\.0 GiB/);
   });
 
+  it("estimates with the model's trained context when it is smaller than the one asked for", async () => {
+    const asked: number[] = [];
+    await doctor({ inspectModel: async (file) => entry('small.gguf', { path: file, contextLength: 2048 }), estimateModelMemory: async (_, context) => (asked.push(context), GiB) }, { models: llamaModel('/elsewhere/small.gguf'), contextSize: 8192 });
+    expect(asked).toEqual([2048]);
+  });
+
   it('warns when no library model fits and none is chosen', async () => {
     const { byId } = await doctor({ scanModels: async () => [entry('big-70b.gguf', { path: '/models/big-70b.gguf' })] });
     expect(byId.memory).toMatchObject({ status: 'warn', summary: '12.0 GiB available of 16.0 GiB; none of the 1 library model(s) fits now' });

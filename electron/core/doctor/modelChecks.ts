@@ -22,7 +22,7 @@ function howToAdd(folders: readonly string[]): string {
 }
 
 /** The model folders' contents, and whether every chosen `llama:` model can be used. */
-export async function checkModels(probes: DoctorProbes, input: DoctorInput): Promise<{ check: DoctorCheck; library: ModelEntry[] }> {
+export async function checkModels(probes: DoctorProbes, input: DoctorInput): Promise<{ check: DoctorCheck; library: ModelEntry[]; chosen: ModelEntry[] }> {
   const library = await probes.scanModels(input.modelFolders);
   const usable = library.filter((entry) => entry.status === 'ok');
   const rejected = library.filter((entry) => entry.status === 'rejected');
@@ -33,16 +33,19 @@ export async function checkModels(probes: DoctorProbes, input: DoctorInput): Pro
   ];
   const base = { id: 'models', title: 'Models' };
   const problems: string[] = [];
+  const chosen: ModelEntry[] = [];
   for (const model of input.models) {
     if (model.kind === 'invalid') problems.push(`${model.spec} (${model.source}): ${model.problem ?? 'not a model spec'}`);
     if (model.kind !== 'llama' || !model.file) continue;
     const entry = library.find((candidate) => candidate.path === model.file) ?? (await probes.inspectModel(model.file));
+    chosen.push(entry);
     if (entry.status !== 'ok') problems.push(`${model.spec} (${model.source}): ${entry.reason ?? 'cannot be used'}`);
     else details.push(`chosen: ${model.spec} (${model.source}) is usable`);
   }
   if (problems.length > 0) {
     return {
       library,
+      chosen,
       check: {
         ...base,
         status: 'fail',
@@ -52,16 +55,17 @@ export async function checkModels(probes: DoctorProbes, input: DoctorInput): Pro
       },
     };
   }
-  const chosen = input.models.length > 0 ? `; chosen: ${input.models.map((model) => `${model.spec} (${model.source})`).join(', ')}` : '';
+  const chosenText = input.models.length > 0 ? `; chosen: ${input.models.map((model) => `${model.spec} (${model.source})`).join(', ')}` : '';
   if (usable.length === 0) {
     // A run on a server or replay model needs no local file.
     const needsLocal = input.models.length === 0 || input.models.some((model) => model.kind === 'llama');
     return {
       library,
+      chosen,
       check: {
         ...base,
         status: 'warn',
-        summary: `no usable GGUF model in ${input.modelFolders.join(', ') || 'any folder'}${rejected.length > 0 ? ` (${rejected.length} rejected)` : ''}${chosen}`,
+        summary: `no usable GGUF model in ${input.modelFolders.join(', ') || 'any folder'}${rejected.length > 0 ? ` (${rejected.length} rejected)` : ''}${chosenText}`,
         fix: needsLocal ? howToAdd(input.modelFolders) : null,
         details,
       },
@@ -69,6 +73,7 @@ export async function checkModels(probes: DoctorProbes, input: DoctorInput): Pro
   }
   return {
     library,
-    check: { ...base, status: rejected.length > 0 ? 'warn' : 'ok', summary: `${usable.length} usable model(s)${rejected.length > 0 ? `, ${rejected.length} rejected` : ''}${chosen}`, fix: rejected.length > 0 ? 'Rejected files cannot be loaded; `lathe models` gives each reason (often an unfinished copy). Remove or replace them.' : null, details },
+    chosen,
+    check: { ...base, status: rejected.length > 0 ? 'warn' : 'ok', summary: `${usable.length} usable model(s)${rejected.length > 0 ? `, ${rejected.length} rejected` : ''}${chosenText}`, fix: rejected.length > 0 ? 'Rejected files cannot be loaded; `lathe models` gives each reason (often an unfinished copy). Remove or replace them.' : null, details },
   };
 }

@@ -8,8 +8,8 @@ import { DoctorReportSchema, type DoctorCheck, type DoctorInput, type DoctorProb
 export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promise<DoctorReport> {
   const llama = await checkLlama(probes, input);
   const threads = checkThreads(probes, input);
-  const { check: models, library } = await checkModels(probes, input);
-  const memory = await checkMemory(probes, input, library);
+  const { check: models, library, chosen } = await checkModels(probes, input);
+  const memory = await checkMemory(probes, input, library, chosen);
   const [git, sandbox, tests] = await Promise.all([checkGit(probes), checkSandbox(probes), checkTestRunner(probes, input)]);
   const checks = [llama, threads, models, memory, git, sandbox, tests, checkElectron(probes)];
   return DoctorReportSchema.parse({

@@ -84,16 +84,17 @@ async function needOf(probes: DoctorProbes, file: string, label: string, context
  * Chosen `llama:` models are loaded together (one instance per file), so their needs add up and must
  * fit what the OS can hand out. Without a choice, each library model is checked on its own.
  */
-export async function checkMemory(probes: DoctorProbes, input: DoctorInput, library: readonly ModelEntry[]): Promise<DoctorCheck> {
+export async function checkMemory(probes: DoctorProbes, input: DoctorInput, library: readonly ModelEntry[], chosen: readonly ModelEntry[] = []): Promise<DoctorCheck> {
   const memory = probes.memory();
   const free = `${formatGiB(memory.availableBytes)} available of ${formatGiB(memory.totalBytes)}`;
   const base = { id: 'memory', title: 'Memory for models' };
   const chosenFiles = [...new Set(input.models.filter((model) => model.kind === 'llama' && model.file).map((model) => model.file as string))];
   if (chosenFiles.length > 0) {
-    const needs = await Promise.all(chosenFiles.map((file) => needOf(probes, file, file, input.contextSize)));
+    const trained = (file: string) => chosen.find((entry) => entry.path === file)?.contextLength ?? input.contextSize;
+    const needs = await Promise.all(chosenFiles.map((file) => needOf(probes, file, file, Math.min(input.contextSize, trained(file)))));
     const known = needs.filter((need): need is { label: string; bytes: number } => need.bytes !== null);
     const total = known.reduce((sum, need) => sum + need.bytes, 0);
-    const details = needs.map((need) => `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + a ${input.contextSize}-token context)`);
+    const details = needs.map((need) => `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + one context of up to ${input.contextSize} tokens)`);
     if (known.length === 0) return { ...base, status: 'warn', summary: `${free}; the chosen model files cannot be read to estimate their needs`, fix: 'See the models check.', details };
     const summary = `the chosen model(s) need about ${formatGiB(total)}; ${free}`;
     if (total > memory.availableBytes) {

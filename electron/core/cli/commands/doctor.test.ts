@@ -67,6 +67,6 @@ describe('lathe doctor', () => {
   it('refuses bad flags and a folder that is not a repository', async () => {
     const { io } = capture();
     await expect(doctorCommand.run(['--threads', '0'], io)).rejects.toThrow('--threads must be a positive whole number');
-    await expect(doctorCommand.run(['--repo', home], io)).rejects.toThrow(/not inside a git repository/);
+    await expect(doctorCommand.run(['--repo', home], io)).rejects.toThrow(/^--repo: not inside a git repository/);
   });
 });

@@ -45,7 +45,11 @@ function positiveInteger(value: string | undefined, flag: string): number | null
 }
 
 async function repoToCheck(io: CliIo, requested: string | undefined): Promise<string | null> {
-  if (requested !== undefined) return resolveRepoRoot(path.resolve(io.cwd, requested));
+  if (requested !== undefined) {
+    return resolveRepoRoot(path.resolve(io.cwd, requested)).catch((error: unknown) => {
+      throw new UsageError(`--repo: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
   return resolveRepoRoot(io.cwd).catch(() => null);
 }
 
