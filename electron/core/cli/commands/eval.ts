@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { rolesUsed } from '../../../../shared/engine/rolesUsed';
+import { sourceAppRoot } from '../../appRoot';
+import { parseDuration } from '../../config/duration';
+import { MODEL_ROLE_NAMES, type ConfigOverrides } from '../../config/resolveConfig';
+import { presetOf } from '../../engine/runner';
+import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, modelForTask, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
+import { parseModelSpec } from '../../llm/index';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
+import { ExitCode } from '../exitCodes';
+import { ProgressPrinter } from '../progress';
+
+const usage = `Usage: lathe eval --model SPEC [--workflow NAME] [--tasks GLOB] [--jobs N] [--out DIR] [options]
+       lathe eval --list [--tasks GLOB]
+
+Runs Lathe's task suite (bug fixes, small features and refactors in Python/pytest and JavaScript/node
+--test) on a model and workflow. Each task runs in a fresh git repository; afterwards its hidden
+acceptance tests, which the agents never see, run on what the run committed. Prints a table and
+writes eval-report.json and eval-report.md (docs/eval.md explains every field).
+  --model SPEC            every role's model: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL or
+                          replay:FILE.json; {task} in the spec is replaced by each task's id
+  --role-model ROLE=SPEC  one role's model (planner, coder, tester, supervisor, scout, editor); repeatable
+  --workflow NAME         ${PRESET_NAMES.join(' | ')} (default: minimal)
+  --tasks GLOB            task ids to run: * and ? wildcards, comma-separated (e.g. 'py-*,js-chunk')
+  --jobs N                tasks at a time (default 1; each job loads its own copy of a llama: model)
+  --out DIR               report folder (default: ./lathe-eval-<timestamp>)
+  --config FILE           configuration over every task (e.g. policies.edit_format: whole-file)
+  --time-limit DURATION   each task's run limit (default 30m)
+  --threads N             CPU threads for llama models (default: physical cores)
+  --suite DIR             another task suite folder (default: the bundled resources/eval)
+  --keep                  keep each task's repository for inspection (the folder is printed)
+  --verbose               print every run's progress, each line prefixed with the task id
+  --json                  print the report JSON instead of the table
+  --list                  list the suite's tasks and exit
+Exit codes: 0 every task was judged (solved or not), 1 interrupted, 2 a task could not be judged, 64 usage error.`;
+
+const options = {
+  model: { type: 'string' },
+  'role-model': { type: 'string', multiple: true },
+  workflow: { type: 'string' },
+  tasks: { type: 'string' },
+  jobs: { type: 'string' },
+  out: { type: 'string' },
+  'time-limit': { type: 'string' },
+  config: { type: 'string' },
+  threads: { type: 'string' },
+  suite: { type: 'string' },
+  keep: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  json: { type: 'boolean' },
+  list: { type: 'boolean' },
+} as const;
+
+const DEFAULT_TIME_LIMIT_MS = 30 * 60_000;
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new UsageError(`${flag} must be a positive whole number`);
+  return number;
+}
+
+function parseRoleModels(entries: string[] | undefined): NonNullable<ConfigOverrides['roleModels']> {
+  const roles: NonNullable<ConfigOverrides['roleModels']> = {};
+  for (const entry of entries ?? []) {
+    const at = entry.indexOf('=');
+    const role = entry.slice(0, at) as (typeof MODEL_ROLE_NAMES)[number];
+    if (at < 1 || !MODEL_ROLE_NAMES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLE_NAMES.join(', ')})`);
+    roles[role] = entry.slice(at + 1);
+  }
+  return roles;
+}
+
+/** Relative model and transcript paths are the user's, from where they ran the command. */
+function absoluteSpec(spec: string, cwd: string): string {
+  const match = /^(llama|replay):(.+)$/.exec(spec);
+  return match ? `${match[1]}:${path.resolve(cwd, (match[2] ?? '').trim())}` : spec;
+}
+
+/** Every spec every task would use must parse and, for files, exist: nothing starts otherwise. */
+function checkModels(tasks: readonly EvalTask[], specs: string[], cwd: string): void {
+  for (const task of tasks) {
+    for (const spec of new Set(specs.map((template) => modelForTask(template, task.id)))) {
+      const parsed = parseModelSpec(spec, { cwd });
+      if (!parsed.ok) throw new UsageError(parsed.message);
+      const file = parsed.value.kind === 'llama' ? parsed.value.modelPath : parsed.value.kind === 'replay' ? parsed.value.filePath : null;
+      if (file !== null && !fs.existsSync(file)) throw new UsageError(`${spec}: no such file (needed for task ${task.id})`);
+    }
+  }
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+}
+
+function listTasks(io: CliIo, tasks: readonly EvalTask[]): number {
+  const width = Math.max(...tasks.map((task) => task.id.length));
+  for (const task of tasks) io.out(`${task.id.padEnd(width)}  ${task.language.padEnd(10)}  ${task.kind.padEnd(8)}  ${task.title}`);
+  io.out('');
+  io.out(`${tasks.length} task(s): ${tasks.filter((task) => task.language === 'python').length} Python, ${tasks.filter((task) => task.language === 'javascript').length} JavaScript`);
+  return ExitCode.success;
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'measure a model and workflow on the task suite (hidden acceptance tests)',
+  usage,
+  async run(args, io) {
+    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    const { values } = parseCommandArgs(args, options);
+    const appRoot = sourceAppRoot();
+    const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);
+    const suite = loadEvalSuite(suiteDir);
+    const tasks = (() => {
+      try {
+        return selectTasks(suite, values.tasks);
+      } catch (error) {
+        throw new UsageError(`--tasks: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    })();
+    if (values.list) return listTasks(io, tasks);
+
+    const workflow = values.workflow ?? 'minimal';
+    if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+    const roleModels = Object.fromEntries(Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)]));
+    const model = values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd);
+    const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
+    const threads = positiveInteger(values.threads, '--threads');
+    const timeLimitMs = values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit');
+    const configFile = values.config === undefined ? undefined : path.resolve(io.cwd, values.config);
+    const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
+    const firstTask = tasks[0] as EvalTask;
+    const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
+    const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
+    if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
+    checkModels(tasks, [model, ...Object.values(roleModels)].filter((spec): spec is string => spec !== undefined), io.cwd);
+
+    const outDir = path.resolve(io.cwd, values.out ?? `lathe-eval-${timestamp(new Date())}`);
+    const workRoot = values.keep ? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-eval-work-')) : os.tmpdir();
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onInterrupt = () => {
+      if (++interrupts > 1) process.exit(130);
+      io.err('\nstopping: the running tasks stop after their current step, the rest are skipped (Ctrl-C again to quit at once)…');
+      controller.abort();
+    };
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+    const printers = new Map<string, ProgressPrinter>();
+    const printerFor = (taskId: string) => {
+      let printer = printers.get(taskId);
+      if (!printer) printers.set(taskId, (printer = new ProgressPrinter({ ...io, status: undefined, out: (line) => io.out(`[${taskId}] ${line}`) })));
+      return printer;
+    };
+    if (!values.json) io.out(`Lathe eval — ${tasks.length} task(s), workflow ${workflow}, ${model ? `model ${model}` : 'models per role'}, ${jobs} job(s)\nreport folder: ${outDir}${values.keep ? `\ntask repositories: ${workRoot}` : ''}\n`);
+    try {
+      const report = await runEval({
+        ...settings,
+        tasks,
+        jobs,
+        threads,
+        outDir,
+        workRoot,
+        keepWork: values.keep === true,
+        suiteDir,
+        tasksPattern: values.tasks ?? null,
+        editFormat: config.edit_format,
+        signal: controller.signal,
+        onRunEvent: values.verbose ? (taskId, event) => printerFor(taskId).onEvent(event) : undefined,
+        onTaskStart: (task, index) => values.json || io.status?.(`[${index + 1}/${tasks.length}] ${task.id} running…`),
+        onTaskDone: (result, done, total) => {
+          if (values.json) return;
+          const extra = result.outcome === 'error' ? ` — ${result.error?.message ?? ''}` : '';
+          io.out(`[${done}/${total}] ${result.id}: ${outcomeLabel(result)} (run ${result.run?.status ?? '-'}, ${result.attempts} attempt(s), ${formatDurationMs(result.wall_ms)})${extra}`);
+        },
+      });
+      if (values.json) {
+        io.out(JSON.stringify(report, null, 2));
+      } else {
+        io.out('');
+        for (const line of formatSummaryTable(report)) io.out(line);
+        io.out('');
+        io.out(`report: ${path.join(outDir, 'eval-report.md')} (and eval-report.json)`);
+      }
+      if (report.interrupted) return ExitCode.goalNotMet;
+      return report.summary.errors > 0 ? ExitCode.infraError : ExitCode.success;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
+  },
+};

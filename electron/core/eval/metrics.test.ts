@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import { roleQuality, sumRoleQuality } from './metrics';
+import { buildReport } from './runEval';
+import { formatSummaryTable, renderMarkdownReport } from './reportFormat';
+import type { EvalTaskResult } from './reportSchema';
+
+let seq = 0;
+const event = (role: RunLogEvent['role'], type: string, data: Record<string, unknown> = {}): RunLogEvent => ({ ts: '2026-01-01T00:00:00.000Z', seq: ++seq, run_id: 'r', role, type, data });
+
+const agent = (calls: number, prompt: number, completion: number) => ({ status: 'idle' as const, calls, prompt_tokens: prompt, completion_tokens: completion });
+const metrics = {
+  total_steps: 1,
+  completed_steps: 1,
+  failed_steps: 0,
+  replan_count: 0,
+  fix_cycles: 0,
+  verifications_passed: 1,
+  verifications_failed: 0,
+  agents: { coder: agent(5, 1000, 200), planner: agent(1, 300, 50), tester: agent(0, 0, 0) },
+};
+
+describe('well-formed output per role', () => {
+  it('counts outputs and declines as well formed, INVALID_OUTPUT retries and failures as not, other retries as errors', () => {
+    const log = [
+      event('planner', 'agent_output'),
+      event('coder', 'agent_retry', { code: 'INVALID_OUTPUT' }),
+      event('coder', 'agent_retry', { code: 'TIMEOUT' }),
+      event('coder', 'agent_output'),
+      event('coder', 'agent_retry', { code: 'INVALID_OUTPUT' }),
+      event('coder', 'agent_failed', { reason: 'INVALID_OUTPUT: not JSON' }),
+      event('coder', 'agent_declined', { reason: 'needs another file' }),
+      event('engine', 'phase'),
+    ];
+    const roles = roleQuality(log, metrics);
+    expect(Object.keys(roles)).toEqual(['coder', 'planner']);
+    expect(roles.coder).toEqual({ calls: 5, prompt_tokens: 1000, completion_tokens: 200, well_formed: 2, malformed: 3, errors: 1, well_formed_rate: 0.4 });
+    expect(roles.planner).toEqual({ calls: 1, prompt_tokens: 300, completion_tokens: 50, well_formed: 1, malformed: 0, errors: 0, well_formed_rate: 1 });
+    const total = sumRoleQuality([roles, roleQuality([event('coder', 'agent_output')], null)]);
+    expect(total.coder).toMatchObject({ calls: 5, well_formed: 3, malformed: 3, well_formed_rate: 0.5 });
+  });
+});
+
+const result = (id: string, outcome: EvalTaskResult['outcome'], extra: Partial<EvalTaskResult> = {}): EvalTaskResult => ({
+  id,
+  language: id.startsWith('py') ? 'python' : 'javascript',
+  kind: 'bugfix',
+  title: id,
+  outcome,
+  solved: outcome === 'solved',
+  run: null,
+  hidden_tests: null,
+  visible_tests: null,
+  attempts: 1,
+  replans: 0,
+  sub_plans: 0,
+  fix_cycles: 0,
+  verifications: 1,
+  tokens: { prompt: 900, completion: 100, total: 1000 },
+  roles: {},
+  wall_ms: 61_000,
+  error: null,
+  files: { run_dir: null, hidden_log: null },
+  ...extra,
+});
+
+describe('the report', () => {
+  const options = { appRoot: '/app', tasks: [], workflow: 'supervised', model: 'llama:/m/q.gguf', timeLimitMs: 1_800_000, outDir: '/out', suiteDir: '/suite' };
+  const tasks = [
+    result('py-a', 'solved', { roles: roleQuality([event('coder', 'agent_output')], metrics) }),
+    result('js-b', 'unsolved', { hidden_tests: { status: 'FAIL', counts: { passed: 1, failed: 2, skipped: 0, total: 3 }, first_failure: { test_id: 'test/acceptance.test.js::edge', message: 'expected 1\nto be 2' }, reason: null, isolation: 'bwrap', duration_ms: 90 } }),
+    result('js-c', 'error', { error: { code: 'HIDDEN_TESTS_INFRA_ERROR', message: 'node not found' } }),
+  ];
+  const report = buildReport(options, tasks, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:03:05Z'), 1);
+
+  it('sums outcomes, languages and tokens; the solve rate counts judged tasks only', () => {
+    expect(report.summary).toMatchObject({ tasks: 3, solved: 1, unsolved: 1, errors: 1, solve_rate: 0.5, elapsed_ms: 185_000, by_language: { python: { tasks: 1, solved: 1 }, javascript: { tasks: 2, solved: 0 } } });
+    expect(report.summary.tokens).toEqual({ prompt: 2700, completion: 300, total: 3000 });
+    expect(report.summary.task_wall_ms).toEqual({ total: 183_000, median: 61_000, max: 61_000 });
+    expect(report.interrupted).toBe(false);
+  });
+
+  it('prints an aligned table and a markdown report that explains what failed', () => {
+    const lines = formatSummaryTable(report);
+    expect(lines[0]).toMatch(/^TASK\s+LANG\s+KIND\s+RESULT\s+RUN\s+ATTEMPTS\s+REPLANS\s+TOKENS\s+WELL-FORMED\s+TIME$/);
+    expect(lines[1]).toMatch(/^py-a\s+py\s+bugfix\s+solved\s+-\s+1\s+0\s+1\.0k\s+100%\s+1m 01s$/);
+    expect(lines[3]).toMatch(/^js-c .*error: HIDDEN_TESTS_INFRA_ERROR/);
+    expect(lines.join('\n')).toContain('solved 1/3 (50% of judged tasks)');
+    expect(lines.join('\n')).toContain('not judged: 1 error(s), 0 interrupted');
+    const markdown = renderMarkdownReport(report);
+    expect(markdown).toContain('# Lathe eval — supervised, `llama:/m/q.gguf`');
+    expect(markdown).toContain('### js-b (unsolved)');
+    expect(markdown).toContain('first hidden failure: `test/acceptance.test.js::edge` — expected 1');
+    expect(markdown).toContain('- HIDDEN_TESTS_INFRA_ERROR: node not found');
+  });
+});

@@ -1,0 +1,13 @@
+/** One page of results; pages are numbered from 1. */
+export function paginate(items, page, perPage) {
+  if (!Number.isInteger(page) || page < 1) throw new RangeError(`page must be a whole number from 1, not ${page}`);
+  if (!Number.isInteger(perPage) || perPage < 1) throw new RangeError(`perPage must be a whole number from 1, not ${perPage}`);
+  const start = (page - 1) * perPage;
+  const totalPages = Math.ceil(items.length / perPage);
+  return {
+    items: items.slice(start, start + perPage),
+    page,
+    totalPages,
+    hasNext: page < totalPages,
+  };
+}

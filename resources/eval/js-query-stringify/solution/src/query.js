@@ -1,0 +1,27 @@
+/** The parameters of a query string ("?" optional); repeated keys become arrays. */
+export function parse(queryString) {
+  const params = {};
+  const text = queryString.startsWith('?') ? queryString.slice(1) : queryString;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const [rawKey, rawValue = ''] = pair.split('=');
+    const key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+    const value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
+    if (key in params) params[key] = [].concat(params[key], value);
+    else params[key] = value;
+  }
+  return params;
+}
+
+/** A query string (no "?") for the parameters; arrays repeat their key, undefined and null are left out. */
+export function stringify(params) {
+  const pairs = [];
+  for (const [key, value] of Object.entries(params)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (item === undefined || item === null) continue;
+      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(item))}`);
+    }
+  }
+  return pairs.join('&');
+}

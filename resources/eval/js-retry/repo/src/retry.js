@@ -1,0 +1,1 @@
+// Retrying of flaky async calls (see README).

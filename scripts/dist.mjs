@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// `npm run dist [-- options]`: Lathe's installer for the OS this runs on. Builds the app
+// (electron-vite) and the packaged CLI (out/cli/lathe.mjs), checks that what the bundles import is
+// what package.json ships, then runs electron-builder with electron-builder.yml.
+//   --prepare-only   build and check, but do not run electron-builder
+//   --cpu-only       leave the GPU builds of llama.cpp (CUDA, Vulkan) out of the installer
+//   anything else    is passed to electron-builder (e.g. --dir, --linux deb, --x64)
+// Building needs the network once (electron-builder downloads Electron for the target); the
+// installer then installs and runs offline. See docs/air-gapped.md.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CLI_OUT = path.join(ROOT, 'out', 'cli');
+const CLI_ENTRY = 'virtual:lathe-cli';
+const CLI_ENTRY_ID = `\0${CLI_ENTRY}`;
+
+/** Packages electron-builder refuses in `dependencies` (they must be devDependencies). */
+const BUILD_ONLY = ['electron', 'electron-builder'];
+
+/** What in package.json stops electron-builder, or makes it pack what the app never loads. */
+export function packageProblems(pkg, runtimeImports = null) {
+  const dependencies = Object.keys(pkg.dependencies ?? {});
+  const errors = BUILD_ONLY.filter((name) => dependencies.includes(name)).map((name) => `"${name}" is in dependencies; electron-builder only accepts it in devDependencies`);
+  const warnings = [];
+  if (runtimeImports) {
+    for (const name of runtimeImports) if (!dependencies.includes(name)) errors.push(`the app imports "${name}" at run time, but it is not in dependencies, so it would not be packaged`);
+    const unused = dependencies.filter((name) => !runtimeImports.includes(name) && !BUILD_ONLY.includes(name));
+    if (unused.length > 0) warnings.push(`${unused.length} dependencies are packaged although the app never imports them (move them to devDependencies): ${unused.join(', ')}`);
+  }
+  return { errors, warnings };
+}
+
+/** The packages a bundle imports (bare specifiers, `node:` built-ins aside), by package name. */
+export function bareImports(code) {
+  const names = new Set();
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
+    const specifier = match[1];
+    if (specifier.startsWith('node:') || specifier.startsWith('\0')) continue;
+    const parts = specifier.split('/');
+    names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+  }
+  return [...names].sort();
+}
+
+/** The builder config without llama.cpp's GPU builds, for smaller installers. */
+export function cpuOnlyConfig(config) {
+  const gpuBuilds = '!node_modules/@node-llama-cpp/*-{cuda,cuda-ext,vulkan,metal}{,/**/*}';
+  // Top level: a platform's `files` would replace the whole list.
+  return { ...structuredClone(config), files: [...(config.files ?? []), gpuBuilds] };
+}
+
+function run(command, args) {
+  const result = spawnSync(process.execPath, [command, ...args], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+}
+
+/** A package's command as a script for this Node (no .cmd shims, which Windows will not spawn without a shell). */
+function bin(name) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  const relative = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[name];
+  if (!relative) throw new Error(`${name} has no command; is it installed?`);
+  return path.join(ROOT, 'node_modules', name, relative);
+}
+
+/** `electron/core/cli/main.ts` as one ES module; packages stay imports, resolved from the app's node_modules. */
+async function buildCli() {
+  const { build } = await import('vite');
+  const main = path.join(ROOT, 'electron', 'core', 'cli', 'main.ts');
+  const entry = {
+    name: 'lathe-cli-entry',
+    enforce: 'pre',
+    resolveId: (id) => (id === CLI_ENTRY ? CLI_ENTRY_ID : null),
+    load: (id) =>
+      id === CLI_ENTRY_ID
+        ? `import { runCli, processIo } from ${JSON.stringify(main)};\nconst io = processIo();\nprocess.exitCode = await runCli(process.argv.slice(2), io);\nio.dispose?.();\n`
+        : null,
+  };
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: 'warn',
+    plugins: [entry],
+    build: {
+      ssr: true,
+      outDir: CLI_OUT,
+      emptyOutDir: true,
+      target: 'node20',
+      minify: false,
+      rolldownOptions: { input: CLI_ENTRY, output: { format: 'es', entryFileNames: 'lathe.mjs' } },
+    },
+  });
+}
+
+function llamaPlatform() {
+  const os = process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : process.platform;
+  return `${os}-${process.arch}`;
+}
+
+async function main(args) {
+  const prepareOnly = args.includes('--prepare-only');
+  const cpuOnly = args.includes('--cpu-only');
+  const builderArgs = args.filter((arg) => arg !== '--prepare-only' && arg !== '--cpu-only');
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+  run(bin('electron-vite'), ['build']);
+  await buildCli();
+  const bundles = [path.join(ROOT, 'out', 'main', 'index.js'), path.join(CLI_OUT, 'lathe.mjs')];
+  const imports = [...new Set(bundles.flatMap((file) => bareImports(fs.readFileSync(file, 'utf8'))))].filter((name) => name !== 'electron').sort();
+  process.stdout.write(`runtime packages: ${imports.join(', ')}\n`);
+  const { errors, warnings } = packageProblems(pkg, imports);
+  const binary = path.join(ROOT, 'node_modules', '@node-llama-cpp', llamaPlatform());
+  if (!fs.existsSync(binary)) errors.push(`no prebuilt llama.cpp for ${llamaPlatform()} in node_modules/@node-llama-cpp: run \`npm ci\` on this OS and CPU first`);
+  for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
+  if (errors.length > 0) {
+    for (const error of errors) process.stderr.write(`error: ${error}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  if (prepareOnly) {
+    process.stdout.write('prepared: out/ holds the app and out/cli/lathe.mjs; electron-builder was not run (--prepare-only)\n');
+    return;
+  }
+  let configFile = path.join(ROOT, 'electron-builder.yml');
+  if (cpuOnly) {
+    const config = cpuOnlyConfig(YAML.parse(fs.readFileSync(configFile, 'utf8')));
+    configFile = path.join(ROOT, '.cache', 'electron-builder.cpu-only.yml');
+    fs.mkdirSync(path.dirname(configFile), { recursive: true });
+    fs.writeFileSync(configFile, YAML.stringify(config));
+  }
+  run(bin('electron-builder'), ['--config', configFile, '--publish', 'never', ...builderArgs]);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  main(process.argv.slice(2)).catch((error) => {
+    process.stderr.write(`dist: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
