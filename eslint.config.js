@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import lathe from './eslint-rules/layering.js';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'resources/examples/**', 'eslint-rules/fixtures/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'resources/examples/**', 'resources/eval/**', 'eslint-rules/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -3,6 +3,8 @@ import { LatheError } from '../../../shared/errors';
 import { UsageError, type CliIo, type Command } from './command';
 import { ExitCode } from './exitCodes';
 import { demoCommand } from './commands/demo';
+import { doctorCommand } from './commands/doctor';
+import { evalCommand } from './commands/eval';
 import { modelsCommand } from './commands/models';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
@@ -16,6 +18,8 @@ const commands: Command[] = [
   runsCommand,
   undoCommand,
   demoCommand,
+  doctorCommand,
+  evalCommand,
 ];
 
 function overview(): string {
@@ -31,7 +35,7 @@ function overview(): string {
 }
 
 /** What the user asked for is wrong (exit 64), as opposed to the machine or repository failing (exit 2). */
-const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'NO_MODEL']);
+const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'NO_MODEL', 'BAD_EVAL_SUITE', 'BAD_EVAL_TASK']);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

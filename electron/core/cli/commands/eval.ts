@@ -5,12 +5,12 @@ import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
 import { rolesUsed } from '../../../../shared/engine/rolesUsed';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
-import { MODEL_ROLE_NAMES, type ConfigOverrides } from '../../config/resolveConfig';
 import { presetOf } from '../../engine/runner';
 import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, modelForTask, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
 import { parseModelSpec } from '../../llm/index';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { parseRoleModels } from './run';
 import { ProgressPrinter } from '../progress';
 
 const usage = `Usage: lathe eval --model SPEC [--workflow NAME] [--tasks GLOB] [--jobs N] [--out DIR] [options]
@@ -61,17 +61,6 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new UsageError(`${flag} must be a positive whole number`);
   return number;
-}
-
-function parseRoleModels(entries: string[] | undefined): NonNullable<ConfigOverrides['roleModels']> {
-  const roles: NonNullable<ConfigOverrides['roleModels']> = {};
-  for (const entry of entries ?? []) {
-    const at = entry.indexOf('=');
-    const role = entry.slice(0, at) as (typeof MODEL_ROLE_NAMES)[number];
-    if (at < 1 || !MODEL_ROLE_NAMES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLE_NAMES.join(', ')})`);
-    roles[role] = entry.slice(at + 1);
-  }
-  return roles;
 }
 
 /** Relative model and transcript paths are the user's, from where they ran the command. */

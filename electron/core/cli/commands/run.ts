@@ -67,7 +67,7 @@ export function parseGates(text: string): Partial<Record<GateKind, GateMode>> {
   return gates;
 }
 
-function parseRoleModels(entries: string[] | undefined): ConfigOverrides['roleModels'] {
+export function parseRoleModels(entries: string[] | undefined): NonNullable<ConfigOverrides['roleModels']> {
   const roles: NonNullable<ConfigOverrides['roleModels']> = {};
   for (const entry of entries ?? []) {
     const at = entry.indexOf('=');
