@@ -50,7 +50,7 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   const dataDir = path.join(parent, 'data');
   const sentinel = path.join(parent, 'sentinel.txt');
   fs.writeFileSync(sentinel, 'untouched\n');
-  const before = { main: repo.git('rev-parse', 'main'), parent: listing(parent), repoParent: listing(path.dirname(repo.dir)).length };
+  const before = { main: repo.git('rev-parse', 'main'), parent: listing(parent) };
   const { router, log } = createFaultyModel({ rate, seed });
   const problems: string[] = [];
   let status: CaseResult['status'] = 'crash';
