@@ -138,7 +138,7 @@ export const PRESETS = {
       edit_format: 'search-replace',
       artifacts_only: false,
       tests_read_only: false,
-      limits: { ...baseLimits, max_attempts_per_task: 3, max_fix_cycles: 3, max_subplan_depth: 3, max_failed_steps: 3 },
+      limits: { ...baseLimits, max_attempts_per_task: 3, max_fix_cycles: 3, max_subplan_depth: 3, max_failed_steps: 3, max_plan_attempts: 5 },
       gates: { plan: 'auto', code: 'auto', step: 'auto', goal: 'auto' },
     },
   },

@@ -119,6 +119,6 @@ describe('seed 002 planning', () => {
   });
 
   it('supervised defaults: maxAttempts 3, sub-plans to depth 3, fix cycles, too many failures escalate', () => {
-    expect(configFromPreset(PRESETS.supervised).limits).toMatchObject({ max_attempts_per_task: 3, max_subplan_depth: 3, max_fix_cycles: 3, max_failed_steps: 3, agent_retries: 3 });
+    expect(configFromPreset(PRESETS.supervised).limits).toMatchObject({ max_attempts_per_task: 3, max_subplan_depth: 3, max_fix_cycles: 3, max_failed_steps: 3, agent_retries: 3, max_plan_attempts: 5 });
   });
 });

@@ -180,6 +180,12 @@ describe('unified-diff', () => {
     expect(planned.changes).toEqual([{ path: 'b.txt', before: 'two\n', after: 'TWO\n' }]);
   });
 
+  it('rejects a hunk that points past the end of the file (found by the fault-injection soak)', async () => {
+    const dir = workspace({ 'src/stats.js': 'one\n' });
+    const diff = '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -40,3 +40,3 @@\n-this line is not there\n+nor is this\n context\n';
+    await expect(plan('unified-diff', dir, { diff })).rejects.toMatchObject(rejection('patch-does-not-apply', 'src/stats.js'));
+  });
+
   it('rejects a partial diff whose second file does not apply, planning nothing', async () => {
     const dir = workspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
     const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-three\n+THREE\n';

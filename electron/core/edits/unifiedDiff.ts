@@ -72,10 +72,16 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
 /** Exact context first; then context lines compared without surrounding whitespace. */
 function applyHunks(label: string, source: string, patch: StructuredPatch): string {
   if (patch.hunks.length === 0) return source;
-  const exact = applyPatch(source, patch);
-  if (exact !== false) return exact;
-  const loose = applyPatch(source, patch, { compareLine: (_line, line, _operation, content) => line.trim() === content.trim() });
-  if (loose !== false) return loose;
+  try {
+    const exact = applyPatch(source, patch);
+    if (exact !== false) return exact;
+    // A hunk pointing past the end of the file reaches the comparer with no line at all.
+    const loose = applyPatch(source, patch, { compareLine: (_line, line, _operation, content) => line !== undefined && line.trim() === content.trim() });
+    if (loose !== false) return loose;
+  } catch (error) {
+    // Whatever a malformed diff does to the patch library, it is the model's error, never the run's.
+    throw rejectEdit('patch-does-not-apply', label, `the diff cannot be applied: ${error instanceof Error ? error.message : String(error)}`);
+  }
   throw rejectEdit('patch-does-not-apply', label, 'a hunk does not match the current file; nothing was written');
 }
 

@@ -27,7 +27,11 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
   try {
     if ((await deps.git.headOf(workspace)) !== state.head || state.proposal_files.length > 0) await deps.git.resetTo(workspace, state.head);
     const reader = { read: (relative: string) => readIfPresent(workspace.workDir, relative) };
-    const planned = await format.plan(proposal.data, reader, policy);
+    const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
+      // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.
+      if (error instanceof LatheError) throw error;
+      throw new LatheError('EDIT_REJECTED', `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`, { rule: 'patch-does-not-apply', path: '(proposal)' });
+    });
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy);
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
     const commit = await deps.git.commitStep(workspace, files, {
