@@ -28,10 +28,10 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
     show: false,
     webPreferences: secureWebPreferences(paths.preload),
   });
-  const appUrl = new URL(`file://${path.resolve(paths.rendererIndex)}`).href;
+  const isAppPage = sameDocument(paths.rendererIndex);
 
   window.webContents.on('will-navigate', (event, url) => {
-    if (url !== appUrl) event.preventDefault();
+    if (!isAppPage(url)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
@@ -42,16 +42,37 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
   return window;
 }
 
-/** Only pages loaded from the app's own files may call the core. */
-export function isTrustedSender(rendererIndex: string) {
-  const appUrl = new URL(`file://${path.resolve(rendererIndex)}`).href;
-  return (event: IpcMainInvokeEvent): boolean => event.senderFrame?.url === appUrl;
+/**
+ * True for the app's own page, whatever its query and fragment: the window keeps its place (repo, run,
+ * tab) in the query so a reload or deep link lands on the same view.
+ */
+export function sameDocument(rendererIndex: string) {
+  const appUrl = new URL(`file://${path.resolve(rendererIndex)}`);
+  return (url: string | undefined): boolean => {
+    if (!url) return false;
+    try {
+      const candidate = new URL(url);
+      return candidate.protocol === 'file:' && candidate.host === appUrl.host && candidate.pathname === appUrl.pathname;
+    } catch {
+      return false;
+    }
+  };
 }
 
-/** No permission prompts, and no request leaves the machine: only the app's files and devtools load. */
+/** Only pages loaded from the app's own files may call the core. */
+export function isTrustedSender(rendererIndex: string) {
+  const isAppPage = sameDocument(rendererIndex);
+  return (event: IpcMainInvokeEvent): boolean => isAppPage(event.senderFrame?.url);
+}
+
+/** The one permission the window may use: OS notifications when a gate waits for the user. */
+export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['notifications']);
+
+/** No other permission, and no request leaves the machine: only the app's files and devtools load. */
 export function lockDownSession(): void {
   const appSession = session.defaultSession;
-  appSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  appSession.setPermissionRequestHandler((_contents, permission, callback) => callback(ALLOWED_PERMISSIONS.has(permission)));
+  appSession.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission));
   appSession.webRequest.onBeforeRequest((details, callback) => {
     const allowed = /^(file|devtools|data|blob|chrome-extension):/.test(details.url);
     callback({ cancel: !allowed });
