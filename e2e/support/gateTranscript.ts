@@ -1,0 +1,60 @@
+import { readReplay, writeReplay } from '../../test-support/exampleRepo';
+
+interface Entry {
+  role: string;
+  json?: unknown;
+}
+
+/**
+ * The bundled supervised transcript for js-stats, reshaped for step gates in `both` mode: the
+ * Supervisor scores T1's step below its threshold, the user rejects it with a comment, the Coder adds
+ * the asked-for test in a second attempt, and every later gate passes. Per role, in call order.
+ */
+export function writeGateTranscript(dir: string): string {
+  const bundled = readReplay('js-stats.supervised.json').outputs as Entry[];
+  const byRole = (role: string) => bundled.filter((entry) => entry.role === role);
+  const [plan] = byRole('planner');
+  const [coderT1, coderFix, coderT2] = byRole('coder');
+  const [testerFail, testerPass, testerT2] = byRole('tester');
+  const [planGate, codeGateT1, , codeGateT2, stepGateT2, goalGate] = byRole('supervisor');
+  if (!plan || !coderT1 || !coderFix || !coderT2 || !testerFail || !testerPass || !testerT2 || !planGate || !codeGateT1 || !codeGateT2 || !stepGateT2 || !goalGate) {
+    throw new Error('the bundled supervised transcript changed shape');
+  }
+  const evenLengthTest = {
+    role: 'coder',
+    json: {
+      edits: [
+        {
+          path: 'test/stats.test.js',
+          search: '  assert.deepEqual(values, [3, 1, 2]);\n});\n',
+          replace:
+            "  assert.deepEqual(values, [3, 1, 2]);\n});\n\ntest('median of an even-length list is the mean of the middle pair', () => {\n  assert.equal(median([4, 1, 3, 2]), 2.5);\n});\n",
+        },
+      ],
+    },
+  };
+  const stepGateLow = {
+    role: 'supervisor',
+    json: { approved: false, score: 64, issues: ['No test covers an even-length list'], feedback: 'median() looks right, but add a test for an even-length list.' },
+  };
+  const supervisor = (score: number, feedback: string) => ({ role: 'supervisor', json: { approved: true, score, issues: [], feedback } });
+  return writeReplay(dir, 'js-stats.supervised-human-gates', [
+    plan,
+    planGate,
+    coderT1,
+    testerFail,
+    coderFix,
+    testerPass,
+    codeGateT1,
+    stepGateLow,
+    evenLengthTest,
+    { role: 'tester', json: { task_id: 'T1', summary: 'All five tests pass, including the even-length case.', findings: [], fix_plan: [] } },
+    supervisor(90, 'The new test covers the even-length case.'),
+    supervisor(91, 'Step complete: tests pass, including the new one.'),
+    coderT2,
+    testerT2,
+    codeGateT2,
+    stepGateT2,
+    goalGate,
+  ]);
+}
