@@ -12,6 +12,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
   const spec = writeGateTranscript(makeTempDir('lathe-e2e-replay-'));
   const { page } = app;
   const problems = watchPageProblems(page);
+  await page.reload();
   try {
     // Start screen: open the repository by path; its status and the empty model library.
     await page.getByLabel('Repository path').fill(repo.dir);
@@ -140,7 +141,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await row.getByRole('button', { name: `Open run ${runId}` }).click();
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'complete');
     await expect(page.getByTestId('timeline')).toContainText('run undone');
-    await expect(page.getByRole('button', { name: 'Resume' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeDisabled();
 
     // A deep link straight to a tab of a run view (what the perf bench loads).
     const deepLink = new URL(page.url());

@@ -28,6 +28,7 @@ function unlabeledControls(): string[] {
 test('settings are validated, saved, survive a reload, feed the model library, and switch the theme', async ({ app }) => {
   const { page } = app;
   const problems = watchPageProblems(page);
+  await page.reload();
   const models = makeTempDir('lathe-e2e-models-');
   writeTinyModel(models);
   writeJunkGguf(models, 'half-download.gguf');

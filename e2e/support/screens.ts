@@ -12,9 +12,12 @@ export async function screen(page: Page, name: string, options: { fullPage?: boo
   return file;
 }
 
-/** Collects page errors and CSP violations; the spec asserts none happened. */
+/** Collects page errors and CSP violations (the page reports each one on the console); the spec asserts none happened. */
 export function watchPageProblems(page: Page): string[] {
   const problems: string[] = [];
+  void page.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber));",
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     const text = message.text();

@@ -36,7 +36,8 @@ function RunFacts({ view }: { view: RunView }) {
 /** The agent at work with its live token stream, model loading, and how the run ended. */
 export function ActivityTab() {
   const active = useRunViewStore((state) => state.view.active);
-  const outcome = useRunViewStore((state) => state.view.outcome ?? state.view.stopped);
+  const outcome = useRunViewStore((state) => state.view.outcome);
+  const stopped = useRunViewStore((state) => state.view.stopped);
   const view = useRunViewStore((state) => state.view);
   const status = view.status;
   const runActive = useRunViewStore((state) => state.active);
@@ -78,6 +79,10 @@ export function ActivityTab() {
           {outcome ? (
             <p className={`outcome outcome-${outcome.status}`}>
               Run {outcome.status.replaceAll('_', ' ')}: {outcome.reason}
+            </p>
+          ) : stopped ? (
+            <p className="outcome outcome-stopped">
+              Run stopped ({stopped.status.replaceAll('_', ' ')}): {stopped.reason}. It is resumable: Resume continues from its last completed step.
             </p>
           ) : status === 'waiting_for_gate' ? (
             <p>The run waits for your decision on the gate above.</p>

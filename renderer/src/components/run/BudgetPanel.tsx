@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { budgetOf } from '../../../../shared/engine/budget';
+import type { RunState } from '../../../../shared/engine/runState';
 import { formatDuration } from '../../lib/format';
+import type { RunView } from '../../runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 
 interface Meter {
@@ -22,6 +24,35 @@ function useNow(running: boolean): number {
   return now;
 }
 
+/**
+ * The counters from the saved state, or from the log when it has moved past that state (a live run
+ * between two state reads).
+ */
+export function currentCounters(view: RunView, state: RunState) {
+  const stateStep = state.plans.flatMap((plan) => plan.steps).find((candidate) => candidate.id === state.current_step_id);
+  if (view.lastSeq <= state.log_seq) {
+    return {
+      attempts: stateStep?.attempts ?? 0,
+      fixCycles: state.counters.fix_cycles,
+      plans: state.counters.plan_attempts,
+      replans: state.counters.replans,
+      verifyLoops: state.counters.total_verify_loops,
+      failuresInARow: state.counters.consecutive_verify_failures,
+      failedSteps: state.metrics.failed_steps,
+    };
+  }
+  const step = view.currentStepId ? view.steps[view.stepKeyById[view.currentStepId] ?? ''] : undefined;
+  return {
+    attempts: step?.attempts ?? stateStep?.attempts ?? 0,
+    fixCycles: view.counters.fixCycle,
+    plans: Math.max(view.counters.planAttempts, state.counters.plan_attempts),
+    replans: Math.max(view.counters.replans, state.counters.replans),
+    verifyLoops: view.counters.totalVerifyLoops,
+    failuresInARow: view.counters.consecutiveVerifyFailures,
+    failedSteps: Object.values(view.steps).filter((candidate) => candidate.status === 'failed').length,
+  };
+}
+
 /** Time budget and every counter against its limit, always in view. */
 export function BudgetPanel() {
   const view = useRunViewStore((state) => state.view);
@@ -35,15 +66,15 @@ export function BudgetPanel() {
   const limits = state.config.limits;
   const elapsed = state.elapsed_ms + (running ? Math.max(0, now - readAt) : 0);
   const budget = budgetOf(state);
-  const step = state.plans.flatMap((plan) => plan.steps).find((candidate) => candidate.id === state.current_step_id);
+  const counters = currentCounters(view, state);
   const meters: Meter[] = [
-    { label: 'Attempts', value: step?.attempts ?? 0, limit: limits.max_attempts_per_task, hint: `coding attempts at ${state.current_step_id ?? 'the current step'}` },
-    { label: 'Fix cycles', value: state.counters.fix_cycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
-    { label: 'Plans', value: state.counters.plan_attempts, limit: limits.max_plan_attempts, hint: 'plans made (re-plans after rejections)' },
-    { label: 'Replans', value: state.counters.replans, limit: limits.replan_after_failures > 0 ? null : 0, hint: 'REPLANs after repeated verify failures' },
-    { label: 'Verify loops', value: state.counters.total_verify_loops, limit: limits.hard_stop_verify_loops, hint: 'verify loops without green (hard stop)' },
-    { label: 'Failures in a row', value: state.counters.consecutive_verify_failures, limit: limits.replan_after_failures, hint: 'consecutive verify failures before a REPLAN' },
-    { label: 'Failed steps', value: state.metrics.failed_steps, limit: limits.max_failed_steps, hint: 'failed steps before the run ends' },
+    { label: 'Attempts', value: counters.attempts, limit: limits.max_attempts_per_task, hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}` },
+    { label: 'Fix cycles', value: counters.fixCycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
+    { label: 'Plans', value: counters.plans, limit: limits.max_plan_attempts, hint: 'plans made (re-plans after rejections)' },
+    { label: 'Replans', value: counters.replans, limit: limits.replan_after_failures > 0 ? null : 0, hint: 'REPLANs after repeated verify failures' },
+    { label: 'Verify loops', value: counters.verifyLoops, limit: limits.hard_stop_verify_loops, hint: 'verify loops without green (hard stop)' },
+    { label: 'Failures in a row', value: counters.failuresInARow, limit: limits.replan_after_failures, hint: 'consecutive verify failures before a REPLAN' },
+    { label: 'Failed steps', value: counters.failedSteps, limit: limits.max_failed_steps, hint: 'failed steps before the run ends' },
   ];
   const total = state.config.time_limit_ms;
 

@@ -34,7 +34,7 @@ export function RunHeader({ repo }: { repo: string }) {
   const pause = () =>
     act('pause', async () => {
       const { stopping } = unwrap(await client().request('run/stop', { repo, runId }));
-      return stopping ? 'Pausing after the current step; the run stays resumable.' : 'The run was not running in this window’s core.';
+      return stopping ? 'Pausing: the run stops after its current operation and stays resumable.' : 'The run was not running in this window’s core.';
     });
   const resume = () =>
     act('resume', async () => {
