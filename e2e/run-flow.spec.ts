@@ -120,6 +120,19 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await screen(page, '09-gates');
     await page.getByRole('tab', { name: /Report/ }).click();
     await expect(page.getByTestId('report')).toContainText('report.md');
+    await expect(page.getByTestId('report')).toContainText('pr-description.md');
+
+    // The timeline filtered by role and type; one event's data.
+    const timeline = page.getByTestId('timeline');
+    await timeline.getByRole('button', { name: /^supervisor \d+$/ }).click();
+    await timeline.getByLabel('Event type').selectOption({ label: 'verdict (8)' });
+    await expect(timeline.locator('[role="listitem"]')).toHaveCount(8);
+    await expect(timeline).toContainText('8 of 121 events');
+    await timeline.locator('[role="listitem"][data-type="verdict"]').filter({ hasText: '64/70' }).getByRole('button').click();
+    await expect(timeline.locator('.timeline-detail')).toContainText('"score": 64');
+    await screen(page, '09b-report-and-filtered-timeline');
+    await timeline.getByLabel('Event type').selectOption('');
+    await timeline.getByRole('button', { name: /^supervisor \d+$/ }).click();
 
     // History: the run with its status and commits; undo removes its branch.
     await page.getByRole('button', { name: 'History', exact: true }).click();
