@@ -25,13 +25,13 @@ const LOADS = Number(process.env.BENCH_UI_LOADS ?? 5);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The page's paint marks (run in the page; this project's TypeScript has no DOM library). */
-function readMarks(): { ready: number; timeline: number; diff: number; domContentLoaded: number; logRead: number; viewBuilt: number; diffRead: number; heading: string } {
+function readMarks(): { ready: number; timeline: number; diff: number; domContentLoaded: number; logRead: number; viewBuilt: number; diffRead: number; editorCreated: number; diffComputed: number; heading: string } {
   const page = globalThis as unknown as {
     document: { documentElement: { dataset: Record<string, string | undefined> }; querySelector(selector: string): { textContent: string | null } | null };
     performance: { getEntriesByType(type: string): { domContentLoadedEventEnd?: number }[]; getEntriesByName(name: string): { startTime: number }[] };
   };
   // No named inner functions: tsx would wrap them in a helper the page does not have.
-  const [logRead, viewBuilt, diffRead] = ['run-log-read', 'run-view-built', 'diff-read'].map((name) => page.performance.getEntriesByName(`lathe:${name}`)[0]?.startTime ?? Number.NaN);
+  const [logRead, viewBuilt, diffRead, editorCreated, diffComputed] = ['run-log-read', 'run-view-built', 'diff-read', 'diff-editor-created', 'diff-computed'].map((name) => page.performance.getEntriesByName(`lathe:${name}`)[0]?.startTime ?? Number.NaN);
   const data = page.document.documentElement.dataset;
   return {
     ready: Number(data.runViewReady),
@@ -41,6 +41,8 @@ function readMarks(): { ready: number; timeline: number; diff: number; domConten
     logRead: logRead ?? Number.NaN,
     viewBuilt: viewBuilt ?? Number.NaN,
     diffRead: diffRead ?? Number.NaN,
+    editorCreated: editorCreated ?? Number.NaN,
+    diffComputed: diffComputed ?? Number.NaN,
     heading: page.document.querySelector('#timeline-heading')?.textContent ?? '',
   };
 }
@@ -100,6 +102,8 @@ async function main(): Promise<void> {
         figure('run_log_read_ms', `run log read over the contract (median)`, round(median(loads.map((entry) => entry.logRead))), 'ms'),
         figure('run_view_reduce_ms', 'log reduced to the view (median)', round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))), 'ms'),
         figure('diff_read_ms', 'diff read over the contract (median)', round(median(loads.map((entry) => entry.diffRead))), 'ms'),
+        figure('diff_editor_created_ms', 'Monaco diff editor created (median)', round(median(loads.map((entry) => entry.editorCreated))), 'ms'),
+        figure('diff_computed_ms', 'diff computed in the worker (median)', round(median(loads.map((entry) => entry.diffComputed))), 'ms'),
         figure('run_view_worst_ms', 'run view first paint, slowest load', round(Math.max(...loads.map((entry) => entry.ready))), 'ms'),
       ],
       details: { loads, events: run.events, diffLines: run.diffLines, chromium: browser.version() },

@@ -134,6 +134,15 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await timeline.getByLabel('Event type').selectOption('');
     await timeline.getByRole('button', { name: /^supervisor \d+$/ }).click();
 
+    // A deep link to one file's diff (what the perf bench loads): the editor is built while the texts are read.
+    const changesLink = new URL(page.url());
+    changesLink.search = new URLSearchParams({ repo: repo.dir, run: runId ?? '', tab: 'changes', file: 'README.md' }).toString();
+    await page.goto(changesLink.toString());
+    await expect(page.locator('[data-testid="diff-editor"][data-path="README.md"][data-diff-ready="true"]')).toBeVisible();
+    await expect(page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor')).toContainText('## API');
+    await expect(page.locator('html')).toHaveAttribute('data-run-view-ready', /^\d+(\.\d+)?$/);
+    await expect(page.getByTestId('file-list').getByRole('button', { name: /README\.md/ })).toHaveAttribute('aria-current', 'true');
+
     // History: the run with its status and commits; undo removes its branch.
     await page.getByRole('button', { name: 'History', exact: true }).click();
     const row = page.locator(`tr[data-run-id="${runId}"]`);

@@ -57,7 +57,13 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
         {diff.loading && <span className="muted small">loading…</span>}
       </div>
       {commit && <p className="muted small commit-subject">{commit.subject}</p>}
-      {diff.files.length === 0 && !diff.loading ? (
+      {diff.files.length === 0 && diff.loading && file ? (
+        // The link names the file: build the editor while its texts are read.
+        <div className="changes-body">
+          <p className="muted small">Reading the changes…</p>
+          <DiffEditor key={`${range}:${file}`} path={file} before={null} after={null} sideBySide={diff.sideBySide} loaded={false} />
+        </div>
+      ) : diff.files.length === 0 && !diff.loading ? (
         <p className="muted pad">{commitCount === 0 ? 'No commits yet: the diff appears after the first edit set is committed.' : 'No file changes in this range.'}</p>
       ) : (
         <div className="changes-body">
@@ -86,7 +92,7 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
               </li>
             ))}
           </ul>
-          {selected && <DiffEditor key={`${diff.range}:${selected.path}`} path={selected.path} before={selected.before} after={selected.after} sideBySide={diff.sideBySide} />}
+          {selected && <DiffEditor key={`${range}:${selected.path}`} path={selected.path} before={selected.before} after={selected.after} sideBySide={diff.sideBySide} />}
         </div>
       )}
     </div>

@@ -1,7 +1,7 @@
 import { DiffEditor as MonacoDiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useEffect, useMemo, useRef } from 'react';
 import { languageOf } from '../../lib/lineCounts';
-import { markPainted } from '../../lib/paintMarks';
+import { markMoment, markPainted } from '../../lib/paintMarks';
 import { monaco } from '../../monaco/setup';
 import { resolvedTheme, useUiStore } from '../../stores/uiStore';
 
@@ -12,10 +12,15 @@ interface DiffEditorProps {
   before: string | null;
   after: string | null;
   sideBySide: boolean;
+  /**
+   * False while the file's texts are still being read: the editor is built meanwhile (a deep link
+   * names the file before the diff arrives) and counts as painted only once it shows the real diff.
+   */
+  loaded?: boolean;
 }
 
 /** One file before and after, in Monaco's diff editor (read-only). */
-export function DiffEditor({ path, before, after, sideBySide }: DiffEditorProps) {
+export function DiffEditor({ path, before, after, sideBySide, loaded = true }: DiffEditorProps) {
   const theme = useUiStore((state) => resolvedTheme(state.theme, state.systemDark));
   const host = useRef<HTMLDivElement>(null);
   // Fresh model URIs per mount: the wrapper keeps models on unmount (disposing them before the
@@ -33,21 +38,38 @@ export function DiffEditor({ path, before, after, sideBySide }: DiffEditorProps)
     [uris],
   );
 
+  const loadedRef = useRef(loaded);
+  const paintedRef = useRef(false);
+  const painted = () => {
+    if (paintedRef.current) return;
+    paintedRef.current = true;
+    markMoment('diff-computed');
+    host.current?.setAttribute('data-diff-ready', 'true');
+    markPainted('diff');
+  };
+  const paintedOnce = useRef(painted);
+  useEffect(() => {
+    paintedOnce.current = painted;
+  });
+  // Texts that arrive equal to the placeholder (two empty files) give Monaco no new diff to report.
+  useEffect(() => {
+    const wasLoaded = loadedRef.current;
+    loadedRef.current = loaded;
+    if (loaded && !wasLoaded && !before && !after) paintedOnce.current();
+  }, [loaded, before, after]);
+
   const onMount: DiffOnMount = (editor) => {
-    const painted = () => {
-      host.current?.setAttribute('data-diff-ready', 'true');
-      markPainted('diff');
-    };
-    const changes = editor.getLineChanges();
-    if (changes !== null) painted();
+    markMoment('diff-editor-created');
+    if (loadedRef.current && editor.getLineChanges() !== null) paintedOnce.current();
     const listener = editor.onDidUpdateDiff(() => {
-      painted();
+      if (!loadedRef.current) return;
+      paintedOnce.current();
       listener.dispose();
     });
   };
 
   return (
-    <div ref={host} className="diff-editor" data-testid="diff-editor" data-path={path}>
+    <div ref={host} className="diff-editor" data-testid="diff-editor" data-path={path} aria-busy={!loaded}>
       <MonacoDiffEditor
         original={before ?? ''}
         modified={after ?? ''}
