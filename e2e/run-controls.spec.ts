@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { makeExampleRepo } from '../test-support/exampleRepo';
 import { makeTempDir } from '../test-support/tempRepo';
-import { writeSlowCoderTranscript } from './support/gateTranscript';
+import { MEDIAN_FIX, writeSlowCoderTranscript } from './support/gateTranscript';
+import { startSlowModelServer } from './support/slowModelServer';
 import { expect, test } from './support/fixtures';
 import { screen, watchPageProblems } from './support/screens';
 
@@ -75,5 +76,33 @@ test('pause while the Coder works, resume to completion, export the patch and me
   } finally {
     repo.remove();
     other.remove();
+  }
+});
+
+test('the agent at work streams its answer live from a local model server, with its token rate', async ({ app }) => {
+  const { page } = app;
+  const problems = watchPageProblems(page);
+  await page.reload();
+  const repo = makeExampleRepo('js-stats');
+  const model = await startSlowModelServer([MEDIAN_FIX], { pieceChars: 6, pieceDelayMs: 70 });
+  try {
+    await startRun(page, repo.dir, model.spec);
+    const agent = page.getByTestId('active-agent');
+    await expect(agent).toContainText('coder is working on code for T1');
+    const stream = agent.getByLabel('coder output as it is generated');
+    // The text grows while the Coder is still at work (the core currently pushes each token twice; see the report).
+    await expect(stream).toContainText('{"diff');
+    await expect(page.locator('.agents-table tr', { hasText: 'coder' })).toContainText('live');
+    const early = ((await stream.textContent()) ?? '').length;
+    await expect.poll(async () => ((await stream.textContent()) ?? '').length).toBeGreaterThan(early + 20);
+    await expect(agent).toContainText('coder is working');
+    await screen(page, '17-live-token-stream');
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    expect(model.requests).toBe(1);
+    await expect(page.locator('.agents-table tr', { hasText: 'coder' })).not.toContainText('live');
+    expect(problems).toEqual([]);
+  } finally {
+    await model.close();
+    repo.remove();
   }
 });

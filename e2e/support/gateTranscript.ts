@@ -64,13 +64,15 @@ export function writeGateTranscript(dir: string): string {
  * pause or stop the run while the Coder works. The answer is there twice: a stopped call uses up its
  * entry, and the resumed run then takes the second one.
  */
+/** The dev-agent Coder's whole fix of js-stats' median(), as a unified diff. */
+export const MEDIAN_FIX = {
+  diff:
+    '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -7,5 +7,7 @@\n /** Middle value of a non-empty list of numbers (the mean of the two middle values for an even count). */\n export function median(values) {\n   if (values.length === 0) throw new RangeError(\'median() of an empty list\');\n-  return mean(values);\n+  const sorted = [...values].sort((a, b) => a - b);\n+  const middle = Math.floor(sorted.length / 2);\n+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;\n }\n',
+};
+
 export function writeSlowCoderTranscript(dir: string, name: string, delayMs: number): string {
-  const fix = {
-    diff:
-      '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -7,5 +7,7 @@\n /** Middle value of a non-empty list of numbers (the mean of the two middle values for an even count). */\n export function median(values) {\n   if (values.length === 0) throw new RangeError(\'median() of an empty list\');\n-  return mean(values);\n+  const sorted = [...values].sort((a, b) => a - b);\n+  const middle = Math.floor(sorted.length / 2);\n+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;\n }\n',
-  };
   return writeReplay(dir, name, [
-    { role: 'coder', json: fix, delay_ms: delayMs },
-    { role: 'coder', json: fix },
+    { role: 'coder', json: MEDIAN_FIX, delay_ms: delayMs },
+    { role: 'coder', json: MEDIAN_FIX },
   ]);
 }

@@ -54,10 +54,14 @@ export function ActivityTab() {
 
   return (
     <div className="activity" data-testid="activity">
-      {modelLoad && (modelLoad.loadMs === null || runActive) && (
+      {modelLoad && runActive && (
         <div className="model-load">
           <label htmlFor="model-load-progress">
-            {modelLoad.loadMs === null ? `Loading ${modelLoad.model}…` : `${modelLoad.model} loaded in ${formatDuration(modelLoad.loadMs)}`}
+            {modelLoad.loadMs !== null
+              ? `${modelLoad.model} loaded in ${formatDuration(modelLoad.loadMs)}`
+              : modelLoad.progress < 1
+                ? `Loading ${modelLoad.model}… ${Math.round(modelLoad.progress * 100)}%`
+                : `${modelLoad.model} loaded`}
           </label>
           <progress id="model-load-progress" value={Math.round(modelLoad.progress * 100)} max={100} />
         </div>

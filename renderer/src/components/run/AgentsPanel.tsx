@@ -33,7 +33,7 @@ export function AgentsPanel() {
         <tbody>
           {rows.map((agent) => {
             const live = activeRole === agent.role ? rates[agent.role] : undefined;
-            const average = agent.callMs > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
+            const average = agent.callMs > 0 && agent.completionTokens > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
             return (
               <tr key={agent.role} className={activeRole === agent.role ? 'agent-active' : undefined}>
                 <th scope="row">

@@ -16,7 +16,7 @@ const PLAN_LABELS: Record<PlanView['status'], string> = {
   rejected: 'rejected',
   in_progress: 'in progress',
   completed: 'completed',
-  failed: 'superseded or failed',
+  failed: 'failed',
 };
 
 /** The plan as a tree: steps with status, complexity and dependencies; sub-plans under their step. */
@@ -43,7 +43,7 @@ export function PlanTreeView({ view, maxAttempts }: { view: RunView; maxAttempts
                 {earlier.length} earlier plan{earlier.length === 1 ? '' : 's'}
               </summary>
               {earlier.map((planId) => (
-                <PlanNode key={planId} view={view} planId={planId} maxAttempts={maxAttempts} />
+                <PlanNode key={planId} view={view} planId={planId} maxAttempts={maxAttempts} superseded />
               ))}
             </details>
           )}
@@ -53,7 +53,7 @@ export function PlanTreeView({ view, maxAttempts }: { view: RunView; maxAttempts
   );
 }
 
-function PlanNode({ view, planId, maxAttempts }: { view: RunView; planId: string; maxAttempts: number | null }) {
+function PlanNode({ view, planId, maxAttempts, superseded = false }: { view: RunView; planId: string; maxAttempts: number | null; superseded?: boolean }) {
   const plan = view.plans[planId];
   if (!plan) return null;
   return (
@@ -61,7 +61,7 @@ function PlanNode({ view, planId, maxAttempts }: { view: RunView; planId: string
       <div className="plan-header">
         <span className="mono small">{plan.planId}</span>
         {plan.depth > 0 && <span className="muted small"> · sub-plan depth {plan.depth}</span>}
-        <span className={`plan-status plan-status-${plan.status}`}>{PLAN_LABELS[plan.status]}</span>
+        <span className={`plan-status plan-status-${plan.status}`}>{superseded && plan.status === 'failed' ? 'superseded' : PLAN_LABELS[plan.status]}</span>
       </div>
       {plan.analysis && <p className="plan-analysis small">{plan.analysis}</p>}
       <ul className="plan-steps" role={plan.depth === 0 ? 'tree' : 'group'} aria-label={plan.depth === 0 ? `Steps of ${plan.planId}` : undefined}>

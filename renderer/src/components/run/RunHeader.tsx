@@ -78,7 +78,7 @@ export function RunHeader({ repo }: { repo: string }) {
         )}
         {view.phase && view.phase !== 'finished' && <> · phase {view.phase}</>}
         {!active && !finished && <> · not running in this window — Resume continues it</>}
-        {(view.outcome ?? view.stopped) && <> · {(view.outcome ?? view.stopped)?.reason}</>}
+        {(view.outcome ?? view.stopped) && <> · {shorten((view.outcome ?? view.stopped)?.reason ?? '', 140)}</>}
         {view.undone && <> · undone</>}
         {view.mergedInto && <> · merged into {view.mergedInto}</>}
       </p>
@@ -102,6 +102,10 @@ export function RunHeader({ repo }: { repo: string }) {
       )}
     </header>
   );
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function firstLine(text: string): string {
