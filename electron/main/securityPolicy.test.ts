@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAllowedPermission, isAllowedRequest, isAppUrl, secureWebPreferences } from './securityPolicy';
+import { isAllowedPermission, isAllowedRequest, isAppDocument, secureWebPreferences } from './securityPolicy';
 
 const windowSource = fs.readFileSync(path.join(import.meta.dirname, 'window.ts'), 'utf8');
 
@@ -38,10 +38,15 @@ describe('Electron window security', () => {
     for (const permission of ['media', 'geolocation', 'clipboard-read', 'openExternal', 'fullscreen']) expect(isAllowedPermission(permission)).toBe(false);
   });
 
-  it('answers IPC only from the app page itself', () => {
-    expect(isAppUrl('file:///app/out/renderer/index.html', 'file:///app/out/renderer/index.html')).toBe(true);
-    expect(isAppUrl('file:///tmp/evil.html', 'file:///app/out/renderer/index.html')).toBe(false);
-    expect(isAppUrl(undefined, 'file:///app/out/renderer/index.html')).toBe(false);
+  it('answers IPC and allows navigation only for the app page itself (any query)', () => {
+    const index = '/app/out/renderer/index.html';
+    expect(isAppDocument('file:///app/out/renderer/index.html', index)).toBe(true);
+    expect(isAppDocument('file:///app/out/renderer/index.html?repo=%2Fr&run=20260101T000000Z#x', index)).toBe(true);
+    expect(isAppDocument('file:///tmp/evil.html', index)).toBe(false);
+    expect(isAppDocument('file:///app/out/renderer/index.html/../../evil.html', index)).toBe(false);
+    expect(isAppDocument('https://evil.example/app/out/renderer/index.html', index)).toBe(false);
+    expect(isAppDocument(undefined, index)).toBe(false);
+    expect(isAppDocument('not a url', index)).toBe(false);
   });
 
   it('ships a strict CSP in the page: own scripts only, no eval, no plugins, no foreign connections', () => {

@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 /**
  * The Electron window's security settings, kept free of the `electron` import so tests can assert
  * them without the Electron binary.
@@ -37,7 +40,17 @@ export function isAllowedPermission(permission: string): boolean {
   return permission === 'notifications';
 }
 
-/** Only the app's own page may call the core. */
-export function isAppUrl(url: string | undefined, appUrl: string): boolean {
-  return url === appUrl;
+/**
+ * True for the app's own page, whatever its query and fragment (the window keeps its place — repo,
+ * run, tab — in the query, so a reload or deep link lands on the same view); false for any other file.
+ */
+export function isAppDocument(url: string | undefined, rendererIndex: string): boolean {
+  if (!url) return false;
+  try {
+    const candidate = new URL(url);
+    const app = pathToFileURL(path.resolve(rendererIndex));
+    return candidate.protocol === 'file:' && candidate.host === app.host && candidate.pathname === app.pathname;
+  } catch {
+    return false;
+  }
 }

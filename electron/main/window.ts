@@ -1,7 +1,5 @@
-import path from 'node:path';
 import { BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
-import { isAllowedPermission, isAllowedRequest, isAppUrl, secureWebPreferences } from './securityPolicy';
-
+import { isAllowedPermission, isAllowedRequest, isAppDocument, secureWebPreferences } from './securityPolicy';
 
 export interface WindowPaths {
   preload: string;
@@ -18,10 +16,9 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
     show: false,
     webPreferences: secureWebPreferences(paths.preload) satisfies WebPreferences,
   });
-  const appUrl = new URL(`file://${path.resolve(paths.rendererIndex)}`).href;
 
   window.webContents.on('will-navigate', (event, url) => {
-    if (url !== appUrl) event.preventDefault();
+    if (!isAppDocument(url, paths.rendererIndex)) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
@@ -32,15 +29,15 @@ export function createMainWindow(paths: WindowPaths): BrowserWindow {
   return window;
 }
 
-/** Only pages loaded from the app's own files may call the core. */
+/** Only the app's own page (with any query: it keeps the view there) may call the core. */
 export function isTrustedSender(rendererIndex: string) {
-  const appUrl = new URL(`file://${path.resolve(rendererIndex)}`).href;
-  return (event: IpcMainInvokeEvent): boolean => isAppUrl(event.senderFrame?.url, appUrl);
+  return (event: IpcMainInvokeEvent): boolean => isAppDocument(event.senderFrame?.url, rendererIndex);
 }
 
-/** No permission prompts but notifications, and no request leaves the machine (securityPolicy.ts). */
+/** No permission but notifications, and no request leaves the machine (securityPolicy.ts). */
 export function lockDownSession(): void {
   const appSession = session.defaultSession;
   appSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isAllowedPermission(permission)));
+  appSession.setPermissionCheckHandler((_contents, permission) => isAllowedPermission(permission));
   appSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
 }

@@ -1,43 +1,58 @@
-import { useEffect } from 'react';
-import { connectClient } from './api/client';
-import { AppHeader } from './components/AppHeader';
-import { RepoOpener } from './components/RepoOpener';
-import { RepoSummary } from './components/RepoSummary';
-import { RunsList } from './components/RunsList';
-import { useAppStore } from './stores/appStore';
-import { useRepoStore } from './stores/repoStore';
-import { useRunsStore } from './stores/runsStore';
+import { lazy, Suspense, useEffect } from 'react';
+import { boot } from './boot';
+import { AppHeader } from './components/layout/AppHeader';
+import { HelpOverlay } from './components/layout/HelpOverlay';
+import { Notices } from './components/layout/Notices';
+import { StartScreen } from './components/start/StartScreen';
+import { useGateAnnouncements } from './hooks/useGateAnnouncements';
+import { useRouteRepo } from './hooks/useRouteRepo';
+import { useTheme } from './hooks/useTheme';
+import { useGlobalShortcuts } from './hooks/useGlobalShortcuts';
+import { useSettingsStore } from './stores/settingsStore';
+import { useUiStore } from './stores/uiStore';
 
-let connected = false;
+// Screens other than the start screen load on first use; the run view pulls Monaco in only with its diff.
+const RunScreen = lazy(() => import('./components/run/RunScreen'));
+const HistoryScreen = lazy(() => import('./components/history/HistoryScreen'));
+const SettingsScreen = lazy(() => import('./components/settings/SettingsScreen'));
 
-/** Connects once per page (StrictMode mounts effects twice in development). */
-function connectOnce(): void {
-  if (connected) return;
-  connected = true;
-  const client = connectClient((state) => useAppStore.getState().setConnection(state));
-  client.on('repo/changed', (status) => useRepoStore.getState().setStatus(status));
-  void useAppStore.getState().loadInfo();
-  const initialRepo = new URLSearchParams(window.location.search).get('repo');
-  if (initialRepo) void useRepoStore.getState().open(initialRepo);
+function init(): () => void {
+  boot();
+  void useSettingsStore.getState().load();
+  const onPop = () => useUiStore.getState().syncFromLocation(window.location.search);
+  window.addEventListener('popstate', onPop);
+  return () => window.removeEventListener('popstate', onPop);
 }
 
 export function App() {
-  const repo = useRepoStore((state) => state.status);
-  const loadRuns = useRunsStore((state) => state.load);
-
-  useEffect(connectOnce, []);
-  useEffect(() => {
-    if (repo) void loadRuns(repo.path);
-  }, [repo, loadRuns]);
+  const route = useUiStore((state) => state.route);
+  useEffect(init, []);
+  useTheme();
+  useRouteRepo();
+  useGateAnnouncements();
+  useGlobalShortcuts();
 
   return (
     <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <AppHeader />
-      <main className="app-main">
-        <RepoOpener />
-        {repo && <RepoSummary status={repo} />}
-        {repo && <RunsList />}
+      <main id="main" className="app-main" tabIndex={-1}>
+        <Suspense fallback={<p className="muted pad">Loading…</p>}>
+          {route.view === 'run' && route.run && route.repo ? (
+            <RunScreen repo={route.repo} runId={route.run} />
+          ) : route.view === 'history' ? (
+            <HistoryScreen />
+          ) : route.view === 'settings' ? (
+            <SettingsScreen />
+          ) : (
+            <StartScreen />
+          )}
+        </Suspense>
       </main>
+      <Notices />
+      <HelpOverlay />
     </div>
   );
 }

@@ -12,10 +12,10 @@ interface AppState {
   reset(): void;
 }
 
-const initialState = { info: null, connection: 'connecting' as ConnectionState, error: null };
+export const initialAppState = { info: null, connection: 'connecting' as ConnectionState, error: null };
 
 export const useAppStore = create<AppState>()((set) => ({
-  ...initialState,
+  ...initialAppState,
   setConnection: (connection) => set({ connection }),
   loadInfo: async () => {
     try {
@@ -24,5 +24,5 @@ export const useAppStore = create<AppState>()((set) => ({
       set({ error: errorMessage(error) });
     }
   },
-  reset: () => set(initialState),
+  reset: () => set(initialAppState),
 }));

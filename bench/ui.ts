@@ -1,0 +1,122 @@
+/**
+ * Window bench: `npx electron-vite build && npx tsx bench/ui.ts`. Writes bench/results/ui.json.
+ * First paint of a run view deep link (a 10,000-event log and a 5,000-line file in the Monaco diff),
+ * in Debian's Chromium against the web host, from navigation start to the run view's
+ * `data-run-view-ready` mark (both the virtualized timeline and the diff painted). Median of 5 loads.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Handlers } from '../shared/contract/api';
+import { LatheError } from '../shared/errors';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { EventBus } from '../electron/core/api/eventBus';
+import { createCore } from '../electron/core/api/coreHandlers';
+import { sourceAppRoot } from '../electron/core/appRoot';
+import { startWebHost } from '../electron/core/host/webHost';
+import { figure, report } from './lib/results';
+import { generateRun } from './ui/generateRun';
+
+const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 10_000);
+const DIFF_LINES = Number(process.env.BENCH_UI_DIFF_LINES ?? 5_000);
+const LOADS = Number(process.env.BENCH_UI_LOADS ?? 5);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The page's paint marks (run in the page; this project's TypeScript has no DOM library). */
+function readMarks(): { ready: number; timeline: number; diff: number; domContentLoaded: number; logRead: number; viewBuilt: number; diffRead: number; editorCreated: number; diffComputed: number; heading: string } {
+  const page = globalThis as unknown as {
+    document: { documentElement: { dataset: Record<string, string | undefined> }; querySelector(selector: string): { textContent: string | null } | null };
+    performance: { getEntriesByType(type: string): { domContentLoadedEventEnd?: number }[]; getEntriesByName(name: string): { startTime: number }[] };
+  };
+  // No named inner functions: tsx would wrap them in a helper the page does not have.
+  const [logRead, viewBuilt, diffRead, editorCreated, diffComputed] = ['run-log-read', 'run-view-built', 'diff-read', 'diff-editor-created', 'diff-computed'].map((name) => page.performance.getEntriesByName(`lathe:${name}`)[0]?.startTime ?? Number.NaN);
+  const data = page.document.documentElement.dataset;
+  return {
+    ready: Number(data.runViewReady),
+    timeline: Number(data.timelinePaintedAt),
+    diff: Number(data.diffPaintedAt),
+    domContentLoaded: page.performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? 0,
+    logRead: logRead ?? Number.NaN,
+    viewBuilt: viewBuilt ?? Number.NaN,
+    diffRead: diffRead ?? Number.NaN,
+    editorCreated: editorCreated ?? Number.NaN,
+    diffComputed: diffComputed ?? Number.NaN,
+    heading: page.document.querySelector('#timeline-heading')?.textContent ?? '',
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+async function main(): Promise<void> {
+  const rendererDir = path.join(here, '..', 'out', 'renderer');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  const run = generateRun(EVENTS, DIFF_LINES);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-home-'));
+  const events = new EventBus();
+  const core = createCore({ mode: 'browser', dataDir, events, appRoot: sourceAppRoot() });
+  const handlers: Handlers = {
+    ...core.handlers,
+    'dialog/openFolder': async () => {
+      throw new LatheError('UNSUPPORTED', 'no dialogs in the bench');
+    },
+  };
+  const host = await startWebHost({ port: 0, rendererDir, handlers, events });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const link = new URL(host.url);
+    link.searchParams.set('repo', run.repo);
+    link.searchParams.set('run', run.runId);
+    link.searchParams.set('tab', 'changes');
+    link.searchParams.set('file', 'src/big.js');
+    const loads: ReturnType<typeof readMarks>[] = [];
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    for (let load = 0; load < LOADS + 1; load++) {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(link.toString());
+      await page.waitForSelector('html[data-run-view-ready]', { timeout: 60_000 });
+      const marks = await page.evaluate(readMarks);
+      if (!marks.heading.includes(`${EVENTS} events`)) throw new Error(`the timeline shows "${marks.heading}", not ${EVENTS} events`);
+      if (problems.length > 0) throw new Error(`page errors: ${problems.join('; ')}`);
+      // The first load warms Chromium's own caches (the host sends no-store, so assets are fetched each time).
+      if (load > 0) loads.push(marks);
+      await page.close();
+    }
+    const ready = median(loads.map((entry) => entry.ready));
+    report({
+      bench: 'ui',
+      figures: [
+        figure('run_view_first_paint_ms', `run view first paint (${EVENTS} events, ${DIFF_LINES}-line diff), median of ${LOADS}`, round(ready), 'ms', { max: 1000 }),
+        figure('timeline_painted_ms', 'timeline painted (median)', round(median(loads.map((entry) => entry.timeline))), 'ms'),
+        figure('diff_painted_ms', 'Monaco diff painted (median)', round(median(loads.map((entry) => entry.diff))), 'ms'),
+        figure('dom_content_loaded_ms', 'DOMContentLoaded (median)', round(median(loads.map((entry) => entry.domContentLoaded))), 'ms'),
+        figure('run_log_read_ms', `run log read over the contract (median)`, round(median(loads.map((entry) => entry.logRead))), 'ms'),
+        figure('run_view_reduce_ms', 'log reduced to the view (median)', round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))), 'ms'),
+        figure('diff_read_ms', 'diff read over the contract (median)', round(median(loads.map((entry) => entry.diffRead))), 'ms'),
+        figure('diff_editor_created_ms', 'Monaco diff editor created (median)', round(median(loads.map((entry) => entry.editorCreated))), 'ms'),
+        figure('diff_computed_ms', 'diff computed in the worker (median)', round(median(loads.map((entry) => entry.diffComputed))), 'ms'),
+        figure('run_view_worst_ms', 'run view first paint, slowest load', round(Math.max(...loads.map((entry) => entry.ready))), 'ms'),
+      ],
+      details: { loads, events: run.events, diffLines: run.diffLines, chromium: browser.version() },
+    });
+  } finally {
+    await browser.close();
+    await host.close();
+    run.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

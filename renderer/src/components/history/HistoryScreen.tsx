@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import type { RunSummary } from '../../../../shared/schemas/run';
+import { errorMessage } from '../../api/client';
+import { formatDateTime, formatDuration } from '../../lib/format';
+import { useHistoryStore } from '../../stores/historyStore';
+import { useRepoStore } from '../../stores/repoStore';
+import { useUiStore } from '../../stores/uiStore';
+import { Modal } from '../layout/Modal';
+import { StatusBadge } from '../run/StatusBadge';
+
+type Confirm = { kind: 'undo' | 'merge'; run: RunSummary } | null;
+
+const ACTIVE = new Set(['running', 'waiting_for_gate']);
+
+/** Past runs of the open repository: open (replay the log), report, merge, export patch, undo. */
+export default function HistoryScreen() {
+  const repo = useRepoStore((state) => state.status);
+  const { runs, loading, error, busy, undone } = useHistoryStore();
+  const navigate = useUiStore((state) => state.navigate);
+  const notify = useUiStore((state) => state.notify);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const runCount = runs.length;
+  // Which runs were undone is known only from their branches: look when the list is on screen.
+  useEffect(() => {
+    if (runCount > 0) void useHistoryStore.getState().checkBranches();
+  }, [runCount]);
+
+  if (!repo) return <p className="muted pad">Open a repository to see its runs.</p>;
+
+  const perform = async (action: () => Promise<string>) => {
+    setConfirm(null);
+    try {
+      notify('ok', await action());
+    } catch (failure) {
+      notify('error', errorMessage(failure));
+    }
+  };
+  const history = useHistoryStore.getState();
+  const open = (run: RunSummary, tab: 'activity' | 'report' = 'activity') => navigate({ view: 'run', repo: repo.path, run: run.runId, tab });
+
+  return (
+    <section className="panel history" aria-labelledby="history-heading" data-testid="history">
+      <div className="panel-title-row">
+        <h2 id="history-heading">Runs of {repo.name}</h2>
+        <button type="button" className="small-button" onClick={() => void history.load(repo.path)}>
+          Refresh
+        </button>
+      </div>
+      {error && <p className="error-text">{error}</p>}
+      {loading && runs.length === 0 ? (
+        <p className="muted">Reading runs…</p>
+      ) : runs.length === 0 ? (
+        <p className="muted" data-testid="runs-empty">
+          No runs in this repository yet.
+        </p>
+      ) : (
+        <table className="history-table" data-testid="runs-list">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Goal</th>
+              <th scope="col">Workflow</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                Duration
+              </th>
+              <th scope="col" className="num">
+                Commits
+              </th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => {
+              const isUndone = Boolean(undone[run.runId]);
+              const running = ACTIVE.has(run.status);
+              const working = busy[run.runId];
+              return (
+                <tr key={run.runId} data-run-id={run.runId}>
+                  <td className="nowrap">
+                    <span title={run.runId}>{formatDateTime(run.startedAt)}</span>
+                  </td>
+                  <td className="goal-cell" title={run.goal}>
+                    {run.goal.split('\n', 1)[0]}
+                    {run.branch && <code className="history-branch muted">{run.branch}</code>}
+                  </td>
+                  <td>{run.workflow}</td>
+                  <td>
+                    <StatusBadge status={run.status} />
+                    {isUndone && <span className="chip chip-muted">undone</span>}
+                  </td>
+                  <td className="num">{formatDuration(Date.parse(run.updatedAt) - Date.parse(run.startedAt))}</td>
+                  <td className="num">{isUndone ? 0 : run.commits}</td>
+                  <td>
+                    <div className="row-actions">
+                    <button type="button" className="small-button" onClick={() => open(run)} aria-label={`Open run ${run.runId}`}>
+                      Open
+                    </button>
+                    <button type="button" className="small-button" onClick={() => open(run, 'report')} aria-label={`Report of run ${run.runId}`}>
+                      Report
+                    </button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      disabled={run.status !== 'complete' || isUndone || Boolean(working) || run.commits === 0}
+                      onClick={() => setConfirm({ kind: 'merge', run })}
+                      title="Merge the run branch into the branch it started from (after approval: complete runs only)"
+                    >
+                      Merge
+                    </button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      disabled={isUndone || Boolean(working) || run.commits === 0}
+                      onClick={() => void perform(() => history.exportPatch(run.runId))}
+                    >
+                      Export patch
+                    </button>
+                    <button type="button" className="small-button danger" disabled={isUndone || running || Boolean(working)} onClick={() => setConfirm({ kind: 'undo', run })}>
+                      {working === 'undo' ? 'Undoing…' : 'Undo'}
+                    </button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {confirm && (
+        <Modal
+          title={confirm.kind === 'undo' ? 'Undo this run?' : 'Merge this run?'}
+          onClose={() => setConfirm(null)}
+          actions={
+            <>
+              <button
+                type="button"
+                className={confirm.kind === 'undo' ? 'danger' : 'primary'}
+                data-autofocus
+                onClick={() => void perform(() => (confirm.kind === 'undo' ? history.undo(confirm.run.runId) : history.merge(confirm.run.runId)))}
+              >
+                {confirm.kind === 'undo' ? 'Undo the run' : 'Merge'}
+              </button>
+              <button type="button" onClick={() => setConfirm(null)}>
+                Cancel
+              </button>
+            </>
+          }
+        >
+          {confirm.kind === 'undo' ? (
+            <p>
+              The branch <code>{confirm.run.branch ?? '?'}</code> with its {confirm.run.commits} commit(s) and the run’s workspace are removed, and the repository is as it was
+              before the run. The run log stays.
+            </p>
+          ) : (
+            <p>
+              The branch <code>{confirm.run.branch ?? '?'}</code> is merged into the branch the run started from.
+            </p>
+          )}
+        </Modal>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useRef } from 'react';
+import { formatDuration } from '../../lib/format';
+import type { RunView } from '../../runView/types';
+import { useLiveStore } from '../../stores/liveStore';
+import { useRunViewStore } from '../../stores/runViewStore';
+
+/** Where the run stands, in numbers: steps, commits, tests, gates. */
+function RunFacts({ view }: { view: RunView }) {
+  const root = view.plans[view.rootPlanIds.at(-1) ?? ''];
+  const steps = root ? root.stepKeys.map((key) => view.steps[key]).filter((step) => step !== undefined) : [];
+  const lastTest = view.tests.at(-1);
+  const gates = view.gateOrder.map((id) => view.gates[id]).filter((gate) => gate !== undefined);
+  return (
+    <dl className="facts run-facts" data-testid="run-facts">
+      <dt>Steps</dt>
+      <dd>
+        {steps.filter((step) => step.status === 'completed').length} of {steps.length} completed
+        {steps.some((step) => step.status === 'failed') ? `, ${steps.filter((step) => step.status === 'failed').length} failed` : ''}
+      </dd>
+      <dt>Commits</dt>
+      <dd>
+        {view.commits.length - view.rolledBack.length}
+        {view.rolledBack.length > 0 ? ` (${view.rolledBack.length} rolled back)` : ''}
+      </dd>
+      <dt>Last tests</dt>
+      <dd>{lastTest ? `${lastTest.status}${lastTest.counts ? ` · ${lastTest.counts.passed} passed, ${lastTest.counts.failed} failed` : ''}` : 'none yet'}</dd>
+      <dt>Gates</dt>
+      <dd>
+        {gates.filter((gate) => gate.status === 'approved').length} approved, {gates.filter((gate) => gate.status === 'rejected').length} rejected
+        {gates.some((gate) => gate.decidedBy === 'user') ? ` (${gates.filter((gate) => gate.decidedBy === 'user').length} by you)` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+/** The agent at work with its live token stream, model loading, and how the run ended. */
+export function ActivityTab() {
+  const active = useRunViewStore((state) => state.view.active);
+  const outcome = useRunViewStore((state) => state.view.outcome);
+  const stopped = useRunViewStore((state) => state.view.stopped);
+  const view = useRunViewStore((state) => state.view);
+  const status = view.status;
+  const runActive = useRunViewStore((state) => state.active);
+  const stream = useLiveStore((state) => (active ? (state.streams[active.role] ?? '') : ''));
+  const rate = useLiveStore((state) => (active ? state.rates[active.role] : undefined));
+  const modelLoad = useLiveStore((state) => state.modelLoad);
+  const dropped = useLiveStore((state) => state.droppedContext);
+  const streamBox = useRef<HTMLPreElement>(null);
+
+  useEffect(() => {
+    const box = streamBox.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [stream]);
+
+  return (
+    <div className="activity" data-testid="activity">
+      {modelLoad && runActive && (
+        <div className="model-load">
+          <label htmlFor="model-load-progress">
+            {modelLoad.loadMs !== null
+              ? `${modelLoad.model} loaded in ${formatDuration(modelLoad.loadMs)}`
+              : modelLoad.progress < 1
+                ? `Loading ${modelLoad.model}… ${Math.round(modelLoad.progress * 100)}%`
+                : `${modelLoad.model} loaded`}
+          </label>
+          <progress id="model-load-progress" value={Math.round(modelLoad.progress * 100)} max={100} />
+        </div>
+      )}
+      {active ? (
+        <div className="active-agent" data-testid="active-agent">
+          <p>
+            <span className={`role role-${active.role}`}>{active.role}</span> is working on <strong>{active.purpose.replaceAll('_', ' ')}</strong>
+            {active.stepId ? ` for ${active.stepId}` : ''}
+            {active.model && <span className="muted small mono"> · {active.model}</span>}
+            {rate !== undefined && <span className="muted small"> · {rate} pieces/s</span>}
+          </p>
+          <pre ref={streamBox} className="token-stream" aria-live="off" aria-label={`${active.role} output as it is generated`}>
+            {stream || (runActive ? '(waiting for the first token…)' : '(the answer is in the timeline)')}
+          </pre>
+        </div>
+      ) : (
+        <div className="idle" data-testid="idle-agent">
+          {outcome ? (
+            <p className={`outcome outcome-${outcome.status}`}>
+              Run {outcome.status.replaceAll('_', ' ')}: {outcome.reason}
+            </p>
+          ) : stopped ? (
+            <p className="outcome outcome-stopped">
+              Run stopped ({stopped.status.replaceAll('_', ' ')}): {stopped.reason}. It is resumable: Resume continues from its last completed step.
+            </p>
+          ) : status === 'waiting_for_gate' ? (
+            <p>The run waits for your decision on the gate above.</p>
+          ) : (
+            <p className="muted">{runActive ? 'Between agents: the engine is applying, committing or running tests.' : 'No agent is working.'}</p>
+          )}
+          {view.runId && <RunFacts view={view} />}
+        </div>
+      )}
+      {dropped.length > 0 && (
+        <ul className="dropped small">
+          {dropped.map((entry, index) => (
+            <li key={`${entry.role}-${index}`} className="warning-text">
+              Context dropped for {entry.role}: {entry.ids.join(', ')} ({entry.reason})
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

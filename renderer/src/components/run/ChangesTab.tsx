@@ -1,0 +1,100 @@
+import { useEffect, useRef } from 'react';
+import { useDiffStore } from '../../stores/diffStore';
+import { useRunViewStore } from '../../stores/runViewStore';
+import { useUiStore } from '../../stores/uiStore';
+import { DiffEditor } from './DiffEditor';
+
+/** Diff review: a range (all changes, or one commit = one edit set), its files with line counts, Monaco. */
+export default function ChangesTab({ repo, runId }: { repo: string; runId: string }) {
+  const range = useUiStore((state) => state.route.range);
+  const file = useUiStore((state) => state.route.file);
+  const navigate = useUiStore((state) => state.navigate);
+  const diff = useDiffStore();
+  const commitCount = useRunViewStore((state) => state.view.commits.length);
+  // null while the log is being read: the count only means "new commits" once the log is known.
+  const liveCommits = useRunViewStore((state) => (state.loading ? null : state.view.commits.length));
+  const undone = useRunViewStore((state) => state.view.undone);
+
+  useEffect(() => {
+    void useDiffStore.getState().load(repo, runId, range);
+  }, [repo, runId, range]);
+  // A live run commits more edit sets: read the range again when the count moves on.
+  const seenCommits = useRef(liveCommits);
+  useEffect(() => {
+    const previous = seenCommits.current;
+    seenCommits.current = liveCommits;
+    if (previous === null || liveCommits === null || previous === liveCommits) return;
+    void useDiffStore.getState().load(repo, runId, useUiStore.getState().route.range, { force: true });
+  }, [repo, runId, liveCommits]);
+
+  const selected = diff.files.find((entry) => entry.path === file) ?? diff.files[0];
+  const commit = diff.commits.find((entry) => entry.sha === diff.range);
+
+  if (diff.error) {
+    return <p className="error-text pad">{undone ? 'This run was undone: its branch and commits are gone.' : diff.error}</p>;
+  }
+  return (
+    <div className="changes-tab" data-testid="changes">
+      <div className="changes-bar">
+        <label htmlFor="diff-range">Edit set</label>
+        <select id="diff-range" value={range} onChange={(event) => navigate({ range: event.target.value, file: null }, { replace: true })}>
+          <option value="all">All changes (base {diff.base ? diff.base.slice(0, 7) : '…'} → head)</option>
+          {diff.commits.map((entry, index) => (
+            <option key={entry.sha} value={entry.sha}>
+              {index + 1}. {entry.sha.slice(0, 7)} {entry.taskId ? `[${entry.taskId}] ` : ''}
+              {entry.subject}
+            </option>
+          ))}
+        </select>
+        <div className="segmented" role="group" aria-label="Diff layout">
+          <button type="button" aria-pressed={diff.sideBySide} onClick={() => diff.setSideBySide(true)}>
+            Side by side
+          </button>
+          <button type="button" aria-pressed={!diff.sideBySide} onClick={() => diff.setSideBySide(false)}>
+            Inline
+          </button>
+        </div>
+        {diff.loading && <span className="muted small">loading…</span>}
+      </div>
+      {commit && <p className="muted small commit-subject">{commit.subject}</p>}
+      {diff.files.length === 0 && diff.loading && file ? (
+        // The link names the file: build the editor while its texts are read.
+        <div className="changes-body">
+          <p className="muted small">Reading the changes…</p>
+          <DiffEditor key={`${range}:${file}`} path={file} before={null} after={null} sideBySide={diff.sideBySide} loaded={false} />
+        </div>
+      ) : diff.files.length === 0 && !diff.loading ? (
+        <p className="muted pad">{commitCount === 0 ? 'No commits yet: the diff appears after the first edit set is committed.' : 'No file changes in this range.'}</p>
+      ) : (
+        <div className="changes-body">
+          <ul className="file-list" aria-label="Changed files" data-testid="file-list">
+            {diff.files.map((entry) => (
+              <li key={entry.path}>
+                <button
+                  type="button"
+                  className={`file-entry${entry === selected ? ' selected' : ''}`}
+                  aria-current={entry === selected ? 'true' : undefined}
+                  onClick={() => navigate({ file: entry.path }, { replace: true })}
+                  title={entry.path}
+                >
+                  <span className="file-path mono">
+                    {entry.before === null ? <span className="chip chip-ok">new</span> : entry.after === null ? <span className="chip chip-fail">deleted</span> : null} {entry.path}
+                  </span>
+                  <span className="line-counts mono">
+                    <span className="added" aria-label={`${entry.added} lines added`}>
+                      +{entry.added}
+                    </span>{' '}
+                    <span className="removed" aria-label={`${entry.removed} lines removed`}>
+                      −{entry.removed}
+                    </span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {selected && <DiffEditor key={`${range}:${selected.path}`} path={selected.path} before={selected.before} after={selected.after} sideBySide={diff.sideBySide} />}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { PresetName } from '../../../../shared/engine/presets';
+import { PRESETS } from '../../../../shared/engine/presets';
+import type { RepoStatus } from '../../../../shared/schemas/repo';
+import { client, errorMessage, unwrap } from '../../api/client';
+import { useModelsStore } from '../../stores/modelsStore';
+import { useSettingsStore } from '../../stores/settingsStore';
+import { useUiStore } from '../../stores/uiStore';
+import { GateModes } from './GateModes';
+import { ModelPicker } from './ModelPicker';
+import { NoModelsHelp } from './NoModelsHelp';
+import { PresetPicker } from './PresetPicker';
+import { buildStartRequest, defaultGates, initialFormValues, ROLE_LABELS, rolesFor, type RunFormValues } from './runRequest';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
+
+export function RunForm({ repo }: { repo: RepoStatus }) {
+  const settings = useSettingsStore((state) => state.settings);
+  const settingsError = useSettingsStore((state) => state.error);
+  if (!settings && !settingsError) return <p className="muted pad">Loading settings…</p>;
+  return <RunFormFields repo={repo} initial={initialFormValues(settings)} />;
+}
+
+function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormValues }) {
+  const models = useModelsStore((state) => state.models);
+  const folders = useModelsStore((state) => state.folders);
+  const modelsLoaded = useModelsStore((state) => state.loaded);
+  const modelsError = useModelsStore((state) => state.error);
+  const settings = useSettingsStore((state) => state.settings);
+  const [values, setValues] = useState<RunFormValues>(initial);
+  const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void useModelsStore.getState().load();
+  }, []);
+
+  const update = (change: Partial<RunFormValues>) => setValues((current) => ({ ...current, ...change }));
+  const pickWorkflow = (workflow: PresetName) => update({ workflow, gates: defaultGates(workflow, settings) });
+  const roles = rolesFor(PRESETS[values.workflow], values.gates);
+  const usable = models.filter((model) => model.status === 'ok');
+
+  const start = async () => {
+    const checked = buildStartRequest(repo.path, values);
+    if (!checked.ok) {
+      setProblems(checked.problems);
+      const first = Object.keys(checked.problems)[0];
+      if (first) document.getElementById(first === 'timeLimit' ? 'time-limit' : first === 'model' ? 'model-all' : first)?.focus();
+      return;
+    }
+    setProblems({});
+    setStarting(true);
+    setStartError(null);
+    try {
+      const { runId } = unwrap(await client().request('run/start', checked.request));
+      useUiStore.getState().navigate({ view: 'run', repo: repo.path, run: runId, tab: 'activity' });
+    } catch (error) {
+      setStartError(errorMessage(error));
+    } finally {
+      setStarting(false);
+    }
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void start();
+  };
+  const onGoalKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void start();
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="new-run-heading">
+      <h2 id="new-run-heading">New run</h2>
+      <form className="run-form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="goal">Goal</label>
+          <textarea
+            id="goal"
+            rows={5}
+            value={values.goal}
+            onChange={(event) => update({ goal: event.target.value })}
+            onKeyDown={onGoalKey}
+            placeholder="What should change in this repository? e.g. “median() returns the mean; fix it and document both functions.”"
+            aria-describedby="goal-hint"
+            aria-invalid={problems.goal ? true : undefined}
+          />
+          <p id="goal-hint" className="hint">
+            {isMac ? '⌘' : 'Ctrl'}+Enter starts the run. Lathe works on a branch of its own; your checkout is not touched.
+          </p>
+          {problems.goal && <p className="error-text">{problems.goal}</p>}
+        </div>
+
+        <PresetPicker value={values.workflow} onChange={pickWorkflow} />
+
+        <fieldset className="models">
+          <legend>Models</legend>
+          {modelsError && <p className="error-text">Could not read the model library: {modelsError}</p>}
+          <ModelPicker
+            id="model-all"
+            label="Every role"
+            models={models}
+            value={values.model}
+            onChange={(model) => update({ model })}
+            emptyLabel={usable.length > 0 ? 'Choose a model…' : 'No model in the library'}
+            problem={problems.model}
+          />
+          {modelsLoaded && usable.length === 0 && <NoModelsHelp folders={folders} rejected={models.length} />}
+          <details className="role-models">
+            <summary>Per-role models ({roles.map((role) => ROLE_LABELS[role]).join(', ')})</summary>
+            {roles.map((role) => (
+              <ModelPicker
+                key={role}
+                id={`model-${role}`}
+                label={ROLE_LABELS[role]}
+                models={models}
+                value={values.roleModels[role] ?? ''}
+                onChange={(spec) => update({ roleModels: { ...values.roleModels, [role]: spec } })}
+                emptyLabel="Same as every role"
+                problem={problems[`model-${role}`]}
+              />
+            ))}
+          </details>
+        </fieldset>
+
+        <GateModes value={values.gates} onChange={(gates) => update({ gates })} />
+
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="time-limit">Time limit (minutes)</label>
+            <input
+              id="time-limit"
+              type="number"
+              min={1}
+              max={1440}
+              inputMode="numeric"
+              value={values.timeLimitMinutes}
+              placeholder="no limit"
+              onChange={(event) => update({ timeLimitMinutes: event.target.value })}
+              aria-invalid={problems.timeLimit ? true : undefined}
+            />
+            {problems.timeLimit && <p className="error-text">{problems.timeLimit}</p>}
+          </div>
+          <div className="field field-grow">
+            <label htmlFor="test-command">Test command</label>
+            <input
+              id="test-command"
+              type="text"
+              className="mono"
+              value={values.testCommand}
+              placeholder={repo.testCommand ? `${repo.testCommand.join(' ')} (detected)` : 'none detected: type one'}
+              onChange={(event) => update({ testCommand: event.target.value })}
+              spellCheck={false}
+              autoComplete="off"
+            />
+          </div>
+        </div>
+        {repo.dirty && (
+          <label className="checkbox">
+            <input type="checkbox" checked={values.allowDirty} onChange={(event) => update({ allowDirty: event.target.checked })} />
+            Start although the working tree has uncommitted changes (those files are never touched)
+          </label>
+        )}
+        {startError && (
+          <p className="error-text" role="alert">
+            {startError}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={starting}>
+            {starting ? 'Starting…' : 'Start run'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

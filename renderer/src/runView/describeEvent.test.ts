@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { recordedLog } from './fixtures/loadLog';
+import { describeEvent } from './describeEvent';
+import { countBy, EMPTY_FILTER, filterEvents } from './timelineFilter';
+
+const events = recordedLog('supervised');
+const text = (seq: number) => {
+  const event = events.find((candidate) => candidate.seq === seq);
+  if (!event) throw new Error(`no event ${seq}`);
+  return describeEvent(event);
+};
+
+describe('timeline lines', () => {
+  it('says what happened in words, with a tone', () => {
+    expect(text(2)).toEqual({ text: 'preparing → planning', tone: 'info' });
+    expect(text(7).text).toBe('plan plan_0001: 2 step(s)');
+    expect(text(12)).toEqual({ text: 'supervisor, plan gate: approved · 86/70 — Actionable steps, T2 correctly depends on T1.', tone: 'ok' });
+    expect(text(23)).toMatchObject({ text: 'tests: FAIL 2 passed, 2 failed (0.1 s)', tone: 'fail' });
+    expect(text(29)).toEqual({ text: 'fix cycle 1/3 T1', tone: 'warn' });
+    expect(text(89)).toEqual({ text: 'run complete (exit 0): the Supervisor confirmed the goal is met', tone: 'ok' });
+  });
+
+  it('describes every event of a recorded run without falling back to the raw type', () => {
+    const fallbacks = events.filter((event) => describeEvent(event).text === event.type.replaceAll('_', ' '));
+    expect(fallbacks.map((event) => event.type)).toEqual([]);
+  });
+});
+
+describe('timeline filters', () => {
+  it('filters by role, type and text, and counts what there is', () => {
+    const counts = countBy(events);
+    expect(counts.roles.get('supervisor')).toBe(24);
+    expect(counts.types.get('test_result')).toBe(3);
+    const describe = (event: (typeof events)[number]) => describeEvent(event).text;
+    expect(filterEvents(events, EMPTY_FILTER, describe)).toBe(events);
+    expect(filterEvents(events, { roles: ['verifier'], type: null, text: '' }, describe)).toHaveLength(3);
+    expect(filterEvents(events, { roles: ['supervisor', 'git'], type: 'verdict', text: '' }, describe)).toHaveLength(6);
+    expect(filterEvents(events, { roles: [], type: null, text: 'FIX CYCLE' }, describe).map((event) => event.seq)).toEqual([29]);
+  });
+});

@@ -1,0 +1,136 @@
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import { num, records, str, strList } from './eventData';
+import type { PlanStatus, RunView, StepStatus, StepView } from './types';
+
+/** Plan and step events; `view` is a draft whose containers were copied by the caller. */
+
+export function applyPlan(view: RunView, event: RunLogEvent): void {
+  const planId = str(event.data, 'plan_id');
+  if (!planId) return;
+  const depth = num(event.data, 'depth') ?? 0;
+  const parentStepId = str(event.data, 'parent_step_id');
+  const parentStepKey = parentStepId ? (view.stepKeyById[parentStepId] ?? null) : null;
+  const stepKeys: string[] = [];
+  for (const task of records(event.data.tasks)) {
+    const id = str(task, 'id');
+    if (!id) continue;
+    const key = `${planId}/${id}`;
+    stepKeys.push(key);
+    view.steps[key] = {
+      key,
+      id,
+      planId,
+      title: str(task, 'title') ?? id,
+      rationale: str(task, 'rationale') ?? '',
+      acceptance: str(task, 'acceptance') ?? '',
+      artifacts: strList(task, 'artifacts'),
+      complexity: str(task, 'complexity'),
+      dependsOn: strList(task, 'depends_on'),
+      status: 'pending',
+      attempts: 0,
+      commits: [],
+      failReason: null,
+      subPlanIds: [],
+    };
+    view.stepKeyById[id] = key;
+  }
+  if (depth === 0) {
+    // A new top-level plan replaces any earlier one still standing.
+    for (const earlier of view.rootPlanIds) {
+      const plan = view.plans[earlier];
+      if (plan && !isClosed(plan.status)) view.plans[earlier] = { ...plan, status: 'failed' };
+    }
+    view.rootPlanIds = [...view.rootPlanIds, planId];
+    view.counters = { ...view.counters, planAttempts: view.counters.planAttempts + 1 };
+  } else if (parentStepKey) {
+    updateStep(view, parentStepKey, (step) => ({ ...step, subPlanIds: [...step.subPlanIds, planId] }));
+  }
+  view.plans[planId] = { planId, depth, parentStepKey, analysis: str(event.data, 'analysis') ?? '', stepKeys, status: 'proposed', seq: event.seq };
+}
+
+function isClosed(status: PlanStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'rejected';
+}
+
+export function setPlanStatus(view: RunView, planId: string | null, status: PlanStatus): void {
+  const plan = planId ? view.plans[planId] : undefined;
+  if (plan && plan.status !== status) view.plans[plan.planId] = { ...plan, status };
+}
+
+/** The newest top-level plan: the one a plan gate reviews. */
+export function currentRootPlanId(view: RunView): string | null {
+  return view.rootPlanIds.at(-1) ?? null;
+}
+
+export function updateStep(view: RunView, key: string | undefined, change: (step: StepView) => StepView): void {
+  const step = key ? view.steps[key] : undefined;
+  if (step) view.steps[step.key] = change(step);
+}
+
+function stepKeyOf(view: RunView, event: RunLogEvent): string | undefined {
+  const stepId = str(event.data, 'step_id') ?? str(event.data, 'task_id');
+  return stepId ? view.stepKeyById[stepId] : undefined;
+}
+
+function setStatus(status: StepStatus, failReason: string | null = null) {
+  return (step: StepView): StepView => ({ ...step, status, failReason: failReason ?? step.failReason });
+}
+
+export function applyStepEvent(view: RunView, event: RunLogEvent): void {
+  const key = stepKeyOf(view, event);
+  switch (event.type) {
+    case 'step_started': {
+      const planId = str(event.data, 'plan_id');
+      const startedKey = planId && str(event.data, 'step_id') ? `${planId}/${str(event.data, 'step_id')}` : key;
+      updateStep(view, startedKey, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
+      setPlanStatus(view, planId, 'in_progress');
+      view.currentStepId = str(event.data, 'step_id');
+      view.counters = { ...view.counters, fixCycle: 0 };
+      return;
+    }
+    case 'retry': {
+      const attempt = num(event.data, 'attempt');
+      updateStep(view, key, (step) => ({ ...step, status: 'in_progress', attempts: attempt ?? step.attempts + 1 }));
+      view.counters = { ...view.counters, retries: view.counters.retries + 1, fixCycle: 0 };
+      return;
+    }
+    case 'step_completed': {
+      const commits = strList(event.data, 'commits');
+      updateStep(view, key, (step) => ({ ...step, status: 'completed', commits: commits.length > 0 ? commits : step.commits }));
+      return;
+    }
+    case 'step_failed':
+      updateStep(view, key, setStatus('failed', str(event.data, 'reason')));
+      return;
+    case 'step_blocked':
+      updateStep(view, key, setStatus('blocked', str(event.data, 'reason')));
+      return;
+    case 'subplan_finished': {
+      const completed = event.data.completed === true;
+      setPlanStatus(view, str(event.data, 'plan_id'), completed ? 'completed' : 'failed');
+      return;
+    }
+    case 'commit': {
+      const sha = str(event.data, 'sha');
+      if (!sha) return;
+      view.commits = [...view.commits, { seq: event.seq, sha, taskId: str(event.data, 'task_id'), files: strList(event.data, 'files') }];
+      updateStep(view, key, (step) => ({ ...step, commits: [...step.commits, sha] }));
+      return;
+    }
+    case 'rollback': {
+      const dropped = strList(event.data, 'dropped');
+      view.rolledBack = [...view.rolledBack, ...dropped];
+      updateStep(view, key, (step) => ({ ...step, commits: step.commits.filter((sha) => !dropped.includes(sha)) }));
+      return;
+    }
+    default:
+  }
+}
+
+/** Closes the plan a finished run leaves open. */
+export function closePlans(view: RunView, complete: boolean): void {
+  for (const planId of view.rootPlanIds) {
+    const plan = view.plans[planId];
+    if (plan && !isClosed(plan.status)) view.plans[planId] = { ...plan, status: complete ? 'completed' : 'failed' };
+  }
+}

@@ -1,0 +1,17 @@
+import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { initialState } from '../../../shared/engine/initialState';
+import { PRESETS } from '../../../shared/engine/presets';
+import type { RunState } from '../../../shared/engine/runState';
+
+/** A persisted run state as `run/get` returns it, for a supervised run. */
+export function runStateFixture(runId: string, change: Partial<RunState> = {}): RunState {
+  const state = initialState({
+    runId,
+    goal: 'fix median',
+    goalHash: 'hash',
+    config: configFromPreset(PRESETS.supervised),
+    now: '2026-11-22T03:37:35.000Z',
+    nowMs: Date.parse('2026-11-22T03:37:35.000Z'),
+  });
+  return { ...state, ...change };
+}
