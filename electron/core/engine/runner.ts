@@ -116,7 +116,8 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
   let session: RunSession | null = null;
   const onLlmEvent = (event: LlmEvent) => {
     if (event.type === 'context_dropped') session?.log({ role: 'engine', type: 'warning', data: { message: `context dropped for ${event.role}: ${event.ids.join(', ')}`, ids: event.ids, reason: event.reason } });
-    else if (event.type !== 'model_unloaded') session?.transient(event);
+    // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
+    else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
   const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
   session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
