@@ -31,7 +31,7 @@ export const test = base.extend<{ app: LatheApp }, WorkerFixtures>({
   app: async ({ serveUrl }, use, testInfo) => {
     if (testInfo.project.name === 'electron') {
       const binary = findElectronBinary();
-      test.skip(!binary.found, binary.found ? '' : binary.reason);
+      testInfo.skip(!binary.found, binary.found ? '' : binary.reason);
       if (!binary.found) return;
       const electronApp = await _electron.launch({
         executablePath: binary.executablePath,

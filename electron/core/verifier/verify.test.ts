@@ -115,7 +115,7 @@ describe('inside the bubblewrap sandbox', () => {
   it('runs node --test and reads its JUnit report', async () => {
     const repo = project({
       'package.json': '{"type":"module"}\n',
-      'math.test.js': "import { test, describe } from 'node:test';\nimport assert from 'node:assert';\ndescribe('math', () => {\n  test('adds', () => assert.equal(1 + 1, 2));\n  test('fails', () => assert.equal(1 + 1, 3));\n  test.skip('later', () => {});\n});\n",
+      'math.test.js': "import { test, describe } from 'node:test';\nimport assert from 'node:assert';\ndescribe('math', () => {\n  test('adds', () => assert.equal(1 + 1, 2));\n  test('fails', () => assert.equal(1 + 1, 3));\n  test('later', { skip: true }, () => {});\n});\n",
     });
     const result = await verify({ workDir: repo.dir, argv: ['node', '--test'], timeoutMs: 60_000, artifactRoot: artifactRoot() });
     expect(result).toMatchObject({ status: 'FAIL', counts: { passed: 1, failed: 1, skipped: 1, total: 3 }, firstFailure: { testId: 'math > fails' } });
