@@ -20,7 +20,7 @@ import {
   StartRunRequestSchema,
 } from '../schemas/runRequests';
 
-const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res) => ({ req, res });
+const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res, options: { responseCheckedByHandler?: true } = {}) => ({ req, res, ...options });
 const empty = z.object({}).strict();
 
 /**
@@ -39,7 +39,8 @@ export const requestChannels = {
   'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional() }), z.object({ runId: z.string() })),
   'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
   'run/cancel': request(RunRefSchema, z.object({ status: z.string() })),
-  'run/get': request(RunPageRequestSchema, RunPageSchema),
+  // Its events were validated line by line as they were read from log.jsonl; checking 10k of them again costs the window's first paint.
+  'run/get': request(RunPageRequestSchema, RunPageSchema, { responseCheckedByHandler: true }),
   'gate/decide': request(GateDecisionRequestSchema, z.object({ accepted: z.boolean(), resumed: z.boolean() })),
   'run/commits': request(RunRefSchema, z.object({ commits: z.array(RunCommitSchema) })),
   'run/diff': request(RunDiffRequestSchema, RunDiffSchema),

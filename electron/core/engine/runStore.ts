@@ -65,6 +65,15 @@ export class RunStore {
     return new RunStore(dir, runId, 0, onAppend);
   }
 
+  /** A run's saved state alone, for readers (the window): no log repair, no store to append with. */
+  static readState(repoRoot: string, runId: string): RunState {
+    const statePath = path.join(runDir(repoRoot, runId), 'state.json');
+    if (!fs.existsSync(statePath)) throw new LatheError('RUN_NOT_FOUND', `no run ${runId} in ${repoRoot}`, { run_id: runId });
+    const parsed = RunStateSchema.safeParse(JSON.parse(fs.readFileSync(statePath, 'utf8')));
+    if (!parsed.success) throw new LatheError('RUN_STATE_INVALID', `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`);
+    return parsed.data;
+  }
+
   /** Reopens a run for resume; a torn last line (killed mid-write) is cut, never kept half-written. */
   static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
     const dir = runDir(repoRoot, runId);

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { RunLogCache } from './logCache';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+const line = (seq: number) => `${JSON.stringify({ ts: 't', seq, run_id: 'r', role: 'engine', type: 'x', data: { seq } })}\n`;
+
+describe('RunLogCache', () => {
+  it('parses only what was appended since the last read, and ignores a line still being written', () => {
+    const dir = makeTempDir();
+    dirs.push(dir);
+    const file = path.join(dir, 'log.jsonl');
+    const cache = new RunLogCache();
+    expect(cache.read(file)).toEqual([]);
+    fs.writeFileSync(file, line(1) + line(2));
+    const first = cache.read(file);
+    expect(first.map((event) => event.seq)).toEqual([1, 2]);
+    fs.appendFileSync(file, line(3) + '{"ts":"t","seq":4');
+    expect(cache.read(file).map((event) => event.seq)).toEqual([1, 2, 3]);
+    expect(cache.read(file)[0]).toBe(first[0]);
+    fs.appendFileSync(file, ',"run_id":"r","role":"engine","type":"x","data":{}}\n');
+    expect(cache.read(file).map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('starts over when the file shrinks (a repaired torn line, or another run)', () => {
+    const dir = makeTempDir();
+    dirs.push(dir);
+    const file = path.join(dir, 'log.jsonl');
+    const cache = new RunLogCache();
+    fs.writeFileSync(file, line(1) + line(2) + line(3));
+    expect(cache.read(file)).toHaveLength(3);
+    fs.writeFileSync(file, line(7));
+    expect(cache.read(file).map((event) => event.seq)).toEqual([7]);
+  });
+});
