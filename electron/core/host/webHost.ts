@@ -31,9 +31,9 @@ const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "worker-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -67,7 +67,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
+      // Built assets carry a content hash in their name, so the browser may keep them (and its compiled
+      // Monaco) for good; the page itself is never cached.
+      'Cache-Control': /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/.test(url.pathname) ? 'public, max-age=31536000, immutable' : 'no-store',
     };
     if (access.viaQuery) headers['Set-Cookie'] = tokenCookie(token);
     response.writeHead(200, headers);
