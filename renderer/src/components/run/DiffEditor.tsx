@@ -93,6 +93,8 @@ export function DiffEditor({ path, before, after, sideBySide, loaded = true }: D
           ignoreTrimWhitespace: false,
           fontSize: 13,
           hideUnchangedRegions: { enabled: false },
+          // The legacy line diff is several times faster on long files; the advanced one adds in-line moves a review does not need.
+          diffAlgorithm: 'legacy',
         }}
       />
     </div>
