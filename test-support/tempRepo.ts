@@ -41,7 +41,7 @@ export function makeTempRepo(options: { branch?: string; files?: Record<string, 
       git('commit', '--quiet', '--no-gpg-sign', '-m', message);
       return git('rev-parse', 'HEAD');
     },
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
   if (options.files) repo.commitAll('initial commit');
   return repo;

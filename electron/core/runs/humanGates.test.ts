@@ -86,6 +86,9 @@ describe('human gates through the contract', () => {
     const done = await unwrap(second.client.request('run/get', { repo: repo.dir, runId }));
     expect(done.state.commits).toHaveLength(3);
     second.client.close();
+    // Wait for the server to finish writing before afterAll removes the repo under it.
+    const secondExited = new Promise((resolve) => second.child.on('exit', resolve));
     second.child.kill('SIGTERM');
+    await secondExited;
   }, 120_000);
 });
