@@ -37,7 +37,10 @@ export const RunPageSchema = z.object({
   more: z.boolean(),
   /** A session of this run is going on in this process. */
   active: z.boolean(),
+  /** role → what its model call in progress has streamed so far (tail); empty when no session is active. */
+  streams: z.record(z.string(), z.string()),
 });
+export type RunPage = z.infer<typeof RunPageSchema>;
 
 export const GateDecisionRequestSchema = z.strictObject({
   repo: ClientPathSchema,

@@ -2,15 +2,15 @@ import path from 'node:path';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import { LatheError } from '../../../shared/errors';
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import type { StartRunRequest } from '../../../shared/schemas/runRequests';
+import type { RunPage, StartRunRequest } from '../../../shared/schemas/runRequests';
 import type { EventBus } from '../api/eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
 import type { Clock, EngineDeps } from '../engine/engineDeps';
 import { beginResume, beginRun, cancelRun, presetOf, type RunHandle } from '../engine/runner';
 import type { GateDecision } from '../engine/runSession';
-import { readLog, RunStore, runDir } from '../engine/runStore';
+import { RunStore, runDir } from '../engine/runStore';
+import { RunLogCache } from './logCache';
 import { resolveRepoRoot } from '../git/repoStatus';
 import type { SettingsStore } from '../settings/settingsStore';
 
@@ -24,7 +24,12 @@ interface ActiveRun {
   preDecided: { gateId: string; decision: GateDecision } | null;
   /** Settles when this session ends. */
   done?: Promise<RunState>;
+  /** role → what its current model call has streamed so far (tail), so a window that opens mid-call sees it all. */
+  streams: Record<string, string>;
 }
+
+/** As much of a call's stream as the window keeps. */
+const MAX_STREAM_CHARS = 6_000;
 
 export interface RunManagerOptions {
   events: EventBus;
@@ -46,6 +51,7 @@ const key = (repoRoot: string, runId: string) => `${repoRoot}\0${runId}`;
  */
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
+  private readonly logs = new RunLogCache();
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -112,12 +118,13 @@ export class RunManager {
     return { accepted: true, resumed: true };
   }
 
-  async page(repo: string, runId: string, afterSeq: number, limit: number): Promise<{ state: RunState; events: RunLogEvent[]; lastSeq: number; more: boolean; active: boolean }> {
+  async page(repo: string, runId: string, afterSeq: number, limit: number): Promise<RunPage> {
     const repoRoot = await resolveRepoRoot(repo);
-    const { state } = RunStore.open(repoRoot, runId);
-    const all = readLog(path.join(runDir(repoRoot, runId), 'log.jsonl')).filter((event) => event.seq > afterSeq);
+    const state = RunStore.readState(repoRoot, runId);
+    const all = this.logs.read(path.join(runDir(repoRoot, runId), 'log.jsonl')).filter((event) => event.seq > afterSeq);
     const events = all.slice(0, limit);
-    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: all.length > events.length, active: this.active.has(key(repoRoot, runId)) };
+    const run = this.active.get(key(repoRoot, runId));
+    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: all.length > events.length, active: Boolean(run), streams: { ...run?.streams } };
   }
 
   /** Stops every session (app quit): each leaves a resumable state. */
@@ -126,7 +133,7 @@ export class RunManager {
   }
 
   private session(repoRoot: string): ActiveRun {
-    return { repoRoot, runId: null, controller: new AbortController(), waiting: null, preDecided: null };
+    return { repoRoot, runId: null, controller: new AbortController(), waiting: null, preDecided: null, streams: {} };
   }
 
   private env(run: ActiveRun) {
@@ -140,8 +147,14 @@ export class RunManager {
       retryBackoffMs: this.options.retryBackoffMs,
       signal: run.controller.signal,
       callbacks: {
-        onEvent: (event) => events.emit('run/event', event),
-        onTransient: (event) => run.runId && events.emit('run/transient', { run_id: run.runId, event }),
+        onEvent: (event) => {
+          if (event.type === 'agent_call') delete run.streams[event.role];
+          events.emit('run/event', event);
+        },
+        onTransient: (event) => {
+          if (event.type === 'token') run.streams[event.role] = ((run.streams[event.role] ?? '') + event.text).slice(-MAX_STREAM_CHARS);
+          if (run.runId) events.emit('run/transient', { run_id: run.runId, event });
+        },
         decideGate: (gate: PendingGate) => this.waitForDecision(run, gate),
       },
     });

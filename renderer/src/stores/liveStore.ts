@@ -22,6 +22,11 @@ interface LiveState {
   receive(runId: string, event: TransientEvent, at?: number): void;
   /** A new call of this role starts a fresh stream. */
   startCall(role: string): void;
+  /**
+   * What the core holds of the calls in progress, read with the log: it replaces this window's streams for those
+   * roles. The read's answer comes after every piece it includes on the same ordered channel, so nothing is doubled.
+   */
+  seed(runId: string, streams: Record<string, string>): void;
   reset(): void;
 }
 
@@ -74,6 +79,11 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
     const { [role]: _old, ...streams } = get().streams;
     const { [role]: _rate, ...rates } = get().rates;
     set({ streams, rates });
+  },
+  seed: (runId, streams) => {
+    if (runId !== get().runId || Object.keys(streams).length === 0) return;
+    const tails = Object.fromEntries(Object.entries(streams).map(([role, text]) => [role, text.slice(-MAX_STREAM_CHARS)]));
+    set({ streams: { ...get().streams, ...tails } });
   },
   reset: () => {
     pieceTimes.clear();

@@ -4,6 +4,7 @@ import { recordedLog } from '../runView/fixtures/loadLog';
 import { buildRunView } from '../runView/reduceRunEvents';
 import { installFakeClient, settle } from '../testing/fakeClient';
 import { runStateFixture } from '../testing/runStateFixture';
+import { useLiveStore } from './liveStore';
 import { useRunViewStore } from './runViewStore';
 
 const events = recordedLog('supervised');
@@ -16,7 +17,7 @@ function pagedLog(log: RunLogEvent[], active = true) {
     'run/get': ({ afterSeq = 0, limit = 5000 }) => {
       const rest = log.filter((event) => event.seq > afterSeq);
       const page = rest.slice(0, limit);
-      return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: rest.length > page.length, active };
+      return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: rest.length > page.length, active, streams: {} };
     },
   });
 }
@@ -85,7 +86,7 @@ describe('runViewStore', () => {
       'run/get': async ({ afterSeq = 0 }) => {
         if (afterSeq === 0) await gate;
         const page = events.slice(0, 30).filter((event) => event.seq > afterSeq);
-        return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: false, active: true };
+        return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: false, active: true, streams: {} };
       },
     });
     const opening = useRunViewStore.getState().open(REPO, RUN);
@@ -94,6 +95,16 @@ describe('runViewStore', () => {
     await opening;
     await settle();
     expect(useRunViewStore.getState().events.at(-1)?.seq).toBe(31);
+  });
+
+  it('hands the streams of calls in progress to the live store with the log', async () => {
+    installFakeClient({
+      'run/get': () => ({ state: runStateFixture(RUN), events: events.slice(0, 10), lastSeq: 10, more: false, active: true, streams: { coder: '{"diff":"--- a/src' } }),
+    });
+    useLiveStore.getState().follow(RUN);
+    await useRunViewStore.getState().open(REPO, RUN);
+    expect(useLiveStore.getState().streams).toEqual({ coder: '{"diff":"--- a/src' });
+    useLiveStore.getState().reset();
   });
 
   it('reports a failed read as an error', async () => {

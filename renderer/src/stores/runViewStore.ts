@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunLogEvent, RunStatus } from '../../../shared/schemas/run';
 import { client, errorMessage, unwrap } from '../api/client';
+import { useLiveStore } from './liveStore';
 import { markMoment } from '../lib/paintMarks';
 import { buildRunView, emptyRunView, reduceRunEventBatch } from '../runView/reduceRunEvents';
 import type { RunView } from '../runView/types';
@@ -78,6 +79,7 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
       if (token !== generation) return false;
       absorb(page.events);
       set({ state: page.state, active: page.active, stateReadAt: now() });
+      useLiveStore.getState().seed(runId, page.streams);
       if (!page.more || page.lastSeq <= cursor) return true;
       cursor = page.lastSeq;
     }
@@ -118,6 +120,7 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
         const view = buildRunView(pages, runId);
         markMoment('run-view-built');
         set({ events: pages, view, state: page.state, active: page.active, stateReadAt: now(), loading: false });
+        useLiveStore.getState().seed(runId, page.streams);
         get().flushLive();
       } catch (error) {
         if (token === generation) set({ loading: false, error: errorMessage(error) });

@@ -43,6 +43,18 @@ describe('liveStore', () => {
     expect(useLiveStore.getState().streams.coder).toBeUndefined();
   });
 
+  it('takes what the core streamed before this window followed, replacing its own copy, for the followed run only', () => {
+    const live = useLiveStore.getState();
+    live.follow(RUN);
+    live.receive(RUN, { type: 'token', role: 'coder', text: 'iff":"---' });
+    live.seed('20991231T000000Z', { coder: 'other run' });
+    expect(useLiveStore.getState().streams.coder).toBe('iff":"---');
+    live.seed(RUN, { coder: '{"diff":"---', tester: '{"fix' });
+    expect(useLiveStore.getState().streams).toEqual({ coder: '{"diff":"---', tester: '{"fix' });
+    live.receive(RUN, { type: 'token', role: 'coder', text: ' a/' });
+    expect(useLiveStore.getState().streams.coder).toBe('{"diff":"--- a/');
+  });
+
   it('keeps only the tail of a long stream', () => {
     const live = useLiveStore.getState();
     live.follow(RUN);
