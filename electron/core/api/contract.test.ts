@@ -2,7 +2,10 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { dispatch } from './dispatch';
 import { EventBus } from './eventBus';
 import { createCore } from './coreHandlers';
+import path from 'node:path';
+import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { makeTempDir } from '../../../test-support/tempRepo';
+import { RunPageSchema } from '../../../shared/schemas/runRequests';
 import {
   createEventSubscribers,
   createRequestFunctions,
@@ -10,7 +13,7 @@ import {
   type CoreHandlers,
   type Handlers,
 } from '../../../shared/contract/api';
-import { eventNames, requestChannelNames, shellChannels, type CoreChannel, type RequestChannel } from '../../../shared/contract/channels';
+import { eventNames, requestChannelNames, requestChannels, shellChannels, type CoreChannel, type RequestChannel } from '../../../shared/contract/channels';
 
 const coreHandlers = () => createCore({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus(), appRoot: process.cwd() }).handlers;
 const handlers = (): Handlers => ({
@@ -92,4 +95,26 @@ describe('dispatch validates payloads at the boundary', () => {
     const result = await dispatch(broken, 'dialog/openFolder', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });
+
+  it('lets only run/get skip the response check, and its handler answers what the contract accepts', async () => {
+    const unchecked = requestChannelNames.filter((channel) => 'responseCheckedByHandler' in requestChannels[channel]);
+    expect(unchecked).toEqual(['run/get']);
+    const repo = makeExampleRepo('js-stats');
+    try {
+      const core = handlers();
+      const started = await dispatch(core, 'run/start', { repo: repo.dir, goal: 'fix median', workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+      if (!started.ok) throw new Error(started.error.message);
+      const { runId } = started.value as { runId: string };
+      for (let polls = 0; polls < 600; polls += 1) {
+        const result = await dispatch(core, 'run/get', { repo: repo.dir, runId });
+        if (!result.ok) throw new Error(result.error.message);
+        const page = RunPageSchema.parse(result.value);
+        if (!page.active && page.state.phase === 'finished') return expect(page.state.status).toBe('complete');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the run did not finish');
+    } finally {
+      repo.remove();
+    }
+  }, 60_000);
 });

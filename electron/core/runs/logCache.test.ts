@@ -36,4 +36,35 @@ describe('RunLogCache', () => {
     fs.writeFileSync(file, line(7));
     expect(cache.read(file).map((event) => event.seq)).toEqual([7]);
   });
+
+  it('names the line of a log changed outside Lathe, and reads a repaired file again', () => {
+    const dir = makeTempDir();
+    dirs.push(dir);
+    const file = path.join(dir, 'log.jsonl');
+    const cache = new RunLogCache();
+    fs.writeFileSync(file, line(1) + '{"seq": "two"}\n' + line(3));
+    expect(() => cache.read(file)).toThrow(expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 2 of') }));
+    fs.writeFileSync(file, 'not json\n');
+    expect(() => cache.read(file)).toThrow(expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 1 of') }));
+    fs.writeFileSync(file, line(1) + '\n' + line(2));
+    expect(cache.read(file).map((event) => event.seq)).toEqual([1, 2]);
+    fs.appendFileSync(file, '{}\n');
+    expect(() => cache.read(file)).toThrow(expect.objectContaining({ message: expect.stringContaining('line 4 of') }));
+  });
+
+  it('keeps at most 16 logs parsed, dropping the least recently read', () => {
+    const dir = makeTempDir();
+    dirs.push(dir);
+    const cache = new RunLogCache();
+    const files = Array.from({ length: 20 }, (_, index) => path.join(dir, `log-${index}.jsonl`));
+    for (const file of files) fs.writeFileSync(file, line(1));
+    const first = cache.read(files[0] as string);
+    for (const file of files.slice(1, 16)) cache.read(file);
+    expect(cache.read(files[0] as string)[0]).toBe(first[0]);
+    for (const file of files.slice(16)) cache.read(file);
+    expect(cache.size).toBe(16);
+    expect(cache.read(files[0] as string)[0]).toBe(first[0]);
+    expect(cache.read(files[1] as string)).toHaveLength(1);
+    expect(cache.size).toBe(16);
+  });
 });

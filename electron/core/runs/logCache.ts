@@ -1,10 +1,28 @@
 import fs from 'node:fs';
+import { LatheError } from '../../../shared/errors';
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
 
 interface CachedLog {
   events: RunLogEvent[];
   /** Bytes of complete lines already parsed. */
   offset: number;
+  /** Complete lines already parsed, blank ones included, so an error names the line an editor shows. */
+  lines: number;
+}
+
+/** Logs kept parsed at once; the least recently read goes first. */
+const MAX_CACHED_LOGS = 16;
+
+function parseLine(file: string, line: string, lineNumber: number): RunLogEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    json = undefined;
+  }
+  const parsed = RunLogEventSchema.safeParse(json);
+  if (!parsed.success) throw new LatheError('RUN_LOG_INVALID', `line ${lineNumber} of ${file} is not a run log event; the file was changed outside Lathe`, { file, line: lineNumber });
+  return parsed.data;
 }
 
 /**
@@ -24,7 +42,8 @@ export class RunLogCache {
       return [];
     }
     let cached = this.logs.get(file);
-    if (!cached || size < cached.offset) cached = { events: [], offset: 0 };
+    this.logs.delete(file);
+    if (!cached || size < cached.offset) cached = { events: [], offset: 0, lines: 0 };
     if (size > cached.offset) {
       const handle = fs.openSync(file, 'r');
       try {
@@ -33,13 +52,26 @@ export class RunLogCache {
         const text = buffer.toString('utf8');
         const complete = text.lastIndexOf('\n') + 1;
         const events = [...cached.events];
-        for (const line of text.slice(0, complete).split('\n')) if (line.trim()) events.push(RunLogEventSchema.parse(JSON.parse(line)));
-        cached = { events, offset: cached.offset + Buffer.byteLength(text.slice(0, complete)) };
+        const lines = text.slice(0, complete).split('\n').slice(0, -1);
+        const linesBefore = cached.lines;
+        lines.forEach((line, index) => {
+          if (line.trim()) events.push(parseLine(file, line, linesBefore + index + 1));
+        });
+        cached = { events, offset: cached.offset + Buffer.byteLength(text.slice(0, complete)), lines: cached.lines + lines.length };
       } finally {
         fs.closeSync(handle);
       }
     }
     this.logs.set(file, cached);
+    for (const oldest of this.logs.keys()) {
+      if (this.logs.size <= MAX_CACHED_LOGS) break;
+      this.logs.delete(oldest);
+    }
     return cached.events;
+  }
+
+  /** How many logs are held parsed (for tests of the bound). */
+  get size(): number {
+    return this.logs.size;
   }
 }
