@@ -71,7 +71,8 @@ export const RunDiffRequestSchema = RunRefSchema.extend({
 export const RunDiffSchema = z.object({
   base: z.string(),
   head: z.string(),
-  files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+  /** Each changed file's texts (null: absent on that side) and its added and removed line counts. */
+  files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative() })),
 });
 
 export const RunReportSchema = z.object({ report: z.string().nullable(), prDescription: z.string().nullable(), stuckReport: z.string().nullable() });

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { diffLines, createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch } from 'diff';
 import git, { type ReadCommitResult } from 'isomorphic-git';
 import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/types';
 import { parseCommitMessage } from './commitMessage';
+import { countChangedLines, type LineCounts } from './lineCounts';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { diffTrees, readBlobText, treeOf, type TreeChange } from './treeObjects';
@@ -30,17 +31,18 @@ export async function runHead(context: RepoContext, workspace: RunWorkspace): Pr
   return head;
 }
 
-async function lineCounts(context: RepoContext, change: TreeChange): Promise<{ added: number; removed: number }> {
+type Blob = Awaited<ReturnType<typeof readBlobText>>;
+
+/** Binary files count no lines. */
+function countLines(before: Blob | null, after: Blob | null): LineCounts {
+  if (before?.binary || after?.binary) return { added: 0, removed: 0 };
+  return countChangedLines(before?.text ?? null, after?.text ?? null);
+}
+
+async function lineCounts(context: RepoContext, change: TreeChange): Promise<LineCounts> {
   const before = change.before ? await readBlobText(context, change.before.oid) : null;
   const after = change.after ? await readBlobText(context, change.after.oid) : null;
-  if (before?.binary || after?.binary) return { added: 0, removed: 0 };
-  let added = 0;
-  let removed = 0;
-  for (const part of diffLines(before?.text ?? '', after?.text ?? '')) {
-    if (part.added) added += part.count ?? 0;
-    else if (part.removed) removed += part.count ?? 0;
-  }
-  return { added, removed };
+  return countLines(before, after);
 }
 
 export async function listRunCommitsIn(context: RepoContext, workspace: RunWorkspace): Promise<RunCommitInfo[]> {
@@ -58,9 +60,8 @@ export async function listRunCommitsIn(context: RepoContext, workspace: RunWorks
 }
 
 /** Binary files show as a one-line placeholder: the diff view is text. */
-async function contentOf(context: RepoContext, side: TreeChange['before']): Promise<string | null> {
-  if (!side) return null;
-  const blob = await readBlobText(context, side.oid);
+function contentOf(blob: Blob | null): string | null {
+  if (!blob) return null;
   return blob.binary ? `[binary file, ${blob.bytes} bytes]` : blob.text;
 }
 
@@ -69,7 +70,12 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
   const to = toCommit ?? (await runHead(context, workspace));
   const changes = await diffTrees(context, await treeOf(context, from), await treeOf(context, to));
   const out: RunDiffFile[] = [];
-  for (const change of changes) out.push({ path: change.path, before: await contentOf(context, change.before), after: await contentOf(context, change.after) });
+  for (const change of changes) {
+    const before = change.before ? await readBlobText(context, change.before.oid) : null;
+    const after = change.after ? await readBlobText(context, change.after.oid) : null;
+    // Counted here, not in the window: a long file's line diff would hold up its first paint.
+    out.push({ path: change.path, before: contentOf(before), after: contentOf(after), ...countLines(before, after) });
+  }
   return out;
 }
 

@@ -90,6 +90,12 @@ describe('worktree runs', () => {
       ['src/stats.py', false, false],
       ['src/util/run.sh', true, false],
     ]);
+    // Line counts match the commits' own: a removed file counts all its lines, a new one all of its.
+    const lines = (text: string | null) => (text ? text.split('\n').length - (text.endsWith('\n') ? 1 : 0) : 0);
+    const [readme, stats, script] = diff;
+    expect(readme).toMatchObject({ added: 0, removed: lines(readme?.before ?? null) });
+    expect(stats && stats.added + stats.removed).toBeGreaterThan(0);
+    expect(script).toMatchObject({ added: lines(script?.after ?? null), removed: 0 });
   });
 
   it('uses the repository user when its config names one, and refuses unsafe paths', async () => {

@@ -143,6 +143,8 @@ export interface RunDiffFile {
   path: string;
   before: string | null;
   after: string | null;
+  added: number;
+  removed: number;
 }
 
 export interface GitFacade {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ansiSpans, firstFailureLine, stripAnsi } from './ansi';
 import { formatBytes, formatDuration } from './format';
-import { countChangedLines, languageOf } from './lineCounts';
+import { languageOf } from './languages';
 import { DEFAULT_ROUTE, parseRoute, routeToSearch } from './route';
 
 describe('route', () => {
@@ -42,14 +42,7 @@ describe('ansi', () => {
   });
 });
 
-describe('line counts and languages', () => {
-  it('counts added and removed lines, new and deleted files', () => {
-    expect(countChangedLines('a\nb\nc\n', 'a\nB\nc\nd\n')).toEqual({ added: 2, removed: 1 });
-    expect(countChangedLines(null, 'x\ny\n')).toEqual({ added: 2, removed: 0 });
-    expect(countChangedLines('x\ny', null)).toEqual({ added: 0, removed: 2 });
-    expect(countChangedLines('same\n', 'same\n')).toEqual({ added: 0, removed: 0 });
-  });
-
+describe('languages', () => {
   it('picks Monaco languages by extension', () => {
     expect(languageOf('src/stats.js')).toBe('javascript');
     expect(languageOf('a/b.test.ts')).toBe('typescript');

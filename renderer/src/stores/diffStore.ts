@@ -2,12 +2,11 @@ import { create } from 'zustand';
 import type { z } from 'zod';
 import type { RunCommitSchema, RunDiffSchema } from '../../../shared/schemas/runRequests';
 import { client, errorMessage, unwrap } from '../api/client';
-import { countChangedLines, type LineCounts } from '../lib/lineCounts';
 import { markMoment } from '../lib/paintMarks';
 
 export type RunCommit = z.infer<typeof RunCommitSchema>;
 export type RunDiff = z.infer<typeof RunDiffSchema>;
-export type DiffFile = RunDiff['files'][number] & LineCounts;
+export type DiffFile = RunDiff['files'][number];
 
 interface DiffState {
   repo: string | null;
@@ -43,7 +42,7 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
     const withCounts = (files: RunDiff['files'], counted: RunCommit['files'] | null): DiffFile[] =>
       files.map((file) => {
         const known = counted?.find((entry) => entry.path === file.path);
-        return { ...file, ...(known ? { added: known.added, removed: known.removed } : countChangedLines(file.before, file.after)) };
+        return known ? { ...file, added: known.added, removed: known.removed } : file;
       });
     try {
       if (range !== 'all') {

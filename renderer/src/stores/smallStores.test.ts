@@ -132,11 +132,11 @@ describe('diffStore', () => {
   function fakeGit() {
     return installFakeClient({
       'run/commits': () => ({ commits }),
-      'run/diff': ({ from, to }) => ({ base: from ?? base, head: to ?? shas[2] ?? '', files: [{ path: 'src/a.js', before: 'a\nb\n', after: 'a\nc\nd\n' }] }),
+      'run/diff': ({ from, to }) => ({ base: from ?? base, head: to ?? shas[2] ?? '', files: [{ path: 'src/a.js', before: 'a\nb\n', after: 'a\nc\nd\n', added: 2, removed: 1 }] }),
     });
   }
 
-  it('diffs all changes from the base, with line counts computed from the texts', async () => {
+  it('diffs all changes from the base, with the core’s line counts', async () => {
     const fake = fakeGit();
     await useDiffStore.getState().load(REPO, RUN, 'all');
     expect(fake.calls.find((call) => call.channel === 'run/diff')?.req).toEqual({ repo: REPO, runId: RUN });

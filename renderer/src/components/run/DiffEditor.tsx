@@ -1,6 +1,6 @@
 import { DiffEditor as MonacoDiffEditor, type DiffOnMount } from '@monaco-editor/react';
 import { useEffect, useMemo, useRef } from 'react';
-import { languageOf } from '../../lib/lineCounts';
+import { languageOf } from '../../lib/languages';
 import { markMoment, markPainted } from '../../lib/paintMarks';
 import { monaco } from '../../monaco/setup';
 import { resolvedTheme, useUiStore } from '../../stores/uiStore';
