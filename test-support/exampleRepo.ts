@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from './tempRepo';
 
 export const APP_ROOT = path.resolve(import.meta.dirname, '..');
@@ -35,4 +36,15 @@ export function makeRunFixture(example: 'js-stats' | 'py-stats' = 'js-stats'): {
   const repo = makeExampleRepo(example);
   const dataDir = makeTempDir('lathe-data-');
   return { repo, dataDir, cleanup: () => (repo.remove(), fs.rmSync(dataDir, { recursive: true, force: true })) };
+}
+
+/** A `setup()` for a test file: each call makes a run fixture, removed after the test that made it. */
+export function runFixturePerTest(): () => { repo: TempRepo; dataDir: string } {
+  const cleanup: (() => void)[] = [];
+  afterEach(() => cleanup.splice(0).forEach((remove) => remove()));
+  return () => {
+    const fixture = makeRunFixture();
+    cleanup.push(fixture.cleanup);
+    return { repo: fixture.repo, dataDir: fixture.dataDir };
+  };
 }

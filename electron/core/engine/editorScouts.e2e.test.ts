@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ROOT, makeRunFixture, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import { describe, expect, it } from 'vitest';
+import { APP_ROOT, runFixturePerTest, treeAt, writeReplay } from '../../../test-support/exampleRepo';
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, STATS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
@@ -9,14 +9,7 @@ import { createEngineEnv } from './defaultDeps';
 import { startRun } from './runner';
 import { readLog } from './runStore';
 
-const cleanup: (() => void)[] = [];
-afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
-
-function setup() {
-  const fixture = makeRunFixture();
-  cleanup.push(fixture.cleanup);
-  return { repo: fixture.repo, dataDir: fixture.dataDir };
-}
+const setup = runFixturePerTest();
 
 const brief = {
   role: 'editor',

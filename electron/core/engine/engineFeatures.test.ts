@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ROOT, REPLAYS, makeRunFixture, readReplay, writeReplay } from '../../../test-support/exampleRepo';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { APP_ROOT, REPLAYS, runFixturePerTest, readReplay, writeReplay } from '../../../test-support/exampleRepo';
 import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig';
 import { createModelRouter } from '../llm/index';
@@ -11,14 +11,7 @@ import { cancelRun, resumeRun, startRun } from './runner';
 import { readLog } from './runStore';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 
-const cleanup: (() => void)[] = [];
-afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
-
-function setup() {
-  const fixture = makeRunFixture();
-  cleanup.push(fixture.cleanup);
-  return { repo: fixture.repo, dataDir: fixture.dataDir };
-}
+const setup = runFixturePerTest();
 
 /** Runs with the real layers, recording every prompt the router is sent. */
 async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, edit: (config: RunConfig) => void = () => {}) {
@@ -118,7 +111,7 @@ describe("seed 001's push & PR", () => {
   it('pushes the approved run branch to the configured remote and writes a PR description', async () => {
     const { repo, dataDir } = setup();
     const remote = makeTempDir('lathe-remote-');
-    cleanup.push(() => fs.rmSync(remote, { recursive: true, force: true }));
+    onTestFinished(() => fs.rmSync(remote, { recursive: true, force: true }));
     repo.git('init', '--quiet', '--bare', remote);
     repo.git('remote', 'add', 'origin', remote);
     const { state, log } = await run(repo, dataDir, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}` }, (config) => {

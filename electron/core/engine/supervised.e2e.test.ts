@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunConfig } from '../../../shared/engine/runConfig';
-import { APP_ROOT, makeRunFixture, treeAt, writeReplay } from '../../../test-support/exampleRepo';
+import { APP_ROOT, runFixturePerTest, treeAt, writeReplay } from '../../../test-support/exampleRepo';
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, README, STATS, steppedPlan, TWO_STEPS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
@@ -11,14 +11,7 @@ import type { Clock } from './engineDeps';
 import { resumeRun, startRun } from './runner';
 import { readLog } from './runStore';
 
-const cleanup: (() => void)[] = [];
-afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
-
-function setup() {
-  const fixture = makeRunFixture();
-  cleanup.push(fixture.cleanup);
-  return { repo: fixture.repo, dataDir: fixture.dataDir };
-}
+const setup = runFixturePerTest();
 
 async function run(repo: TempRepo, dataDir: string, outputs: unknown[], edit: (config: RunConfig) => void = () => {}, clock?: Clock & { advance?: () => void }) {
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'supervised', model: writeReplay(dataDir, 'transcript', outputs), editFormat: 'whole-file' });
