@@ -1,4 +1,3 @@
-import { loader } from '@monaco-editor/react';
 // The editor core plus only what a read-only diff viewer needs; no CDN, nothing fetched at run time.
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/codicon/register';
@@ -23,7 +22,5 @@ self.MonacoEnvironment = {
     return worker;
   },
 };
-
-loader.config({ monaco });
 
 export { monaco };

@@ -1,11 +1,8 @@
-import { DiffEditor as MonacoDiffEditor, type DiffOnMount } from '@monaco-editor/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { languageOf } from '../../lib/languages';
 import { markMoment, markPainted } from '../../lib/paintMarks';
 import { monaco } from '../../monaco/setup';
 import { resolvedTheme, useUiStore } from '../../stores/uiStore';
-
-let mounts = 0;
 
 interface DiffEditorProps {
   path: string;
@@ -19,84 +16,82 @@ interface DiffEditorProps {
   loaded?: boolean;
 }
 
+const EDITOR_OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
+  readOnly: true,
+  originalEditable: false,
+  useInlineViewWhenSpaceIsLimited: false,
+  automaticLayout: true,
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  renderOverviewRuler: true,
+  ignoreTrimWhitespace: false,
+  fontSize: 13,
+  hideUnchangedRegions: { enabled: false },
+  // The legacy line diff is several times faster on long files; the advanced one adds in-line moves a review does not need.
+  diffAlgorithm: 'legacy',
+};
+
+/** Two earlier pairs of texts: a worker request older than that has long been answered. */
+const MAX_RETIRED_MODELS = 4;
+
+const themeName = (theme: 'light' | 'dark') => (theme === 'dark' ? 'vs-dark' : 'vs');
+
 /** One file before and after, in Monaco's diff editor (read-only). */
 export function DiffEditor({ path, before, after, sideBySide, loaded = true }: DiffEditorProps) {
   const theme = useUiStore((state) => resolvedTheme(state.theme, state.systemDark));
   const host = useRef<HTMLDivElement>(null);
-  // Fresh model URIs per mount: the wrapper keeps models on unmount (disposing them before the
-  // editor throws in Monaco 0.5x), and they are disposed here once the editor is gone.
-  const uris = useMemo(() => {
-    mounts += 1;
-    return { original: `lathe-diff://${mounts}/before/${path}`, modified: `lathe-diff://${mounts}/after/${path}` };
-  }, [path]);
-  useEffect(
-    () => () => {
-      setTimeout(() => {
-        for (const uri of [uris.original, uris.modified]) monaco.editor.getModel(monaco.Uri.parse(uri))?.dispose();
-      }, 0);
-    },
-    [uris],
-  );
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const painted = useRef(false);
+  const retired = useRef<monaco.editor.ITextModel[]>([]);
+  const initial = useRef({ sideBySide, theme });
 
-  const loadedRef = useRef(loaded);
-  const paintedRef = useRef(false);
-  const painted = () => {
-    if (paintedRef.current) return;
-    paintedRef.current = true;
-    markMoment('diff-computed');
-    host.current?.setAttribute('data-diff-ready', 'true');
-    markPainted('diff');
-  };
-  const paintedOnce = useRef(painted);
   useEffect(() => {
-    paintedOnce.current = painted;
-  });
-  // Texts that arrive equal to the placeholder (two empty files) give Monaco no new diff to report.
-  useEffect(() => {
-    const wasLoaded = loadedRef.current;
-    loadedRef.current = loaded;
-    if (loaded && !wasLoaded && !before && !after) paintedOnce.current();
-  }, [loaded, before, after]);
-
-  const onMount: DiffOnMount = (editor) => {
+    const element = host.current;
+    if (!element) return;
+    const editor = monaco.editor.createDiffEditor(element, { ...EDITOR_OPTIONS, renderSideBySide: initial.current.sideBySide, theme: themeName(initial.current.theme) });
+    editorRef.current = editor;
     markMoment('diff-editor-created');
-    if (loadedRef.current && editor.getLineChanges() !== null) paintedOnce.current();
-    const listener = editor.onDidUpdateDiff(() => {
-      if (!loadedRef.current) return;
-      paintedOnce.current();
-      listener.dispose();
-    });
-  };
+    const retiredModels = retired.current;
+    return () => {
+      const models = editor.getModel();
+      editor.dispose();
+      models?.original.dispose();
+      models?.modified.dispose();
+      retiredModels.splice(0).forEach((model) => model.dispose());
+      editorRef.current = null;
+    };
+  }, []);
 
-  return (
-    <div ref={host} className="diff-editor" data-testid="diff-editor" data-path={path} aria-busy={!loaded}>
-      <MonacoDiffEditor
-        original={before ?? ''}
-        modified={after ?? ''}
-        language={languageOf(path)}
-        originalModelPath={uris.original}
-        modifiedModelPath={uris.modified}
-        keepCurrentOriginalModel
-        keepCurrentModifiedModel
-        theme={theme === 'dark' ? 'vs-dark' : 'vs'}
-        onMount={onMount}
-        loading={<p className="muted pad">Loading the diff editor…</p>}
-        options={{
-          readOnly: true,
-          originalEditable: false,
-          renderSideBySide: sideBySide,
-          useInlineViewWhenSpaceIsLimited: false,
-          automaticLayout: true,
-          minimap: { enabled: false },
-          scrollBeyondLastLine: false,
-          renderOverviewRuler: true,
-          ignoreTrimWhitespace: false,
-          fontSize: 13,
-          hideUnchangedRegions: { enabled: false },
-          // The legacy line diff is several times faster on long files; the advanced one adds in-line moves a review does not need.
-          diffAlgorithm: 'legacy',
-        }}
-      />
-    </div>
-  );
+  // A fresh pair of models for every pair of texts: Monaco diffs a new pair at once, while an edit to the
+  // models it shows waits out a 200 ms debounce; the placeholder's texts are replaced, never edited.
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    const language = languageOf(path);
+    const previous = editor.getModel();
+    editor.setModel({ original: monaco.editor.createModel(before ?? '', language), modified: monaco.editor.createModel(after ?? '', language) });
+    // A diff of the previous pair may still be on its way from the worker, and disposing the pair now makes
+    // it fail: retired pairs go with the editor, and only the oldest go sooner if texts keep changing.
+    if (previous) retired.current.push(previous.original, previous.modified);
+    if (retired.current.length > MAX_RETIRED_MODELS) retired.current.splice(0, retired.current.length - MAX_RETIRED_MODELS).forEach((model) => model.dispose());
+    if (!loaded || painted.current) return;
+    const listener = editor.onDidUpdateDiff(() => {
+      listener.dispose();
+      painted.current = true;
+      markMoment('diff-computed');
+      host.current?.setAttribute('data-diff-ready', 'true');
+      markPainted('diff');
+    });
+    return () => listener.dispose();
+  }, [path, before, after, loaded]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ renderSideBySide: sideBySide });
+  }, [sideBySide]);
+
+  useEffect(() => {
+    monaco.editor.setTheme(themeName(theme));
+  }, [theme]);
+
+  return <div ref={host} className="diff-editor" data-testid="diff-editor" data-path={path} aria-busy={!loaded} />;
 }
