@@ -30,7 +30,7 @@ function readVersion(packageDir: string | null): string | null {
   }
 }
 
-/** Never `require('electron')`: outside Electron that package only knows where the binary would be. */
+/** Reads the electron package's files, never loads it: outside Electron that package only knows where the binary would be. */
 export function electronProbe(appRoot: string): ElectronProbe {
   const packageDir = findPackageDir(appRoot, 'electron');
   let binaryPath: string | null = null;
