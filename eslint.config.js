@@ -26,5 +26,5 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   // Playwright reads a fixture's parameter list to find its dependencies, so `{}` is required there.
-  { files: ['e2e/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },
+  { files: ['e2e/**/*.ts', 'test-support/e2e/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },
 );

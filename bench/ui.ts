@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Handlers } from '../shared/contract/api';
 import { LatheError } from '../shared/errors';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/e2e/chromium';
 import { EventBus } from '../electron/core/api/eventBus';
 import { createCore } from '../electron/core/api/coreHandlers';
 import { sourceAppRoot } from '../electron/core/appRoot';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { makeExampleRepo, REPLAYS } from '../test-support/exampleRepo';
-import { expect, test } from './support/fixtures';
+import { expect, test } from '../test-support/e2e/fixtures';
 
 test('the window makes no request outside its own origin during a whole run', async ({ app }, testInfo) => {
   testInfo.skip(app.mode !== 'web', 'the Electron session blocks non-local requests itself (securityPolicy.test.ts)');

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { makeExampleRepo } from '../test-support/exampleRepo';
 import { makeTempDir } from '../test-support/tempRepo';
-import { MEDIAN_FIX, writeSlowCoderTranscript } from './support/gateTranscript';
-import { startSlowModelServer } from './support/slowModelServer';
-import { expect, test } from './support/fixtures';
-import { screen, watchPageProblems } from './support/screens';
+import { MEDIAN_FIX, writeSlowCoderTranscript } from '../test-support/e2e/gateTranscript';
+import { startSlowModelServer } from '../test-support/e2e/slowModelServer';
+import { expect, test } from '../test-support/e2e/fixtures';
+import { screen, watchPageProblems } from '../test-support/e2e/screens';
 
 /** Opens the repository and starts a dev-agent run with every gate off on the given replay spec. */
 async function startRun(page: Page, repoDir: string, spec: string): Promise<string> {

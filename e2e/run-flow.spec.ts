@@ -1,8 +1,8 @@
 import { makeExampleRepo } from '../test-support/exampleRepo';
 import { makeTempDir } from '../test-support/tempRepo';
-import { writeGateTranscript } from './support/gateTranscript';
-import { expect, test } from './support/fixtures';
-import { screen, watchPageProblems } from './support/screens';
+import { writeGateTranscript } from '../test-support/e2e/gateTranscript';
+import { expect, test } from '../test-support/e2e/fixtures';
+import { screen, watchPageProblems } from '../test-support/e2e/screens';
 
 const GOAL = 'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
 

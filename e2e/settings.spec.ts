@@ -1,7 +1,7 @@
 import { writeJunkGguf, writeTinyModel } from '../test-support/gguf';
 import { makeTempDir, makeTempRepo } from '../test-support/tempRepo';
-import { expect, test } from './support/fixtures';
-import { screen, watchPageProblems } from './support/screens';
+import { expect, test } from '../test-support/e2e/fixtures';
+import { screen, watchPageProblems } from '../test-support/e2e/screens';
 
 /** The DOM as the page sees it; this project's TypeScript has no DOM library. */
 interface ControlLike {

@@ -1,7 +1,7 @@
 import { _electron, chromium, test as base, type Page } from '@playwright/test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { spawnLathe, waitForLine } from '../../test-support/runCli';
-import { makeTempDir } from '../../test-support/tempRepo';
+import { spawnLathe, waitForLine } from '../runCli';
+import { makeTempDir } from '../tempRepo';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 import { findElectronBinary } from './electronBinary';
 

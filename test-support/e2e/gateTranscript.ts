@@ -1,4 +1,4 @@
-import { readReplay, writeReplay } from '../../test-support/exampleRepo';
+import { readReplay, writeReplay } from '../exampleRepo';
 
 interface Entry {
   role: string;
