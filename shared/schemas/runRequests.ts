@@ -29,6 +29,9 @@ export const RunPageRequestSchema = z.strictObject({
   limit: z.number().int().min(1).max(20_000).default(5_000),
 });
 
+/** How much of a model call's stream the core keeps and the window shows: its last characters. */
+export const MAX_STREAM_TAIL_CHARS = 6_000;
+
 export const RunPageSchema = z.object({
   state: RunStateSchema,
   events: z.array(RunLogEventSchema),

@@ -77,13 +77,10 @@ export class RunStore {
   /** Reopens a run for resume; a torn last line (killed mid-write) is cut, never kept half-written. */
   static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
     const dir = runDir(repoRoot, runId);
-    const statePath = path.join(dir, 'state.json');
-    if (!fs.existsSync(statePath)) throw new LatheError('RUN_NOT_FOUND', `no run ${runId} in ${repoRoot}`, { run_id: runId });
-    const parsed = RunStateSchema.safeParse(JSON.parse(fs.readFileSync(statePath, 'utf8')));
-    if (!parsed.success) throw new LatheError('RUN_STATE_INVALID', `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`);
+    const state = RunStore.readState(repoRoot, runId);
     const events = repairAndReadLog(path.join(dir, 'log.jsonl'));
-    const lastSeq = Math.max(parsed.data.log_seq, events.at(-1)?.seq ?? 0);
-    return { store: new RunStore(dir, runId, lastSeq, onAppend), state: parsed.data, events };
+    const lastSeq = Math.max(state.log_seq, events.at(-1)?.seq ?? 0);
+    return { store: new RunStore(dir, runId, lastSeq, onAppend), state, events };
   }
 
   get lastSeq(): number {

@@ -33,17 +33,20 @@ export async function runHead(context: RepoContext, workspace: RunWorkspace): Pr
 
 type Blob = Awaited<ReturnType<typeof readBlobText>>;
 
+/** Both versions of a changed file (null: absent on that side). */
+async function readSides(context: RepoContext, change: TreeChange): Promise<{ before: Blob | null; after: Blob | null }> {
+  return {
+    before: change.before ? await readBlobText(context, change.before.oid) : null,
+    after: change.after ? await readBlobText(context, change.after.oid) : null,
+  };
+}
+
 /** Binary files count no lines. */
 function countLines(before: Blob | null, after: Blob | null): LineCounts {
   if (before?.binary || after?.binary) return { added: 0, removed: 0 };
   return countChangedLines(before?.text ?? null, after?.text ?? null);
 }
 
-async function lineCounts(context: RepoContext, change: TreeChange): Promise<LineCounts> {
-  const before = change.before ? await readBlobText(context, change.before.oid) : null;
-  const after = change.after ? await readBlobText(context, change.after.oid) : null;
-  return countLines(before, after);
-}
 
 export async function listRunCommitsIn(context: RepoContext, workspace: RunWorkspace): Promise<RunCommitInfo[]> {
   const commits = await runCommits(context, workspace, await runHead(context, workspace));
@@ -52,7 +55,10 @@ export async function listRunCommitsIn(context: RepoContext, workspace: RunWorks
     const parentTree = commit.parent[0] ? await treeOf(context, commit.parent[0]) : null;
     const changes = await diffTrees(context, parentTree, commit.tree);
     const files = [];
-    for (const change of changes) files.push({ path: change.path, ...(await lineCounts(context, change)) });
+    for (const change of changes) {
+      const { before, after } = await readSides(context, change);
+      files.push({ path: change.path, ...countLines(before, after) });
+    }
     const parsed = parseCommitMessage(commit.message);
     out.push({ sha: oid, subject: parsed.subject, taskId: parsed.trailers['Lathe-Task'] ?? null, files });
   }
@@ -71,8 +77,7 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
   const changes = await diffTrees(context, await treeOf(context, from), await treeOf(context, to));
   const out: RunDiffFile[] = [];
   for (const change of changes) {
-    const before = change.before ? await readBlobText(context, change.before.oid) : null;
-    const after = change.after ? await readBlobText(context, change.after.oid) : null;
+    const { before, after } = await readSides(context, change);
     // Counted here, not in the window: a long file's line diff would hold up its first paint.
     out.push({ path: change.path, before: contentOf(before), after: contentOf(after), ...countLines(before, after) });
   }
@@ -108,8 +113,7 @@ export async function exportPatchIn(context: RepoContext, workspace: RunWorkspac
 }
 
 async function filePatch(context: RepoContext, change: TreeChange): Promise<string> {
-  const before = change.before ? await readBlobText(context, change.before.oid) : null;
-  const after = change.after ? await readBlobText(context, change.after.oid) : null;
+  const { before, after } = await readSides(context, change);
   const header = [`diff --git a/${change.path} b/${change.path}`];
   if (!change.before && change.after) header.push(`new file mode ${change.after.mode}`);
   if (change.before && !change.after) header.push(`deleted file mode ${change.before.mode}`);

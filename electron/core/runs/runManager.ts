@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import { LatheError } from '../../../shared/errors';
-import type { RunPage, StartRunRequest } from '../../../shared/schemas/runRequests';
+import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/schemas/runRequests';
 import type { EventBus } from '../api/eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
@@ -28,8 +28,6 @@ interface ActiveRun {
   streams: Record<string, string>;
 }
 
-/** As much of a call's stream as the window keeps. */
-const MAX_STREAM_CHARS = 6_000;
 
 export interface RunManagerOptions {
   events: EventBus;
@@ -152,7 +150,7 @@ export class RunManager {
           events.emit('run/event', event);
         },
         onTransient: (event) => {
-          if (event.type === 'token') run.streams[event.role] = ((run.streams[event.role] ?? '') + event.text).slice(-MAX_STREAM_CHARS);
+          if (event.type === 'token') run.streams[event.role] = ((run.streams[event.role] ?? '') + event.text).slice(-MAX_STREAM_TAIL_CHARS);
           if (run.runId) events.emit('run/transient', { run_id: run.runId, event });
         },
         decideGate: (gate: PendingGate) => this.waitForDecision(run, gate),

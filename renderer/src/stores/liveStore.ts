@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { TransientEvent } from '../../../shared/schemas/run';
+import { MAX_STREAM_TAIL_CHARS } from '../../../shared/schemas/runRequests';
 
-const MAX_STREAM_CHARS = 6_000;
 const RATE_WINDOW_MS = 3_000;
 
 export interface ModelLoad {
@@ -56,7 +56,7 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
       case 'token': {
         const text = (get().streams[event.role] ?? '') + event.text;
         set({
-          streams: { ...get().streams, [event.role]: text.length > MAX_STREAM_CHARS ? text.slice(-MAX_STREAM_CHARS) : text },
+          streams: { ...get().streams, [event.role]: text.length > MAX_STREAM_TAIL_CHARS ? text.slice(-MAX_STREAM_TAIL_CHARS) : text },
           rates: { ...get().rates, [event.role]: rateOf(event.role, at) },
         });
         return;
@@ -82,8 +82,7 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
   },
   seed: (runId, streams) => {
     if (runId !== get().runId || Object.keys(streams).length === 0) return;
-    const tails = Object.fromEntries(Object.entries(streams).map(([role, text]) => [role, text.slice(-MAX_STREAM_CHARS)]));
-    set({ streams: { ...get().streams, ...tails } });
+    set({ streams: { ...get().streams, ...streams } });
   },
   reset: () => {
     pieceTimes.clear();
