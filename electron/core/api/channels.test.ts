@@ -8,6 +8,7 @@ import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
 import { startRun } from '../engine/runner';
+import { runDir } from '../engine/runStore';
 import { createCore } from './coreHandlers';
 import { dispatch } from './dispatch';
 import { EventBus } from './eventBus';
@@ -87,6 +88,22 @@ describe('run operations over the contract', () => {
     expect(report.report).toContain(`Run id: ${runId}`);
     const log = await value('verifier/log', { repo: repo.dir, runId, verifyRunId });
     expect(log.text).toMatch(/pass 3|# pass|✔/);
+  });
+
+  it('reads commits, diffs and patches without touching a log a writer may be halfway through', async () => {
+    const log = path.join(runDir(repo.dir, runId), 'log.jsonl');
+    const whole = fs.readFileSync(log);
+    // What a reader sees while the engine is mid-append: a line without its newline yet.
+    fs.appendFileSync(log, '{"ts":"2026-11-22T00:00:00.000Z","seq":');
+    const midWrite = fs.readFileSync(log);
+    try {
+      await value('run/commits', { repo: repo.dir, runId });
+      await value('run/diff', { repo: repo.dir, runId });
+      await value('run/exportPatch', { repo: repo.dir, runId });
+      expect(fs.readFileSync(log).equals(midWrite)).toBe(true);
+    } finally {
+      fs.writeFileSync(log, whole);
+    }
   });
 
   it('refuses Verifier logs outside the run and run ids that are paths', async () => {

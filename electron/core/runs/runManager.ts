@@ -110,7 +110,7 @@ export class RunManager {
       resolve(decision);
       return { accepted: true, resumed: false };
     }
-    const { state } = RunStore.open(repoRoot, runId);
+    const state = RunStore.readState(repoRoot, runId);
     if (state.phase === 'finished' || state.gate?.gate_id !== gateId) return { accepted: false, resumed: false };
     await this.resume(repoRoot, runId, undefined, { gateId, decision });
     return { accepted: true, resumed: true };

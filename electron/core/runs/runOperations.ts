@@ -16,17 +16,19 @@ export class RunOperations {
     private readonly isActive: (repoRoot: string, runId: string) => boolean,
   ) {}
 
-  private async workspaceOf(repo: string, runId: string): Promise<{ repoRoot: string; workspace: RunWorkspace; store: RunStore }> {
+  /** The run's branch from its saved state alone: readers never open (or repair) a log a live run may be appending to. */
+  private async workspaceOf(repo: string, runId: string): Promise<{ repoRoot: string; workspace: RunWorkspace }> {
     const repoRoot = await resolveRepoRoot(repo);
-    const { store, state } = RunStore.open(repoRoot, runId);
+    const state = RunStore.readState(repoRoot, runId);
     if (!state.workspace) throw new LatheError('NO_WORKSPACE', `run ${runId} never created a branch`, { run_id: runId });
-    return { repoRoot, workspace: state.workspace, store };
+    return { repoRoot, workspace: state.workspace };
   }
 
-  private async idle(repo: string, runId: string) {
-    const found = await this.workspaceOf(repo, runId);
-    if (this.isActive(found.repoRoot, runId)) throw new LatheError('RUN_ACTIVE', `run ${runId} is still running; stop it first`, { run_id: runId });
-    return found;
+  /** A run no session holds, opened to append what the user did to it. */
+  private async idle(repo: string, runId: string): Promise<{ workspace: RunWorkspace; store: RunStore }> {
+    const { repoRoot, workspace } = await this.workspaceOf(repo, runId);
+    if (this.isActive(repoRoot, runId)) throw new LatheError('RUN_ACTIVE', `run ${runId} is still running; stop it first`, { run_id: runId });
+    return { workspace, store: RunStore.open(repoRoot, runId).store };
   }
 
   async commits(repo: string, runId: string) {
@@ -56,8 +58,8 @@ export class RunOperations {
   }
 
   async exportPatch(repo: string, runId: string) {
-    const { workspace, store } = await this.workspaceOf(repo, runId);
-    return this.deps.git.exportPatch(workspace, path.join(store.dir, `${runId}.patch`));
+    const { repoRoot, workspace } = await this.workspaceOf(repo, runId);
+    return this.deps.git.exportPatch(workspace, path.join(runDir(repoRoot, runId), `${runId}.patch`));
   }
 
   async report(repo: string, runId: string) {
