@@ -26,7 +26,7 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
-      minify: true,
+      minify: process.env.LATHE_NO_MINIFY ? false : true,
       reportCompressedSize: true,
       chunkSizeWarningLimit: 4096,
       rolldownOptions: { input: { index: resolve('renderer/index.html') } },
