@@ -27,6 +27,7 @@ export default defineConfig({
     build: {
       outDir: 'out/renderer',
       minify: process.env.LATHE_NO_MINIFY ? false : true,
+      sourcemap: Boolean(process.env.LATHE_SOURCEMAP),
       reportCompressedSize: true,
       chunkSizeWarningLimit: 4096,
       rolldownOptions: { input: { index: resolve('renderer/index.html') } },
