@@ -27,7 +27,6 @@ const EDITOR_OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
   ignoreTrimWhitespace: false,
   fontSize: 13,
   hideUnchangedRegions: { enabled: false },
-  guides: { bracketPairs: false },
   // The legacy line diff is several times faster on long files; the advanced one adds in-line moves a review does not need.
   diffAlgorithm: 'legacy',
 };
