@@ -8,7 +8,7 @@ import { createModelRouter } from '../llm/index';
 import type { ChatMessage, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { cancelRun, resumeRun, startRun } from './runner';
-import { readLog } from './runStore';
+import { readLog, RunStore } from './runStore';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 
 const setup = runFixturePerTest();
@@ -133,6 +133,31 @@ describe("seed 003's spec_hash", () => {
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir });
     await expect(resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' })).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
     expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe('complete');
+  });
+});
+
+describe('a human gate', () => {
+  it('is saved as pending before the event announcing it goes out, so a kill right after it loses no gate', async () => {
+    const { repo, dataDir } = setup();
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, gates: { step: 'human' } });
+    const seenOnDisk: { gateId: unknown; status: string; gate: string | null }[] = [];
+    const env = createEngineEnv({
+      appRoot: APP_ROOT,
+      dataDir,
+      retryBackoffMs: 1,
+      callbacks: {
+        onEvent: (event) => {
+          if (event.type !== 'gate_pending') return;
+          const saved = RunStore.readState(repo.dir, event.run_id);
+          seenOnDisk.push({ gateId: event.data.gate_id, status: saved.status, gate: saved.gate?.gate_id ?? null });
+        },
+        decideGate: async () => ({ approved: true, comment: null }),
+      },
+    });
+    const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+    expect(state.result?.status).toBe('complete');
+    expect(seenOnDisk.length).toBeGreaterThan(0);
+    for (const seen of seenOnDisk) expect(seen).toEqual({ gateId: seen.gateId, status: 'waiting_for_gate', gate: seen.gateId });
   });
 });
 

@@ -87,12 +87,17 @@ export class RunStore {
     return this.seq;
   }
 
-  append(pending: PendingEvent, now = new Date()): RunLogEvent {
+  /** Writes the event and tells the listeners, unless `announce` is false (then call `announce` later). */
+  append(pending: PendingEvent, now = new Date(), options: { announce?: boolean } = {}): RunLogEvent {
     const event: RunLogEvent = { ts: now.toISOString(), seq: ++this.seq, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
     fs.appendFileSync(path.join(this.dir, 'log.jsonl'), `${JSON.stringify(event)}\n`);
     if (KILL_AT_EVENT > 0 && event.seq === KILL_AT_EVENT) process.kill(process.pid, 'SIGKILL');
-    this.onAppend(event);
+    if (options.announce !== false) this.onAppend(event);
     return event;
+  }
+
+  announce(event: RunLogEvent): void {
+    this.onAppend(event);
   }
 
   saveState(state: RunState): void {

@@ -132,10 +132,12 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
       if (action?.kind === 'finish') break;
       if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
         announced.add(action.gate.gate_id);
-        // The pending gate is saved before anyone is asked: a restart shows the same gate.
-        store.append({ role: 'engine', type: 'gate_pending', data: { ...action.gate } }, clock.now());
+        // The pending gate is saved before anyone hears of it: whoever sees the event (and a restart after
+        // it) finds the run waiting for that gate.
+        const pending = store.append({ role: 'engine', type: 'gate_pending', data: { ...action.gate } }, clock.now(), { announce: false });
         state = { ...state, status: 'waiting_for_gate', log_seq: store.lastSeq };
         store.saveState(state);
+        store.announce(pending);
       }
       const deadline = remaining !== null && remaining > 0 ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
       const startedMs = session.elapsedMs();
