@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import WebSocket from 'ws';
 import { createSocketClient, type SocketLike } from '../../../shared/contract/socketClient';
 import type { RunLogEvent } from '../../../shared/schemas/run';
@@ -15,9 +15,16 @@ afterAll(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-/** A `lathe serve` process and a contract client connected to it. */
+/** A `lathe serve` process and a contract client connected to it; killed when the test ends, even on a failure. */
 async function serve() {
   const child = spawnLathe(['serve', '--port', '0'], { env: { LATHE_HOME: home } });
+  onTestFinished(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Wait for the server to stop writing before afterAll removes the repo under it.
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  });
   const url = new URL(await waitForLine(child, /^http:\/\/127\.0\.0\.1:/));
   const client = createSocketClient({
     url: `ws://${url.host}/ws?token=${url.searchParams.get('token')}`,
@@ -86,9 +93,5 @@ describe('human gates through the contract', () => {
     const done = await unwrap(second.client.request('run/get', { repo: repo.dir, runId }));
     expect(done.state.commits).toHaveLength(3);
     second.client.close();
-    // Wait for the server to finish writing before afterAll removes the repo under it.
-    const secondExited = new Promise((resolve) => second.child.on('exit', resolve));
-    second.child.kill('SIGTERM');
-    await secondExited;
   }, 120_000);
 });
