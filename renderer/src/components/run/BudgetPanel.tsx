@@ -53,6 +53,20 @@ export function currentCounters(view: RunView, state: RunState) {
   };
 }
 
+/** Steps done and step test runs green or red, from the log when it has moved past the saved state, as the counters are. */
+export function currentTotals(view: RunView, state: RunState): { completedSteps: number; testsGreen: number; testsRed: number } {
+  const saved = { completedSteps: state.metrics.completed_steps, testsGreen: state.metrics.verifications_passed, testsRed: state.metrics.verifications_failed };
+  if (view.lastSeq <= state.log_seq) return saved;
+  // The preflight run is not a verification; every step run is, and anything but PASS counts red.
+  const stepRuns = view.tests.filter((test) => test.purpose === 'step');
+  const green = stepRuns.filter((test) => test.status === 'PASS').length;
+  return {
+    completedSteps: Math.max(saved.completedSteps, Object.values(view.steps).filter((step) => step.status === 'completed').length),
+    testsGreen: Math.max(saved.testsGreen, green),
+    testsRed: Math.max(saved.testsRed, stepRuns.length - green),
+  };
+}
+
 /** Time budget and every counter against its limit, always in view. */
 export function BudgetPanel() {
   const view = useRunViewStore((state) => state.view);
@@ -67,6 +81,7 @@ export function BudgetPanel() {
   const elapsed = state.elapsed_ms + (running ? Math.max(0, now - readAt) : 0);
   const budget = budgetOf(state);
   const counters = currentCounters(view, state);
+  const totals = currentTotals(view, state);
   const meters: Meter[] = [
     { label: 'Attempts', value: counters.attempts, limit: limits.max_attempts_per_task, hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}` },
     { label: 'Fix cycles', value: counters.fixCycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
@@ -108,7 +123,7 @@ export function BudgetPanel() {
           ))}
       </dl>
       <p className="muted small">
-        Steps {state.metrics.completed_steps}/{state.metrics.total_steps} done · tests {state.metrics.verifications_passed} green, {state.metrics.verifications_failed} red
+        Steps {totals.completedSteps}/{state.metrics.total_steps} done · tests {totals.testsGreen} green, {totals.testsRed} red
         {view.warnings > 0 ? ` · ${view.warnings} warning${view.warnings === 1 ? '' : 's'}` : ''}
       </p>
     </section>

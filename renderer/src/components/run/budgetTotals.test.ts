@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { recordedLog } from '../../runView/fixtures/loadLog';
+import { buildRunView } from '../../runView/reduceRunEvents';
+import { runStateFixture } from '../../testing/runStateFixture';
+import { currentTotals } from './BudgetPanel';
+
+const log = recordedLog('supervised');
+const runId = log[0]?.run_id ?? '';
+const stepRuns = log.filter((event) => event.type === 'test_result' && event.data.purpose === 'step');
+
+describe('steps done and tests green or red', () => {
+  it('come from the saved state when it is as new as the log', () => {
+    const view = buildRunView(log, runId);
+    const state = runStateFixture(runId, { log_seq: view.lastSeq });
+    state.metrics = { ...state.metrics, completed_steps: 7, verifications_passed: 5, verifications_failed: 4 };
+    expect(currentTotals(view, state)).toEqual({ completedSteps: 7, testsGreen: 5, testsRed: 4 });
+  });
+
+  it('come from the log when it has moved past the saved state, as a live run between two state reads', () => {
+    const last = log.at(-1);
+    // The run's preflight test run is not a verification and counts neither way.
+    const preflight = { ts: last?.ts ?? '', seq: (last?.seq ?? 0) + 1, run_id: runId, role: 'verifier' as const, type: 'test_result', data: { purpose: 'preflight', status: 'FAIL', passed: false, exit_code: 1 } };
+    const view = buildRunView([...log, preflight], runId);
+    expect(view.tests.at(-1)?.purpose).toBe('preflight');
+    const state = runStateFixture(runId, { log_seq: 1 });
+    const green = stepRuns.filter((event) => event.data.status === 'PASS').length;
+    expect(green).toBeGreaterThan(0);
+    expect(stepRuns.length - green).toBeGreaterThan(0);
+    const completed = log.filter((event) => event.type === 'step_completed').length;
+    expect(currentTotals(view, state)).toEqual({ completedSteps: completed, testsGreen: green, testsRed: stepRuns.length - green });
+  });
+});
