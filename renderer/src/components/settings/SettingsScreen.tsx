@@ -5,7 +5,7 @@ import { useAppStore } from '../../stores/appStore';
 import { useModelsStore } from '../../stores/modelsStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 import { useUiStore } from '../../stores/uiStore';
-import { GATE_MODE_LABELS } from '../start/GateModes';
+import { GateModeOptions } from '../start/GateModes';
 import { ROLE_LABELS } from '../start/runRequest';
 import { formFromSettings, patchFromForm, SETTINGS_ROLES, type SettingsFormValues } from './settingsForm';
 
@@ -113,11 +113,7 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
               <label htmlFor={`settings-gate-${kind}`}>{kind} gate</label>
               <select id={`settings-gate-${kind}`} value={values.gates[kind]} onChange={(event) => update({ gates: { ...values.gates, [kind]: event.target.value as GateMode | '' } })}>
                 <option value="">the workflow's default</option>
-                {(Object.keys(GATE_MODE_LABELS) as GateMode[]).map((mode) => (
-                  <option key={mode} value={mode}>
-                    {GATE_MODE_LABELS[mode]}
-                  </option>
-                ))}
+                <GateModeOptions />
               </select>
             </div>
           ))}

@@ -7,6 +7,19 @@ export const GATE_MODE_LABELS: Record<GateMode, string> = {
   both: 'both (Supervisor scores, you decide)',
 };
 
+/** Every gate mode as an <option>, with its label. */
+export function GateModeOptions() {
+  return (
+    <>
+      {(Object.keys(GATE_MODE_LABELS) as GateMode[]).map((mode) => (
+        <option key={mode} value={mode}>
+          {GATE_MODE_LABELS[mode]}
+        </option>
+      ))}
+    </>
+  );
+}
+
 const GATE_HINTS = { plan: 'after the Planner', code: 'after green tests', step: 'before a step counts as done', goal: 'after the last step' } as const;
 
 export function GateModes({ value, onChange, idPrefix = 'gate' }: { value: GateModesValue; onChange(value: GateModesValue): void; idPrefix?: string }) {
@@ -19,11 +32,7 @@ export function GateModes({ value, onChange, idPrefix = 'gate' }: { value: GateM
             {kind} gate <span className="muted small">{GATE_HINTS[kind]}</span>
           </label>
           <select id={`${idPrefix}-${kind}`} value={value[kind]} onChange={(event) => onChange({ ...value, [kind]: event.target.value as GateMode })}>
-            {(Object.keys(GATE_MODE_LABELS) as GateMode[]).map((mode) => (
-              <option key={mode} value={mode}>
-                {GATE_MODE_LABELS[mode]}
-              </option>
-            ))}
+            <GateModeOptions />
           </select>
         </div>
       ))}
