@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getLlama, LlamaCompletion, LlamaLogLevel, readGgufFileInfo } from 'node-llama-cpp';
+import { getLlama, LlamaLogLevel, readGgufFileInfo } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../tempRepo';
 import { buildByteBpeVocab, byteToUnicodeTable } from './byteBpeVocab';
