@@ -1,12 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getLlama, LlamaLogLevel, readGgufFileInfo } from 'node-llama-cpp';
+import { getLlama, LlamaLogLevel, readGgufFileInfo, type ControlledEvaluateInputItem, type LlamaContextSequence, type LlamaModel } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../tempRepo';
 import { buildByteBpeVocab, byteToUnicodeTable } from './byteBpeVocab';
 import { writeGgufFile, meta } from './ggufFile';
 import { QWEN2_0_5B, TINY_LLAMA, llamaTensors, writeLlamaGguf } from './llamaModel';
 import { dequantizeQ8_0, fromFloat16Bits, quantizeQ8_0, toFloat16Bits } from './quantize';
+
+/** The model's probabilities for the token after `prompt`, by token id. */
+async function nextTokenDistribution(model: LlamaModel, sequence: LlamaContextSequence, prompt: string): Promise<Map<number, number>> {
+  const tokens = model.tokenize(prompt);
+  const input: ControlledEvaluateInputItem[] = tokens.map((token, index) => (index === tokens.length - 1 ? [token, { generateNext: { probabilities: true } }] : token));
+  const output = await sequence.controlledEvaluate(input);
+  const probabilities = output[tokens.length - 1]?.next?.probabilities;
+  if (!probabilities) throw new Error('no next-token probabilities');
+  return new Map([...probabilities].map(([token, p]) => [Number(token), p]));
+}
 
 const dir = makeTempDir('lathe-gguf-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -144,12 +154,7 @@ describe('GGUF files', () => {
       const result: Map<number, number>[] = [];
       for (const prompt of prompts) {
         await sequence.clearHistory();
-        const tokens = model.tokenize(prompt);
-        const input = tokens.map((token, index) => (index === tokens.length - 1 ? ([token, { generateNext: { probabilities: true } }] as const) : token));
-        const output = await sequence.controlledEvaluate(input);
-        const probabilities = output[tokens.length - 1]?.next?.probabilities;
-        if (!probabilities) throw new Error('no next-token probabilities');
-        result.push(new Map([...probabilities].map(([token, p]) => [Number(token), p])));
+        result.push(await nextTokenDistribution(model, sequence, prompt));
       }
       await context.dispose();
       await model.dispose();
@@ -181,12 +186,10 @@ describe('GGUF files', () => {
       writeLlamaGguf(file, { ...shape, weightType: 'F32', ...(seed === undefined ? {} : { seed }) });
       const model = await llama.loadModel({ modelPath: file });
       const context = await model.createContext({ contextSize: 256, threads: 1 });
-      const tokens = model.tokenize('prompt number 1 about things');
-      const output = await context.getSequence().controlledEvaluate(tokens.map((token, index) => (index === tokens.length - 1 ? ([token, { generateNext: { probabilities: true } }] as const) : token)));
-      const probabilities = output[tokens.length - 1]?.next?.probabilities ?? new Map();
+      const distribution = await nextTokenDistribution(model, context.getSequence(), 'the cat sat');
       await context.dispose();
       await model.dispose();
-      return new Map([...probabilities].map(([token, p]) => [Number(token), p]));
+      return distribution;
     };
     const a = await firstDistribution(path.join(dir, 'seed-default.gguf'), undefined);
     const b = await firstDistribution(path.join(dir, 'seed-other.gguf'), 12345);
