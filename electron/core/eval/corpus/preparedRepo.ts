@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LatheError } from '../../../../shared/errors';
+import { runNativeGit } from '../../git/nativeGit';
+import type { CorpusTask } from './corpusTasks';
+import { materializeCorpusTask } from './materialize';
+
+export interface PreparedRepo {
+  /** The task's starting repository, set up (dependencies installed) as its user would have it. */
+  dir: string;
+  /** The starting commit on `main`. */
+  commit: string;
+  /** Whether this call materialised and set it up, or found it ready. */
+  reused: boolean;
+  setupMs: number;
+}
+
+const RECORD = 'prepared.json';
+
+interface PreparedRecord {
+  task: string;
+  commit: string;
+  setup_command: string;
+  setup_ms: number;
+  node: string;
+}
+
+/** Where prepared task repositories are kept between runs: `LATHE_CORPUS_CACHE`, else a folder in the temp dir. */
+export function defaultCorpusCache(env: NodeJS.ProcessEnv = process.env): string {
+  return env.LATHE_CORPUS_CACHE ? path.resolve(env.LATHE_CORPUS_CACHE) : path.join(os.tmpdir(), `lathe-corpus-cache-${os.userInfo().uid}`);
+}
+
+function recordKey(task: CorpusTask): string {
+  return crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.parent_commit}\0${task.revert_files.join('\0')}\0${task.setup_command ?? ''}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The task's repository, materialised and set up once per machine and reused after: runs make
+ * branches (and undo them) but never change `main` or the checkout, so one prepared repository serves
+ * every workflow and edit format. A checkout found dirty or moved is prepared again.
+ */
+export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, options: { cacheDir?: string; setupTimeoutMs?: number; signal?: AbortSignal } = {}): Promise<PreparedRepo> {
+  const cacheDir = options.cacheDir ?? defaultCorpusCache();
+  const home = path.join(cacheDir, `${task.id}-${recordKey(task)}`);
+  const dir = path.join(home, 'repo');
+  const ready = await readyRecord(home, dir);
+  if (ready) return { dir, commit: ready.commit, reused: true, setupMs: ready.setup_ms };
+
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.mkdirSync(home, { recursive: true });
+  const { commit } = await materializeCorpusTask(corpusDir, task, dir);
+  const started = Date.now();
+  const setup = (task.setup_command ?? '').trim();
+  if (setup) {
+    const log = path.join(home, 'setup.log');
+    const result = await runShell(setup, dir, log, options.setupTimeoutMs ?? 15 * 60_000, options.signal);
+    if (result !== 0) {
+      const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n');
+      throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited ${result}; last lines:\n${tail}`, { task: task.id, log });
+    }
+    await ignoreSetupOutputs(dir, task);
+  }
+  const record: PreparedRecord = { task: task.id, commit, setup_command: setup, setup_ms: Date.now() - started, node: process.version };
+  fs.writeFileSync(path.join(home, RECORD), `${JSON.stringify(record, null, 2)}\n`);
+  return { dir, commit, reused: false, setupMs: record.setup_ms };
+}
+
+async function readyRecord(home: string, dir: string): Promise<PreparedRecord | null> {
+  let record: PreparedRecord;
+  try {
+    record = JSON.parse(fs.readFileSync(path.join(home, RECORD), 'utf8')) as PreparedRecord;
+  } catch {
+    return null;
+  }
+  if (record.node !== process.version) return null;
+  const head = await runNativeGit(dir, ['rev-parse', '-q', '--verify', 'refs/heads/main']).catch(() => null);
+  if (head?.code !== 0 || head.stdout.trim() !== record.commit) return null;
+  const status = await runNativeGit(dir, ['status', '--porcelain']).catch(() => null);
+  return status?.code === 0 && status.stdout.trim() === '' ? record : null;
+}
+
+/**
+ * Files the setup wrote that the repository does not ignore (a lock file npm creates) are what a
+ * user would ignore or commit; here they go to `.git/info/exclude`, so the checkout starts clean.
+ * A setup that changed a tracked file is refused: the starting state would no longer be the task's.
+ */
+async function ignoreSetupOutputs(dir: string, task: CorpusTask): Promise<void> {
+  const status = await runNativeGit(dir, ['status', '--porcelain', '--untracked-files=normal']);
+  const lines = status.stdout.split('\n').filter(Boolean);
+  const changed = lines.filter((line) => !line.startsWith('??'));
+  if (changed.length > 0) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: the setup changed tracked files: ${changed.slice(0, 5).join(', ')}`, { task: task.id });
+  const untracked = lines.map((line) => line.slice(3).replace(/\/$/, ''));
+  if (untracked.length === 0) return;
+  const exclude = path.join(dir, '.git', 'info', 'exclude');
+  fs.mkdirSync(path.dirname(exclude), { recursive: true });
+  fs.appendFileSync(exclude, `\n# written by the corpus setup (${task.setup_command})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`);
+}
+
+function runShell(command: string, cwd: string, logFile: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+  return new Promise((resolve) => {
+    const log = fs.openSync(logFile, 'w');
+    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', log, log], detached: true, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(kill, timeoutMs);
+    signal?.addEventListener('abort', kill, { once: true });
+    child.on('error', () => resolve(127));
+    child.on('exit', (code, killedBy) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', kill);
+      fs.closeSync(log);
+      resolve(code ?? (killedBy ? 128 : 1));
+    });
+  });
+}
