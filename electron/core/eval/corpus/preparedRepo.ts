@@ -45,6 +45,16 @@ function recordKey(task: CorpusTask): string {
 export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, options: { cacheDir?: string; setupTimeoutMs?: number; signal?: AbortSignal } = {}): Promise<PreparedRepo> {
   const cacheDir = options.cacheDir ?? defaultCorpusCache();
   const home = path.join(cacheDir, `${task.id}-${recordKey(task)}`);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const release = await lock(`${home}.lock`, options.signal);
+  try {
+    return await prepareLocked(corpusDir, task, home, options);
+  } finally {
+    release();
+  }
+}
+
+async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, options: { setupTimeoutMs?: number; signal?: AbortSignal }): Promise<PreparedRepo> {
   const dir = path.join(home, 'repo');
   const ready = await readyRecord(home, dir);
   if (ready) return { dir, commit: ready.commit, reused: true, setupMs: ready.setup_ms };
@@ -66,6 +76,39 @@ export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, opti
   const record: PreparedRecord = { task: task.id, commit, setup_command: setup, setup_ms: Date.now() - started, node: process.version };
   fs.writeFileSync(path.join(home, RECORD), `${JSON.stringify(record, null, 2)}\n`);
   return { dir, commit, reused: false, setupMs: record.setup_ms };
+}
+
+/**
+ * One preparer per task at a time, across processes (parallel eval jobs, several test files): a lock
+ * folder holding the owner's pid; a lock whose owner is gone is taken over.
+ */
+async function lock(lockDir: string, signal?: AbortSignal): Promise<() => void> {
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+      return () => fs.rmSync(lockDir, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // The pid is written just after the folder is made: an unreadable one means "being taken", so wait.
+    const owner = Number((() => { try { return fs.readFileSync(path.join(lockDir, 'pid'), 'utf8').trim(); } catch { return ''; } })() || NaN);
+    if (Number.isInteger(owner) && !isAlive(owner)) {
+      fs.rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (signal?.aborted) throw new LatheError('ABORTED', 'stopped while waiting for another preparation of the task');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function readyRecord(home: string, dir: string): Promise<PreparedRecord | null> {
