@@ -92,13 +92,22 @@ async function lock(lockDir: string, signal?: AbortSignal): Promise<() => void> 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     // The pid is written just after the folder is made: an unreadable one means "being taken", so wait.
-    const owner = Number((() => { try { return fs.readFileSync(path.join(lockDir, 'pid'), 'utf8').trim(); } catch { return ''; } })() || NaN);
-    if (Number.isInteger(owner) && !isAlive(owner)) {
+    const owner = readOwner(lockDir);
+    if (owner !== null && !isAlive(owner)) {
       fs.rmSync(lockDir, { recursive: true, force: true });
       continue;
     }
     if (signal?.aborted) throw new LatheError('ABORTED', 'stopped while waiting for another preparation of the task');
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function readOwner(lockDir: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
   }
 }
 
