@@ -68,4 +68,12 @@ describe('config helpers', () => {
     expect(splitCommand('pytest -k "slow and fast" -q')).toEqual(['pytest', '-k', 'slow and fast', '-q']);
     expect(splitCommand(['node', '--test'])).toEqual(['node', '--test']);
   });
+
+  it('runs a command that needs a shell through sh -c, and splits one that does not', () => {
+    expect(splitCommand('npm run pretest && npx mocha test/*.mjs')).toEqual(['sh', '-c', 'npm run pretest && npx mocha test/*.mjs']);
+    expect(splitCommand('PUPPETEER_SKIP_DOWNLOAD=1 npm test')).toEqual(['sh', '-c', 'PUPPETEER_SKIP_DOWNLOAD=1 npm test']);
+    expect(splitCommand('pytest tests/test_*.py | tee out.log')).toEqual(['sh', '-c', 'pytest tests/test_*.py | tee out.log']);
+    expect(splitCommand('python3 -m pytest -q --deselect toolz/tests/test_package.py::test_has_version')).toEqual(['python3', '-m', 'pytest', '-q', '--deselect', 'toolz/tests/test_package.py::test_has_version']);
+    expect(splitCommand('pytest -k "a or b*" --maxfail=1')).toEqual(['pytest', '-k', 'a or b*', '--maxfail=1']);
+  });
 });

@@ -53,9 +53,17 @@ export function readConfigFile(file: string): ConfigFile {
   return parsed.data;
 }
 
-/** Splits `pytest --maxfail=1` into argv; quotes group words. Never run through a shell. */
+// `&&`, pipes, redirections, globs, `$VAR` and leading `NAME=value` only mean something to a shell.
+const SHELL_SYNTAX = /&&|\|\||[|;<>`$*?]|^\s*[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * Splits `pytest --maxfail=1` into argv (quotes group words). A command that needs a shell — real
+ * projects' test commands often do (`npm run build && mocha test/*.mjs`) — runs as `sh -c COMMAND`
+ * instead of being split into words that would reach the program as literal `&&` and `*`.
+ */
 export function splitCommand(command: string | string[]): string[] {
   if (Array.isArray(command)) return command;
+  if (SHELL_SYNTAX.test(command.replace(/'[^']*'|"[^"]*"/g, ''))) return ['sh', '-c', command.trim()];
   return [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
 }
 
