@@ -48,7 +48,7 @@ export function modelForTask(spec: string, taskId: string): string {
 }
 
 /** Nobody is there to answer a human gate during an eval: the Supervisor decides instead. */
-function unattendedGates(config: RunConfig): RunConfig {
+export function unattendedGates(config: RunConfig): RunConfig {
   const gates = Object.fromEntries(Object.entries(config.gates).map(([kind, mode]) => [kind, mode === 'human' || mode === 'both' ? 'auto' : mode])) as Record<keyof RunConfig['gates'], GateMode>;
   return { ...config, gates };
 }

@@ -12,9 +12,11 @@ import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } fro
 import { ExitCode } from '../exitCodes';
 import { parseRoleModels } from './run';
 import { ProgressPrinter } from '../progress';
+import { corpusEvalCommand } from './evalCorpus';
 
 const usage = `Usage: lathe eval --model SPEC [--workflow NAME] [--tasks GLOB] [--jobs N] [--out DIR] [options]
        lathe eval --list [--tasks GLOB]
+       lathe eval --corpus DIR [--tasks ID,…] --model SPEC --workflow NAME [--edit-format F] [--json]
 
 Runs Lathe's task suite (bug fixes, small features and refactors in Python/pytest and JavaScript/node
 --test) on a model and workflow. Each task runs in a fresh git repository; afterwards its hidden
@@ -35,7 +37,17 @@ writes eval-report.json and eval-report.md (docs/eval.md explains every field).
   --verbose               print every run's progress, each line prefixed with the task id
   --json                  print the report JSON instead of the table
   --list                  list the suite's tasks and exit
-Exit codes: 0 every task was judged (solved or not), 1 interrupted, 2 a task could not be judged, 64 usage error.`;
+
+Real repositories (--corpus DIR: a tasks.json of bug-fix tasks with git bundles, docs/eval.md): each task
+is materialised offline and set up once (cached), run by Lathe, then judged by the task's own test
+command run bare on the run branch and on the fixed tree (the gold patch applied). The run is undone
+afterwards unless --keep. \`--model oracle:\` answers every role from each task's gold patch.
+  --corpus DIR            the corpus folder
+  --edit-format F         whole-file | search-replace | unified-diff (default: the workflow's)
+  --cache DIR             where prepared task repositories are kept (default: LATHE_CORPUS_CACHE or a temp folder)
+  --json                  one JSON line per task, then a summary line {"tasks", "green", "faithful", …}
+Exit codes: 0 every task was judged (solved or not) — with --corpus: every task green, 1 interrupted — with
+--corpus: a task not green, 2 a task could not be judged, 64 usage error.`;
 
 const options = {
   model: { type: 'string' },
@@ -52,6 +64,9 @@ const options = {
   verbose: { type: 'boolean' },
   json: { type: 'boolean' },
   list: { type: 'boolean' },
+  corpus: { type: 'string' },
+  'edit-format': { type: 'string' },
+  cache: { type: 'string' },
 } as const;
 
 const DEFAULT_TIME_LIMIT_MS = 30 * 60_000;
@@ -65,7 +80,7 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
 
 /** Relative model and transcript paths are the user's, from where they ran the command. */
 function absoluteSpec(spec: string, cwd: string): string {
-  const match = /^(llama|replay):(.+)$/.exec(spec);
+  const match = /^(llama|replay|oracle):(.+)$/.exec(spec);
   return match ? `${match[1]}:${path.resolve(cwd, (match[2] ?? '').trim())}` : spec;
 }
 
@@ -100,6 +115,28 @@ export const evalCommand: Command = {
   async run(args, io) {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
     const { values } = parseCommandArgs(args, options);
+    if (values.corpus !== undefined) {
+      return corpusEvalCommand(
+        {
+          corpus: values.corpus,
+          tasks: values.tasks,
+          model: values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd),
+          roleModels: Object.fromEntries(Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)])),
+          workflow: values.workflow,
+          editFormat: values['edit-format'],
+          configFile: values.config,
+          jobs: positiveInteger(values.jobs, '--jobs') ?? 1,
+          threads: positiveInteger(values.threads, '--threads'),
+          timeLimitMs: values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit'),
+          out: values.out,
+          cache: values.cache,
+          keep: values.keep === true,
+          json: values.json === true,
+        },
+        io,
+      );
+    }
+    if (values['edit-format'] !== undefined || values.cache !== undefined) throw new UsageError('--edit-format and --cache go with --corpus (the bundled suite takes --config FILE)');
     const appRoot = sourceAppRoot();
     const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);
     const suite = loadEvalSuite(suiteDir);

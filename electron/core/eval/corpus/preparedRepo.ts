@@ -11,6 +11,8 @@ import { materializeCorpusTask } from './materialize';
 export interface PreparedRepo {
   /** The task's starting repository, set up (dependencies installed) as its user would have it. */
   dir: string;
+  /** The cache folder holding `dir`, where results about the task can be kept beside it. */
+  home: string;
   /** The starting commit on `main`. */
   commit: string;
   /** Whether this call materialised and set it up, or found it ready. */
@@ -57,7 +59,7 @@ export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, opti
 async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, options: { setupTimeoutMs?: number; signal?: AbortSignal }): Promise<PreparedRepo> {
   const dir = path.join(home, 'repo');
   const ready = await readyRecord(home, dir);
-  if (ready) return { dir, commit: ready.commit, reused: true, setupMs: ready.setup_ms };
+  if (ready) return { dir, home, commit: ready.commit, reused: true, setupMs: ready.setup_ms };
 
   fs.rmSync(home, { recursive: true, force: true });
   fs.mkdirSync(home, { recursive: true });
@@ -75,7 +77,7 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
   }
   const record: PreparedRecord = { task: task.id, commit, setup_command: setup, setup_ms: Date.now() - started, node: process.version };
   fs.writeFileSync(path.join(home, RECORD), `${JSON.stringify(record, null, 2)}\n`);
-  return { dir, commit, reused: false, setupMs: record.setup_ms };
+  return { dir, home, commit, reused: false, setupMs: record.setup_ms };
 }
 
 /**

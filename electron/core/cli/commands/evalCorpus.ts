@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
+import { sourceAppRoot } from '../../appRoot';
+import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
+import { formatDurationMs } from '../../eval/index';
+import { parseModelSpec } from '../../llm/index';
+import { UsageError, type CliIo } from '../command';
+import { ExitCode } from '../exitCodes';
+
+export interface CorpusEvalFlags {
+  corpus: string;
+  tasks?: string;
+  model?: string;
+  roleModels: Record<string, string>;
+  workflow?: string;
+  editFormat?: string;
+  configFile?: string;
+  jobs: number;
+  threads?: number;
+  timeLimitMs: number | null;
+  out?: string;
+  cache?: string;
+  keep: boolean;
+  json: boolean;
+}
+
+function checkSpec(spec: string, cwd: string): void {
+  if (spec.trim() === 'oracle:') return;
+  const parsed = parseModelSpec(spec.replaceAll('{task}', 'task'), { cwd });
+  if (!parsed.ok) throw new UsageError(parsed.message);
+}
+
+function taskLineText(line: CorpusTaskLine): string {
+  const verdict = line.faithful ? 'GREEN' : line.green ? 'green (unfaithful)' : line.error ? 'ERROR' : 'not green';
+  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${line.miss ? `\n    ${line.miss}` : ''}`;
+}
+
+/**
+ * `lathe eval --corpus DIR`: each task of a real bug-fix corpus (tasks.json + git bundles), prepared
+ * offline, run by Lathe, then its own test command bare on the run branch and on the fixed tree.
+ * `--json` prints one JSON line per task and a last summary line.
+ */
+export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Promise<number> {
+  const corpusDir = path.resolve(io.cwd, flags.corpus);
+  const corpus = loadCorpus(corpusDir);
+  let tasks;
+  try {
+    tasks = selectCorpusTasks(corpus, flags.tasks);
+  } catch (error) {
+    throw new UsageError(`--tasks: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const workflow = flags.workflow ?? 'minimal';
+  if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+  const editFormat = flags.editFormat === undefined ? undefined : EditFormatNameSchema.safeParse(flags.editFormat);
+  if (editFormat && !editFormat.success) throw new UsageError(`--edit-format must be one of ${EditFormatNameSchema.options.join(', ')}`);
+  if (!flags.model && Object.keys(flags.roleModels).length === 0) throw new UsageError('pass --model SPEC (or --role-model ROLE=SPEC); `oracle:` answers from each task\'s gold patch');
+  for (const spec of [flags.model, ...Object.values(flags.roleModels)]) if (spec) checkSpec(spec, io.cwd);
+
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-corpus-eval-'));
+  const outDir = flags.out ? path.resolve(io.cwd, flags.out) : null;
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort();
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  try {
+    if (!flags.json) io.out(`Lathe corpus eval — ${tasks.length} task(s) from ${corpusDir}, workflow ${workflow}${flags.editFormat ? `, edit format ${flags.editFormat}` : ''}, ${flags.model ? `model ${flags.model}` : 'models per role'}\n`);
+    const result = await runCorpusEval({
+      appRoot: sourceAppRoot(),
+      corpusDir,
+      tasks,
+      workflow,
+      model: flags.model,
+      roleModels: flags.roleModels,
+      editFormat: editFormat?.data,
+      configFile: flags.configFile ? path.resolve(io.cwd, flags.configFile) : undefined,
+      timeLimitMs: flags.timeLimitMs,
+      threads: flags.threads,
+      jobs: flags.jobs,
+      cacheDir: flags.cache ? path.resolve(io.cwd, flags.cache) : undefined,
+      workDir,
+      outDir,
+      keepRuns: flags.keep,
+      signal: controller.signal,
+      onTaskStart: (task) => flags.json || io.status?.(`${task.id} running…`),
+      onTaskLine: (line) => io.out(flags.json ? JSON.stringify(line) : taskLineText(line)),
+    });
+    if (outDir) {
+      fs.mkdirSync(outDir, { recursive: true });
+      fs.writeFileSync(path.join(outDir, 'corpus-eval.jsonl'), [...result.lines, result.summary].map((line) => JSON.stringify(line)).join('\n') + '\n');
+    }
+    const { summary } = result;
+    if (flags.json) io.out(JSON.stringify(summary));
+    else io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
+    if (summary.interrupted) return ExitCode.goalNotMet;
+    if (summary.errors > 0) return ExitCode.infraError;
+    return summary.green === summary.tasks ? ExitCode.success : ExitCode.goalNotMet;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}

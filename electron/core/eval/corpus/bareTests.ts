@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { LatheError } from '../../../../shared/errors';
+import { runNativeGit } from '../../git/nativeGit';
+import { runProcess } from '../../verifier/processTree';
+import { parseSummaryLines } from '../../verifier/summaryLines';
+import type { TestCounts } from '../../workspace/types';
+
+/** A test command run the way its user runs it: a shell in their checkout, nothing added, nothing isolated. */
+export interface BareTestResult {
+  commit: string;
+  exit_code: number | null;
+  timed_out: boolean;
+  /** From the command's own output (Lathe's parsers); null when no runner summary was recognised. */
+  counts: TestCounts | null;
+  duration_ms: number;
+}
+
+async function git(dir: string, args: string[]): Promise<string> {
+  const result = await runNativeGit(dir, args);
+  if (result.code !== 0) throw new LatheError('CORPUS_GIT_FAILED', `git ${args.join(' ')} in ${dir}: ${result.stderr.trim().slice(0, 400)}`, { args });
+  return result.stdout.trim();
+}
+
+/**
+ * The fixed tree: the starting commit with the gold patch applied, as a commit of its own (fixed
+ * identity, so the same id every time) under `refs/lathe-corpus/fixed`, never a branch.
+ */
+export async function fixedCommit(repoDir: string, start: string, goldPatch: string, scratchDir: string): Promise<string> {
+  const existing = await runNativeGit(repoDir, ['rev-parse', '-q', '--verify', 'refs/lathe-corpus/fixed^{commit}']);
+  if (existing.code === 0 && (await git(repoDir, ['rev-parse', 'refs/lathe-corpus/fixed^'])) === start) return existing.stdout.trim();
+  fs.mkdirSync(scratchDir, { recursive: true });
+  const index = path.join(scratchDir, `fixed-index-${process.pid}`);
+  const patch = path.join(scratchDir, `gold-${process.pid}.patch`);
+  fs.writeFileSync(patch, goldPatch.endsWith('\n') ? goldPatch : `${goldPatch}\n`);
+  const env = { GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: 'lathe-corpus', GIT_AUTHOR_EMAIL: 'corpus@lathe.invalid', GIT_COMMITTER_NAME: 'lathe-corpus', GIT_COMMITTER_EMAIL: 'corpus@lathe.invalid', GIT_AUTHOR_DATE: '2000-01-01T00:00:00+0000', GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000' };
+  try {
+    const run = async (args: string[]) => {
+      const result = await runNativeGit(repoDir, args, { env });
+      if (result.code !== 0) throw new LatheError('CORPUS_GOLD_PATCH', `the gold patch does not apply to ${start.slice(0, 12)}: ${result.stderr.trim().slice(0, 400)}`, { args });
+      return result.stdout.trim();
+    };
+    await run(['read-tree', start]);
+    await run(['apply', '--cached', patch]);
+    const tree = await run(['write-tree']);
+    const commit = await run(['-c', 'commit.gpgSign=false', 'commit-tree', tree, '-p', start, '-m', 'gold patch (the fixed tree)']);
+    await git(repoDir, ['update-ref', 'refs/lathe-corpus/fixed', commit]);
+    return commit;
+  } finally {
+    fs.rmSync(index, { force: true });
+    fs.rmSync(patch, { force: true });
+  }
+}
+
+/**
+ * Runs `command` bare at `commit` in the prepared checkout itself (where its dependencies were
+ * installed), then puts the checkout back on `main`, clean: what the test run wrote is removed,
+ * ignored dependency folders stay.
+ */
+export async function runBareTests(repoDir: string, commit: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BareTestResult> {
+  await git(repoDir, ['checkout', '-q', '--detach', commit]);
+  try {
+    const run = await runProcess({
+      argv: ['sh', '-c', command],
+      cwd: repoDir,
+      env: { ...(process.env as Record<string, string>), CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+      timeoutMs: options.timeoutMs ?? 300_000,
+      capBytes: 8 * 1024 * 1024,
+      logFile: null,
+      logCapBytes: 0,
+      marker: `corpus-bare-${process.pid}`,
+      signal: options.signal,
+    });
+    return { commit, exit_code: run.exitCode, timed_out: run.timedOut, counts: parseSummaryLines(run.output)?.counts ?? null, duration_ms: run.durationMs };
+  } finally {
+    await git(repoDir, ['checkout', '-q', '-f', 'main']);
+    await git(repoDir, ['clean', '-q', '-fd']);
+  }
+}
+
+/** Same tree, same result: a run whose head holds exactly the fixed tree needs no second bare run. */
+export async function sameTree(repoDir: string, a: string, b: string): Promise<boolean> {
+  return (await git(repoDir, ['rev-parse', `${a}^{tree}`])) === (await git(repoDir, ['rev-parse', `${b}^{tree}`]));
+}

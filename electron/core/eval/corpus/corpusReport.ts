@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+const CountsSchema = z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() });
+
+const BareSchema = z.object({
+  commit: z.string(),
+  exit_code: z.number().nullable(),
+  timed_out: z.boolean(),
+  counts: CountsSchema.nullable(),
+  duration_ms: z.number(),
+});
+
+/** One line of `lathe eval --corpus … --json`: a task run in one workflow and edit format. */
+export const CorpusTaskLineSchema = z.object({
+  task: z.string(),
+  repo: z.string(),
+  workflow: z.string(),
+  edit_format: z.string(),
+  model: z.string().nullable(),
+  /** The run ended complete and the task's test command passes bare on the run branch. */
+  green: z.boolean(),
+  /**
+   * Green, and the run's own last verification counted what the bare command counts on the fixed
+   * tree (and on the run branch): Lathe ran and read the real suite as its user would.
+   */
+  faithful: z.boolean(),
+  /** Why a run is not green or not faithful, in words; null when it is both. */
+  miss: z.string().nullable(),
+  run: z
+    .object({
+      run_id: z.string(),
+      status: z.string(),
+      exit_code: z.number().nullable(),
+      reason: z.string().nullable(),
+      branch: z.string().nullable(),
+      commits: z.number(),
+      undone: z.boolean(),
+    })
+    .nullable(),
+  /** The run's last verification by Lathe's Verifier. */
+  run_tests: z.object({ status: z.string(), counts: CountsSchema.nullable() }).nullable(),
+  /** The test command bare on the run branch's head. */
+  head_tests: BareSchema.nullable(),
+  /** The test command bare on the starting commit with the gold patch applied. */
+  fixed_tests: BareSchema.nullable(),
+  wall_ms: z.number(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type CorpusTaskLine = z.infer<typeof CorpusTaskLineSchema>;
+
+/** The last line: totals over the tasks. */
+export const CorpusSummaryLineSchema = z.object({
+  tasks: z.number(),
+  green: z.number(),
+  faithful: z.number(),
+  errors: z.number(),
+  /** faithful / tasks; null for no tasks. */
+  fidelity: z.number().nullable(),
+  workflow: z.string(),
+  edit_format: z.string(),
+  model: z.string().nullable(),
+  corpus: z.string(),
+  elapsed_ms: z.number(),
+  interrupted: z.boolean(),
+});
+export type CorpusSummaryLine = z.infer<typeof CorpusSummaryLineSchema>;
+
+export function sameCounts(a: z.infer<typeof CountsSchema> | null | undefined, b: z.infer<typeof CountsSchema> | null | undefined): boolean {
+  return !!a && !!b && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped;
+}
+
+export function describeCounts(counts: z.infer<typeof CountsSchema> | null | undefined): string {
+  return counts ? `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : 'no counts';
+}

@@ -1,0 +1,176 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunConfig } from '../../../../shared/engine/runConfig';
+import type { RunState } from '../../../../shared/engine/runState';
+import { LatheError } from '../../../../shared/errors';
+import type { RunLogEvent } from '../../../../shared/schemas/run';
+import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
+import { createEngineEnv } from '../../engine/defaultDeps';
+import type { EngineDeps } from '../../engine/engineDeps';
+import { startRun } from '../../engine/runner';
+import type { TransientEvent } from '../../engine/runSession';
+import { RunOperations } from '../../runs/runOperations';
+import { copyTree } from '../files';
+import { modelForTask, unattendedGates } from '../runTask';
+import { runHead } from '../taskRepo';
+import { fixedCommit, runBareTests, sameTree, type BareTestResult } from './bareTests';
+import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
+import type { CorpusTask } from './corpusTasks';
+import { preparedTaskRepo } from './preparedRepo';
+
+export interface CorpusRunSettings {
+  appRoot: string;
+  corpusDir: string;
+  workflow: string;
+  /** Every role's model. `oracle:` alone means this task's gold patch; `{task}` is the task id. */
+  model?: string;
+  roleModels?: Partial<Record<string, string>>;
+  editFormat?: RunConfig['edit_format'];
+  configFile?: string;
+  timeLimitMs: number | null;
+  threads?: number;
+  /** Prepared task repositories (materialised and set up once). */
+  cacheDir?: string;
+  /** Scratch space for this eval: Verifier artifacts, gold patch files. */
+  workDir: string;
+  /** Each run's folder is copied to `<outDir>/tasks/<task>/<workflow>-<format>/`. */
+  outDir: string | null;
+  /** Leave the run branch in the task repository (default: undone after grading). */
+  keepRuns?: boolean;
+  bareTimeoutMs?: number;
+  signal?: AbortSignal;
+  retryBackoffMs?: number;
+  deps?: EngineDeps;
+  onRunEvent?: (taskId: string, event: RunLogEvent) => void;
+  onTransient?: (taskId: string, event: TransientEvent) => void;
+}
+
+/** `oracle:` names no file: the harness gives it this task's gold patch, kept outside the repository. */
+export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string): string {
+  if (spec.trim() !== 'oracle:') return modelForTask(spec, task.id);
+  const file = path.join(workDir, 'gold', `${task.id}.patch`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, task.gold_patch.endsWith('\n') ? task.gold_patch : `${task.gold_patch}\n`);
+  return `oracle:${file}`;
+}
+
+export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: CorpusRunSettings): RunConfig {
+  const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) => (spec ? [[role, modelSpecForTask(spec, task, settings.workDir)]] : [])));
+  const config = resolveRunConfig(
+    { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir, configFile: settings.configFile },
+    {
+      workflow: settings.workflow,
+      model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir),
+      roleModels,
+      editFormat: settings.editFormat,
+      timeLimitMs: settings.timeLimitMs,
+      testCommand: splitCommand(task.test_command),
+    },
+  );
+  return unattendedGates(config);
+}
+
+/** The fixed tree's bare result is the same for every workflow and format: measured once per task. */
+async function fixedTests(repoDir: string, home: string, fixed: string, task: CorpusTask, settings: CorpusRunSettings): Promise<BareTestResult> {
+  const cache = path.join(home, 'fixed-tests.json');
+  try {
+    const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; result: BareTestResult };
+    if (cached.command === task.test_command && cached.result.commit === fixed && !cached.result.timed_out) return cached.result;
+  } catch {
+    // not measured yet
+  }
+  const result = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
+  fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, result }, null, 2)}\n`);
+  return result;
+}
+
+const formatOf = (config: RunConfig) => config.edit_format;
+
+/**
+ * One corpus task in one workflow: the prepared repository, a real Lathe run on it, then the task's
+ * test command bare on the run branch and on the fixed tree. The run is undone afterwards, so the
+ * next workflow starts from the same checkout.
+ */
+export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSettings): Promise<CorpusTaskLine> {
+  const started = Date.now();
+  const base: CorpusTaskLine = {
+    task: task.id,
+    repo: task.repo,
+    workflow: settings.workflow,
+    edit_format: settings.editFormat ?? 'default',
+    model: settings.model ?? null,
+    green: false,
+    faithful: false,
+    miss: null,
+    run: null,
+    run_tests: null,
+    head_tests: null,
+    fixed_tests: null,
+    wall_ms: 0,
+    error: null,
+  };
+  let line = base;
+  try {
+    const prepared = await preparedTaskRepo(settings.corpusDir, task, { cacheDir: settings.cacheDir, signal: settings.signal });
+    const config = corpusRunConfig(task, prepared.dir, settings);
+    line = { ...line, edit_format: formatOf(config) };
+    const fixed = await fixedCommit(prepared.dir, prepared.commit, task.gold_patch, settings.workDir);
+    const fixedResult = await fixedTests(prepared.dir, prepared.home, fixed, task, settings);
+    line = { ...line, fixed_tests: fixedResult };
+
+    const env = createEngineEnv({
+      appRoot: settings.appRoot,
+      dataDir: path.join(settings.workDir, 'data'),
+      signal: settings.signal,
+      threads: settings.threads,
+      retryBackoffMs: settings.retryBackoffMs,
+      deps: settings.deps,
+      callbacks: {
+        onEvent: (event) => settings.onRunEvent?.(task.id, event),
+        onTransient: (event) => settings.onTransient?.(task.id, event),
+        decideGate: async () => ({ approved: true, comment: null }),
+      },
+    });
+    const state = await startRun(env, { repoRoot: prepared.dir, goal: task.goal, config });
+    const head = await runHead(prepared.dir, state.branch, prepared.commit);
+    const headResult = head === fixed || (await sameTree(prepared.dir, head, fixed)) ? { ...fixedResult, commit: head } : await runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
+    const runDir = path.join(prepared.dir, '.lathe', 'runs', state.run_id);
+    if (settings.outDir) copyTree(runDir, path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`));
+    let undone = false;
+    if (!settings.keepRuns && state.workspace) {
+      await new RunOperations(env.deps, env.artifactRoot, () => false).undo(prepared.dir, state.run_id);
+      undone = true;
+    }
+    line = { ...line, run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
+    return { ...line, ...judge(state, headResult, fixedResult), wall_ms: Date.now() - started };
+  } catch (error) {
+    const failure = LatheError.from(error);
+    return { ...line, miss: `error ${failure.code}: ${failure.message}`, error: { code: failure.code, message: failure.message }, wall_ms: Date.now() - started };
+  }
+}
+
+function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
+  return {
+    run_id: state.run_id,
+    status: state.result?.status ?? state.status,
+    exit_code: state.result?.exit_code ?? null,
+    reason: state.result?.reason ?? null,
+    branch: state.branch,
+    commits: state.commits.length,
+    undone,
+  };
+}
+
+function judge(state: RunState, head: BareTestResult, fixed: BareTestResult): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
+  const status = state.result?.status ?? state.status;
+  const green = status === 'complete' && head.exit_code === 0;
+  const misses: string[] = [];
+  if (fixed.exit_code !== 0) misses.push(`the test command fails bare on the fixed tree (exit ${fixed.exit_code}${fixed.timed_out ? ', timed out' : ''}): the corpus task or this machine is at fault`);
+  if (status !== 'complete') misses.push(`the run ended ${status}${state.result?.reason ? `: ${state.result.reason}` : ''}`);
+  if (head.exit_code !== 0) misses.push(`the tests fail bare on the run branch (exit ${head.exit_code}${head.timed_out ? ', timed out' : ''}; ${describeCounts(head.counts)})`);
+  const runCounts = state.last_test?.counts ?? null;
+  if (!sameCounts(runCounts, fixed.counts)) misses.push(`Lathe's verification counted ${describeCounts(runCounts)}, the bare run on the fixed tree ${describeCounts(fixed.counts)}`);
+  if (!sameCounts(head.counts, fixed.counts)) misses.push(`bare on the run branch: ${describeCounts(head.counts)}; on the fixed tree: ${describeCounts(fixed.counts)}`);
+  const faithful = green && misses.length === 0;
+  return { green, faithful, miss: misses.length > 0 ? misses.join('; ') : null };
+}
