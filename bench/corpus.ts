@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:corpus [-- --corpus DIR --tasks GLOB --workflows a,b --formats x,y --model SPEC --jobs N]`:
+ * harness fidelity on a real bug-fix corpus — every task × workflow × edit format run by Lathe with
+ * (by default) the oracle model, judged by the task's own test command. Prints a table and writes
+ * bench/results/corpus.json and corpus.md. Hours on the full corpus: it is not part of `npm run bench`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PRESET_NAMES } from '../shared/engine/presets';
+import { EditFormatNameSchema } from '../shared/engine/runConfig';
+import { sourceAppRoot } from '../electron/core/appRoot';
+import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../electron/core/eval/corpus/index';
+import { figure, report } from './lib/results';
+
+const { values } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    tasks: { type: 'string' },
+    workflows: { type: 'string' },
+    formats: { type: 'string' },
+    model: { type: 'string', default: 'oracle:' },
+    jobs: { type: 'string', default: '1' },
+    out: { type: 'string' },
+  },
+});
+const appRoot = sourceAppRoot();
+const corpusDir = values.corpus ? path.resolve(values.corpus) : findDefaultCorpus(appRoot);
+if (!corpusDir) throw new Error('no corpus: pass --corpus DIR or set LATHE_CORPUS');
+const corpus = loadCorpus(corpusDir);
+const tasks = selectCorpusTasks(corpus, values.tasks);
+const workflows = values.workflows ? values.workflows.split(',') : [...PRESET_NAMES];
+const formats = (values.formats ? values.formats.split(',') : [...EditFormatNameSchema.options]).map((format) => EditFormatNameSchema.parse(format));
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-corpus-'));
+const lines: CorpusTaskLine[] = [];
+const started = Date.now();
+try {
+  for (const workflow of workflows) {
+    for (const editFormat of formats) {
+      process.stdout.write(`\n=== ${workflow} × ${editFormat}: ${tasks.length} task(s)\n`);
+      const result = await runCorpusEval({
+        appRoot,
+        corpusDir: corpus.dir,
+        tasks,
+        workflow,
+        editFormat,
+        model: values.model,
+        timeLimitMs: 30 * 60_000,
+        jobs: Number(values.jobs),
+        workDir: path.join(workDir, `${workflow}-${editFormat}`),
+        outDir: values.out ? path.join(path.resolve(values.out), `${workflow}-${editFormat}`) : null,
+        retryBackoffMs: 0,
+        onTaskLine: (line) => process.stdout.write(`${line.faithful ? 'GREEN ' : line.green ? 'green*' : 'MISS  '} ${line.task} (${Math.round(line.wall_ms / 100) / 10} s)${line.miss ? ` — ${line.miss}` : ''}\n`),
+      });
+      lines.push(...result.lines);
+    }
+  }
+} finally {
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+const faithful = lines.filter((line) => line.faithful).length;
+const misses = lines.filter((line) => !line.faithful);
+const cells = workflows.flatMap((workflow) => formats.map((format) => ({ workflow, format, lines: lines.filter((line) => line.workflow === workflow && line.edit_format === format) })));
+report({
+  bench: 'corpus',
+  figures: [
+    figure('corpus_runs', 'task × workflow × format runs', lines.length, 'runs'),
+    figure('corpus_green', 'runs green (complete, tests pass bare on the run branch)', lines.filter((line) => line.green).length, 'runs'),
+    figure('corpus_fidelity', 'harness fidelity (green, and Lathe counts = bare counts on the fixed tree)', lines.length === 0 ? 0 : Math.round((faithful / lines.length) * 1000) / 10, '%', { min: 100 }),
+    figure('corpus_minutes', 'wall time', Math.round((Date.now() - started) / 6000) / 10, 'min'),
+  ],
+  details: { corpus: corpus.dir, model: values.model, tasks: tasks.map((task) => task.id), workflows, formats, cells: cells.map((cell) => ({ workflow: cell.workflow, format: cell.format, runs: cell.lines.length, faithful: cell.lines.filter((line) => line.faithful).length })), lines },
+});
+
+const mark = (line: CorpusTaskLine | undefined) => (!line ? '–' : line.faithful ? '✓' : line.green ? '≈' : '✗');
+const md = [
+  `# Harness fidelity on the corpus (${values.model})`,
+  '',
+  `${lines.length} runs: ${faithful} faithful (${lines.length === 0 ? 0 : Math.round((faithful / lines.length) * 1000) / 10}%), ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}).`,
+  '✓ green and faithful · ≈ green, but Lathe\'s counts differ from the bare run · ✗ not green',
+  '',
+  `| task | ${cells.map((cell) => `${cell.workflow} ${cell.format}`).join(' | ')} |`,
+  `| --- | ${cells.map(() => ':-:').join(' | ')} |`,
+  ...tasks.map((task) => `| ${task.id} | ${cells.map((cell) => mark(cell.lines.find((line) => line.task === task.id))).join(' | ')} |`),
+  '',
+  misses.length === 0 ? 'No misses.' : '## Misses',
+  ...misses.map((line) => `- ${line.task} · ${line.workflow} · ${line.edit_format}: ${line.miss ?? 'not green'}`),
+  '',
+];
+fs.writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'corpus.md'), md.join('\n'));
