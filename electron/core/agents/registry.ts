@@ -78,6 +78,9 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const artifacts = (task.artifacts as string[]) ?? [];
       const step = currentStep(ctx.state);
       const input: Record<string, unknown> = { task, goal: ctx.state.goal, attempt: step?.attempts ?? 1 };
+      // Seed 004 step 1: the Editor's own definition of success comes back to it when it writes.
+      const brief = ctx.state.scouting?.brief;
+      if (brief) Object.assign(input, { behavior_change: brief.behavior_change, success_criteria: brief.success_criteria, non_goals: brief.non_goals });
       if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
       if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
       if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;

@@ -1,15 +1,35 @@
 import type { GateKind } from '../../../shared/engine/gates';
+import type { RunConfig } from '../../../shared/engine/runConfig';
+import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';
 import { contextFiles } from './contextFiles';
 import type { AgentContext, AgentInput } from './registry';
 
-/** Seed 002's quality gates, as the Supervisor is told them. */
-export const GATE_CRITERIA: Record<GateKind, string[]> = {
-  plan: ['All steps must be actionable', 'Dependencies must be satisfiable', 'Complexity estimates must be reasonable'],
-  code: ['Implementation must address step requirements', 'Tests must be included', 'No critical security issues'],
-  step: ['Tests must pass', 'Evidence of completion needed', 'The diff is minimal and follows the repository conventions'],
-  goal: ['All steps completed (or acceptable failures)', 'Final integration tests pass', 'The goal is met'],
-};
+/**
+ * Seed 002's quality gates, as the Supervisor is told them. "Tests must be included" holds where the
+ * writer writes tests; where tests are read-only (seed 000) the same gate asks for the opposite.
+ */
+export function gateCriteria(kind: GateKind, config: Pick<RunConfig, 'tests_read_only'>): string[] {
+  switch (kind) {
+    case 'plan':
+      return ['All steps must be actionable', 'Dependencies must be satisfiable', 'Complexity estimates must be reasonable'];
+    case 'code':
+      return ['Implementation must address step requirements', config.tests_read_only ? 'Tests are read-only: the change must leave every test file as it is' : 'Tests for the changed behaviour must be included in the change', 'No critical security issues'];
+    case 'step':
+      return ['Tests must pass', 'Evidence of completion needed', 'The diff is minimal and follows the repository conventions'];
+    case 'goal':
+      return ['All steps completed (or acceptable failures)', 'Final integration tests pass', 'The goal is met'];
+    default:
+      return kind satisfies never;
+  }
+}
+
+/** What the code gate is told about the change's tests, in plain words, so "tests must be included" is checked against a fact. */
+export function testChangeNote(changedFiles: readonly string[], config: Pick<RunConfig, 'tests_read_only'>): { test_files_changed: string[]; test_change_note: string | null } {
+  const tests = changedFiles.filter(isTestFile);
+  if (config.tests_read_only || tests.length > 0) return { test_files_changed: tests, test_change_note: null };
+  return { test_files_changed: [], test_change_note: 'This change modifies no test file.' };
+}
 
 function planView(plan: PlanRecord | null): unknown {
   if (!plan) return null;
@@ -27,7 +47,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     gate: kind,
     goal: state.goal,
     threshold: gate?.threshold ?? state.config.thresholds[kind],
-    criteria: GATE_CRITERIA[kind],
+    criteria: gateCriteria(kind, state.config),
   };
   if (gate?.escalation && gate.escalation !== 'NONE') input.escalation = gate.escalation;
   const test = state.last_test && {
@@ -45,7 +65,8 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
       // Both gates judge the committed change with its test result in hand (seed 002: after the tests).
       const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
-      return { input: { ...input, task, test, changed_files: state.proposal_files, ...findings }, context: files };
+      const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
+      return { input: { ...input, task, test, changed_files: state.proposal_files, ...tests, ...findings }, context: files };
     }
     case 'goal':
       return { input: { ...input, plans: state.plans.filter((record) => record.depth === 0).map(planView), test, commits: state.commits.length }, context: [] };

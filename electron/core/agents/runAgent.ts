@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import type { ChatMessage, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
 import type { AgentContext, AgentSpec } from './registry';
+import { workflowRulePrompts } from './workflowRules';
 
 export interface AgentUsage {
   prompt_tokens: number;
@@ -40,7 +41,7 @@ function describeSchema(schema: z.ZodType): string {
 /** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
 export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<{ messages: ChatMessage[]; context: Awaited<ReturnType<AgentSpec['input']>>['context']; schema: z.ZodType }> {
   const schema = spec.schema(ctx);
-  const system = `${ctx.prompts.system(...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
+  const system = `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
   const { input, context } = await spec.input(ctx);
   const user = `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}`;
   return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], context, schema };

@@ -1,3 +1,4 @@
+import ignore from 'ignore';
 import type { EditPolicy } from '../workspace/types';
 
 /**
@@ -29,4 +30,11 @@ export function defaultEditPolicy(overrides: Partial<EditPolicy> = {}): EditPoli
     maxFileBytes: DEFAULT_MAX_FILE_BYTES,
     ...overrides,
   };
+}
+
+const defaultTests = ignore().add([...DEFAULT_TEST_PATTERNS]);
+
+/** Whether a repo-relative path is a test file by the default patterns (what `tests_read_only` guards). */
+export function isTestFile(relative: string): boolean {
+  return defaultTests.ignores(relative.replace(/^(\.\/)+/, ''));
 }

@@ -5,7 +5,8 @@ import { APP_ROOT, runFixturePerTest, treeAt, writeReplay } from '../../../test-
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, STATS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
-import { createEngineEnv } from './defaultDeps';
+import type { GenerateRequest, ModelRouterOptions } from '../llm/types';
+import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { startRun } from './runner';
 import { readLog } from './runStore';
 
@@ -35,17 +36,31 @@ const scoutRound = (n: number) => [
 
 async function run(repo: TempRepo, dataDir: string, outputs: unknown[]) {
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'editor-scouts', model: writeReplay(dataDir, 'transcript', outputs), editFormat: 'whole-file' });
-  const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: repo.dir, goal: 'fix median', config });
+  const requests: GenerateRequest<unknown>[] = [];
+  const deps = createDefaultDeps();
+  const createModels = (options: ModelRouterOptions) => {
+    const router = deps.createModels(options);
+    return { ...router, generate: <T>(request: GenerateRequest<T>) => (requests.push(request as GenerateRequest<unknown>), router.generate(request)) };
+  };
+  const recording = { ...deps, createModels };
+  const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: recording }), { repoRoot: repo.dir, goal: 'fix median', config });
   const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
-  return { state, runDir, log: readLog(path.join(runDir, 'log.jsonl')) };
+  return { state, runDir, log: readLog(path.join(runDir, 'log.jsonl')), requests };
 }
 
 describe('editor-scouts (seed 004) end to end', () => {
   it('pulls the Scouts through their read-only tools, records context files, and the Editor goes green', async () => {
     const { repo, dataDir } = setup();
-    const { state, runDir, log } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.fixed)]);
+    const { state, runDir, log, requests } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.fixed)]);
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    expect(fs.readdirSync(runDir).filter((name) => name.startsWith('context_')).sort()).toEqual(['context_001.md', 'context_002.md', 'context_latest.md']);
+    expect(fs.readdirSync(runDir).filter((name) => name.startsWith('context_')).sort()).toEqual(['context_001.json', 'context_001.md', 'context_002.json', 'context_002.md', 'context_latest.md']);
+    // The Editor writes with both Scouts' reports merged, and with its own success criteria and non-goals.
+    const editorCall = requests.find((request) => request.role === 'editor' && request.messages.some((message) => message.content.includes('"attempt"')));
+    const editorInput = JSON.parse(editorCall?.messages.at(-1)?.content.replace(/^Input:\n/, '').split('\n\nRelevant files and notes:')[0] ?? '{}') as Record<string, unknown>;
+    expect(editorInput).toMatchObject({ success_criteria: brief.json.success_criteria, non_goals: brief.json.non_goals, behavior_change: brief.json.behavior_change });
+    expect(editorInput.scout_report).toContain('round 1: median returns mean()');
+    expect(editorInput.scout_report).toContain('round 1: the median test fails');
+    expect(editorInput.scout_report).toContain('Scouts A, B (2 reports)');
     const scoutB = fs.readFileSync(path.join(runDir, 'context_002.md'), 'utf8');
     expect(scoutB).toContain('Scout B');
     expect(scoutB).toMatch(/run_tests.*FAIL/);

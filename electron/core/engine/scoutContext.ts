@@ -1,4 +1,7 @@
-import type { ScoutReport } from '../../../shared/schemas/agents/scout';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ScoutReportSchema, type ScoutReport } from '../../../shared/schemas/agents/scout';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { ScoutSandbox } from '../agents/scoutLoop';
@@ -7,31 +10,57 @@ import type { RunStore } from './runStore';
 
 const list = (title: string, items: string[]) => (items.length === 0 ? [] : [`## ${title}`, ...items.map((item) => `- ${item}`), '']);
 
-/** Seed 004's context snapshot: repo map, target files, APIs, constraints, prior art, verification tips, hypotheses. */
-export function renderContext(number: number, scout: string, question: string, report: ScoutReport, transcript: string[]): string {
+/** One Scout answer as recorded beside its snapshot, so a later snapshot of the round can merge it. */
+const RecordedAnswerSchema = z.object({ scout: z.string(), question: z.string(), report: ScoutReportSchema, transcript: z.array(z.string()) });
+type RecordedAnswer = z.infer<typeof RecordedAnswerSchema>;
+
+const SECTIONS = [
+  ['Repo map', 'repo_map'],
+  ['Target files', 'target_files'],
+  ['APIs', 'apis'],
+  ['Constraints', 'constraints'],
+  ['Prior art', 'prior_art'],
+  ['Verification tips', 'verification_tips'],
+  ['Hypotheses', 'hypotheses'],
+] as const satisfies readonly (readonly [string, keyof ScoutReport])[];
+
+/**
+ * Seed 004's context snapshot: repo map, target files, APIs, constraints, prior art, verification tips,
+ * hypotheses — merged over every Scout answer of the round, so the Editor sees Scout A's code map and
+ * Scout B's test notes together (the newest answer alone lost the others).
+ */
+export function renderContext(number: number, answers: readonly RecordedAnswer[]): string {
+  const scouts = [...new Set(answers.map((answer) => answer.scout))].join(', ');
+  const merged = (key: (typeof SECTIONS)[number][1]) => [...new Set(answers.flatMap((answer) => answer.report[key] as string[]))];
   return [
-    `# Context ${String(number).padStart(3, '0')} — Scout ${scout}`,
+    `# Context ${String(number).padStart(3, '0')} — Scout${answers.length > 1 ? 's' : ''} ${scouts} (${answers.length} report${answers.length === 1 ? '' : 's'})`,
     '',
-    `Question: ${question}`,
-    '',
-    report.summary,
-    '',
-    ...list('Repo map', report.repo_map),
-    ...list('Target files', report.target_files),
-    ...list('APIs', report.apis),
-    ...list('Constraints', report.constraints),
-    ...list('Prior art', report.prior_art),
-    ...list('Verification tips', report.verification_tips),
-    ...list('Hypotheses', report.hypotheses),
-    ...list('Tools used', transcript),
+    ...answers.flatMap((answer) => [`## Scout ${answer.scout}: ${answer.question}`, answer.report.summary, '']),
+    ...SECTIONS.flatMap(([title, key]) => list(title, merged(key))),
+    ...list('Tools used', answers.flatMap((answer) => answer.transcript.map((step) => `${answer.scout}: ${step}`))),
   ].join('\n');
 }
 
-/** Writes `context_###.md` and points `context_latest.md` at it; numbered by the state, so a redo overwrites the same file. */
+function readAnswer(store: RunStore, contextFile: string): RecordedAnswer | null {
+  try {
+    return RecordedAnswerSchema.parse(JSON.parse(fs.readFileSync(path.join(store.dir, contextFile.replace(/\.md$/, '.json')), 'utf8')));
+  } catch {
+    // A snapshot recorded before answers were kept beside it: it is still in its own .md file.
+    return null;
+  }
+}
+
+/**
+ * Writes `context_###.md` — the round's snapshot so far, this answer included — and points
+ * `context_latest.md` at it; numbered by the state, so a redo overwrites the same file.
+ */
 export function recordContext(store: RunStore, state: RunState, scout: string, question: string, report: ScoutReport, transcript: string[]): string {
   const number = state.contexts.length + 1;
   const name = `context_${String(number).padStart(3, '0')}.md`;
-  const text = renderContext(number, scout, question, report, transcript);
+  const answer: RecordedAnswer = { scout, question, report, transcript };
+  const earlier = state.contexts.slice(state.contexts.length - (state.scouting?.next ?? 0)).map((file) => readAnswer(store, file)).filter((entry): entry is RecordedAnswer => entry !== null);
+  const text = renderContext(number, [...earlier, answer]);
+  store.writeFile(name.replace(/\.md$/, '.json'), `${JSON.stringify(answer, null, 2)}\n`);
   store.writeFile(name, text);
   store.writeFile('context_latest.md', `<!-- latest: ${name} -->\n${text}`);
   return name;

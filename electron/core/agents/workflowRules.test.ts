@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { gateCriteria, testChangeNote } from './reviewInput';
+import { workflowRulePrompts } from './workflowRules';
+
+describe('one rule for tests and files per run', () => {
+  it('picks the rule texts from the run configuration', () => {
+    expect(workflowRulePrompts({ tests_read_only: true, artifacts_only: true })).toEqual(['rules/tests-read-only', 'rules/artifacts-only']);
+    expect(workflowRulePrompts({ tests_read_only: false, artifacts_only: false })).toEqual(['rules/tests-with-change', 'rules/artifacts-guide']);
+  });
+
+  it('the code gate asks for tests where the writer writes them, and for untouched tests where they are read-only', () => {
+    expect(gateCriteria('code', { tests_read_only: false })).toContain('Tests for the changed behaviour must be included in the change');
+    expect(gateCriteria('code', { tests_read_only: true })).toContain('Tests are read-only: the change must leave every test file as it is');
+    expect(gateCriteria('code', { tests_read_only: true }).join(' ')).not.toMatch(/must be included/);
+  });
+
+  it('tells the code gate plainly when a change has no test change', () => {
+    expect(testChangeNote(['src/stats.js'], { tests_read_only: false })).toEqual({ test_files_changed: [], test_change_note: 'This change modifies no test file.' });
+    expect(testChangeNote(['src/stats.js', 'test/stats.test.js'], { tests_read_only: false })).toEqual({ test_files_changed: ['test/stats.test.js'], test_change_note: null });
+    expect(testChangeNote(['lib/a.py', 'tests/test_a.py', 'conftest.py'], { tests_read_only: false }).test_files_changed).toEqual(['tests/test_a.py', 'conftest.py']);
+    expect(testChangeNote(['src/stats.js'], { tests_read_only: true }).test_change_note).toBeNull();
+  });
+});
