@@ -1,8 +1,10 @@
+import { buildContext, buildRepoMap, type BuiltContext, type ContextQuery } from '../context/index';
 import type { ContextItem } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
 
 const MAX_FILE_BYTES = 64 * 1024;
 const MAX_CANDIDATES = 200;
+const MAX_WHOLE_FILE_BYTES = 1024 * 1024;
 
 export function fileItem(path: string, content: string, priority: number): ContextItem {
   return { id: `file:${path}`, text: `### ${path}\n\`\`\`\n${content}\n\`\`\`\n`, priority };
@@ -19,7 +21,37 @@ export function pathsMentioned(text: string, known: ReadonlySet<string>): string
   return found;
 }
 
+/** Files named under a Scout report's "Target files" heading (seed 004's context snapshot). */
+export function scoutTargetFiles(report: string | null): string[] {
+  if (!report) return [];
+  const section = /^## Target files\n((?:- .*\n?)+)/m.exec(report);
+  if (!section?.[1]) return [];
+  return section[1]
+    .split('\n')
+    .map((line) => line.replace(/^- /, '').trim().split(/[\s:(]/)[0] ?? '')
+    .map((file) => file.replace(/^\.\//, '').replace(/^`|`$/g, ''))
+    .filter(Boolean);
+}
+
 /**
+ * Context ranked for the query and fitted to `budgetTokens`, from the symbol map of `workDir` (cached
+ * by blob id in `cacheFile` when given).
+ */
+export async function budgetedContext(tools: ReadOnlyTools, workDir: string, query: ContextQuery, budgetTokens: number, cacheFile: string | null): Promise<BuiltContext> {
+  const map = await buildRepoMap(workDir, { cacheFile });
+  const read = async (path: string) => {
+    try {
+      const { content, truncated } = await tools.readFile(path, { maxBytes: MAX_WHOLE_FILE_BYTES });
+      return truncated || content.includes('\0') ? null : content;
+    } catch {
+      return null;
+    }
+  };
+  return buildContext(map, query, { budgetTokens, read });
+}
+
+/**
+ * Today's listing-order context, kept for seed 000's artifacts-only writer and as the benchmark's baseline.
  * The files a writer sees, by priority: the task's artifacts first, then files the feedback mentions,
  * then (for whole-workspace workflows) the rest of the tracked text files. The inference layer drops
  * the lowest priorities first, and says so, when they do not fit.

@@ -11,7 +11,10 @@ import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervis
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
 import type { ContextItem, ModelRole } from '../llm/types';
 import type { EditFormat, ReadOnlyTools } from '../workspace/types';
-import { contextFiles } from './contextFiles';
+import type { BuiltContext } from '../context/index';
+import { roleBudget } from '../context/roleBudget';
+import { estimateTokens } from '../llm/results';
+import { budgetedContext, contextFiles, scoutTargetFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
 import { reviewInput } from './reviewInput';
 
@@ -26,11 +29,29 @@ export interface AgentContext {
   knowledge: ContextItem[];
   /** The latest Scout report (seed 004), when there is one. */
   scoutReport: string | null;
+  /** Where the repo map keeps its facts by blob id between runs (null: memory only). */
+  contextCacheFile?: string | null;
+  /** Told what a call's budgeted context included and dropped, before the call is made. */
+  onContextBuilt?: (report: ContextReport) => void;
+}
+
+/** What one agent call's budgeted context held (the `agent_context` event of the run log). */
+export interface ContextReport {
+  role: ModelRole;
+  context_size: number;
+  answer_reserve: number;
+  mandatory_tokens: number;
+  budget_tokens: number;
+  used_tokens: number;
+  included: BuiltContext['included'];
+  dropped: BuiltContext['dropped'];
 }
 
 export interface AgentInput {
   input: Record<string, unknown>;
   context: ContextItem[];
+  /** Context chosen to fill what the mandatory prompt leaves of the role's window (see runAgent's buildMessages). */
+  budgeted?: (budgetTokens: number) => Promise<BuiltContext>;
 }
 
 /** A role as data: which model serves it, its prompt files, its output schema and its input. */
@@ -42,6 +63,22 @@ export interface AgentSpec {
 }
 
 const orError = (schema: z.ZodType) => z.union([schema, AgentErrorSchema]);
+
+/** Share of the role's window (less the answer) that test output may take in a writer's input. */
+const FEEDBACK_SHARE = 0.25;
+
+/**
+ * Test output can be longer than a small model's whole window: past its share, the middle is cut
+ * (the first failure leads the text, the runner's summary ends it).
+ */
+export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): string {
+  const { contextSize, answerReserve } = roleBudget(ctx.state.config, role);
+  const maxChars = Math.max(400, Math.floor((contextSize - answerReserve) * FEEDBACK_SHARE) * 4);
+  if (estimateTokens(text) * 4 <= maxChars) return text;
+  const head = text.slice(0, Math.floor(maxChars * 0.7));
+  const tail = text.slice(text.length - Math.floor(maxChars * 0.3));
+  return `${head}\n… (${text.length - head.length - tail.length} characters of test output cut to fit the model's window) …\n${tail}`;
+}
 
 function taskOf(state: RunState): Record<string, unknown> {
   const step = currentStep(state);
@@ -81,15 +118,16 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       // Seed 004 step 1: the Editor's own definition of success comes back to it when it writes.
       const brief = ctx.state.scouting?.brief;
       if (brief) Object.assign(input, { behavior_change: brief.behavior_change, success_criteria: brief.success_criteria, non_goals: brief.non_goals });
-      if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+      const feedback = ctx.state.feedback?.text ?? null;
+      if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
       if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;
-      const files = await contextFiles(ctx.tools, {
-        artifacts,
-        feedback: ctx.state.feedback?.text ?? null,
-        includeAll: !ctx.state.config.artifacts_only,
-      });
-      return { input, context: files };
+      const workDir = ctx.state.workspace?.workDir;
+      if (ctx.state.config.artifacts_only || !workDir) {
+        return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
+      }
+      const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
+      return { input, context: [], budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.contextCacheFile ?? null) };
     },
   };
 }

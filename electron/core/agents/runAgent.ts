@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
-import type { ChatMessage, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
-import type { AgentContext, AgentSpec } from './registry';
+import { roleBudget } from '../context/roleBudget';
+import { estimateTokens } from '../llm/results';
+import type { ChatMessage, ContextItem, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
+import type { AgentContext, AgentSpec, ContextReport } from './registry';
 import { workflowRulePrompts } from './workflowRules';
 
 export interface AgentUsage {
@@ -38,13 +40,34 @@ function describeSchema(schema: z.ZodType): string {
   return text;
 }
 
+/** A role's system message: its prompts and the answer's JSON Schema. */
+export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodType): string {
+  return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
+}
+
 /** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
-export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<{ messages: ChatMessage[]; context: Awaited<ReturnType<AgentSpec['input']>>['context']; schema: z.ZodType }> {
+export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<{ messages: ChatMessage[]; context: ContextItem[]; schema: z.ZodType; report: ContextReport | null }> {
   const schema = spec.schema(ctx);
-  const system = `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
-  const { input, context } = await spec.input(ctx);
-  const user = `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}`;
-  return { messages: [{ role: 'system', content: system }, { role: 'user', content: user }], context, schema };
+  const system = systemPrompt(spec, ctx, schema);
+  const { input, context, budgeted } = await spec.input(ctx);
+  const head = `Input:\n${JSON.stringify(input, null, 2)}`;
+  const marker = '\n\nRelevant files and notes:\n{{context}}';
+  if (!budgeted) return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${context.length > 0 ? marker : ''}` }], context, schema, report: null };
+  // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
+  const { contextSize, answerReserve } = roleBudget(ctx.state.config, spec.modelRole);
+  const mandatory = estimateTokens(system) + estimateTokens(head + marker) + 8;
+  const built = await budgeted(Math.max(0, contextSize - answerReserve - mandatory));
+  const report: ContextReport = {
+    role: spec.modelRole,
+    context_size: contextSize,
+    answer_reserve: answerReserve,
+    mandatory_tokens: mandatory,
+    budget_tokens: built.budgetTokens,
+    used_tokens: built.usedTokens,
+    included: built.included,
+    dropped: built.dropped,
+  };
+  return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${marker}` }], context: built.items, schema, report };
 }
 
 export interface RetriedCall {
@@ -87,7 +110,8 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
  * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
  */
 export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
-  const { messages, context, schema } = await buildMessages(spec, ctx);
+  const { messages, context, schema, report } = await buildMessages(spec, ctx);
+  if (report) ctx.onContextBuilt?.(report);
   const call = await generateWithRetries({ role: spec.modelRole, messages, context, schema }, options);
   if (call.last?.ok) {
     if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };

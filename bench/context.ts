@@ -1,0 +1,167 @@
+/**
+ * Context recall on a real bug-fix corpus: is every gold file (and gold function) in the writer's
+ * context, at 4k, 8k and 16k-token windows, with the failing test output and from the goal alone?
+ * Today's listing order (baseline) against the ranked, budgeted context. Usage:
+ *   npm run bench:context -- [--corpus DIR] [--tasks PATTERN] [--json]
+ * The last line with --json is the summary object; the table goes to bench/results/context.{json,md}.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildRepoMap, rankFiles, type RankMethod } from '../electron/core/context/index';
+import { findDefaultCorpus, loadCorpus, materializeCorpusTask, selectCorpusTasks, defaultCorpusCache, type CorpusTask } from '../electron/core/eval/corpus/index';
+import { failingOutput } from './context/failingOutput';
+import { goldSpans, type GoldSpan } from './context/gold';
+import { writerPrompt, type Method, type Mode } from './context/writerPrompt';
+import { machine } from './lib/results';
+
+const BUDGETS = { '4k': 4096, '8k': 8192, '16k': 16384 } as const;
+type BudgetKey = keyof typeof BUDGETS;
+const MODES: Mode[] = ['with_failure', 'goal_only'];
+const METHODS: Method[] = ['baseline', 'new'];
+const RANKERS: RankMethod[] = ['bm25', 'graph', 'combined'];
+
+interface Cell {
+  file: boolean;
+  functions: boolean;
+  overflow: boolean;
+  promptTokens: number;
+}
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function taskRepo(corpusDir: string, task: CorpusTask, cacheDir: string): Promise<string> {
+  const dir = path.join(cacheDir, 'context-repos', `${task.id}-${task.fix_commit.slice(0, 8)}`);
+  if (!fs.existsSync(path.join(dir, '.git'))) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await materializeCorpusTask(corpusDir, task, dir);
+  }
+  return dir;
+}
+
+function spanText(rows: string[], span: GoldSpan): string {
+  return rows.slice(span.start - 1, span.end).join('\n');
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
+};
+const share = (values: boolean[]) => (values.length === 0 ? 0 : Math.round((values.filter(Boolean).length / values.length) * 1000) / 1000);
+
+async function main(): Promise<void> {
+  const corpusDir = argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..'));
+  if (!corpusDir) throw new Error('no corpus: pass --corpus DIR (a folder with tasks.json and bundles) or set LATHE_CORPUS');
+  const corpus = loadCorpus(corpusDir);
+  const tasks = selectCorpusTasks(corpus, argument('tasks'));
+  const cacheDir = defaultCorpusCache();
+  const cells = new Map<string, Cell>();
+  const ranks: Record<string, Record<Mode, number[]>> = {};
+  const perTask: unknown[] = [];
+  for (const task of tasks) {
+    const dir = await taskRepo(corpus.dir, task, cacheDir);
+    const map = await buildRepoMap(dir);
+    const gold = goldSpans(task, map);
+    const rowsOf = new Map(task.gold_files.map((file) => [file, fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8').split('\n') : []]));
+    const failing = await failingOutput(corpus.dir, task, { cacheDir });
+    const row: Record<string, unknown> = { id: task.id, gold_files: task.gold_files, gold_functions: gold.map((span) => `${span.file}#${span.name}`), failing_status: failing.status };
+    for (const mode of MODES) {
+      const feedback = mode === 'with_failure' ? failing.feedback : null;
+      for (const ranker of RANKERS) {
+        const order = rankFiles(map, { goal: task.goal, feedback }, ranker).map((entry) => entry.file.path);
+        const worst = Math.max(...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)));
+        ((ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode]).push(worst);
+      }
+      for (const method of METHODS) {
+        for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
+          const prompt = await writerPrompt(dir, task.goal, feedback, size, method);
+          const inContext = (file: string) => prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
+          const cell: Cell = {
+            file: !prompt.overflow && task.gold_files.every(inContext),
+            functions: !prompt.overflow && gold.every((span) => prompt.contextText.includes(spanText(rowsOf.get(span.file) ?? [], span))),
+            overflow: prompt.overflow,
+            promptTokens: prompt.promptTokens,
+          };
+          cells.set(`${task.id}|${mode}|${method}|${key}`, cell);
+          row[`${method}.${mode}.${key}`] = `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
+        }
+      }
+    }
+    perTask.push(row);
+    process.stderr.write(`${task.id}: ${JSON.stringify(row)}\n`);
+  }
+
+  const pick = (method: Method, mode: Mode, key: BudgetKey) => tasks.map((task) => cells.get(`${task.id}|${mode}|${method}|${key}`) as Cell);
+  const recallOf = (method: Method, measure: 'file' | 'functions') =>
+    Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => [key, { with_failure: share(pick(method, 'with_failure', key).map((cell) => cell[measure])), goal_only: share(pick(method, 'goal_only', key).map((cell) => cell[measure])) }]));
+  const overflowsOf = (method: Method) => Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => [key, MODES.reduce((sum, mode) => sum + pick(method, mode, key).filter((cell) => cell.overflow).length, 0)]));
+  const promptSizes = (method: Method) =>
+    Object.fromEntries(
+      MODES.map((mode) => [
+        mode === 'with_failure' ? 'coder' : 'editor',
+        Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => {
+          const sizes = pick(method, mode, key).map((cell) => cell.promptTokens);
+          return [key, { p50: quantile(sizes, 0.5), p95: quantile(sizes, 0.95) }];
+        })),
+      ]),
+    );
+  const rankSummary = Object.fromEntries(RANKERS.map((ranker) => [ranker, Object.fromEntries(MODES.map((mode) => {
+    const list = ranks[ranker]?.[mode] ?? [];
+    return [mode, { top1: share(list.map((rank) => rank <= 1)), top3: share(list.map((rank) => rank <= 3)), top10: share(list.map((rank) => rank <= 10)) }];
+  }))]));
+  const newOverflows = overflowsOf('new');
+  const summary = {
+    recall: recallOf('new', 'file'),
+    overflows: newOverflows['8k'],
+    overflows_by_budget: newOverflows,
+    function_recall: recallOf('new', 'functions'),
+    prompt_tokens: promptSizes('new'),
+    baseline: { recall: recallOf('baseline', 'file'), function_recall: recallOf('baseline', 'functions'), overflows_by_budget: overflowsOf('baseline'), prompt_tokens: promptSizes('baseline') },
+    ranking: rankSummary,
+    tasks: tasks.length,
+    corpus: corpus.dir,
+    token_count: 'estimate: 4 characters a token, as the server and replay providers fit prompts',
+  };
+  const table = markdown(summary);
+  process.stdout.write(`\n${table}\n`);
+  const out = path.resolve(import.meta.dirname, 'results');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'context.json'), `${JSON.stringify({ bench: 'context', at: new Date().toISOString(), machine: machine(), summary, tasks: perTask }, null, 2)}\n`);
+  fs.writeFileSync(path.join(out, 'context.md'), `# bench:context\n\n${table}\n`);
+  if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(summary)}\n`);
+}
+
+type Summary = {
+  recall: Record<string, Record<Mode, number>>;
+  function_recall: Record<string, Record<Mode, number>>;
+  overflows_by_budget: Record<string, number>;
+  prompt_tokens: Record<string, Record<string, { p50: number; p95: number }>>;
+  baseline: { recall: Record<string, Record<Mode, number>>; function_recall: Record<string, Record<Mode, number>>; overflows_by_budget: Record<string, number>; prompt_tokens: Record<string, Record<string, { p50: number; p95: number }>> };
+  ranking: Record<string, Record<string, { top1: number; top3: number; top10: number }>>;
+  tasks: number;
+};
+
+function markdown(summary: Summary): string {
+  const lines = [`${summary.tasks} tasks. Recall: share of tasks whose gold files (functions) are all in the writer's context.`, '', '| budget | mode | file recall baseline | file recall new | function recall baseline | function recall new | overflows baseline | overflows new |', '|---|---|---|---|---|---|---|---|'];
+  for (const key of Object.keys(BUDGETS)) {
+    for (const mode of MODES) {
+      const overflowNote = mode === 'with_failure' ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}` : '(both modes counted above) | ';
+      lines.push(`| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} | ${overflowNote} |`);
+    }
+  }
+  lines.push('', '| role (mode) | budget | prompt tokens p50 / p95 baseline | new |', '|---|---|---|---|');
+  for (const role of Object.keys(summary.prompt_tokens)) {
+    for (const key of Object.keys(BUDGETS)) {
+      const base = summary.baseline.prompt_tokens[role]?.[key];
+      const next = summary.prompt_tokens[role]?.[key];
+      lines.push(`| ${role} | ${key} | ${base?.p50} / ${base?.p95} | ${next?.p50} / ${next?.p95} |`);
+    }
+  }
+  lines.push('', '| ranker | mode | gold file top 1 | top 3 | top 10 |', '|---|---|---|---|---|');
+  for (const [ranker, modes] of Object.entries(summary.ranking)) for (const [mode, value] of Object.entries(modes)) lines.push(`| ${ranker} | ${mode} | ${value.top1} | ${value.top3} | ${value.top10} |`);
+  return lines.join('\n');
+}
+
+await main();

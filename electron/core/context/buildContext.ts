@@ -1,0 +1,181 @@
+import type { ContextItem } from '../llm/types';
+import { estimateTokens } from '../llm/results';
+import { rankFiles, type RankedFile, type RankMethod } from './rank';
+import type { ContextQuery } from './querySignals';
+import type { RepoMap } from './repoMap';
+import type { FileSymbol } from './symbols';
+
+/** One piece of context as the run log records it. */
+export interface ContextEntry {
+  id: string;
+  path: string;
+  kind: 'file' | 'excerpt' | 'map';
+  tokens: number;
+  /** Inclusive line ranges an excerpt holds. */
+  lines?: [number, number][];
+  reason: string;
+}
+
+export interface BuiltContext {
+  items: ContextItem[];
+  included: ContextEntry[];
+  /** Candidates left out (or cut to excerpts), best first. */
+  dropped: ContextEntry[];
+  budgetTokens: number;
+  usedTokens: number;
+}
+
+export interface BuildContextOptions {
+  budgetTokens: number;
+  read: (path: string) => Promise<string | null>;
+  method?: RankMethod;
+  /** Share of the budget the files to edit may take (the rest: map entries and further files). */
+  targetShare?: number;
+}
+
+const MAX_TARGETS = 3;
+const MAP_SHARE = 0.15;
+const MAP_FILES = 40;
+const MAP_SYMBOLS_PER_FILE = 12;
+const EXCERPT_WINDOW = 30;
+const itemTokens = (text: string) => estimateTokens(text) + 2;
+
+function fence(path: string, note: string, body: string): string {
+  return `### ${path}${note}\n\`\`\`\n${body}\n\`\`\`\n`;
+}
+
+/** Merges line ranges that touch or overlap. */
+function mergeRanges(ranges: [number, number][]): [number, number][] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range[0] <= last[1] + 1) last[1] = Math.max(last[1], range[1]);
+    else merged.push([...range]);
+  }
+  return merged;
+}
+
+function excerptText(path: string, rows: string[], ranges: [number, number][]): string {
+  const parts = ranges.map(([start, end]) => rows.slice(start - 1, end).join('\n'));
+  const where = ranges.map(([start, end]) => (start === end ? `${start}` : `${start}-${end}`)).join(', ');
+  return fence(path, ` (excerpt: lines ${where} of ${rows.length})`, parts.join('\n…\n'));
+}
+
+/** The ranges worth showing of a file too big to send whole: the best symbols, or windows round stack-frame lines. */
+function excerptRanges(entry: RankedFile, rows: string[], budget: number): [number, number][] {
+  const chosen: [number, number][] = [];
+  let used = 0;
+  const tokensOf = (start: number, end: number) => estimateTokens(rows.slice(start - 1, end).join('\n')) + 4;
+  const tryAdd = (start: number, end: number): boolean => {
+    const cost = tokensOf(start, end);
+    if (used + cost > budget) return false;
+    chosen.push([start, end]);
+    used += cost;
+    return true;
+  };
+  const window = (line: number): [number, number] => [Math.max(1, line - EXCERPT_WINDOW), Math.min(rows.length, line + EXCERPT_WINDOW)];
+  const scored = entry.symbols.filter((ranked) => ranked.score > 0);
+  for (const { symbol } of scored) {
+    if (chosen.some(([start, end]) => symbol.start >= start && symbol.end <= end)) continue;
+    if (tryAdd(symbol.start, symbol.end)) continue;
+    // Too big whole: its head and the lines the query points at inside it.
+    const inside = entry.lines.filter((line) => line >= symbol.start && line <= symbol.end);
+    const head: [number, number] = [symbol.start, Math.min(symbol.end, symbol.start + 2 * EXCERPT_WINDOW)];
+    for (const range of [...inside.map(window), head]) tryAdd(...range);
+  }
+  for (const line of entry.lines) if (!chosen.some(([start, end]) => line >= start && line <= end)) tryAdd(...window(line));
+  return mergeRanges(chosen);
+}
+
+function outline(entry: RankedFile): string {
+  const best = new Set(entry.symbols.filter((ranked) => ranked.score > 0).slice(0, MAP_SYMBOLS_PER_FILE).map((ranked) => ranked.symbol));
+  const rest = entry.file.symbols.filter((symbol) => symbol.kind !== 'variable' && !best.has(symbol));
+  const shown: FileSymbol[] = [...best, ...rest].slice(0, MAP_SYMBOLS_PER_FILE).sort((a, b) => a.start - b.start);
+  const more = entry.file.symbols.length - shown.length;
+  return [`${entry.file.path} (${entry.file.lines} lines)`, ...shown.map((symbol) => `  ${symbol.start}: ${symbol.signature}`), ...(more > 0 ? [`  … ${more} more`] : [])].join('\n');
+}
+
+/**
+ * A writer's context within a token budget: the files to edit (whole, or the enclosing functions of
+ * the relevant lines when large), then ranked repo-map entries, then further files by rank; never
+ * listing order. Items get falling priorities, so the model layer's own fit drops the last ones first.
+ */
+export async function buildContext(map: RepoMap, query: ContextQuery, options: BuildContextOptions): Promise<BuiltContext> {
+  const budget = Math.max(0, Math.floor(options.budgetTokens));
+  const ranked = rankFiles(map, query, options.method ?? 'combined');
+  const byPath = new Map(ranked.map((entry) => [entry.file.path, entry]));
+  const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter((file, index, all) => all.indexOf(file) === index && map.byPath.has(file));
+  const source = ranked.filter((entry) => !entry.isTest);
+  const top = source[0]?.score ?? 0;
+  const guessed = source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).map((entry) => entry.file.path);
+  const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
+
+  const items: ContextItem[] = [];
+  const included: ContextEntry[] = [];
+  const dropped: ContextEntry[] = [];
+  const done = new Set<string>();
+  let used = 0;
+  let priority = 1000;
+  const push = (entry: ContextEntry, text: string) => {
+    items.push({ id: entry.id, text, priority: priority-- });
+    included.push(entry);
+    used += entry.tokens;
+  };
+  const entryFor = (file: string): RankedFile => byPath.get(file) ?? { file: map.byPath.get(file) as RankedFile['file'], score: 0, isTest: false, lines: [], symbols: [] };
+  const reasonFor = (file: string, index: number) => (query.artifacts?.includes(file) ? 'plan artifact' : query.targetFiles?.includes(file) ? 'scout target' : `ranked #${index + 1}`);
+
+  const addFile = async (file: string, reason: string, room: number): Promise<boolean> => {
+    const text = await options.read(file);
+    if (text === null) return false;
+    const whole = fence(file, '', text);
+    const wholeTokens = itemTokens(whole);
+    if (wholeTokens <= room) {
+      push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason }, whole);
+      return true;
+    }
+    const entry = entryFor(file);
+    const rows = text.split('\n');
+    const ranges = excerptRanges(entry, rows, room - 40);
+    if (ranges.length === 0) {
+      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; no room` });
+      return false;
+    }
+    const excerpt = excerptText(file, rows, ranges);
+    push({ id: `excerpt:${file}`, path: file, kind: 'excerpt', tokens: itemTokens(excerpt), lines: ranges, reason: `${reason}; ${wholeTokens} tokens whole` }, excerpt);
+    dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: 'too large whole: excerpted' });
+    return true;
+  };
+
+  const targetBudget = Math.floor(budget * (options.targetShare ?? 0.6));
+  for (const [index, file] of targets.entries()) {
+    const room = Math.floor((targetBudget - used) / Math.max(1, Math.min(targets.length - index, 2)));
+    if (room < 60) break;
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), room)) done.add(file);
+  }
+
+  const mapBudget = Math.min(budget - used, Math.floor(budget * MAP_SHARE));
+  const mapLines: string[] = [];
+  let mapTokens = itemTokens('### Repository map (ranked)\n');
+  for (const entry of ranked.slice(0, MAP_FILES)) {
+    if (done.has(entry.file.path) || entry.file.symbols.length === 0) continue;
+    const block = outline(entry);
+    const cost = estimateTokens(block) + 1;
+    if (mapTokens + cost > mapBudget) continue;
+    mapLines.push(block);
+    mapTokens += cost;
+  }
+  if (mapLines.length > 0) push({ id: 'map:ranked', path: '', kind: 'map', tokens: mapTokens, reason: `${mapLines.length} ranked files' symbols` }, `### Repository map (ranked)\n${mapLines.join('\n')}\n`);
+
+  for (const [index, entry] of ranked.entries()) {
+    const file = entry.file.path;
+    if (done.has(file)) continue;
+    const room = budget - used;
+    if (room < 60) {
+      if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; budget spent` });
+      continue;
+    }
+    if (await addFile(file, `ranked #${index + 1}`, room)) done.add(file);
+  }
+  return { items, included, dropped, budgetTokens: budget, usedTokens: used };
+}

@@ -1,0 +1,7 @@
+/** The context engine: a symbol map of the repository, ranking for a query, and budgeted context. */
+export { buildContext, type BuiltContext, type ContextEntry } from './buildContext';
+export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
+export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type MappedFile } from './repoMap';
+export { roleBudget, type RoleBudget } from './roleBudget';
+export { extractSymbols, plainSymbols, type FileSymbol } from './symbols';
+export type { ContextQuery } from './querySignals';

@@ -1,0 +1,26 @@
+import type { RunConfig } from '../../../shared/engine/runConfig';
+import { DEFAULT_CONTEXT_SIZE } from '../llm/llama/modelPool';
+import { DEFAULT_MAX_TOKENS } from '../llm/providers/provider';
+import type { ModelRole } from '../llm/types';
+
+/** Servers and replays state no window; context is still sized as if a mid-size local model answered. */
+export const UNSTATED_CONTEXT_SIZE = 16_384;
+
+export interface RoleBudget {
+  /** The role's context window in tokens, as its provider will size it. */
+  contextSize: number;
+  /** Tokens kept free for the answer (the role's maxTokens). */
+  answerReserve: number;
+}
+
+/**
+ * The window a role's calls get: its configured contextSize, else what its provider would pick
+ * (llama: the pool's default; others: UNSTATED_CONTEXT_SIZE), minus nothing yet: callers subtract the
+ * answer reserve and the mandatory prompt.
+ */
+export function roleBudget(config: RunConfig, role: ModelRole): RoleBudget {
+  const model = config.models[role];
+  const answerReserve = model?.max_tokens ?? DEFAULT_MAX_TOKENS;
+  if (model?.context_size !== undefined) return { contextSize: model.context_size, answerReserve };
+  return { contextSize: model?.model.startsWith('llama:') ? DEFAULT_CONTEXT_SIZE : UNSTATED_CONTEXT_SIZE, answerReserve };
+}
