@@ -3,6 +3,7 @@ import type { AgentPurpose } from '../../../shared/engine/actions';
 import { currentPlan, currentStep } from '../../../shared/engine/planOps';
 import type { Preset } from '../../../shared/engine/presets';
 import type { RunState } from '../../../shared/engine/runState';
+import type { AgentContextData } from '../../../shared/schemas/agentContext';
 import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../shared/schemas/agents/planner';
 import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
@@ -35,17 +36,8 @@ export interface AgentContext {
   onContextBuilt?: (report: ContextReport) => void;
 }
 
-/** What one agent call's budgeted context held (the `agent_context` event of the run log). */
-export interface ContextReport {
-  role: ModelRole;
-  context_size: number;
-  answer_reserve: number;
-  mandatory_tokens: number;
-  budget_tokens: number;
-  used_tokens: number;
-  included: BuiltContext['included'];
-  dropped: BuiltContext['dropped'];
-}
+/** What one agent call's budgeted context held (the `agent_context` event of the run log, less purpose and step). */
+export type ContextReport = Omit<AgentContextData, 'purpose' | 'step_id'>;
 
 export interface AgentInput {
   input: Record<string, unknown>;

@@ -1,3 +1,4 @@
+import type { ContextEntry } from '../../../shared/schemas/agentContext';
 import type { ContextItem } from '../llm/types';
 import { estimateTokens } from '../llm/results';
 import { rankFiles, type RankedFile, type RankMethod } from './rank';
@@ -5,16 +6,7 @@ import type { ContextQuery } from './querySignals';
 import type { RepoMap } from './repoMap';
 import type { FileSymbol } from './symbols';
 
-/** One piece of context as the run log records it. */
-export interface ContextEntry {
-  id: string;
-  path: string;
-  kind: 'file' | 'excerpt' | 'map';
-  tokens: number;
-  /** Inclusive line ranges an excerpt holds. */
-  lines?: [number, number][];
-  reason: string;
-}
+export type { ContextEntry };
 
 export interface BuiltContext {
   items: ContextItem[];

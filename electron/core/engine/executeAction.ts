@@ -65,6 +65,7 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   const ctx = await session.agentContext(state);
   const router: ModelRouter = session.router;
   session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model: router.specFor(spec.modelRole), step_id: state.current_step_id } });
+  ctx.onContextBuilt = (report) => session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...report } });
   const options = {
     router,
     retries: state.config.limits.agent_retries,

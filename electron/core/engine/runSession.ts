@@ -101,6 +101,8 @@ export class RunSession {
       editFormat: this.deps.getEditFormat(state.config.edit_format),
       knowledge: await this.loadKnowledge(state.config.kb_dir),
       scoutReport: this.readScoutReport(),
+      // Beside the run store: never listed, never committed, shared by the repository's runs.
+      contextCacheFile: path.join(this.repoRoot, '.lathe', 'cache', 'repo-map.json'),
     };
   }
 

@@ -45,6 +45,11 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `step${at} blocked: ${str(data, 'reason') ?? ''}`, tone: 'warn' };
     case 'agent_call':
       return { text: `${event.role} called (${str(data, 'purpose') ?? '?'})${at}`, tone: 'info' };
+    case 'agent_context': {
+      const included = Array.isArray(data.included) ? data.included.length : 0;
+      const dropped = Array.isArray(data.dropped) ? data.dropped.length : 0;
+      return { text: `context for ${str(data, 'purpose') ?? '?'}${at}: ${num(data, 'used_tokens') ?? '?'} of ${num(data, 'budget_tokens') ?? '?'} tokens · ${included} included, ${dropped} dropped`, tone: 'info' };
+    }
     case 'agent_output': {
       const usage = record(data.usage);
       const tokens = usage ? ` · ${num(usage, 'completion_tokens') ?? 0} tokens out` : '';

@@ -3,6 +3,7 @@ import { formatDuration } from '../../lib/format';
 import type { RunView } from '../../runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
+import { ContextCalls } from './ContextCalls';
 
 /** Where the run stands, in numbers: steps, commits, tests, gates. */
 function RunFacts({ view }: { view: RunView }) {
@@ -105,6 +106,7 @@ export function ActivityTab() {
           ))}
         </ul>
       )}
+      <ContextCalls />
     </div>
   );
 }

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** One piece of a call's context: a whole file, an excerpt of one (its line ranges), or the ranked repo map. */
+export const ContextEntrySchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  kind: z.enum(['file', 'excerpt', 'map']),
+  tokens: z.number(),
+  lines: z.array(z.tuple([z.number(), z.number()])).optional(),
+  reason: z.string(),
+});
+export type ContextEntry = z.infer<typeof ContextEntrySchema>;
+
+/** The `agent_context` run-log event: what one agent call's budgeted context included and dropped. */
+export const AgentContextDataSchema = z.object({
+  purpose: z.string(),
+  step_id: z.string().nullable().optional(),
+  role: z.string(),
+  /** The role's window and the answer's reserve, in tokens. */
+  context_size: z.number(),
+  answer_reserve: z.number(),
+  /** System prompt and input (goal, task, feedback), estimated. */
+  mandatory_tokens: z.number(),
+  budget_tokens: z.number(),
+  used_tokens: z.number(),
+  included: z.array(ContextEntrySchema),
+  dropped: z.array(ContextEntrySchema),
+});
+export type AgentContextData = z.infer<typeof AgentContextDataSchema>;
