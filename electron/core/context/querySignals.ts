@@ -12,6 +12,8 @@ export interface ContextQuery {
 export interface QuerySignals {
   /** Identifiers and words, as written, from the goal and the feedback (test names and messages included). */
   terms: string[];
+  /** The goal's own words: they weigh more than a long test output's. */
+  goalTerms: string[];
   /** Repo files the feedback or goal names, with the lines its stack frames point at. */
   mentioned: Map<string, number[]>;
 }
@@ -82,5 +84,5 @@ export function querySignals(query: ContextQuery, known: ReadonlySet<string>): Q
     const file = resolveKnown(match[0], known, suffixes);
     if (file) mention(file, null);
   }
-  return { terms: queryWords(text), mentioned };
+  return { terms: queryWords(text), goalTerms: queryWords(query.goal), mentioned };
 }

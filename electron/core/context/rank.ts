@@ -31,6 +31,8 @@ interface Index {
 }
 
 const indexes = new WeakMap<RepoMap, Index>();
+/** A goal word counts as this many mentions in the failing output. */
+const GOAL_WEIGHT = 3;
 
 function lastName(symbol: FileSymbol): string {
   const dot = symbol.name.lastIndexOf('.');
@@ -66,10 +68,11 @@ function indexOf(map: RepoMap): Index {
 }
 
 /** Okapi BM25 of each file for the query's tokens (k1 1.2, b 0.75), scaled so the best file scores 1. */
-function bm25(map: RepoMap, index: Index, terms: string[]): Float64Array {
+function bm25(map: RepoMap, index: Index, signals: QuerySignals): Float64Array {
   const scores = new Float64Array(map.files.length);
   const tokens = new Map<string, number>();
-  for (const term of terms) for (const token of subtokens(term)) tokens.set(token, (tokens.get(token) ?? 0) + 1);
+  for (const term of signals.terms) for (const token of subtokens(term)) tokens.set(token, (tokens.get(token) ?? 0) + 1);
+  for (const term of signals.goalTerms) for (const token of subtokens(term)) tokens.set(token, (tokens.get(token) ?? 0) + GOAL_WEIGHT);
   const count = map.files.length;
   for (const [token, queryCount] of tokens) {
     const list = index.postings.get(token);
@@ -77,7 +80,7 @@ function bm25(map: RepoMap, index: Index, terms: string[]): Float64Array {
     const idf = Math.log(1 + (count - list.size + 0.5) / (list.size + 0.5));
     for (const [fileIndex, frequency] of list) {
       const norm = frequency + 1.2 * (1 - 0.75 + (0.75 * (index.lengths[fileIndex] ?? 0)) / index.averageLength);
-      scores[fileIndex] = (scores[fileIndex] ?? 0) + Math.min(queryCount, 3) * idf * ((frequency * 2.2) / norm);
+      scores[fileIndex] = (scores[fileIndex] ?? 0) + Math.min(queryCount, 2 * GOAL_WEIGHT) * idf * ((frequency * 2.2) / norm);
     }
   }
   return normalize(scores);
@@ -100,8 +103,8 @@ function graph(map: RepoMap, index: Index, signals: QuerySignals): Float64Array 
     if (!list || list.length > 8) return;
     for (const fileIndex of list) scores[fileIndex] = (scores[fileIndex] ?? 0) + weight / list.length;
   };
-  const queryNames = new Set(signals.terms);
-  for (const name of queryNames) credit(name, 3);
+  const goalNames = new Set(signals.goalTerms);
+  for (const name of new Set(signals.terms)) credit(name, goalNames.has(name) ? 3 : 1);
   for (const [file] of signals.mentioned) {
     const mapped = map.byPath.get(file);
     if (!mapped) continue;
@@ -133,7 +136,7 @@ function symbolScores(file: MappedFile, signals: QuerySignals, lines: number[], 
 export function rankFiles(map: RepoMap, query: ContextQuery, method: RankMethod = 'combined'): RankedFile[] {
   const index = indexOf(map);
   const signals = querySignals(query, new Set(map.byPath.keys()));
-  const lexical = method === 'graph' ? null : bm25(map, index, signals.terms);
+  const lexical = method === 'graph' ? null : bm25(map, index, signals);
   const references = method === 'bm25' ? null : graph(map, index, signals);
   const queryTokens = new Set(signals.terms.flatMap(subtokens));
   const named = new Set([...(query.artifacts ?? []), ...(query.targetFiles ?? [])]);
