@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import { buildContext } from './buildContext';
+import { buildRepoMap, clearRepoMapMemory } from './repoMap';
+
+let repo: TempRepo | null = null;
+afterEach(() => {
+  repo?.remove();
+  repo = null;
+});
+
+/** A repository whose listing order puts many unrelated files before the one to fix. */
+function sampleRepo(): TempRepo {
+  const files: Record<string, string> = {};
+  for (let index = 0; index < 30; index++) files[`aaa/filler${index}.py`] = `def filler_${index}(x):\n${'    x = x + 1\n'.repeat(40)}    return x\n`;
+  const padding = Array.from({ length: 60 }, (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`).join('\n');
+  files['toolz/itertoolz.py'] = `${padding}\ndef partition_all(n, seq):\n    """Partition all elements of sequence into tuples of length at most n"""\n    return tuple(seq)\n`;
+  files['toolz/tests/test_itertoolz.py'] = 'from toolz.itertoolz import partition_all\n\ndef test_partition_all():\n    assert partition_all(2, [1]) == ((1,),)\n';
+  return makeTempRepo({ files });
+}
+
+const reader = (dir: string) => async (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
+
+describe('buildContext', () => {
+  it('puts the function to fix in a small window, ranked from the goal, never in listing order', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid' }, { budgetTokens: 1500, read: reader(repo.dir) });
+    const text = built.items.map((item) => item.text).join('\n');
+    expect(text).toContain('def partition_all(n, seq):');
+    expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', kind: 'excerpt' });
+    expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/itertoolz.py', reason: 'too large whole: excerpted' }));
+    expect(text).not.toContain('filler_0');
+    expect(built.usedTokens).toBeLessThanOrEqual(1500);
+    expect(built.items.map((item) => item.priority)).toEqual([...built.items.map((item) => item.priority)].sort((a, b) => b - a));
+  });
+
+  it('follows a stack frame to the enclosing function and names what did not fit', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    const source = fs.readFileSync(path.join(repo.dir, 'toolz/itertoolz.py'), 'utf8').split('\n');
+    const line = source.findIndex((row) => row.includes('return tuple(seq)')) + 1;
+    const feedback = `Traceback (most recent call last):\n  File "/tmp/x/toolz/itertoolz.py", line ${line}, in partition_all\nAssertionError`;
+    const built = await buildContext(map, { goal: 'fix a crash', feedback }, { budgetTokens: 400, read: reader(repo.dir) });
+    const excerpt = built.included.find((entry) => entry.path === 'toolz/itertoolz.py');
+    expect(excerpt?.lines?.some(([start, end]) => start <= line && line <= end)).toBe(true);
+    expect(built.dropped.length).toBeGreaterThan(0);
+  });
+
+  it('keeps plan artifacts first and whole when they fit', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'partition_all', artifacts: ['aaa/filler3.py'] }, { budgetTokens: 4000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ id: 'file:aaa/filler3.py', kind: 'file', reason: 'plan artifact' });
+  });
+});
+
+describe('buildRepoMap', () => {
+  it('reuses facts by blob id from its disk cache, and parses only a changed file', async () => {
+    repo = sampleRepo();
+    const cacheFile = path.join(repo.dir, '.lathe', 'cache', 'repo-map.json');
+    clearRepoMapMemory();
+    const first = await buildRepoMap(repo.dir, { cacheFile });
+    expect(first.parsed).toBe(first.files.length);
+    clearRepoMapMemory();
+    const warm = await buildRepoMap(repo.dir, { cacheFile });
+    expect(warm.parsed).toBe(0);
+    expect(warm.byPath.get('toolz/itertoolz.py')?.symbols.map((symbol) => symbol.name)).toContain('partition_all');
+    repo.write('toolz/itertoolz.py', 'def renamed(seq):\n    return seq\n');
+    const changed = await buildRepoMap(repo.dir, { cacheFile });
+    expect(changed.parsed).toBe(1);
+    expect(changed.byPath.get('toolz/itertoolz.py')?.symbols.map((symbol) => symbol.name)).toEqual(['renamed']);
+    expect(changed.files.some((file) => file.path.startsWith('.lathe/'))).toBe(false);
+  });
+
+  it('counts words like `constructor` without touching Object.prototype', async () => {
+    repo = makeTempRepo({ files: { 'a.js': 'class A { constructor() { this.toString = 1; } }\n' } });
+    const map = await buildRepoMap(repo.dir);
+    expect(map.byPath.get('a.js')?.terms.constructor).toBe(1);
+  });
+});
