@@ -3,8 +3,10 @@ import { app, BrowserWindow } from 'electron';
 import type { Handlers } from '../../shared/contract/api';
 import { EventBus } from '../core/api/eventBus';
 import { createCore } from '../core/api/coreHandlers';
+import { notifyGates } from './gateNotifier';
 import { forwardEvents, registerIpc } from './ipc';
 import { installAppMenu } from './menu';
+import { stopRunsBeforeQuit } from './quit';
 import { createShellHandlers } from './shellHandlers';
 import { createMainWindow, isTrustedSender, lockDownSession } from './window';
 
@@ -16,6 +18,17 @@ const paths = {
 let mainWindow: BrowserWindow | null = null;
 let openWindow: () => void = () => {};
 
+/** The window to the front: restored, shown and focused, or a new one (macOS keeps running without). */
+function bringToFront(): void {
+  if (!mainWindow) {
+    if (app.isReady()) openWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+}
+
 async function start(): Promise<void> {
   lockDownSession();
   const events = new EventBus();
@@ -26,9 +39,10 @@ async function start(): Promise<void> {
     events,
     electronVersion: process.versions.electron ?? null,
   });
-  app.on('before-quit', () => void core.runs.stopAll());
+  stopRunsBeforeQuit(core.runs);
   const handlers: Handlers = { ...core.handlers, ...createShellHandlers(() => mainWindow) };
   registerIpc(handlers, events, isTrustedSender(paths.rendererIndex));
+  notifyGates(events, () => mainWindow, bringToFront);
 
   const openFolder = async () => {
     const picked = await handlers['dialog/openFolder']({});
@@ -52,11 +66,7 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
+  app.on('second-instance', () => bringToFront());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { APP_ROOT, BUILT, ensureAppBuilt } from '../appBuild';
 import { loadMainBundle } from './loader';
 import type { FakePage } from './page';
@@ -49,4 +52,18 @@ export async function startMainProcess(options: Omit<FakeElectronOptions, 'appPa
   await new Promise((resolve) => setImmediate(resolve));
   electron.app.emitReady();
   return electron;
+}
+
+/** A launched app whose user-data folder and process are cleaned up by the returned function. */
+export async function launchTestApp(options: { userData?: string } & Partial<Omit<FakeElectronOptions, 'appPath'>> = {}): Promise<LaunchedApp & { userData: string; close(): void }> {
+  const userData = options.userData ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-electron-data-'));
+  const launched = await launchApp({ ...options, userData });
+  return {
+    ...launched,
+    userData,
+    close: () => {
+      launched.electron.app.exit(0);
+      if (!options.userData) fs.rmSync(userData, { recursive: true, force: true });
+    },
+  };
 }

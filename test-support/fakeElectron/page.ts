@@ -59,6 +59,8 @@ export class FakePage {
   readonly window: Record<string, unknown>;
   readonly ipcRenderer: EventEmitter & { invoke(channel: string, ...args: unknown[]): Promise<unknown>; send(channel: string, ...args: unknown[]): void };
   readonly csp: Record<string, string[]> | null;
+  /** The keys the preload put on `window` through the context bridge, in order. */
+  readonly exposedKeys: string[] = [];
   private alive = true;
 
   constructor(
@@ -147,6 +149,7 @@ export class FakePage {
         if (proxy !== null && typeof proxy === 'object') deepFreeze(proxy);
         else if (typeof proxy === 'function') deepFreeze(proxy);
         Object.defineProperty(this.window, key, { value: proxy, writable: false, configurable: false, enumerable: true });
+        this.exposedKeys.push(key);
       },
       exposeInIsolatedWorld: () => {
         requireIsolation();

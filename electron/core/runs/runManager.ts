@@ -125,9 +125,16 @@ export class RunManager {
     return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: all.length > events.length, active: Boolean(run), streams: { ...run?.streams } };
   }
 
-  /** Stops every session (app quit): each leaves a resumable state. */
+  /** How many runs this process is driving now. */
+  activeCount(): number {
+    return this.active.size;
+  }
+
+  /** Stops every session (app quit) and resolves once each has saved its resumable state. */
   async stopAll(): Promise<void> {
-    for (const run of this.active.values()) run.controller.abort();
+    const sessions = [...this.active.values()];
+    for (const run of sessions) run.controller.abort();
+    await Promise.all(sessions.map((run) => run.done?.catch(() => undefined)));
   }
 
   private session(repoRoot: string): ActiveRun {
