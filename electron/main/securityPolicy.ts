@@ -35,11 +35,6 @@ export function isAllowedRequest(url: string): boolean {
   return /^(file|devtools|data|blob|chrome-extension):/i.test(url);
 }
 
-/** Only notifications (pending gates) are granted; every other permission prompt is refused. */
-export function isAllowedPermission(permission: string): boolean {
-  return permission === 'notifications';
-}
-
 /**
  * True for the app's own page, whatever its query and fragment (the window keeps its place — repo,
  * run, tab — in the query, so a reload or deep link lands on the same view); false for any other file.

@@ -1,5 +1,5 @@
 import { BrowserWindow, session, shell, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
-import { isAllowedPermission, isAllowedRequest, isAppDocument, secureWebPreferences } from './securityPolicy';
+import { isAllowedRequest, isAppDocument, secureWebPreferences } from './securityPolicy';
 
 export interface WindowPaths {
   preload: string;
@@ -34,10 +34,14 @@ export function isTrustedSender(rendererIndex: string) {
   return (event: IpcMainInvokeEvent): boolean => isAppDocument(event.senderFrame?.url, rendererIndex);
 }
 
-/** No permission but notifications, and no request leaves the machine (securityPolicy.ts). */
+/**
+ * No permission at all (gate notifications come from the main process, gateNotifier.ts), and no
+ * request leaves the machine (securityPolicy.ts). Electron grants every permission a session has no
+ * handler for.
+ */
 export function lockDownSession(): void {
   const appSession = session.defaultSession;
-  appSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isAllowedPermission(permission)));
-  appSession.setPermissionCheckHandler((_contents, permission) => isAllowedPermission(permission));
+  appSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  appSession.setPermissionCheckHandler(() => false);
   appSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
 }

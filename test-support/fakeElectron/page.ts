@@ -29,7 +29,8 @@ export interface EffectiveWebPreferences {
 /** The Content-Security-Policy a document declares in `<meta http-equiv>`, directive → sources. */
 export function documentCsp(html: string): Record<string, string[]> | null {
   const meta = /<meta\s+[^>]*http-equiv=["']Content-Security-Policy["'][^>]*>/i.exec(html)?.[0];
-  const content = meta ? /content=["']([^"']*)["']/i.exec(meta)?.[1] : undefined;
+  const quoted = meta ? /content=(?:"([^"]*)"|'([^']*)')/i.exec(meta) : null;
+  const content = quoted ? (quoted[1] ?? quoted[2]) : undefined;
   if (content === undefined) return null;
   const directives: Record<string, string[]> = {};
   for (const part of content.split(';')) {

@@ -1,5 +1,4 @@
-import { useEffect, useRef } from 'react';
-import { useAppStore } from '../stores/appStore';
+import { useEffect } from 'react';
 import { useGateAlertStore } from '../stores/gateAlertStore';
 import { useRunViewStore } from '../stores/runViewStore';
 import { pendingGate } from '../runView/reduceGates';
@@ -13,19 +12,11 @@ export function usePendingGateCount(): number {
   return runs.size;
 }
 
-/** Window title and, in the desktop app, an OS notification when a gate starts waiting. */
+/** The window title counts the gates waiting (the desktop app's OS notification comes from its main process). */
 export function useGateAnnouncements(): void {
   const count = usePendingGateCount();
-  const mode = useAppStore((state) => state.info?.mode);
-  const previous = useRef(0);
 
   useEffect(() => {
     document.title = count > 0 ? `(${count}) Gate waiting — Lathe` : 'Lathe';
-    if (count > previous.current && mode === 'electron' && 'Notification' in window && Notification.permission !== 'denied') {
-      const notify = () => new Notification('Lathe: a gate waits for you', { body: 'Approve or reject it in the run view.', silent: false });
-      if (Notification.permission === 'granted') notify();
-      else void Notification.requestPermission().then((permission) => permission === 'granted' && notify());
-    }
-    previous.current = count;
-  }, [count, mode]);
+  }, [count]);
 }
