@@ -37,7 +37,8 @@ export function grammarFor(file: string): GrammarName | null {
   return GRAMMAR_BY_EXTENSION[file.slice(dot + 1).toLowerCase()] ?? null;
 }
 
-const require = createRequire(import.meta.url);
+// Not named `require`: electron-vite's CommonJS shim declares that name at the top of the main bundle.
+const resolvePackage = createRequire(import.meta.url);
 let runtime: Promise<void> | null = null;
 const languages = new Map<GrammarName, Promise<Language>>();
 
@@ -46,7 +47,7 @@ const languages = new Map<GrammarName, Promise<Language>>();
  * Electron asar archive), each once per process.
  */
 function initRuntime(): Promise<void> {
-  runtime ??= Parser.init({ wasmBinary: fs.readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')) }).catch((error: unknown) => {
+  runtime ??= Parser.init({ wasmBinary: fs.readFileSync(resolvePackage.resolve('web-tree-sitter/tree-sitter.wasm')) }).catch((error: unknown) => {
     runtime = null;
     throw error;
   });
@@ -57,7 +58,7 @@ export async function loadLanguage(name: GrammarName): Promise<Language> {
   await initRuntime();
   let language = languages.get(name);
   if (!language) {
-    language = Language.load(fs.readFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`)));
+    language = Language.load(fs.readFileSync(resolvePackage.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`)));
     languages.set(name, language);
     language.catch(() => languages.delete(name));
   }
