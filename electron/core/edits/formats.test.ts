@@ -230,6 +230,14 @@ describe('search-replace', () => {
     expect(planned.changes[0]?.after).toBe('one\r\nTWO\r\n');
   });
 
+  it('changes only the block in a file that mixes line endings, exact or whitespace-tolerant (found by the oracle model)', async () => {
+    const dir = workspace({ 'mix.txt': 'head\r\none\ntwo\n  three\nfour\r\n' });
+    const exact = await plan('search-replace', dir, { edits: [{ path: 'mix.txt', search: 'one\ntwo\n', replace: 'ONE\ntwo\n' }] });
+    expect(exact.changes[0]?.after).toBe('head\r\nONE\ntwo\n  three\nfour\r\n');
+    const loose = await plan('search-replace', dir, { edits: [{ path: 'mix.txt', search: 'one \ntwo', replace: 'one\nTWO' }] });
+    expect(loose.changes[0]?.after).toBe('head\r\none\nTWO\n  three\nfour\r\n');
+  });
+
   it('rejects a missing block, an ambiguous block and an empty search on an existing file', async () => {
     const dir = workspace({ 'r.txt': 'x\ny\nx\n' });
     await expect(plan('search-replace', dir, { edits: [{ path: 'r.txt', search: 'nope', replace: '' }] })).rejects.toMatchObject(rejection('search-not-found', 'r.txt'));

@@ -8,16 +8,23 @@ export type MatchResult =
   | { kind: 'ambiguous'; count: number };
 
 export function replaceBlock(content: string, search: string, replace: string): MatchResult {
-  const crlf = content.includes('\r\n') && !search.includes('\r\n');
-  const searchText = crlf ? search.replace(/\n/g, '\r\n') : search;
-  const replaceText = crlf ? replace.replace(/\n/g, '\r\n') : replace;
-  const count = countOccurrences(content, searchText);
-  if (count === 1) {
-    const at = content.indexOf(searchText);
-    return { kind: 'replaced', content: content.slice(0, at) + replaceText + content.slice(at + searchText.length), fuzzy: false };
+  // The block as given first: in a file that mixes line endings, an exact LF block is exactly right.
+  const exact = replaceExactly(content, search, replace);
+  if (exact) return exact;
+  if (content.includes('\r\n') && !search.includes('\r\n')) {
+    const converted = replaceExactly(content, search.replace(/\n/g, '\r\n'), replace.replace(/\n/g, '\r\n'));
+    if (converted) return converted;
   }
-  if (count > 1) return { kind: 'ambiguous', count };
   return replaceLinesLoosely(content, search, replace);
+}
+
+/** The single exact occurrence replaced; null when there is none. */
+function replaceExactly(content: string, search: string, replace: string): MatchResult | null {
+  const count = countOccurrences(content, search);
+  if (count > 1) return { kind: 'ambiguous', count };
+  if (count === 0) return null;
+  const at = content.indexOf(search);
+  return { kind: 'replaced', content: content.slice(0, at) + replace + content.slice(at + search.length), fuzzy: false };
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -38,10 +45,9 @@ function indentOf(line: string): string {
 }
 
 function replaceLinesLoosely(content: string, search: string, replace: string): MatchResult {
-  const eol = content.includes('\r\n') ? '\r\n' : '\n';
-  const fileLines = content.split('\n').map((line) => line.replace(/\r$/, ''));
-  const endsWithNewline = content.endsWith('\n');
-  if (endsWithNewline) fileLines.pop();
+  // Lines keep their own endings, so a file that mixes LF and CRLF keeps both outside the block.
+  const rawLines = content === '' ? [] : content.split(/(?<=\n)/);
+  const fileLines = rawLines.map((line) => line.replace(/\r?\n$/, ''));
   const wanted = splitLines(search).map((line) => line.trim());
   while (wanted.length > 0 && wanted[0] === '') wanted.shift();
   while (wanted.length > 0 && wanted.at(-1) === '') wanted.pop();
@@ -57,8 +63,13 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
   const fileIndent = indentOf(fileLines[start] as string);
   const searchIndent = indentOf(searchLines[0] ?? '');
   const replacement = splitLines(replace).map((line) => reindent(line, searchIndent, fileIndent));
-  const result = [...fileLines.slice(0, start), ...(replace === '' ? [] : replacement), ...fileLines.slice(start + wanted.length)];
-  return { kind: 'replaced', content: result.join(eol) + (endsWithNewline && result.length > 0 ? eol : ''), fuzzy: true };
+  const end = start + wanted.length;
+  const endingOf = (line: string | undefined) => /\r?\n$/.exec(line ?? '')?.[0] ?? '';
+  // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).
+  const eol = endingOf(rawLines[start]) || (content.includes('\r\n') ? '\r\n' : '\n');
+  const lastEnding = endingOf(rawLines[end - 1]);
+  const written = replace === '' ? '' : replacement.map((line, index) => line + (index === replacement.length - 1 ? lastEnding : eol)).join('');
+  return { kind: 'replaced', content: rawLines.slice(0, start).join('') + written + rawLines.slice(end).join(''), fuzzy: true };
 }
 
 function reindent(line: string, from: string, to: string): string {
