@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLatheError } from '../../../../shared/errors';
 import { sourceAppRoot } from '../../appRoot';
-import { makeMiniCorpus } from '../../../../test-support/miniCorpus';
+import { makeCorpus, makeMiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { findDefaultCorpus, loadCorpus, materializeCorpusTask, preparedTaskRepo, selectCorpusTasks } from './index';
 
@@ -57,6 +57,28 @@ describe('corpus tasks', () => {
     // The gold patch turns the start into the fix's tree.
     execFileSync('git', ['apply', '-'], { cwd: first.dir, input: task.gold_patch });
     expect(fs.readFileSync(path.join(first.dir, 'src/mid.js'), 'utf8')).toContain('sorted.length / 2');
+  });
+
+  it('leaves out of the starting state a file the fix adds (found by the oracle model)', async () => {
+    const adds = makeCorpus({
+      name: 'adds',
+      files: { 'a.js': 'export const a = 1;\n' },
+      fix: { 'a.js': "export { b } from './b.js';\nexport const a = 1;\n", 'b.js': 'export const b = 2;\n' },
+      goldFiles: ['a.js', 'b.js'],
+      goal: 'export b',
+      failToPass: [],
+      testsPassingAtFix: 0,
+    });
+    try {
+      const [task] = loadCorpus(adds.dir).tasks;
+      if (!task) throw new Error('no task');
+      const start = await materializeCorpusTask(adds.dir, task, path.join(scratch, 'adds'));
+      expect(git(start.dir, 'ls-files')).toBe('a.js');
+      execFileSync('git', ['apply', '-'], { cwd: start.dir, input: task.gold_patch });
+      expect(fs.readFileSync(path.join(start.dir, 'b.js'), 'utf8')).toBe('export const b = 2;\n');
+    } finally {
+      adds.remove();
+    }
   });
 
   it('prepares a task once and reuses it while its checkout is clean; a dirtied checkout is prepared again', async () => {

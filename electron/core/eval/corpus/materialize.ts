@@ -15,8 +15,8 @@ const IDENTITY = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000',
 };
 
-async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const result = await runNativeGit(cwd, args, { env });
+async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<string> {
+  const result = await runNativeGit(cwd, args, { env, input });
   if (result.code !== 0) throw new LatheError('CORPUS_MATERIALIZE_FAILED', `git ${args.join(' ')} failed: ${result.stderr.trim().slice(0, 500)}`, { args });
   return result.stdout;
 }
@@ -46,8 +46,9 @@ export async function materializeCorpusTask(corpusDir: string, task: CorpusTask,
         const [mode, , blob] = meta.split(' ');
         await git(scratch, ['update-index', '--add', '--cacheinfo', `${mode},${blob},${file}`], env);
       } else {
-        // Added by the fix: not part of the starting state.
-        await git(scratch, ['update-index', '--force-remove', '--', file], env);
+        // Added by the fix: not part of the starting state. Mode 0 removes the entry; `--force-remove`
+        // would need a work tree, and this index belongs to a bare repository.
+        await git(scratch, ['update-index', '--index-info'], env, `0 ${'0'.repeat(40)}\t${file}\n`);
       }
     }
     const tree = (await git(scratch, ['write-tree'], env)).trim();
