@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import type { AgentPurpose } from '../../../shared/engine/actions';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
@@ -19,6 +20,8 @@ export type AgentRunResult =
 
 export interface RunAgentOptions {
   router: ModelRouter;
+  /** What the call is for; passed to the model layer with the request (see GenerateRequest.purpose). */
+  purpose?: AgentPurpose;
   retries: number;
   /** First retry delay; doubles each time (seed 002: retry with backoff, up to 3 times). */
   backoffMs: number;
@@ -112,7 +115,7 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
 export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
   const { messages, context, schema, report } = await buildMessages(spec, ctx);
   if (report) ctx.onContextBuilt?.(report);
-  const call = await generateWithRetries({ role: spec.modelRole, messages, context, schema }, options);
+  const call = await generateWithRetries({ role: spec.modelRole, purpose: options.purpose, messages, context, schema }, options);
   if (call.last?.ok) {
     if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
     return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };

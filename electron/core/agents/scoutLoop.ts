@@ -69,7 +69,7 @@ export async function runScoutQuestion(ctx: AgentContext, sandbox: ScoutSandbox,
   let calls = 0;
   for (let step = 0; step < SCOUT_MAX_STEPS; step++) {
     const last = step === SCOUT_MAX_STEPS - 1;
-    const call = await generateWithRetries({ role: 'scout', messages: conversation, schema: last ? ScoutAnswerSchema : ScoutActionSchema }, options, usage);
+    const call = await generateWithRetries({ role: 'scout', purpose: 'scout', messages: conversation, schema: last ? ScoutAnswerSchema : ScoutActionSchema }, options, usage);
     calls += call.calls;
     if (!call.last?.ok) return { ...failedCall(call), calls };
     const action = ScoutActionSchema.parse(call.last.value);

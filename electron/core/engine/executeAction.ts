@@ -68,6 +68,7 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   ctx.onContextBuilt = (report) => session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...report } });
   const options = {
     router,
+    purpose: action.purpose,
     retries: state.config.limits.agent_retries,
     backoffMs: session.retryBackoffMs,
     signal: session.signal,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AgentPurpose } from '../../../shared/engine/actions';
 
 /**
  * The inference layer's contract with the engine. Every agent call goes through `ModelRouter.generate`,
@@ -24,6 +25,11 @@ export interface ContextItem {
 
 export interface GenerateRequest<T> {
   role: ModelRole;
+  /**
+   * What the call is for, when an agent makes it (one role serves several purposes: the Editor briefs
+   * and writes, the Supervisor reviews four gates). Models never see it; the `oracle:` model needs it.
+   */
+  purpose?: AgentPurpose;
   /** The mandatory part: system prompt and messages. If it alone does not fit: CONTEXT_OVERFLOW. */
   messages: ChatMessage[];
   /**
@@ -89,7 +95,7 @@ export type LlmEvent =
   | { type: 'context_dropped'; role: ModelRole; ids: string[]; reason: string };
 
 export interface RoleModelConfig {
-  /** `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json` */
+  /** `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json` | `oracle:PATCH.diff` */
   model: string;
   contextSize?: number;
   temperature?: number;
