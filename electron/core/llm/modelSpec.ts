@@ -4,7 +4,8 @@ import path from 'node:path';
 export type ModelSpec =
   | { kind: 'llama'; spec: string; modelPath: string }
   | { kind: 'openai'; spec: string; baseUrl: string; model: string }
-  | { kind: 'replay'; spec: string; filePath: string };
+  | { kind: 'replay'; spec: string; filePath: string }
+  | { kind: 'oracle'; spec: string; patchPath: string };
 
 export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; message: string };
 
@@ -17,6 +18,18 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost');
 }
 
+/** `oracle:` with no file: "the task's gold patch", which only a corpus eval can supply. */
+export const BARE_ORACLE_SPEC = 'oracle:';
+
+export function isBareOracleSpec(spec: string): boolean {
+  return spec.trim() === BARE_ORACLE_SPEC;
+}
+
+/** The spec a corpus eval gives each task once it has written the task's gold patch to `patchFile`. */
+export function oracleSpecFor(patchFile: string): string {
+  return `${BARE_ORACLE_SPEC}${patchFile}`;
+}
+
 export interface ParseSpecOptions {
   /** Hosts besides loopback that `openai:` specs may name. */
   allowedHosts?: readonly string[];
@@ -25,15 +38,21 @@ export interface ParseSpecOptions {
 }
 
 /**
- * `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json`. Network specs must name
- * loopback or an allowed host; this is checked here, before anything connects.
+ * `llama:PATH.gguf` | `ollama:NAME` | `openai:URL#MODEL` | `replay:FILE.json` | `oracle:PATCH.diff`.
+ * Network specs must name loopback or an allowed host; this is checked here, before anything connects.
  */
 export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): ModelSpecResult {
   const cwd = options.cwd ?? process.cwd();
   const colon = spec.indexOf(':');
-  if (colon <= 0) return { ok: false, message: `model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:)` };
+  if (colon <= 0) return { ok: false, message: `model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:, oracle:)` };
   const kind = spec.slice(0, colon);
   const rest = spec.slice(colon + 1).trim();
+  if (rest === '' && kind === 'oracle') {
+    return {
+      ok: false,
+      message: "'oracle:' without a patch file means each task's gold patch, which only `lathe eval --corpus DIR` can supply; elsewhere name the patch: oracle:PATH.diff",
+    };
+  }
   if (rest === '') return { ok: false, message: `model spec '${spec}' names no model` };
   switch (kind) {
     case 'llama':
@@ -41,6 +60,8 @@ export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): Mo
       return { ok: true, value: { kind: 'llama', spec, modelPath: path.resolve(cwd, rest) } };
     case 'replay':
       return { ok: true, value: { kind: 'replay', spec, filePath: path.resolve(cwd, rest) } };
+    case 'oracle':
+      return { ok: true, value: { kind: 'oracle', spec, patchPath: path.resolve(cwd, rest) } };
     case 'ollama':
       if (rest.includes('#') || rest.includes('://')) return { ok: false, message: `ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b` };
       return checkedOpenAi(spec, OLLAMA_BASE_URL, rest, options);
@@ -50,7 +71,7 @@ export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): Mo
       return checkedOpenAi(spec, rest.slice(0, hash), rest.slice(hash + 1), options);
     }
     default:
-      return { ok: false, message: `unknown model provider '${kind}' in '${spec}' (llama:, ollama:, openai:, replay:)` };
+      return { ok: false, message: `unknown model provider '${kind}' in '${spec}' (llama:, ollama:, openai:, replay:, oracle:)` };
   }
 }
 

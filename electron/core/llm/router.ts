@@ -3,6 +3,7 @@ import { LlamaModelPool } from './llama/modelPool';
 import { parseModelSpec, type ModelSpec } from './modelSpec';
 import { LlamaProvider, type LlamaSampling } from './providers/llamaProvider';
 import { OpenAiProvider } from './providers/openaiProvider';
+import { OracleProvider } from './providers/oracleProvider';
 import type { Provider, ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
@@ -23,6 +24,21 @@ export interface LatheModelRouterOptions extends ModelRouterOptions {
 export interface LatheModelRouter extends ModelRouter {
   /** Replay entries consumed per role so far: persist it, pass it back as `replayConsumed` to resume. */
   replayConsumed(): Partial<Record<ModelRole, number>>;
+}
+
+function providerKey(spec: ModelSpec): string {
+  switch (spec.kind) {
+    case 'llama':
+      return `llama:${spec.modelPath}`;
+    case 'replay':
+      return `replay:${spec.filePath}`;
+    case 'oracle':
+      return `oracle:${spec.patchPath}`;
+    case 'openai':
+      return `openai:${spec.baseUrl}#${spec.model}`;
+    default:
+      return spec satisfies never;
+  }
 }
 
 /**
@@ -48,12 +64,13 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
   let disposed = false;
 
   const providerFor = (spec: ModelSpec): Provider => {
-    const key = spec.kind === 'llama' ? `llama:${spec.modelPath}` : spec.kind === 'replay' ? `replay:${spec.filePath}` : `openai:${spec.baseUrl}#${spec.model}`;
+    const key = providerKey(spec);
     const existing = providers.get(key);
     if (existing) return existing;
     let provider: Provider;
     if (spec.kind === 'llama') provider = new LlamaProvider(spec.spec, spec.modelPath, pool, options.llama ?? {});
     else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model);
+    else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath);
     else {
       const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
       replays.push(replay);

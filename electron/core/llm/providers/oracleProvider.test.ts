@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
+import { SupervisorVerdictSchema } from '../../../../shared/schemas/agents/supervisor';
+import { TesterReportSchema } from '../../../../shared/schemas/agents/tester';
+import { gitPatch } from '../../../../test-support/gitPatch';
+import { makeTempDir } from '../../../../test-support/tempRepo';
+import { fileItem } from '../../agents/contextFiles';
+import { buildMessages } from '../../agents/runAgent';
+import type { AgentContext, AgentSpec } from '../../agents/registry';
+import { editFormats } from '../../edits/formats';
+import { parseModelSpec } from '../modelSpec';
+import { createModelRouter } from '../router';
+import type { ContextItem } from '../types';
+
+const dir = makeTempDir('lathe-oracle-');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const BEFORE = `${'// a long header line that makes the file large enough to matter\n'.repeat(40)}export const answer = 41;\n`;
+const AFTER = BEFORE.replace('41', '42');
+const patchFile = path.join(dir, 'gold.patch');
+fs.writeFileSync(patchFile, gitPatch({ 'src/answer.js': BEFORE }, { 'src/answer.js': AFTER }));
+const WholeFileOutput = z.union([editFormats['whole-file'].schema, AgentErrorSchema]);
+
+/** The messages and context of a writer call, built by the agents layer itself (its prompt format). */
+async function writerRequest(context: ContextItem[]) {
+  const spec: AgentSpec = {
+    modelRole: 'coder',
+    prompts: () => [],
+    schema: () => WholeFileOutput,
+    input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context }),
+  };
+  const ctx = { prompts: { system: () => 'You are the Coder.' } } as unknown as AgentContext;
+  return buildMessages(spec, ctx);
+}
+
+describe('oracle provider', () => {
+  it('parses oracle:PATH against the cwd, and says where a bare oracle: is valid', () => {
+    expect(parseModelSpec('oracle:gold.patch', { cwd: '/work' })).toEqual({ ok: true, value: { kind: 'oracle', spec: 'oracle:gold.patch', patchPath: '/work/gold.patch' } });
+    expect(parseModelSpec('oracle:')).toEqual({ ok: false, message: expect.stringContaining('lathe eval --corpus') });
+  });
+
+  it('answers a writer from the file its context shows, and declines, naming it, when the context dropped that file', async () => {
+    const spec = `oracle:${patchFile}`;
+    const { messages, context } = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
+    const wide = createModelRouter({ roles: { coder: { model: spec } } });
+    const answered = await wide.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
+    expect(answered).toMatchObject({ ok: true, value: { edits: [{ path: 'src/answer.js', content: AFTER }] } });
+    // A context too small for the file: the oracle sees what a model would see, not the disk.
+    const narrow = createModelRouter({ roles: { coder: { model: spec, contextSize: 1100, maxTokens: 300 } } });
+    const declined = await narrow.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
+    expect(declined).toMatchObject({ ok: true, droppedContext: ['file:src/answer.js'], value: { status: 'error', reason: expect.stringContaining("src/answer.js is not in the writer's context") } });
+    await Promise.all([wide.dispose(), narrow.dispose()]);
+  });
+
+  it('infers the purpose when the call names none', async () => {
+    const router = createModelRouter({ roles: { tester: { model: `oracle:${patchFile}` } } });
+    const messages = [{ role: 'user' as const, content: `Input:\n${JSON.stringify({ task_id: 'T1', exit_code: 3, output: 'FAILED test_x' }, null, 2)}` }];
+    expect(await router.generate({ role: 'tester', messages, schema: TesterReportSchema })).toMatchObject({ ok: true, value: { task_id: 'T1', passed: false } });
+    await router.dispose();
+  });
+
+  it('fails a role without an error answer (Supervisor) with the cause, not retryable; a missing patch file is BAD_MODEL_SPEC', async () => {
+    const router = createModelRouter({ roles: { supervisor: { model: `oracle:${patchFile}` }, coder: { model: `oracle:${path.join(dir, 'absent.patch')}` } } });
+    const noInput = await router.generate({ role: 'supervisor', purpose: 'review_goal', messages: [{ role: 'user', content: 'review this' }], schema: SupervisorVerdictSchema });
+    expect(noInput).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: false, message: 'oracle: the request has no input JSON to answer' } });
+    const missing = await router.generate({ role: 'coder', purpose: 'code', messages: [{ role: 'user', content: 'Input:\n{}' }], schema: WholeFileOutput });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', message: expect.stringContaining('absent.patch (ENOENT)') } });
+    await router.dispose();
+  });
+});

@@ -1,0 +1,71 @@
+import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
+import { LIMITS } from '../../../../shared/schemas/agents/bounds';
+import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
+import { requestInput, visibleFiles } from '../oracle/requestView';
+import { inferPurpose, oracleAnswer } from '../oracle/roleAnswers';
+import { validateValue } from '../output';
+import { estimateTokens, failure, tokensPerSecond } from '../results';
+import type { GenerateResult, GenerationUsage } from '../types';
+import { fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
+
+const STREAM_PIECE = 256;
+
+/**
+ * `oracle:PATCH.diff`: answers every role as a perfect model would for the task the gold patch fixes,
+ * from what the request shows (its input, its fitted context, its schema) plus the patch. What a
+ * perfect model would need but the request lacks is declined with the cause, never read from disk.
+ */
+export class OracleProvider implements Provider {
+  private patch: Promise<GoldPatchResult> | null = null;
+
+  constructor(private readonly patchPath: string) {}
+
+  async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
+    this.patch ??= loadGoldPatch(this.patchPath);
+    const loaded = await this.patch;
+    if (!loaded.ok) {
+      this.patch = null;
+      return failure<T>('BAD_MODEL_SPEC', loaded.message);
+    }
+    const fitted = fitByEstimate(call);
+    if (!fitted.ok) return fitted.result;
+    const started = Date.now();
+    call.callSignal.startTimer();
+    const usageFor = (raw: string): GenerationUsage => {
+      const totalMs = Date.now() - started;
+      const completionTokens = estimateTokens(raw);
+      return { model: call.spec, promptTokens: fitted.fit.promptTokens, completionTokens, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0) };
+    };
+    if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
+
+    const input = requestInput(call.request.messages);
+    const kept = new Set(fitted.fit.kept);
+    const answer = input
+      ? oracleAnswer({
+          purpose: call.request.purpose ?? inferPurpose(call.role, input),
+          input,
+          files: visibleFiles((call.request.context ?? []).filter((item) => kept.has(item.id))),
+          schema: call.request.schema,
+          gold: loaded.patch,
+        })
+      : { kind: 'decline' as const, reason: 'the request has no input JSON to answer' };
+    let output: unknown;
+    if (answer.kind === 'value') output = answer.value;
+    else {
+      const declined = { status: 'error', reason: `oracle: ${answer.reason}`.slice(0, LIMITS.shortText) };
+      // Roles whose schema has no error answer (Supervisor, Scout) fail the call instead, naming the cause.
+      if (!call.request.schema.safeParse(declined).success || !AgentErrorSchema.safeParse(declined).success) {
+        return failure<T>('PROVIDER_ERROR', declined.reason, { retryable: false, usage: usageFor('') });
+      }
+      output = declined;
+    }
+    const raw = JSON.stringify(output);
+    for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
+    const usage = usageFor(raw);
+    const parsed = validateValue(output, call.request.schema);
+    if (!parsed.ok) return failure<T>('INVALID_OUTPUT', `oracle answer: ${parsed.message}`, { raw, usage, retryable: false });
+    return { ok: true, value: parsed.value, raw, usage, droppedContext: fitted.fit.dropped };
+  }
+
+  async dispose(): Promise<void> {}
+}
