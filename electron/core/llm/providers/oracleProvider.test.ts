@@ -55,6 +55,14 @@ describe('oracle provider', () => {
     await Promise.all([wide.dispose(), narrow.dispose()]);
   });
 
+  it('holds the answer to the role’s maxTokens when the role states one', async () => {
+    const { messages, context } = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
+    const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}`, maxTokens: 200 } } });
+    const cut = await router.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
+    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: false, message: expect.stringMatching(/about \d+ tokens, over this role's maxTokens of 200/) } });
+    await router.dispose();
+  });
+
   it('infers the purpose when the call names none', async () => {
     const router = createModelRouter({ roles: { tester: { model: `oracle:${patchFile}` } } });
     const messages = [{ role: 'user' as const, content: `Input:\n${JSON.stringify({ task_id: 'T1', exit_code: 3, output: 'FAILED test_x' }, null, 2)}` }];

@@ -60,6 +60,11 @@ export class OracleProvider implements Provider {
       output = declined;
     }
     const raw = JSON.stringify(output);
+    const limit = call.config.maxTokens;
+    // Like context fitting, the answer's length is held to the role's budget only when the role states one.
+    if (limit !== undefined && estimateTokens(raw) > limit) {
+      return failure<T>('INVALID_OUTPUT', `oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`, { usage: usageFor(raw), retryable: false });
+    }
     for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
     const usage = usageFor(raw);
     const parsed = validateValue(output, call.request.schema);
