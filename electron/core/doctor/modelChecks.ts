@@ -12,7 +12,8 @@ export function chosenModels(specs: readonly { spec: string; source: string }[],
     const parsed = parseModelSpec(spec, { cwd });
     if (!parsed.ok) models.push({ spec, source, kind: 'invalid', file: null, problem: parsed.message });
     else if (parsed.value.kind === 'llama') models.push({ spec, source, kind: 'llama', file: parsed.value.modelPath, problem: null });
-    else models.push({ spec, source, kind: parsed.value.kind === 'replay' ? 'replay' : 'server', file: null, problem: null });
+    // An oracle, like a replay, is answers computed on this machine: no model to load, no server to reach.
+    else models.push({ spec, source, kind: parsed.value.kind === 'replay' || parsed.value.kind === 'oracle' ? 'replay' : 'server', file: null, problem: null });
   }
   return models;
 }

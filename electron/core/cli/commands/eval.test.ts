@@ -38,6 +38,8 @@ describe('lathe eval', () => {
     [['--model', 'replay:x.json', '--workflow', 'waterfall'], /unknown workflow 'waterfall'/],
     [['--workflow', 'minimal'], /no model for coder, planner, tester/],
     [['--model', 'replay:{task}.json', '--tasks', 'py-roman'], /replay:\/.*\/py-roman\.json: no such file \(needed for task py-roman\)/],
+    [['--model', 'oracle:{task}.patch', '--tasks', 'py-roman'], /oracle:\/.*\/py-roman\.patch: no such file \(needed for task py-roman\)/],
+    [['--model', 'oracle:'], /only `lathe eval --corpus DIR` can supply/],
     [['--model', 'llama:model.bin'], /is not a \.gguf file/],
     [['--model', 'replay:x.json', '--jobs', '0'], /--jobs must be a positive whole number/],
     [['--model', 'replay:x.json', '--tasks', 'go-*'], /--tasks: no task id matches 'go-\*'/],

@@ -7,7 +7,7 @@ import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { presetOf } from '../../engine/runner';
 import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, modelForTask, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
-import { parseModelSpec } from '../../llm/index';
+import { parseModelSpec, type ModelSpec } from '../../llm/index';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 import { parseRoleModels } from './run';
@@ -84,13 +84,19 @@ function absoluteSpec(spec: string, cwd: string): string {
   return match ? `${match[1]}:${path.resolve(cwd, (match[2] ?? '').trim())}` : spec;
 }
 
+function modelFile(spec: ModelSpec): string | null {
+  if (spec.kind === 'llama') return spec.modelPath;
+  if (spec.kind === 'replay') return spec.filePath;
+  return spec.kind === 'oracle' ? spec.patchPath : null;
+}
+
 /** Every spec every task would use must parse and, for files, exist: nothing starts otherwise. */
 function checkModels(tasks: readonly EvalTask[], specs: string[], cwd: string): void {
   for (const task of tasks) {
     for (const spec of new Set(specs.map((template) => modelForTask(template, task.id)))) {
       const parsed = parseModelSpec(spec, { cwd });
       if (!parsed.ok) throw new UsageError(parsed.message);
-      const file = parsed.value.kind === 'llama' ? parsed.value.modelPath : parsed.value.kind === 'replay' ? parsed.value.filePath : null;
+      const file = modelFile(parsed.value);
       if (file !== null && !fs.existsSync(file)) throw new UsageError(`${spec}: no such file (needed for task ${task.id})`);
     }
   }

@@ -6,7 +6,7 @@ import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
 import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
 import { formatDurationMs } from '../../eval/index';
-import { parseModelSpec } from '../../llm/index';
+import { isBareOracleSpec, parseModelSpec } from '../../llm/index';
 import { UsageError, type CliIo } from '../command';
 import { ExitCode } from '../exitCodes';
 
@@ -28,7 +28,7 @@ export interface CorpusEvalFlags {
 }
 
 function checkSpec(spec: string, cwd: string): void {
-  if (spec.trim() === 'oracle:') return;
+  if (isBareOracleSpec(spec)) return;
   const parsed = parseModelSpec(spec.replaceAll('{task}', 'task'), { cwd });
   if (!parsed.ok) throw new UsageError(parsed.message);
 }

@@ -21,7 +21,8 @@ const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --goal
 
 Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a commit per step.
   --workflow NAME         minimal | dev-agent | retry-loop | supervised | editor-scouts (default: minimal)
-  --model SPEC            model for every role: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL, replay:FILE.json
+  --model SPEC            model for every role: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL, replay:FILE.json,
+                          oracle:PATCH.diff (answers as a perfect model would for the fix the patch makes)
   --role-model ROLE=SPEC  model for one role (planner, coder, tester, supervisor, scout, editor); repeatable
   --config FILE           extra configuration, over the repo's lathe.config.yaml
   --time-limit DURATION   stop gracefully (resumable) after e.g. 30m

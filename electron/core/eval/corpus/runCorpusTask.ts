@@ -9,6 +9,7 @@ import { createEngineEnv } from '../../engine/defaultDeps';
 import type { EngineDeps } from '../../engine/engineDeps';
 import { startRun } from '../../engine/runner';
 import type { TransientEvent } from '../../engine/runSession';
+import { isBareOracleSpec, oracleSpecFor } from '../../llm/modelSpec';
 import { RunOperations } from '../../runs/runOperations';
 import { copyTree } from '../files';
 import { modelForTask, unattendedGates } from '../runTask';
@@ -47,11 +48,11 @@ export interface CorpusRunSettings {
 
 /** `oracle:` names no file: the harness gives it this task's gold patch, kept outside the repository. */
 export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string): string {
-  if (spec.trim() !== 'oracle:') return modelForTask(spec, task.id);
+  if (!isBareOracleSpec(spec)) return modelForTask(spec, task.id);
   const file = path.join(workDir, 'gold', `${task.id}.patch`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, task.gold_patch.endsWith('\n') ? task.gold_patch : `${task.gold_patch}\n`);
-  return `oracle:${file}`;
+  return oracleSpecFor(file);
 }
 
 export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: CorpusRunSettings): RunConfig {
