@@ -3,7 +3,9 @@ import { gitPatch, type TreeFiles } from '../../../../test-support/gitPatch';
 import { editFormats } from '../../edits/formats';
 import { defaultEditPolicy } from '../../edits/policy';
 import type { EditFormatName } from '../../workspace/types';
-import { editAnswer, type EditAnswer, type VisibleFile } from './editAnswers';
+import { editAnswer, type EditAnswer } from './editAnswers';
+import { wholeView, type VisibleFile } from './visibleFile';
+import { splitLines } from './applyGold';
 import { parseGoldPatch, type GoldPatch } from './goldPatch';
 
 const FORMATS: EditFormatName[] = ['whole-file', 'search-replace', 'unified-diff'];
@@ -16,7 +18,7 @@ function gold(before: TreeFiles, after: TreeFiles): GoldPatch {
 
 /** What a context shows: every existing file of the tree, whole. */
 function shown(files: TreeFiles): Map<string, VisibleFile> {
-  return new Map(Object.entries(files).flatMap(([file, content]) => (content === null ? [] : [[file, { content, truncated: false }]])));
+  return new Map(Object.entries(files).flatMap(([file, content]) => (content === null ? [] : [[file, wholeView(content)]])));
 }
 
 /** The oracle's answer, then Lathe's own format applying it to `before`: the tree it would write. */
@@ -109,21 +111,24 @@ describe('oracle edit answers from what the context shows', () => {
   const before = { 'src/m.js': 'export const m = 1;\n' };
   const after = { 'src/m.js': 'export const m = 2;\n' };
 
-  it('declines whole-file and search-replace when the file is not in the context, naming it; unified-diff needs no copy of it', async () => {
+  it('declines in every format when the file to change is not in the context, naming it', () => {
     const files = gold(before, after).files;
-    for (const format of ['whole-file', 'search-replace'] as const) {
-      expect(editAnswer(format, files, new Map())).toEqual({ ok: false, reason: expect.stringContaining("src/m.js is not in the writer's context") });
-    }
-    expect(await applied('unified-diff', before, editAnswer('unified-diff', files, new Map()))).toEqual(after);
+    for (const format of FORMATS) expect(editAnswer(format, files, new Map())).toEqual({ ok: false, reason: expect.stringContaining("src/m.js is not in the writer's context") });
   });
 
-  it('declines whole-file for a file cut short in the context, and search-replace when the hunks lie beyond the cut', () => {
-    const long = { 'big.txt': `${lines(200, 'x')}tail\n` };
-    const fixed = { 'big.txt': `${lines(200, 'x')}TAIL\n` };
-    const cut = new Map([['big.txt', { content: lines(100, 'x'), truncated: true }]]);
+  it('from a file shown only in part: whole-file declines; search-replace and unified-diff write the hunks that lie in the shown runs, and decline one that does not', async () => {
+    const long = { 'big.txt': `${lines(100, 'x')}middle\n${lines(100, 'y')}tail\n` };
+    const fixed = { 'big.txt': `${lines(100, 'x')}MIDDLE\n${lines(100, 'y')}tail\n` };
+    const all = splitLines(long['big.txt']);
+    const excerpt: VisibleFile = { whole: false, segments: [{ start: 90, lines: all.slice(90, 110) }, { start: 195, lines: all.slice(195) }], how: 'an excerpt' };
     const files = gold(long, fixed).files;
-    expect(editAnswer('whole-file', files, cut)).toEqual({ ok: false, reason: expect.stringContaining('big.txt is cut short') });
-    expect(editAnswer('search-replace', files, cut)).toEqual({ ok: false, reason: expect.stringContaining('lie beyond the') });
+    expect(editAnswer('whole-file', files, new Map([['big.txt', excerpt]]))).toEqual({ ok: false, reason: expect.stringContaining('big.txt is only partly in the writer') });
+    expect(await applied('search-replace', long, editAnswer('search-replace', files, new Map([['big.txt', excerpt]])))).toEqual(fixed);
+    expect(await applied('unified-diff', long, editAnswer('unified-diff', files, new Map([['big.txt', excerpt]])))).toEqual(fixed);
+    const cut: VisibleFile = { whole: false, segments: [{ start: 0, lines: all.slice(0, 50) }], how: 'cut after 50 lines' };
+    for (const format of ['search-replace', 'unified-diff'] as const) {
+      expect(editAnswer(format, files, new Map([['big.txt', cut]]))).toEqual({ ok: false, reason: expect.stringContaining("the gold hunk at line 98 of big.txt is not in what the writer's context shows of it (cut after 50 lines)") });
+    }
   });
 
   it.each(FORMATS)('%s: a file that already carries the fix is left as it is', async (format) => {

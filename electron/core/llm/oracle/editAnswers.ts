@@ -1,32 +1,18 @@
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import type { EditFormatName } from '../../workspace/types';
-import { goldFileState, splitLines, type LocatedHunk } from './applyGold';
-import type { GoldFile, PatchLine } from './goldPatch';
+import { goldFileState } from './applyGold';
+import type { GoldFile } from './goldPatch';
+import { noOpBlock, partialFileBlocks, wholeFileBlocks, type Block, type BlockStats } from './searchBlocks';
+import { wholeText, type VisibleFile } from './visibleFile';
 
-/** A file as the writer's context shows it; `truncated`: only this prefix of it is shown. */
-export interface VisibleFile {
-  content: string;
-  truncated: boolean;
-}
-
-/** How a search block had to grow beyond its hunk to be unique in the file it is applied to. */
-export interface BlockStats {
-  path: string;
-  hunkLines: number;
-  addedContextLines: number;
-}
+export type { BlockStats } from './searchBlocks';
+export type { VisibleFile } from './visibleFile';
 
 export type EditAnswer =
   | { ok: true; proposal: Record<string, unknown>; blocks: BlockStats[] }
   | { ok: false; reason: string };
 
 const fail = (reason: string): EditAnswer => ({ ok: false, reason });
-
-function countOccurrences(haystack: string, needle: string): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) count++;
-  return count;
-}
 
 /** Whole files: each gold file's content after the fix; one already fixed is given as it is. */
 function wholeFile(files: readonly GoldFile[], visible: ReadonlyMap<string, VisibleFile>): EditAnswer {
@@ -35,10 +21,11 @@ function wholeFile(files: readonly GoldFile[], visible: ReadonlyMap<string, Visi
     if (file.kind === 'delete') return fail(`whole-file cannot delete ${file.path}: the format has no deletion`);
     const shown = visible.get(file.path);
     if (!shown && file.kind === 'modify') return fail(`${file.path} is not in the writer's context, so its whole new content cannot be written`);
-    if (shown?.truncated) return fail(`${file.path} is cut short in the writer's context (${shown.content.length} characters shown), so its whole new content cannot be written`);
-    const state = goldFileState(file, shown?.content ?? null);
+    if (shown && !shown.whole) return fail(`${file.path} is only partly in the writer's context (${shown.how}), so its whole new content cannot be written`);
+    const current = wholeText(shown);
+    const state = goldFileState(file, current);
     if (state.kind === 'mismatch') return fail(state.reason);
-    const content = state.kind === 'pending' ? (state.after ?? '') : (shown?.content ?? '');
+    const content = state.kind === 'pending' ? (state.after ?? '') : (current ?? '');
     if (content.length > LIMITS.fileContent) return fail(`${file.path} after the fix is ${content.length} characters, over the whole-file bound of ${LIMITS.fileContent}`);
     edits.push({ path: file.path, content });
   }
@@ -47,80 +34,31 @@ function wholeFile(files: readonly GoldFile[], visible: ReadonlyMap<string, Visi
   return { ok: true, proposal: { edits }, blocks: [] };
 }
 
-interface Block {
-  search: string;
-  replace: string;
-  stats: BlockStats;
-}
-
-/**
- * One block per hunk, applied in order: each `search` is the hunk's old lines, grown by one line below,
- * then one above, and so on, until it occurs exactly once in the file as the earlier blocks left it.
- */
-function blocksFor(path: string, current: string, located: readonly LocatedHunk[]): Block[] {
-  const blocks: Block[] = [];
-  let lines: PatchLine[] = splitLines(current);
-  let shift = 0;
-  for (const { hunk, at } of located) {
-    const start = at + shift;
-    const next = [...lines.slice(0, start), ...hunk.after, ...lines.slice(start + hunk.before.length)];
-    const text = lines.join('');
-    const blockAt = (up: number, down: number) => ({
-      search: lines.slice(start - up, start + hunk.before.length + down).join(''),
-      replace: next.slice(start - up, start + hunk.after.length + down).join(''),
-    });
-    let up = 0;
-    let down = 0;
-    let block = blockAt(up, down);
-    // An empty file is the one place an empty search means "this file"; anywhere else it creates.
-    for (let grow = 0; text !== '' && (block.search === '' || countOccurrences(text, block.search) !== 1); grow++) {
-      const canDown = start + hunk.before.length + down < lines.length;
-      const canUp = start - up > 0;
-      if (!canDown && !canUp) break;
-      if (canDown && (grow % 2 === 0 || !canUp)) down++;
-      else up++;
-      block = blockAt(up, down);
-    }
-    blocks.push({ ...block, stats: { path, hunkLines: hunk.before.length, addedContextLines: up + down } });
-    lines = next;
-    shift += hunk.after.length - hunk.before.length;
-  }
-  return blocks;
-}
-
-/** The shortest run of whole lines from the top that occurs once: a block that changes nothing. */
-function noOpBlock(path: string, content: string): Block | null {
-  const lines = splitLines(content);
-  for (let end = 1; end <= lines.length; end++) {
-    const search = lines.slice(0, end).join('');
-    if (countOccurrences(content, search) === 1) return { search, replace: search, stats: { path, hunkLines: 0, addedContextLines: end } };
-  }
-  return null;
-}
-
 function searchReplace(files: readonly GoldFile[], visible: ReadonlyMap<string, VisibleFile>): EditAnswer {
   const blocks: Block[] = [];
   for (const file of files) {
     if (file.kind === 'delete') return fail(`search-replace cannot delete ${file.path}: the format has no deletion`);
     const shown = visible.get(file.path);
     if (!shown && file.kind === 'modify') return fail(`${file.path} is not in the writer's context, so no search block can be copied from it`);
-    const state = goldFileState(file, shown?.content ?? null);
-    if (state.kind === 'mismatch') {
-      return fail(shown?.truncated ? `the gold hunks of ${file.path} lie beyond the ${shown.content.length} characters of it the writer's context shows` : state.reason);
+    if (shown && !shown.whole) {
+      const partial = partialFileBlocks(file, shown);
+      if (partial.kind === 'unreachable') return fail(partial.reason);
+      if (partial.kind === 'pending') blocks.push(...partial.blocks);
+      continue;
     }
+    const state = goldFileState(file, wholeText(shown));
+    if (state.kind === 'mismatch') return fail(state.reason);
     if (state.kind === 'applied') continue;
     if (state.before === null) blocks.push({ search: '', replace: state.after ?? '', stats: { path: file.path, hunkLines: 0, addedContextLines: 0 } });
-    else blocks.push(...blocksFor(file.path, state.before, state.located));
+    else blocks.push(...wholeFileBlocks(file.path, state.before, state.located));
   }
   if (blocks.length === 0) {
     // Everything is already fixed; the format needs one edit, so the answer is one that changes nothing.
-    const shown = files.map((file) => ({ file, view: visible.get(file.path) })).find(({ view }) => view && view.content !== '');
-    const block = shown?.view ? noOpBlock(shown.file.path, shown.view.content) : null;
+    const block = files.map((file) => ({ file, view: visible.get(file.path) })).reduce<Block | null>((found, { file, view }) => found ?? (view ? noOpBlock(file.path, view) : null), null);
     if (!block) return fail('the gold change is already made and no file in the context can carry an edit that changes nothing');
     blocks.push(block);
   }
-  const pathOf = (block: Block) => block.stats.path;
-  const edits = blocks.map((block) => ({ path: pathOf(block), search: block.search, replace: block.replace }));
+  const edits = blocks.map((block) => ({ path: block.stats.path, search: block.search, replace: block.replace }));
   if (edits.length > LIMITS.artifacts * 2) return fail(`the fix needs ${edits.length} search blocks, over the search-replace bound of ${LIMITS.artifacts * 2}`);
   const tooLarge = edits.find((edit) => edit.search.length > LIMITS.fileContent || edit.replace.length > LIMITS.fileContent);
   if (tooLarge) return fail(`a search block of ${tooLarge.path} is over the search-replace bound of ${LIMITS.fileContent} characters`);
@@ -128,17 +66,24 @@ function searchReplace(files: readonly GoldFile[], visible: ReadonlyMap<string, 
 }
 
 /**
- * The gold patch's own sections for the files still to change. A file the context shows already fixed
- * is left out; a file it does not show is assumed unfixed (the diff carries its own context lines).
+ * The gold patch's own sections for the files still to change. A diff copies its context and removed
+ * lines from the file, so every hunk's old lines must be in what the context shows (a new file needs
+ * nothing); a file the context shows already fixed is left out.
  */
 function unifiedDiff(files: readonly GoldFile[], visible: ReadonlyMap<string, VisibleFile>): EditAnswer {
   const sections: string[] = [];
   for (const file of files) {
     const shown = visible.get(file.path);
-    if (shown) {
+    if (!shown && file.kind !== 'create') return fail(`${file.path} is not in the writer's context, so no diff lines can be copied from it`);
+    if (shown?.whole) {
       const state = goldFileState(file, shown.content);
       if (state.kind === 'applied') continue;
-      if (state.kind === 'mismatch' && !shown.truncated) return fail(state.reason);
+      if (state.kind === 'mismatch') return fail(state.reason);
+    } else if (shown) {
+      if (file.kind === 'delete') return fail(`${file.path} is only partly in the writer's context (${shown.how}), so a diff removing all of it cannot be written`);
+      const partial = partialFileBlocks(file, shown);
+      if (partial.kind === 'unreachable') return fail(partial.reason);
+      if (partial.kind === 'applied') continue;
     }
     sections.push(file.text.endsWith('\n') ? file.text : `${file.text}\n`);
   }

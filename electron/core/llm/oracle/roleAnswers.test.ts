@@ -9,7 +9,7 @@ import { SupervisorVerdictSchema } from '../../../../shared/schemas/agents/super
 import { FixPlanSchema, TesterReportSchema } from '../../../../shared/schemas/agents/tester';
 import { gitPatch } from '../../../../test-support/gitPatch';
 import { editFormats } from '../../edits/formats';
-import type { VisibleFile } from './editAnswers';
+import { wholeView, type VisibleFile } from './visibleFile';
 import { parseGoldPatch, type GoldPatch } from './goldPatch';
 import { editFormatOf, inferPurpose, oracleAnswer, type OracleAnswer } from './roleAnswers';
 
@@ -25,7 +25,7 @@ const gold = goldOf();
 const orError = (schema: z.ZodType) => z.union([schema, AgentErrorSchema]);
 
 function ask(purpose: AgentPurpose, input: Record<string, unknown>, schema: z.ZodType, files: Record<string, string> = {}): OracleAnswer {
-  const visible = new Map<string, VisibleFile>(Object.entries(files).map(([file, content]) => [file, { content, truncated: false }]));
+  const visible = new Map<string, VisibleFile>(Object.entries(files).map(([file, content]) => [file, wholeView(content)]));
   return oracleAnswer({ purpose, input, files: visible, schema, gold });
 }
 

@@ -4,7 +4,8 @@ import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import type { EditFormatName } from '../../workspace/types';
 import type { ModelRole } from '../types';
 import { goldFileState } from './applyGold';
-import { editAnswer, type VisibleFile } from './editAnswers';
+import { editAnswer } from './editAnswers';
+import { wholeText, type VisibleFile } from './visibleFile';
 import type { GoldPatch } from './goldPatch';
 
 /** What the oracle says to one call: a value for the schema, or why a perfect model could not answer. */
@@ -122,9 +123,14 @@ function fixPlan(call: OracleCall): OracleAnswer {
   });
 }
 
-/** Gold files the context shows that do not carry the fix: what a reviewer who knows the answer objects to. */
+/** Gold files the context shows whole that do not carry the fix: what a reviewer who knows the answer objects to. */
 function unfixedFiles(call: OracleCall): string[] {
-  return call.gold.files.filter((file) => call.files.has(file.path) && goldFileState(file, call.files.get(file.path)?.content ?? null).kind !== 'applied').map((file) => file.path);
+  return call.gold.files
+    .filter((file) => {
+      const shown = wholeText(call.files.get(file.path));
+      return shown !== null && goldFileState(file, shown).kind !== 'applied';
+    })
+    .map((file) => file.path);
 }
 
 function review(call: OracleCall): OracleAnswer {
