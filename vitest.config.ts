@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +12,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
     typecheck: { enabled: false },
+    // Run worktrees of test repositories stay in the temp dir instead of the user's ~/lathe-worktrees.
+    env: { LATHE_WORKTREE_ROOT: process.env.LATHE_WORKTREE_ROOT ?? path.join(os.tmpdir(), `lathe-test-worktrees-${os.userInfo().uid}`) },
   },
 });

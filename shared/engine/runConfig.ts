@@ -43,6 +43,20 @@ export const LimitsSchema = z.object({
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
+/** Where a worktree run lives and what prepares it (docs/workspace.md, "Run workspaces"). */
+export const WorkspaceConfigSchema = z.object({
+  /** Folder for run worktrees; null: LATHE_WORKTREE_ROOT, else the per-platform default. */
+  worktree_root: z.string().min(1).max(1024).nullable(),
+  /** Run in the fresh worktree before anything else, for what cannot be shared with the checkout; never a shell string. */
+  setup_command: z.array(z.string().max(4096)).min(1).max(64).nullable(),
+  setup_timeout_ms: z.number().int().positive(),
+  /** Ignored folder names linked from the checkout; null: the built-in list (node_modules, .venv, venv, vendor, …). */
+  dependency_folders: z.array(z.string().min(1).max(100).regex(/^[^/\\]+$/)).max(50).nullable(),
+});
+export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
+
+export const DEFAULT_WORKSPACE_CONFIG: WorkspaceConfig = { worktree_root: null, setup_command: null, setup_timeout_ms: 10 * 60_000, dependency_folders: null };
+
 /** Everything a run needs to behave the same after a resume; frozen into state.json at start. */
 export const RunConfigSchema = z.object({
   workflow: z.string().min(1).max(64),
@@ -63,5 +77,7 @@ export const RunConfigSchema = z.object({
   shell_allowlist: z.array(z.string().min(1).max(128)).max(64),
   kb_dir: z.string().min(1).max(300),
   push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean() }),
+  /** Runs saved before this existed read as the defaults. */
+  workspace: WorkspaceConfigSchema.default(DEFAULT_WORKSPACE_CONFIG),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -56,6 +56,8 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   let status: CaseResult['status'] = 'crash';
   let reason = '';
   let green = false;
+  // A `../` edit from the run's worktree would land beside it, in Lathe's folder of worktrees.
+  let worktreeParent: string | null = null;
   try {
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: preset, model: 'replay:faults.json' });
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...createDefaultDeps(), createModels: () => router } });
@@ -65,6 +67,7 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
       status = 'hang';
     } else {
       const state = outcome.state;
+      worktreeParent = state.workspace ? path.dirname(state.workspace.workDir) : null;
       status = state.status;
       reason = state.result?.reason ?? '';
       if (!DEFINED.includes(state.status)) problems.push(`undefined status ${state.status}`);
@@ -82,7 +85,7 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   const outside = listing(parent).filter((entry) => !entry.startsWith('data'));
   if (outside.join('\n') !== before.parent.filter((entry) => !entry.startsWith('data')).join('\n')) problems.push(`files appeared outside the repo: ${outside.join(', ')}`);
   if (fs.existsSync('/tmp/lathe-absolute-escape.txt')) problems.push('an absolute path outside the repo was written');
-  if (fs.existsSync(path.join(repo.dir, '.git', 'lathe', 'worktrees', 'outside-the-repo.txt')) || fs.existsSync(path.join(path.dirname(repo.dir), 'outside-the-repo.txt'))) problems.push('a ../ path was written');
+  if ((worktreeParent && fs.existsSync(path.join(worktreeParent, 'outside-the-repo.txt'))) || fs.existsSync(path.join(path.dirname(repo.dir), 'outside-the-repo.txt'))) problems.push('a ../ path was written');
   repo.remove();
   fs.rmSync(parent, { recursive: true, force: true });
   return { preset, rate, seed, status, reason, green, problems, faults: log, ms: Date.now() - started };

@@ -59,5 +59,13 @@ export const ConfigFileSchema = z.strictObject({
     })
     .optional(),
   kb_dir: z.string().optional(),
+  workspace: z
+    .strictObject({
+      worktree_root: z.string().min(1).nullable().optional(),
+      setup: z.union([z.string().min(1), z.array(z.string()).min(1)]).nullable().optional(),
+      setup_timeout: z.union([z.string(), z.number()]).optional(),
+      dependency_folders: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;

@@ -38,6 +38,18 @@ describe('resolveRunConfig', () => {
     expect(config.gates).toEqual({ plan: 'human', code: 'off', step: 'both', goal: 'off' });
   });
 
+  it('reads the workspace section: worktree root, setup command, its timeout, shared folders', () => {
+    dir = makeTempDir();
+    expect(resolveRunConfig({ repoRoot: dir }).workspace).toEqual({ worktree_root: null, setup_command: null, setup_timeout_ms: 600_000, dependency_folders: null });
+    const config = resolveRunConfig({
+      repoRoot: withRepoConfig('workspace:\n  worktree_root: /srv/lathe-runs\n  setup: npm run build --if-present\n  setup_timeout: 5m\n  dependency_folders: [node_modules]\n'),
+    });
+    expect(config.workspace).toEqual({ worktree_root: '/srv/lathe-runs', setup_command: ['npm', 'run', 'build', '--if-present'], setup_timeout_ms: 300_000, dependency_folders: ['node_modules'] });
+    expect(resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup: [sh, -c, "make deps && make gen"]\n') }).workspace.setup_command).toEqual(['sh', '-c', 'make deps && make gen']);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup_command: make\n') })).toThrow(/workspace\.setup_command.*Unrecognized key/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  dependency_folders: [packages/a/node_modules]\n') })).toThrow(/workspace\.dependency_folders/);
+  });
+
   it("maps seed 003's max_retries to 1 + retries attempts", () => {
     const config = resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\nmax_retries: 5\n') });
     expect(config.limits.max_attempts_per_task).toBe(6);

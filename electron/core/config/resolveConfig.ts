@@ -112,6 +112,11 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   const writePr = file.git?.write_pr_description ?? file.git?.auto_pr;
   if (writePr !== undefined) config.push.write_pr_description = writePr;
   if (file.kb_dir) config.kb_dir = file.kb_dir;
+  const w = file.workspace ?? {};
+  if (w.worktree_root !== undefined) config.workspace.worktree_root = w.worktree_root;
+  if (w.setup !== undefined) config.workspace.setup_command = w.setup === null ? null : splitCommand(w.setup);
+  if (w.setup_timeout !== undefined) config.workspace.setup_timeout_ms = parseDuration(String(w.setup_timeout), 'workspace.setup_timeout');
+  if (w.dependency_folders) config.workspace.dependency_folders = w.dependency_folders;
 }
 
 function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {

@@ -10,7 +10,7 @@ export async function checkGit(probes: DoctorProbes): Promise<DoctorCheck> {
   const version = await probes.gitVersion();
   const base = { id: 'git', title: 'git' };
   if (version) {
-    return { ...base, status: 'ok', summary: `git ${version}: runs work in their own worktree inside .git/, status and merges use native git`, fix: null, details: [] };
+    return { ...base, status: 'ok', summary: `git ${version}: runs work in their own worktree outside the checkout, status and merges use native git`, fix: null, details: [] };
   }
   return {
     ...base,

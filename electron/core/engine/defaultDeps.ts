@@ -8,6 +8,7 @@ import {
   detectTestCommand,
   getEditFormat,
   markArtifactsRetained,
+  runWorkspaceSetup,
   verify,
 } from '../workspace/index';
 import type { EngineDeps } from './engineDeps';
@@ -26,6 +27,7 @@ export function createDefaultDeps(): EngineDeps {
     applyEditSet,
     createTools: createReadOnlyTools,
     createModels: createModelRouter,
+    setupWorkspace: runWorkspaceSetup,
     retainArtifacts: markArtifactsRetained,
   };
 }

@@ -10,6 +10,8 @@ import type {
   ReadOnlyTools,
   VerifyRequest,
   VerifyResult,
+  WorkspaceSetupRequest,
+  WorkspaceSetupResult,
 } from '../workspace/types';
 
 /** Everything the engine does to the world goes through these; tests may swap any of them. */
@@ -22,6 +24,8 @@ export interface EngineDeps {
   applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet>;
   createTools(root: string): ReadOnlyTools;
   createModels(options: ModelRouterOptions): ModelRouter;
+  /** Runs `workspace.setup` in a fresh worktree run (once per worktree; skipped in place). */
+  setupWorkspace(request: WorkspaceSetupRequest): Promise<WorkspaceSetupResult>;
   /** Keeps a Verifier artifact folder past retention (seed 004: stuck-report artifacts until resolved). */
   retainArtifacts(artifactDir: string, reason: string): Promise<void>;
 }

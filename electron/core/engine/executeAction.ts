@@ -9,16 +9,16 @@ import { checkShellCommand } from '../workspace/index';
 import { recordContext, scoutSandbox } from './scoutContext';
 import type { ModelRouter } from '../llm/types';
 import { applyProposal } from './applyProposal';
-import type { EngineDeps } from './engineDeps';
 import type { RunSession } from './runSession';
 import { runVerification } from './verification';
+import { setUpWorkspace } from './workspaceSetup';
 
 /** Executes one action's side effect; every failure becomes an outcome, never an exception. */
 export async function executeAction(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
   try {
     switch (action.kind) {
       case 'prepare':
-        return await prepare(session.deps, state, session.repoRoot);
+        return await prepare(session, state);
       case 'verify':
         return {
           kind: 'verified',
@@ -52,9 +52,23 @@ export async function executeAction(session: RunSession, action: EngineAction, s
   }
 }
 
-async function prepare(deps: EngineDeps, state: RunState, repoRoot: string): Promise<ActionOutcome> {
-  const options = { runId: state.run_id, branchPrefix: state.config.branch_prefix, allowDirty: state.config.allow_dirty };
+async function prepare(session: RunSession, state: RunState): Promise<ActionOutcome> {
+  const { deps, repoRoot } = session;
+  const settings = state.config.workspace;
+  const options = {
+    runId: state.run_id,
+    branchPrefix: state.config.branch_prefix,
+    allowDirty: state.config.allow_dirty,
+    worktreeRoot: settings.worktree_root,
+    ...(settings.dependency_folders ? { dependencyFolders: settings.dependency_folders } : {}),
+  };
   const workspace = (await deps.git.adoptRun(repoRoot, options)) ?? (await deps.git.startRun(repoRoot, options));
+  const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  if (setupFailure) {
+    // The fresh worktree holds nothing of the run's yet (no step ran): take it back so no half-prepared branch or folder stays.
+    await deps.git.undoRun(workspace).catch(() => undefined);
+    return { kind: 'fatal', code: setupFailure.code, message: setupFailure.message };
+  }
   const detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
   return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
 }

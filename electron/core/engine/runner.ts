@@ -15,6 +15,7 @@ import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
 import { RunSession, type RunCallbacks } from './runSession';
 import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
+import { setUpWorkspace } from './workspaceSetup';
 
 export interface EngineEnv {
   deps: EngineDeps;
@@ -92,7 +93,13 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
   const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
   let state: RunState = { ...saved, config, status: 'running', result: null };
   store.append({ role: 'engine', type: 'run_resumed', data: { phase: saved.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
-  if (state.workspace) state = { ...state, workspace: await env.deps.git.reopenRun(state.workspace) };
+  if (state.workspace) {
+    const workspace = await env.deps.git.reopenRun(state.workspace);
+    state = { ...state, workspace };
+    // A worktree recreated on resume lost what setup made; the saved state stays as it was if setup fails.
+    const setupFailure = await setUpWorkspace(env.deps, state, workspace, { log: (event) => store.append(event, (env.clock ?? systemClock).now()), runDir: store.dir, signal: env.signal });
+    if (setupFailure) throw setupFailure;
+  }
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
   return { runId: saved.run_id, done: drive(env, store, state, preset, request.repoRoot) };

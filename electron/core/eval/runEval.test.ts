@@ -48,7 +48,7 @@ async function evalWith(tasks: EvalTask[], transcripts: Record<string, unknown[]
     signal,
     onRunEvent: (taskId, event) => {
       (events[taskId] ??= []).push(event);
-      // Everything the agents can reach: the task repository, its .git, and the run's worktree inside it.
+      // Everything the agents can reach: the task repository, its .git, and the run's worktree beside it.
       leaks.push(...allFiles(workRoot).filter((file) => hiddenNames.has(path.basename(file))));
     },
   });

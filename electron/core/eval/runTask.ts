@@ -95,7 +95,9 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
   const taskOut = path.join(settings.outDir, 'tasks', task.id);
   try {
     const { dir: repoDir, baseCommit } = await createTaskRepo(task, path.join(work, task.id));
-    const config = taskRunConfig(task, repoDir, settings);
+    const configured = taskRunConfig(task, repoDir, settings);
+    // The run's worktree goes beside the task repository, so the work folder holds (and cleanup removes) all of a task.
+    const config = { ...configured, workspace: { ...configured.workspace, worktree_root: configured.workspace.worktree_root ?? path.join(work, 'worktrees') } };
     const dataDir = path.join(work, 'data');
     const env = createEngineEnv({
       appRoot: settings.appRoot,

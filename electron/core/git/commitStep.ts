@@ -7,11 +7,11 @@ import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
-import { DEPENDENCY_FOLDERS } from './runWorkspace';
+import { readRunMetadata } from './runMetadata';
 import { stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 
-/** Paths a run may commit: repo-relative, not protected, not through a symlink, not a dependency link. */
-export async function checkCommitPaths(workspace: RunWorkspace, paths: string[]): Promise<string[]> {
+/** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
+export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
   const normalized = new Set<string>();
   for (const raw of paths) {
     let clean: string;
@@ -24,8 +24,7 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[])
     if (workspace.protectedPaths.includes(clean)) {
       throw gitError('PROTECTED_PATH', `${clean} had uncommitted changes of the user's when the run started; Lathe will not commit it`, { path: clean });
     }
-    const first = clean.split('/')[0] as string;
-    if (workspace.mode === 'worktree' && (DEPENDENCY_FOLDERS as readonly string[]).includes(first)) {
+    if (workspace.mode === 'worktree' && linkedFolders.some((folder) => clean === folder || clean.startsWith(`${folder}/`))) {
       throw gitError('INVALID_PATH', `${clean} is inside a dependency folder linked from the user's checkout`, { path: clean });
     }
     let current = workspace.workDir;
@@ -54,7 +53,8 @@ export async function commitIdentity(context: RepoContext): Promise<{ name: stri
  * points at the parent, and then the work tree's index learns those paths.
  */
 export async function commitStepIn(context: RepoContext, workspace: RunWorkspace, paths: string[], commit: StepCommit): Promise<string | null> {
-  const clean = await checkCommitPaths(workspace, paths);
+  const linked = workspace.mode === 'worktree' ? ((await readRunMetadata(context.dirs.commonDir, workspace.runId))?.linked_dependencies ?? []) : [];
+  const clean = await checkCommitPaths(workspace, paths, linked);
   if (clean.length === 0) return null;
   const ref = `refs/heads/${workspace.branch}`;
   const parent = await resolveBranch(context, workspace.branch);

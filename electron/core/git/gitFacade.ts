@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { GitFacade, RunWorkspace } from '../workspace/types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
@@ -7,19 +6,17 @@ import { mergeRunIn, pushRunIn } from './mergeRun';
 import { preflightRepo } from './preflight';
 import { openRepo, type RepoContext } from './repoContext';
 import { resetRunTo, undoRunIn } from './restore';
-import { worktreeDirFor } from './runMetadata';
+import { readRunMetadata, recordedWorktreeDir } from './runMetadata';
 import { adoptRunIn, reopenRunIn, startRunIn } from './runWorkspace';
+import { removeRunWorktree } from './worktreeFolders';
 
 export interface GitFacadeOptions {
   /** false behaves as if the git command line were not installed (isomorphic-git only). */
   useNativeGit?: boolean;
 }
 
-/** The facade plus a call the engine makes once a merged run is finished with. */
-export interface LatheGitFacade extends GitFacade {
-  /** Removes a worktree run's folder and keeps its branch (after a merge, or to reclaim space). */
-  closeRun(workspace: RunWorkspace): Promise<void>;
-}
+/** The facade as the workspace layer implements it. */
+export type LatheGitFacade = GitFacade;
 
 /** One operation at a time per repository: refs are compared-and-set, but the work tree is shared. */
 const queues = new Map<string, Promise<unknown>>();
@@ -83,10 +80,8 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
       withRepo(workspace.repoRoot, async (context) => {
         if (workspace.mode !== 'worktree') return;
         checkMode(context, workspace);
-        const dir = worktreeDirFor(context.dirs.commonDir, workspace.runId);
-        await context.git(workspace.repoRoot, ['worktree', 'remove', '--force', '--force', dir], { allowFailure: true });
-        await fs.promises.rm(dir, { recursive: true, force: true });
-        await context.git(workspace.repoRoot, ['worktree', 'prune']);
+        const dir = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, await readRunMetadata(context.dirs.commonDir, workspace.runId));
+        await removeRunWorktree(context, workspace.repoRoot, dir);
       }),
   };
 }

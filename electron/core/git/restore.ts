@@ -6,8 +6,9 @@ import { refreshIndex } from './commitStep';
 import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
-import { removeRunMetadata, worktreeDirFor } from './runMetadata';
+import { readRunMetadata, recordedWorktreeDir, removeRunMetadata } from './runMetadata';
 import { blobAt, diffTrees, treeOf } from './treeObjects';
+import { removeRunWorktree } from './worktreeFolders';
 
 /** `commit` must be the run's base or on the run branch's first-parent line since it. */
 export async function assertInRun(context: RepoContext, workspace: RunWorkspace, commit: string, head: string): Promise<void> {
@@ -90,10 +91,8 @@ export async function undoRunIn(context: RepoContext, workspace: RunWorkspace): 
   const head = await resolveBranch(context, workspace.branch);
   if (workspace.originalBranch) await unmergeIfMerged(context, workspace, head);
   if (workspace.mode === 'worktree') {
-    const dir = worktreeDirFor(context.dirs.commonDir, workspace.runId);
-    await context.git(workspace.repoRoot, ['worktree', 'remove', '--force', '--force', dir], { allowFailure: true });
-    await fs.promises.rm(dir, { recursive: true, force: true });
-    await context.git(workspace.repoRoot, ['worktree', 'prune']);
+    const dir = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, await readRunMetadata(context.dirs.commonDir, workspace.runId));
+    await removeRunWorktree(context, workspace.repoRoot, dir);
     if (head) await context.git(workspace.repoRoot, ['branch', '--quiet', '-D', workspace.branch]);
   } else {
     if (head) await resetRunTo(context, workspace, workspace.baseCommit);

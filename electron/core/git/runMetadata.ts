@@ -9,10 +9,15 @@ export const RunMetadataSchema = z.object({
   started_at_ms: z.number(),
   base_commit: z.string(),
   original_branch: z.string().nullable(),
+  /** Repo-relative dependency folders linked (or, node_modules, shadowed) from the user's checkout. */
   linked_dependencies: z.array(z.string()),
   /** In-place runs: the files that were dirty at start, never to be touched. */
   protected_paths: z.array(z.string()).default([]),
   branch: z.string().optional(),
+  /** Worktree runs: the run's folder, fixed at start. Runs from before it was recorded used `legacyWorktreeDir`. */
+  work_dir: z.string().optional(),
+  /** The folder names linked from the checkout (`workspace.dependency_folders`); absent: the built-in list. */
+  dependency_folders: z.array(z.string()).optional(),
 });
 export type RunMetadata = z.infer<typeof RunMetadataSchema>;
 
@@ -20,8 +25,14 @@ export function latheGitDir(commonDir: string): string {
   return path.join(commonDir, 'lathe');
 }
 
-export function worktreeDirFor(commonDir: string, runId: string): string {
+/** Where run worktrees lived before they moved out of `.git/` (decision 'Run worktrees live outside the repository'). */
+export function legacyWorktreeDir(commonDir: string, runId: string): string {
   return path.join(latheGitDir(commonDir), 'worktrees', runId);
+}
+
+/** A worktree run's folder as its metadata recorded it; only Lathe's own places are ever trusted or removed. */
+export function recordedWorktreeDir(commonDir: string, runId: string, metadata: RunMetadata | null): string {
+  return metadata?.work_dir ? path.resolve(metadata.work_dir) : legacyWorktreeDir(commonDir, runId);
 }
 
 function metadataFile(commonDir: string, runId: string): string {

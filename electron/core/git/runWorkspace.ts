@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { RepoPreflight, RunWorkspace, StartRunOptions } from '../workspace/types';
+import { DEPENDENCY_FOLDERS, linkDependencyFolders } from './dependencyLinks';
 import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';
 import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
-import { readRunMetadata, removeRunMetadata, worktreeDirFor, writeRunMetadata } from './runMetadata';
+import { readRunMetadata, recordedWorktreeDir, removeRunMetadata, writeRunMetadata, type RunMetadata } from './runMetadata';
+import { ensureWorktreeRoot, sweepOrphanWorktrees } from './worktreeFolders';
+import { chooseWorktreeRoot, repoFolderName } from './worktreeRoot';
 
-/** Top-level dependency folders a run worktree borrows from the user's checkout (read-only use). */
-export const DEPENDENCY_FOLDERS = ['node_modules', '.venv', 'venv'] as const;
+export { DEPENDENCY_FOLDERS } from './dependencyLinks';
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -45,11 +47,19 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
   if (context.dirs.gitDir !== context.dirs.commonDir && mode === 'in-place') {
     throw gitError('NATIVE_REQUIRED', 'in-place runs inside a linked worktree are not supported; open the main checkout', { repoRoot: pre.repoRoot });
   }
+  // Chosen before anything is written: a refused root leaves the repository exactly as it was.
+  const root = mode === 'worktree' ? chooseWorktreeRoot(pre.repoRoot, context.dirs.commonDir, { configured: options.worktreeRoot }).root : null;
   await ensureExcluded(context.dirs.commonDir, ['/.lathe/']);
+  let workDir = pre.repoRoot;
+  if (root) {
+    await ensureWorktreeRoot(root);
+    await sweepOrphanWorktrees(root);
+    workDir = path.join(root, repoFolderName(pre.repoRoot, context.dirs.commonDir), options.runId);
+  }
   const workspace: RunWorkspace = {
     runId: options.runId,
     repoRoot: pre.repoRoot,
-    workDir: mode === 'worktree' ? worktreeDirFor(context.dirs.commonDir, options.runId) : pre.repoRoot,
+    workDir,
     mode,
     branch,
     baseCommit: pre.head,
@@ -57,15 +67,17 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     protectedPaths: mode === 'in-place' ? [...pre.dirtyPaths] : [],
   };
   // Written before the branch exists, so a run killed half-way can be adopted on resume (adoptRunIn).
-  const metadata = {
+  const metadata: RunMetadata = {
     run_id: options.runId,
     mode,
     started_at_ms: Date.now(),
     base_commit: pre.head,
     original_branch: pre.branch,
-    linked_dependencies: [] as string[],
+    linked_dependencies: [],
     protected_paths: workspace.protectedPaths,
     branch,
+    ...(mode === 'worktree' ? { work_dir: workDir } : {}),
+    ...(options.dependencyFolders ? { dependency_folders: [...options.dependencyFolders] } : {}),
   };
   await writeRunMetadata(context.dirs.commonDir, metadata);
   let linked: string[] = [];
@@ -73,7 +85,7 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     if (fs.existsSync(workspace.workDir)) throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, { workDir: workspace.workDir });
     await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
     await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, pre.head]);
-    linked = await linkDependencies(context, workspace);
+    linked = await linkDependencyFolders(context, workspace, metadata.dependency_folders ?? DEPENDENCY_FOLDERS);
   } else {
     // The branch starts at HEAD, so switching to it changes no file and no index entry.
     await git.writeRef({ ...context.iso, ref: `refs/heads/${branch}`, value: pre.head });
@@ -100,7 +112,7 @@ export async function adoptRunIn(context: RepoContext, repoRoot: string, options
   const workspace: RunWorkspace = {
     runId: options.runId,
     repoRoot,
-    workDir: metadata.mode === 'worktree' ? worktreeDirFor(context.dirs.commonDir, options.runId) : repoRoot,
+    workDir: metadata.mode === 'worktree' ? recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata) : repoRoot,
     mode: metadata.mode,
     branch,
     baseCommit: metadata.base_commit,
@@ -115,27 +127,6 @@ export async function adoptRunIn(context: RepoContext, repoRoot: string, options
     }
   }
   return reopenRunIn(context, workspace);
-}
-
-/**
- * Symlinks the user's ignored top-level dependency folders into the run worktree so its tests can
- * run; they are excluded in info/exclude (a symlink does not match a `node_modules/` pattern).
- */
-export async function linkDependencies(context: RepoContext, workspace: RunWorkspace): Promise<string[]> {
-  const linked: string[] = [];
-  for (const name of DEPENDENCY_FOLDERS) {
-    const source = path.join(workspace.repoRoot, name);
-    const stat = await fs.promises.stat(source).catch(() => null);
-    if (!stat?.isDirectory()) continue;
-    const ignored = await context.git(workspace.repoRoot, ['check-ignore', '-q', '--', name], { allowFailure: true, literalPathspecs: false });
-    if (ignored.code !== 0) continue;
-    const target = path.join(workspace.workDir, name);
-    if (await fs.promises.lstat(target).catch(() => null)) continue;
-    await ensureExcluded(context.dirs.commonDir, [`/${name}`]);
-    await fs.promises.symlink(source, target, 'dir');
-    linked.push(name);
-  }
-  return linked;
 }
 
 export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace): Promise<RunWorkspace> {
@@ -156,7 +147,9 @@ export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace)
     return workspace;
   }
   if (!context.native) throw gitError('NATIVE_REQUIRED', 'reopening a worktree run needs the git command line', { mode: workspace.mode });
-  const expected = worktreeDirFor(context.dirs.commonDir, workspace.runId);
+  const metadata = await readRunMetadata(context.dirs.commonDir, workspace.runId);
+  // The folder comes from the run's metadata (or the pre-move place): a state file cannot point Lathe at another folder to recreate.
+  const expected = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, metadata);
   if (path.resolve(workspace.workDir) !== expected) {
     throw gitError('INVALID_WORKSPACE', 'the workspace folder is not where Lathe keeps run worktrees', { workDir: workspace.workDir, expected });
   }
@@ -169,9 +162,8 @@ export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace)
     await fs.promises.mkdir(path.dirname(expected), { recursive: true });
     await context.git(workspace.repoRoot, ['worktree', 'add', '--quiet', expected, workspace.branch]);
   }
-  const linked = await linkDependencies(context, workspace);
-  const metadata = await readRunMetadata(context.dirs.commonDir, workspace.runId);
-  if (metadata && linked.length > 0) {
+  const linked = await linkDependencyFolders(context, workspace, metadata?.dependency_folders ?? DEPENDENCY_FOLDERS);
+  if (metadata && linked.some((folder) => !metadata.linked_dependencies.includes(folder))) {
     await writeRunMetadata(context.dirs.commonDir, { ...metadata, linked_dependencies: [...new Set([...metadata.linked_dependencies, ...linked])] });
   }
   return workspace;

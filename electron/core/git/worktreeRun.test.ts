@@ -39,13 +39,15 @@ describe('worktree runs', () => {
     expect(fs.readFileSync(path.join(repo.dir, 'README.md'), 'utf8')).toBe('# changed by the user\n');
   });
 
-  it('creates the run inside .git/, leaves the user checkout alone and links ignored dependencies', async () => {
+  it('creates the run outside the repository, leaves the user checkout alone and links ignored dependencies', async () => {
     const repo = project();
     const before = repoState(repo.dir);
     const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
     expect(workspace).toMatchObject({ mode: 'worktree', branch: 'lathe/r1', originalBranch: 'main', baseCommit: before.headCommit, protectedPaths: [] });
-    expect(workspace.workDir).toBe(path.join(repo.dir, '.git', 'lathe', 'worktrees', 'r1'));
-    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules'))).toBe(path.join(repo.dir, 'node_modules'));
+    expect(path.dirname(path.dirname(workspace.workDir))).toBe(process.env.LATHE_WORKTREE_ROOT);
+    expect(path.basename(workspace.workDir)).toBe('r1');
+    expect(workspace.workDir.split('/').filter((segment) => segment.startsWith('.'))).toEqual([]);
+    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(path.join(repo.dir, 'node_modules', 'dep'));
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     const after = repoState(repo.dir);
     expect({ ...after, refs: undefined, worktrees: undefined }).toEqual({ ...before, refs: undefined, worktrees: undefined });
@@ -187,7 +189,7 @@ describe('worktree runs', () => {
     fs.rmSync(workspace.workDir, { recursive: true, force: true });
     await facade.reopenRun(workspace);
     expect(fs.readFileSync(path.join(workspace.workDir, 'src/new.py'), 'utf8')).toBe('x = 1\n');
-    expect(fs.lstatSync(path.join(workspace.workDir, 'node_modules')).isSymbolicLink()).toBe(true);
+    expect(fs.lstatSync(path.join(workspace.workDir, 'node_modules', 'dep')).isSymbolicLink()).toBe(true);
 
     const out = makeTempDir('lathe-patch-');
     cleanup.push(out);

@@ -54,6 +54,9 @@ export class RunOperations {
     const { workspace, store } = await this.idle(repo, runId);
     const result = await this.deps.git.mergeRun(workspace);
     store.append({ role: 'user', type: 'run_merged', data: { into: workspace.originalBranch, commit: result.merged } });
+    // The run's work is on the user's branch now: its worktree folder goes (the branch stays, so undo still works,
+    // and a resume recreates the folder). Failing to remove it does not undo a merge that happened.
+    await this.deps.git.closeRun(workspace).catch(() => undefined);
     return result;
   }
 

@@ -73,7 +73,7 @@ function minimalRoots(dirs: string[]): string[] {
 
 /**
  * What must be visible read-only inside the sandbox for a work dir: itself, the repository that
- * owns it (a run worktree lives in `<repo>/.git/lathe/worktrees/`), and what its top-level
+ * owns it (found through the worktree's `.git` file, wherever the worktree lives), and what its top-level
  * symlinks (linked dependency folders) point to.
  */
 export async function readOnlyRootsFor(workDir: string): Promise<string[]> {

@@ -15,6 +15,8 @@ export type { EditRejectionData } from '../edits/rejection';
 
 export { createGitFacade, type GitFacadeOptions, type LatheGitFacade } from '../git/gitFacade';
 export { formatCommitMessage, parseCommitMessage, LATHE_AUTHOR } from '../git/commitMessage';
+export { runWorkspaceSetup } from '../git/worktreeSetup';
+export { chooseWorktreeRoot, hasDotSegment, WORKTREE_ROOT_ENV } from '../git/worktreeRoot';
 
 export { verify, VERIFY_DEFAULTS } from '../verifier/verify';
 export { detectTestCommand } from '../verifier/detect';

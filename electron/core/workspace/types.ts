@@ -120,6 +120,35 @@ export interface StartRunOptions {
   allowDirty: boolean;
   /** Default: worktree when native git is installed, else in-place. */
   mode?: WorkspaceMode;
+  /** Where worktree runs live (`workspace.worktree_root`); default: LATHE_WORKTREE_ROOT, else a per-platform folder. */
+  worktreeRoot?: string | null;
+  /** Ignored folder names linked from the checkout into a worktree run; default: the built-in list. */
+  dependencyFolders?: readonly string[];
+}
+
+/** The configured setup command for a worktree run (`workspace.setup`), run where the run's tests run. */
+export interface WorkspaceSetupRequest {
+  workspace: RunWorkspace;
+  argv: string[];
+  timeoutMs: number;
+  /** Full output goes here (the result keeps an excerpt). */
+  logFile?: string;
+  signal?: AbortSignal;
+}
+
+export interface WorkspaceSetupResult {
+  /** skipped: in-place run, or already done in this worktree. */
+  status: 'passed' | 'failed' | 'skipped';
+  /** Why it failed or was skipped; null when it passed. */
+  reason: string | null;
+  argv: string[];
+  cwd: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  /** Seed 000's excerpt of the output (first and last lines). */
+  output: string;
+  logFile: string | null;
 }
 
 export interface StepCommit {
@@ -170,6 +199,8 @@ export interface GitFacade {
   exportPatch(workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }>;
   /** Pushes the run branch when the remote is reachable; a typed error otherwise. */
   pushRun(workspace: RunWorkspace, remote: string): Promise<{ pushed: boolean; detail: string }>;
+  /** Removes a worktree run's folder, wherever it lives, and keeps its branch (after a merge); in place: nothing. */
+  closeRun(workspace: RunWorkspace): Promise<void>;
 }
 
 // ---------------------------------------------------------------- verifier (seed 004)

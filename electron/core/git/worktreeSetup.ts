@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkspaceSetupRequest, WorkspaceSetupResult } from '../workspace/types';
+import { truncateReport } from '../verifier/report';
+import { findExecutable } from '../verifier/commandLookup';
+import { runProcess } from '../verifier/processTree';
+import { resolveGitDirs } from './gitDirs';
+
+const MARKER = 'lathe-setup.json';
+
+/**
+ * The marker sits in the worktree's own admin folder (`.git/worktrees/<name>/`), which git deletes
+ * with the worktree: a worktree recreated on resume has none, so its setup runs again.
+ */
+async function markerFile(workDir: string): Promise<string> {
+  return path.join((await resolveGitDirs(workDir)).gitDir, MARKER);
+}
+
+function skipped(request: WorkspaceSetupRequest, reason: string): WorkspaceSetupResult {
+  return { status: 'skipped', reason, argv: request.argv, cwd: request.workspace.workDir, exitCode: null, timedOut: false, durationMs: 0, output: '', logFile: null };
+}
+
+/**
+ * Runs the configured setup command in a worktree run's folder, once per worktree: what cannot be
+ * shared with the user's checkout (a build, generated files, a private install). Not sandboxed — it
+ * must write — but never run in place, where the folder is the user's own checkout.
+ */
+export async function runWorkspaceSetup(request: WorkspaceSetupRequest): Promise<WorkspaceSetupResult> {
+  const { workspace } = request;
+  if (workspace.mode !== 'worktree') return skipped(request, "an in-place run works in the user's own checkout, which is already set up");
+  const marker = await markerFile(workspace.workDir);
+  if (fs.existsSync(marker)) return skipped(request, 'already run in this worktree');
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', CI: 'true', NO_COLOR: '1', LATHE_RUN_ID: workspace.runId, LATHE_CHECKOUT: workspace.repoRoot });
+  const executable = await findExecutable(request.argv[0] ?? '', workspace.workDir, env.PATH ?? '');
+  if (!executable) {
+    const reason = `command not found: ${request.argv[0] ?? '(empty)'}`;
+    return { status: 'failed', reason, argv: request.argv, cwd: workspace.workDir, exitCode: null, timedOut: false, durationMs: 0, output: reason, logFile: null };
+  }
+  if (request.logFile) await fs.promises.mkdir(path.dirname(request.logFile), { recursive: true });
+  const result = await runProcess({
+    argv: request.argv,
+    cwd: workspace.workDir,
+    env,
+    timeoutMs: request.timeoutMs,
+    capBytes: 256 * 1024,
+    logFile: request.logFile ?? null,
+    logCapBytes: 8 * 1024 * 1024,
+    marker: `setup-${crypto.randomBytes(6).toString('hex')}`,
+    signal: request.signal,
+  });
+  const failure = result.spawnError
+    ? `could not start ${request.argv[0]}: ${result.spawnError}`
+    : result.cancelled
+      ? 'cancelled'
+      : result.timedOut
+        ? `timed out after ${request.timeoutMs} ms`
+        : result.exitCode !== 0
+          ? `exited with ${result.exitCode ?? `signal ${result.signal ?? 'unknown'}`}`
+          : null;
+  const outcome: WorkspaceSetupResult = {
+    status: failure ? 'failed' : 'passed',
+    reason: failure,
+    argv: request.argv,
+    cwd: workspace.workDir,
+    exitCode: result.exitCode,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+    output: truncateReport(result.output),
+    logFile: request.logFile ?? null,
+  };
+  if (!failure) await fs.promises.writeFile(marker, `${JSON.stringify({ argv: request.argv, exit_code: result.exitCode, at: new Date().toISOString() })}\n`);
+  return outcome;
+}
