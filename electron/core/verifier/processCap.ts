@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** A test suite may run this many processes at once; a fork bomb stops here. */
@@ -8,6 +9,8 @@ export const DEFAULT_MAX_PROCESSES = 512;
 export interface ProcessCap {
   /** How the cap is enforced, for the result's isolation detail. */
   detail: string;
+  /** Whether `wrap` applies to the command inside the sandbox rather than around the sandbox. */
+  inside: boolean;
   /** argv that runs `argv` under the cap. */
   wrap(argv: string[]): string[];
   /** Kills whatever is left inside the cap and removes it. */
@@ -16,8 +19,14 @@ export interface ProcessCap {
 
 const CGROUP_ROOTS = ['/sys/fs/cgroup/pids', '/sys/fs/cgroup'];
 
-/** A pids cgroup Lathe may create children in (root on Linux, v1 `pids` or v2 with the pids controller). */
+let pidsRoot: string | null | undefined;
+/** A pids cgroup Lathe may create children in (root on Linux, v1 `pids` or v2 with the pids controller); looked up once. */
 function writablePidsRoot(): string | null {
+  pidsRoot ??= findPidsRoot();
+  return pidsRoot;
+}
+
+function findPidsRoot(): string | null {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return null;
   for (const root of CGROUP_ROOTS) {
     const hasPids = fs.existsSync(path.join(root, 'pids.max')) || (fs.existsSync(path.join(root, 'cgroup.subtree_control')) && fs.readFileSync(path.join(root, 'cgroup.subtree_control'), 'utf8').includes('pids'));
@@ -33,18 +42,41 @@ function writablePidsRoot(): string | null {
   return null;
 }
 
-function countProcessesOf(uid: number): number {
+/** The user's tasks: RLIMIT_NPROC counts threads, so a desktop's many-threaded apps count too. */
+export function countTasksOf(uid: number): number {
   let count = 0;
+  const owner = new RegExp(`^Uid:\\s+${uid}\\s`, 'm');
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const status = fs.readFileSync(`/proc/${name}/status`, 'utf8');
-      if (new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) count++;
+      if (owner.test(status)) count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
     } catch {
       // Gone meanwhile.
     }
   }
   return count;
+}
+
+/**
+ * Since Linux 5.14 RLIMIT_NPROC is counted per user namespace: set inside bubblewrap's own namespace
+ * (a user's bwrap always makes one unless it is setuid), the limit counts only the sandbox's tasks.
+ */
+function nprocCountsPerNamespace(release = os.release()): boolean {
+  const [major = 0, minor = 0] = release.split(/[.-]/).map(Number);
+  return major > 5 || (major === 5 && minor >= 14);
+}
+
+let bwrapSetuid: boolean | undefined;
+function bwrapIsSetuid(pathVariable = process.env.PATH ?? ''): boolean {
+  bwrapSetuid ??= pathVariable.split(path.delimiter).some((dir) => {
+    try {
+      return (fs.statSync(path.join(dir, 'bwrap')).mode & 0o4000) !== 0;
+    } catch {
+      return false;
+    }
+  });
+  return bwrapSetuid;
 }
 
 let prlimitPath: Promise<string | null> | undefined;
@@ -58,7 +90,7 @@ function findPrlimit(): Promise<string | null> {
  * so a pids cgroup does it; as a user, `prlimit --nproc` counts the user's processes, so the limit is
  * set above what the user already runs. Without either, the run is not capped, and says so.
  */
-export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PROCESSES): Promise<ProcessCap> {
+export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PROCESSES, options: { sandboxed?: boolean } = {}): Promise<ProcessCap> {
   const root = writablePidsRoot();
   if (root) {
     const dir = path.join(root, `lathe-${id}`);
@@ -67,6 +99,7 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
       fs.writeFileSync(path.join(dir, 'pids.max'), String(maxProcesses));
       return {
         detail: `at most ${maxProcesses} processes (pids cgroup)`,
+        inside: false,
         // The wrapper enters the cgroup before exec, so nothing forks outside it.
         wrap: (argv) => ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv],
         release: () => releaseCgroup(dir),
@@ -77,10 +110,14 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
   }
   const uid = process.getuid?.();
   if (uid !== undefined && uid !== 0 && process.platform === 'linux' && (await findPrlimit())) {
-    const limit = countProcessesOf(uid) + maxProcesses;
-    return { detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`, wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv], release: async () => {} };
+    if (options.sandboxed && nprocCountsPerNamespace() && !bwrapIsSetuid()) {
+      // No scan of /proc: inside the sandbox's namespace only its own tasks count.
+      return { detail: `at most ${maxProcesses} processes (prlimit inside the sandbox)`, inside: true, wrap: (argv) => ['prlimit', `--nproc=${maxProcesses}`, '--', ...argv], release: async () => {} };
+    }
+    const limit = countTasksOf(uid) + maxProcesses;
+    return { detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`, inside: false, wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv], release: async () => {} };
   }
-  return { detail: 'no process cap on this platform', wrap: (argv) => argv, release: async () => {} };
+  return { detail: 'no process cap on this platform', inside: false, wrap: (argv) => argv, release: async () => {} };
 }
 
 async function releaseCgroup(dir: string): Promise<void> {

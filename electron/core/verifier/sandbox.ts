@@ -44,23 +44,32 @@ async function runProbe(): Promise<SandboxProbe> {
 }
 
 export interface BwrapLayout {
-  /** Folders bound read-only over the tmpfs (the run's work dir, the repo it belongs to, linked deps). */
+  /** Folders bound read-only over the tmpfs (the work dir or its repository, git data, linked deps). */
   readOnly: string[];
-  /** The only writable place: ARTIFACT_DIR. */
+  /** The run's own work tree, bound writable over them; null keeps it read-only. */
+  writableWorkDir: string | null;
+  /** Absolute paths inside the writable work dir bound read-only again (git data, uncommitted files). */
+  protect: string[];
+  /** ARTIFACT_DIR, writable. */
   writable: string;
   cwd: string;
   argv: string[];
 }
 
 /**
- * The bubblewrap command line. Order matters: `/` read-only first, then a private `/tmp` (which
- * hides a repo that lives under /tmp), then the repo bound read-only again on top, then ARTIFACT_DIR
+ * The bubblewrap command line. Order matters, later mounts win: `/` read-only first, then a private
+ * `/tmp` (which hides a repo that lives under /tmp), then the repo's folders read-only again on top,
+ * then the run's work tree writable, then what inside it must stay read-only, then ARTIFACT_DIR
  * writable last so it wins even when it sits inside the repo.
  */
 export function bwrapArgv(layout: BwrapLayout): string[] {
   const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', '/tmp/home');
   for (const dir of minimalRoots(layout.readOnly)) args.push('--ro-bind', dir, dir);
+  if (layout.writableWorkDir) {
+    args.push('--bind', layout.writableWorkDir, layout.writableWorkDir);
+    for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
+  }
   args.push('--bind', layout.writable, layout.writable, '--chdir', layout.cwd, '--', ...layout.argv);
   return args;
 }
@@ -71,24 +80,46 @@ function minimalRoots(dirs: string[]): string[] {
   return unique.filter((dir, index) => !unique.slice(0, index).some((parent) => dir.startsWith(`${parent}/`)));
 }
 
-/**
- * What must be visible read-only inside the sandbox for a work dir: itself, the repository that
- * owns it (a run worktree lives in `<repo>/.git/lathe/worktrees/`), and what its top-level
- * symlinks (linked dependency folders) point to.
- */
-export async function readOnlyRootsFor(workDir: string): Promise<string[]> {
-  const roots = [await fs.promises.realpath(workDir)];
+async function gitDirsOf(workDir: string): Promise<{ gitDir: string; commonDir: string; dotGitIsFile: boolean } | null> {
   const dotGit = path.join(workDir, '.git');
   const stat = await fs.promises.lstat(dotGit).catch(() => null);
-  if (stat?.isFile()) {
-    const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8'))?.[1]?.trim();
-    if (pointer) {
-      const gitDir = path.resolve(workDir, pointer);
-      const marker = `${path.sep}.git${path.sep}`;
-      const at = gitDir.indexOf(marker);
-      roots.push(at === -1 ? gitDir : gitDir.slice(0, at));
-    }
+  if (!stat) return null;
+  let gitDir = dotGit;
+  if (stat.isFile()) {
+    const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
+    if (!pointer) return null;
+    gitDir = path.resolve(workDir, pointer);
   }
+  const commonPointer = await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => null);
+  const commonDir = commonPointer ? path.resolve(gitDir, commonPointer.trim()) : gitDir;
+  return { gitDir, commonDir, dotGitIsFile: stat.isFile() };
+}
+
+/**
+ * The folders that hold a work tree's git data, found from its `.git` (folder or `gitdir:` file) and
+ * `commondir` the way git does: its own git dir, the common dir, and the main checkout when the common
+ * dir is a `.git` folder. Wherever the work tree lives, these are what must stay read-only.
+ */
+export async function gitRootsFor(workDir: string): Promise<string[]> {
+  const dirs = await gitDirsOf(workDir);
+  if (!dirs) return [];
+  const roots = [dirs.gitDir, dirs.commonDir];
+  if (path.basename(dirs.commonDir) === '.git') roots.push(path.dirname(dirs.commonDir));
+  return Promise.all([...new Set(roots)].map((dir) => fs.promises.realpath(dir).catch(() => dir)));
+}
+
+/** Whether `workDir` is a linked git worktree: a `.git` file pointing at a git dir that has a `commondir`. */
+export async function isLinkedWorktree(workDir: string): Promise<boolean> {
+  const dirs = await gitDirsOf(workDir);
+  return dirs !== null && dirs.dotGitIsFile && dirs.gitDir !== dirs.commonDir;
+}
+
+/**
+ * What must be visible read-only inside the sandbox for a work dir kept read-only: itself, the
+ * repository it belongs to, and what its top-level symlinks (linked dependency folders) point to.
+ */
+export async function readOnlyRootsFor(workDir: string): Promise<string[]> {
+  const roots = [await fs.promises.realpath(workDir), ...(await gitRootsFor(workDir))];
   for (const entry of await fs.promises.readdir(workDir, { withFileTypes: true }).catch(() => [])) {
     if (!entry.isSymbolicLink()) continue;
     const target = await fs.promises.realpath(path.join(workDir, entry.name)).catch(() => null);
