@@ -13,12 +13,15 @@ export function newVerifyRunId(now = new Date()): string {
   return `v${stamp}-${crypto.randomBytes(3).toString('hex')}`;
 }
 
-/** ARTIFACT_DIR with the seed's writable layout: logs/, build/, cache/, tmp/. */
-export async function createArtifactDir(artifactRoot: string, verifyRunId: string): Promise<string> {
+/**
+ * ARTIFACT_DIR with the seed's writable layout: logs/, build/, cache/, tmp/. Synchronous on purpose:
+ * a handful of tiny calls, where a thread-pool round trip each costs more than the call on a busy machine.
+ */
+export function createArtifactDir(artifactRoot: string, verifyRunId: string): string {
   const dir = path.join(path.resolve(artifactRoot), verifyRunId);
-  await fs.promises.mkdir(path.join(dir, 'tmp', 'home'), { recursive: true });
-  await Promise.all(['logs', 'build', 'cache'].map((sub) => fs.promises.mkdir(path.join(dir, sub))));
-  return fs.promises.realpath(dir);
+  fs.mkdirSync(path.join(dir, 'tmp', 'home'), { recursive: true });
+  for (const sub of ['logs', 'build', 'cache']) fs.mkdirSync(path.join(dir, sub));
+  return fs.realpathSync(dir);
 }
 
 /** Keeps a run's artifacts past retention (a stuck report refers to them) until released. */
@@ -102,6 +105,7 @@ export interface VerifyManifest {
   work_dir_writes: unknown;
 }
 
-export async function writeManifest(file: string, manifest: VerifyManifest): Promise<void> {
-  await fs.promises.writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+/** A few kilobytes, written synchronously (see createArtifactDir). */
+export function writeManifest(file: string, manifest: VerifyManifest): void {
+  fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }

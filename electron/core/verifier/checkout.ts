@@ -12,6 +12,10 @@ export interface TemporaryCheckout {
   dir: string;
   /** What was put there, for the isolation detail. */
   description: string;
+  /** The commit checked out in a git copy of its own (clean but for `links`); null for a plain copy. */
+  commit: string | null;
+  /** The dependency folders linked in (ignored in a git copy). */
+  links: Map<string, string>;
   remove(): Promise<void>;
 }
 
@@ -28,9 +32,11 @@ export async function makeTemporaryCheckout(workDir: string, commit: string | nu
   try {
     const native = (await nativeGitVersion()) !== null;
     let description: string;
+    let checkedOut: string | null = null;
     if (commit && native) {
       await borrowingCheckout(workDir, commit, dir);
       description = `a temporary checkout of ${commit.slice(0, 12)}`;
+      checkedOut = commit;
     } else if (commit) {
       await exportTree(workDir, commit, dir);
       description = `a temporary export of ${commit.slice(0, 12)}`;
@@ -38,8 +44,8 @@ export async function makeTemporaryCheckout(workDir: string, commit: string | nu
       await copyWorkingFiles(workDir, dir);
       description = 'a temporary copy of the work folder (no commit given)';
     }
-    await linkDependencies(workDir, dir);
-    return { dir, description, remove: () => fs.promises.rm(base, { recursive: true, force: true }) };
+    const links = await linkDependencies(workDir, dir);
+    return { dir, description, commit: checkedOut, links, remove: () => fs.promises.rm(base, { recursive: true, force: true }) };
   } catch (error) {
     await fs.promises.rm(base, { recursive: true, force: true });
     throw error;
@@ -48,8 +54,10 @@ export async function makeTemporaryCheckout(workDir: string, commit: string | nu
 
 async function borrowingCheckout(workDir: string, commit: string, dest: string): Promise<void> {
   const { commonDir } = await resolveGitDirs(workDir);
-  const init = await runNativeGit(path.dirname(dest), ['init', '--quiet', dest]);
+  // No template: the copy needs no sample hooks, and copying them is most of what init costs.
+  const init = await runNativeGit(path.dirname(dest), ['init', '--quiet', '--template=', dest]);
   if (init.code !== 0) throw new Error(`git init failed: ${init.stderr.trim().slice(0, 300)}`);
+  await fs.promises.mkdir(path.join(dest, '.git', 'objects', 'info'), { recursive: true });
   await fs.promises.writeFile(path.join(dest, '.git', 'objects', 'info', 'alternates'), `${path.join(commonDir, 'objects')}\n`);
   const checkout = await runNativeGit(dest, ['-c', 'core.hooksPath=/dev/null', '-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', commit]);
   if (checkout.code !== 0) throw new Error(`git checkout of ${commit.slice(0, 12)} failed: ${checkout.stderr.trim().slice(0, 300)}`);
@@ -84,14 +92,17 @@ async function copyWorkingFiles(workDir: string, dest: string): Promise<void> {
 }
 
 /** The tests need the project's installed dependencies; they are linked, never copied (and ignored in a git copy). */
-async function linkDependencies(workDir: string, dest: string): Promise<void> {
-  const linked: string[] = [];
+async function linkDependencies(workDir: string, dest: string): Promise<Map<string, string>> {
+  const linked = new Map<string, string>();
   for (const name of DEPENDENCY_FOLDERS) {
     const source = await fs.promises.realpath(path.join(workDir, name)).catch(() => null);
     if (!source || (await fs.promises.lstat(path.join(dest, name)).catch(() => null))) continue;
     await fs.promises.symlink(source, path.join(dest, name), 'dir');
-    linked.push(`/${name}`);
+    linked.set(name, source);
   }
-  const exclude = path.join(dest, '.git', 'info', 'exclude');
-  if (linked.length > 0 && (await fs.promises.stat(path.dirname(exclude)).catch(() => null))?.isDirectory()) await fs.promises.appendFile(exclude, `${linked.join('\n')}\n`);
+  if (linked.size > 0 && fs.existsSync(path.join(dest, '.git'))) {
+    await fs.promises.mkdir(path.join(dest, '.git', 'info'), { recursive: true });
+    await fs.promises.appendFile(path.join(dest, '.git', 'info', 'exclude'), [...linked.keys()].map((name) => `/${name}\n`).join(''));
+  }
+  return linked;
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { IsolationLevel, VerifyRequest } from '../workspace/types';
 import { makeTemporaryCheckout, type TemporaryCheckout } from './checkout';
 import { bwrapArgv, isLinkedWorktree, probeSandbox, readOnlyRootsFor } from './sandbox';
-import { guardWorkDir, type WorkDirGuard } from './workDirGuard';
+import { guardOfFreshCheckout, guardWorkDir, type WorkDirGuard } from './workDirGuard';
 
 /** Where and how the commands run. */
 export interface IsolationPlan {
@@ -20,7 +20,7 @@ const SANDBOX = 'bubblewrap: network cut, private /tmp and PID namespace';
 
 async function writableWanted(request: VerifyRequest, workDir: string): Promise<{ wanted: boolean; why: string }> {
   if (request.writableWorkDir !== undefined) return { wanted: request.writableWorkDir, why: 'as requested' };
-  if (await isLinkedWorktree(workDir)) return { wanted: true, why: 'the run’s own worktree' };
+  if (isLinkedWorktree(workDir)) return { wanted: true, why: 'the run’s own worktree' };
   return { wanted: false, why: 'not a linked worktree (a main checkout is the user’s own and is never written)' };
 }
 
@@ -55,9 +55,9 @@ export async function planIsolation(request: VerifyRequest, workDir: string, art
     return { error: `could not make a temporary checkout${request.commit ? ` of ${request.commit.slice(0, 12)}` : ''}: ${(error as Error).message}`, level: 'checkout' };
   }
   // The copy is thrown away; the guard only finds what the commands wrote there, for the same report.
-  const guard = await guardWorkDir(checkout.dir, [artifactDir]);
+  const guard = checkout.commit ? guardOfFreshCheckout(checkout.dir, checkout.commit, checkout.links, [artifactDir]) : null;
   const detail = `reduced isolation (${why}): ran in ${checkout.description} of its own, so the repository, its git data and the candidate cannot be written; the network, $HOME and the rest of the file system are NOT cut off`;
-  return { level: 'checkout', detail, runDir: checkout.dir, checkout, guard: guard && !('refused' in guard) ? guard : null, readOnly: [] };
+  return { level: 'checkout', detail, runDir: checkout.dir, checkout, guard, readOnly: [] };
 }
 
 async function planSandbox(request: VerifyRequest, workDir: string, artifactDir: string): Promise<IsolationPlan> {
@@ -69,7 +69,7 @@ async function planSandbox(request: VerifyRequest, workDir: string, artifactDir:
   }
   const because = typeof guard === 'string' ? guard : writable.why;
   const detail = `${SANDBOX}; the work folder is read-only (${because}); only ARTIFACT_DIR is writable`;
-  return { level: 'bwrap', detail, runDir: workDir, checkout: null, guard: null, readOnly: await readOnlyRootsFor(workDir) };
+  return { level: 'bwrap', detail, runDir: workDir, checkout: null, guard: null, readOnly: readOnlyRootsFor(workDir) };
 }
 
 /** The command line that runs `argv` under the plan (and the process cap, inside or around the sandbox). */

@@ -11,6 +11,8 @@ export interface ProcessCap {
   detail: string;
   /** Whether `wrap` applies to the command inside the sandbox rather than around the sandbox. */
   inside: boolean;
+  /** Whether every descendant stays inside the cap (a cgroup: setsid does not leave it), so `release` kills them all. */
+  contains: boolean;
   /** argv that runs `argv` under the cap. */
   wrap(argv: string[]): string[];
   /** Kills whatever is left inside the cap and removes it. */
@@ -100,6 +102,7 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
       return {
         detail: `at most ${maxProcesses} processes (pids cgroup)`,
         inside: false,
+        contains: true,
         // The wrapper enters the cgroup before exec, so nothing forks outside it.
         wrap: (argv) => ['/bin/sh', '-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, ...argv],
         release: () => releaseCgroup(dir),
@@ -112,12 +115,12 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
   if (uid !== undefined && uid !== 0 && process.platform === 'linux' && (await findPrlimit())) {
     if (options.sandboxed && nprocCountsPerNamespace() && !bwrapIsSetuid()) {
       // No scan of /proc: inside the sandbox's namespace only its own tasks count.
-      return { detail: `at most ${maxProcesses} processes (prlimit inside the sandbox)`, inside: true, wrap: (argv) => ['prlimit', `--nproc=${maxProcesses}`, '--', ...argv], release: async () => {} };
+      return { detail: `at most ${maxProcesses} processes (prlimit inside the sandbox)`, inside: true, contains: false, wrap: (argv) => ['prlimit', `--nproc=${maxProcesses}`, '--', ...argv], release: async () => {} };
     }
     const limit = countTasksOf(uid) + maxProcesses;
-    return { detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`, inside: false, wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv], release: async () => {} };
+    return { detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`, inside: false, contains: false, wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv], release: async () => {} };
   }
-  return { detail: 'no process cap on this platform', inside: false, wrap: (argv) => argv, release: async () => {} };
+  return { detail: 'no process cap on this platform', inside: false, contains: false, wrap: (argv) => argv, release: async () => {} };
 }
 
 async function releaseCgroup(dir: string): Promise<void> {

@@ -80,17 +80,43 @@ function minimalRoots(dirs: string[]): string[] {
   return unique.filter((dir, index) => !unique.slice(0, index).some((parent) => dir.startsWith(`${parent}/`)));
 }
 
-async function gitDirsOf(workDir: string): Promise<{ gitDir: string; commonDir: string; dotGitIsFile: boolean } | null> {
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function realpathOr(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+// The helpers below make a few tiny synchronous calls: on a busy machine a thread-pool round trip
+// each would cost more than the calls themselves, and they sit on every verify's fixed cost.
+function gitDirsOf(workDir: string): { gitDir: string; commonDir: string; dotGitIsFile: boolean } | null {
   const dotGit = path.join(workDir, '.git');
-  const stat = await fs.promises.lstat(dotGit).catch(() => null);
+  const stat = lstatOrNull(dotGit);
   if (!stat) return null;
   let gitDir = dotGit;
   if (stat.isFile()) {
-    const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
+    const pointer = /^gitdir: (.+)$/m.exec(readOrNull(dotGit) ?? '')?.[1]?.trim();
     if (!pointer) return null;
     gitDir = path.resolve(workDir, pointer);
   }
-  const commonPointer = await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => null);
+  const commonPointer = readOrNull(path.join(gitDir, 'commondir'));
   const commonDir = commonPointer ? path.resolve(gitDir, commonPointer.trim()) : gitDir;
   return { gitDir, commonDir, dotGitIsFile: stat.isFile() };
 }
@@ -100,17 +126,17 @@ async function gitDirsOf(workDir: string): Promise<{ gitDir: string; commonDir: 
  * `commondir` the way git does: its own git dir, the common dir, and the main checkout when the common
  * dir is a `.git` folder. Wherever the work tree lives, these are what must stay read-only.
  */
-export async function gitRootsFor(workDir: string): Promise<string[]> {
-  const dirs = await gitDirsOf(workDir);
+export function gitRootsFor(workDir: string): string[] {
+  const dirs = gitDirsOf(workDir);
   if (!dirs) return [];
   const roots = [dirs.gitDir, dirs.commonDir];
   if (path.basename(dirs.commonDir) === '.git') roots.push(path.dirname(dirs.commonDir));
-  return Promise.all([...new Set(roots)].map((dir) => fs.promises.realpath(dir).catch(() => dir)));
+  return [...new Set(roots)].map(realpathOr);
 }
 
 /** Whether `workDir` is a linked git worktree: a `.git` file pointing at a git dir that has a `commondir`. */
-export async function isLinkedWorktree(workDir: string): Promise<boolean> {
-  const dirs = await gitDirsOf(workDir);
+export function isLinkedWorktree(workDir: string): boolean {
+  const dirs = gitDirsOf(workDir);
   return dirs !== null && dirs.dotGitIsFile && dirs.gitDir !== dirs.commonDir;
 }
 
@@ -118,12 +144,18 @@ export async function isLinkedWorktree(workDir: string): Promise<boolean> {
  * What must be visible read-only inside the sandbox for a work dir kept read-only: itself, the
  * repository it belongs to, and what its top-level symlinks (linked dependency folders) point to.
  */
-export async function readOnlyRootsFor(workDir: string): Promise<string[]> {
-  const roots = [await fs.promises.realpath(workDir), ...(await gitRootsFor(workDir))];
-  for (const entry of await fs.promises.readdir(workDir, { withFileTypes: true }).catch(() => [])) {
+export function readOnlyRootsFor(workDir: string): string[] {
+  const roots = [realpathOr(workDir), ...gitRootsFor(workDir)];
+  let entries: fs.Dirent[] = [];
+  try {
+    entries = fs.readdirSync(workDir, { withFileTypes: true });
+  } catch {
+    // Not readable: nothing linked to show.
+  }
+  for (const entry of entries) {
     if (!entry.isSymbolicLink()) continue;
-    const target = await fs.promises.realpath(path.join(workDir, entry.name)).catch(() => null);
-    if (target) roots.push(target);
+    const target = realpathOr(path.join(workDir, entry.name));
+    if (target !== path.join(workDir, entry.name)) roots.push(target);
   }
   return roots;
 }

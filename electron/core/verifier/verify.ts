@@ -5,7 +5,7 @@ import type { BuildResult, IsolationLevel, VerifyRequest, VerifyResult, WorkDirW
 import { runNativeGit } from '../git/nativeGit';
 import { createArtifactDir, newVerifyRunId, pruneArtifactsOccasionally, writeManifest, type VerifyManifest } from './artifacts';
 import { classify, type Classification } from './classify';
-import { findExecutable } from './commandLookup';
+import { findExecutableSync } from './commandLookup';
 import { coverageFromLcov } from './coverage';
 import { cleanEnv, commandLine, planIsolation, type IsolationPlan } from './isolation';
 import { parseJUnit, type TestOutcome } from './junit';
@@ -19,8 +19,16 @@ import { readHeadCommit } from './workTreeStatus';
 
 export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, outputLimitBytes: 64 * 1024 * 1024, tailLines: 200 } as const;
 
+function realpathOr(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 async function headCommit(workDir: string): Promise<string | null> {
-  const fromFiles = await readHeadCommit(workDir);
+  const fromFiles = readHeadCommit(workDir);
   if (fromFiles) return fromFiles;
   const result = await runNativeGit(workDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => null);
   return result?.code === 0 ? result.stdout.trim() : null;
@@ -41,7 +49,7 @@ interface PhaseContext {
 /** One command (the build or the tests) under the plan; a missing program is reported before anything starts. */
 async function runPhase(context: PhaseContext, argv: string[], env: Record<string, string>, logPath: string): Promise<RunProcessResult> {
   const { request, plan } = context;
-  if (!(await findExecutable(argv[0] as string, plan.runDir, env.PATH as string))) {
+  if (!findExecutableSync(argv[0] as string, plan.runDir, env.PATH as string)) {
     await fs.promises.writeFile(logPath, `command not found: ${argv[0]}\n`);
     return notRun(`command not found: ${argv[0]}`);
   }
@@ -56,8 +64,9 @@ async function runPhase(context: PhaseContext, argv: string[], env: Record<strin
     outputLimitBytes: request.outputLimitBytes ?? VERIFY_DEFAULTS.outputLimitBytes,
     marker: context.marker,
     signal: request.signal,
-    // bubblewrap's PID namespace dies with the command: nothing can be left to look for.
-    sweepAfterExit: plan.level !== 'bwrap',
+    // bubblewrap's PID namespace dies with the command, and a cgroup's release kills what is left in
+    // it: either way there is nothing to look for in /proc.
+    sweepAfterExit: plan.level !== 'bwrap' && !context.cap.contains,
   });
 }
 
@@ -71,10 +80,8 @@ function buildResult(argv: string[], run: RunProcessResult, verdict: Classificat
 /** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
 export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const verifyRunId = newVerifyRunId();
-  const [artifactDir, workDir] = await Promise.all([
-    createArtifactDir(request.artifactRoot, verifyRunId),
-    fs.promises.realpath(request.workDir).catch(() => path.resolve(request.workDir)),
-  ]);
+  const artifactDir = createArtifactDir(request.artifactRoot, verifyRunId);
+  const workDir = realpathOr(request.workDir);
   const logPath = path.join(artifactDir, 'logs', 'test.log');
   const buildLogPath = path.join(artifactDir, 'logs', 'build.log');
   const manifestPath = path.join(artifactDir, 'manifest.json');
@@ -106,7 +113,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     build: null,
     work_dir_writes: null,
   };
-  await writeManifest(manifestPath, manifest);
+  writeManifest(manifestPath, manifest);
 
   let run: RunProcessResult;
   let isolation: { level: IsolationLevel; detail: string };
@@ -151,7 +158,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const coverage = !buildFailed && prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
   const finishedAt = new Date();
-  await writeManifest(manifestPath, {
+  writeManifest(manifestPath, {
     ...manifest,
     status: verdict.status,
     finished_at: finishedAt.toISOString(),

@@ -25,6 +25,22 @@ export interface WorkDirGuard {
   keep: string[];
 }
 
+function readlinkOrNull(file: string): string | null {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function realpathOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return null;
+  }
+}
+
 const isInside = (child: string, parent: string) => child === parent || child.startsWith(`${parent}${path.sep}`);
 const bare = (entry: string) => (entry.endsWith('/') ? entry.slice(0, -1) : entry);
 
@@ -44,17 +60,24 @@ export async function guardWorkDir(workDir: string, keep: string[]): Promise<Wor
   for (const entry of new Set([...uncommitted, ...before.ignored])) {
     if (entry.endsWith('/')) continue;
     const absolute = path.join(workDir, entry);
-    if (!(await fs.promises.lstat(absolute).catch(() => null))?.isSymbolicLink()) continue;
+    const link = readlinkOrNull(absolute);
+    if (link === null) continue;
     // A bind mount would follow the link: a link is put back after the run instead.
-    links.set(entry, await fs.promises.readlink(absolute));
-    const target = await fs.promises.realpath(absolute).catch(() => null);
+    links.set(entry, link);
+    const target = realpathOrNull(absolute);
     if (target && !isInside(target, workDir)) readOnlyRoots.push(target);
   }
   const protect = [path.join(workDir, '.git')];
-  for (const root of await gitRootsFor(workDir)) (isInside(root, workDir) ? protect : readOnlyRoots).push(root);
-  if (await fs.promises.lstat(path.join(workDir, '.lathe')).catch(() => null)) protect.push(path.join(workDir, '.lathe'));
+  for (const root of gitRootsFor(workDir)) (isInside(root, workDir) ? protect : readOnlyRoots).push(root);
+  if (fs.existsSync(path.join(workDir, '.lathe'))) protect.push(path.join(workDir, '.lathe'));
   for (const entry of uncommitted) if (!links.has(entry)) protect.push(path.join(workDir, bare(entry)));
   return { workDir, before, protect, readOnlyRoots, links, keep };
+}
+
+/** The guard of a copy just checked out, whose state needs no git status: `commit`, clean, plus `links`. */
+export function guardOfFreshCheckout(workDir: string, commit: string, links: Map<string, string>, keep: string[]): WorkDirGuard {
+  const before: WorkTreeStatus = { head: commit, changed: new Map(), untracked: new Set(), ignored: new Set(links.keys()) };
+  return { workDir, before, protect: [], readOnlyRoots: [], links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])), keep };
 }
 
 /**
@@ -69,7 +92,7 @@ export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWri
   if (!after) return { ...writes, failed: ['git status failed after the run: the work folder was not checked'] };
   const pending = differences(guard, after);
   const undone = pending.created.length + pending.tracked.length + pending.recreated.length;
-  if (undone === 0 && pending.uncommitted.length === 0 && !(await linksChanged(guard))) return writes;
+  if (undone === 0 && pending.uncommitted.length === 0 && !linksChanged(guard) && after.head === guard.before.head) return writes;
   for (const entry of pending.created) {
     if (await removeInside(guard.workDir, entry)) writes.removed.push(entry);
     else writes.failed.push(`${entry}: could not be removed`);
@@ -85,6 +108,8 @@ export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWri
   }
   writes.failed.push(...pending.uncommitted.map((file) => `${file}: uncommitted content the commands changed cannot be restored`));
   await relink(guard, writes);
+  // Only where the commands could reach the git data (the checkout fallback's own copy).
+  if (after.head !== guard.before.head) writes.failed.push(`HEAD moved from ${guard.before.head?.slice(0, 12) ?? 'nothing'} to ${after.head?.slice(0, 12) ?? 'nothing'}: the commands ran git in the work tree`);
   if (undone > 0) {
     // A planted .gitattributes or .gitignore could have hidden a change from the first look: look again.
     const check = await readWorkTreeStatus(guard.workDir);
@@ -115,18 +140,14 @@ function differences(guard: WorkDirGuard, after: WorkTreeStatus): { created: str
   return { created, tracked, recreated, uncommitted };
 }
 
-async function linksChanged(guard: WorkDirGuard): Promise<boolean> {
-  for (const [entry, target] of guard.links) {
-    const now = await fs.promises.readlink(path.join(guard.workDir, entry)).catch(() => null);
-    if (now !== target) return true;
-  }
-  return false;
+function linksChanged(guard: WorkDirGuard): boolean {
+  return [...guard.links].some(([entry, target]) => readlinkOrNull(path.join(guard.workDir, entry)) !== target);
 }
 
 async function relink(guard: WorkDirGuard, writes: WorkDirWrites): Promise<void> {
   for (const [entry, target] of guard.links) {
     const absolute = path.join(guard.workDir, entry);
-    if ((await fs.promises.readlink(absolute).catch(() => null)) === target) continue;
+    if (readlinkOrNull(absolute) === target) continue;
     if (!(await removeInside(guard.workDir, entry))) {
       writes.failed.push(`${entry}: could not be linked again`);
       continue;

@@ -16,11 +16,13 @@ export interface WorkTreeStatus {
 
 // `--ignored=matching` + `--untracked-files=normal`: an untracked or ignored folder is one entry, so a
 // build folder of 10,000 files is one line, and git never walks into the ignored dependency links.
-const STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--branch', '--no-renames', '--untracked-files=normal', '--ignored=matching'];
+// `--no-ahead-behind`: `--branch` would otherwise walk history to count commits against an upstream.
+// Optional locks stay on: the first status may write the refreshed index, so later ones hash nothing.
+const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--no-renames', '--untracked-files=normal', '--ignored=matching'];
 
 /** Runs `git status` in `workDir` (never through a shell); null when git cannot tell (not a work tree, no git). */
 export async function readWorkTreeStatus(workDir: string): Promise<WorkTreeStatus | null> {
-  const result = await runNativeGit(workDir, STATUS_ARGS, { env: { GIT_OPTIONAL_LOCKS: '0' } }).catch(() => null);
+  const result = await runNativeGit(workDir, STATUS_ARGS).catch(() => null);
   if (!result || result.code !== 0) return null;
   return parseStatus(result.stdout);
 }
@@ -52,35 +54,38 @@ export function parseStatus(output: string): WorkTreeStatus {
 
 /**
  * HEAD's commit read from the files (no git process): the `.git` folder or `gitdir:` file, HEAD, then
- * the loose ref or packed-refs. Null when it cannot be read this way (the caller may ask git).
+ * the loose ref or packed-refs. Null when it cannot be read this way (the caller may ask git). A few
+ * tiny reads, synchronous: cheaper than a thread-pool round trip each on a busy machine.
  */
-export async function readHeadCommit(workDir: string): Promise<string | null> {
-  try {
-    const dotGit = path.join(workDir, '.git');
-    const stat = await fs.promises.stat(dotGit);
-    let gitDir = dotGit;
-    if (stat.isFile()) {
-      const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8'))?.[1]?.trim();
-      if (!pointer) return null;
-      gitDir = path.resolve(workDir, pointer);
+export function readHeadCommit(workDir: string): string | null {
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return null;
     }
-    const head = (await fs.promises.readFile(path.join(gitDir, 'HEAD'), 'utf8')).trim();
-    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
-    const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
-    if (!ref || ref.includes('..')) return null;
-    const commonPointer = await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => null);
-    const commonDir = commonPointer ? path.resolve(gitDir, commonPointer.trim()) : gitDir;
-    for (const dir of [...new Set([gitDir, commonDir])]) {
-      const loose = await fs.promises.readFile(path.join(dir, ref), 'utf8').catch(() => null);
-      if (loose && /^[0-9a-f]{40,64}\s*$/.test(loose)) return loose.trim();
-    }
-    const packed = await fs.promises.readFile(path.join(commonDir, 'packed-refs'), 'utf8').catch(() => '');
-    for (const line of packed.split('\n')) {
-      const [oid, name] = line.split(' ');
-      if (name === ref && oid && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
-    }
-    return null;
-  } catch {
-    return null;
+  };
+  const dotGit = path.join(workDir, '.git');
+  let gitDir = dotGit;
+  const pointerFile = read(dotGit);
+  if (pointerFile !== null) {
+    const pointer = /^gitdir: (.+)$/m.exec(pointerFile)?.[1]?.trim();
+    if (!pointer) return null;
+    gitDir = path.resolve(workDir, pointer);
   }
+  const head = read(path.join(gitDir, 'HEAD'))?.trim() ?? '';
+  if (/^[0-9a-f]{40,64}$/.test(head)) return head;
+  const ref = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+  if (!ref || ref.includes('..')) return null;
+  const commonPointer = read(path.join(gitDir, 'commondir'));
+  const commonDir = commonPointer ? path.resolve(gitDir, commonPointer.trim()) : gitDir;
+  for (const dir of new Set([gitDir, commonDir])) {
+    const loose = read(path.join(dir, ref));
+    if (loose && /^[0-9a-f]{40,64}\s*$/.test(loose)) return loose.trim();
+  }
+  for (const line of (read(path.join(commonDir, 'packed-refs')) ?? '').split('\n')) {
+    const [oid, name] = line.split(' ');
+    if (name === ref && oid && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
+  }
+  return null;
 }

@@ -191,3 +191,25 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 });
+
+describe('the checkout fallback keeps what it can of the same guarantees', () => {
+  it("a suite's git commands land in its own copy, never in the user's refs or config; what it changed is reported", async () => {
+    const repo = makeTempRepo({ files: { 'src/app.js': 'module.exports = 1;\n' } });
+    repos.push(repo);
+    const userState = repoState(repo.dir);
+    const config = sha(path.join(repo.dir, '.git', 'config'));
+    const script = [
+      "const { execFileSync } = require('child_process'); const fs = require('fs');",
+      "const git = (...args) => execFileSync('git', args, { stdio: 'ignore' });",
+      "git('branch', 'planted'); git('config', 'user.name', 'planted');",
+      "fs.writeFileSync('src/app.js', 'module.exports = 0;\\n'); fs.mkdirSync('coverage'); fs.writeFileSync('coverage/lcov.info', '');",
+      "console.log('done');",
+    ].join('\n');
+    const result = await verify({ workDir: repo.dir, argv: [node, '-e', script], timeoutMs: 30_000, artifactRoot: artifactRoot(), isolation: 'checkout', commit: repo.git('rev-parse', 'HEAD') });
+    expect(result).toMatchObject({ status: 'PASS', isolation: { level: 'checkout' } });
+    expect(result.workDirWrites).toEqual({ restored: ['src/app.js'], removed: ['coverage/'], relinked: [], failed: [] });
+    expect(repoState(repo.dir)).toEqual(userState);
+    expect(sha(path.join(repo.dir, '.git', 'config'))).toBe(config);
+  });
+});
+
