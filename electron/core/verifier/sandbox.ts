@@ -63,7 +63,9 @@ export interface BwrapLayout {
  * writable last so it wins even when it sits inside the repo.
  */
 export function bwrapArgv(layout: BwrapLayout): string[] {
-  const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
+  // --cap-drop ALL: bwrap run by root makes no user namespace and would leave the command every
+  // capability, enough to `mount -o remount,rw /` and write anywhere; a user's bwrap drops them anyway.
+  const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', '/tmp/home');
   for (const dir of minimalRoots(layout.readOnly)) args.push('--ro-bind', dir, dir);
   if (layout.writableWorkDir) {

@@ -181,6 +181,20 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 
+  it('cannot get capabilities back to remount the file system writable, even when Lathe runs as root', async () => {
+    const { workspace } = await runWorktree({ 'a.txt': 'a\n' });
+    const probe = path.join(os.homedir(), `lathe-remount-probe-${process.pid}`);
+    const script = `grep '^CapEff' /proc/self/status; mount -o remount,rw / 2>&1 || echo remount-refused; touch ${JSON.stringify(probe)} 2>&1 || echo touch-refused`;
+    const result = await verify({ workDir: workspace.workDir, argv: ['/bin/sh', '-c', script], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const escaped = fs.existsSync(probe);
+    fs.rmSync(probe, { force: true });
+    expect(escaped).toBe(false);
+    expect(result.isolation.level).toBe('bwrap');
+    expect(result.report).toMatch(/CapEff:\s+0+\n/);
+    expect(result.report).toContain('remount-refused');
+    expect(result.report).toContain('touch-refused');
+  });
+
   it('a source folder swapped for a symlink to the user checkout is undone without writing through it', async () => {
     const { repo, workspace } = await runWorktree({ 'src/keep.js': 'export const keep = 1;\n', 'src/other.js': 'export const other = 2;\n' });
     const userState = repoState(repo.dir);
