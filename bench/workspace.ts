@@ -1,16 +1,18 @@
 /**
  * Workspace bench: `npx tsx bench/workspace.ts`. Prints a table and writes bench/results/workspace.json.
  * - commit per step: Lathe's commitStep vs native `git add && git commit` on a 20k-file repo
- * - Verifier overhead: verify() (bubblewrap, checkout fallback) vs the bare command
+ * - Verifier overhead: verify() of /bin/true (bubblewrap on a checkout and on a run worktree, checkout
+ *   fallback) vs a bare spawn of it, and bubblewrap alone; BENCH_ONLY=verifier runs just this part
  * - repo summary of a generated 20k-file repo (target: under one second)
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGitFacade } from '../electron/core/git/gitFacade';
 import { createReadOnlyTools } from '../electron/core/tools/readOnlyTools';
+import { bwrapArgv, readOnlyRootsFor } from '../electron/core/verifier/sandbox';
 import { verify } from '../electron/core/verifier/verify';
 import { generateRepo, git } from './workspace/generateRepo';
 import { round, summarize, time, type Timing } from './workspace/timing';
@@ -81,35 +83,67 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
   };
 }
 
+/** A bare spawn the way the Verifier spawns: piped output, own process group, resolved on exit. */
+function spawnAndWait(argv: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0] as string, argv.slice(1), { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+  });
+}
+
+/**
+ * verify() of `/bin/true` against a bare spawn of it, interleaved run by run (the machine is shared:
+ * each round measures every variant within a few hundred ms of the others) and reported as the median
+ * of the per-round differences. "bubblewrap alone" is the sandbox's own price, the floor of the figure.
+ */
 async function verifierBench(): Promise<Record<string, Timing | number>> {
   const repo = generateRepo(50, { commit: true });
   cleanup.push(repo);
+  const run = await createGitFacade().startRun(repo, { runId: 'bench-verify', branchPrefix: 'lathe', allowDirty: false });
   const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-art-'));
   cleanup.push(artifacts);
-  const argv = [process.execPath, '-e', 'console.log("ok")'];
-  const runs = 9;
-  const bare: number[] = [];
-  const sandboxed: number[] = [];
-  const checkout: number[] = [];
+  const argv = ['/bin/true'];
+  const runs = Number(process.env.BENCH_VERIFY_RUNS ?? 60);
   const commit = git(repo, 'rev-parse', 'HEAD');
-  for (let index = 0; index < runs; index++) {
-    bare.push((await time(() => spawnSync(argv[0] as string, argv.slice(1), { cwd: repo }))).ms);
-    const inSandbox = await time(() => verify({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }));
-    if (inSandbox.value.status !== 'PASS') throw new Error(`sandboxed run failed: ${inSandbox.value.reason}`);
-    sandboxed.push(inSandbox.ms);
-    const inCheckout = await time(() => verify({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'checkout', commit }));
-    if (inCheckout.value.status !== 'PASS') throw new Error(`checkout run failed: ${inCheckout.value.reason}`);
-    checkout.push(inCheckout.ms);
-  }
-  const bareTiming = summarize(bare);
-  const bwrapTiming = summarize(sandboxed);
-  const checkoutTiming = summarize(checkout);
+  const sandboxOnly = bwrapArgv({ readOnly: readOnlyRootsFor(repo), writableWorkDir: null, protect: [], writable: artifacts, cwd: repo, argv });
+  const verified = async (request: Parameters<typeof verify>[0]) => {
+    const result = await verify(request);
+    if (result.status !== 'PASS') throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);
+  };
+  const bare = () => spawnAndWait(argv, repo);
+  const sandboxed = {
+    bwrapAlone: () => spawnAndWait(sandboxOnly, repo),
+    verifyBwrap: () => verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
+    verifyBwrapWorktree: () => verified({ workDir: run.workDir, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
+  };
+  // The fallback's disk-heavy copy would disturb the rounds above: it gets rounds of its own.
+  const fallback = { verifyCheckout: () => verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'checkout', commit }) };
+  const rounds = async <K extends string>(tasks: Record<K, () => Promise<void>>, count: number) => {
+    const samples = { bare: [] as number[], ...Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]])) } as Record<K | 'bare', number[]>;
+    for (const task of Object.values<() => Promise<void>>(tasks)) await task();
+    for (let index = 0; index < count; index++) {
+      samples.bare.push((await time(bare)).ms);
+      for (const [name, task] of Object.entries<() => Promise<void>>(tasks)) samples[name as K].push((await time(task)).ms);
+    }
+    const over = (name: K) => summarize(samples[name].map((ms, index) => ms - (samples.bare[index] as number))).medianMs;
+    return { samples, over };
+  };
+  const main = await rounds(sandboxed, runs);
+  const slow = await rounds(fallback, Math.max(5, Math.round(runs / 4)));
   return {
-    bareCommand: bareTiming,
-    verifyBwrap: bwrapTiming,
-    verifyCheckout: checkoutTiming,
-    overheadBwrapMs: round(bwrapTiming.medianMs - bareTiming.medianMs),
-    overheadCheckoutMs: round(checkoutTiming.medianMs - bareTiming.medianMs),
+    runs,
+    bareSpawn: summarize(main.samples.bare),
+    bwrapAlone: summarize(main.samples.bwrapAlone),
+    verifyBwrap: summarize(main.samples.verifyBwrap),
+    verifyBwrapWorktree: summarize(main.samples.verifyBwrapWorktree),
+    verifyCheckout: summarize(slow.samples.verifyCheckout),
+    bwrapAloneOverheadMs: main.over('bwrapAlone'),
+    overheadBwrapMs: main.over('verifyBwrap'),
+    overheadBwrapWorktreeMs: main.over('verifyBwrapWorktree'),
+    overheadCheckoutMs: slow.over('verifyCheckout'),
   };
 }
 
@@ -128,33 +162,42 @@ function row(name: string, value: string, note = ''): string {
 }
 
 async function main(): Promise<void> {
-  const results = { machine: { cpus: os.cpus().length, node: process.version, platform: `${process.platform} ${os.release()}` }, files: FILES, steps: STEPS, commit: {}, verifier: {}, summary: {} };
+  const out = path.join(here, 'results', 'workspace.json');
+  // BENCH_ONLY runs one part and keeps the other parts' last figures in the JSON.
+  const only = process.env.BENCH_ONLY;
+  const previous = only && fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+  const results = { commit: {}, verifier: {}, summary: {}, ...previous, machine: { cpus: os.cpus().length, node: process.version, platform: `${process.platform} ${os.release()}`, loadAverage: os.loadavg().map(round) }, files: FILES, steps: STEPS };
   try {
-    results.commit = await commitBench();
-    results.verifier = await verifierBench();
-    results.summary = await summaryBench();
+    if (!only || only === 'commit') results.commit = await commitBench();
+    if (!only || only === 'verifier') results.verifier = await verifierBench();
+    if (!only || only === 'summary') results.summary = await summaryBench();
   } finally {
     for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
   }
   const c = results.commit as Record<string, Timing & number>;
   const v = results.verifier as Record<string, Timing & number>;
   const s = results.summary as Record<string, Timing & number>;
-  const lines = [
-    row('measure', 'median', 'notes'),
-    row(`commit per step, native git (${FILES} files)`, `${c.nativeGit?.medianMs} ms`, 'git add + git commit -- paths'),
-    row('commit per step, Lathe worktree run', `${c.latheWorktree?.medianMs} ms`, `ratio ${c.ratioWorktree}× native`),
-    row('commit per step, Lathe isomorphic-git only', `${c.latheInPlaceIsomorphicOnly?.medianMs} ms`, `ratio ${c.ratioIsomorphicOnly}× native`),
-    row('startRun (worktree add)', `${c.startRunWorktreeMs} ms`, 'once per run'),
-    row('bare command (node -e)', `${v.bareCommand?.medianMs} ms`, ''),
-    row('verify() in bubblewrap', `${v.verifyBwrap?.medianMs} ms`, `overhead ${v.overheadBwrapMs} ms`),
-    row('verify() checkout fallback', `${v.verifyCheckout?.medianMs} ms`, `overhead ${v.overheadCheckoutMs} ms`),
-    row(`repo summary, ${FILES} files (warm)`, `${s.warm?.medianMs} ms`, `cold ${s.coldMs} ms, ${s.summaryBytes} bytes`),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-  const out = path.join(here, 'results', 'workspace.json');
+  const sections = {
+    commit: [
+      row(`commit per step, native git (${FILES} files)`, `${c.nativeGit?.medianMs} ms`, 'git add + git commit -- paths'),
+      row('commit per step, Lathe worktree run', `${c.latheWorktree?.medianMs} ms`, `ratio ${c.ratioWorktree}× native`),
+      row('commit per step, Lathe isomorphic-git only', `${c.latheInPlaceIsomorphicOnly?.medianMs} ms`, `ratio ${c.ratioIsomorphicOnly}× native`),
+      row('startRun (worktree add)', `${c.startRunWorktreeMs} ms`, 'once per run'),
+    ],
+    verifier: [
+      row('bare spawn of /bin/true', `${v.bareSpawn?.medianMs} ms`, `${v.runs} interleaved rounds`),
+      row('bubblewrap alone (the sandbox itself)', `${v.bwrapAlone?.medianMs} ms`, `over bare ${v.bwrapAloneOverheadMs} ms`),
+      row('verify() in bubblewrap, a checkout', `${v.verifyBwrap?.medianMs} ms`, `verify-overhead-over-bare-spawn ${v.overheadBwrapMs} ms (goal ≤ 15)`),
+      row('verify() in bubblewrap, a run worktree', `${v.verifyBwrapWorktree?.medianMs} ms`, `over bare ${v.overheadBwrapWorktreeMs} ms (+ git status before and after)`),
+      row('verify() checkout fallback', `${v.verifyCheckout?.medianMs} ms`, `over bare ${v.overheadCheckoutMs} ms`),
+    ],
+    summary: [row(`repo summary, ${FILES} files (warm)`, `${s.warm?.medianMs} ms`, `cold ${s.coldMs} ms, ${s.summaryBytes} bytes`)],
+  };
+  const shown = Object.entries(sections).flatMap(([name, rows]) => (!only || only === name ? rows : []));
+  process.stdout.write(`${[row('measure', 'median', 'notes'), ...shown].join('\n')}\n`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), out)}\n`);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), out)} (load average ${results.machine.loadAverage.join(', ')}; the machine is shared)\n`);
 }
 
 await main();

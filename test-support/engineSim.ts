@@ -51,6 +51,8 @@ export function testResult(passed: boolean, overrides: Partial<TestSummary> = {}
     verify_run_id: 'v1',
     artifact_dir: '/tmp/a',
     coverage_percent: null,
+    failed_phase: null,
+    work_dir_writes: null,
     tools: [],
     ...overrides,
   };

@@ -13,6 +13,7 @@ export function configFromPreset(preset: Preset): RunConfig {
     artifacts_only: preset.defaults.artifacts_only,
     tests_read_only: preset.defaults.tests_read_only,
     test_command: null,
+    build_command: null,
     extra_verification: [],
     limits: { ...preset.defaults.limits },
     gates: { ...preset.defaults.gates },

@@ -65,6 +65,8 @@ export const RunConfigSchema = z.object({
   tests_read_only: z.boolean(),
   /** null: detect from the repository. */
   test_command: z.array(z.string().max(4096)).min(1).max(64).nullable(),
+  /** Seed 004's build step, run before the tests in the same sandbox; null: none. A run saved before it existed has none. */
+  build_command: z.array(z.string().max(4096)).min(1).max(64).nullable().default(null),
   extra_verification: z.array(VerificationToolSchema).max(10),
   limits: LimitsSchema,
   gates: GateModesSchema,

@@ -84,6 +84,13 @@ export const TestSummarySchema = z.object({
   verify_run_id: z.string(),
   artifact_dir: z.string(),
   coverage_percent: z.number().nullable(),
+  /** Which command decided a non-PASS status: seed 004's build step, or the tests. */
+  failed_phase: z.enum(['build', 'test']).nullable().default(null),
+  /** What the commands wrote in the run's work tree and how it was undone; null when it was read-only. */
+  work_dir_writes: z
+    .object({ restored: z.array(z.string()), removed: z.array(z.string()), relinked: z.array(z.string()), failed: z.array(z.string()) })
+    .nullable()
+    .default(null),
   tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean() })),
 });
 export type TestSummary = z.infer<typeof TestSummarySchema>;

@@ -30,6 +30,7 @@ export const ConfigFileSchema = z.strictObject({
       artifacts_only: z.boolean().optional(),
       tests_read_only: z.boolean().optional(),
       test_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
+      build_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
       test_timeout: z.union([z.string(), z.number()]).optional(),
       extra_verification: z.array(VerificationToolSchema).optional(),
       time_limit: z.union([z.string(), z.number()]).optional(),

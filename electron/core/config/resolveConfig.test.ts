@@ -50,6 +50,16 @@ describe('resolveRunConfig', () => {
     expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  dependency_folders: [packages/a/node_modules]\n') })).toThrow(/workspace\.dependency_folders/);
   });
 
+  it("reads seed 004's build step (policies.build_command), none by default", () => {
+    expect(resolveRunConfig({ repoRoot: withRepoConfig('workflow: editor-scouts\n') }).build_command).toBeNull();
+    fs.rmSync(dir, { recursive: true, force: true });
+    const config = resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: "rimraf build && tsc -p tsconfig.test.json"\n  test_command: "npx mocha"\n') });
+    expect(config.build_command).toEqual(['sh', '-c', 'rimraf build && tsc -p tsconfig.test.json']);
+    expect(config.test_command).toEqual(['npx', 'mocha']);
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: [make, all]\n') }).build_command).toEqual(['make', 'all']);
+  });
+
   it("maps seed 003's max_retries to 1 + retries attempts", () => {
     const config = resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\nmax_retries: 5\n') });
     expect(config.limits.max_attempts_per_task).toBe(6);

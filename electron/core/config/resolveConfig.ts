@@ -94,6 +94,7 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (p.tests_read_only !== undefined) config.tests_read_only = p.tests_read_only;
   const testCommand = p.test_command ?? file.test_command;
   if (testCommand) config.test_command = splitCommand(testCommand);
+  if (p.build_command) config.build_command = splitCommand(p.build_command);
   if (p.test_timeout !== undefined) config.limits.test_timeout_ms = parseDuration(String(p.test_timeout), 'policies.test_timeout');
   if (p.extra_verification) config.extra_verification = p.extra_verification;
   if (p.time_limit !== undefined) config.time_limit_ms = parseDuration(String(p.time_limit), 'policies.time_limit');

@@ -7,6 +7,7 @@ import { LatheError } from '../../../shared/errors';
 import type { ScoutSandbox } from '../agents/scoutLoop';
 import type { EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
+import { workDirNote } from './verification';
 
 const list = (title: string, items: string[]) => (items.length === 0 ? [] : [`## ${title}`, ...items.map((item) => `- ${item}`), '']);
 
@@ -69,18 +70,19 @@ export function recordContext(store: RunStore, state: RunState, scout: string, q
 function summarizeVerify(result: Awaited<ReturnType<EngineDeps['verify']>>): string {
   const counts = result.counts ? ` (${result.counts.passed} passed, ${result.counts.failed} failed)` : '';
   const failure = result.firstFailure ? `\nfirst failure: ${result.firstFailure.testId}: ${result.firstFailure.message}` : '';
-  return `${result.status}${counts}, exit ${result.exitCode ?? 'none'}${result.reason ? `, ${result.reason}` : ''}${failure}\n${result.tail.split('\n').slice(-60).join('\n')}`;
+  const note = workDirNote(result);
+  return `${result.status}${counts}, exit ${result.exitCode ?? 'none'}${result.reason ? `, ${result.reason}` : ''}${failure}${note ? `\n${note}` : ''}\n${result.tail.split('\n').slice(-60).join('\n')}`;
 }
 
 /** Scout B's commands: the allowlist first (seed 001's ShellTool), then the Verifier's read-only sandbox. */
 export function scoutSandbox(deps: EngineDeps, state: RunState, artifactRoot: string, allowed: (argv: string[]) => { allowed: true } | { allowed: false; reason: string }, signal: AbortSignal): ScoutSandbox {
   const workspace = state.workspace;
-  const run = async (argv: string[]) => {
+  const run = async (argv: string[], buildArgv?: string[]) => {
     if (!workspace) throw new LatheError('NO_WORKSPACE', 'the run has no workspace');
-    return summarizeVerify(await deps.verify({ workDir: workspace.workDir, argv, timeoutMs: state.config.limits.test_timeout_ms, artifactRoot, commit: state.head ?? undefined, isolation: 'auto', signal }));
+    return summarizeVerify(await deps.verify({ workDir: workspace.workDir, argv, buildArgv, timeoutMs: state.config.limits.test_timeout_ms, artifactRoot, commit: state.head ?? undefined, isolation: 'auto', signal }));
   };
   return {
-    runTests: async () => (state.test_command ? run(state.test_command) : 'no test command is configured or detected'),
+    runTests: async () => (state.test_command ? run(state.test_command, state.config.build_command ?? undefined) : 'no test command is configured or detected'),
     runCommand: async (argv) => {
       const verdict = allowed(argv);
       return verdict.allowed ? run(argv) : `rejected by the allowlist: ${verdict.reason}`;

@@ -3,6 +3,28 @@ import { LatheError } from '../../../shared/errors';
 import type { VerifyResult } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
 
+/**
+ * What the commands did to the work tree, said where every reader of the result looks (the report):
+ * a suite that rewrites sources is a finding for the Tester and the Supervisor, even when it passed.
+ */
+export function workDirNote(result: Pick<VerifyResult, 'workDirWrites'>): string {
+  const writes = result.workDirWrites;
+  if (!writes) return '';
+  const lines: string[] = [];
+  const list = (paths: string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
+  if (writes.restored.length > 0) {
+    lines.push(`Note: the test command changed ${writes.restored.length} tracked file(s) in the work tree: ${list(writes.restored)}. Lathe put the committed content back after the run, so the change is in no commit; a suite that rewrites sources needs a look.`);
+  }
+  if (writes.failed.length > 0) lines.push(`Warning: what the test command wrote could not all be undone: ${list(writes.failed)}.`);
+  return lines.join('\n');
+}
+
+function reportOf(result: VerifyResult): string {
+  const build = result.failedPhase === 'build' && result.build ? `The build command (${result.build.argv.join(' ')}) failed; the tests did not run.\n\n` : '';
+  const note = workDirNote(result);
+  return `${build}${result.report}${note ? `\n\n${note}` : ''}`;
+}
+
 function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
   return {
     status: result.status,
@@ -10,13 +32,15 @@ function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
     exit_code: result.exitCode,
     counts: result.counts,
     first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message } : null,
-    report: result.report,
+    report: reportOf(result),
     reason: result.reason,
     isolation: `${result.isolation.level}: ${result.isolation.detail}`,
     duration_ms: result.durationMs,
     verify_run_id: result.verifyRunId,
     artifact_dir: result.artifactDir,
     coverage_percent: result.coverage?.percent ?? null,
+    failed_phase: result.failedPhase,
+    work_dir_writes: result.workDirWrites,
   };
 }
 
@@ -43,6 +67,8 @@ function infraSummary(reason: string): TestSummary {
     verify_run_id: '',
     artifact_dir: '',
     coverage_percent: null,
+    failed_phase: null,
+    work_dir_writes: null,
     tools: [],
   };
 }
@@ -65,7 +91,7 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   };
   let main: VerifyResult;
   try {
-    main = await deps.verify({ ...base, argv: state.test_command, coverageFor: coverageTargets(state, options.coverage) });
+    main = await deps.verify({ ...base, argv: state.test_command, buildArgv: state.config.build_command ?? undefined, coverageFor: coverageTargets(state, options.coverage) });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);

@@ -39,6 +39,8 @@ export async function runHiddenTests(request: HiddenTestRequest): Promise<Verify
       artifactRoot: request.artifactRoot,
       commit: request.commit,
       isolation: sandbox.available ? 'bwrap' : 'none',
+      // A throwaway copy: a suite that builds first (tsc into build/) may write there.
+      writableWorkDir: true,
       signal: request.signal,
     });
   } finally {

@@ -13,11 +13,15 @@ export function newVerifyRunId(now = new Date()): string {
   return `v${stamp}-${crypto.randomBytes(3).toString('hex')}`;
 }
 
-/** ARTIFACT_DIR with the seed's writable layout: logs/, build/, cache/, tmp/. */
-export async function createArtifactDir(artifactRoot: string, verifyRunId: string): Promise<string> {
+/**
+ * ARTIFACT_DIR with the seed's writable layout: logs/, build/, cache/, tmp/. Synchronous on purpose:
+ * a handful of tiny calls, where a thread-pool round trip each costs more than the call on a busy machine.
+ */
+export function createArtifactDir(artifactRoot: string, verifyRunId: string): string {
   const dir = path.join(path.resolve(artifactRoot), verifyRunId);
-  for (const sub of ['logs', 'build', 'cache', 'tmp/home']) await fs.promises.mkdir(path.join(dir, sub), { recursive: true });
-  return fs.promises.realpath(dir);
+  fs.mkdirSync(path.join(dir, 'tmp', 'home'), { recursive: true });
+  for (const sub of ['logs', 'build', 'cache']) fs.mkdirSync(path.join(dir, sub));
+  return fs.realpathSync(dir);
 }
 
 /** Keeps a run's artifacts past retention (a stuck report refers to them) until released. */
@@ -46,14 +50,27 @@ export async function pruneArtifacts(artifactRoot: string, now = Date.now(), kee
   const deleted: string[] = [];
   for (const [index, name] of names.entries()) {
     if (index < keep.keepRuns) continue;
-    const dir = path.join(artifactRoot, name);
-    if (await isRetained(dir)) continue;
     const ageDays = (now - runTime(name)) / 86_400_000;
     if (ageDays <= keep.keepDays) continue;
+    const dir = path.join(artifactRoot, name);
+    if (await isRetained(dir)) continue;
     await fs.promises.rm(dir, { recursive: true, force: true });
     deleted.push(name);
   }
   return deleted;
+}
+
+/** Retention is about days: a root is pruned at most once an hour per process, not on every verify. */
+export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const lastPruned = new Map<string, number>();
+
+/** Prunes `artifactRoot` unless this process did so within the last hour. */
+export async function pruneArtifactsOccasionally(artifactRoot: string, now = Date.now()): Promise<string[]> {
+  const root = path.resolve(artifactRoot);
+  const last = lastPruned.get(root);
+  if (last !== undefined && now - last < PRUNE_INTERVAL_MS) return [];
+  lastPruned.set(root, now);
+  return pruneArtifacts(root, now);
 }
 
 function runTime(name: string): number {
@@ -71,6 +88,7 @@ export interface VerifyManifest {
   commit: string | null;
   argv: string[];
   requested_argv: string[];
+  build_argv: string[] | null;
   cwd: string;
   exit_code: number | null;
   signal: string | null;
@@ -82,8 +100,12 @@ export interface VerifyManifest {
   counts: unknown;
   output_bytes: number | null;
   log: string;
+  build: { argv: string[]; status: string; exit_code: number | null; timed_out: boolean; duration_ms: number; reason: string | null; log: string } | null;
+  /** What the commands wrote inside the work folder and how it was undone (null: it was read-only). */
+  work_dir_writes: unknown;
 }
 
-export async function writeManifest(file: string, manifest: VerifyManifest): Promise<void> {
-  await fs.promises.writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+/** A few kilobytes, written synchronously (see createArtifactDir). */
+export function writeManifest(file: string, manifest: VerifyManifest): void {
+  fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }

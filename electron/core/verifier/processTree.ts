@@ -17,6 +17,11 @@ export interface RunProcessOptions {
   graceMs?: number;
   /** A command that writes more than this is killed: a flood, not a test report. */
   outputLimitBytes?: number;
+  /**
+   * Look for marked processes left behind after the command exited (default true). A caller whose
+   * command cannot leave any (bubblewrap's PID namespace dies with it) skips the /proc scan.
+   */
+  sweepAfterExit?: boolean;
 }
 
 export interface RunProcessResult {
@@ -108,7 +113,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       child.stdout?.destroy();
       child.stderr?.destroy();
       // Whatever the command left behind in the background dies with it.
-      await killTree(child.pid, options.marker, 0, () => true);
+      if (options.sweepAfterExit ?? true) await killTree(child.pid, options.marker, 0, () => true);
+      else signalAll(child.pid, [], 'SIGKILL');
       if (log) await new Promise((done) => log.end(done));
       resolve({
         exitCode,

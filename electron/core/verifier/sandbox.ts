@@ -44,23 +44,34 @@ async function runProbe(): Promise<SandboxProbe> {
 }
 
 export interface BwrapLayout {
-  /** Folders bound read-only over the tmpfs (the run's work dir, the repo it belongs to, linked deps). */
+  /** Folders bound read-only over the tmpfs (the work dir or its repository, git data, linked deps). */
   readOnly: string[];
-  /** The only writable place: ARTIFACT_DIR. */
+  /** The run's own work tree, bound writable over them; null keeps it read-only. */
+  writableWorkDir: string | null;
+  /** Absolute paths inside the writable work dir bound read-only again (git data, uncommitted files). */
+  protect: string[];
+  /** ARTIFACT_DIR, writable. */
   writable: string;
   cwd: string;
   argv: string[];
 }
 
 /**
- * The bubblewrap command line. Order matters: `/` read-only first, then a private `/tmp` (which
- * hides a repo that lives under /tmp), then the repo bound read-only again on top, then ARTIFACT_DIR
+ * The bubblewrap command line. Order matters, later mounts win: `/` read-only first, then a private
+ * `/tmp` (which hides a repo that lives under /tmp), then the repo's folders read-only again on top,
+ * then the run's work tree writable, then what inside it must stay read-only, then ARTIFACT_DIR
  * writable last so it wins even when it sits inside the repo.
  */
 export function bwrapArgv(layout: BwrapLayout): string[] {
-  const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
+  // --cap-drop ALL: bwrap run by root makes no user namespace and would leave the command every
+  // capability, enough to `mount -o remount,rw /` and write anywhere; a user's bwrap drops them anyway.
+  const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', '/tmp/home');
   for (const dir of minimalRoots(layout.readOnly)) args.push('--ro-bind', dir, dir);
+  if (layout.writableWorkDir) {
+    args.push('--bind', layout.writableWorkDir, layout.writableWorkDir);
+    for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
+  }
   args.push('--bind', layout.writable, layout.writable, '--chdir', layout.cwd, '--', ...layout.argv);
   return args;
 }
@@ -71,28 +82,82 @@ function minimalRoots(dirs: string[]): string[] {
   return unique.filter((dir, index) => !unique.slice(0, index).some((parent) => dir.startsWith(`${parent}/`)));
 }
 
-/**
- * What must be visible read-only inside the sandbox for a work dir: itself, the repository that
- * owns it (found through the worktree's `.git` file, wherever the worktree lives), and what its top-level
- * symlinks (linked dependency folders) point to.
- */
-export async function readOnlyRootsFor(workDir: string): Promise<string[]> {
-  const roots = [await fs.promises.realpath(workDir)];
-  const dotGit = path.join(workDir, '.git');
-  const stat = await fs.promises.lstat(dotGit).catch(() => null);
-  if (stat?.isFile()) {
-    const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8'))?.[1]?.trim();
-    if (pointer) {
-      const gitDir = path.resolve(workDir, pointer);
-      const marker = `${path.sep}.git${path.sep}`;
-      const at = gitDir.indexOf(marker);
-      roots.push(at === -1 ? gitDir : gitDir.slice(0, at));
-    }
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return null;
   }
-  for (const entry of await fs.promises.readdir(workDir, { withFileTypes: true }).catch(() => [])) {
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function realpathOr(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+// The helpers below make a few tiny synchronous calls: on a busy machine a thread-pool round trip
+// each would cost more than the calls themselves, and they sit on every verify's fixed cost.
+function gitDirsOf(workDir: string): { gitDir: string; commonDir: string; dotGitIsFile: boolean } | null {
+  const dotGit = path.join(workDir, '.git');
+  const stat = lstatOrNull(dotGit);
+  if (!stat) return null;
+  let gitDir = dotGit;
+  if (stat.isFile()) {
+    const pointer = /^gitdir: (.+)$/m.exec(readOrNull(dotGit) ?? '')?.[1]?.trim();
+    if (!pointer) return null;
+    gitDir = path.resolve(workDir, pointer);
+  }
+  const commonPointer = readOrNull(path.join(gitDir, 'commondir'));
+  const commonDir = commonPointer ? path.resolve(gitDir, commonPointer.trim()) : gitDir;
+  return { gitDir, commonDir, dotGitIsFile: stat.isFile() };
+}
+
+/**
+ * The folders that hold a work tree's git data, found from its `.git` (folder or `gitdir:` file) and
+ * `commondir` the way git does: its own git dir, the common dir, and the main checkout when the common
+ * dir is a `.git` folder. Wherever the work tree lives, these are what must stay read-only.
+ */
+export function gitRootsFor(workDir: string): string[] {
+  const dirs = gitDirsOf(workDir);
+  if (!dirs) return [];
+  const roots = [dirs.gitDir, dirs.commonDir];
+  if (path.basename(dirs.commonDir) === '.git') roots.push(path.dirname(dirs.commonDir));
+  return [...new Set(roots)].map(realpathOr);
+}
+
+/** Whether `workDir` is a linked git worktree: a `.git` file pointing at a git dir that has a `commondir`. */
+export function isLinkedWorktree(workDir: string): boolean {
+  const dirs = gitDirsOf(workDir);
+  return dirs !== null && dirs.dotGitIsFile && dirs.gitDir !== dirs.commonDir;
+}
+
+/**
+ * What must be visible read-only inside the sandbox for a work dir kept read-only: itself, the
+ * repository it belongs to, and what its top-level symlinks (linked dependency folders) point to.
+ */
+export function readOnlyRootsFor(workDir: string): string[] {
+  const roots = [realpathOr(workDir), ...gitRootsFor(workDir)];
+  let entries: fs.Dirent[] = [];
+  try {
+    entries = fs.readdirSync(workDir, { withFileTypes: true });
+  } catch {
+    // Not readable: nothing linked to show.
+  }
+  for (const entry of entries) {
     if (!entry.isSymbolicLink()) continue;
-    const target = await fs.promises.realpath(path.join(workDir, entry.name)).catch(() => null);
-    if (target) roots.push(target);
+    const target = realpathOr(path.join(workDir, entry.name));
+    if (target !== path.join(workDir, entry.name)) roots.push(target);
   }
   return roots;
 }

@@ -1,93 +1,95 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { IsolationLevel, VerifyRequest, VerifyResult } from '../workspace/types';
+import type { BuildResult, IsolationLevel, VerifyRequest, VerifyResult, WorkDirWrites } from '../workspace/types';
 import { runNativeGit } from '../git/nativeGit';
-import { createArtifactDir, newVerifyRunId, pruneArtifacts, writeManifest, type VerifyManifest } from './artifacts';
-import { makeTemporaryCheckout, type TemporaryCheckout } from './checkout';
-import { classify } from './classify';
-import { findExecutable } from './commandLookup';
+import { createArtifactDir, newVerifyRunId, pruneArtifactsOccasionally, writeManifest, type VerifyManifest } from './artifacts';
+import { classify, type Classification } from './classify';
+import { findExecutableSync } from './commandLookup';
 import { coverageFromLcov } from './coverage';
+import { cleanEnv, commandLine, planIsolation, type IsolationPlan } from './isolation';
 import { parseJUnit, type TestOutcome } from './junit';
-import { createProcessCap } from './processCap';
+import { createProcessCap, type ProcessCap } from './processCap';
 import { runProcess, type RunProcessResult } from './processTree';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand } from './runnerFlags';
-import { bwrapArgv, probeSandbox, readOnlyRootsFor } from './sandbox';
 import { parseSummaryLines } from './summaryLines';
+import { undoWorkDirWrites } from './workDirGuard';
+import { readHeadCommit } from './workTreeStatus';
 
 export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, outputLimitBytes: 64 * 1024 * 1024, tailLines: 200 } as const;
 
-interface Plan {
-  level: IsolationLevel;
-  detail: string;
-  runDir: string;
-  checkout: TemporaryCheckout | null;
+function realpathOr(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 async function headCommit(workDir: string): Promise<string | null> {
+  const fromFiles = readHeadCommit(workDir);
+  if (fromFiles) return fromFiles;
   const result = await runNativeGit(workDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => null);
   return result?.code === 0 ? result.stdout.trim() : null;
-}
-
-async function planIsolation(request: VerifyRequest, commit: string | null): Promise<Plan | { error: string; level: IsolationLevel }> {
-  const wanted = request.isolation ?? 'auto';
-  if (wanted === 'none') return { level: 'none', detail: 'no isolation (requested): ran directly in the work folder', runDir: request.workDir, checkout: null };
-  let why = 'checkout isolation was requested';
-  if (wanted === 'bwrap' || wanted === 'auto') {
-    const probe = await probeSandbox();
-    if (probe.available) {
-      return { level: 'bwrap', detail: 'bubblewrap: repository read-only, network cut, private /tmp and PID namespace; only ARTIFACT_DIR is writable', runDir: request.workDir, checkout: null };
-    }
-    if (wanted === 'bwrap') return { error: `the sandbox is not available: ${probe.detail}`, level: 'bwrap' };
-    why = probe.detail;
-  }
-  try {
-    const checkout = await makeTemporaryCheckout(request.workDir, request.commit ?? null);
-    const detail = `reduced isolation (${why}): ran in ${checkout.description}, so the repository cannot be written; the network and the rest of the file system are NOT cut off`;
-    return { level: 'checkout', detail, runDir: checkout.dir, checkout };
-  } catch (error) {
-    return { error: `could not make a temporary checkout${commit ? ` of ${commit.slice(0, 12)}` : ''}: ${(error as Error).message}`, level: 'checkout' };
-  }
-}
-
-function cleanEnv(request: VerifyRequest, artifactDir: string, level: IsolationLevel, extra: Record<string, string>): Record<string, string> {
-  const home = level === 'bwrap' ? '/tmp/home' : path.join(artifactDir, 'tmp', 'home');
-  return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: home,
-    TMPDIR: level === 'bwrap' ? '/tmp' : path.join(artifactDir, 'tmp'),
-    LANG: 'C.UTF-8',
-    PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONUNBUFFERED: '1',
-    CI: 'true',
-    NO_COLOR: '1',
-    FORCE_COLOR: '0',
-    XDG_CACHE_HOME: path.join(artifactDir, 'cache'),
-    npm_config_cache: path.join(artifactDir, 'cache', 'npm'),
-    npm_config_update_notifier: 'false',
-    ARTIFACT_DIR: artifactDir,
-    ...extra,
-    ...request.env,
-  };
 }
 
 function notRun(reason: string, durationMs = 0): RunProcessResult {
   return { exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs, output: '', outputBytes: 0, spawnError: reason, flooded: false };
 }
 
-/** Seed 004's Verifier: runs the test command isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
+interface PhaseContext {
+  request: VerifyRequest;
+  plan: IsolationPlan;
+  artifactDir: string;
+  cap: ProcessCap;
+  marker: string;
+}
+
+/** One command (the build or the tests) under the plan; a missing program is reported before anything starts. */
+async function runPhase(context: PhaseContext, argv: string[], env: Record<string, string>, logPath: string): Promise<RunProcessResult> {
+  const { request, plan } = context;
+  if (!findExecutableSync(argv[0] as string, plan.runDir, env.PATH as string)) {
+    await fs.promises.writeFile(logPath, `command not found: ${argv[0]}\n`);
+    return notRun(`command not found: ${argv[0]}`);
+  }
+  return runProcess({
+    argv: commandLine(plan, argv, context.artifactDir, context.cap),
+    cwd: plan.runDir,
+    env,
+    timeoutMs: request.timeoutMs,
+    capBytes: request.outputCapBytes ?? VERIFY_DEFAULTS.outputCapBytes,
+    logFile: logPath,
+    logCapBytes: VERIFY_DEFAULTS.logCapBytes,
+    outputLimitBytes: request.outputLimitBytes ?? VERIFY_DEFAULTS.outputLimitBytes,
+    marker: context.marker,
+    signal: request.signal,
+    // bubblewrap's PID namespace dies with the command, and a cgroup's release kills what is left in
+    // it: either way there is nothing to look for in /proc.
+    sweepAfterExit: plan.level !== 'bwrap' && !context.cap.contains,
+  });
+}
+
+const READ_ONLY = /EROFS|Read-only file system/;
+
+function buildResult(argv: string[], run: RunProcessResult, verdict: Classification, logPath: string): BuildResult {
+  const output = run.spawnError && !run.output ? run.spawnError : run.output;
+  return { argv, status: verdict.status, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, reason: verdict.reason, report: truncateReport(output), tail: lastLines(output, VERIFY_DEFAULTS.tailLines), logPath };
+}
+
+/** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
 export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const verifyRunId = newVerifyRunId();
-  await fs.promises.mkdir(request.artifactRoot, { recursive: true });
-  await pruneArtifacts(request.artifactRoot).catch(() => []);
-  const artifactDir = await createArtifactDir(request.artifactRoot, verifyRunId);
+  const artifactDir = createArtifactDir(request.artifactRoot, verifyRunId);
+  const workDir = realpathOr(request.workDir);
   const logPath = path.join(artifactDir, 'logs', 'test.log');
+  const buildLogPath = path.join(artifactDir, 'logs', 'build.log');
   const manifestPath = path.join(artifactDir, 'manifest.json');
   const startedAt = new Date();
-  const workDir = await fs.promises.realpath(request.workDir).catch(() => path.resolve(request.workDir));
-  const commit = request.commit ?? (await headCommit(workDir));
   const prepared = prepareCommand(request.argv, artifactDir, request.coverageFor);
+  const buildArgv = request.buildArgv?.length ? request.buildArgv : null;
+  const plan = request.argv.length === 0 ? { error: 'no test command given', level: 'none' as IsolationLevel } : await planIsolation(request, workDir, artifactDir);
+  const commit = request.commit ?? ('error' in plan ? null : plan.guard?.before.head) ?? (await headCommit(workDir));
   const manifest: VerifyManifest = {
     run_id: verifyRunId,
     status: 'RUNNING',
@@ -96,6 +98,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     commit,
     argv: prepared.argv,
     requested_argv: request.argv,
+    build_argv: buildArgv,
     cwd: workDir,
     exit_code: null,
     signal: null,
@@ -107,13 +110,16 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     counts: null,
     output_bytes: null,
     log: logPath,
+    build: null,
+    work_dir_writes: null,
   };
-  await writeManifest(manifestPath, manifest);
+  writeManifest(manifestPath, manifest);
 
-  const plan = request.argv.length === 0 ? { error: 'no test command given', level: 'none' as IsolationLevel } : await planIsolation({ ...request, workDir }, commit);
   let run: RunProcessResult;
   let isolation: { level: IsolationLevel; detail: string };
   let runDir = workDir;
+  let build: BuildResult | null = null;
+  let writes: WorkDirWrites | null = null;
   if ('error' in plan) {
     isolation = { level: plan.level, detail: plan.error };
     run = notRun(plan.error);
@@ -121,47 +127,38 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   } else {
     isolation = { level: plan.level, detail: plan.detail };
     runDir = plan.runDir;
-    const env = cleanEnv(request, artifactDir, plan.level, prepared.env);
+    const cap = await createProcessCap(verifyRunId, request.maxProcesses, { sandboxed: plan.level === 'bwrap' });
+    isolation = { level: isolation.level, detail: `${isolation.detail}; ${cap.detail}` };
+    const context: PhaseContext = { request, plan, artifactDir, cap, marker: verifyRunId };
     try {
-      const executable = await findExecutable(prepared.argv[0] as string, runDir, env.PATH as string);
-      if (!executable) {
-        run = notRun(`command not found: ${prepared.argv[0]}`);
-        await fs.promises.writeFile(logPath, `command not found: ${prepared.argv[0]}\n`);
+      if (buildArgv) {
+        const buildRun = await runPhase(context, buildArgv, cleanEnv(request, artifactDir, plan.level, {}), buildLogPath);
+        build = buildResult(buildArgv, buildRun, classify(buildRun, 'other', null, request.timeoutMs, plan.level === 'bwrap'), buildLogPath);
+      }
+      if (build && build.status !== 'PASS') {
+        run = notRun('the build failed; the tests did not run');
+        await fs.promises.writeFile(logPath, 'the build failed; the tests did not run\n');
       } else {
-        const argv =
-          plan.level === 'bwrap'
-            ? bwrapArgv({ readOnly: await readOnlyRootsFor(runDir), writable: artifactDir, cwd: runDir, argv: prepared.argv })
-            : prepared.argv;
-        const cap = await createProcessCap(verifyRunId, request.maxProcesses);
-        isolation = { level: isolation.level, detail: `${isolation.detail}; ${cap.detail}` };
-        try {
-          run = await runProcess({
-            argv: cap.wrap(argv),
-            cwd: runDir,
-            env,
-            timeoutMs: request.timeoutMs,
-            capBytes: request.outputCapBytes ?? VERIFY_DEFAULTS.outputCapBytes,
-            logFile: logPath,
-            logCapBytes: VERIFY_DEFAULTS.logCapBytes,
-            outputLimitBytes: request.outputLimitBytes ?? VERIFY_DEFAULTS.outputLimitBytes,
-            marker: verifyRunId,
-            signal: request.signal,
-          });
-        } finally {
-          await cap.release();
-        }
+        run = await runPhase(context, prepared.argv, cleanEnv(request, artifactDir, plan.level, prepared.env), logPath);
       }
     } finally {
+      await cap.release();
+      if (plan.guard) writes = await undoWorkDirWrites(plan.guard);
       if (plan.checkout) await plan.checkout.remove();
     }
   }
 
-  const outcome = await readOutcome(prepared.junitFile, run.output);
-  const verdict = classify(run, prepared.runner, outcome, request.timeoutMs, isolation.level === 'bwrap');
-  const coverage = prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
+  const sandboxed = isolation.level === 'bwrap';
+  const buildFailed = build !== null && build.status !== 'PASS';
+  const outcome = buildFailed ? null : await readOutcome(prepared.junitFile, run.output);
+  const verdict: Classification = build && buildFailed ? buildVerdict(build) : classify(run, prepared.runner, outcome, request.timeoutMs, sandboxed);
+  if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
+    verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
+  }
+  const coverage = !buildFailed && prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
   const finishedAt = new Date();
-  await writeManifest(manifestPath, {
+  writeManifest(manifestPath, {
     ...manifest,
     status: verdict.status,
     finished_at: finishedAt.toISOString(),
@@ -173,25 +170,38 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     isolation,
     counts: outcome?.counts ?? null,
     output_bytes: run.outputBytes,
+    build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
+    work_dir_writes: writes,
   });
+  await pruneArtifactsOccasionally(request.artifactRoot).catch(() => []);
   return {
     verifyRunId,
     status: verdict.status,
-    exitCode: run.exitCode,
+    exitCode: buildFailed ? (build?.exitCode ?? null) : run.exitCode,
     signal: run.signal,
-    timedOut: run.timedOut,
-    durationMs: run.durationMs,
+    timedOut: buildFailed ? (build?.timedOut ?? false) : run.timedOut,
+    durationMs: (build?.durationMs ?? 0) + run.durationMs,
     reason: verdict.reason,
     isolation,
     counts: outcome?.counts ?? null,
     firstFailure: outcome?.firstFailure ?? null,
-    report: truncateReport(output),
-    tail: lastLines(output, VERIFY_DEFAULTS.tailLines),
+    report: buildFailed && build ? build.report : truncateReport(output),
+    tail: buildFailed && build ? build.tail : lastLines(output, VERIFY_DEFAULTS.tailLines),
     coverage,
+    build,
+    failedPhase: verdict.status === 'PASS' ? null : buildFailed ? 'build' : 'test',
+    workDirWrites: writes,
     artifactDir,
-    logPath,
+    logPath: buildFailed && build ? build.logPath : logPath,
     manifestPath,
   };
+}
+
+/** A failed build decides the verdict: the tests never ran, so this is not a test failure. */
+function buildVerdict(build: BuildResult): Classification {
+  const cause = build.reason ?? (build.exitCode !== null ? `exit ${build.exitCode}` : 'it did not finish');
+  if (build.status === 'INFRA_ERROR') return { status: 'INFRA_ERROR', reason: `the build command could not run: ${cause}; the tests did not run` };
+  return { status: 'FAIL', reason: `the build failed (${cause}); the tests did not run` };
 }
 
 /** JUnit when the runner wrote it, else the runner's summary lines. */

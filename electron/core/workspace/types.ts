@@ -228,6 +228,14 @@ export interface VerifyRequest {
   maxProcesses?: number;
   /** Ask the runner for coverage of these repo-relative paths when it can measure it. */
   coverageFor?: string[];
+  /** Seed 004's build step: run before the tests, in the same sandbox; its failure is a build failure. */
+  buildArgv?: string[];
+  /**
+   * Whether the commands may write inside `workDir` (builds, caches, coverage); what they write is
+   * undone after the run and reported. Default: yes for a linked git worktree (a run's own copy),
+   * no for a main checkout (the user's own) or a folder that is not a git work tree.
+   */
+  writableWorkDir?: boolean;
   signal?: AbortSignal;
 }
 
@@ -236,6 +244,32 @@ export interface TestCounts {
   failed: number;
   skipped: number;
   total: number;
+}
+
+/** What the build and test commands wrote inside the work folder, and how it was undone. */
+export interface WorkDirWrites {
+  /** Tracked files the commands changed or deleted; put back to the candidate's content. */
+  restored: string[];
+  /** Untracked or ignored entries the commands created (build output, caches); removed. */
+  removed: string[];
+  /** Symlinks (linked dependency folders) the commands replaced or deleted; made again. */
+  relinked: string[];
+  /** What could not be put back, with why; the work folder then differs from the candidate. */
+  failed: string[];
+}
+
+export interface BuildResult {
+  argv: string[];
+  status: VerifyStatus;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+  reason: string | null;
+  /** Seed 000 truncation of the build output. */
+  report: string;
+  /** The last 200 lines of the build output. */
+  tail: string;
+  logPath: string;
 }
 
 export interface VerifyResult {
@@ -256,6 +290,12 @@ export interface VerifyResult {
   tail: string;
   /** Line coverage of `coverageFor` paths, when measured. */
   coverage: { percent: number; files: Record<string, number> } | null;
+  /** The build step's result when `buildArgv` was given; a failed build means the tests did not run. */
+  build: BuildResult | null;
+  /** Which command decided a non-PASS status: the build, or the tests. */
+  failedPhase: 'build' | 'test' | null;
+  /** Whether the commands could write in the work folder; null when they could not (read-only or not checked). */
+  workDirWrites: WorkDirWrites | null;
   artifactDir: string;
   logPath: string;
   manifestPath: string;

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { initialState } from '../../../shared/engine/initialState';
+import { feedbackFrom } from '../../../shared/engine/machine';
+import { PRESETS } from '../../../shared/engine/presets';
+import type { RunState } from '../../../shared/engine/runState';
+import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import { createDefaultDeps } from './defaultDeps';
+import { runVerification } from './verification';
+
+const repos: TempRepo[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  repos.splice(0).forEach((repo) => repo.remove());
+  dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }));
+});
+
+const deps = createDefaultDeps();
+
+/** A run of the editor-scouts workflow (seed 004) in a real run worktree, with its test and build commands. */
+async function runState(files: Record<string, string>, commands: { test: string[]; build: string[] | null }): Promise<RunState> {
+  const repo = makeTempRepo({ files });
+  repos.push(repo);
+  const workspace = await deps.git.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
+  const config = { ...configFromPreset(PRESETS['editor-scouts']), test_command: commands.test, build_command: commands.build };
+  const state = initialState({ runId: 'r1', goal: 'g', goalHash: 'h', config, now: new Date(0).toISOString(), nowMs: 0 });
+  return { ...state, workspace, head: workspace.baseCommit };
+}
+
+function artifactRoot(): string {
+  const dir = makeTempDir('lathe-artifacts-');
+  dirs.push(dir);
+  return dir;
+}
+
+describe("the engine's test summary", () => {
+  it('runs the configured build first; a failed build is a build failure the Coder is told about, not a test failure', async () => {
+    const state = await runState({ 'a.txt': 'a\n' }, { test: ['/bin/true'], build: ['/bin/sh', '-c', 'echo "build.ts(1,1): error TS1005: ; expected" >&2; exit 2'] });
+    const summary = await runVerification(deps, state, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });
+    expect(summary).toMatchObject({ status: 'FAIL', passed: false, failed_phase: 'build', exit_code: 2, counts: null });
+    expect(summary.report).toMatch(/^The build command \(\/bin\/sh -c .*\) failed; the tests did not run\.\n\n/);
+    expect(summary.report).toContain('error TS1005');
+    expect(feedbackFrom(summary, 'first_failure').text).toContain('the tests did not run');
+  });
+
+  it('carries what the suite changed in the work tree to the Tester, the Supervisor and the feedback, even on PASS', async () => {
+    const rewrite = "require('fs').writeFileSync('src/app.js', 'module.exports = 0;\\n'); console.log('1 passed');";
+    const state = await runState({ 'src/app.js': 'module.exports = 1;\n' }, { test: [process.execPath, '-e', rewrite], build: null });
+    const summary = await runVerification(deps, state, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });
+    expect(summary).toMatchObject({ status: 'PASS', failed_phase: null, work_dir_writes: { restored: ['src/app.js'], removed: [], relinked: [], failed: [] } });
+    expect(summary.report).toMatch(/Note: the test command changed 1 tracked file\(s\) in the work tree: src\/app\.js\. Lathe put the committed content back/);
+    expect(feedbackFrom(summary, 'test_output').text).toContain('src/app.js');
+    expect(fs.readFileSync(path.join(state.workspace?.workDir ?? '', 'src/app.js'), 'utf8')).toBe('module.exports = 1;\n');
+  });
+});

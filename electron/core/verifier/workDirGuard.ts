@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { WorkDirWrites } from '../workspace/types';
+import { runNativeGit } from '../git/nativeGit';
+import { gitRootsFor } from './sandbox';
+import { readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
+
+/** More uncommitted entries than this are not bound one by one: the work dir then stays read-only. */
+export const MAX_PROTECTED_ENTRIES = 200;
+
+/**
+ * The candidate under test as it was before the commands ran, and what keeps it: the work tree's
+ * status, the entries that must stay read-only in the sandbox, and the symlinks to put back.
+ */
+export interface WorkDirGuard {
+  workDir: string;
+  before: WorkTreeStatus;
+  /** Absolute paths inside the work dir the sandbox binds read-only: git data and uncommitted content. */
+  protect: string[];
+  /** Absolute folders outside the work dir the sandbox shows read-only: git data, link targets. */
+  readOnlyRoots: string[];
+  /** Untracked or ignored symlinks (linked dependency folders), by path, with what they point to. */
+  links: Map<string, string>;
+  /** Absolute paths never removed, whatever git says of them (ARTIFACT_DIR may sit inside the work dir). */
+  keep: string[];
+}
+
+function readlinkOrNull(file: string): string | null {
+  try {
+    return fs.readlinkSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function realpathOrNull(file: string): string | null {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return null;
+  }
+}
+
+const isInside = (child: string, parent: string) => child === parent || child.startsWith(`${parent}${path.sep}`);
+const bare = (entry: string) => (entry.endsWith('/') ? entry.slice(0, -1) : entry);
+
+/**
+ * Reads the work tree's state before the commands run. Null when git cannot read it (the caller then
+ * keeps the work dir read-only); `{ refused }` when it holds too much uncommitted content to protect.
+ */
+export async function guardWorkDir(workDir: string, keep: string[]): Promise<WorkDirGuard | { refused: string } | null> {
+  const before = await readWorkTreeStatus(workDir);
+  if (!before) return null;
+  const uncommitted = [...[...before.changed].filter(([, kind]) => kind === 'changed').map(([file]) => file), ...before.untracked];
+  if (uncommitted.length > MAX_PROTECTED_ENTRIES) {
+    return { refused: `${uncommitted.length} uncommitted entries (more than ${MAX_PROTECTED_ENTRIES}) cannot each be kept read-only` };
+  }
+  const links = new Map<string, string>();
+  const readOnlyRoots: string[] = [];
+  for (const entry of new Set([...uncommitted, ...before.ignored])) {
+    if (entry.endsWith('/')) continue;
+    const absolute = path.join(workDir, entry);
+    const link = readlinkOrNull(absolute);
+    if (link === null) continue;
+    // A bind mount would follow the link: a link is put back after the run instead.
+    links.set(entry, link);
+    const target = realpathOrNull(absolute);
+    if (target && !isInside(target, workDir)) readOnlyRoots.push(target);
+  }
+  const protect = [path.join(workDir, '.git')];
+  for (const root of gitRootsFor(workDir)) (isInside(root, workDir) ? protect : readOnlyRoots).push(root);
+  if (fs.existsSync(path.join(workDir, '.lathe'))) protect.push(path.join(workDir, '.lathe'));
+  for (const entry of uncommitted) if (!links.has(entry)) protect.push(path.join(workDir, bare(entry)));
+  return { workDir, before, protect, readOnlyRoots, links, keep };
+}
+
+/** The guard of a copy just checked out, whose state needs no git status: `commit`, clean, plus `links`. */
+export function guardOfFreshCheckout(workDir: string, commit: string, links: Map<string, string>, keep: string[]): WorkDirGuard {
+  const before: WorkTreeStatus = { head: commit, changed: new Map(), untracked: new Set(), ignored: new Set(links.keys()) };
+  return { workDir, before, protect: [], readOnlyRoots: [], links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])), keep };
+}
+
+/**
+ * Puts the work tree back as the guard found it and says what the commands had done: tracked files
+ * they changed are restored from the index (which the sandbox kept read-only), entries they created
+ * are removed, replaced symlinks are made again. git lists no path through a symlink, and removal
+ * checks that no folder on the way is one, so nothing outside the work tree is ever touched.
+ */
+export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
+  const writes: WorkDirWrites = { restored: [], removed: [], relinked: [], failed: [] };
+  const after = await readWorkTreeStatus(guard.workDir);
+  if (!after) return { ...writes, failed: ['git status failed after the run: the work folder was not checked'] };
+  const pending = differences(guard, after);
+  const undone = pending.created.length + pending.tracked.length + pending.recreated.length;
+  if (undone === 0 && pending.uncommitted.length === 0 && !linksChanged(guard) && after.head === guard.before.head) return writes;
+  for (const entry of pending.created) {
+    if (await removeInside(guard.workDir, entry)) writes.removed.push(entry);
+    else writes.failed.push(`${entry}: could not be removed`);
+  }
+  for (const file of pending.recreated) {
+    if (await removeInside(guard.workDir, file)) writes.restored.push(file);
+    else writes.failed.push(`${file}: could not be deleted again`);
+  }
+  if (pending.tracked.length > 0) {
+    const checkout = await runNativeGit(guard.workDir, ['checkout-index', '--force', '--quiet', '-z', '--stdin'], { input: `${pending.tracked.join('\0')}\0` }).catch(() => null);
+    if (checkout?.code === 0) writes.restored.push(...pending.tracked);
+    else writes.failed.push(...pending.tracked.map((file) => `${file}: git checkout-index failed: ${checkout?.stderr.trim().slice(0, 200) ?? 'git did not run'}`));
+  }
+  writes.failed.push(...pending.uncommitted.map((file) => `${file}: uncommitted content the commands changed cannot be restored`));
+  await relink(guard, writes);
+  // Only where the commands could reach the git data (the checkout fallback's own copy).
+  if (after.head !== guard.before.head) writes.failed.push(`HEAD moved from ${guard.before.head?.slice(0, 12) ?? 'nothing'} to ${after.head?.slice(0, 12) ?? 'nothing'}: the commands ran git in the work tree`);
+  if (undone > 0) {
+    // A planted .gitattributes or .gitignore could have hidden a change from the first look: look again.
+    const check = await readWorkTreeStatus(guard.workDir);
+    const left = check ? differences(guard, check) : null;
+    const leftovers = left ? [...left.created, ...left.tracked, ...left.recreated] : ['(git status failed)'];
+    writes.failed.push(...leftovers.map((entry) => `${entry}: still differs from the candidate after restoring`));
+  }
+  for (const list of [writes.restored, writes.removed, writes.relinked]) list.sort();
+  writes.failed = [...new Set(writes.failed)];
+  return writes;
+}
+
+function differences(guard: WorkDirGuard, after: WorkTreeStatus): { created: string[]; tracked: string[]; recreated: string[]; uncommitted: string[] } {
+  const { before } = guard;
+  const kept = (entry: string) => {
+    const absolute = path.join(guard.workDir, bare(entry));
+    return guard.keep.some((keep) => isInside(keep, absolute) || isInside(absolute, keep));
+  };
+  const created = [...after.untracked, ...after.ignored].filter((entry) => !before.untracked.has(entry) && !before.ignored.has(entry) && !guard.links.has(bare(entry)) && !kept(entry));
+  const tracked: string[] = [];
+  const uncommitted: string[] = [];
+  for (const [file, kind] of after.changed) {
+    const was = before.changed.get(file);
+    if (was === undefined) tracked.push(file);
+    else if (was === 'changed' && kind === 'deleted' && !guard.links.has(file)) uncommitted.push(file);
+  }
+  const recreated = [...before.changed].filter(([file, kind]) => kind === 'deleted' && after.changed.get(file) !== 'deleted').map(([file]) => file);
+  return { created, tracked, recreated, uncommitted };
+}
+
+function linksChanged(guard: WorkDirGuard): boolean {
+  return [...guard.links].some(([entry, target]) => readlinkOrNull(path.join(guard.workDir, entry)) !== target);
+}
+
+async function relink(guard: WorkDirGuard, writes: WorkDirWrites): Promise<void> {
+  for (const [entry, target] of guard.links) {
+    const absolute = path.join(guard.workDir, entry);
+    if (readlinkOrNull(absolute) === target) continue;
+    if (!(await removeInside(guard.workDir, entry))) {
+      writes.failed.push(`${entry}: could not be linked again`);
+      continue;
+    }
+    await fs.promises.symlink(target, absolute).then(
+      () => writes.relinked.push(entry),
+      (error: Error) => writes.failed.push(`${entry}: could not be linked again: ${error.message}`),
+    );
+  }
+}
+
+/** Removes one entry of the work tree, refusing a path that leaves it or passes through a symlink. */
+async function removeInside(workDir: string, entry: string): Promise<boolean> {
+  const relative = bare(entry);
+  if (!relative || path.isAbsolute(relative) || relative.split('/').some((part) => part === '..' || part === '.' || part === '')) return false;
+  const parent = path.dirname(path.join(workDir, relative));
+  const realParent = await fs.promises.realpath(parent).catch(() => null);
+  if (realParent !== parent) return realParent === null;
+  await fs.promises.rm(path.join(workDir, relative), { recursive: true, force: true, maxRetries: 2 });
+  return !(await fs.promises.lstat(path.join(workDir, relative)).catch(() => null));
+}
