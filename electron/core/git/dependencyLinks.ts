@@ -9,7 +9,7 @@ import { isInside } from './worktreeRoot';
 export const DEPENDENCY_FOLDERS = ['node_modules', 'bower_components', 'jspm_packages', '.venv', 'venv', 'vendor'] as const;
 
 /** Caches tools write inside node_modules: each run keeps its own instead of writing into the user's. */
-const UNSHARED_NODE_ENTRIES = new Set(['.cache', '.vite', '.vitest']);
+export const UNSHARED_NODE_ENTRIES: ReadonlySet<string> = new Set(['.cache', '.vite', '.vitest']);
 const MAX_LINKED_FOLDERS = 200;
 const DIR_LINK = process.platform === 'win32' ? 'junction' : 'dir';
 

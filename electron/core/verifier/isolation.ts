@@ -76,7 +76,7 @@ async function planSandbox(request: VerifyRequest, workDir: string, artifactDir:
 export function commandLine(plan: IsolationPlan, argv: string[], artifactDir: string, cap: { inside: boolean; wrap(argv: string[]): string[] }): string[] {
   if (plan.level !== 'bwrap') return cap.wrap(argv);
   const inner = cap.inside ? cap.wrap(argv) : argv;
-  const sandboxed = bwrapArgv({ readOnly: plan.readOnly, writableWorkDir: plan.guard ? plan.runDir : null, protect: plan.guard?.protect ?? [], writable: artifactDir, cwd: plan.runDir, argv: inner });
+  const sandboxed = bwrapArgv({ readOnly: plan.readOnly, writableWorkDir: plan.guard ? plan.runDir : null, protect: plan.guard?.protect ?? [], writableInside: plan.guard?.writableInside ?? [], writable: artifactDir, cwd: plan.runDir, argv: inner });
   return cap.inside ? sandboxed : cap.wrap(sandboxed);
 }
 

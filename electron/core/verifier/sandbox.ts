@@ -48,8 +48,10 @@ export interface BwrapLayout {
   readOnly: string[];
   /** The run's own work tree, bound writable over them; null keeps it read-only. */
   writableWorkDir: string | null;
-  /** Absolute paths inside the writable work dir bound read-only again (git data, uncommitted files). */
+  /** Absolute paths inside the writable work dir bound read-only again (git data, uncommitted files, dependency folders). */
   protect: string[];
+  /** Absolute paths inside `protect` bound writable again (a dependency folder's own caches). */
+  writableInside?: string[];
   /** ARTIFACT_DIR, writable. */
   writable: string;
   cwd: string;
@@ -71,6 +73,7 @@ export function bwrapArgv(layout: BwrapLayout): string[] {
   if (layout.writableWorkDir) {
     args.push('--bind', layout.writableWorkDir, layout.writableWorkDir);
     for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
+    for (const entry of layout.writableInside ?? []) args.push('--bind', entry, entry);
   }
   args.push('--bind', layout.writable, layout.writable, '--chdir', layout.cwd, '--', ...layout.argv);
   return args;

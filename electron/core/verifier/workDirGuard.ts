@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkDirWrites } from '../workspace/types';
 import { runNativeGit } from '../git/nativeGit';
+import { UNSHARED_NODE_ENTRIES } from '../git/dependencyLinks';
 import { gitRootsFor } from './sandbox';
 import { readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
 
@@ -15,8 +16,10 @@ export const MAX_PROTECTED_ENTRIES = 200;
 export interface WorkDirGuard {
   workDir: string;
   before: WorkTreeStatus;
-  /** Absolute paths inside the work dir the sandbox binds read-only: git data and uncommitted content. */
+  /** Absolute paths inside the work dir the sandbox binds read-only: git data, uncommitted content, dependency folders. */
   protect: string[];
+  /** Absolute paths inside a protected folder bound writable again: a dependency folder's own caches. */
+  writableInside: string[];
   /** Absolute folders outside the work dir the sandbox shows read-only: git data, link targets. */
   readOnlyRoots: string[];
   /** Untracked or ignored symlinks (linked dependency folders), by path, with what they point to. */
@@ -71,13 +74,37 @@ export async function guardWorkDir(workDir: string, keep: string[]): Promise<Wor
   for (const root of gitRootsFor(workDir)) (isInside(root, workDir) ? protect : readOnlyRoots).push(root);
   if (fs.existsSync(path.join(workDir, '.lathe'))) protect.push(path.join(workDir, '.lathe'));
   for (const entry of uncommitted) if (!links.has(entry)) protect.push(path.join(workDir, bare(entry)));
-  return { workDir, before, protect, readOnlyRoots, links, keep };
+  const writableInside = protectDependencyFolders(workDir, before, protect);
+  return { workDir, before, protect, writableInside, readOnlyRoots, links, keep };
+}
+
+/**
+ * A run's node_modules is a folder of links into the user's packages (git/dependencyLinks.ts): git
+ * sees one ignored folder, not the links, so what a suite deletes or adds there could not be undone.
+ * It stays read-only in the sandbox, like the packages it links to, except its own caches (vitest and
+ * babel write `node_modules/.vite`, `.cache`), which are made here and bound writable again.
+ */
+function protectDependencyFolders(workDir: string, before: WorkTreeStatus, protect: string[]): string[] {
+  const writable: string[] = [];
+  for (const entry of before.ignored) {
+    if (!entry.endsWith('/') || path.posix.basename(bare(entry)) !== 'node_modules') continue;
+    const folder = path.join(workDir, bare(entry));
+    if (!fs.lstatSync(folder, { throwIfNoEntry: false })?.isDirectory()) continue;
+    // The packages it links to are in the user's checkout, which the sandbox already shows read-only.
+    protect.push(folder);
+    for (const cache of UNSHARED_NODE_ENTRIES) {
+      const dir = path.join(folder, cache);
+      fs.mkdirSync(dir, { recursive: true });
+      if (fs.lstatSync(dir).isDirectory()) writable.push(dir);
+    }
+  }
+  return writable;
 }
 
 /** The guard of a copy just checked out, whose state needs no git status: `commit`, clean, plus `links`. */
 export function guardOfFreshCheckout(workDir: string, commit: string, links: Map<string, string>, keep: string[]): WorkDirGuard {
   const before: WorkTreeStatus = { head: commit, changed: new Map(), untracked: new Set(), ignored: new Set(links.keys()) };
-  return { workDir, before, protect: [], readOnlyRoots: [], links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])), keep };
+  return { workDir, before, protect: [], writableInside: [], readOnlyRoots: [], links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])), keep };
 }
 
 /**

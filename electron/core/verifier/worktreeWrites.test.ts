@@ -26,8 +26,9 @@ function artifactRoot(): string {
 
 /** A user's repository with installed dependencies, and a run worktree of it (what the engine verifies). */
 async function runWorktree(files: Record<string, string>, runId = 'r1'): Promise<{ repo: TempRepo; workspace: RunWorkspace }> {
-  const repo = makeTempRepo({ files: { '.gitignore': 'node_modules/\n', ...files } });
+  const repo = makeTempRepo({ files: { '.gitignore': 'node_modules/\n.venv/\n', ...files } });
   repo.write('node_modules/dep/index.js', 'module.exports = 41;\n');
+  repo.write('.venv/pyvenv.cfg', 'home = /usr/bin\n');
   repos.push(repo);
   const workspace = await facade.startRun(repo.dir, { runId, branchPrefix: 'lathe', allowDirty: false });
   return { repo, workspace };
@@ -127,7 +128,7 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
   });
   afterAll(() => server.close());
 
-  it("cannot write the user's checkout, $HOME, git data or the linked dependencies, nor connect out; a replaced link is made again", async () => {
+  it("cannot write the user's checkout, $HOME, git data or the linked dependencies, nor connect out; the run's node_modules stays as it was and a replaced link is made again", async () => {
     const { repo, workspace } = await runWorktree({ 'src/keep.js': 'export const keep = 1;\n' });
     const userState = repoState(repo.dir);
     const dotGit = fs.readFileSync(path.join(workspace.workDir, '.git'), 'utf8');
@@ -146,12 +147,16 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
       gitDirHead: path.join(gitDir, 'HEAD'),
       config: path.join(commonDir, 'config'),
       throughLink: 'node_modules/dep/index.js',
+      throughVenv: '.venv/pyvenv.cfg',
     };
     const script = `
       const fs = require('fs'); const net = require('net'); const out = {};
       for (const [name, file] of Object.entries(${JSON.stringify(tries)})) { try { fs.writeFileSync(file, 'pwned'); out[name] = 'written'; } catch (error) { out[name] = error.code; } }
       fs.writeFileSync('src/keep.js', 'pwned'); fs.mkdirSync('build'); fs.writeFileSync('build/out.js', '1');
-      fs.rmSync('node_modules'); fs.mkdirSync('node_modules'); fs.writeFileSync('node_modules/fake.js', '1');
+      fs.rmSync('.venv'); fs.mkdirSync('.venv'); fs.writeFileSync('.venv/planted', '1');
+      for (const [name, act] of [['removeDeps', () => fs.rmSync('node_modules', { recursive: true })], ['addToDeps', () => fs.writeFileSync('node_modules/fake.js', '1')], ['depsCache', () => fs.writeFileSync('node_modules/.vite/results.json', '{}')]]) {
+        try { act(); out[name] = 'done'; } catch (error) { out[name] = error.code; }
+      }
       const socket = net.connect(${port}, '127.0.0.1');
       socket.on('connect', () => { out.network = 'connected'; finish(); });
       socket.on('error', (error) => { out.network = error.code; finish(); });
@@ -167,6 +172,10 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
       gitDirHead: 'EROFS',
       config: 'EROFS',
       throughLink: 'EROFS',
+      throughVenv: 'EROFS',
+      removeDeps: expect.stringMatching(/^(EROFS|EBUSY)$/),
+      addToDeps: 'EROFS',
+      depsCache: 'done',
       network: expect.stringMatching(/^(ECONNREFUSED|ENETUNREACH)$/),
     });
     expect(connections).toBe(before);
@@ -175,8 +184,11 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
     expect(gitData()).toEqual(gitDirFiles);
     expect(sha(path.join(commonDir, 'config'))).toBe(config);
     expect(fs.readFileSync(path.join(workspace.workDir, '.git'), 'utf8')).toBe(dotGit);
-    expect(result.workDirWrites).toEqual({ restored: ['src/keep.js'], removed: ['build/'], relinked: ['node_modules'], failed: [] });
-    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules'))).toBe(path.join(repo.dir, 'node_modules'));
+    expect(result.workDirWrites).toEqual({ restored: ['src/keep.js'], removed: ['build/'], relinked: ['.venv'], failed: [] });
+    expect(fs.readlinkSync(path.join(workspace.workDir, '.venv'))).toBe(path.join(repo.dir, '.venv'));
+    // The run's node_modules (a folder of links to the user's packages) is as it was.
+    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(path.join(repo.dir, 'node_modules', 'dep'));
+    expect(fs.existsSync(path.join(workspace.workDir, 'node_modules', 'fake.js'))).toBe(false);
     expect(fs.readFileSync(path.join(repo.dir, 'node_modules/dep/index.js'), 'utf8')).toBe('module.exports = 41;\n');
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
   });
