@@ -46,7 +46,7 @@ function script(action: EngineAction, state: RunState, step: number): ActionOutc
     case 'apply':
       return { kind: 'applied', commit: `c${step}`, head: `c${step}`, files: [`src/helper${task}.js`] };
     case 'verify':
-      return { kind: 'verified', purpose: action.purpose, test: { status: 'PASS', passed: true, exit_code: 0, counts: null, first_failure: null, report: '', reason: null, isolation: 'none', duration_ms: 0, verify_run_id: 'v', artifact_dir: '', coverage_percent: null, failed_phase: null, work_dir_writes: null, tools: [] } };
+      return { kind: 'verified', purpose: action.purpose, test: { status: 'PASS', passed: true, exit_code: 0, counts: null, first_failure: null, results_from: null, report: '', excerpt: '', tail: '', reason: null, isolation: 'none', duration_ms: 0, verify_run_id: 'v', artifact_dir: '', coverage_percent: null, failed_phase: null, work_dir_writes: null, tools: [] } };
     default:
       return { kind: 'internal' };
   }
@@ -112,7 +112,7 @@ const pure = pureTransitions();
 const real = createDefaultDeps();
 const instantVerify: EngineDeps['verify'] = async (request) => ({
   verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
-  isolation: { level: 'none', detail: 'bench' }, counts: null, firstFailure: null, report: '', tail: '', coverage: null, build: null, failedPhase: null, workDirWrites: null,
+  isolation: { level: 'none', detail: 'bench' }, counts: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null, workDirWrites: null,
   artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
 });
 const overhead = await engineRun('overhead', { ...real, verify: instantVerify, createModels: scriptedRouter });

@@ -113,7 +113,8 @@ describe('retry-loop (seed 003)', () => {
       if (action.kind === 'agent' && action.purpose === 'code') seen.push(state.feedback?.text ?? null);
       return script(action, state);
     });
-    expect(seen).toEqual([null, testResult(false).report]);
+    // Seed 003 feeds the failing output back: the failure-focused excerpt, not seed 000's truncated report.
+    expect(seen).toEqual([null, testResult(false).excerpt]);
   });
 });
 

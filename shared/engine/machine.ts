@@ -13,6 +13,7 @@ import { currentStep, updateStep } from './planOps';
 import type { Preset } from './presets';
 import type { Feedback, RunState, TestSummary } from './runState';
 import { failAttempt, failVerification, fixCycle, outOfAttempts, passStep, selectNext } from './stepFlow';
+import { feedbackFrom, fixPlanFeedback } from './testFeedback';
 
 /** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
 export const ScoutOutcomeSchema = z.object({
@@ -157,7 +158,7 @@ function afterPreflight(state: RunState, preset: Preset, test: TestSummary): Tra
     const ended = finishRun(recorded, 'complete', EXIT_SUCCESS, 'nothing to do: the tests already pass');
     return { state: ended.state, events: [event, ...ended.events] };
   }
-  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure') };
+  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', preset.failure_view) };
   return { state: next, events: [event] };
 }
 
@@ -167,7 +168,7 @@ function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transi
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
   const history = test.passed
     ? state.failure_history
-    : [...state.failure_history, { step_id: state.current_step_id, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.report.slice(0, 1500), artifact_dir: test.artifact_dir }].slice(-5);
+    : [...state.failure_history, { step_id: state.current_step_id, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir }].slice(-5);
   const recorded: RunState = { ...state, last_test: test, metrics, failure_history: history };
   const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: state.current_step_id, ...test } };
   if (test.status === 'INFRA_ERROR') {
@@ -189,7 +190,7 @@ function evaluate(state: RunState, preset: Preset, fixPlan: Feedback | null): Tr
     if (fixPlan && state.counters.fix_cycles < state.config.limits.max_fix_cycles) return fixCycle(state, fixPlan);
     return passStep(state, preset, state.updated_at);
   }
-  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output'));
+  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output', preset.failure_view));
 }
 
 function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
@@ -299,20 +300,6 @@ function account(state: RunState, role: AgentRoleName, calls: number, usage: Cal
       },
     },
   };
-}
-
-export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_failure'): Feedback {
-  if (kind === 'first_failure' && test.first_failure) {
-    return { kind, text: `First failing test: ${test.first_failure.test_id}\n${test.first_failure.message}\n\nTest output:\n${test.report}` };
-  }
-  return { kind: 'test_output', text: test.report };
-}
-
-function fixPlanFeedback(plan: { summary: string; findings: { severity: string; description: string; location: string }[]; fix_plan: string[] }, test: TestSummary | null): Feedback {
-  const findings = plan.findings.map((finding) => `- [${finding.severity}] ${finding.location}: ${finding.description}`);
-  const steps = plan.fix_plan.map((item, index) => `${index + 1}. ${item}`);
-  const text = [`Tester: ${plan.summary}`, ...findings, 'Fix plan:', ...steps, test && !test.passed ? `\nTest output:\n${test.report}` : ''].join('\n');
-  return { kind: 'fix_plan', text };
 }
 
 /** Repo-relative paths a writer's proposal names, for the log and the code gate. */

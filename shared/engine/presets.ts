@@ -24,6 +24,11 @@ export const PresetSchema = z.object({
   tester: z.enum(['none', 'report', 'fix_plan']),
   /** What the writer sees of a failed attempt. */
   feedback: z.enum(['test_output', 'first_failure', 'fix_plan']),
+  /**
+   * What the writer is shown of a failed test run: seed 000's truncated `report`, seed 004's `tail`
+   * (the last 200 lines), or the failure-focused `excerpt` (every other workflow).
+   */
+  failure_view: z.enum(['report', 'tail', 'excerpt']),
   /** When a task runs out of attempts: stop the run (seed 000/001/003) or mark it failed and go on (seed 002). */
   on_task_failure: z.enum(['halt', 'continue']),
   /** Seed 002 escalation levels from Supervisor scores. */
@@ -65,6 +70,7 @@ export const PRESETS = {
     writer: 'coder',
     tester: 'report',
     feedback: 'test_output',
+    failure_view: 'report',
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
@@ -87,6 +93,7 @@ export const PRESETS = {
     writer: 'coder',
     tester: 'none',
     feedback: 'first_failure',
+    failure_view: 'excerpt',
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
@@ -109,6 +116,7 @@ export const PRESETS = {
     writer: 'coder',
     tester: 'none',
     feedback: 'test_output',
+    failure_view: 'excerpt',
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
@@ -131,6 +139,7 @@ export const PRESETS = {
     writer: 'coder',
     tester: 'fix_plan',
     feedback: 'fix_plan',
+    failure_view: 'excerpt',
     on_task_failure: 'continue',
     escalation: true,
     stuck_report: false,
@@ -153,6 +162,7 @@ export const PRESETS = {
     writer: 'editor',
     tester: 'none',
     feedback: 'first_failure',
+    failure_view: 'tail',
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: true,

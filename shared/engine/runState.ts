@@ -76,8 +76,15 @@ export const TestSummarySchema = z.object({
   passed: z.boolean(),
   exit_code: z.number().int().nullable(),
   counts: z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() }).nullable(),
-  first_failure: z.object({ test_id: z.string(), message: z.string() }).nullable(),
+  first_failure: z.object({ test_id: z.string(), message: z.string(), location: z.string().nullable().default(null) }).nullable(),
+  /** Where the counts were read from (`mocha (spec output)`); null when the output matched no runner Lathe reads. */
+  results_from: z.string().nullable().default(null),
+  /** Seed 000's truncated output (the minimal workflow's Tester reads it). */
   report: z.string(),
+  /** The failure-focused excerpt (summary, each failure's name, message and frames, then the tail): what other models see. */
+  excerpt: z.string().default(''),
+  /** Seed 004: the last 200 lines of the output, for the Editor. */
+  tail: z.string().default(''),
   reason: z.string().nullable(),
   isolation: z.string(),
   duration_ms: z.number(),
@@ -216,7 +223,7 @@ export const RunStateSchema = z.object({
   scouting: z.object({ brief: EditorBriefSchema.nullable(), next: z.number().int().nonnegative() }).nullable(),
   /** The Tester's findings on the current attempt (seed 002), for the Supervisor's code gate. */
   tester_findings: z.array(z.object({ severity: z.string(), kind: z.string(), description: z.string(), location: z.string() })),
-  /** The last failed verifications, for the stuck report (seed 004). */
+  /** The last failed verifications, for the stuck report and the Editor's brief (seed 004); `report` holds each one's excerpt. */
   failure_history: z.array(
     z.object({ step_id: z.string().nullable(), status: z.string(), first_failure: z.string().nullable(), report: z.string(), artifact_dir: z.string() }),
   ),

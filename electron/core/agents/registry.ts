@@ -3,6 +3,7 @@ import type { AgentPurpose } from '../../../shared/engine/actions';
 import { currentPlan, currentStep } from '../../../shared/engine/planOps';
 import type { Preset } from '../../../shared/engine/presets';
 import type { RunState } from '../../../shared/engine/runState';
+import { testRunText } from '../../../shared/engine/testFeedback';
 import type { AgentContextData } from '../../../shared/schemas/agentContext';
 import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../shared/schemas/agents/planner';
@@ -130,6 +131,7 @@ const testReporter: AgentSpec = {
   schema: () => orError(TesterReportSchema),
   async input(ctx) {
     const test = ctx.state.last_test;
+    // Seed 000: the Tester reads the truncated report (first 2500 + "\n...\n" + last 1000), as the seed says.
     return { input: { task_id: ctx.state.current_step_id ?? 'T1', exit_code: test?.exit_code ?? null, output: test?.report ?? '' }, context: [] };
   },
 };
@@ -143,7 +145,7 @@ const fixPlanner: AgentSpec = {
     const changed = await contextFiles(ctx.tools, { artifacts: ctx.state.proposal_files, feedback: null, includeAll: false });
     const input = {
       task: taskOf(ctx.state),
-      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: test.report, coverage_percent: test.coverage_percent },
+      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
       changed_files: ctx.state.proposal_files,
     };
     return { input, context: changed };
@@ -162,7 +164,9 @@ const briefer: AgentSpec = {
       test_command: ctx.state.test_command?.join(' ') ?? null,
     };
     if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
-    if (ctx.state.failure_history.length > 0) input.recent_failures = ctx.state.failure_history.slice(-3).map(({ first_failure, report }) => ({ first_failure, output: report.slice(0, 600) }));
+    // The latest failure's excerpt in full; the ones before it by their first failure only (a small model's context is short).
+    const recent = ctx.state.failure_history.slice(-3);
+    if (recent.length > 0) input.recent_failures = recent.map(({ first_failure, report }, index) => (index === recent.length - 1 ? { first_failure, output: report } : { first_failure }));
     return { input, context: ctx.knowledge };
   },
 };

@@ -2,6 +2,7 @@ import type { GateKind } from '../../../shared/engine/gates';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';
+import { testRunText } from '../../../shared/engine/testFeedback';
 import { contextFiles } from './contextFiles';
 import type { AgentContext, AgentInput } from './registry';
 
@@ -54,7 +55,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     status: state.last_test.status,
     counts: state.last_test.counts,
     first_failure: state.last_test.first_failure,
-    output: state.last_test.report,
+    output: testRunText(state.last_test, 'excerpt'),
     coverage_percent: state.last_test.coverage_percent,
   };
   switch (kind) {

@@ -12,12 +12,14 @@ function planLines(state: RunState): string[] {
 function verificationLines(state: RunState): string[] {
   const test = state.last_test;
   if (!test) return ['No test run was recorded.'];
-  const counts = test.counts ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped` : 'no counts';
+  const counts = test.counts
+    ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped${test.results_from ? `, from ${test.results_from}` : ''}`
+    : 'no counts: Lathe could not read test results from the output';
   return [
     `Command: \`${(state.test_command ?? []).join(' ')}\``,
     `Last result: ${test.status} (${counts}) in ${(test.duration_ms / 1000).toFixed(1)} s, exit code ${test.exit_code ?? 'none'}`,
     `Isolation: ${test.isolation}`,
-    ...(test.first_failure ? [`First failure: ${test.first_failure.test_id} — ${test.first_failure.message}`] : []),
+    ...(test.first_failure ? [`First failure: ${test.first_failure.test_id}${test.first_failure.location ? ` (${test.first_failure.location})` : ''} — ${test.first_failure.message}`] : []),
     ...(test.coverage_percent !== null ? [`Coverage of changed files: ${test.coverage_percent.toFixed(1)}%`] : []),
     ...test.tools.map((tool) => `Tool ${tool.name}: ${tool.status}${tool.required ? '' : ' (optional)'}`),
     `Verifier run: ${test.verify_run_id} (artifacts: ${test.artifact_dir})`,

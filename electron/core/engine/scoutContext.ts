@@ -67,11 +67,11 @@ export function recordContext(store: RunStore, state: RunState, scout: string, q
   return name;
 }
 
+/** Scout B reads a run as the other models do: the failure-focused excerpt (it starts with the status and counts). */
 function summarizeVerify(result: Awaited<ReturnType<EngineDeps['verify']>>): string {
-  const counts = result.counts ? ` (${result.counts.passed} passed, ${result.counts.failed} failed)` : '';
-  const failure = result.firstFailure ? `\nfirst failure: ${result.firstFailure.testId}: ${result.firstFailure.message}` : '';
   const note = workDirNote(result);
-  return `${result.status}${counts}, exit ${result.exitCode ?? 'none'}${result.reason ? `, ${result.reason}` : ''}${failure}${note ? `\n${note}` : ''}\n${result.tail.split('\n').slice(-60).join('\n')}`;
+  const text = result.excerpt || `${result.status}, exit ${result.exitCode ?? 'none'}${result.reason ? `, ${result.reason}` : ''}\n${result.tail.split('\n').slice(-60).join('\n')}`;
+  return `${text}${note ? `\n\n${note}` : ''}`;
 }
 
 /** Scout B's commands: the allowlist first (seed 001's ShellTool), then the Verifier's read-only sandbox. */

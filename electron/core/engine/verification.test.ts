@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromPreset } from '../../../shared/engine/configFromPreset';
 import { initialState } from '../../../shared/engine/initialState';
-import { feedbackFrom } from '../../../shared/engine/machine';
+import { feedbackFrom } from '../../../shared/engine/testFeedback';
 import { PRESETS } from '../../../shared/engine/presets';
 import type { RunState } from '../../../shared/engine/runState';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
@@ -42,7 +42,8 @@ describe("the engine's test summary", () => {
     expect(summary).toMatchObject({ status: 'FAIL', passed: false, failed_phase: 'build', exit_code: 2, counts: null });
     expect(summary.report).toMatch(/^The build command \(\/bin\/sh -c .*\) failed; the tests did not run\.\n\n/);
     expect(summary.report).toContain('error TS1005');
-    expect(feedbackFrom(summary, 'first_failure').text).toContain('the tests did not run');
+    expect(feedbackFrom(summary, 'first_failure', 'report').text).toContain('the tests did not run');
+    expect(feedbackFrom(summary, 'first_failure', 'excerpt').text).toContain('the tests did not run');
   });
 
   it('carries what the suite changed in the work tree to the Tester, the Supervisor and the feedback, even on PASS', async () => {
@@ -51,7 +52,8 @@ describe("the engine's test summary", () => {
     const summary = await runVerification(deps, state, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });
     expect(summary).toMatchObject({ status: 'PASS', failed_phase: null, work_dir_writes: { restored: ['src/app.js'], removed: [], relinked: [], failed: [] } });
     expect(summary.report).toMatch(/Note: the test command changed 1 tracked file\(s\) in the work tree: src\/app\.js\. Lathe put the committed content back/);
-    expect(feedbackFrom(summary, 'test_output').text).toContain('src/app.js');
+    expect(feedbackFrom(summary, 'test_output', 'report').text).toContain('src/app.js');
+    expect(feedbackFrom(summary, 'test_output', 'excerpt').text).toContain('src/app.js');
     expect(fs.readFileSync(path.join(state.workspace?.workDir ?? '', 'src/app.js'), 'utf8')).toBe('module.exports = 1;\n');
   });
 });

@@ -25,14 +25,26 @@ function reportOf(result: VerifyResult): string {
   return `${build}${result.report}${note ? `\n\n${note}` : ''}`;
 }
 
+/** The excerpt's result line already says a build failed; the work-tree note is added as to the report. */
+function excerptOf(result: VerifyResult): string {
+  const note = workDirNote(result);
+  return `${result.excerpt}${note ? `\n\n${note}` : ''}`;
+}
+
+/** The state keeps seed 004's tail for the Editor; a few very long lines must not bloat it. */
+const TAIL_CHARS = 24_000;
+
 function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
   return {
     status: result.status,
     passed: result.status === 'PASS',
     exit_code: result.exitCode,
     counts: result.counts,
-    first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message } : null,
+    first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message, location: result.firstFailure.location } : null,
+    results_from: result.resultsFrom,
     report: reportOf(result),
+    excerpt: excerptOf(result),
+    tail: result.tail.length > TAIL_CHARS ? result.tail.slice(-TAIL_CHARS) : result.tail,
     reason: result.reason,
     isolation: `${result.isolation.level}: ${result.isolation.detail}`,
     duration_ms: result.durationMs,
@@ -60,7 +72,10 @@ function infraSummary(reason: string): TestSummary {
     exit_code: null,
     counts: null,
     first_failure: null,
+    results_from: null,
     report: reason,
+    excerpt: reason,
+    tail: reason,
     reason,
     isolation: 'none',
     duration_ms: 0,
@@ -110,7 +125,8 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   const blocking = tools.filter((tool) => tool.required && tool.status !== 'PASS');
   if (summary.passed && blocking.length > 0) {
     const names = blocking.map((tool) => `${tool.name} (${tool.status})`).join(', ');
-    return { ...summary, status: 'FAIL', passed: false, report: `${summary.report}\n\nVerification tools failed: ${names}` };
+    const note = `\n\nVerification tools failed: ${names}`;
+    return { ...summary, status: 'FAIL', passed: false, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
   }
   return summary;
 }

@@ -98,6 +98,8 @@ export interface VerifyManifest {
   isolation: { level: string; detail: string };
   platform: { os: string; release: string; arch: string; node: string };
   counts: unknown;
+  /** Where the counts were read from; null when no runner's results could be read. */
+  results_from?: string | null;
   output_bytes: number | null;
   log: string;
   build: { argv: string[]; status: string; exit_code: number | null; timed_out: boolean; duration_ms: number; reason: string | null; log: string } | null;

@@ -1,5 +1,5 @@
 import type { VerifyStatus } from '../workspace/types';
-import type { TestOutcome } from './junit';
+import type { TestOutcome } from './parsers/outcome';
 import type { RunProcessResult } from './processTree';
 import type { RunnerKind } from './runnerFlags';
 

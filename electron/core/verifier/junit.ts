@@ -1,10 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCounts } from '../workspace/types';
-
-export interface TestOutcome {
-  counts: TestCounts;
-  firstFailure: { testId: string; message: string } | null;
-}
+import { firstLines, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './parsers/outcome';
 
 type XmlNode = Record<string, unknown>;
 
@@ -22,12 +20,14 @@ function asNodes(value: unknown): XmlNode[] {
   return typeof value === 'object' && value !== null ? [value as XmlNode] : [];
 }
 
-function text(node: XmlNode | undefined): string {
-  if (!node) return '';
-  const message = node['@_message'];
-  if (typeof message === 'string' && message.trim()) return message.trim();
-  const body = node['#text'];
-  return typeof body === 'string' ? body.trim() : '';
+function attribute(node: XmlNode, name: string): string {
+  const value = node[`@_${name}`];
+  return typeof value === 'string' ? value : '';
+}
+
+function body(node: XmlNode): string {
+  const text = node['#text'];
+  return typeof text === 'string' ? text.trim() : '';
 }
 
 interface FoundCase {
@@ -39,14 +39,21 @@ interface FoundCase {
 function collectCases(node: XmlNode, out: FoundCase[], suites: string[]): void {
   for (const testCase of asNodes(node.testcase)) out.push({ node: testCase, suites });
   for (const suite of asNodes(node.testsuite)) {
-    const name = typeof suite['@_name'] === 'string' ? suite['@_name'] : '';
+    const name = attribute(suite, 'name');
     collectCases(suite, out, name ? [...suites, name] : suites);
   }
   for (const group of asNodes(node.testsuites)) collectCases(group, out, suites);
 }
 
-/** Counts and the first failure from JUnit XML (pytest, node --test, vitest, jest-junit, mocha); null when unreadable. */
-export function parseJUnit(xml: string): TestOutcome | null {
+export interface JUnitOptions {
+  /** Which runner wrote it: it decides how a test is named. */
+  runner: 'pytest' | 'node:test' | 'vitest' | string;
+  /** The repository, to name a pytest test by its node id (`tests/test_a.py::Class::test`). */
+  repoDir?: string | null;
+}
+
+/** Counts and failures from JUnit XML (pytest, node --test, vitest, jest-junit, mocha's xunit); null when unreadable. */
+export function parseJUnit(xml: string, options: JUnitOptions = { runner: 'junit' }): TestOutcome | null {
   let root: XmlNode;
   try {
     root = parser.parse(xml) as XmlNode;
@@ -57,29 +64,59 @@ export function parseJUnit(xml: string): TestOutcome | null {
   const cases: FoundCase[] = [];
   collectCases(root, cases, []);
   const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, total: 0 };
-  let firstFailure: TestOutcome['firstFailure'] = null;
+  const failures: ParsedFailure[] = [];
   for (const { node: testCase, suites } of cases) {
     counts.total++;
     const failure = asNodes(testCase.failure)[0] ?? asNodes(testCase.error)[0];
     if (failure) {
       counts.failed++;
-      if (!firstFailure) {
-        const classname = typeof testCase['@_classname'] === 'string' ? testCase['@_classname'] : '';
-        const name = typeof testCase['@_name'] === 'string' ? testCase['@_name'] : '(unnamed)';
-        // pytest names the module in classname; node --test uses classname "test" and nests suites instead.
-        const testId = classname && classname !== 'test' ? `${classname}::${name}` : [...suites, name].join(' > ');
-        firstFailure = { testId, message: firstLines(text(failure)) };
-      }
+      if (failures.length < MAX_FAILURES) failures.push(failureOf(testCase, failure, suites, options));
     } else if (testCase.skipped !== undefined) {
       counts.skipped++;
     } else {
       counts.passed++;
     }
   }
-  return { counts, firstFailure };
+  return { runner: options.runner, source: 'JUnit XML', counts, failures, summary: [] };
 }
 
-export function firstLines(message: string, maxChars = 500): string {
-  const lines = message.split('\n').slice(0, 6).join('\n');
-  return lines.length > maxChars ? `${lines.slice(0, maxChars - 1)}…` : lines;
+function failureOf(testCase: XmlNode, failure: XmlNode, suites: string[], options: JUnitOptions): ParsedFailure {
+  const classname = attribute(testCase, 'classname');
+  const name = attribute(testCase, 'name') || '(unnamed)';
+  const detail = body(failure);
+  const message = attribute(failure, 'message').trim() || detail;
+  let testId: string;
+  let file: string | null = attribute(testCase, 'file') || null;
+  if (options.runner === 'vitest' && classname) {
+    testId = `${classname} > ${name}`;
+    file = classname;
+  } else if (options.runner === 'pytest' && classname) {
+    const nodeId = pytestNodeId(classname, name, options.repoDir ?? null);
+    testId = nodeId ?? `${classname}::${name}`;
+    file = nodeId ? (nodeId.split('::')[0] as string) : file;
+  } else if (classname && classname !== 'test') {
+    testId = `${classname}::${name}`;
+  } else {
+    // node --test uses classname "test" and nests suites instead.
+    testId = [...suites, name].join(' > ');
+  }
+  const errorLines = options.runner === 'pytest' ? pytestErrorLines(detail) : null;
+  return { testId, message: firstLines(errorLines ?? message), detail, file };
+}
+
+/** pytest's `E   …` lines say more than its message attribute, which keeps only the first line. */
+function pytestErrorLines(detail: string): string | null {
+  const lines = detail.split('\n').filter((line) => /^E {3}/.test(line));
+  return lines.length > 0 ? lines.map((line) => line.slice(4)).join('\n') : null;
+}
+
+/** `tests.test_a.Outer` + `test_x` → `tests/test_a.py::Outer::test_x`, when that module file exists. */
+function pytestNodeId(classname: string, name: string, repoDir: string | null): string | null {
+  if (!repoDir) return null;
+  const parts = classname.split('.');
+  for (let cut = parts.length; cut > 0; cut--) {
+    const module = `${parts.slice(0, cut).join('/')}.py`;
+    if (fs.existsSync(path.join(repoDir, module))) return [module, ...parts.slice(cut), name].join('::');
+  }
+  return null;
 }

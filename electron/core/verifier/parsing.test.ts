@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { parseJUnit } from './junit';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand, runnerOf } from './runnerFlags';
+import type { TestOutcome } from './parsers/outcome';
 import { parseSummaryLines } from './summaryLines';
+
+/** Counts and the first failure's id and message: what these small cases check. */
+function brief(outcome: TestOutcome | null) {
+  const first = outcome?.failures[0];
+  return outcome && { counts: outcome.counts, firstFailure: first ? { testId: first.testId, message: first.message } : null };
+}
 
 describe('truncateReport (seed 000)', () => {
   it('keeps up to 4000 characters as they are', () => {
@@ -35,7 +42,7 @@ describe('parseJUnit', () => {
       <testcase classname="tests.test_a" name="test_three"><skipped type="pytest.skip" message="later"/></testcase>
       <testcase classname="tests.test_b" name="test_err"><error message="fixture blew up"/></testcase>
     </testsuite></testsuites>`;
-    expect(parseJUnit(xml)).toEqual({
+    expect(brief(parseJUnit(xml))).toEqual({
       counts: { passed: 1, failed: 2, skipped: 1, total: 4 },
       firstFailure: { testId: 'tests.test_a::test_two', message: 'assert 1 == 2\nextra' },
     });
@@ -43,7 +50,7 @@ describe('parseJUnit', () => {
 
   it('reads node --test XML with nested suites and names the failure by its suite path', () => {
     const xml = `<testsuites><testsuite name="outer"><testsuite name="inner"><testcase name="deep" classname="test"><failure type="testCodeFailure" message="boom">detail</failure></testcase></testsuite><testcase name="ok" classname="test"/></testsuite><testcase name="top" classname="test"/></testsuites>`;
-    expect(parseJUnit(xml)).toEqual({ counts: { passed: 2, failed: 1, skipped: 0, total: 3 }, firstFailure: { testId: 'outer > inner > deep', message: 'boom' } });
+    expect(brief(parseJUnit(xml))).toEqual({ counts: { passed: 2, failed: 1, skipped: 0, total: 3 }, firstFailure: { testId: 'outer > inner > deep', message: 'boom' } });
   });
 
   it('returns null for something that is not JUnit', () => {
@@ -55,17 +62,17 @@ describe('parseJUnit', () => {
 describe('parseSummaryLines', () => {
   it('reads pytest -q output and its FAILED line', () => {
     const output = 'F.s\n=== short test summary info ===\nFAILED tests/test_x.py::test_y - AssertionError: nope\n1 failed, 1 passed, 1 skipped in 0.03s\n';
-    expect(parseSummaryLines(output)).toEqual({ counts: { passed: 1, failed: 1, skipped: 1, total: 3 }, firstFailure: { testId: 'tests/test_x.py::test_y', message: 'AssertionError: nope' } });
+    expect(brief(parseSummaryLines(output))).toEqual({ counts: { passed: 1, failed: 1, skipped: 1, total: 3 }, firstFailure: { testId: 'tests/test_x.py::test_y', message: 'AssertionError: nope' } });
   });
   it('reads node --test spec and TAP totals', () => {
     expect(parseSummaryLines('✖ adds (1.2ms)\nℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\n')?.counts).toEqual({ passed: 2, failed: 1, skipped: 0, total: 3 });
-    expect(parseSummaryLines('not ok 2 - adds\n# tests 2\n# pass 1\n# fail 1\n')).toEqual({ counts: { passed: 1, failed: 1, skipped: 0, total: 2 }, firstFailure: { testId: 'adds', message: '' } });
+    expect(brief(parseSummaryLines('not ok 2 - adds\n# tests 2\n# pass 1\n# fail 1\n'))).toEqual({ counts: { passed: 1, failed: 1, skipped: 0, total: 2 }, firstFailure: { testId: 'adds', message: '' } });
   });
   it('reads jest, vitest, cargo and the plain closing line', () => {
     expect(parseSummaryLines('Tests:       1 failed, 4 passed, 5 total\n')?.counts).toEqual({ passed: 4, failed: 1, skipped: 0, total: 5 });
     expect(parseSummaryLines('\u001b[2m      Tests \u001b[22m 2 failed | 7 passed (9)\n')?.counts).toEqual({ passed: 7, failed: 2, skipped: 0, total: 9 });
     const cargo = 'test a ... ok\ntest b ... FAILED\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured\ntest result: ok. 3 passed; 0 failed; 1 ignored; 0 measured\n';
-    expect(parseSummaryLines(cargo)).toEqual({ counts: { passed: 4, failed: 1, skipped: 1, total: 6 }, firstFailure: { testId: 'b', message: '' } });
+    expect(brief(parseSummaryLines(cargo))).toEqual({ counts: { passed: 4, failed: 1, skipped: 1, total: 6 }, firstFailure: { testId: 'b', message: '' } });
     expect(parseSummaryLines('unit: 12 passed, 0 failed\n')?.counts).toEqual({ passed: 12, failed: 0, skipped: 0, total: 12 });
     expect(parseSummaryLines('nothing to see here')).toBeNull();
   });
@@ -86,7 +93,10 @@ describe('prepareCommand', () => {
   it('recognises runners and leaves others alone', () => {
     expect(runnerOf(['npx', 'vitest', 'run'])).toBe('vitest');
     expect(runnerOf(['python3.11', '-m', 'pytest'])).toBe('pytest');
-    expect(prepareCommand(['npx', 'jest'], '/art', undefined).argv).toEqual(['npx', 'jest', '--ci']);
+    expect(prepareCommand(['npx', 'jest'], '/art', undefined)).toMatchObject({ argv: ['npx', 'jest', '--ci', '--json', '--outputFile=/art/jest.json'], jsonFile: '/art/jest.json' });
+    expect(prepareCommand(['npx', 'jest', '--json', '--outputFile=mine.json'], '/art', undefined)).toMatchObject({ argv: ['npx', 'jest', '--json', '--outputFile=mine.json', '--ci'], jsonFile: null });
+    expect(prepareCommand(['go', 'test', './...'], '/art', undefined).argv).toEqual(['go', 'test', '-v', './...']);
+    expect(prepareCommand(['go', 'test', '-json', './...'], '/art', undefined).argv).toEqual(['go', 'test', '-json', './...']);
     expect(prepareCommand(['make', 'test'], '/art', ['a.c'])).toMatchObject({ argv: ['make', 'test'], junitFile: null, coverage: null });
   });
 });

@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'other';
+export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'other';
 
 export interface PreparedCommand {
   argv: string[];
   runner: RunnerKind;
   junitFile: string | null;
+  /** jest's own JSON report (`--json --outputFile`). */
+  jsonFile: string | null;
   coverage: { kind: 'lcov'; file: string } | null;
   /** Extra environment the runner needs (e.g. where coverage.py keeps its data file). */
   env: Record<string, string>;
@@ -23,6 +25,7 @@ export function runnerOf(argv: string[]): RunnerKind {
   const tool = base === 'npx' ? path.basename(rest.find((arg) => !arg.startsWith('-')) ?? '') : base;
   if (tool === 'vitest') return 'vitest';
   if (tool === 'jest') return 'jest';
+  if (base === 'go' && rest[0] === 'test') return 'go';
   return 'other';
 }
 
@@ -45,7 +48,7 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
         extra.push('--cov=.', `--cov-report=lcov:${file}`);
         coverage = { kind: 'lcov', file };
       }
-      return { argv: [...argv, ...extra], runner, junitFile, coverage, env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') } };
+      return { argv: [...argv, ...extra], runner, junitFile, jsonFile: null, coverage, env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') } };
     }
     case 'node-test': {
       const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${junitFile}`];
@@ -56,20 +59,31 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
         coverage = { kind: 'lcov', file };
       }
       const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
-      return { argv: [argv[0] as string, ...reporters, ...withoutReporters], runner, junitFile, coverage, env: {} };
+      return { argv: [argv[0] as string, ...reporters, ...withoutReporters], runner, junitFile, jsonFile: null, coverage, env: {} };
     }
     case 'vitest':
       return {
         argv: [...argv, '--reporter=default', '--reporter=junit', `--outputFile.junit=${junitFile}`],
         runner,
         junitFile,
+        jsonFile: null,
         coverage: null,
         env: {},
       };
-    case 'jest':
-      return { argv: argv.includes('--ci') ? argv : [...argv, '--ci'], runner, junitFile: null, coverage: null, env: {} };
+    case 'jest': {
+      // jest's built-in JSON report; its usual reporter still writes to the terminal.
+      const ownReport = argv.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
+      const jsonFile = ownReport ? null : path.join(artifactDir, 'jest.json');
+      const extra = [...(argv.includes('--ci') ? [] : ['--ci']), ...(jsonFile ? ['--json', `--outputFile=${jsonFile}`] : [])];
+      return { argv: [...argv, ...extra], runner, junitFile: null, jsonFile, coverage: null, env: {} };
+    }
+    case 'go': {
+      // -v names every test as it passes, fails or is skipped; without it go prints only failures.
+      const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
+      return { argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+    }
     default:
-      return { argv, runner, junitFile: null, coverage: null, env: {} };
+      return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
   }
 }
 

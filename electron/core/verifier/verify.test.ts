@@ -105,7 +105,9 @@ describe('inside the bubblewrap sandbox', () => {
     const repo = project(PYTEST_PROJECT);
     const result = await verify({ workDir: repo.dir, argv: ['/usr/bin/python3', '-m', 'pytest', '-q'], timeoutMs: 60_000, artifactRoot: artifactRoot(), coverageFor: ['calc.py'] });
     expect(result).toMatchObject({ status: 'FAIL', exitCode: 1, counts: { passed: 1, failed: 1, skipped: 0, total: 2 } });
-    expect(result.firstFailure?.testId).toBe('tests.test_calc::test_broken');
+    expect(result.firstFailure?.testId).toBe('tests/test_calc.py::test_broken');
+    expect(result.firstFailure?.location).toMatch(/^tests\/test_calc\.py:\d+$/);
+    expect(result.resultsFrom).toBe('pytest (JUnit XML)');
     expect(result.firstFailure?.message).toContain('one plus one');
     expect(fs.existsSync(path.join(result.artifactDir, 'junit.xml'))).toBe(true);
     expect(result.coverage).toEqual({ percent: 100, files: { 'calc.py': 100 } });

@@ -7,13 +7,13 @@ import { createArtifactDir, newVerifyRunId, pruneArtifactsOccasionally, writeMan
 import { classify, type Classification } from './classify';
 import { findExecutableSync } from './commandLookup';
 import { coverageFromLcov } from './coverage';
+import { failureExcerpt, failureViews } from './excerpt';
 import { cleanEnv, commandLine, planIsolation, type IsolationPlan } from './isolation';
-import { parseJUnit, type TestOutcome } from './junit';
 import { createProcessCap, type ProcessCap } from './processCap';
 import { runProcess, type RunProcessResult } from './processTree';
+import { readOutcome } from './readOutcome';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand } from './runnerFlags';
-import { parseSummaryLines } from './summaryLines';
 import { undoWorkDirWrites } from './workDirGuard';
 import { readHeadCommit } from './workTreeStatus';
 
@@ -150,7 +150,8 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
 
   const sandboxed = isolation.level === 'bwrap';
   const buildFailed = build !== null && build.status !== 'PASS';
-  const outcome = buildFailed ? null : await readOutcome(prepared.junitFile, run.output);
+  const outcome = buildFailed ? null : await readOutcome(prepared, run.output, runDir);
+  const firstFailure = failureViews(outcome, runDir)[0] ?? null;
   const verdict: Classification = build && buildFailed ? buildVerdict(build) : classify(run, prepared.runner, outcome, request.timeoutMs, sandboxed);
   if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
     verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
@@ -169,6 +170,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     reason: verdict.reason,
     isolation,
     counts: outcome?.counts ?? null,
+    results_from: outcome ? `${outcome.runner} (${outcome.source})` : null,
     output_bytes: run.outputBytes,
     build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
     work_dir_writes: writes,
@@ -184,8 +186,18 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     reason: verdict.reason,
     isolation,
     counts: outcome?.counts ?? null,
-    firstFailure: outcome?.firstFailure ?? null,
+    firstFailure: firstFailure && { testId: firstFailure.testId, message: firstFailure.message, location: firstFailure.location },
+    resultsFrom: outcome ? `${outcome.runner} (${outcome.source})` : null,
     report: buildFailed && build ? build.report : truncateReport(output),
+    excerpt: failureExcerpt({
+      status: verdict.status,
+      exitCode: buildFailed ? (build?.exitCode ?? null) : run.exitCode,
+      reason: verdict.reason,
+      outcome,
+      output: buildFailed && build ? build.tail : output,
+      repoDir: runDir,
+      noResults: buildFailed ? 'the build failed, so no tests ran' : undefined,
+    }),
     tail: buildFailed && build ? build.tail : lastLines(output, VERIFY_DEFAULTS.tailLines),
     coverage,
     build,
@@ -202,14 +214,4 @@ function buildVerdict(build: BuildResult): Classification {
   const cause = build.reason ?? (build.exitCode !== null ? `exit ${build.exitCode}` : 'it did not finish');
   if (build.status === 'INFRA_ERROR') return { status: 'INFRA_ERROR', reason: `the build command could not run: ${cause}; the tests did not run` };
   return { status: 'FAIL', reason: `the build failed (${cause}); the tests did not run` };
-}
-
-/** JUnit when the runner wrote it, else the runner's summary lines. */
-async function readOutcome(junitFile: string | null, output: string): Promise<TestOutcome | null> {
-  if (junitFile) {
-    const xml = await fs.promises.readFile(junitFile, 'utf8').catch(() => null);
-    const parsed = xml ? parseJUnit(xml) : null;
-    if (parsed && parsed.counts.total > 0) return parsed;
-  }
-  return parseSummaryLines(output);
 }

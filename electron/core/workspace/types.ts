@@ -283,9 +283,14 @@ export interface VerifyResult {
   reason: string | null;
   isolation: { level: IsolationLevel; detail: string };
   counts: TestCounts | null;
-  firstFailure: { testId: string; message: string } | null;
+  /** The runner's first failing test: its id, the error's first lines, and its place in the repository when known. */
+  firstFailure: { testId: string; message: string; location: string | null } | null;
+  /** Where counts and failures were read from (`mocha (spec output)`, `pytest (JUnit XML)`); null when nothing could be read. */
+  resultsFrom: string | null;
   /** Seed 000 truncation: over 4000 chars, first 2500 + "\n...\n" + last 1000. */
   report: string;
+  /** What a model is shown of the run elsewhere: result, summary, each failure's name, message and repository frames, then the tail, within FAILURE_EXCERPT_CHARS. */
+  excerpt: string;
   /** Seed 004: the last 200 lines. */
   tail: string;
   /** Line coverage of `coverageFor` paths, when measured. */

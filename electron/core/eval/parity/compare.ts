@@ -1,0 +1,41 @@
+import type { TestCounts } from '../../workspace/types';
+import type { ReferenceResult } from './referenceReports';
+
+export interface LatheResult {
+  counts: TestCounts | null;
+  firstFailure: { testId: string; message: string; location?: string | null } | null;
+}
+
+export interface ParityCheck {
+  counts: boolean;
+  /** The first failure's name (or both have none). */
+  name: boolean;
+  /** The runner's first message line is in Lathe's message (or both have no failure). */
+  message: boolean;
+}
+
+/** How a runner names a test in its own report: as it is, or pytest's dotted `module.Class.test`. */
+export type IdStyle = 'exact' | 'pytest-dotted';
+
+/** `tests/test_a.py::Outer::test_x[1]` → `tests.test_a.Outer.test_x[1]`, the JUnit `classname.name` form. */
+function dotted(nodeId: string): string {
+  const [file = '', ...rest] = nodeId.split('::');
+  return [file.replace(/\.py$/, '').split('/').join('.'), ...rest].join('.');
+}
+
+/** Error-class prefixes and whitespace differ between a runner's text and its report; the words do not. */
+function normalized(message: string): string {
+  return message.replace(/^\s*(\w*Error)(\s*\[[\w-]+\])?:\s*/, '').replace(/\s+/g, '');
+}
+
+export function compareWithReference(lathe: LatheResult, reference: ReferenceResult, idStyle: IdStyle): ParityCheck {
+  const counts = lathe.counts !== null && (['passed', 'failed', 'skipped', 'total'] as const).every((key) => lathe.counts?.[key] === reference.counts[key]);
+  const ours = lathe.firstFailure;
+  const theirs = reference.firstFailure;
+  if (!ours || !theirs) return { counts, name: !ours && !theirs, message: !ours && !theirs };
+  const name = idStyle === 'pytest-dotted' ? dotted(ours.testId) === theirs.testId : ours.testId === theirs.testId;
+  const expected = normalized(theirs.message.split('\n')[0] ?? '');
+  const ourFirstLine = normalized(ours.message.split('\n')[0] ?? '');
+  const message = normalized(ours.message).includes(expected) || (ourFirstLine.length > 0 && expected.includes(ourFirstLine));
+  return { counts, name, message };
+}

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import type { TestCounts } from '../../workspace/types';
+
+/**
+ * What a runner reports through its own structured reporter, read as plainly as possible and
+ * independently of the Verifier's parsers: the yardstick the parity table and tests hold Lathe to.
+ */
+export interface ReferenceResult {
+  counts: TestCounts;
+  firstFailure: { testId: string; message: string; file: string | null } | null;
+}
+
+type Json = Record<string, unknown>;
+const asArray = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
+const relative = (file: string, repoDir: string | null) => (repoDir && path.isAbsolute(file) ? path.relative(repoDir, file) : file);
+const total = (counts: Omit<TestCounts, 'total'>): TestCounts => ({ ...counts, total: counts.passed + counts.failed + counts.skipped });
+
+/** Mocha's `--reporter json` object; mocha writes it to stdout after whatever the tests printed. */
+export function mochaJsonReference(stdout: string, repoDir: string | null): ReferenceResult {
+  const start = stdout.lastIndexOf('{\n  "stats": {');
+  if (start === -1) throw new Error('no mocha JSON report in the output');
+  const report = JSON.parse(stdout.slice(start)) as Json;
+  const stats = report.stats as Json;
+  const failure = asArray(report.failures)[0];
+  return {
+    counts: total({ passed: Number(stats.passes), failed: Number(stats.failures), skipped: Number(stats.pending) }),
+    firstFailure: failure ? { testId: asString(failure.fullTitle), message: asString((failure.err as Json | undefined)?.message), file: failure.file ? relative(asString(failure.file), repoDir) : null } : null,
+  };
+}
+
+/** `jest --json --outputFile`: its own totals, the first failed assertion in file order. */
+export function jestJsonReference(json: string, repoDir: string | null): ReferenceResult {
+  const report = JSON.parse(json) as Json;
+  const counts: TestCounts = {
+    passed: Number(report.numPassedTests),
+    failed: Number(report.numFailedTests),
+    skipped: Number(report.numPendingTests) + Number(report.numTodoTests ?? 0),
+    total: Number(report.numTotalTests),
+  };
+  for (const file of asArray(report.testResults)) {
+    const failed = asArray(file.assertionResults).find((result) => result.status === 'failed');
+    if (failed) {
+      const titles = [...(failed.ancestorTitles as string[]), asString(failed.title)];
+      return { counts, firstFailure: { testId: titles.join(' › '), message: asString((failed.failureMessages as string[])[0]).split('\n')[0] ?? '', file: relative(asString(file.name), repoDir) } };
+    }
+  }
+  return { counts, firstFailure: null };
+}
+
+/** vitest's `--reporter=json` (jest's shape): a test is named `file > suite > test`, as vitest prints it. */
+export function vitestJsonReference(json: string, repoDir: string | null): ReferenceResult {
+  const report = JSON.parse(json) as Json;
+  const counts: TestCounts = {
+    passed: Number(report.numPassedTests),
+    failed: Number(report.numFailedTests),
+    skipped: Number(report.numPendingTests) + Number(report.numTodoTests ?? 0),
+    total: Number(report.numTotalTests),
+  };
+  for (const file of asArray(report.testResults)) {
+    const failed = asArray(file.assertionResults).find((result) => result.status === 'failed');
+    if (failed) {
+      const name = relative(asString(file.name), repoDir);
+      const titles = [name, ...(failed.ancestorTitles as string[]), asString(failed.title)];
+      return { counts, firstFailure: { testId: titles.join(' > '), message: asString((failed.failureMessages as string[])[0]).split('\n')[0] ?? '', file: name } };
+    }
+  }
+  return { counts, firstFailure: null };
+}
+
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
+
+/**
+ * JUnit XML as pytest and node --test write it. pytest names a test `classname.name` (dotted); node
+ * nests suites, named here by their path (`outer > inner > test`).
+ */
+export function junitReference(text: string, style: 'pytest' | 'node'): ReferenceResult {
+  const root = xml.parse(text) as Json;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  let firstFailure: ReferenceResult['firstFailure'] = null;
+  const visit = (node: Json, suites: string[]) => {
+    for (const testCase of asArray(node.testcase)) {
+      const failure = asArray(testCase.failure)[0] ?? asArray(testCase.error)[0];
+      if (failure) {
+        counts.failed++;
+        const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : [...suites, asString(testCase.name)].join(' > ');
+        firstFailure ??= { testId: name, message: asString(failure.message).split('\n')[0] ?? '', file: null };
+      } else if (testCase.skipped) counts.skipped++;
+      else counts.passed++;
+    }
+    for (const suite of asArray(node.testsuite)) visit(suite, style === 'node' ? [...suites, asString(suite.name)] : suites);
+  };
+  const top = (root.testsuites as Json | undefined) ?? root;
+  visit(top, []);
+  return { counts: total(counts), firstFailure };
+}
+
+/** `go test -json` events: one result per leaf test (a test that ran subtests is their group). */
+export function goJsonReference(stdout: string): ReferenceResult {
+  const results: { test: string; action: string; output: string[] }[] = [];
+  const output = new Map<string, string[]>();
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line) as { Action: string; Test?: string; Output?: string };
+    if (!event.Test) continue;
+    if (event.Action === 'output') output.set(event.Test, [...(output.get(event.Test) ?? []), (event.Output ?? '').trim()]);
+    if (['pass', 'fail', 'skip'].includes(event.Action)) results.push({ test: event.Test, action: event.Action, output: [] });
+  }
+  const leaves = results.filter((result) => !results.some((other) => other.test.startsWith(`${result.test}/`)));
+  const count = (action: string) => leaves.filter((leaf) => leaf.action === action).length;
+  const failed = leaves.find((leaf) => leaf.action === 'fail');
+  const message = failed ? ((output.get(failed.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '') : '';
+  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failed ? { testId: failed.test, message, file: null } : null };
+}

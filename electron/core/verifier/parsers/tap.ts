@@ -1,0 +1,115 @@
+import { dedent, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+
+const POINT = /^(\s*)(not )?ok \d+(?: -)?(?: (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i;
+const SUBTEST = /^(\s*)# Subtest: (.*)$/;
+const TOTAL = /^# (tests|pass|fail|skip|skipped|todo|cancelled) (\d+)$/;
+
+interface Point {
+  indent: number;
+  ok: boolean;
+  name: string;
+  directive: 'SKIP' | 'TODO' | null;
+  path: string[];
+  block: string[];
+}
+
+/**
+ * TAP (node --test, mocha's tap reporter, tape). Test points at any depth; a point with subtests
+ * (node's suites) is not a test. Counts follow the closing `# pass`/`# fail`/`# skipped`/`# todo`
+ * lines when the producer wrote them, and the points' `# SKIP`/`# TODO` directives when it did not
+ * (mocha counts neither).
+ */
+export function parseTapOutput(output: string): TestOutcome | null {
+  const lines = output.split('\n');
+  const totals = new Map<string, number>();
+  for (const line of lines) {
+    const total = TOTAL.exec(line);
+    if (total) totals.set(total[1] as string, (totals.get(total[1] as string) ?? 0) + Number(total[2]));
+  }
+  const points = readPoints(lines);
+  const isTap = lines.some((line) => /^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) && points.length > 0;
+  if (!isTap && !(totals.has('tests') && points.length > 0)) return null;
+  const tests = points.filter((point) => !isSuite(point, points));
+  const failing = tests.filter((point) => !point.ok && point.directive !== 'TODO');
+  const directiveSkips = tests.filter((point) => point.directive !== null).length;
+  const passed = totals.get('pass') ?? tests.filter((point) => point.ok && point.directive === null).length;
+  const failed = totals.get('fail') ?? failing.length;
+  const skipped = totals.has('skipped') || totals.has('skip') || totals.has('todo') ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) : directiveSkips;
+  const summary = lines.filter((line) => TOTAL.test(line));
+  return {
+    runner: 'TAP',
+    source: 'TAP output',
+    counts: makeCounts(passed, failed, skipped),
+    failures: failing.slice(0, MAX_FAILURES).map(failureOf),
+    summary,
+  };
+}
+
+function readPoints(lines: string[]): Point[] {
+  const points: Point[] = [];
+  const subtests: { indent: number; name: string }[] = [];
+  let current: Point | null = null;
+  for (const line of lines) {
+    const subtest = SUBTEST.exec(line);
+    if (subtest) {
+      const indent = (subtest[1] as string).length;
+      while (subtests.length > 0 && (subtests.at(-1) as { indent: number }).indent >= indent) subtests.pop();
+      subtests.push({ indent, name: (subtest[2] as string).trim() });
+      current = null;
+      continue;
+    }
+    const point = POINT.exec(line);
+    if (point) {
+      const indent = (point[1] as string).length;
+      while (subtests.length > 0 && (subtests.at(-1) as { indent: number }).indent > indent) subtests.pop();
+      const name = (point[3] ?? '').trim();
+      // node names the subtest first (`# Subtest: x`) and closes it with the point at the same depth.
+      const named = subtests.at(-1);
+      const parents = subtests.filter((entry) => entry.indent < indent).map((entry) => entry.name);
+      if (named && named.indent === indent) subtests.pop();
+      current = { indent, ok: !point[2], name, directive: (point[4]?.toUpperCase() as Point['directive']) ?? null, path: [...parents, name], block: [] };
+      points.push(current);
+      continue;
+    }
+    if (current && (line.startsWith(' '.repeat(current.indent + 1)) || line.trim() === '')) current.block.push(line);
+    else if (!/^\s*1\.\.\d+/.test(line)) current = null;
+  }
+  return points;
+}
+
+/** node marks suites with `type: 'suite'`; a point whose path prefixes another's is one too. */
+function isSuite(point: Point, all: Point[]): boolean {
+  if (point.block.some((line) => /^\s*type: 'suite'/.test(line))) return true;
+  return all.some((other) => other !== point && other.path.length > point.path.length && point.path.every((part, index) => other.path[index] === part) && other.indent > point.indent);
+}
+
+function failureOf(point: Point): ParsedFailure {
+  const block = dedent(point.block.filter((line, index, all) => line.trim() !== '' || index < all.length - 1));
+  const yaml = block[0]?.trim() === '---';
+  let message: string;
+  if (yaml) {
+    const errorAt = block.findIndex((line) => /^\s*error: /.test(line));
+    const error = errorAt === -1 ? '' : yamlValue(block, errorAt);
+    const name = /^\s*name: '?([^'\n]+)'?$/m.exec(block.join('\n'))?.[1];
+    message = name && error && !error.startsWith(name) ? `${name}: ${error}` : error;
+  } else {
+    const frameAt = block.findIndex((line) => /^\s+at /.test(line));
+    message = (frameAt === -1 ? block : block.slice(0, frameAt)).join('\n');
+  }
+  return { testId: point.path.join(' > '), message: firstLines(message), detail: block.join('\n') };
+}
+
+/** A YAML scalar: `error: 'x'` or a `|-` block of deeper lines. */
+function yamlValue(block: string[], at: number): string {
+  const line = block[at] as string;
+  const inline = /^\s*\w+: (.*)$/.exec(line)?.[1] ?? '';
+  if (!/^[|>]-?$/.test(inline.trim())) return inline.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+  const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+  const body: string[] = [];
+  for (let index = at + 1; index < block.length; index++) {
+    const next = block[index] as string;
+    if (next.trim() !== '' && (/^\s*/.exec(next)?.[0].length ?? 0) <= indent) break;
+    body.push(next);
+  }
+  return dedent(body).join('\n').trim();
+}

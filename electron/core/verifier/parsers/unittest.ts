@@ -1,0 +1,54 @@
+import { firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+
+const RAN = /^Ran (\d+) tests? in [\d.]+s$/;
+const RESULT = /^(OK|FAILED)(?: \((.*)\))?\s*$/;
+const HEAD = /^(FAIL|ERROR|UNEXPECTED SUCCESS): (\S+)(?: \((.+?)\))?(?: \[.*\])?$/;
+
+/**
+ * Python's unittest runner: `Ran 6 tests in 0.001s` then `OK (skipped=1)` or
+ * `FAILED (failures=1, errors=1, skipped=1)`, and a `FAIL:`/`ERROR:` block with the traceback per
+ * failure. Skips and expected failures count as skipped; the rest of the run as passed.
+ */
+export function parseUnittestOutput(output: string): TestOutcome | null {
+  const lines = output.split('\n');
+  const runs: { ran: number; result: string; lines: string[] }[] = [];
+  lines.forEach((line, index) => {
+    const ran = RAN.exec(line);
+    const result = lines.slice(index + 1, index + 4).find((next) => RESULT.test(next));
+    if (ran && result) runs.push({ ran: Number(ran[1]), result, lines: [line, result] });
+  });
+  if (runs.length === 0) return null;
+  let failed = 0;
+  let skipped = 0;
+  let total = 0;
+  for (const run of runs) {
+    const detail = (RESULT.exec(run.result) as RegExpExecArray)[2] ?? '';
+    const runFailed = numberIn(detail, /failures=(\d+)/) + numberIn(detail, /errors=(\d+)/) + numberIn(detail, /unexpected successes=(\d+)/);
+    const runSkipped = numberIn(detail, /skipped=(\d+)/) + numberIn(detail, /expected failures=(\d+)/);
+    failed += runFailed;
+    skipped += runSkipped;
+    total += run.ran;
+  }
+  return { runner: 'unittest', source: 'text output', counts: makeCounts(total - failed - skipped, failed, skipped, total), failures: readFailures(lines), summary: runs.flatMap((run) => run.lines) };
+}
+
+/** Each `FAIL: test (module.Class.test)` block: the traceback between the dashed line and the next `=`/`-` rule. */
+function readFailures(lines: string[]): ParsedFailure[] {
+  const failures: ParsedFailure[] = [];
+  for (let index = 0; index < lines.length && failures.length < MAX_FAILURES; index++) {
+    const head = HEAD.exec(lines[index] as string);
+    if (!head || !/^={20,}$/.test(lines[index - 1] ?? '')) continue;
+    const body: string[] = [];
+    let next = index + 2;
+    while (next < lines.length && !/^(={20,}|-{20,})$/.test(lines[next] as string)) body.push(lines[next++] as string);
+    while (body.length > 0 && (body.at(-1) as string).trim() === '') body.pop();
+    // The exception is what follows the last frame (`  File …` and its indented source lines).
+    const lastFrame = body.findLastIndex((line) => /^\s+File "/.test(line));
+    let messageStart = lastFrame + 1;
+    while (messageStart < body.length && /^\s{4}/.test(body[messageStart] as string)) messageStart++;
+    const message = head[1] === 'UNEXPECTED SUCCESS' ? 'unexpected success' : body.slice(Math.max(0, messageStart)).join('\n');
+    failures.push({ testId: head[3] ?? (head[2] as string), message: firstLines(message), detail: body.join('\n') });
+    index = next - 1;
+  }
+  return failures;
+}

@@ -1,0 +1,204 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * One small suite per runner with the same shape: a passing test, a nested describe holding an
+ * assertion failure and a thrown error (both with a place in the file), a skipped test, a
+ * pending/todo test where the runner has one, and a passing top-level test.
+ */
+export const RUNNER_SUITES = {
+  mocha: {
+    'test/a.test.js': `const assert = require('node:assert');
+describe('outer', function () {
+  it('passes', function () { assert.strictEqual(1, 1); });
+  describe('inner', function () {
+    it('fails an assertion', function () { assert.strictEqual(1 + 1, 3); });
+    it('throws', function () { throw new TypeError('boom here'); });
+    it.skip('is skipped', function () {});
+    it('is pending');
+  });
+});
+it('top level passes', function () {});
+`,
+  },
+  jest: {
+    'package.json': '{"name":"jest-suite","private":true}\n',
+    'a.test.js': `describe('outer', () => {
+  test('passes', () => { expect(1).toBe(1); });
+  describe('inner', () => {
+    test('fails an assertion', () => { expect(1 + 1).toBe(3); });
+    test('throws', () => { throw new TypeError('boom here'); });
+    test.skip('is skipped', () => {});
+    test.todo('is todo');
+  });
+});
+test('top level passes', () => {});
+`,
+  },
+  vitest: {
+    'package.json': '{"name":"vitest-suite","private":true,"type":"module"}\n',
+    'test/a.test.js': `import { describe, expect, it, test } from 'vitest';
+describe('outer', () => {
+  it('passes', () => { expect(1).toBe(1); });
+  describe('inner', () => {
+    it('fails an assertion', () => { expect(1 + 1).toBe(3); });
+    it('throws', () => { throw new TypeError('boom here'); });
+    it.skip('is skipped', () => {});
+    it.todo('is todo');
+  });
+});
+test('top level passes', () => {});
+`,
+  },
+  node: {
+    'package.json': '{"type":"module"}\n',
+    'test/a.test.js': `import { describe, it, test } from 'node:test';
+import assert from 'node:assert/strict';
+describe('outer', () => {
+  it('passes', () => { assert.equal(1, 1); });
+  describe('inner', () => {
+    it('fails an assertion', () => { assert.equal(1 + 1, 3); });
+    it('throws', () => { throw new TypeError('boom here'); });
+    it.skip('is skipped', () => {});
+    it.todo('is todo');
+  });
+});
+test('top level passes', () => {});
+`,
+  },
+  python: {
+    'tests/__init__.py': '',
+    'tests/test_a.py': `import unittest
+
+import pytest
+
+
+def helper(x):
+    return x + 1
+
+
+class TestOuter:
+    def test_passes(self):
+        assert helper(1) == 2
+
+    class TestInner:
+        def test_fails(self):
+            assert helper(1) == 3
+
+        def test_throws(self):
+            raise TypeError("boom here")
+
+        @pytest.mark.skip(reason="later")
+        def test_skipped(self):
+            pass
+
+        @pytest.mark.xfail(reason="known")
+        def test_xfail(self):
+            assert False
+
+
+def test_top():
+    pass
+`,
+    'tests/test_unit.py': `import unittest
+
+
+def helper(x):
+    return x + 1
+
+
+class Outer(unittest.TestCase):
+    def test_ok(self):
+        self.assertEqual(helper(1), 2)
+
+    def test_bad(self):
+        self.assertEqual(helper(1), 5)
+
+    def test_err(self):
+        {}["missing"]
+
+    @unittest.skip("later")
+    def test_skip(self):
+        pass
+
+    @unittest.expectedFailure
+    def test_expected_failure(self):
+        self.assertEqual(1, 2)
+`,
+  },
+  cargo: {
+    'Cargo.toml': '[package]\nname = "suite"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+    'src/lib.rs': `pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes() {
+        assert_eq!(add(1, 1), 2);
+    }
+
+    mod inner {
+        use super::super::*;
+
+        #[test]
+        fn fails_an_assertion() {
+            assert_eq!(add(1, 1), 3);
+        }
+
+        #[test]
+        fn panics() {
+            panic!("boom here");
+        }
+
+        #[test]
+        #[ignore]
+        fn is_ignored() {}
+    }
+}
+`,
+  },
+  go: {
+    'go.mod': 'module example.com/suite\n\ngo 1.19\n',
+    'add.go': 'package suite\n\nfunc Add(a, b int) int { return a + b }\n',
+    'add_test.go': `package suite
+
+import "testing"
+
+func TestPasses(t *testing.T) {
+	if Add(1, 1) != 2 {
+		t.Fatal("bad")
+	}
+}
+
+func TestOuter(t *testing.T) {
+	t.Run("inner passes", func(t *testing.T) {})
+	t.Run("inner fails", func(t *testing.T) {
+		if got := Add(1, 1); got != 3 {
+			t.Errorf("Add(1, 1) = %d, want 3", got)
+		}
+	})
+	t.Run("skipped", func(t *testing.T) { t.Skip("later") })
+}
+
+func TestZPanics(t *testing.T) {
+	panic("boom here")
+}
+`,
+  },
+} as const satisfies Record<string, Record<string, string>>;
+
+export type RunnerSuite = keyof typeof RUNNER_SUITES;
+
+/** Writes one suite into `dir`; `nodeModules` is linked in for JS runners that import their own package. */
+export function writeRunnerSuite(dir: string, suite: RunnerSuite, nodeModules?: string): string {
+  for (const [file, text] of Object.entries(RUNNER_SUITES[suite])) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  if (nodeModules) fs.symlinkSync(nodeModules, path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
