@@ -39,3 +39,16 @@ export function compareWithReference(lathe: LatheResult, reference: ReferenceRes
   const message = normalized(ours.message).includes(expected) || (ourFirstLine.length > 0 && expected.includes(ourFirstLine));
   return { counts, name, message };
 }
+
+/** How the excerpt names a test: pytest's dotted `module.Class.test[x]` shows as `…::test[x]`, so its last part is looked for. */
+function shownName(testId: string, idStyle: IdStyle): string {
+  if (idStyle === 'exact') return testId;
+  const base = testId.split('[')[0] ?? testId;
+  return `${base.slice(base.lastIndexOf('.') + 1)}${testId.slice(base.length)}`;
+}
+
+/** Whether the excerpt names every failure the runner reports, with its message's first line. */
+export function excerptShowsEveryFailure(excerpt: string, reference: ReferenceResult, idStyle: IdStyle): boolean {
+  const text = excerpt.replace(/\s+/g, '');
+  return reference.failures.every((failure) => text.includes(shownName(failure.testId, idStyle).replace(/\s+/g, '')) && text.includes(normalized(failure.message)));
+}

@@ -9,6 +9,8 @@ import type { TestCounts } from '../../workspace/types';
 export interface ReferenceResult {
   counts: TestCounts;
   firstFailure: { testId: string; message: string; file: string | null } | null;
+  /** Every failure in the report's order: its name and its message's first line. */
+  failures: { testId: string; message: string }[];
 }
 
 type Json = Record<string, unknown>;
@@ -23,10 +25,12 @@ export function mochaJsonReference(stdout: string, repoDir: string | null): Refe
   if (start === -1) throw new Error('no mocha JSON report in the output');
   const report = JSON.parse(stdout.slice(start)) as Json;
   const stats = report.stats as Json;
-  const failure = asArray(report.failures)[0];
+  const failures = asArray(report.failures);
+  const failure = failures[0];
   return {
     counts: total({ passed: Number(stats.passes), failed: Number(stats.failures), skipped: Number(stats.pending) }),
     firstFailure: failure ? { testId: asString(failure.fullTitle), message: asString((failure.err as Json | undefined)?.message), file: failure.file ? relative(asString(failure.file), repoDir) : null } : null,
+    failures: failures.map((item) => ({ testId: asString(item.fullTitle), message: asString((item.err as Json | undefined)?.message).split('\n')[0] ?? '' })),
   };
 }
 
@@ -39,17 +43,17 @@ export function jestJsonReference(json: string, repoDir: string | null): Referen
     skipped: Number(report.numPendingTests) + Number(report.numTodoTests ?? 0),
     total: Number(report.numTotalTests),
   };
-  for (const file of asArray(report.testResults)) {
-    const failed = asArray(file.assertionResults).find((result) => result.status === 'failed');
-    if (failed) {
-      const titles = [...(failed.ancestorTitles as string[]), asString(failed.title)];
-      return { counts, firstFailure: { testId: titles.join(' › '), message: asString((failed.failureMessages as string[])[0]).split('\n')[0] ?? '', file: relative(asString(file.name), repoDir) } };
-    }
-  }
-  return { counts, firstFailure: null };
+  const failures = asArray(report.testResults).flatMap((file) =>
+    asArray(file.assertionResults)
+      .filter((result) => result.status === 'failed')
+      .map((failed) => ({ testId: [...(failed.ancestorTitles as string[]), asString(failed.title)].join(' › '), message: firstMessageLine(failed), file: relative(asString(file.name), repoDir) })),
+  );
+  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })) };
 }
 
-/** vitest's `--reporter=json` (jest's shape): a test is named `file > suite > test`, as vitest prints it. */
+const firstMessageLine = (result: Json) => (asArray(result.failureMessages) as unknown as string[]).map(String)[0]?.split('\n')[0] ?? '';
+
+/** vitest's `--reporter=json` (jest's shape): a test is named `file > suite > test`, as vitest prints it (vitest 1 lists the file's own unnamed suite as an empty title). */
 export function vitestJsonReference(json: string, repoDir: string | null): ReferenceResult {
   const report = JSON.parse(json) as Json;
   const counts: TestCounts = {
@@ -58,15 +62,13 @@ export function vitestJsonReference(json: string, repoDir: string | null): Refer
     skipped: Number(report.numPendingTests) + Number(report.numTodoTests ?? 0),
     total: Number(report.numTotalTests),
   };
-  for (const file of asArray(report.testResults)) {
-    const failed = asArray(file.assertionResults).find((result) => result.status === 'failed');
-    if (failed) {
-      const name = relative(asString(file.name), repoDir);
-      const titles = [name, ...(failed.ancestorTitles as string[]), asString(failed.title)];
-      return { counts, firstFailure: { testId: titles.join(' > '), message: asString((failed.failureMessages as string[])[0]).split('\n')[0] ?? '', file: name } };
-    }
-  }
-  return { counts, firstFailure: null };
+  const failures = asArray(report.testResults).flatMap((file) => {
+    const name = relative(asString(file.name), repoDir);
+    return asArray(file.assertionResults)
+      .filter((result) => result.status === 'failed')
+      .map((failed) => ({ testId: [name, ...(failed.ancestorTitles as string[]).filter(Boolean), asString(failed.title)].join(' > '), message: firstMessageLine(failed), file: name }));
+  });
+  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })) };
 }
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
@@ -78,14 +80,14 @@ const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', is
 export function junitReference(text: string, style: 'pytest' | 'node'): ReferenceResult {
   const root = xml.parse(text) as Json;
   const counts = { passed: 0, failed: 0, skipped: 0 };
-  let firstFailure: ReferenceResult['firstFailure'] = null;
+  const failures: ReferenceResult['failures'] = [];
   const visit = (node: Json, suites: string[]) => {
     for (const testCase of asArray(node.testcase)) {
       const failure = asArray(testCase.failure)[0] ?? asArray(testCase.error)[0];
       if (failure) {
         counts.failed++;
         const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : [...suites, asString(testCase.name)].join(' > ');
-        firstFailure ??= { testId: name, message: asString(failure.message).split('\n')[0] ?? '', file: null };
+        failures.push({ testId: name, message: asString(failure.message).split('\n')[0] ?? '' });
       } else if (testCase.skipped) counts.skipped++;
       else counts.passed++;
     }
@@ -93,7 +95,7 @@ export function junitReference(text: string, style: 'pytest' | 'node'): Referenc
   };
   const top = (root.testsuites as Json | undefined) ?? root;
   visit(top, []);
-  return { counts: total(counts), firstFailure };
+  return { counts: total(counts), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures };
 }
 
 /** `go test -json` events: one result per leaf test (a test that ran subtests is their group). */
@@ -109,7 +111,8 @@ export function goJsonReference(stdout: string): ReferenceResult {
   }
   const leaves = results.filter((result) => !results.some((other) => other.test.startsWith(`${result.test}/`)));
   const count = (action: string) => leaves.filter((leaf) => leaf.action === action).length;
-  const failed = leaves.find((leaf) => leaf.action === 'fail');
-  const message = failed ? ((output.get(failed.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '') : '';
-  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failed ? { testId: failed.test, message, file: null } : null };
+  const failures = leaves
+    .filter((leaf) => leaf.action === 'fail')
+    .map((leaf) => ({ testId: leaf.test, message: (output.get(leaf.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '' }));
+  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures };
 }

@@ -87,7 +87,7 @@ function TestDetail({ repo, runId, test }: { repo: string; runId: string; test: 
         </ul>
       )}
       <div className="panel-title-row">
-        <span className="muted small">{full ? `Full log${full.truncated ? ' (last 2 MiB)' : ''}: ${full.path}` : 'Report as the agents saw it (long output is truncated)'}</span>
+        <span className="muted small">{full ? `Full log${full.truncated ? ' (last 2 MiB)' : ''}: ${full.path}` : 'Output as seed 000 truncates it (the models of other workflows see a failure excerpt)'}</span>
         {!full && test.verifyRunId && (
           <button type="button" className="small-button" onClick={() => void showFull()} disabled={loading}>
             {loading ? 'Loading…' : 'Show full log'}

@@ -1,0 +1,47 @@
+/**
+ * Runner parity bench: `npm run bench:parity [-- task-pattern]`. For one task per corpus repo (or the
+ * tasks the pattern selects), runs its test command at the starting state bare with the runner's own
+ * structured reporter and through Lathe's verify(), and compares counts and the first failure.
+ * Prints the table (Markdown, for docs/workspace.md) and writes bench/results/runner-parity.json.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findDefaultCorpus, loadCorpus, preparedTaskRepo, selectCorpusTasks, type CorpusTask } from '../electron/core/eval/corpus';
+import { parityTable, runnerParity, type ParityRow } from '../electron/core/eval/parity/runnerParity';
+import { machine } from './lib/results';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const corpusDir = findDefaultCorpus(path.resolve(here, '..'));
+if (!corpusDir) {
+  process.stderr.write('no corpus: set LATHE_CORPUS or put it at ../shared/corpus\n');
+  process.exit(2);
+}
+const corpus = loadCorpus(corpusDir);
+const pattern = process.argv[2];
+const firstPerRepo = (tasks: CorpusTask[]) => tasks.filter((task, index) => tasks.findIndex((other) => other.repo === task.repo) === index);
+const tasks = pattern ? selectCorpusTasks(corpus, pattern) : firstPerRepo(corpus.tasks);
+
+const artifactRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-parity-artifacts-'));
+const rows: ParityRow[] = [];
+try {
+  for (const task of tasks) {
+    process.stdout.write(`${task.id}: preparing… `);
+    const prepared = await preparedTaskRepo(corpus.dir, task);
+    process.stdout.write('running bare and through verify()… ');
+    const row = await runnerParity(task, prepared.dir, { artifactRoot });
+    rows.push(row);
+    process.stdout.write(`${row.match.counts && row.match.name && row.match.message && row.match.excerpt ? 'equal' : 'DIFFERENT'} (${row.bare.ms} ms bare, ${row.lathe.ms} ms verify)\n`);
+  }
+} finally {
+  fs.rmSync(artifactRoot, { recursive: true, force: true });
+}
+
+const table = parityTable(rows);
+process.stdout.write(`\n${table}\n`);
+const equal = rows.filter((row) => row.match.counts && row.match.name && row.match.message && row.match.excerpt).length;
+process.stdout.write(`\n${equal} of ${rows.length} rows equal (counts, first failure name and message, every failure in the excerpt)\n`);
+const result = { bench: 'runner-parity', at: new Date().toISOString(), machine: machine(), corpus: corpusDir, equal, rows, table };
+fs.writeFileSync(path.join(here, 'results', 'runner-parity.json'), `${JSON.stringify(result, null, 2)}\n`);
+process.exitCode = equal === rows.length ? 0 : 1;
