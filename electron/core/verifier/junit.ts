@@ -100,8 +100,25 @@ function failureOf(testCase: XmlNode, failure: XmlNode, suites: string[], option
     // node --test uses classname "test" and nests suites instead.
     testId = [...suites, name].join(' > ');
   }
-  const errorLines = options.runner === 'pytest' ? pytestErrorLines(detail) : null;
+  const errorLines = options.runner === 'pytest' ? pytestErrorLines(detail) : options.runner === 'node:test' ? nodeCause(detail) : null;
   return { testId, message: firstLines(errorLines ?? message), detail, file };
+}
+
+/**
+ * node's JUnit message drops the error's line breaks, and its body wraps the error in an
+ * ERR_TEST_FAILURE whose `cause:` is the error the test threw: that is the message, as spec shows it.
+ */
+function nodeCause(detail: string): string | null {
+  const lines = detail.split('\n');
+  const at = lines.findIndex((line) => /^\s*cause: /.test(line));
+  if (at === -1) return null;
+  const indent = /^\s*/.exec(lines[at] as string)?.[0].length ?? 0;
+  const message = [(lines[at] as string).trim().slice('cause: '.length)];
+  for (const line of lines.slice(at + 1)) {
+    if (/^\s+at /.test(line) || ((/^\s*/.exec(line)?.[0].length ?? 0) < indent && line.trim() !== '')) break;
+    message.push(line.slice(indent));
+  }
+  return message.join('\n');
 }
 
 /** pytest's `E   …` lines say more than its message attribute, which keeps only the first line. */

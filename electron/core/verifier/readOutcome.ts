@@ -14,7 +14,7 @@ export async function readOutcome(prepared: Pick<PreparedCommand, 'runner' | 'ju
   let structured: TestOutcome | null = null;
   if (prepared.junitFile) {
     const xml = await fs.promises.readFile(prepared.junitFile, 'utf8').catch(() => null);
-    structured = xml ? parseJUnit(xml, { runner: prepared.runner, repoDir }) : null;
+    structured = xml ? parseJUnit(xml, { runner: prepared.runner === 'node-test' ? 'node:test' : prepared.runner, repoDir }) : null;
   } else if (prepared.jsonFile) {
     const json = await fs.promises.readFile(prepared.jsonFile, 'utf8').catch(() => null);
     structured = json ? parseJestJson(json, repoDir) : null;

@@ -125,6 +125,10 @@ describe('runner results, held to the runner’s own structured report', () => {
     const first = expectParity(parseSummaryLines(output), reference, dir);
     expect(first).toMatchObject({ testId: 'outer > inner > fails an assertion', location: 'test/a.test.js:6:45' });
     expectParity(parseSummaryLines(fs.readFileSync(tap, 'utf8')), reference, dir);
+    // node's JUnit message drops line breaks; the error the test threw is read from the body instead.
+    const fromJUnit = parseJUnit(fs.readFileSync(junit, 'utf8'), { runner: 'node:test', repoDir: dir });
+    expectParity(fromJUnit, reference, dir);
+    expect(failureViews(fromJUnit, dir).map((failure) => failure.message)).toEqual(failureViews(parseSummaryLines(output), dir).map((failure) => failure.message));
   });
 
   it('pytest: text output and JUnit (named by node id) match its JUnit report (xfail counts as skipped)', () => {
