@@ -71,7 +71,7 @@ export function vitestJsonReference(json: string, repoDir: string | null): Refer
   return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })) };
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
 
 /**
  * JUnit XML as pytest and node --test write it. pytest names a test `classname.name` (dotted); node
