@@ -7,7 +7,10 @@ import { resolveRunConfig } from '../electron/core/config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../electron/core/engine/defaultDeps';
 import { startRun } from '../electron/core/engine/runner';
 import type { ContextItem, GenerateRequest, ModelRouterOptions } from '../electron/core/llm/types';
+import { failureExcerpt } from '../electron/core/verifier/excerpt';
+import { readOutcome } from '../electron/core/verifier/readOutcome';
 import { lastLines, truncateReport } from '../electron/core/verifier/report';
+import { runnerOf } from '../electron/core/verifier/runnerFlags';
 import type { VerifyRequest } from '../electron/core/workspace/types';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from './exampleRepo';
 import { makeTempDir } from './tempRepo';
@@ -61,7 +64,11 @@ export async function renderWorkflowPrompts(workflow: PresetName, options: { pro
     const verify = async (request: VerifyRequest) => {
       const result = await deps.verify(request);
       const output = normalize(fs.readFileSync(result.logPath, 'utf8').replaceAll(request.workDir, '<worktree>'));
-      return { ...result, durationMs: 0, report: truncateReport(output), tail: lastLines(output, 200) };
+      // The excerpt is read again from the normalised output (the runner's report names places relative to the work dir).
+      const report = (name: string) => (fs.existsSync(path.join(result.artifactDir, name)) ? path.join(result.artifactDir, name) : null);
+      const outcome = await readOutcome({ runner: runnerOf(request.argv), junitFile: report('junit.xml'), jsonFile: report('jest.json') }, output, request.workDir);
+      const excerpt = failureExcerpt({ status: result.status, exitCode: result.exitCode, reason: result.reason, outcome, output, repoDir: request.workDir });
+      return { ...result, durationMs: 0, report: truncateReport(output), excerpt, tail: lastLines(output, 200) };
     };
     const env = createEngineEnv({
       appRoot: APP_ROOT,
