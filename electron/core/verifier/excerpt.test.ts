@@ -95,4 +95,14 @@ describe('the failure excerpt (what a model sees of a failed run)', () => {
     expect(result).toMatchObject({ status: 'FAIL', resultsFrom: 'go test (text output)', counts: { passed: 2, failed: 2, skipped: 1, total: 5 } });
     expect(result.firstFailure).toMatchObject({ testId: 'TestOuter/inner_fails', location: 'add_test.go:15' });
   });
+
+  // rustup's `cargo` is a shim that finds its toolchain under the user's home, which the tests never see.
+  it.skipIf(spawnSync('cargo', ['--version'], { stdio: 'ignore' }).status !== 0)('runs a rustup cargo in the sandbox and reads libtest\'s result line', async () => {
+    const dir = writeRunnerSuite(fs.mkdtempSync(path.join(scratch, 'cargo-')), 'cargo');
+    // The folder is not a run worktree, so the sandbox keeps it read-only: the lock file is made first.
+    spawnSync('cargo', ['generate-lockfile', '--offline'], { cwd: dir, stdio: 'ignore' });
+    const result = await verify({ workDir: dir, argv: ['cargo', 'test', '--offline', '--quiet'], timeoutMs: 300_000, artifactRoot: artifactRoot(), env: { CARGO_TARGET_DIR: '/tmp/cargo-target' } });
+    expect(result.reason ?? '', result.tail).not.toMatch(/rustup could not choose/);
+    expect(result).toMatchObject({ status: 'FAIL', counts: { passed: 1, failed: 2, skipped: 1, total: 4 } });
+  });
 });

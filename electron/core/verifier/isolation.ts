@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { IsolationLevel, VerifyRequest } from '../workspace/types';
 import { makeTemporaryCheckout, type TemporaryCheckout } from './checkout';
@@ -81,9 +83,28 @@ export function commandLine(plan: IsolationPlan, argv: string[], artifactDir: st
 }
 
 /** The environment every command gets: nothing of the user's but PATH, caches and HOME pointed at private places. */
+/** Version managers' homes a toolchain on PATH needs (they default to the real $HOME, which the tests never see). */
+const TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'RUSTUP_TOOLCHAIN', 'PYENV_ROOT', 'NVM_DIR', 'VOLTA_HOME', 'ASDF_DIR', 'ASDF_DATA_DIR', 'GOROOT', 'JAVA_HOME'] as const;
+const TOOLCHAIN_DEFAULTS: Partial<Record<(typeof TOOLCHAIN_VARS)[number], string>> = { RUSTUP_HOME: '.rustup', CARGO_HOME: '.cargo', PYENV_ROOT: '.pyenv' };
+
+/**
+ * rustup's `cargo` and pyenv's `python3` are shims that find their toolchain under the user's home;
+ * with the tests' HOME replaced they would stop working, so their homes are named explicitly (read-only
+ * in the sandbox, like the rest of the file system).
+ */
+export function toolchainEnv(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const name of TOOLCHAIN_VARS) {
+    const value = env[name] ?? (TOOLCHAIN_DEFAULTS[name] && fs.existsSync(path.join(home, TOOLCHAIN_DEFAULTS[name])) ? path.join(home, TOOLCHAIN_DEFAULTS[name]) : undefined);
+    if (value) found[name] = value;
+  }
+  return found;
+}
+
 export function cleanEnv(request: VerifyRequest, artifactDir: string, level: IsolationLevel, extra: Record<string, string>): Record<string, string> {
   const home = level === 'bwrap' ? '/tmp/home' : path.join(artifactDir, 'tmp', 'home');
   return {
+    ...toolchainEnv(),
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     TMPDIR: level === 'bwrap' ? '/tmp' : path.join(artifactDir, 'tmp'),
