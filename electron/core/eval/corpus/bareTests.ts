@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { runNativeGit } from '../../git/nativeGit';
@@ -52,17 +53,25 @@ export async function fixedCommit(repoDir: string, start: string, goldPatch: str
   }
 }
 
+/** Top-level dependency folders a bare run borrows from the checkout, as one plain link each. */
+const BARE_DEPENDENCIES = ['node_modules', '.venv', 'venv'];
+
 /**
- * Runs `command` bare at `commit` in the prepared checkout itself (where its dependencies were
- * installed), then puts the checkout back on `main`, clean: what the test run wrote is removed,
- * ignored dependency folders stay.
+ * Runs `command` bare at `commit`: `sh -c COMMAND` in a plain detached worktree of the prepared
+ * checkout (in the temp dir, so no dot-segment in its path), with the checkout's installed dependency
+ * folders linked in as they are — nothing added to the command, nothing isolated. The checkout itself
+ * is never moved: runs and tests may start from it at the same time.
  */
 export async function runBareTests(repoDir: string, commit: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BareTestResult> {
-  await git(repoDir, ['checkout', '-q', '--detach', commit]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bare-'));
+  await git(repoDir, ['worktree', 'add', '-q', '--detach', dir, commit]);
   try {
+    for (const name of BARE_DEPENDENCIES) {
+      if (fs.existsSync(path.join(repoDir, name)) && !fs.existsSync(path.join(dir, name))) fs.symlinkSync(path.join(repoDir, name), path.join(dir, name), 'dir');
+    }
     const run = await runProcess({
       argv: ['sh', '-c', command],
-      cwd: repoDir,
+      cwd: dir,
       env: { ...(process.env as Record<string, string>), CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
       timeoutMs: options.timeoutMs ?? 300_000,
       capBytes: 8 * 1024 * 1024,
@@ -73,8 +82,9 @@ export async function runBareTests(repoDir: string, commit: string, command: str
     });
     return { commit, exit_code: run.exitCode, timed_out: run.timedOut, counts: parseSummaryLines(run.output)?.counts ?? null, duration_ms: run.durationMs };
   } finally {
-    await git(repoDir, ['checkout', '-q', '-f', 'main']);
-    await git(repoDir, ['clean', '-q', '-fd']);
+    await runNativeGit(repoDir, ['worktree', 'remove', '--force', dir]);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await runNativeGit(repoDir, ['worktree', 'prune']);
   }
 }
 
