@@ -8,7 +8,7 @@ import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { checkModelAssignments, modelAssignments, PreflightError } from '../../engine/preflight';
 import { presetOf } from '../../engine/runner';
-import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, modelForTask, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
+import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
 import { specFilePath } from '../../llm/index';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
