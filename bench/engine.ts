@@ -98,7 +98,10 @@ async function exampleRepo(name: string): Promise<string> {
 
 async function engineRun(name: string, deps: EngineDeps): Promise<{ ms: number; transitions: number; verifyMs: number; events: number; status: string }> {
   const repo = await exampleRepo(name);
-  const config = resolveRunConfig({ repoRoot: repo }, { workflow: 'minimal', model: 'replay:unused.json' });
+  // The scripted router answers every call; the run still names a model that passes the start checks.
+  const unused = path.join(scratch, 'unused.json');
+  fs.writeFileSync(unused, '{"outputs": []}\n');
+  const config = resolveRunConfig({ repoRoot: repo }, { workflow: 'minimal', model: `replay:${unused}` });
   const env = createEngineEnv({ appRoot, dataDir: path.join(scratch, `${name}-data`), retryBackoffMs: 1, deps });
   const started = performance.now();
   const state = await startRun(env, { repoRoot: repo, goal: 'add ten helpers', config });

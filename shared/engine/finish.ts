@@ -13,11 +13,21 @@ export function isTerminal(status: RunStatus): boolean {
   return TERMINAL.includes(status);
 }
 
-/** Ends the run for good: no resume continues a finished phase. */
-export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string): Transition {
+/**
+ * Model errors no retry or replan can cure (docs/models.md marks them not retryable): the model file
+ * will not load, memory will not grow, a replay transcript has no entry left, the spec is wrong.
+ */
+export const MODEL_UNAVAILABLE_CODES: readonly string[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC'];
+
+/**
+ * Ends the run for good: no resume continues a finished phase. `code` names the infrastructure error
+ * that ended it (a failed effect, a model that cannot answer), for readers such as `lathe eval`.
+ */
+export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string, code?: string): Transition {
+  const result = code === undefined ? { status, exit_code: exitCode, reason } : { status, exit_code: exitCode, reason, code };
   return {
-    state: { ...state, phase: 'finished', status, gate: null, result: { status, exit_code: exitCode, reason } },
-    events: [{ role: 'engine', type: 'run_finished', data: { status, exit_code: exitCode, reason, commits: state.commits } }],
+    state: { ...state, phase: 'finished', status, gate: null, result },
+    events: [{ role: 'engine', type: 'run_finished', data: { ...result, commits: state.commits } }],
   };
 }
 

@@ -60,5 +60,6 @@ export function initialState(run: NewRun): RunState {
     step_time: null,
     elapsed_ms: 0,
     result: null,
+    closed: null,
   };
 }

@@ -5,7 +5,7 @@ import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
 import { z } from 'zod';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
-import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, stopRun } from './finish';
+import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan } from './planning';
@@ -23,6 +23,9 @@ export const ScoutOutcomeSchema = z.object({
   context_file: z.string(),
   tool_calls: z.number().int().nonnegative(),
 });
+
+/** Purposes whose failure costs an attempt or a plan attempt, i.e. would call the same model again. */
+const WRITER_OR_PLANNER: ReadonlySet<AgentPurpose> = new Set<AgentPurpose>(['plan', 'subplan', 'code']);
 
 const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
 
@@ -105,6 +108,12 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     case 'agent_failed': {
       const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
       const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
+      if (outcome.kind === 'agent_failed' && MODEL_UNAVAILABLE_CODES.includes(outcome.code) && WRITER_OR_PLANNER.has(outcome.purpose)) {
+        // A replan or another attempt would call the same model again: end the run as the infra error it is.
+        const failed: PendingEvent = { role: outcome.role, type: 'agent_failed', data: { purpose: outcome.purpose, reason, code: outcome.code } };
+        const finished = finishRun(accounted, 'failed', EXIT_INFRA, `${reason} (the ${outcome.role}'s model cannot answer; not retried)`, outcome.code);
+        return { state: finished.state, events: [failed, ...finished.events] };
+      }
       return afterAgentFailure(accounted, preset, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined');
     }
     case 'applied': {
@@ -126,7 +135,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
       if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
       return takeUserDecision(state, preset, outcome.approved, outcome.comment, outcome.feedback ?? null);
     case 'fatal':
-      return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`);
+      return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`, outcome.code);
     case 'cancelled':
       return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'cancelled by the user');
     case 'step_budget_exhausted': {

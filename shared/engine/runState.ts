@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunStatusSchema } from '../schemas/run';
+import { RunClosureSchema, RunStatusSchema } from '../schemas/run';
 import { GateKindSchema } from './gates';
 import { RunConfigSchema } from './runConfig';
 import { EditorBriefSchema } from '../schemas/agents/scout';
@@ -174,6 +174,8 @@ export const RunResultSchema = z.object({
   status: RunStatusSchema,
   exit_code: z.number().int(),
   reason: z.string(),
+  /** The error code that ended the run at exit 2 (`MODEL_LOAD_FAILED`, a git error…); absent otherwise. */
+  code: z.string().optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 
@@ -234,5 +236,7 @@ export const RunStateSchema = z.object({
   /** Run time used as of the last save, across sessions (resume does not reset the budget). */
   elapsed_ms: z.number().nonnegative(),
   result: RunResultSchema.nullable(),
+  /** Undone or merged by the user after the run (the `run_undone`/`run_merged` event it mirrors); older states lack it. */
+  closed: RunClosureSchema.nullable().default(null),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

@@ -38,6 +38,23 @@ export const RunStatusSchema = z.enum([
 ]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/**
+ * What the user did with a run after it: `undone` (its branch and workspace removed, the repository
+ * as it was) or `merged` (fast-forwarded into the branch it started from). Written to state.json with
+ * the `run_undone` / `run_merged` log event it mirrors (docs/events.md); a later undo replaces a merge.
+ */
+export const RunClosureSchema = z.object({
+  action: z.enum(['undone', 'merged']),
+  /** The event's timestamp and seq in log.jsonl. */
+  at: z.string(),
+  seq: z.number().int().positive(),
+  /** merged: the branch the run went into. */
+  into: z.string().nullable(),
+  /** merged: the commit the branch now points at; undone: the base commit the repository is back at. */
+  commit: z.string().nullable(),
+});
+export type RunClosure = z.infer<typeof RunClosureSchema>;
+
 export const RunSummarySchema = z.object({
   runId: z.string(),
   goal: z.string(),
@@ -47,6 +64,8 @@ export const RunSummarySchema = z.object({
   startedAt: z.string(),
   updatedAt: z.string(),
   commits: z.number().int().nonnegative(),
+  /** Undone or merged after the run; `branch` is null once undone (the branch is gone). */
+  closed: RunClosureSchema.nullable(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

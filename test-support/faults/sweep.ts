@@ -6,7 +6,7 @@ import type { RunStatus } from '../../shared/schemas/run';
 import { resolveRunConfig } from '../../electron/core/config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../../electron/core/engine/defaultDeps';
 import { startRun } from '../../electron/core/engine/runner';
-import { APP_ROOT, makeExampleRepo } from '../exampleRepo';
+import { APP_ROOT, makeExampleRepo, writeReplay } from '../exampleRepo';
 import { makeTempDir } from '../tempRepo';
 import { createFaultyModel, type FaultLog } from './faultyModel';
 
@@ -50,6 +50,8 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   const dataDir = path.join(parent, 'data');
   const sentinel = path.join(parent, 'sentinel.txt');
   fs.writeFileSync(sentinel, 'untouched\n');
+  // The faulty router answers every call; the run still names a model that passes the start checks.
+  const model = writeReplay(parent, 'faults', []);
   const before = { main: repo.git('rev-parse', 'main'), parent: listing(parent) };
   const { router, log } = createFaultyModel({ rate, seed });
   const problems: string[] = [];
@@ -59,7 +61,7 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   // A `../` edit from the run's worktree would land beside it, in Lathe's folder of worktrees.
   let worktreeParent: string | null = null;
   try {
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: preset, model: 'replay:faults.json' });
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: preset, model });
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...createDefaultDeps(), createModels: () => router } });
     const run = startRun(env, { repoRoot: repo.dir, goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8'), config });
     const outcome = await Promise.race([run.then((state) => ({ state })), new Promise<null>((resolve) => setTimeout(() => resolve(null), CASE_LIMIT_MS))]);

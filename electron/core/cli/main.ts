@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { LatheError } from '../../../shared/errors';
+import { PREFLIGHT_FAILED, preflightProblemsOf } from '../../../shared/schemas/preflight';
 import { UsageError, type CliIo, type Command } from './command';
 import { ExitCode } from './exitCodes';
 import { demoCommand } from './commands/demo';
@@ -35,7 +36,7 @@ function overview(): string {
 }
 
 /** What the user asked for is wrong (exit 64), as opposed to the machine or repository failing (exit 2). */
-const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'NO_MODEL', 'BAD_EVAL_SUITE', 'BAD_EVAL_TASK']);
+const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'RUN_UNDONE', 'NO_MODEL', 'NOT_A_REPO', 'BAD_EVAL_SUITE', 'BAD_EVAL_TASK', PREFLIGHT_FAILED]);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -56,7 +57,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return ExitCode.usage;
     }
     const latheError = LatheError.from(error);
-    io.err(`lathe ${name}: ${latheError.message} [${latheError.code}]`);
+    const problems = preflightProblemsOf(latheError);
+    if (problems) io.err([`lathe ${name}: cannot start: nothing was created`, ...problems.map((problem) => `  - ${problem.message} [${problem.code}]`)].join('\n'));
+    else io.err(`lathe ${name}: ${latheError.message} [${latheError.code}]`);
     return USAGE_ERROR_CODES.has(latheError.code) ? ExitCode.usage : ExitCode.infraError;
   }
 }
@@ -65,19 +68,36 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 export function processIo(): CliIo {
   let reader: ReturnType<typeof createInterface> | null = null;
   let lines: AsyncIterator<string> | null = null;
+  const stdout = quietWhenClosed(process.stdout);
+  const stderr = quietWhenClosed(process.stderr);
   return {
-    out: (line) => process.stdout.write(`${line}\n`),
-    err: (line) => process.stderr.write(`${line}\n`),
+    out: (line) => stdout(`${line}\n`),
+    err: (line) => stderr(`${line}\n`),
     env: process.env,
     cwd: process.cwd(),
-    status: process.stderr.isTTY ? (line) => process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`) : undefined,
+    status: process.stderr.isTTY ? (line) => stderr(`\r\x1b[K${line.slice(0, (process.stderr.columns || 80) - 1)}`) : undefined,
     ask: async (question) => {
-      process.stdout.write(question);
+      stdout(question);
       reader ??= createInterface({ input: process.stdin, terminal: false });
       lines ??= reader[Symbol.asyncIterator]();
       const next = await lines.next();
       return next.done ? null : next.value;
     },
     dispose: () => reader?.close(),
+  };
+}
+
+/**
+ * A write that stops quietly once the reader has gone (`lathe runs | head -2`): EPIPE is the reader
+ * closing its end, not an error of the command, which finishes (a run keeps its log) with its own code.
+ */
+export function quietWhenClosed(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
   };
 }

@@ -1,3 +1,4 @@
+import type { RunState } from '../../../shared/engine/runState';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { TransientEvent } from '../engine/runSession';
 import type { CliIo } from './command';
@@ -7,11 +8,22 @@ const short = (sha: unknown) => str(sha).slice(0, 10);
 
 /** Turns run events into the CLI's human-readable progress: role, task i/n, model load and generation, test counts. */
 export class ProgressPrinter {
-  private tasks: { id: string; title: string }[] = [];
+  /** Every plan's tasks so far, oldest first: a step is counted within the plan that holds it. */
+  private plans: { id: string; title: string }[][] = [];
   private tokens = 0;
   private generating: string | null = null;
 
   constructor(private readonly io: CliIo) {}
+
+  /** A resumed run's plans are in its saved state, not in the events this session prints. */
+  resumeFrom(state: RunState): void {
+    this.plans = state.plans.map((plan) => plan.steps.map((step) => ({ id: step.id, title: step.title })));
+  }
+
+  private position(stepId: unknown): string {
+    const plan = this.plans.findLast((tasks) => tasks.some((task) => task.id === stepId));
+    return plan ? `[${plan.findIndex((task) => task.id === stepId) + 1}/${plan.length}] ` : '';
+  }
 
   onEvent(event: RunLogEvent): void {
     this.clearStatus();
@@ -24,15 +36,14 @@ export class ProgressPrinter {
       case 'workspace_ready':
         return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${Array.isArray(d.test_command) ? d.test_command.join(' ') : 'none detected'}`);
       case 'plan': {
-        this.tasks = Array.isArray(d.tasks) ? (d.tasks as { id: string; title: string }[]) : [];
-        this.io.out(`  ${event.role === 'planner' ? 'planner →' : 'task:'} ${str(d.plan_id)}: ${this.tasks.length} task(s)${d.depth ? ` (sub-plan, depth ${String(d.depth)})` : ''}`);
-        for (const task of this.tasks) this.io.out(`    ${task.id} ${task.title}`);
+        const tasks = Array.isArray(d.tasks) ? (d.tasks as { id: string; title: string }[]) : [];
+        this.plans.push(tasks);
+        this.io.out(`  ${event.role === 'planner' ? 'planner →' : 'task:'} ${str(d.plan_id)}: ${tasks.length} task(s)${d.depth ? ` (sub-plan, depth ${String(d.depth)})` : ''}`);
+        for (const task of tasks) this.io.out(`    ${task.id} ${task.title}`);
         return;
       }
-      case 'step_started': {
-        const index = this.tasks.findIndex((task) => task.id === d.step_id);
-        return this.io.out(`  [${index + 1}/${this.tasks.length}] ${str(d.step_id)} ${str(d.title)}`);
-      }
+      case 'step_started':
+        return this.io.out(`  ${this.position(d.step_id)}${str(d.step_id)} ${str(d.title)}`);
       case 'agent_call':
         this.generating = event.role;
         this.tokens = 0;

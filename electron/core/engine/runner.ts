@@ -13,6 +13,8 @@ import type { LlmEvent, ModelRole, RoleModelConfig } from '../llm/types';
 import { systemClock, type Clock, type EngineDeps } from './engineDeps';
 import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
+import { preflightRun } from './preflight';
+import { refuseUndone } from '../runs/closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
 import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
 import { setUpWorkspace } from './workspaceSetup';
@@ -55,16 +57,20 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
   return (await beginResume(env, request)).done;
 }
 
-/** Checks the repo is safe to work on and records the run; the run id is known before the run is driven. */
+/**
+ * Checks the inputs (goal, models, test command) and that the repo is safe to work on, then records
+ * the run; the run id is known before the run is driven. A refused start leaves nothing behind.
+ */
 export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
   const preset = presetOf(request.config);
-  const preflight = await env.deps.git.preflight(request.repoRoot);
-  if (preflight.isomorphicUnsafeReason && !preflight.nativeGit) {
-    throw new LatheError('ISOMORPHIC_UNSAFE', preflight.isomorphicUnsafeReason, { repo: request.repoRoot });
+  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir) });
+  const repoCheck = await env.deps.git.preflight(request.repoRoot);
+  if (repoCheck.isomorphicUnsafeReason && !repoCheck.nativeGit) {
+    throw new LatheError('ISOMORPHIC_UNSAFE', repoCheck.isomorphicUnsafeReason, { repo: request.repoRoot });
   }
-  if (preflight.dirtyPaths.length > 0 && !request.config.allow_dirty) {
-    throw new LatheError('DIRTY_WORKTREE', `the repository has ${preflight.dirtyPaths.length} uncommitted change(s); commit or stash them, or pass --allow-dirty to carry on without touching them`, {
-      paths: preflight.dirtyPaths.slice(0, 50),
+  if (repoCheck.dirtyPaths.length > 0 && !request.config.allow_dirty) {
+    throw new LatheError('DIRTY_WORKTREE', `the repository has ${repoCheck.dirtyPaths.length} uncommitted change(s); commit or stash them, or pass --allow-dirty to carry on without touching them`, {
+      paths: repoCheck.dirtyPaths.slice(0, 50),
     });
   }
   ensureWritableRepo(request.repoRoot);
@@ -87,6 +93,7 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
   if (request.goal !== undefined && hashGoal(request.goal) !== saved.goal_hash) {
     throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
   }
+  refuseUndone(saved);
   if (saved.phase === 'finished') return { runId: saved.run_id, done: Promise.resolve(saved) };
   const preset = presetOf(saved.config);
   const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;

@@ -123,6 +123,9 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
     const head = await runHead(repoDir, state.branch, baseCommit);
     const partial = { ...emptyResult(task), ...measured(state, log), run: runRecord(state, baseCommit, head), wall_ms: wallMs, files: { run_dir: relative(settings.outDir, path.join(taskOut, 'run')), hidden_log: null } };
     if (settings.signal?.aborted) return { ...partial, outcome: 'interrupted', solved: false };
+    // A run ended by an infrastructure error (a model that cannot load, a failed git step) says nothing
+    // about the model's skill: the task could not be judged.
+    if (state.result?.code) return { ...partial, outcome: 'error', solved: false, error: { code: state.result.code, message: state.result.reason } };
 
     const hidden = await runHiddenTests({ task, repoDir, commit: head, artifactRoot: path.join(dataDir, 'artifacts'), timeoutMs: settings.hiddenTestTimeoutMs ?? 120_000, signal: settings.signal });
     const hiddenLog = path.join(taskOut, 'hidden-tests.log');

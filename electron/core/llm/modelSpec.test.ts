@@ -1,6 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseModelSpec } from './modelSpec';
+import { expandHome, parseModelSpec } from './modelSpec';
 
 describe('model specs', () => {
   it('resolves llama and replay paths against the given cwd', () => {
@@ -43,5 +44,21 @@ describe('model specs', () => {
     const result = parseModelSpec(spec);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.message).toMatch(message);
+  });
+
+  it('reads ~ as the home folder in llama: and replay: paths, never a folder named ~', () => {
+    expect(expandHome('~/models/x.gguf', '/home/me')).toBe('/home/me/models/x.gguf');
+    expect(expandHome('~', '/home/me')).toBe('/home/me');
+    expect(expandHome('~other/x.gguf', '/home/me')).toBe('~other/x.gguf');
+    expect(expandHome('models/~/x.gguf', '/home/me')).toBe('models/~/x.gguf');
+    const parsed = parseModelSpec('llama:~/m.gguf', { cwd: '/work' });
+    expect(parsed.ok && parsed.value).toMatchObject({ kind: 'llama', modelPath: path.join(os.homedir(), 'm.gguf') });
+    const replay = parseModelSpec('replay:~/r.json', { cwd: '/work' });
+    expect(replay.ok && replay.value).toMatchObject({ kind: 'replay', filePath: path.join(os.homedir(), 'r.json') });
+  });
+
+  it('says which refusals are about the host', () => {
+    expect(parseModelSpec('openai:http://10.0.0.2:8080/v1#m')).toMatchObject({ ok: false, problem: 'HOST_NOT_ALLOWED' });
+    expect(parseModelSpec('llama:model.bin')).toMatchObject({ ok: false, problem: 'BAD_MODEL_SPEC' });
   });
 });

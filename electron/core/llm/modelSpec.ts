@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** A parsed `RoleModelConfig.model` string. */
@@ -7,7 +8,10 @@ export type ModelSpec =
   | { kind: 'replay'; spec: string; filePath: string }
   | { kind: 'oracle'; spec: string; patchPath: string };
 
-export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; message: string };
+/** Why a spec was refused: `HOST_NOT_ALLOWED` for a network spec naming a host Lathe may not reach. */
+export type ModelSpecProblem = 'BAD_MODEL_SPEC' | 'HOST_NOT_ALLOWED';
+
+export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; message: string; problem: ModelSpecProblem };
 
 export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
@@ -30,6 +34,20 @@ export function oracleSpecFor(patchFile: string): string {
   return `${BARE_ORACLE_SPEC}${patchFile}`;
 }
 
+/**
+ * `~` and `~/…` are the user's home folder. A shell never expands them inside `llama:~/…`, and YAML
+ * never does, so the spec does (docs/models.md).
+ */
+export function expandHome(file: string, home: string = os.homedir()): string {
+  if (file === '~') return home;
+  return file.startsWith('~/') || (path.sep === '\\' && file.startsWith('~\\')) ? path.join(home, file.slice(2)) : file;
+}
+
+/** A file path in a spec, absolute: `~` expanded, relative paths from `cwd`. */
+export function specFilePath(file: string, cwd: string): string {
+  return path.resolve(cwd, expandHome(file));
+}
+
 export interface ParseSpecOptions {
   /** Hosts besides loopback that `openai:` specs may name. */
   allowedHosts?: readonly string[];
@@ -44,34 +62,31 @@ export interface ParseSpecOptions {
 export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): ModelSpecResult {
   const cwd = options.cwd ?? process.cwd();
   const colon = spec.indexOf(':');
-  if (colon <= 0) return { ok: false, message: `model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:, oracle:)` };
+  if (colon <= 0) return refused(`model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:, oracle:)`);
   const kind = spec.slice(0, colon);
   const rest = spec.slice(colon + 1).trim();
   if (rest === '' && kind === 'oracle') {
-    return {
-      ok: false,
-      message: "'oracle:' without a patch file means each task's gold patch, which only `lathe eval --corpus DIR` can supply; elsewhere name the patch: oracle:PATH.diff",
-    };
+    return refused("'oracle:' without a patch file means each task's gold patch, which only `lathe eval --corpus DIR` can supply; elsewhere name the patch: oracle:PATH.diff");
   }
-  if (rest === '') return { ok: false, message: `model spec '${spec}' names no model` };
+  if (rest === '') return refused(`model spec '${spec}' names no model`);
   switch (kind) {
     case 'llama':
-      if (!rest.toLowerCase().endsWith('.gguf')) return { ok: false, message: `llama model '${rest}' is not a .gguf file` };
-      return { ok: true, value: { kind: 'llama', spec, modelPath: path.resolve(cwd, rest) } };
+      if (!rest.toLowerCase().endsWith('.gguf')) return refused(`llama model '${rest}' is not a .gguf file`);
+      return { ok: true, value: { kind: 'llama', spec, modelPath: specFilePath(rest, cwd) } };
     case 'replay':
-      return { ok: true, value: { kind: 'replay', spec, filePath: path.resolve(cwd, rest) } };
+      return { ok: true, value: { kind: 'replay', spec, filePath: specFilePath(rest, cwd) } };
     case 'oracle':
-      return { ok: true, value: { kind: 'oracle', spec, patchPath: path.resolve(cwd, rest) } };
+      return { ok: true, value: { kind: 'oracle', spec, patchPath: specFilePath(rest, cwd) } };
     case 'ollama':
-      if (rest.includes('#') || rest.includes('://')) return { ok: false, message: `ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b` };
+      if (rest.includes('#') || rest.includes('://')) return refused(`ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b`);
       return checkedOpenAi(spec, OLLAMA_BASE_URL, rest, options);
     case 'openai': {
       const hash = rest.lastIndexOf('#');
-      if (hash <= 0 || hash === rest.length - 1) return { ok: false, message: `openai spec '${spec}' must be openai:URL#MODEL` };
+      if (hash <= 0 || hash === rest.length - 1) return refused(`openai spec '${spec}' must be openai:URL#MODEL`);
       return checkedOpenAi(spec, rest.slice(0, hash), rest.slice(hash + 1), options);
     }
     default:
-      return { ok: false, message: `unknown model provider '${kind}' in '${spec}' (llama:, ollama:, openai:, replay:, oracle:)` };
+      return refused(`unknown model provider '${kind}' in '${spec}' (llama:, ollama:, openai:, replay:, oracle:)`);
   }
 }
 
@@ -80,18 +95,23 @@ function checkedOpenAi(spec: string, baseUrl: string, model: string, options: Pa
   try {
     url = new URL(baseUrl);
   } catch {
-    return { ok: false, message: `'${baseUrl}' in '${spec}' is not a URL` };
+    return refused(`'${baseUrl}' in '${spec}' is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `'${baseUrl}' must be http or https` };
-  if (url.username || url.password) return { ok: false, message: `'${spec}' must not embed credentials in the URL` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refused(`'${baseUrl}' must be http or https`);
+  if (url.username || url.password) return refused(`'${spec}' must not embed credentials in the URL`);
   const allowed = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
   if (!isLoopbackHost(url.hostname) && !allowed.includes(url.hostname.toLowerCase()) && !allowed.includes(url.host.toLowerCase())) {
     return {
       ok: false,
+      problem: 'HOST_NOT_ALLOWED',
       message: `'${url.host}' is not loopback; Lathe only reaches model servers on this machine unless the host is allowed in settings (allowedHosts)`,
     };
   }
   const trimmed = url.pathname.replace(/\/+$/, '');
   const base = `${url.origin}${trimmed === '' ? '/v1' : trimmed}`;
   return { ok: true, value: { kind: 'openai', spec, baseUrl: base, model } };
+}
+
+function refused(message: string): ModelSpecResult {
+  return { ok: false, problem: 'BAD_MODEL_SPEC', message };
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RunSummary } from '../../../shared/schemas/run';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
-export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true });
+export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 export function runsDir(repoRoot: string): string {
@@ -45,9 +45,11 @@ function toSummary(header: RunStateHeader): RunSummary {
     goal: header.goal,
     workflow: header.workflow,
     status: header.status,
-    branch: header.branch,
+    // An undone run's branch is gone; its name stays in the log (run_undone) and the state's workspace.
+    branch: header.closed?.action === 'undone' ? null : header.branch,
     startedAt: header.created_at,
     updatedAt: header.updated_at,
     commits: header.commits.length,
+    closed: header.closed,
   };
 }

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
-import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import { LatheError } from '../../../shared/errors';
 import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/schemas/runRequests';
 import type { EventBus } from '../api/eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
 import type { Clock, EngineDeps } from '../engine/engineDeps';
-import { beginResume, beginRun, cancelRun, presetOf, type RunHandle } from '../engine/runner';
+import { beginResume, beginRun, cancelRun, type RunHandle } from '../engine/runner';
 import type { GateDecision } from '../engine/runSession';
 import { RunStore, runDir } from '../engine/runStore';
 import { RunLogCache } from './logCache';
@@ -64,8 +63,7 @@ export class RunManager {
       { defaultsFile: path.join(this.options.appRoot, 'resources', 'defaults.yaml'), repoRoot },
       { workflow: request.workflow, model: request.model, roleModels: request.roleModels, gates: request.gates, timeLimitMs: request.timeLimitMs, testCommand: request.testCommand, allowDirty: request.allowDirty, shellAllowlist: settings?.shellAllowlist },
     );
-    const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
-    if (missing.length > 0) throw new LatheError('NO_MODEL', `no model for ${missing.join(', ')}: pick a model for every role`, { roles: missing });
+    // beginRun's preflight refuses a blank goal, a role without a usable model or no test command (PREFLIGHT_FAILED).
     const run = this.session(repoRoot);
     const handle = await beginRun(this.env(run), { repoRoot, goal: request.goal, config });
     return this.track(run, handle);

@@ -5,6 +5,7 @@ import type { RunWorkspace } from '../workspace/types';
 import type { EngineDeps } from '../engine/engineDeps';
 import { readLog, RunStore, runDir } from '../engine/runStore';
 import { resolveRepoRoot } from '../git/repoStatus';
+import { mergeRecordedRun, undoRecordedRun } from './closeRun';
 
 const MAX_LOG_BYTES = 2 * 1024 * 1024;
 
@@ -24,11 +25,11 @@ export class RunOperations {
     return { repoRoot, workspace: state.workspace };
   }
 
-  /** A run no session holds, opened to append what the user did to it. */
-  private async idle(repo: string, runId: string): Promise<{ workspace: RunWorkspace; store: RunStore }> {
-    const { repoRoot, workspace } = await this.workspaceOf(repo, runId);
+  /** A run no session holds: only then may the user's undo or merge be appended to its log. */
+  private async idle(repo: string, runId: string): Promise<string> {
+    const repoRoot = await resolveRepoRoot(repo);
     if (this.isActive(repoRoot, runId)) throw new LatheError('RUN_ACTIVE', `run ${runId} is still running; stop it first`, { run_id: runId });
-    return { workspace, store: RunStore.open(repoRoot, runId).store };
+    return repoRoot;
   }
 
   async commits(repo: string, runId: string) {
@@ -44,20 +45,13 @@ export class RunOperations {
   }
 
   async undo(repo: string, runId: string) {
-    const { workspace, store } = await this.idle(repo, runId);
-    await this.deps.git.undoRun(workspace);
-    store.append({ role: 'user', type: 'run_undone', data: { branch: workspace.branch, base: workspace.baseCommit } });
+    await undoRecordedRun(this.deps, await this.idle(repo, runId), runId);
     return { undone: true };
   }
 
   async merge(repo: string, runId: string) {
-    const { workspace, store } = await this.idle(repo, runId);
-    const result = await this.deps.git.mergeRun(workspace);
-    store.append({ role: 'user', type: 'run_merged', data: { into: workspace.originalBranch, commit: result.merged } });
-    // The run's work is on the user's branch now: its worktree folder goes (the branch stays, so undo still works,
-    // and a resume recreates the folder). Failing to remove it does not undo a merge that happened.
-    await this.deps.git.closeRun(workspace).catch(() => undefined);
-    return result;
+    const { merged } = await mergeRecordedRun(this.deps, await this.idle(repo, runId), runId);
+    return { merged };
   }
 
   async exportPatch(repo: string, runId: string) {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { junitWithLcovReporter } from './nodeTestReporter';
 
 export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'other';
 
@@ -51,13 +52,11 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
       return { argv: [...argv, ...extra], runner, junitFile, jsonFile: null, coverage, env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') } };
     }
     case 'node-test': {
-      const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=junit', `--test-reporter-destination=${junitFile}`];
-      let coverage: PreparedCommand['coverage'] = null;
-      if (wantsCoverage) {
-        const file = path.join(artifactDir, 'lcov.info');
-        reporters.push('--experimental-test-coverage', '--test-reporter=lcov', `--test-reporter-destination=${file}`);
-        coverage = { kind: 'lcov', file };
-      }
+      const lcovFile = path.join(artifactDir, 'lcov.info');
+      // Never a third reporter: Node 20 then warns MaxListenersExceededWarning at the top of the log.
+      const machineReporter = wantsCoverage ? ['--experimental-test-coverage', `--test-reporter=${junitWithLcovReporter(lcovFile)}`] : ['--test-reporter=junit'];
+      const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', ...machineReporter, `--test-reporter-destination=${junitFile}`];
+      const coverage: PreparedCommand['coverage'] = wantsCoverage ? { kind: 'lcov', file: lcovFile } : null;
       const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
       return { argv: [argv[0] as string, ...reporters, ...withoutReporters], runner, junitFile, jsonFile: null, coverage, env: {} };
     }

@@ -23,6 +23,7 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
   startedAt: '2026-11-22T03:37:35.000Z',
   updatedAt: '2026-11-22T03:37:36.000Z',
   commits: 3,
+  closed: null,
   ...change,
 });
 

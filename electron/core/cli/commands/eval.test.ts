@@ -37,8 +37,8 @@ describe('lathe eval', () => {
   it.each([
     [['--model', 'replay:x.json', '--workflow', 'waterfall'], /unknown workflow 'waterfall'/],
     [['--workflow', 'minimal'], /no model for coder, planner, tester/],
-    [['--model', 'replay:{task}.json', '--tasks', 'py-roman'], /replay:\/.*\/py-roman\.json: no such file \(needed for task py-roman\)/],
-    [['--model', 'oracle:{task}.patch', '--tasks', 'py-roman'], /oracle:\/.*\/py-roman\.patch: no such file \(needed for task py-roman\)/],
+    [['--model', 'replay:{task}.json', '--tasks', 'py-roman'], /cannot read replay file \/.*\/py-roman\.json \(ENOENT\).*needed for task py-roman/],
+    [['--model', 'oracle:{task}.patch', '--tasks', 'py-roman'], /cannot read the oracle's gold patch \/.*\/py-roman\.patch \(ENOENT\).*needed for task py-roman/],
     [['--model', 'oracle:'], /only `lathe eval --corpus DIR` can supply/],
     [['--model', 'llama:model.bin'], /is not a \.gguf file/],
     [['--model', 'replay:x.json', '--jobs', '0'], /--jobs must be a positive whole number/],
@@ -47,7 +47,7 @@ describe('lathe eval', () => {
   ])('refuses %j before running anything', async (args, message) => {
     const { io, dir } = setup();
     await expect(evalCommand.run(args, io)).rejects.toThrow(message);
-    await expect(evalCommand.run(args, io)).rejects.toSatisfy((error) => error instanceof UsageError || (error as { code?: string }).code === 'BAD_CONFIG');
+    await expect(evalCommand.run(args, io)).rejects.toSatisfy((error) => error instanceof UsageError || ['BAD_CONFIG', 'PREFLIGHT_FAILED'].includes((error as { code?: string }).code ?? ''));
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 

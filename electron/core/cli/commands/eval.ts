@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import type { RunConfig } from '../../../../shared/engine/runConfig';
 import { rolesUsed } from '../../../../shared/engine/rolesUsed';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
+import { checkModelAssignments, modelAssignments, PreflightError } from '../../engine/preflight';
 import { presetOf } from '../../engine/runner';
-import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, modelForTask, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
-import { parseModelSpec, type ModelSpec } from '../../llm/index';
+import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
+import { specFilePath } from '../../llm/index';
+import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 import { parseRoleModels } from './run';
@@ -78,28 +81,27 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
   return number;
 }
 
-/** Relative model and transcript paths are the user's, from where they ran the command. */
+/** Relative model and transcript paths are the user's, from where they ran the command (`~` is home). */
 function absoluteSpec(spec: string, cwd: string): string {
   const match = /^(llama|replay|oracle):(.+)$/.exec(spec);
-  return match ? `${match[1]}:${path.resolve(cwd, (match[2] ?? '').trim())}` : spec;
+  return match ? `${match[1]}:${specFilePath((match[2] ?? '').trim(), cwd)}` : spec;
 }
 
-function modelFile(spec: ModelSpec): string | null {
-  if (spec.kind === 'llama') return spec.modelPath;
-  if (spec.kind === 'replay') return spec.filePath;
-  return spec.kind === 'oracle' ? spec.patchPath : null;
-}
-
-/** Every spec every task would use must parse and, for files, exist: nothing starts otherwise. */
-function checkModels(tasks: readonly EvalTask[], specs: string[], cwd: string): void {
+/**
+ * Every model every task would use passes the run preflight's model check (parses, host allowed, a
+ * GGUF header or replay file that reads): nothing starts otherwise, and no task is judged on a model
+ * that could never load.
+ */
+async function checkModels(tasks: readonly EvalTask[], configFor: (task: EvalTask) => RunConfig, cwd: string): Promise<void> {
+  const problems: PreflightProblem[] = [];
+  const checked = new Set<string>();
   for (const task of tasks) {
-    for (const spec of new Set(specs.map((template) => modelForTask(template, task.id)))) {
-      const parsed = parseModelSpec(spec, { cwd });
-      if (!parsed.ok) throw new UsageError(parsed.message);
-      const file = modelFile(parsed.value);
-      if (file !== null && !fs.existsSync(file)) throw new UsageError(`${spec}: no such file (needed for task ${task.id})`);
-    }
+    const config = configFor(task);
+    const fresh = modelAssignments(presetOf(config), config).assigned.filter((assignment) => !checked.has(assignment.spec));
+    for (const assignment of fresh) checked.add(assignment.spec);
+    for (const problem of await checkModelAssignments(fresh, { cwd })) problems.push({ ...problem, message: `${problem.message}, needed for task ${task.id}` });
   }
+  if (problems.length > 0) throw new PreflightError(problems);
 }
 
 function timestamp(date: Date): string {
@@ -168,7 +170,7 @@ export const evalCommand: Command = {
     const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
     const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
     if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
-    checkModels(tasks, [model, ...Object.values(roleModels)].filter((spec): spec is string => spec !== undefined), io.cwd);
+    await checkModels(tasks, (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }), io.cwd);
 
     const outDir = path.resolve(io.cwd, values.out ?? `lathe-eval-${timestamp(new Date())}`);
     const workRoot = values.keep ? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-eval-work-')) : os.tmpdir();

@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { defaultModelFolders, scanModelFolders, type ModelEntry } from '../../llm';
-import { parseCommandArgs, wantsHelp, type Command } from '../command';
+import { defaultModelFolders, expandHome, scanModelFolders, type ModelEntry } from '../../llm';
+import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 
 const usage = `Usage: lathe models [--dir D]... [--json]
@@ -21,7 +22,9 @@ export const modelsCommand: Command = {
       return ExitCode.success;
     }
     const { values } = parseCommandArgs(args, { dir: { type: 'string', multiple: true }, json: { type: 'boolean' } });
-    const folders = values.dir && values.dir.length > 0 ? values.dir.map((dir) => path.resolve(io.cwd, dir)) : defaultModelFolders({ env: io.env });
+    const folders = values.dir && values.dir.length > 0 ? values.dir.map((dir) => path.resolve(io.cwd, expandHome(dir))) : defaultModelFolders({ env: io.env });
+    // A folder the user named must be there: an empty list would look like "no models" when it is a typo.
+    for (const folder of values.dir ? folders : []) if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir: ${folder} is not a folder`);
     const entries = await scanModelFolders(folders);
     if (values.json) {
       io.out(JSON.stringify(entries, null, 2));

@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
-import { rolesUsed } from '../../../../shared/engine/rolesUsed';
 import type { RunState } from '../../../../shared/engine/runState';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { MODEL_ROLE_NAMES, resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
+import { fillDefaultModels } from '../../config/defaultModel';
 import { defaultDataDir } from '../../dataDir';
 import { createEngineEnv } from '../../engine/defaultDeps';
+import { modelAssignments } from '../../engine/preflight';
 import { presetOf, resumeRun, startRun } from '../../engine/runner';
+import { RunStore } from '../../engine/runStore';
 import { resolveRepoRoot } from '../../git/repoStatus';
 import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
@@ -23,6 +25,8 @@ Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a 
   --workflow NAME         minimal | dev-agent | retry-loop | supervised | editor-scouts (default: minimal)
   --model SPEC            model for every role: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL, replay:FILE.json,
                           oracle:PATCH.diff (answers as a perfect model would for the fix the patch makes)
+                          (default: the models in lathe.config.yaml, else the default model in settings,
+                          else the only usable GGUF in the model library; see \`lathe models\`)
   --role-model ROLE=SPEC  model for one role (planner, coder, tester, supervisor, scout, editor); repeatable
   --config FILE           extra configuration, over the repo's lathe.config.yaml
   --time-limit DURATION   stop gracefully (resumable) after e.g. 30m
@@ -134,18 +138,23 @@ export const runCommand: Command = {
     });
     try {
       if (values.resume !== undefined) {
+        printer.resumeFrom(RunStore.readState(repoRoot, values.resume));
         const state = await resumeRun(env, { repoRoot, runId: values.resume, timeLimitMs: overrides.timeLimitMs });
-        return finish(io, state, values.json === true);
+        return finish(io, state, repoRoot, values.json === true);
       }
       const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [values.goal ?? fs.readFileSync(path.resolve(io.cwd, values['goal-file'] ?? ''), 'utf8').trim()];
-      const config = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
-      const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
-      if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
+      const resolved = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
+      const defaults = await fillDefaultModels(resolved, modelAssignments(presetOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
+      // On stderr with --json, whose stdout is JSON lines only.
+      const say = values.json ? io.err : io.out;
+      for (const choice of defaults.choices) say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
+      if (defaults.unresolved) io.err(`no default model: ${defaults.unresolved}`);
+      const config = defaults.config;
       let exit: number = ExitCode.success;
       for (const [index, goal] of goals.entries()) {
         if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
         const state = await startRun(env, { repoRoot, goal, config });
-        exit = finish(io, state, values.json === true);
+        exit = finish(io, state, repoRoot, values.json === true);
         if (exit !== ExitCode.success || controller.signal.aborted) break;
       }
       return exit;
@@ -156,15 +165,16 @@ export const runCommand: Command = {
   },
 };
 
-function finish(io: CliIo, state: RunState, json: boolean): number {
+function finish(io: CliIo, state: RunState, repoRoot: string, json: boolean): number {
   const status = state.result?.status ?? state.status;
   const exitCode = state.result?.exit_code ?? ExitCode.goalNotMet;
   if (json) {
     io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode }));
   } else {
     io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
-    io.out(`  report: ${path.join(state.workspace?.repoRoot ?? '.', '.lathe', 'runs', state.run_id, 'report.md')}`);
-    if (status === 'aborted' || status === 'time_expired') io.out(`  resume with: lathe run --repo ${state.workspace?.repoRoot ?? '.'} --resume ${state.run_id}`);
+    // A run that failed before its workspace existed (no commits yet…) still has its folder in the repo.
+    io.out(`  report: ${path.join(repoRoot, '.lathe', 'runs', state.run_id, 'report.md')}`);
+    if (status === 'aborted' || status === 'time_expired') io.out(`  resume with: lathe run --repo ${repoRoot} --resume ${state.run_id}`);
   }
   return exitCode;
 }

@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { createGitFacade } from '../../workspace/index';
-import { RunStore } from '../../engine/runStore';
 import { resolveRepoRoot } from '../../git/repoStatus';
+import { undoRecordedRun } from '../../runs/closeRun';
 import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 
 const usage = `Usage: lathe undo [--repo DIR] RUN_ID
 
 Undoes a run: deletes its branch and workspace and restores the repository exactly as it was when the
-run started (your branch and uncommitted files are never touched). The run's log stays in .lathe/runs.`;
+run started (your branch and uncommitted files are never touched). The run's log stays in .lathe/runs
+and records the undo (\`lathe runs\` then lists it as undone); undoing it again changes nothing.`;
 
 export const undoCommand: Command = {
   name: 'undo',
@@ -21,21 +22,21 @@ export const undoCommand: Command = {
     if (positionals.length !== 1) throw new UsageError('give exactly one RUN_ID');
     const runId = positionals[0] ?? '';
     const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
-    const { store, state } = RunStore.open(repoRoot, runId);
-    if (!state.workspace) {
-      io.out(`run ${runId} never created a branch; nothing to undo`);
-      return ExitCode.success;
-    }
     try {
-      await createGitFacade().undoRun(state.workspace);
+      const { state, already } = await undoRecordedRun({ git: createGitFacade() }, repoRoot, runId);
+      const workspace = state.workspace;
+      if (already || !workspace) {
+        io.out(`run ${runId} was already undone at ${state.closed?.at ?? '?'}; nothing to do`);
+        return ExitCode.success;
+      }
+      io.out(`undid run ${runId}: branch ${workspace.branch} removed, ${workspace.originalBranch ?? 'HEAD'} untouched at ${workspace.baseCommit.slice(0, 10)}`);
+      return ExitCode.success;
     } catch (error) {
-      const failure = LatheError.from(error);
-      io.err(`lathe undo: ${failure.message} [${failure.code}]`);
-      return ExitCode.infraError;
+      if (error instanceof LatheError && error.code === 'NO_WORKSPACE') {
+        io.out(`run ${runId} never created a branch; nothing to undo`);
+        return ExitCode.success;
+      }
+      throw error;
     }
-    store.append({ role: 'user', type: 'run_undone', data: { branch: state.workspace.branch, base: state.workspace.baseCommit } });
-    store.saveState({ ...state, log_seq: store.lastSeq });
-    io.out(`undid run ${runId}: branch ${state.workspace.branch} removed, ${state.workspace.originalBranch ?? 'HEAD'} untouched at ${state.workspace.baseCommit.slice(0, 10)}`);
-    return ExitCode.success;
   },
 };

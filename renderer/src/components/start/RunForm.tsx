@@ -10,7 +10,9 @@ import { GateModes } from './GateModes';
 import { ModelPicker } from './ModelPicker';
 import { NoModelsHelp } from './NoModelsHelp';
 import { PresetPicker } from './PresetPicker';
-import { buildStartRequest, defaultGates, initialFormValues, ROLE_LABELS, rolesFor, type RunFormValues } from './runRequest';
+import { preflightProblemsOf } from '../../../../shared/schemas/preflight';
+import { LatheError } from '../../../../shared/errors';
+import { buildStartRequest, defaultGates, fieldIdOf, formProblems, initialFormValues, ROLE_LABELS, rolesFor, type RunFormValues } from './runRequest';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
@@ -41,14 +43,15 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   const roles = rolesFor(PRESETS[values.workflow], values.gates);
   const usable = models.filter((model) => model.status === 'ok');
 
+  const showProblems = (found: Partial<Record<string, string>>) => {
+    setProblems(found);
+    const first = Object.keys(found)[0];
+    if (first) document.getElementById(fieldIdOf(first))?.focus();
+  };
+
   const start = async () => {
     const checked = buildStartRequest(repo.path, values);
-    if (!checked.ok) {
-      setProblems(checked.problems);
-      const first = Object.keys(checked.problems)[0];
-      if (first) document.getElementById(first === 'timeLimit' ? 'time-limit' : first === 'model' ? 'model-all' : first)?.focus();
-      return;
-    }
+    if (!checked.ok) return showProblems(checked.problems);
     setProblems({});
     setStarting(true);
     setStartError(null);
@@ -56,7 +59,10 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
       const { runId } = unwrap(await client().request('run/start', checked.request));
       useUiStore.getState().navigate({ view: 'run', repo: repo.path, run: runId, tab: 'activity' });
     } catch (error) {
-      setStartError(errorMessage(error));
+      // The core's start checks name the field each problem belongs to: show it there, nothing was created.
+      const refused = error instanceof LatheError ? preflightProblemsOf(error) : null;
+      if (refused) showProblems(formProblems(refused, values));
+      else setStartError(errorMessage(error));
     } finally {
       setStarting(false);
     }
@@ -109,7 +115,7 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
             problem={problems.model}
           />
           {modelsLoaded && usable.length === 0 && <NoModelsHelp folders={folders} rejected={models.length} />}
-          <details className="role-models">
+          <details className="role-models" open={roles.some((role) => problems[`model-${role}`]) || undefined}>
             <summary>Per-role models ({roles.map((role) => ROLE_LABELS[role]).join(', ')})</summary>
             {roles.map((role) => (
               <ModelPicker
@@ -155,7 +161,14 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
               onChange={(event) => update({ testCommand: event.target.value })}
               spellCheck={false}
               autoComplete="off"
+              aria-invalid={problems.testCommand ? true : undefined}
+              aria-describedby={problems.testCommand ? 'test-command-problem' : undefined}
             />
+            {problems.testCommand && (
+              <p className="error-text" id="test-command-problem">
+                {problems.testCommand}
+              </p>
+            )}
           </div>
         </div>
         {repo.dirty && (

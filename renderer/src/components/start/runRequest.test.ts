@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../../../shared/engine/presets';
 import { StartRunRequestSchema } from '../../../../shared/schemas/runRequests';
 import { SettingsSchema } from '../../../../shared/schemas/settings';
-import { buildStartRequest, initialFormValues, rolesFor, specProblem, splitCommand, type RunFormValues } from './runRequest';
+import { buildStartRequest, formProblems, initialFormValues, rolesFor, specProblem, splitCommand, type RunFormValues } from './runRequest';
 
 const values = (change: Partial<RunFormValues> = {}): RunFormValues => ({ ...initialFormValues(null), goal: 'fix median', model: 'replay:/tmp/t.json', ...change });
 
@@ -64,5 +64,26 @@ describe('the start form', () => {
     expect(specProblem('openai:http://127.0.0.1:1234#m')).toBeNull();
     expect(specProblem('openai:http://127.0.0.1:1234')).not.toBeNull();
     expect(specProblem('/models/q.gguf')).not.toBeNull();
+  });
+});
+
+describe("the core's start checks in the form", () => {
+  it('puts each problem beside its field: a role with its own spec gets its own, the rest "Every role"', () => {
+    const form = values({ roleModels: { coder: 'llama:/m/coder.gguf' } });
+    expect(
+      formProblems(
+        [
+          { code: 'MODEL_REJECTED', field: 'model', roles: ['coder', 'planner'], spec: 'llama:/m/junk.gguf', message: '/m/junk.gguf cannot be used: not a GGUF file' },
+          { code: 'NO_TEST_COMMAND', field: 'test_command', roles: [], spec: null, message: 'no test command: none is configured' },
+          { code: 'BLANK_GOAL', field: 'goal', roles: [], spec: null, message: 'the goal is blank' },
+        ],
+        form,
+      ),
+    ).toEqual({
+      'model-coder': '/m/junk.gguf cannot be used: not a GGUF file.',
+      model: '/m/junk.gguf cannot be used: not a GGUF file.',
+      testCommand: 'No test command: none is configured.',
+      goal: 'The goal is blank.',
+    });
   });
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/engine/gates';
 import { PRESETS, type Preset, type PresetName } from '../../../../shared/engine/presets';
 import type { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
+import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import type { StartRunRequest } from '../../../../shared/schemas/runRequests';
 import type { Settings } from '../../../../shared/schemas/settings';
 
@@ -143,4 +144,33 @@ export function buildStartRequest(repo: string, values: RunFormValues): FormChec
       ...(values.allowDirty ? { allowDirty: true } : {}),
     },
   };
+}
+
+/**
+ * The core's start checks (PREFLIGHT_FAILED) as problems by form field id: a model problem goes to the
+ * role's own picker when that role has its own spec, else to "Every role".
+ */
+export function formProblems(problems: readonly PreflightProblem[], values: RunFormValues): Partial<Record<string, string>> {
+  const byField: Partial<Record<string, string>> = {};
+  const add = (field: string, message: string) => (byField[field] = byField[field] ? `${byField[field]} ${message}` : message);
+  for (const problem of problems) {
+    const message = `${capitalize(problem.message)}.`;
+    if (problem.field === 'goal') add('goal', message);
+    else if (problem.field === 'test_command') add('testCommand', message);
+    else {
+      const ownRoles = problem.roles.filter((role) => values.roleModels[role]?.trim());
+      for (const role of ownRoles) add(`model-${role}`, message);
+      if (ownRoles.length < problem.roles.length || problem.roles.length === 0) add('model', message);
+    }
+  }
+  return byField;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The element to focus for a problem key (the field ids of the form). */
+export function fieldIdOf(key: string): string {
+  return key === 'timeLimit' ? 'time-limit' : key === 'model' ? 'model-all' : key === 'testCommand' ? 'test-command' : key;
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { agentOutput, countOf, simulate, testResult, usage, verdict, workspace, type Script } from '../../test-support/engineSim';
+import type { ActionOutcome, EngineAction } from './actions';
+import { PRESETS } from './presets';
+
+const plan = { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 'Fix', rationale: 'r', acceptance: 'a', artifacts: ['a.py'] }] };
+const failed = (action: EngineAction, code: string): ActionOutcome =>
+  action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code, message: `${code} happened`, calls: 1, usage } : { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+
+/** Every effect succeeds, except the agent calls `failing` picks, which fail with `code`. */
+function script(code: string, failing: (action: Extract<EngineAction, { kind: 'agent' }>) => boolean): Script {
+  return (action) => {
+    if (action.kind === 'prepare') return { kind: 'prepared', workspace, head: 'base', test_command: ['pytest'] };
+    if (action.kind === 'verify') return { kind: 'verified', purpose: action.purpose, test: testResult(true) };
+    if (action.kind === 'apply') return { kind: 'applied', commit: 'c1', head: 'c1', files: ['a.py'] };
+    if (action.kind !== 'agent') return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+    if (failing(action)) return failed(action, code);
+    if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, plan);
+    if (action.purpose === 'code') return agentOutput(action, { edits: [{ path: 'a.py', content: 'x = 1\n' }] });
+    if (action.purpose === 'test_report') return agentOutput(action, { task_id: 'T1', passed: true, report: 'ok' });
+    if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
+    return agentOutput(action, verdict(true, 90));
+  };
+}
+
+const agentCalls = (actions: EngineAction[], purpose: string) => countOf(actions, (action) => action.kind === 'agent' && action.purpose === purpose);
+
+describe('model errors no retry can cure end the run (exit 2), never a replan or another attempt', () => {
+  it.each(['MODEL_LOAD_FAILED', 'REPLAY_EXHAUSTED', 'INSUFFICIENT_MEMORY', 'BAD_MODEL_SPEC'])('%s from the Planner: one call, then failed with the code', (code) => {
+    const run = simulate(PRESETS.supervised, script(code, (action) => action.purpose === 'plan'));
+    expect(agentCalls(run.actions, 'plan')).toBe(1);
+    expect(run.state.result).toEqual({ status: 'failed', exit_code: 2, code, reason: expect.stringContaining(`${code}: ${code} happened`) });
+    expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', data: { status: 'failed', exit_code: 2, code } });
+    expect(run.events.find((event) => event.type === 'agent_failed')).toMatchObject({ role: 'planner', data: { purpose: 'plan', code } });
+  });
+
+  it('MODEL_LOAD_FAILED from the Coder: one attempt, not the five retry-loop would make', () => {
+    const run = simulate(PRESETS['retry-loop'], script('MODEL_LOAD_FAILED', (action) => action.purpose === 'code'));
+    expect(agentCalls(run.actions, 'code')).toBe(1);
+    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 2, code: 'MODEL_LOAD_FAILED' });
+  });
+
+  it('a retryable failure (INVALID_OUTPUT) still costs a plan attempt and replans', () => {
+    const run = simulate(PRESETS.supervised, script('INVALID_OUTPUT', (action) => action.purpose === 'plan'));
+    expect(agentCalls(run.actions, 'plan')).toBe(5);
+    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(run.state.result?.code).toBeUndefined();
+  });
+
+  it("a review's model failing still falls back (the gate approves, degraded), as before", () => {
+    const run = simulate(PRESETS.supervised, script('MODEL_LOAD_FAILED', (action) => action.role === 'supervisor'));
+    expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
+    expect(run.events.some((event) => event.type === 'gate_fallback')).toBe(true);
+  });
+});
