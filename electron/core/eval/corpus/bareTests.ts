@@ -17,6 +17,16 @@ export interface BareTestResult {
   duration_ms: number;
 }
 
+/** What a bare run printed, kept so its counts are read by the parsers of the Lathe reading it (a cached run stays current). */
+export interface BareRun extends Omit<BareTestResult, 'counts'> {
+  output: string;
+}
+
+export function bareResult(run: BareRun): BareTestResult {
+  const { output, ...rest } = run;
+  return { ...rest, counts: parseSummaryLines(output)?.counts ?? null };
+}
+
 async function git(dir: string, args: string[]): Promise<string> {
   const result = await runNativeGit(dir, args);
   if (result.code !== 0) throw new LatheError('CORPUS_GIT_FAILED', `git ${args.join(' ')} in ${dir}: ${result.stderr.trim().slice(0, 400)}`, { args });
@@ -62,7 +72,7 @@ const BARE_DEPENDENCIES = ['node_modules', '.venv', 'venv'];
  * folders linked in as they are — nothing added to the command, nothing isolated. The checkout itself
  * is never moved: runs and tests may start from it at the same time.
  */
-export async function runBareTests(repoDir: string, commit: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BareTestResult> {
+export async function runBareTests(repoDir: string, commit: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BareRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bare-'));
   await git(repoDir, ['worktree', 'add', '-q', '--detach', dir, commit]);
   try {
@@ -80,7 +90,7 @@ export async function runBareTests(repoDir: string, commit: string, command: str
       marker: `corpus-bare-${process.pid}`,
       signal: options.signal,
     });
-    return { commit, exit_code: run.exitCode, timed_out: run.timedOut, counts: parseSummaryLines(run.output)?.counts ?? null, duration_ms: run.durationMs };
+    return { commit, exit_code: run.exitCode, timed_out: run.timedOut, duration_ms: run.durationMs, output: run.output };
   } finally {
     await runNativeGit(repoDir, ['worktree', 'remove', '--force', dir]);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 export { CorpusTaskSchema, findDefaultCorpus, loadCorpus, selectCorpusTasks, type Corpus, type CorpusTask } from './corpusTasks';
 export { materializeCorpusTask } from './materialize';
 export { defaultCorpusCache, preparedTaskRepo, type PreparedRepo } from './preparedRepo';
-export { fixedCommit, runBareTests, type BareTestResult } from './bareTests';
+export { bareResult, fixedCommit, runBareTests, type BareRun, type BareTestResult } from './bareTests';
 export { CorpusSummaryLineSchema, CorpusTaskLineSchema, type CorpusSummaryLine, type CorpusTaskLine } from './corpusReport';
 export { corpusRunConfig, modelSpecForTask, runCorpusTask, type CorpusRunSettings } from './runCorpusTask';
 export { runCorpusEval, type CorpusEvalOptions, type CorpusEvalResult } from './corpusEval';

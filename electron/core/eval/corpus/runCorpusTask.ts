@@ -14,7 +14,7 @@ import { RunOperations } from '../../runs/runOperations';
 import { copyTree } from '../files';
 import { modelForTask, unattendedGates } from '../runTask';
 import { runHead } from '../taskRepo';
-import { fixedCommit, runBareTests, sameTree, type BareTestResult } from './bareTests';
+import { bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
 import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
 import type { CorpusTask } from './corpusTasks';
 import { preparedTaskRepo } from './preparedRepo';
@@ -71,18 +71,18 @@ export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: Cor
   return unattendedGates(config);
 }
 
-/** The fixed tree's bare result is the same for every workflow and format: measured once per task. */
+/** The fixed tree's bare run is the same for every workflow and format: run once per task, its output kept. */
 async function fixedTests(repoDir: string, home: string, fixed: string, task: CorpusTask, settings: CorpusRunSettings): Promise<BareTestResult> {
-  const cache = path.join(home, 'fixed-tests.json');
+  const cache = path.join(home, 'fixed-run.json');
   try {
-    const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; result: BareTestResult };
-    if (cached.command === task.test_command && cached.result.commit === fixed && !cached.result.timed_out) return cached.result;
+    const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; run: BareRun };
+    if (cached.command === task.test_command && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
   } catch {
     // not measured yet
   }
-  const result = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
-  fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, result }, null, 2)}\n`);
-  return result;
+  const run = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
+  fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, run })}\n`);
+  return bareResult(run);
 }
 
 const formatOf = (config: RunConfig) => config.edit_format;
@@ -134,7 +134,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     });
     const state = await startRun(env, { repoRoot: prepared.dir, goal: task.goal, config });
     const head = await runHead(prepared.dir, state.branch, prepared.commit);
-    const headResult = head === fixed || (await sameTree(prepared.dir, head, fixed)) ? { ...fixedResult, commit: head } : await runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
+    const headResult = head === fixed || (await sameTree(prepared.dir, head, fixed)) ? { ...fixedResult, commit: head } : bareResult(await runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }));
     const runDir = path.join(prepared.dir, '.lathe', 'runs', state.run_id);
     if (settings.outDir) copyTree(runDir, path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`));
     let undone = false;
