@@ -14,10 +14,13 @@ export type AgentPurpose =
   | 'review_code'
   | 'review_step'
   | 'review_goal'
+  /** Seed 002: the Supervisor verifies the Tester's fix plan before it reaches the Coder. */
+  | 'review_fix_plan'
   | 'scout_brief'
   | 'scout';
 
-export type VerifyPurpose = 'preflight' | 'step';
+/** `final`: seed 002's final full test run, before the goal gate's review. */
+export type VerifyPurpose = 'preflight' | 'step' | 'final';
 
 /** The one effect the engine must execute next. */
 export type EngineAction =
@@ -55,6 +58,10 @@ export type ActionOutcome =
   | { kind: 'fatal'; code: string; message: string }
   /** Seed 002: the current step used its time budget before another attempt. */
   | { kind: 'step_budget_exhausted'; reason: string }
+  /** Seed 002: execution used its share (80% of T): no step starts any more. */
+  | { kind: 'execution_budget_exhausted'; reason: string }
+  /** Seed 001: the test command is not in the ShellTool allowlist; nothing was created. */
+  | { kind: 'command_rejected'; command: string; reason: string }
   | { kind: 'stopped'; reason: 'aborted' | 'time_expired'; detail?: string }
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };

@@ -83,8 +83,16 @@ export type BudgetVerdict =
   | { kind: 'total'; reason: string }
   /** Planning used its share with no plan to execute: stop (resumable with more time). */
   | { kind: 'planning'; reason: string }
-  /** The current step used its share: it is blocked (sub-plan) or failed, as if out of attempts. */
-  | { kind: 'step'; reason: string };
+  /** The current step (with any sub-plan of it) used its share: it fails. */
+  | { kind: 'step'; reason: string }
+  /** Execution used its share (80% of T): no step starts; the goal gate judges what was done. */
+  | { kind: 'execution'; reason: string };
+
+/** Seed 002: the execution phase's 80% of T is a cap, however many steps and sub-plans there are. */
+export function executionExhausted(state: RunState): boolean {
+  const budget = budgetOf(state);
+  return budget !== null && state.time_spent.execution >= budget.execution_ms;
+}
 
 /**
  * Seed 002's checks "before each phase transition and before each step execution". Verification-phase
@@ -97,6 +105,9 @@ export function checkBudget(state: RunState, elapsedMs: number): BudgetVerdict {
   const group = phaseGroup(state.phase);
   if (group === 'planning' && state.plan_stack.length === 0 && state.time_spent.planning >= budget.planning_ms) {
     return { kind: 'planning', reason: `planning used its budget (${Math.round(budget.planning_ms / 1000)} s) without a plan` };
+  }
+  if ((state.phase === 'selecting' || state.phase === 'coding') && state.time_spent.execution >= budget.execution_ms) {
+    return { kind: 'execution', reason: `execution used its budget (${Math.round(budget.execution_ms / 1000)} s, 80% of the time limit)` };
   }
   if (state.phase === 'coding' && state.step_time && state.step_time.step_id === state.current_step_id && state.step_time.spent_ms >= budget.per_step_ms) {
     return { kind: 'step', reason: `step ${state.current_step_id} used its time budget (${Math.round(budget.per_step_ms / 1000)} s)` };

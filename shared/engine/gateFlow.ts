@@ -1,4 +1,5 @@
 import type { PendingEvent, Transition } from './actions';
+import { executionExhausted } from './budget';
 import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { gateWaitsForUser, type GateKind } from './gates';
@@ -18,7 +19,7 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
       ...state,
       counters: { ...state.counters, gates_opened: number },
       phase: PHASE_OF_GATE[kind],
-      gate: { gate_id: gateId, kind, step_id: stepId, threshold: state.config.thresholds[kind], verdict: null, escalation: null, opened_at: now },
+      gate: { gate_id: gateId, kind, step_id: stepId, threshold: state.config.thresholds[kind], verdict: null, escalation: null, opened_at: now, unreviewed: null, needs_final_test: kind === 'goal' },
     },
     events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind] } }],
   };
@@ -31,7 +32,9 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
 export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
-  const passes = verdict.approved && verdict.score >= gate.threshold;
+  // Seed 002's goal gate also needs "Final integration tests pass": its final full test run decides that.
+  const finalTestsFailed = gate.kind === 'goal' && state.last_test !== null && !state.last_test.passed;
+  const passes = verdict.approved && verdict.score >= gate.threshold && !finalTestsFailed;
   const normalized: Verdict = { ...verdict, approved: passes };
   const escalation = preset.escalation ? countVerdict(state.counters, verdict.score) : null;
   // Seed 002: the escalation message goes into the next prompt of the agent concerned.
@@ -54,6 +57,7 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
         threshold: gate.threshold,
         issues: verdict.issues,
         feedback: verdict.feedback,
+        ...(finalTestsFailed ? { final_tests_failed: true } : {}),
         escalation: escalation?.level ?? null,
         consecutive_issues: escalation?.counters.consecutive_low_scores ?? null,
       },
@@ -66,7 +70,7 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
   if (gateWaitsForUser(state.config.gates[gate.kind])) {
     return { state: { ...withVerdict, status: 'waiting_for_gate' }, events };
   }
-  const decided = decideGate(withVerdict, preset, passes, critiqueOf(normalized, escalation?.level ?? null), 'supervisor');
+  const decided = decideGate(withVerdict, preset, passes, critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed), 'supervisor');
   return { state: decided.state, events: [...events, ...decided.events] };
 }
 
@@ -86,8 +90,8 @@ export function takeUserDecision(state: RunState, preset: Preset, approved: bool
   };
 }
 
-function critiqueOf(verdict: Verdict, escalation: string | null): string {
-  const lines = [`Supervisor score ${verdict.score}: ${verdict.feedback}`, ...verdict.issues.map((issue) => `- ${issue}`)];
+function critiqueOf(verdict: Verdict, escalation: string | null, finalTestsFailed = false): string {
+  const lines = [`Supervisor score ${verdict.score}: ${verdict.feedback}`, ...verdict.issues.map((issue) => `- ${issue}`), ...(finalTestsFailed ? ['- The final full test run failed.'] : [])];
   const message = escalation ? ESCALATION_MESSAGES[escalation as keyof typeof ESCALATION_MESSAGES] : '';
   return [message, ...lines].filter(Boolean).join('\n');
 }
@@ -118,6 +122,8 @@ function decideGate(state: RunState, preset: Preset, approved: boolean, critique
       return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
     case 'goal':
       if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, 'the Supervisor confirmed the goal is met'));
+      // A new plan could not run: execution has used its share of the time limit.
+      if (executionExhausted(closed)) return tail(finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, 'goal not confirmed, and no execution time is left for a new plan'));
       return tail(replanOrFail(closed, critique, 'goal not confirmed'));
     default:
       return gate.kind satisfies never;

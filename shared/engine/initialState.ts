@@ -34,6 +34,7 @@ export function initialState(run: NewRun): RunState {
     step_base: null,
     passed_gates: [],
     escalation_note: null,
+    fix_review: null,
     proposal_files: [],
     last_test: null,
     feedback: null,

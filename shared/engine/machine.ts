@@ -8,11 +8,12 @@ import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineActio
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
-import { acceptPlan } from './planning';
+import { acceptPlan, planShapeProblem } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Preset } from './presets';
 import type { Feedback, RunState, TestSummary } from './runState';
-import { failAttempt, failVerification, fixCycle, outOfAttempts, passStep, selectNext } from './stepFlow';
+import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
+import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, selectNext } from './stepFlow';
 import { feedbackFrom, fixPlanFeedback } from './testFeedback';
 
 /** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
@@ -54,6 +55,7 @@ export function nextAction(state: RunState, preset: Preset): EngineAction {
     case 'verifying':
       return { kind: 'verify', purpose: 'step' };
     case 'testing':
+      if (state.fix_review) return { kind: 'agent', role: 'supervisor', purpose: 'review_fix_plan' };
       return { kind: 'agent', role: 'tester', purpose: preset.tester === 'fix_plan' ? 'fix_plan' : 'test_report' };
     case 'plan_review':
     case 'code_review':
@@ -61,6 +63,9 @@ export function nextAction(state: RunState, preset: Preset): EngineAction {
     case 'goal_review': {
       const gate = state.gate;
       if (!gate) return { kind: 'internal' };
+      if (gate.needs_final_test) return { kind: 'verify', purpose: 'final' };
+      // The Supervisor could not review it: only a person may pass it now.
+      if (gate.unreviewed !== null) return { kind: 'await_user', gate };
       const mode = state.config.gates[gate.kind];
       if (gateUsesSupervisor(mode) && gate.verdict === null) return { kind: 'agent', role: 'supervisor', purpose: REVIEW_PURPOSE[gate.kind] };
       if (gateWaitsForUser(mode)) return { kind: 'await_user', gate };
@@ -101,6 +106,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
       return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
     }
     case 'verified':
+      if (outcome.purpose === 'final') return afterFinalTest(state, outcome.test);
       return outcome.purpose === 'preflight' ? afterPreflight(state, preset, outcome.test) : afterVerify(state, preset, outcome.test);
     case 'agent_output':
       return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), preset, outcome.role, outcome.purpose, outcome.output, now);
@@ -139,8 +145,15 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     case 'cancelled':
       return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'cancelled by the user');
     case 'step_budget_exhausted': {
-      const out = outOfAttempts({ ...state, gate: null, proposal: null }, preset, outcome.reason);
+      // No sub-plan: it would work within the same, spent budget (seed 002: sub-plans draw on their parent's).
+      const out = state.current_step_id ? failStep({ ...state, gate: null, proposal: null }, preset, state.current_step_id, outcome.reason) : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
       return { state: out.state, events: [{ role: 'engine', type: 'budget_exhausted', data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason } }, ...out.events] };
+    }
+    case 'execution_budget_exhausted':
+      return endExecution(state, outcome.reason, now);
+    case 'command_rejected': {
+      const ended = finishRun(state, 'failed', EXIT_INFRA, `the test command was rejected: ${outcome.reason}`);
+      return { state: ended.state, events: [{ role: 'engine', type: 'command_rejected', data: { command: outcome.command, reason: outcome.reason } }, ...ended.events] };
     }
     case 'stopped':
       return stopRun(state, outcome.reason, outcome.detail ?? (outcome.reason === 'aborted' ? 'stopped by the user' : 'the time limit was reached'));
@@ -191,17 +204,6 @@ function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transi
   return { state: next.state, events: [event, ...next.events] };
 }
 
-/** After the tests (and the Tester, when on): pass the step, run a fix cycle, or fail the verification. */
-function evaluate(state: RunState, preset: Preset, fixPlan: Feedback | null): Transition {
-  const test = state.last_test;
-  if (!test) return failAttempt(state, preset, { kind: 'test_output', text: 'no test result' });
-  if (test.passed) {
-    if (fixPlan && state.counters.fix_cycles < state.config.limits.max_fix_cycles) return fixCycle(state, fixPlan);
-    return passStep(state, preset, state.updated_at);
-  }
-  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output', preset.failure_view));
-}
-
 function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
   switch (purpose) {
     case 'plan':
@@ -210,7 +212,9 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       if (plan.success) return acceptPlan(state, preset, { kind: 'tasks', plan: plan.data }, now);
       const stepped = SteppedPlanSchema.safeParse(output);
       if (stepped.success) return acceptPlan(state, preset, { kind: 'steps', plan: stepped.data }, now);
-      return replanOrFail({ ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } }, 'the plan did not match the plan schema', 'invalid plan');
+      const problem = planShapeProblem(output, stepped.error.issues[0]);
+      const rejected = replanOrFail({ ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } }, `The plan was invalid: ${problem}. Produce a corrected plan.`, 'invalid plan');
+      return { state: rejected.state, events: [{ role: 'planner', type: 'plan_invalid', data: { reason: problem } }, ...rejected.events] };
     }
     case 'code': {
       const files = proposalFiles(output);
@@ -229,9 +233,14 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       const fixPlan = parsed.success ? fixPlanFeedback(parsed.data, state.last_test) : null;
       const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
       const withFindings: RunState = { ...state, tester_findings: parsed.success ? parsed.data.findings : [] };
-      const next = evaluate(withFindings, preset, state.last_test?.passed && !blocking ? null : fixPlan);
+      const next = routeFixPlan(withFindings, preset, state.last_test?.passed && !blocking ? null : fixPlan);
       const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true };
       return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
+    }
+    case 'review_fix_plan': {
+      const verdict = SupervisorVerdictSchema.safeParse(output);
+      if (!verdict.success) return afterAgentFailure(state, preset, role, purpose, 'the verdict did not match its schema', false);
+      return takeFixPlanVerdict(state, preset, verdict.data);
     }
     case 'review_plan':
     case 'review_code':
@@ -273,21 +282,27 @@ function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName,
       const counted = { ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } };
       return wrap(replanOrFail(counted, `The Planner failed: ${reason}`, 'planning failed'));
     }
-    case 'code':
+    case 'code': {
+      // Seed 002's Coder may ask for a sub-plan when it meets a blocker: its error answer does that where sub-plans are on.
+      const step = currentStep(state);
+      if (declined && step && step.depth < state.config.limits.max_subplan_depth) {
+        const requested: PendingEvent = { role: 'engine', type: 'subplan_requested', data: { step_id: step.id, depth: step.depth, reason } };
+        const blocked = outOfAttempts({ ...state, gate: null, proposal: null, proposal_files: [] }, preset, `the Coder asked for a sub-plan: ${reason}`);
+        return { state: blocked.state, events: [event, requested, ...blocked.events] };
+      }
       return wrap(failAttempt(state, preset, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
+    }
     case 'test_report':
     case 'fix_plan':
       return wrap(evaluate(state, preset, null));
+    case 'review_fix_plan':
+      return wrap(unreviewedFixPlan(state, preset, reason));
     case 'scout':
     case 'scout_brief':
       // Seed 004 invariants 9 and 10: after its retries a Scout failure is INFRA_ERROR, and the task ends at once.
       return wrap(finishRun(state, 'stuck', EXIT_INFRA, `Scout INFRA_ERROR: ${reason}`));
-    default: {
-      if (!state.gate) return wrap({ state, events: [] });
-      const fallback = { role: 'engine' as const, type: 'gate_fallback', data: { gate_id: state.gate.gate_id, reason } };
-      const approved = takeVerdict(state, preset, { approved: true, score: state.gate.threshold, issues: [], feedback: `Supervisor unavailable (${reason}); approved without review.` });
-      return { state: approved.state, events: [event, fallback, ...approved.events] };
-    }
+    default:
+      return wrap(markGateUnreviewed(state, reason));
   }
 }
 

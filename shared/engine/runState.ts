@@ -125,6 +125,10 @@ export const PendingGateSchema = z.object({
   verdict: VerdictSchema.nullable(),
   escalation: z.string().nullable(),
   opened_at: z.string(),
+  /** Why the Supervisor could not review this gate (every retry failed): a person must decide it. */
+  unreviewed: z.string().nullable().default(null),
+  /** Seed 002's goal gate: the final full test run is still to be made before the review. */
+  needs_final_test: z.boolean().default(false),
 });
 export type PendingGate = z.infer<typeof PendingGateSchema>;
 
@@ -208,7 +212,9 @@ export const RunStateSchema = z.object({
   /** Gates already passed in the current attempt (code, then step). */
   passed_gates: z.array(GateKindSchema),
   /** Seed 002: the escalation message for the next prompt of the agent concerned. */
-  escalation_note: z.object({ level: z.string(), message: z.string(), role: z.enum(['planner', 'writer']) }).nullable(),
+  escalation_note: z.object({ level: z.string(), message: z.string(), role: z.enum(['planner', 'writer', 'tester']) }).nullable(),
+  /** Seed 002: the Tester's fix plan, waiting for the Supervisor's review before it reaches the Coder. */
+  fix_review: z.object({ text: z.string(), plan: z.string() }).nullable().default(null),
   proposal_files: z.array(z.string()),
   last_test: TestSummarySchema.nullable(),
   feedback: FeedbackSchema.nullable(),

@@ -5,11 +5,23 @@ import { openGate } from './gateFlow';
 import { currentPlan, currentStep, selectNextStep, updatePlan, updateStep } from './planOps';
 import type { Preset } from './presets';
 import type { Feedback, RunState } from './runState';
+import { feedbackFrom } from './testFeedback';
 
 const event = (type: string, data: Record<string, unknown>): PendingEvent => ({ role: 'engine', type, data });
 
 function withEvents(transition: Transition, ...events: PendingEvent[]): Transition {
   return { state: transition.state, events: [...events, ...transition.events] };
+}
+
+/** After the tests (and the Tester, when on): pass the step, run a fix cycle, or fail the verification. */
+export function evaluate(state: RunState, preset: Preset, fixPlan: Feedback | null): Transition {
+  const test = state.last_test;
+  if (!test) return failAttempt(state, preset, { kind: 'test_output', text: 'no test result' });
+  if (test.passed) {
+    if (fixPlan && state.counters.fix_cycles < state.config.limits.max_fix_cycles) return fixCycle(state, fixPlan);
+    return passStep(state, preset, state.updated_at);
+  }
+  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output', preset.failure_view));
 }
 
 /**
@@ -157,7 +169,8 @@ export function selectNext(state: RunState, preset: Preset, now = state.updated_
     const based: RunState = {
       ...planStarted,
       step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null,
-      step_time: { step_id: selection.step.id, spent_ms: 0, fix_cycle_spent_ms: 0 },
+      // Seed 002: a sub-plan works within its blocked step's budget, so its steps carry on the time spent.
+      step_time: { step_id: selection.step.id, spent_ms: selection.step.depth > 0 ? (state.step_time?.spent_ms ?? 0) : 0, fix_cycle_spent_ms: 0 },
     };
     return {
       state: startAttempt(based, selection.step.id),
@@ -180,4 +193,35 @@ export function selectNext(state: RunState, preset: Preset, now = state.updated_
   if (allCompleted) return finishRun(closed, 'complete', EXIT_SUCCESS, 'every step completed and verified');
   const failed = plan.steps.filter((step) => step.status === 'failed').map((step) => step.id);
   return finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, `steps failed: ${failed.join(', ')}`);
+}
+
+/**
+ * Seed 002: execution used its share of the time limit (80% of T, a cap). Every unfinished step fails
+ * with the reason, and the goal gate (with its own verification budget) judges what was done.
+ */
+export function endExecution(state: RunState, reason: string, now: string): Transition {
+  const topId = state.plan_stack[0];
+  if (!topId) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, reason);
+  const stack = new Set(state.plan_stack);
+  const unfinished = state.plans.filter((plan) => stack.has(plan.plan_id)).flatMap((plan) => plan.steps.filter((step) => step.status !== 'completed' && step.status !== 'failed').map((step) => step.id));
+  const plans = state.plans.map((plan) =>
+    stack.has(plan.plan_id)
+      ? { ...plan, status: 'failed' as const, steps: plan.steps.map((step) => (step.status === 'completed' || step.status === 'failed' ? step : { ...step, status: 'failed' as const, fail_reason: reason })) }
+      : plan,
+  );
+  const ended: RunState = {
+    ...state,
+    plans,
+    plan_stack: [topId],
+    current_step_id: null,
+    gate: null,
+    proposal: null,
+    proposal_files: [],
+    feedback: null,
+    passed_gates: [],
+    metrics: { ...state.metrics, failed_steps: state.metrics.failed_steps + unfinished.length },
+  };
+  const exhausted = event('budget_exhausted', { scope: 'execution', step_id: state.current_step_id, reason, failed_steps: unfinished });
+  if (state.config.gates.goal !== 'off') return withEvents(openGate(ended, 'goal', now), exhausted);
+  return withEvents(finishRun(ended, 'failed', EXIT_GOAL_NOT_MET, reason), exhausted);
 }

@@ -42,7 +42,10 @@ describe('supervised (seed 002) transitions', () => {
     expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     const reviews = run.actions.filter((action) => action.kind === 'agent' && action.role === 'supervisor').map((action) => (action.kind === 'agent' ? action.purpose : ''));
     expect(reviews).toEqual(['review_plan', 'review_code', 'review_step', 'review_code', 'review_step', 'review_goal']);
-    expect(run.state.metrics).toMatchObject({ total_steps: 2, completed_steps: 2, failed_steps: 0, verifications_passed: 2 });
+    // The goal gate's final full test run comes right before its review.
+    const goalReview = run.actions.findIndex((action) => action.kind === 'agent' && action.purpose === 'review_goal');
+    expect(run.actions[goalReview - 1]).toEqual({ kind: 'verify', purpose: 'final' });
+    expect(run.state.metrics).toMatchObject({ total_steps: 2, completed_steps: 2, failed_steps: 0, verifications_passed: 3 });
   });
 
   it('re-plans when the Supervisor rejects the plan, with the critique fed back', () => {

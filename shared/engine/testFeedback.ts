@@ -34,10 +34,13 @@ export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_fai
   return { kind: 'test_output', text };
 }
 
-/** Seed 002: the Tester's fix plan, with the failing run's excerpt when the tests failed. */
-export function fixPlanFeedback(plan: { summary: string; findings: { severity: string; description: string; location: string }[]; fix_plan: string[] }, test: TestSummary | null): Feedback {
+/**
+ * Seed 002: the Tester's fix plan, with the failing run's excerpt when the tests failed; `plan` is the
+ * plan alone, what the Supervisor reviews (decision 41).
+ */
+export function fixPlanFeedback(plan: { summary: string; findings: { severity: string; description: string; location: string }[]; fix_plan: string[] }, test: TestSummary | null): Feedback & { plan: string } {
   const findings = plan.findings.map((finding) => `- [${finding.severity}] ${finding.location}: ${finding.description}`);
   const steps = plan.fix_plan.map((item, index) => `${index + 1}. ${item}`);
-  const text = [`Tester: ${plan.summary}`, ...findings, 'Fix plan:', ...steps, test && !test.passed ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n');
-  return { kind: 'fix_plan', text };
+  const planText = [`Tester: ${plan.summary}`, ...findings, 'Fix plan:', ...steps].join('\n');
+  return { kind: 'fix_plan', plan: planText, text: [planText, test && !test.passed ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n') };
 }

@@ -16,8 +16,8 @@ export function writeGateTranscript(dir: string): string {
   const [plan] = byRole('planner');
   const [coderT1, coderFix, coderT2] = byRole('coder');
   const [testerFail, testerPass, testerT2] = byRole('tester');
-  const [planGate, codeGateT1, , codeGateT2, stepGateT2, goalGate] = byRole('supervisor');
-  if (!plan || !coderT1 || !coderFix || !coderT2 || !testerFail || !testerPass || !testerT2 || !planGate || !codeGateT1 || !codeGateT2 || !stepGateT2 || !goalGate) {
+  const [planGate, fixPlanReview, codeGateT1, , codeGateT2, stepGateT2, goalGate] = byRole('supervisor');
+  if (!plan || !coderT1 || !coderFix || !coderT2 || !testerFail || !testerPass || !testerT2 || !planGate || !fixPlanReview || !codeGateT1 || !codeGateT2 || !stepGateT2 || !goalGate) {
     throw new Error('the bundled supervised transcript changed shape');
   }
   const evenLengthTest = {
@@ -43,6 +43,7 @@ export function writeGateTranscript(dir: string): string {
     planGate,
     coderT1,
     testerFail,
+    fixPlanReview,
     coderFix,
     testerPass,
     codeGateT1,

@@ -18,7 +18,7 @@ import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, contextFiles, scoutTargetFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
-import { reviewInput } from './reviewInput';
+import { fixPlanReviewInput, reviewInput } from './reviewInput';
 
 export interface AgentContext {
   state: RunState;
@@ -115,6 +115,8 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
       if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;
+      // Seed 002's Coder may ask for a sub-plan inline, where the run makes sub-plans for blocked steps.
+      if (step && step.depth < ctx.state.config.limits.max_subplan_depth) input.can_request_subplan = true;
       const workDir = ctx.state.workspace?.workDir;
       if (ctx.state.config.artifacts_only || !workDir) {
         return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
@@ -147,6 +149,7 @@ const fixPlanner: AgentSpec = {
       task: taskOf(ctx.state),
       test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
       changed_files: ctx.state.proposal_files,
+      ...(ctx.state.escalation_note?.role === 'tester' ? { supervisor_note: ctx.state.escalation_note.message } : {}),
     };
     return { input, context: changed };
   },
@@ -201,6 +204,14 @@ function reviewer(kind: 'plan' | 'code' | 'step' | 'goal'): AgentSpec {
   };
 }
 
+/** Seed 002: the Supervisor verifies the Tester's fix plan before the Coder follows it. */
+const fixPlanReviewer: AgentSpec = {
+  modelRole: 'supervisor',
+  prompts: () => ['supervisor'],
+  schema: () => SupervisorVerdictSchema,
+  input: (ctx) => fixPlanReviewInput(ctx, taskOf(ctx.state)),
+};
+
 /** Every agent call the engine can make, keyed by purpose. */
 export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec | null {
   switch (purpose) {
@@ -221,6 +232,8 @@ export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec |
       return reviewer('step');
     case 'review_goal':
       return reviewer('goal');
+    case 'review_fix_plan':
+      return fixPlanReviewer;
     case 'scout_brief':
       return briefer;
     case 'scout':

@@ -57,6 +57,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     first_failure: state.last_test.first_failure,
     output: testRunText(state.last_test, 'excerpt'),
     coverage_percent: state.last_test.coverage_percent,
+    ...(state.last_test.tools.length > 0 ? { tools: state.last_test.tools } : {}),
   };
   switch (kind) {
     case 'plan':
@@ -70,8 +71,34 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
       return { input: { ...input, task, test, changed_files: state.proposal_files, ...tests, ...findings }, context: files };
     }
     case 'goal':
-      return { input: { ...input, plans: state.plans.filter((record) => record.depth === 0).map(planView), test, commits: state.commits.length }, context: [] };
+      // The last test result here is the final full test run made for this gate.
+      return { input: { ...input, plans: state.plans.filter((record) => record.depth === 0).map(planView), final_test: test, commits: state.commits.length }, context: [] };
     default:
       return kind satisfies never;
   }
+}
+
+/** Seed 002: what the Supervisor is told to judge a Tester's fix plan (at the code gate's threshold). */
+export const FIX_PLAN_CRITERIA = [
+  'The fix plan explains the failing tests or the findings from the changed code, without inventing problems',
+  'Each instruction is concrete (what to change where) and stays within the step',
+  'Following the plan would make the tests pass without weakening them',
+];
+
+export async function fixPlanReviewInput(ctx: AgentContext, task: Record<string, unknown>): Promise<AgentInput> {
+  const { state } = ctx;
+  const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
+  const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
+  const input = {
+    gate: 'fix_plan',
+    goal: state.goal,
+    threshold: state.config.thresholds.code,
+    criteria: FIX_PLAN_CRITERIA,
+    task,
+    test,
+    changed_files: state.proposal_files,
+    tester_findings: state.tester_findings,
+    fix_plan: state.fix_review?.plan ?? '',
+  };
+  return { input, context: files };
 }

@@ -30,6 +30,20 @@ export interface RunCallbacks {
   decideGate?: (gate: PendingGate, state: RunState) => Promise<GateDecision>;
 }
 
+/** Why a gate waits for a person, in words for the stop message. */
+export function gateNeedsUser(gate: PendingGate): string {
+  return gate.unreviewed ? `the ${gate.kind} gate needs a person: the Supervisor could not review it (${gate.unreviewed})` : `gate ${gate.kind} needs a human decision`;
+}
+
+/**
+ * For runs nobody watches (eval, `--yes`): approve what the Supervisor reviewed; a gate it could not
+ * review never passes unseen, so the run stops there, resumable.
+ */
+export async function approveReviewedGate(gate: PendingGate): Promise<GateDecision> {
+  if (gate.unreviewed) throw new LatheError('GATE_NEEDS_USER', gateNeedsUser(gate));
+  return { approved: true, comment: null };
+}
+
 /** One process's session of a run: the effects' shared context. */
 export class RunSession {
   private readonly prompts: PromptLibrary;
@@ -85,7 +99,7 @@ export class RunSession {
   }
 
   async waitForGate(gate: PendingGate, state: RunState): Promise<GateDecision> {
-    if (!this.callbacks.decideGate) throw new LatheError('NO_GATE_HANDLER', `gate ${gate.kind} needs a human decision, but nobody is asked`);
+    if (!this.callbacks.decideGate) throw new LatheError('NO_GATE_HANDLER', `${gateNeedsUser(gate)}, but nobody is asked`);
     return this.callbacks.decideGate(gate, state);
   }
 

@@ -158,9 +158,11 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
       const outcome: ActionOutcome =
         budget.kind === 'step'
           ? { kind: 'step_budget_exhausted', reason: budget.reason }
-          : action === null
-            ? { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) }
-            : await executeAction(session, action, state);
+          : budget.kind === 'execution'
+            ? { kind: 'execution_budget_exhausted', reason: budget.reason }
+            : action === null
+              ? { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) }
+              : await executeAction(session, action, state);
       if (deadline) clearTimeout(deadline);
       // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
       const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);

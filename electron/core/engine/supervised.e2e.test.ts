@@ -50,7 +50,8 @@ describe('supervised (seed 002) end to end', () => {
     ]);
     expect(fs.existsSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'plan_0002.json'))).toBe(true);
     expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(STATS.fixed.trimEnd());
-    expect(state.metrics).toMatchObject({ total_steps: 4, completed_steps: 2, verifications_passed: 2 });
+    // Two steps, then the goal gate's final full test run.
+    expect(state.metrics).toMatchObject({ total_steps: 4, completed_steps: 2, verifications_passed: 3 });
   });
 
   it('gives a blocked step a sub-plan, and its blocked sub-step a depth-2 sub-plan', async () => {

@@ -11,7 +11,7 @@ import { createEngineEnv } from '../engine/defaultDeps';
 import type { EngineDeps } from '../engine/engineDeps';
 import { startRun } from '../engine/runner';
 import { readLog } from '../engine/runStore';
-import type { TransientEvent } from '../engine/runSession';
+import { approveReviewedGate, type TransientEvent } from '../engine/runSession';
 import { copyTree } from './files';
 import { runHiddenTests } from './hiddenTests';
 import { outcomeOfSummary, outcomeOfVerify, roleQuality, runCounts, tokenTotals } from './metrics';
@@ -110,7 +110,7 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
         onEvent: (event) => settings.onRunEvent?.(task.id, event),
         onTransient: (event) => settings.onTransient?.(task.id, event),
         // The gates are never human here (unattendedGates); this only keeps a run from hanging.
-        decideGate: async () => ({ approved: true, comment: null }),
+        decideGate: approveReviewedGate,
       },
     });
     const started = Date.now();

@@ -87,6 +87,16 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `you ${data.approved === true ? 'approved' : 'rejected'} the ${str(data, 'gate') ?? ''} gate${str(data, 'comment') ? `: “${str(data, 'comment')}”` : ''}`, tone: data.approved === true ? 'ok' : 'fail' };
     case 'gate_closed':
       return { text: `${str(data, 'gate') ?? '?'} gate ${data.approved === true ? 'passed' : 'rejected'} by ${str(data, 'by') ?? '?'}`, tone: data.approved === true ? 'ok' : 'fail' };
+    case 'gate_unreviewed':
+      return { text: `${str(data, 'gate') ?? 'a'} gate not reviewed (the Supervisor failed: ${str(data, 'reason') ?? '?'}): waits for you`, tone: 'gate' };
+    case 'fix_plan_verdict':
+      return { text: `supervisor, fix plan${at}: ${data.approved === true ? 'approved' : 'rejected'} · ${num(data, 'score') ?? '?'}/${num(data, 'threshold') ?? '?'} — ${str(data, 'feedback') ?? ''}`, tone: data.approved === true ? 'ok' : 'fail' };
+    case 'subplan_requested':
+      return { text: `the coder asked for a sub-plan${at}: ${str(data, 'reason') ?? ''}`, tone: 'warn' };
+    case 'command_rejected':
+      return { text: `command rejected: ${str(data, 'command') ?? '?'} (${str(data, 'reason') ?? ''})`, tone: 'fail' };
+    case 'budget_exhausted':
+      return { text: `${str(data, 'scope') ?? '?'} budget used up${at}: ${str(data, 'reason') ?? ''}`, tone: 'warn' };
     case 'gate_fallback':
       return { text: `${str(data, 'gate') ?? 'a'} gate passed without review (the Supervisor failed)`, tone: 'warn' };
     case 'retry':
@@ -122,7 +132,7 @@ function describeTest(data: Record<string, unknown>): EventSummary {
   const status = str(data, 'status') ?? '?';
   const counts = record(data.counts);
   const figures = counts ? ` ${num(counts, 'passed') ?? 0} passed, ${num(counts, 'failed') ?? 0} failed` : '';
-  const purpose = str(data, 'purpose') === 'preflight' ? 'preflight tests' : 'tests';
+  const purpose = str(data, 'purpose') === 'preflight' ? 'preflight tests' : str(data, 'purpose') === 'final' ? 'final test run' : 'tests';
   return { text: `${purpose}: ${status}${figures}${seconds(num(data, 'duration_ms'))}`, tone: status === 'PASS' ? 'ok' : 'fail' };
 }
 

@@ -17,6 +17,7 @@ function blankGate(gateId: string, event: RunLogEvent): GateView {
     comment: null,
     editedFeedback: null,
     fallback: false,
+    unreviewed: null,
     openedSeq: event.seq,
     openedTs: event.ts,
   };
@@ -81,6 +82,10 @@ export function applyGateEvent(view: RunView, event: RunLogEvent): void {
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), approved ? 'approved' : 'rejected');
       return;
     }
+    case 'gate_unreviewed':
+      updateGate(view, event, (gate) => ({ ...gate, unreviewed: str(event.data, 'reason') ?? 'the Supervisor failed' }));
+      view.warnings += 1;
+      return;
     case 'gate_fallback':
       updateGate(view, event, (gate) => ({ ...gate, fallback: true }));
       view.warnings += 1;

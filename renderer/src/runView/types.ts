@@ -56,8 +56,10 @@ export interface GateView {
   decidedBy: string | null;
   comment: string | null;
   editedFeedback: string | null;
-  /** The Supervisor failed every retry and the gate passed unreviewed. */
+  /** The Supervisor failed every retry and the gate passed unreviewed (logs from before gates waited for a person). */
   fallback: boolean;
+  /** Why the Supervisor could not review this gate: a person decides it. */
+  unreviewed: string | null;
   openedSeq: number;
   openedTs: string;
 }

@@ -8,7 +8,7 @@ import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
 import { createEngineEnv } from '../../engine/defaultDeps';
 import type { EngineDeps } from '../../engine/engineDeps';
 import { startRun } from '../../engine/runner';
-import type { TransientEvent } from '../../engine/runSession';
+import { approveReviewedGate, type TransientEvent } from '../../engine/runSession';
 import { isBareOracleSpec, oracleSpecFor } from '../../llm/modelSpec';
 import { RunOperations } from '../../runs/runOperations';
 import { copyTree } from '../files';
@@ -129,7 +129,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       callbacks: {
         onEvent: (event) => settings.onRunEvent?.(task.id, event),
         onTransient: (event) => settings.onTransient?.(task.id, event),
-        decideGate: async () => ({ approved: true, comment: null }),
+        decideGate: approveReviewedGate,
       },
     });
     const state = await startRun(env, { repoRoot: prepared.dir, goal: task.goal, config });

@@ -84,6 +84,11 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
           {gate.fallback ? ' · passed without review (Supervisor failed)' : ''}
         </span>
       </div>
+      {gate.unreviewed && (
+        <p className="error-text" data-testid="gate-unreviewed">
+          The Supervisor could not review this gate ({gate.unreviewed}): it passes only if you approve it.
+        </p>
+      )}
       {verdict ? (
         <div className="verdict">
           <div className="score-row">
