@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PRESETS } from '../../../shared/engine/presets';
+import type { RunState } from '../../../shared/engine/runState';
+import { agentOutput, simulate, testResult, verdict, workspace, type Script } from '../../../test-support/engineSim';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { APP_ROOT } from '../../../test-support/exampleRepo';
+import { getEditFormat } from '../edits/formats';
+import { createReadOnlyTools } from '../tools/readOnlyTools';
+import { PromptLibrary } from './promptLibrary';
+import type { AgentContext } from './registry';
+import { fixPlanReviewInput, reviewInput } from './reviewInput';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+const finding = { severity: 'medium', kind: 'edge_case', description: 'median([]) is not tested', location: 'src/stats.js median()' };
+const step = (id: string) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: [], artifacts: ['src/stats.js'] });
+
+/** A supervised run: green tests with 62.5% coverage of the changed code, and one Tester finding. */
+const drive: Script = (action) => {
+  switch (action.kind) {
+    case 'prepare':
+      return { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] };
+    case 'apply':
+      return { kind: 'applied', commit: 'c1', head: 'c1', files: ['src/stats.js'] };
+    case 'verify':
+      return { kind: 'verified', purpose: action.purpose, test: testResult(true, { coverage_percent: 62.5 }) };
+    case 'agent':
+      if (action.purpose === 'plan') return agentOutput(action, { plan_id: 'plan_0001', analysis: 'a', steps: [step('T1'), step('T2')] });
+      if (action.purpose === 'code') return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] });
+      if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'green; one gap', findings: [finding], fix_plan: [] });
+      return agentOutput(action, verdict(true, 90));
+    default:
+      return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+  }
+};
+
+/** The state as the first code gate asks its Supervisor. */
+function firstCodeGate(): RunState {
+  let found: RunState | null = null;
+  simulate(PRESETS.supervised, (action, state) => {
+    if (action.kind === 'agent' && action.purpose === 'review_code') found ??= state;
+    return drive(action, state);
+  });
+  if (!found) throw new Error('no code gate was reached');
+  return found;
+}
+
+function contextFor(state: RunState): AgentContext {
+  const dir = makeTempDir('lathe-review-');
+  dirs.push(dir);
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src', 'stats.js'), 'export const median = (values) => values[0];\n');
+  return { state, preset: PRESETS.supervised, tools: createReadOnlyTools(dir), prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), editFormat: getEditFormat('search-replace'), knowledge: [], scoutReport: null };
+}
+
+describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and coverage', () => {
+  it("gives the Supervisor the Tester's findings and the coverage of the changed code at the code gate, and neither at the step gate", async () => {
+    const state = firstCodeGate();
+    expect(state.gate?.kind).toBe('code');
+    const task = { id: 'T1', title: 'step T1' };
+    const code = await reviewInput('code', contextFor(state), task, null);
+    expect(code.input).toMatchObject({ gate: 'code', tester_findings: [finding], test: { status: 'PASS', coverage_percent: 62.5 }, changed_files: ['src/stats.js'] });
+    expect(code.input.criteria).toContain('Tests for the changed behaviour must be included in the change');
+    expect(code.context.map((item) => item.id)).toEqual(['file:src/stats.js']);
+    const stepGate = await reviewInput('step', contextFor(state), task, null);
+    expect(stepGate.input).not.toHaveProperty('tester_findings');
+  });
+
+  it('gives the fix-plan review the plan alone (not its test output twice), its findings and the code gate threshold', async () => {
+    const state = { ...firstCodeGate(), fix_review: { text: 'Tester: x\nFix plan:\n1. y\n\nTest output:\nlong output', plan: 'Tester: x\nFix plan:\n1. y' }, tester_findings: [finding] };
+    const review = await fixPlanReviewInput(contextFor(state), { id: 'T1' });
+    expect(review.input).toMatchObject({ gate: 'fix_plan', threshold: 60, fix_plan: 'Tester: x\nFix plan:\n1. y', tester_findings: [finding] });
+  });
+});
