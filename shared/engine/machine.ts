@@ -13,7 +13,7 @@ import { currentStep, updateStep } from './planOps';
 import type { Preset } from './presets';
 import type { Feedback, RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
-import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, selectNext } from './stepFlow';
+import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
 import { feedbackFrom, fixPlanFeedback } from './testFeedback';
 
 /** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
@@ -134,7 +134,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     case 'apply_rejected': {
       const text = `Your edits were rejected (${outcome.rule ?? outcome.code}${outcome.path ? ` on ${outcome.path}` : ''}): ${outcome.message}`;
       const rejected = { role: 'engine' as const, type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
-      const next = failAttempt(state, preset, { kind: 'edit_rejected', text });
+      const next = failAttempt(recordWriterFailure(state, preset, 'EDIT_REJECTED', text), preset, { kind: 'edit_rejected', text });
       return { state: next.state, events: [rejected, ...next.events] };
     }
     case 'user_decision':
@@ -290,7 +290,8 @@ function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName,
         const blocked = outOfAttempts({ ...state, gate: null, proposal: null, proposal_files: [] }, preset, `the Coder asked for a sub-plan: ${reason}`);
         return { state: blocked.state, events: [event, requested, ...blocked.events] };
       }
-      return wrap(failAttempt(state, preset, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
+      const recorded = recordWriterFailure(state, preset, declined ? 'DECLINED' : 'INVALID_ANSWER', reason);
+      return wrap(failAttempt(recorded, preset, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
     }
     case 'test_report':
     case 'fix_plan':

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { agentOutput, simulate, usage, workspace, type Script } from '../../test-support/engineSim';
+import type { ActionOutcome, EngineAction } from './actions';
 import { configFromPreset } from './configFromPreset';
 import { countVerifyFailure, countVerifyPass } from './counters';
 import { PRESETS } from './presets';
@@ -58,5 +60,48 @@ describe('seed 004 invariants 5 and 6 (REPLAN and hard stop)', () => {
     const green = countVerifyPass(afterReplan);
     expect(green).toMatchObject({ total_verify_loops: 0, consecutive_verify_failures: 0 });
     expect(failures(11, green).decisions).not.toContain('hard_stop');
+  });
+});
+
+const scoutReport = { summary: 's', repo_map: [], target_files: [], apis: [], constraints: [], prior_art: [], verification_tips: [], hypotheses: ['h'] };
+
+describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck, like a hard stop', () => {
+  const editorScouts = PRESETS['editor-scouts'];
+  const drive = (writer: (action: EngineAction) => ActionOutcome): Script => (action) => {
+    switch (action.kind) {
+      case 'prepare':
+        return { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] };
+      case 'agent':
+        if (action.purpose === 'scout_brief') return agentOutput(action, { behavior_change: 'b', success_criteria: ['s'], non_goals: [], questions: [{ scout: 'A', question: 'where?' }] });
+        if (action.purpose === 'scout') return agentOutput(action, { scout: 'A', question: 'where?', report: scoutReport, context_file: 'context_001.md', tool_calls: 1 });
+        return writer(action);
+      default:
+        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+    }
+  };
+
+  it.each([
+    ['an invalid answer after every retry', (action: EngineAction): ActionOutcome => (action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'not JSON', calls: 4, usage } : { kind: 'internal' })],
+    ['an error answer', (action: EngineAction): ActionOutcome => (action.kind === 'agent' ? { kind: 'agent_declined', role: action.role, purpose: action.purpose, reason: 'cannot', calls: 1, usage } : { kind: 'internal' })],
+  ])('%s, twelve attempts in a row', (_name, writer) => {
+    const run = simulate(editorScouts, drive(writer));
+    expect(run.state.plans[0]?.steps[0]?.attempts).toBe(12);
+    expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 1 });
+    expect(run.state.failure_history).toHaveLength(5);
+    expect(run.state.failure_history.at(-1)).toMatchObject({ step_id: 'T1', artifact_dir: '' });
+  });
+
+  it('keeps other workflows as they were: a minimal run that cannot finish a task fails', () => {
+    const run = simulate(PRESETS.minimal, (action) =>
+      action.kind === 'prepare'
+        ? { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] }
+        : action.kind === 'agent' && action.purpose === 'plan'
+          ? agentOutput(action, { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['x.js'] }] })
+          : action.kind === 'agent'
+            ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'not JSON', calls: 4, usage }
+            : { kind: 'fatal', code: 'SCRIPT', message: action.kind },
+    );
+    expect(run.state.result?.status).toBe('failed');
+    expect(run.state.failure_history).toEqual([]);
   });
 });

@@ -151,7 +151,8 @@ export function failStep(state: RunState, preset: Preset, stepId: string, reason
   const next: RunState = { ...failed, metrics: { ...failed.metrics, failed_steps: failed.metrics.failed_steps + 1 } };
   const failedEvent = event('step_failed', { step_id: stepId, reason });
   const metricsEvent = event('metrics', { ...next.metrics });
-  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent, metricsEvent);
+  // Seed 004: a task that cannot be finished ends `stuck`, with a stuck report, however it ran out.
+  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, preset.stuck_report ? 'stuck' : 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent, metricsEvent);
   const limit = state.config.limits.max_failed_steps;
   if (limit > 0 && next.metrics.failed_steps >= limit) {
     return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, `${next.metrics.failed_steps} steps failed: too many failures, escalated (last: ${reason})`), failedEvent, metricsEvent);
@@ -224,4 +225,11 @@ export function endExecution(state: RunState, reason: string, now: string): Tran
   const exhausted = event('budget_exhausted', { scope: 'execution', step_id: state.current_step_id, reason, failed_steps: unfinished });
   if (state.config.gates.goal !== 'off') return withEvents(openGate(ended, 'goal', now), exhausted);
   return withEvents(finishRun(ended, 'failed', EXIT_GOAL_NOT_MET, reason), exhausted);
+}
+
+/** Seed 004's stuck report lists the writer's failed answers too, not only failed verifications. */
+export function recordWriterFailure(state: RunState, preset: Preset, status: string, reason: string): RunState {
+  if (!preset.stuck_report) return state;
+  const entry = { step_id: state.current_step_id, status, first_failure: null, report: reason.slice(0, 1500), artifact_dir: '' };
+  return { ...state, failure_history: [...state.failure_history, entry].slice(-5) };
 }

@@ -98,4 +98,16 @@ describe('editor-scouts (seed 004) end to end', () => {
     expect(log.some((event) => event.type === 'agent_call' && event.role === 'editor' && event.data.purpose === 'code')).toBe(false);
     expect(fs.readFileSync(path.join(runDir, 'stuck-report.md'), 'utf8')).toContain('Scout INFRA_ERROR');
   });
+
+  it('ends stuck with a stuck report when the Editor never gives a usable answer (4.13), like a hard stop', async () => {
+    const { repo, dataDir } = setup();
+    const refusals = Array.from({ length: 12 }, (_, index) => ({ role: 'editor', json: { status: 'error', reason: `refusal ${index + 1}: the file is too long to rewrite` } }));
+    const { state, runDir } = await run(repo, dataDir, [brief, ...scoutRound(1), ...refusals]);
+    expect(state.result).toMatchObject({ status: 'stuck', exit_code: 1 });
+    expect(state.result?.reason).toContain('T1 failed after 12 attempt(s)');
+    const stuck = fs.readFileSync(path.join(runDir, 'stuck-report.md'), 'utf8');
+    expect(stuck).toMatch(/### 5\. DECLINED \(T1\)/);
+    expect(stuck).toContain('refusal 12: the file is too long to rewrite');
+    expect(stuck).toContain('round 1: median never sorts');
+  });
 });

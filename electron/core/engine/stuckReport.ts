@@ -32,8 +32,8 @@ export function renderStuckReport(state: RunState, events: RunLogEvent[]): strin
     '',
     '## Last failures',
     ...(state.failure_history.length > 0
-      ? state.failure_history.flatMap((failure, index) => [`### ${index + 1}. ${failure.status}${failure.first_failure ? ` — ${failure.first_failure}` : ''}`, '```', failure.report, '```'])
-      : ['(no failed verification was recorded)']),
+      ? state.failure_history.flatMap((failure, index) => [`### ${index + 1}. ${failure.status}${failure.step_id ? ` (${failure.step_id})` : ''}${failure.first_failure ? ` — ${failure.first_failure}` : ''}`, '```', failure.report, '```'])
+      : ['(no failed verification or writer answer was recorded)']),
     '',
     '## Artifacts (retained until this report is resolved)',
     ...stuckArtifacts(state).map((dir) => `- ${dir}`),
