@@ -36,7 +36,8 @@ export const requestChannels = {
     z.object({ runs: z.array(RunSummarySchema) }),
   ),
   'run/start': request(StartRunRequestSchema, z.object({ runId: z.string() })),
-  'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional() }), z.object({ runId: z.string() })),
+  // `goal`: the goal the user resumes for; a run started with another goal is refused (seed 003's spec_hash).
+  'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional(), goal: z.string().max(20_000).optional() }), z.object({ runId: z.string() })),
   'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
   'run/cancel': request(RunRefSchema, z.object({ status: z.string() })),
   // Its events were validated line by line as they were read from log.jsonl; checking 10k of them again costs the window's first paint.

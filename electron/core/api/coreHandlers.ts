@@ -62,7 +62,7 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
     'repo/status': async ({ path }) => readRepoStatus(path),
     'runs/list': async ({ repo }) => ({ runs: await listRuns(await resolveRepoRoot(repo)) }),
     'run/start': (request) => runs.start(request),
-    'run/resume': ({ repo, runId, timeLimitMs }) => runs.resume(repo, runId, timeLimitMs),
+    'run/resume': ({ repo, runId, timeLimitMs, goal }) => runs.resume(repo, runId, timeLimitMs, null, goal),
     'run/stop': ({ repo, runId }) => runs.stop(repo, runId),
     'run/cancel': ({ repo, runId }) => runs.cancel(repo, runId),
     'run/get': ({ repo, runId, afterSeq, limit }) => runs.page(repo, runId, afterSeq, limit),

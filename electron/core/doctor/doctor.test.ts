@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { artifactUsage, markArtifactsRetained, newVerifyRunId } from '../verifier/artifacts';
 import type { ModelEntry } from '../llm/index';
 import { chosenModels } from './modelChecks';
 import { formatDoctorReport, runDoctor } from './runDoctor';
@@ -42,6 +46,7 @@ function healthy(overrides: Partial<DoctorProbes> = {}): DoctorProbes {
     detectTestCommand: async () => ({ argv: ['node', '--test'], runner: 'node-test', reason: 'package.json scripts.test is node --test' }),
     testRunnerWorks: async () => ({ ok: true, detail: 'node found at /usr/bin/node' }),
     electron: () => ({ runningVersion: null, packageVersion: '45.4.1', binaryPath: '/app/node_modules/electron/dist/electron' }),
+    artifactUsage: async (root) => ({ root, runs: 0, retained: 0, bytes: 0 }),
     ...overrides,
   };
 }
@@ -70,6 +75,7 @@ describe('lathe doctor checks', () => {
       ['git', 'ok'],
       ['sandbox', 'ok'],
       ['tests', 'ok'],
+      ['storage', 'ok'],
       ['electron', 'ok'],
     ]);
     expect(report.checks.every((check) => check.fix === null)).toBe(true);
@@ -199,6 +205,24 @@ describe('lathe doctor checks', () => {
     expect(lines).toContain('WARN git: git is not installed: Lathe falls back to isomorphic-git (runs check their branch out in place, status is slower, split or v4 indexes are refused)');
     expect(lines.filter((line) => line.startsWith('  fix: '))).toHaveLength(1);
     expect(lines.at(-1)).toBe('No failures, 1 warning(s): Lathe can run here.');
-    expect(formatDoctorReport(report, { verbose: true }).filter((line) => /^(ok|WARN|FAIL) /.test(line))).toHaveLength(8);
+    expect(formatDoctorReport(report, { verbose: true }).filter((line) => /^(ok|WARN|FAIL) /.test(line))).toHaveLength(9);
+  });
+
+  it('shows the storage the Verifier artifacts take, and how many are kept for stuck reports (seed 004, 4.14)', async () => {
+    const root = makeTempDir('lathe-artifacts-');
+    onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
+    const kept = path.join(root, newVerifyRunId(new Date(Date.UTC(2026, 0, 1))));
+    const other = path.join(root, newVerifyRunId(new Date(Date.UTC(2026, 0, 2))));
+    for (const dir of [kept, other]) fs.mkdirSync(path.join(dir, 'logs'), { recursive: true });
+    fs.writeFileSync(path.join(kept, 'logs', 'test.log'), 'x'.repeat(3 * 1024 * 1024));
+    fs.writeFileSync(path.join(other, 'logs', 'test.log'), 'y'.repeat(1024 * 1024));
+    await markArtifactsRetained(kept, 'stuck report of run r1');
+    const { byId, text } = await doctor({ artifactUsage }, { artifactRoot: root });
+    expect(byId.storage).toMatchObject({ status: 'ok', summary: '2 verifier run(s), 4.0 MB, 1 kept for stuck reports' });
+    expect(byId.storage?.details).toEqual([`folder: ${root}`, expect.stringContaining('the 20 newest runs, or any younger than 14 days')]);
+    expect(text).toMatch(/Verifier artifacts\s+ok\s+2 verifier run\(s\), 4\.0 MB/);
+    const huge = await doctor({ artifactUsage: async (dir) => ({ root: dir, runs: 400, retained: 12, bytes: 3 * 1024 ** 3 }) }, { artifactRoot: root });
+    expect(huge.byId.storage).toMatchObject({ status: 'warn', summary: '400 verifier run(s), 3072.0 MB, 12 kept for stuck reports' });
+    expect(huge.report.ok).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { nativeGitVersion } from '../git/nativeGit';
 import { inspectGguf, physicalCoreCount, scanModelFolders } from '../llm/index';
 import { availableMemoryBytes, estimateCpuMemory } from '../llm/llama/memory';
 import { sharedLlama } from '../llm/llama/runtime';
+import { artifactUsage } from '../verifier/artifacts';
 import { findExecutable } from '../verifier/commandLookup';
 import { detectTestCommand, probeSandbox, type DetectedTestCommand } from '../workspace/index';
 import type { CommandProbe, DoctorProbes, ElectronProbe, LlamaProbe } from './types';
@@ -131,5 +132,6 @@ export function defaultProbes(appRoot: string): DoctorProbes {
     detectTestCommand,
     testRunnerWorks,
     electron: () => electronProbe(appRoot),
+    artifactUsage,
   };
 }

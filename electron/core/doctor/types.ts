@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ModelEntry } from '../llm/index';
 import type { DetectedTestCommand } from '../workspace/index';
+import type { ArtifactUsage } from '../verifier/artifacts';
 
 export const CheckStatusSchema = z.enum(['ok', 'warn', 'fail']);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
@@ -73,6 +74,8 @@ export interface DoctorProbes {
   /** Whether the test runner can start at all (pytest importable, the program on PATH). */
   testRunnerWorks(command: DetectedTestCommand, dir: string): Promise<CommandProbe>;
   electron(): ElectronProbe;
+  /** What the Verifier's artifact folder holds (seed 004 retention). */
+  artifactUsage(artifactRoot: string): Promise<ArtifactUsage>;
 }
 
 /** A model the user chose (flags, settings or the repository's lathe.config.yaml). */
@@ -96,4 +99,6 @@ export interface DoctorInput {
   repo: string | null;
   /** Context size the memory check assumes per model (Lathe's default is at most 4096). */
   contextSize: number;
+  /** The Verifier's artifact folder, whose storage is reported. */
+  artifactRoot?: string | null;
 }

@@ -8,13 +8,22 @@ import {
   detectTestCommand,
   getEditFormat,
   markArtifactsRetained,
+  releaseRetainedArtifacts,
   runWorkspaceSetup,
   verify,
 } from '../workspace/index';
+import { isRetained } from '../verifier/artifacts';
 import type { EngineDeps } from './engineDeps';
 import type { EngineEnv } from './runner';
 import type { RunCallbacks } from './runSession';
 import type { Clock } from './engineDeps';
+
+/** Releases a retained artifact folder; true when it was retained. */
+export async function releaseIfRetained(dir: string): Promise<boolean> {
+  const held = await isRetained(dir);
+  if (held) await releaseRetainedArtifacts(dir);
+  return held;
+}
 
 /** The real layers: isomorphic-git/native git, the sandboxed Verifier, edit formats and the model router. */
 export function createDefaultDeps(): EngineDeps {
@@ -29,6 +38,7 @@ export function createDefaultDeps(): EngineDeps {
     createModels: createModelRouter,
     setupWorkspace: runWorkspaceSetup,
     retainArtifacts: markArtifactsRetained,
+    releaseArtifacts: releaseIfRetained,
   };
 }
 

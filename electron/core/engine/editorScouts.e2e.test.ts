@@ -7,8 +7,10 @@ import { entry, STATS } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
 import type { GenerateRequest, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
-import { startRun } from './runner';
+import { resumeRun, startRun } from './runner';
 import { readLog } from './runStore';
+import type { RunConfig } from '../../../shared/engine/runConfig';
+import { RunOperations } from '../runs/runOperations';
 
 const setup = runFixturePerTest();
 
@@ -34,8 +36,9 @@ const scoutRound = (n: number) => [
   { role: 'scout', json: { action: 'answer', report: report(`round ${n}: the median test fails`, [`round ${n}: even-length lists need the average of the middle pair`]) } },
 ];
 
-async function run(repo: TempRepo, dataDir: string, outputs: unknown[]) {
+async function run(repo: TempRepo, dataDir: string, outputs: unknown[], edit: (config: RunConfig) => void = () => {}) {
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'editor-scouts', model: writeReplay(dataDir, 'transcript', outputs), editFormat: 'whole-file' });
+  edit(config);
   const requests: GenerateRequest<unknown>[] = [];
   const deps = createDefaultDeps();
   const createModels = (options: ModelRouterOptions) => {
@@ -43,9 +46,10 @@ async function run(repo: TempRepo, dataDir: string, outputs: unknown[]) {
     return { ...router, generate: <T>(request: GenerateRequest<T>) => (requests.push(request as GenerateRequest<unknown>), router.generate(request)) };
   };
   const recording = { ...deps, createModels };
-  const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: recording }), { repoRoot: repo.dir, goal: 'fix median', config });
+  const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: recording });
+  const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
   const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
-  return { state, runDir, log: readLog(path.join(runDir, 'log.jsonl')), requests };
+  return { state, runDir, env, log: readLog(path.join(runDir, 'log.jsonl')), requests };
 }
 
 describe('editor-scouts (seed 004) end to end', () => {
@@ -109,5 +113,49 @@ describe('editor-scouts (seed 004) end to end', () => {
     expect(stuck).toMatch(/### 5\. DECLINED \(T1\)/);
     expect(stuck).toContain('refusal 12: the file is too long to rewrite');
     expect(stuck).toContain('round 1: median never sorts');
+  });
+
+  const retainedDirs = (runDir: string) => [...fs.readFileSync(path.join(runDir, 'stuck-report.md'), 'utf8').matchAll(/^- (\/.+)$/gm)].map((match) => match[1] ?? '');
+  const quickStop = (config: RunConfig) => {
+    config.limits.hard_stop_verify_loops = 2;
+    config.limits.replan_after_failures = 0;
+  };
+
+  it('releases a stuck run\'s artifacts when a person fixes it and resumes it to green (4.14)', async () => {
+    const { repo, dataDir } = setup();
+    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    expect(state.result).toMatchObject({ status: 'stuck', reason: 'hard stop: 2 verify loops without green' });
+    const kept = retainedDirs(runDir);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const dir of kept) expect(fs.readdirSync(dir)).toContain('RETAINED.json');
+    // The person's fix, committed on the run branch in the run's work tree.
+    const workDir = state.workspace?.workDir ?? '';
+    fs.writeFileSync(path.join(workDir, 'src', 'stats.js'), STATS.fixed);
+    repo.git('-C', workDir, 'commit', '--quiet', '-am', 'median: sort a copy (by hand)');
+    const fixedHead = repo.git('-C', workDir, 'rev-parse', 'HEAD');
+    const resumed = await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id });
+    expect(resumed.result).toMatchObject({ status: 'complete', exit_code: 0 });
+    expect(resumed.head).toBe(fixedHead);
+    for (const dir of kept) expect(fs.readdirSync(dir)).not.toContain('RETAINED.json');
+    const log = readLog(path.join(runDir, 'log.jsonl'));
+    expect(log.find((event) => event.type === 'run_resumed')?.data).toMatchObject({ previous_status: 'stuck', phase: 'verifying' });
+    expect(log.find((event) => event.type === 'artifacts_released')?.data.dirs).toEqual(kept);
+  });
+
+  it('resumed but still red, a stuck run is stuck again at once (the total verify counter resets only on green)', async () => {
+    const { repo, dataDir } = setup();
+    const { state, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    const again = await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id });
+    expect(again.result).toMatchObject({ status: 'stuck', reason: 'hard stop: 3 verify loops without green' });
+  });
+
+  it.each(['undo', 'merge'] as const)('releases a stuck run\'s artifacts when the run is resolved by %s (4.14)', async (resolution) => {
+    const { repo, dataDir } = setup();
+    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    const kept = retainedDirs(runDir);
+    expect(kept.length).toBeGreaterThan(0);
+    await new RunOperations(env.deps, env.artifactRoot, () => false)[resolution](repo.dir, state.run_id);
+    for (const dir of kept) expect(fs.readdirSync(dir)).not.toContain('RETAINED.json');
+    expect(readLog(path.join(runDir, 'log.jsonl')).at(-1)).toMatchObject({ type: 'artifacts_released', data: { dirs: kept } });
   });
 });

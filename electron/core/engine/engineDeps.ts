@@ -28,6 +28,8 @@ export interface EngineDeps {
   setupWorkspace(request: WorkspaceSetupRequest): Promise<WorkspaceSetupResult>;
   /** Keeps a Verifier artifact folder past retention (seed 004: stuck-report artifacts until resolved). */
   retainArtifacts(artifactDir: string, reason: string): Promise<void>;
+  /** The stuck report was resolved (the run went green, was merged or undone): normal retention again. True when it was retained. */
+  releaseArtifacts(artifactDir: string): Promise<boolean>;
 }
 
 export interface Clock {

@@ -5,7 +5,7 @@ import type { RunCommitInfo } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
 import { renderPrDescription, renderReport } from './report';
 import { readLog, type RunStore } from './runStore';
-import { renderStuckReport, stuckArtifacts } from './stuckReport';
+import { releaseRunArtifacts, renderStuckReport, stuckArtifacts } from './stuckReport';
 import path from 'node:path';
 
 /**
@@ -26,6 +26,8 @@ export async function finalizeSession(deps: EngineDeps, store: RunStore, state: 
     store.writeFile('stuck-report.md', renderStuckReport(state, readLog(path.join(store.dir, 'log.jsonl'))));
     for (const dir of stuckArtifacts(state)) await deps.retainArtifacts(dir, `stuck report of run ${state.run_id}`).catch(() => undefined);
   }
+  // Resumed to green: the stuck report is resolved, its artifacts fall under normal retention again.
+  if (state.status === 'complete') await releaseRunArtifacts(deps, state, log);
   const complete = state.status === 'complete' && state.commits.length > 0;
   if (complete && state.config.push.write_pr_description) store.writeFile('pr-description.md', renderPrDescription(state, commits));
   if (complete && state.workspace && state.config.push.remote) {

@@ -7,7 +7,7 @@ import { applyOutcome, nextAction } from '../../../shared/engine/machine';
 import { isPresetName, PRESETS, type Preset } from '../../../shared/engine/presets';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import type { RunState } from '../../../shared/engine/runState';
-import { isTerminal } from '../../../shared/engine/finish';
+import { isTerminal, reopenStuck } from '../../../shared/engine/finish';
 import { LatheError } from '../../../shared/errors';
 import type { LlmEvent, ModelRole, RoleModelConfig } from '../llm/types';
 import { systemClock, type Clock, type EngineDeps } from './engineDeps';
@@ -94,15 +94,18 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
     throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
   }
   refuseUndone(saved);
-  if (saved.phase === 'finished') return { runId: saved.run_id, done: Promise.resolve(saved) };
+  // A stuck run nobody closed (merged or undone) waits for a person's fix: resuming verifies again.
+  const stuck = saved.status === 'stuck' && !saved.closed;
+  if (saved.phase === 'finished' && !stuck) return { runId: saved.run_id, done: Promise.resolve(saved) };
   const preset = presetOf(saved.config);
   const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;
   const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
-  let state: RunState = { ...saved, config, status: 'running', result: null };
-  store.append({ role: 'engine', type: 'run_resumed', data: { phase: saved.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
+  let state: RunState = { ...(stuck ? reopenStuck(saved, preset) : saved), config, status: 'running', result: null };
+  store.append({ role: 'engine', type: 'run_resumed', data: { phase: state.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
   if (state.workspace) {
     const workspace = await env.deps.git.reopenRun(state.workspace);
-    state = { ...state, workspace };
+    // A person resolved the stuck report, perhaps with a commit of their own on the run branch: verify that.
+    state = { ...state, workspace, ...(stuck ? { head: await env.deps.git.headOf(workspace) } : {}) };
     // A worktree recreated on resume lost what setup made; the saved state stays as it was if setup fails.
     const setupFailure = await setUpWorkspace(env.deps, state, workspace, { log: (event) => store.append(event, (env.clock ?? systemClock).now()), runDir: store.dir, signal: env.signal });
     if (setupFailure) throw setupFailure;

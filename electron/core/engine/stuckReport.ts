@@ -1,3 +1,4 @@
+import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 
@@ -15,6 +16,17 @@ function hypothesesFrom(events: RunLogEvent[]): string[] {
 export function stuckArtifacts(state: RunState): string[] {
   const dirs = [...state.failure_history.map((failure) => failure.artifact_dir), state.last_test?.artifact_dir ?? ''];
   return [...new Set(dirs.filter(Boolean))];
+}
+
+/**
+ * Seed 004: "stuck-report artifacts retained until resolved" — resolved means the run went green on a
+ * resume, or was merged or undone. Logged when there was anything to release.
+ */
+export async function releaseRunArtifacts(deps: { releaseArtifacts(dir: string): Promise<boolean> }, state: RunState, log: (event: PendingEvent) => void): Promise<string[]> {
+  const released: string[] = [];
+  for (const dir of stuckArtifacts(state)) if (await deps.releaseArtifacts(dir).catch(() => false)) released.push(dir);
+  if (released.length > 0) log({ role: 'engine', type: 'artifacts_released', data: { dirs: released } });
+  return released;
 }
 
 /** Seed 004: a stuck run ends with hypotheses, the last failures and artifact references, for a human. */

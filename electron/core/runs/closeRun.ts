@@ -3,7 +3,20 @@ import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunClosure } from '../../../shared/schemas/run';
 import type { EngineDeps } from '../engine/engineDeps';
+import { releaseIfRetained } from '../engine/defaultDeps';
 import { RunStore } from '../engine/runStore';
+import { releaseRunArtifacts } from '../engine/stuckReport';
+
+type CloseDeps = Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>;
+
+/** Seed 004: a merged or undone run's stuck report is resolved; its artifacts fall under retention again. */
+async function releaseResolved(deps: CloseDeps, store: RunStore, state: RunState): Promise<RunState> {
+  const released = await releaseRunArtifacts({ releaseArtifacts: deps.releaseArtifacts ?? releaseIfRetained }, state, (event) => store.append(event));
+  if (released.length === 0) return state;
+  const next = { ...state, log_seq: store.lastSeq };
+  store.saveState(next);
+  return next;
+}
 
 export interface ClosedRun {
   state: RunState;
@@ -29,23 +42,24 @@ function workspaceOf(state: RunState) {
 }
 
 /** Removes the run's branch and workspace (undoing a merge too); a second undo changes nothing. */
-export async function undoRecordedRun(deps: Pick<EngineDeps, 'git'>, repoRoot: string, runId: string): Promise<ClosedRun> {
+export async function undoRecordedRun(deps: CloseDeps, repoRoot: string, runId: string): Promise<ClosedRun> {
   const { store, state } = RunStore.open(repoRoot, runId);
   if (state.closed?.action === 'undone') return { state, already: true };
   const workspace = workspaceOf(state);
   await deps.git.undoRun(workspace);
   const event: PendingEvent = { role: 'user', type: 'run_undone', data: { branch: workspace.branch, base: workspace.baseCommit, previous_status: state.status, was_merged: state.closed?.action === 'merged' } };
-  return { state: record(store, state, event, { action: 'undone', into: null, commit: workspace.baseCommit }), already: false };
+  const closed = record(store, state, event, { action: 'undone', into: null, commit: workspace.baseCommit });
+  return { state: await releaseResolved(deps, store, closed), already: false };
 }
 
 /** Fast-forwards the branch the run started from to the run's result; an undone run has nothing left to merge. */
-export async function mergeRecordedRun(deps: Pick<EngineDeps, 'git'>, repoRoot: string, runId: string): Promise<{ merged: string; state: RunState }> {
+export async function mergeRecordedRun(deps: CloseDeps, repoRoot: string, runId: string): Promise<{ merged: string; state: RunState }> {
   const { store, state } = RunStore.open(repoRoot, runId);
   refuseUndone(state);
   const workspace = workspaceOf(state);
   const { merged } = await deps.git.mergeRun(workspace);
   const event: PendingEvent = { role: 'user', type: 'run_merged', data: { into: workspace.originalBranch, commit: merged, branch: workspace.branch } };
-  const next = record(store, state, event, { action: 'merged', into: workspace.originalBranch, commit: merged });
+  const next = await releaseResolved(deps, store, record(store, state, event, { action: 'merged', into: workspace.originalBranch, commit: merged }));
   // The run's work is on the user's branch now: its worktree folder goes (the branch stays, so undo still works,
   // and a resume recreates the folder). Failing to remove it does not undo a merge that happened.
   await deps.git.closeRun(workspace).catch(() => undefined);

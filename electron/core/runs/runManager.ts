@@ -69,12 +69,12 @@ export class RunManager {
     return this.track(run, handle);
   }
 
-  async resume(repo: string, runId: string, timeLimitMs?: number | null, preDecided: ActiveRun['preDecided'] = null): Promise<{ runId: string }> {
+  async resume(repo: string, runId: string, timeLimitMs?: number | null, preDecided: ActiveRun['preDecided'] = null, goal?: string): Promise<{ runId: string }> {
     const repoRoot = await resolveRepoRoot(repo);
     if (this.active.has(key(repoRoot, runId))) throw new LatheError('RUN_ACTIVE', `run ${runId} is already running`, { run_id: runId });
     const run = this.session(repoRoot);
     run.preDecided = preDecided;
-    const handle = await beginResume(this.env(run), { repoRoot, runId, timeLimitMs });
+    const handle = await beginResume(this.env(run), { repoRoot, runId, timeLimitMs, goal });
     return this.track(run, handle);
   }
 

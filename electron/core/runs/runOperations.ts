@@ -12,7 +12,7 @@ const MAX_LOG_BYTES = 2 * 1024 * 1024;
 /** What the History view does with a finished run: commits, diff, undo, merge, patch, report, full test log. */
 export class RunOperations {
   constructor(
-    private readonly deps: Pick<EngineDeps, 'git'>,
+    private readonly deps: Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>,
     private readonly artifactRoot: string,
     private readonly isActive: (repoRoot: string, runId: string) => boolean,
   ) {}

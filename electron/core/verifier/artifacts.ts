@@ -111,3 +111,35 @@ export interface VerifyManifest {
 export function writeManifest(file: string, manifest: VerifyManifest): void {
   fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
 }
+
+export interface ArtifactUsage {
+  root: string;
+  /** Verifier run folders. */
+  runs: number;
+  /** Of those, kept past retention for a stuck report. */
+  retained: number;
+  bytes: number;
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[])) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(full);
+    else total += (await fs.promises.lstat(full).catch(() => null))?.size ?? 0;
+  }
+  return total;
+}
+
+/** What the Verifier's artifacts take on disk (`lathe doctor` shows it beside the retention rule). */
+export async function artifactUsage(artifactRoot: string): Promise<ArtifactUsage> {
+  const names = (await fs.promises.readdir(artifactRoot).catch(() => [] as string[])).filter((name) => RUN_DIR.test(name));
+  let retained = 0;
+  let bytes = 0;
+  for (const name of names) {
+    const dir = path.join(artifactRoot, name);
+    if (await isRetained(dir)) retained++;
+    bytes += await folderBytes(dir);
+  }
+  return { root: artifactRoot, runs: names.length, retained, bytes };
+}

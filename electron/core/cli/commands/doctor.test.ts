@@ -39,7 +39,7 @@ describe('lathe doctor', () => {
     const { io, out } = capture();
     expect(await doctorCommand.run(['--json', '--dir', models], io)).toBe(0);
     const report = DoctorReportSchema.parse(JSON.parse(out.join('\n')));
-    expect(report.checks.map((check) => check.id)).toEqual(['llama', 'threads', 'models', 'memory', 'git', 'sandbox', 'tests', 'electron']);
+    expect(report.checks.map((check) => check.id)).toEqual(['llama', 'threads', 'models', 'memory', 'git', 'sandbox', 'tests', 'storage', 'electron']);
     expect(report.checks.find((check) => check.id === 'tests')?.summary).toContain('not checked');
   });
 

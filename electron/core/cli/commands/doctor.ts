@@ -13,8 +13,8 @@ const usage = `Usage: lathe doctor [--repo DIR] [--model SPEC]... [--dir D]... [
 
 Checks what Lathe needs on this machine and explains how to fix what is missing: the llama.cpp binary
 and GPU backend, threads vs physical cores, free memory vs the chosen models, the model folders, git,
-bubblewrap (the Verifier's isolation level), the repository's test runner, and the Electron binary
-for npm start. Nothing is downloaded or changed.
+bubblewrap (the Verifier's isolation level), the repository's test runner, the storage the Verifier's
+artifacts take, and the Electron binary for npm start. Nothing is downloaded or changed.
   --repo DIR      the repository whose test runner to check (default: the current folder, if it is one)
   --model SPEC    a model you plan to use; repeatable (default: the models in your settings and in the
                   repository's lathe.config.yaml)
@@ -84,6 +84,7 @@ export function doctorCommandWith(makeProbes: (appRoot: string) => DoctorProbes)
         threads: threadsFlag ?? settings.threads,
         repo,
         contextSize,
+        artifactRoot: path.join(defaultDataDir(io.env), 'artifacts'),
       };
       const report = await runDoctor(input, makeProbes(appRoot));
       if (values.json) io.out(JSON.stringify(report, null, 2));

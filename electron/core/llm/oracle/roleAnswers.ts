@@ -137,7 +137,8 @@ function review(call: OracleCall): OracleAnswer {
   const threshold = typeof call.input.threshold === 'number' ? call.input.threshold : 0;
   const approve = (feedback: string) => value({ approved: true, score: Math.min(100, Math.max(95, threshold)), issues: [], feedback });
   const reject = (issues: string[]) => value({ approved: false, score: 20, issues: issues.map((issue) => clip(issue, LIMITS.shortText)), feedback: clip(issues.join(' '), 1000) });
-  const test = record(call.input.test);
+  // The goal gate reviews the final full test run made for it.
+  const test = record(call.input.final_test ?? call.input.test);
   switch (call.purpose) {
     case 'review_plan': {
       const steps = Array.isArray(record(call.input.plan).steps) ? (record(call.input.plan).steps as unknown[]) : [];
@@ -153,6 +154,8 @@ function review(call: OracleCall): OracleAnswer {
       if (unfixed.length > 0) return reject([`${listed(unfixed)} does not carry the fix.`]);
       return approve('The change is the fix the goal asks for and the tests pass.');
     }
+    case 'review_fix_plan':
+      return approve('The fix plan addresses the failures.');
     default:
       if (test.status !== 'PASS') return reject([`The tests do not pass (${text(test.status) || 'no result'}).`]);
       return approve('The goal is met: the fix is in and the tests pass.');
@@ -208,6 +211,7 @@ export function oracleAnswer(call: OracleCall): OracleAnswer {
     case 'review_code':
     case 'review_step':
     case 'review_goal':
+    case 'review_fix_plan':
       return review(call);
     case 'scout_brief':
       return brief(call);

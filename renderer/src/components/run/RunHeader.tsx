@@ -18,7 +18,8 @@ export function RunHeader({ repo }: { repo: string }) {
 
   if (!runId) return null;
   const finished = state?.phase === 'finished' || view.phase === 'finished' || TERMINAL.has(view.status ?? '');
-  const resumable = !active && !finished;
+  // A stuck run waits for a person's fix; resuming verifies again (seed 004).
+  const resumable = !active && (!finished || (state?.status ?? view.status) === 'stuck');
 
   const act = async (name: string, perform: () => Promise<string>) => {
     setBusy(name);
@@ -38,7 +39,8 @@ export function RunHeader({ repo }: { repo: string }) {
     });
   const resume = () =>
     act('resume', async () => {
-      unwrap(await client().request('run/resume', { repo, runId }));
+      // The goal shown is the goal resumed: a run whose saved goal differs is refused (seed 003's spec_hash).
+      unwrap(await client().request('run/resume', { repo, runId, ...(state?.goal ? { goal: state.goal } : {}) }));
       return `Run ${runId} resumed.`;
     });
   const stop = () =>
