@@ -180,7 +180,9 @@ function afterPreflight(state: RunState, preset: Preset, test: TestSummary): Tra
     const ended = finishRun(recorded, 'complete', EXIT_SUCCESS, 'nothing to do: the tests already pass');
     return { state: ended.state, events: [event, ...ended.events] };
   }
-  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', preset.failure_view) };
+  // The failing tests the run starts from: the evidence a later green shows the change is tested (seed 004's done).
+  const failure = { step_id: null, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir };
+  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', preset.failure_view), failure_history: [...recorded.failure_history, failure].slice(-5) };
   return { state: next, events: [event] };
 }
 

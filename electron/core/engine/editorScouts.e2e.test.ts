@@ -73,7 +73,12 @@ describe('editor-scouts (seed 004) end to end', () => {
     expect(repo.git('status', '--porcelain')).toBe('');
     expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(STATS.fixed.trimEnd());
     expect(log.filter((event) => event.type === 'scout_report').map((event) => [event.data.scout, event.data.tool_calls])).toEqual([['A', 2], ['B', 2]]);
-    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('- [x] Verifier returns PASS');
+    const reportText = fs.readFileSync(path.join(runDir, 'report.md'), 'utf8');
+    expect(reportText).toContain('- [x] Verifier returns PASS');
+    // Seed 004's definition of done, checked from the diff (4.17).
+    expect(reportText).toMatch(/- \[x\] Diff is minimal: 1 file\(s\), \d+ line\(s\) changed; no whitespace-only or reverted changes/);
+    expect(reportText).toContain('- [x] New or changed behaviour has tests: existing tests exercise the change: src/stats.js ← test/stats.test.js');
+    expect(log.find((event) => event.type === 'definition_of_done')?.data.checks).toHaveLength(4);
   });
 
   it('REPLANs at exactly 3, 6 and 9 failed verify loops, hard-stops at 12, and writes a stuck report', async () => {

@@ -1,7 +1,8 @@
 import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { RunCommitInfo } from '../workspace/types';
+import type { RunCommitInfo, RunDiffFile } from '../workspace/types';
+import { changedCodeFiles, definitionOfDone, testsImporting } from './doneChecks';
 import type { EngineDeps } from './engineDeps';
 import { renderPrDescription, renderReport } from './report';
 import { readLog, type RunStore } from './runStore';
@@ -14,14 +15,21 @@ import path from 'node:path';
  */
 export async function finalizeSession(deps: EngineDeps, store: RunStore, state: RunState, log: (event: PendingEvent) => void): Promise<RunState> {
   let commits: RunCommitInfo[] = [];
+  let diff: RunDiffFile[] = [];
+  let testedBy: Record<string, string[]> = {};
   if (state.workspace) {
     try {
       commits = await deps.git.listRunCommits(state.workspace);
+      diff = commits.length > 0 ? await deps.git.diffRun(state.workspace) : [];
+      testedBy = await testsImporting(deps.createTools(state.workspace.workDir), changedCodeFiles(diff));
     } catch (error) {
       log({ role: 'git', type: 'warning', data: { message: `could not list the run's commits: ${LatheError.from(error).message}` } });
     }
   }
-  store.writeFile('report.md', renderReport(state, commits));
+  // Seed 004's definition of done, checked from the net diff rather than ticked.
+  const done = definitionOfDone(state, commits, diff, testedBy);
+  log({ role: 'engine', type: 'definition_of_done', data: { checks: done } });
+  store.writeFile('report.md', renderReport(state, commits, done));
   if (state.status === 'stuck') {
     store.writeFile('stuck-report.md', renderStuckReport(state, readLog(path.join(store.dir, 'log.jsonl'))));
     for (const dir of stuckArtifacts(state)) await deps.retainArtifacts(dir, `stuck report of run ${state.run_id}`).catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunCommitInfo } from '../workspace/types';
+import type { DoneCheck } from './doneChecks';
 
 function planLines(state: RunState): string[] {
   return state.plans.flatMap((plan) => [
@@ -34,23 +35,19 @@ function commitLines(commits: RunCommitInfo[]): string[] {
   ]);
 }
 
-const TEST_FILE = /(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$/;
+const DONE_LABELS: Record<DoneCheck['id'], string> = {
+  verifier_pass: 'Verifier returns PASS',
+  minimal_diff: 'Diff is minimal',
+  tests_for_change: 'New or changed behaviour has tests',
+  summary: 'Summary documents what changed, why, how verified',
+};
 
-function definitionOfDone(state: RunState, commits: RunCommitInfo[]): string[] {
-  const files = commits.flatMap((commit) => commit.files);
-  const lines = files.reduce((total, file) => total + file.added + file.removed, 0);
-  const touchedTests = files.some((file) => TEST_FILE.test(file.path));
-  const check = (ok: boolean) => (ok ? '[x]' : '[ ]');
-  return [
-    `- ${check(state.last_test?.status === 'PASS')} Verifier returns PASS${state.last_test ? ` (last: ${state.last_test.status})` : ''}`,
-    `- ${check(commits.length > 0)} Diff is minimal: ${new Set(files.map((file) => file.path)).size} file(s), ${lines} line(s) changed`,
-    `- ${check(touchedTests)} New or changed behaviour has tests${touchedTests ? '' : ' (no test file changed)'}`,
-    `- [x] Summary documents what changed, why, how verified (run_id ${state.run_id})`,
-  ];
+function doneLines(checks: DoneCheck[]): string[] {
+  return checks.map((check) => `- [${check.ok ? 'x' : ' '}] ${DONE_LABELS[check.id]}: ${check.detail}`);
 }
 
 /** `report.md`: what changed, why, how verified, and the run_id (seed 004's definition of done). */
-export function renderReport(state: RunState, commits: RunCommitInfo[]): string {
+export function renderReport(state: RunState, commits: RunCommitInfo[], done: DoneCheck[]): string {
   const result = state.result;
   const m = state.metrics;
   return [
@@ -72,7 +69,7 @@ export function renderReport(state: RunState, commits: RunCommitInfo[]): string 
     ...verificationLines(state),
     '',
     '## Definition of done (seed 004)',
-    ...definitionOfDone(state, commits),
+    ...doneLines(done),
     '',
     '## Metrics',
     `Steps: ${m.completed_steps} completed, ${m.failed_steps} failed of ${m.total_steps}; replans ${m.replan_count}; fix cycles ${m.fix_cycles}; verifications ${m.verifications_passed} passed, ${m.verifications_failed} failed.`,

@@ -97,6 +97,12 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `command rejected: ${str(data, 'command') ?? '?'} (${str(data, 'reason') ?? ''})`, tone: 'fail' };
     case 'budget_exhausted':
       return { text: `${str(data, 'scope') ?? '?'} budget used up${at}: ${str(data, 'reason') ?? ''}`, tone: 'warn' };
+    case 'definition_of_done': {
+      const open = records(data.checks).filter((check) => check.ok !== true).map((check) => str(check, 'id') ?? '?');
+      return { text: open.length === 0 ? 'definition of done: every check holds' : `definition of done: not met — ${open.join(', ')}`, tone: open.length === 0 ? 'ok' : 'warn' };
+    }
+    case 'artifacts_released':
+      return { text: `stuck-report artifacts released (${strList(data, 'dirs').length})`, tone: 'info' };
     case 'gate_fallback':
       return { text: `${str(data, 'gate') ?? 'a'} gate passed without review (the Supervisor failed)`, tone: 'warn' };
     case 'retry':
