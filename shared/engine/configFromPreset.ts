@@ -24,7 +24,7 @@ export function configFromPreset(preset: Preset): RunConfig {
     models: {},
     shell_allowlist: [...DEFAULT_SHELL_ALLOWLIST],
     kb_dir: '.lathe/kb',
-    push: { remote: null, write_pr_description: true },
+    push: { remote: null, write_pr_description: true, enabled: preset.push_on_approval },
     workspace: { ...DEFAULT_WORKSPACE_CONFIG },
   };
 }

@@ -35,6 +35,10 @@ export const PresetSchema = z.object({
   escalation: z.boolean(),
   /** Seed 004: a failed verify loop is the Editor's to fix until REPLAN / hard stop. */
   stuck_report: z.boolean(),
+  /** Seed 001's ShellTool: the test command and verification tools must pass the allowlist. */
+  allowlist_commands: z.boolean(),
+  /** Seed 001: an approved run is pushed (to `origin` when the repository has one). */
+  push_on_approval: z.boolean(),
   defaults: z.object({
     edit_format: EditFormatNameSchema,
     artifacts_only: z.boolean(),
@@ -74,6 +78,8 @@ export const PRESETS = {
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
+    allowlist_commands: false,
+    push_on_approval: false,
     defaults: {
       edit_format: 'whole-file',
       artifacts_only: true,
@@ -97,6 +103,8 @@ export const PRESETS = {
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
+    allowlist_commands: true,
+    push_on_approval: true,
     defaults: {
       edit_format: 'unified-diff',
       artifacts_only: false,
@@ -120,6 +128,8 @@ export const PRESETS = {
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: false,
+    allowlist_commands: false,
+    push_on_approval: false,
     defaults: {
       edit_format: 'whole-file',
       artifacts_only: false,
@@ -143,6 +153,8 @@ export const PRESETS = {
     on_task_failure: 'continue',
     escalation: true,
     stuck_report: false,
+    allowlist_commands: false,
+    push_on_approval: false,
     defaults: {
       edit_format: 'search-replace',
       artifacts_only: false,
@@ -166,6 +178,8 @@ export const PRESETS = {
     on_task_failure: 'halt',
     escalation: false,
     stuck_report: true,
+    allowlist_commands: false,
+    push_on_approval: false,
     defaults: {
       edit_format: 'search-replace',
       artifacts_only: false,

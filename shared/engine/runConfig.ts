@@ -19,6 +19,8 @@ export const VerificationToolSchema = z.object({
   argv: z.array(z.string().max(4096)).min(1).max(64),
   /** A failing optional tool is reported but does not fail the step. */
   required: z.boolean().default(true),
+  /** The tool's own time limit; null: the test timeout. */
+  timeout_ms: z.number().int().positive().nullable().default(null),
 });
 export type VerificationTool = z.infer<typeof VerificationToolSchema>;
 
@@ -78,7 +80,11 @@ export const RunConfigSchema = z.object({
   models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema),
   shell_allowlist: z.array(z.string().min(1).max(128)).max(64),
   kb_dir: z.string().min(1).max(300),
-  push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean() }),
+  /**
+   * Seed 001's push of an approved run: `remote` null means `origin` when the repository has one; with
+   * `enabled`, a push that fails ends the run with exit 2 (an unrecoverable git error).
+   */
+  push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean(), enabled: z.boolean().default(false) }),
   /** Runs saved before this existed read as the defaults. */
   workspace: WorkspaceConfigSchema.default(DEFAULT_WORKSPACE_CONFIG),
 });

@@ -98,7 +98,8 @@ export const TestSummarySchema = z.object({
     .object({ restored: z.array(z.string()), removed: z.array(z.string()), relinked: z.array(z.string()), failed: z.array(z.string()) })
     .nullable()
     .default(null),
-  tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean() })),
+  /** Seed 003's registered tools in order, the test command first (`tests`); `reason` when one did not pass. */
+  tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean(), reason: z.string().nullable().default(null) })),
 });
 export type TestSummary = z.infer<typeof TestSummarySchema>;
 

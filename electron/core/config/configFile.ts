@@ -12,6 +12,15 @@ const RoleModelEntrySchema = z.union([
   }),
 ]);
 
+/** Seed 003's ToolRegistry entry as written: argv as a list or a command line, an optional `timeout` (2m, 90s). */
+const ConfigToolSchema = z.strictObject({
+  name: VerificationToolSchema.shape.name,
+  argv: z.union([z.string().min(1), VerificationToolSchema.shape.argv]),
+  required: z.boolean().optional(),
+  timeout: z.union([z.string(), z.number()]).optional(),
+});
+export type ConfigTool = z.infer<typeof ConfigToolSchema>;
+
 const roles = ['default', 'planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
 
 /**
@@ -32,7 +41,7 @@ export const ConfigFileSchema = z.strictObject({
       test_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
       build_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
       test_timeout: z.union([z.string(), z.number()]).optional(),
-      extra_verification: z.array(VerificationToolSchema).optional(),
+      extra_verification: z.array(ConfigToolSchema).optional(),
       time_limit: z.union([z.string(), z.number()]).optional(),
       max_attempts_per_task: z.number().int().min(1).optional(),
       max_plan_attempts: z.number().int().min(1).optional(),
@@ -56,6 +65,8 @@ export const ConfigFileSchema = z.strictObject({
       remote: z.string().nullable().optional(),
       branch_prefix: z.string().optional(),
       auto_pr: z.boolean().optional(),
+      /** Push the approved run branch (dev-agent: on). */
+      push: z.boolean().optional(),
       write_pr_description: z.boolean().optional(),
     })
     .optional(),

@@ -33,7 +33,7 @@ describe('resolveRunConfig', () => {
     expect(config.time_limit_ms).toBe(30 * 60_000);
     expect(config.limits.max_attempts_per_task).toBe(7);
     expect(config.test_command).toEqual(['pytest', '--maxfail=1']);
-    expect(config.push).toEqual({ remote: 'origin', write_pr_description: true });
+    expect(config.push).toEqual({ remote: 'origin', write_pr_description: true, enabled: true });
     expect(config.branch_prefix).toBe('dev-agent/fix');
     expect(config.gates).toEqual({ plan: 'human', code: 'off', step: 'both', goal: 'off' });
   });
@@ -58,6 +58,26 @@ describe('resolveRunConfig', () => {
     expect(config.test_command).toEqual(['npx', 'mocha']);
     fs.rmSync(dir, { recursive: true, force: true });
     expect(resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: [make, all]\n') }).build_command).toEqual(['make', 'all']);
+  });
+
+  it("reads seed 003's registered tools: argv as a list or a command line, required, and each tool's timeout (3.13)", () => {
+    const repo = withRepoConfig('policies:\n  extra_verification:\n    - { name: lint, argv: "npx eslint --max-warnings 0 .", timeout: 90s }\n    - { name: types, argv: [npx, tsc, --noEmit], required: false }\n');
+    expect(resolveRunConfig({ repoRoot: repo }).extra_verification).toEqual([
+      { name: 'lint', argv: ['npx', 'eslint', '--max-warnings', '0', '.'], required: true, timeout_ms: 90_000 },
+      { name: 'types', argv: ['npx', 'tsc', '--noEmit'], required: false, timeout_ms: null },
+    ]);
+  });
+
+  it("seed 001's push: on for dev-agent (origin by default), off elsewhere unless a remote is named; remote: null turns it off (1.7)", () => {
+    dir = makeTempDir();
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push).toEqual({ remote: null, write_pr_description: true, enabled: true });
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal' }).push.enabled).toBe(false);
+    fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { remote: upstream }\n');
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal' }).push).toMatchObject({ remote: 'upstream', enabled: true });
+    fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { remote: null }\n');
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push.enabled).toBe(false);
+    fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { push: false }\n');
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push.enabled).toBe(false);
   });
 
   it("maps seed 003's max_retries to 1 + retries attempts", () => {

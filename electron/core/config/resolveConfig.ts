@@ -96,7 +96,14 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (testCommand) config.test_command = splitCommand(testCommand);
   if (p.build_command) config.build_command = splitCommand(p.build_command);
   if (p.test_timeout !== undefined) config.limits.test_timeout_ms = parseDuration(String(p.test_timeout), 'policies.test_timeout');
-  if (p.extra_verification) config.extra_verification = p.extra_verification;
+  if (p.extra_verification) {
+    config.extra_verification = p.extra_verification.map((tool, index) => ({
+      name: tool.name,
+      argv: splitCommand(tool.argv),
+      required: tool.required ?? true,
+      timeout_ms: tool.timeout === undefined ? null : parseDuration(String(tool.timeout), `policies.extra_verification.${index}.timeout`),
+    }));
+  }
   if (p.time_limit !== undefined) config.time_limit_ms = parseDuration(String(p.time_limit), 'policies.time_limit');
   for (const key of ['max_attempts_per_task', 'max_plan_attempts', 'max_fix_cycles', 'replan_after_failures', 'hard_stop_verify_loops', 'max_subplan_depth', 'max_failed_steps', 'agent_retries'] as const) {
     const value = p[key];
@@ -108,7 +115,9 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (p.thresholds) config.thresholds = { ...config.thresholds, ...p.thresholds };
   if (p.allowlist) config.shell_allowlist = p.allowlist;
   if (p.allow_dirty !== undefined) config.allow_dirty = p.allow_dirty;
-  if (file.git?.remote !== undefined) config.push.remote = file.git.remote;
+  // Naming a remote asks for the push; `remote: null` turns it off.
+  if (file.git?.remote !== undefined) Object.assign(config.push, { remote: file.git.remote, enabled: file.git.remote !== null });
+  if (file.git?.push !== undefined) config.push.enabled = file.git.push;
   if (file.git?.branch_prefix) config.branch_prefix = file.git.branch_prefix;
   const writePr = file.git?.write_pr_description ?? file.git?.auto_pr;
   if (writePr !== undefined) config.push.write_pr_description = writePr;

@@ -57,33 +57,6 @@ describe("seed 000's knowledge notes", () => {
   });
 });
 
-describe("seed 003's verification tools", () => {
-  it('runs each registered tool in order and reports each, a missing command included', async () => {
-    const { repo, dataDir } = setup();
-    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay }, (config) => {
-      config.extra_verification = [
-        { name: 'lint', argv: ['node', '-e', 'process.exit(0)'], required: true },
-        { name: 'typecheck', argv: ['definitely-not-a-command-xyz'], required: false },
-      ];
-    });
-    expect(state.result?.status).toBe('complete');
-    const tools = log.find((event) => event.type === 'test_result')?.data.tools;
-    expect(tools).toEqual([
-      { name: 'lint', status: 'PASS', required: true },
-      { name: 'typecheck', status: 'INFRA_ERROR', required: false },
-    ]);
-  });
-
-  it('fails the step when a required tool fails', async () => {
-    const { repo, dataDir } = setup();
-    const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay }, (config) => {
-      config.extra_verification = [{ name: 'lint', argv: ['node', '-e', 'process.exit(3)'], required: true }];
-    });
-    expect(state.result).toMatchObject({ status: 'failed', exit_code: 1 });
-    expect(log.find((event) => event.type === 'test_result')?.data).toMatchObject({ status: 'FAIL', passed: false });
-  });
-});
-
 describe("seed 002's agent error recovery", () => {
   it('retries a transient model failure with backoff and carries on', async () => {
     const { repo, dataDir } = setup();

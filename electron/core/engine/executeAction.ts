@@ -23,7 +23,14 @@ export async function executeAction(session: RunSession, action: EngineAction, s
         return {
           kind: 'verified',
           purpose: action.purpose,
-          test: await runVerification(session.deps, state, { artifactRoot: session.artifactRoot, timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms, signal: session.signal, coverage: session.preset.tester === 'fix_plan' && action.purpose === 'step' }),
+          test: await runVerification(session.deps, state, {
+            artifactRoot: session.artifactRoot,
+            timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
+            timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
+            signal: session.signal,
+            coverage: session.preset.tester === 'fix_plan' && action.purpose === 'step',
+            allowlist: session.preset.allowlist_commands ? allowRules(state) : undefined,
+          }),
         };
       case 'agent':
         return await callAgent(session, action, state);
@@ -52,7 +59,32 @@ export async function executeAction(session: RunSession, action: EngineAction, s
   }
 }
 
+const allowRules = (state: RunState) => state.config.shell_allowlist.map((rule) => rule.trim().split(/\s+/));
+
+/**
+ * Seed 001: the test command goes through the ShellTool's allowlist, checked before any branch is made.
+ * A detected command is checked as the repository names it (`npm test` for its scripts.test, `pytest`
+ * for pytest run through Python), the way a user would allow it.
+ */
+async function rejectedTestCommand(session: RunSession, state: RunState): Promise<ActionOutcome | null> {
+  if (!session.preset.allowlist_commands) return null;
+  const detected = state.config.test_command ? null : await session.deps.detectTestCommand(session.repoRoot);
+  const argv = state.config.test_command ?? detected?.argv;
+  if (!argv) return null;
+  const check = checkShellCommand(asNamed(argv, detected?.runner ?? null), allowRules(state));
+  return check.allowed ? null : { kind: 'command_rejected', command: check.command, reason: `${check.reason}; add it to policies.allowlist in lathe.config.yaml to allow it` };
+}
+
+function asNamed(argv: string[], runner: string | null): string[] {
+  if (runner === 'node-test') return ['npm', 'test'];
+  const pytest = argv.findIndex((arg, index) => arg === 'pytest' && argv[index - 1] === '-m');
+  if ((runner === 'pytest' || /(^|\/)python[\d.]*$/.test(argv[0] ?? '')) && pytest > 0) return ['pytest', ...argv.slice(pytest + 1)];
+  return argv;
+}
+
 async function prepare(session: RunSession, state: RunState): Promise<ActionOutcome> {
+  const rejected = await rejectedTestCommand(session, state);
+  if (rejected) return rejected;
   const { deps, repoRoot } = session;
   const settings = state.config.workspace;
   const options = {

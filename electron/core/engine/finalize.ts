@@ -1,7 +1,8 @@
 import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { RunCommitInfo, RunDiffFile } from '../workspace/types';
+import { EXIT_INFRA, finishRun } from '../../../shared/engine/finish';
+import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/types';
 import { changedCodeFiles, definitionOfDone, testsImporting } from './doneChecks';
 import type { EngineDeps } from './engineDeps';
 import { renderPrDescription, renderReport } from './report';
@@ -13,7 +14,10 @@ import path from 'node:path';
  * End of a session: `report.md` (also after a stop, seed 002's graceful shutdown), and after an
  * approved run the PR description and, when a remote is configured and reachable, the push (seed 001).
  */
-export async function finalizeSession(deps: EngineDeps, store: RunStore, state: RunState, log: (event: PendingEvent) => void): Promise<RunState> {
+export async function finalizeSession(deps: EngineDeps, store: RunStore, finished: RunState, log: (event: PendingEvent) => void): Promise<RunState> {
+  const complete = finished.status === 'complete' && finished.commits.length > 0;
+  // The push comes first: when it fails the run ends with exit 2, and the report says so.
+  const state = complete && finished.workspace && finished.config.push.enabled ? await pushApproved(deps, finished, finished.workspace, log) : finished;
   let commits: RunCommitInfo[] = [];
   let diff: RunDiffFile[] = [];
   let testedBy: Record<string, string[]> = {};
@@ -36,16 +40,30 @@ export async function finalizeSession(deps: EngineDeps, store: RunStore, state: 
   }
   // Resumed to green: the stuck report is resolved, its artifacts fall under normal retention again.
   if (state.status === 'complete') await releaseRunArtifacts(deps, state, log);
-  const complete = state.status === 'complete' && state.commits.length > 0;
   if (complete && state.config.push.write_pr_description) store.writeFile('pr-description.md', renderPrDescription(state, commits));
-  if (complete && state.workspace && state.config.push.remote) {
-    try {
-      const pushed = await deps.git.pushRun(state.workspace, state.config.push.remote);
-      log({ role: 'git', type: 'push', data: { remote: state.config.push.remote, pushed: pushed.pushed, detail: pushed.detail } });
-    } catch (error) {
-      log({ role: 'git', type: 'push', data: { remote: state.config.push.remote, pushed: false, detail: LatheError.from(error).message } });
-    }
-  }
   log({ role: 'engine', type: 'report_written', data: { report: 'report.md', pr_description: complete && state.config.push.write_pr_description ? 'pr-description.md' : null, stuck_report: state.status === 'stuck' ? 'stuck-report.md' : null } });
   return state;
+}
+
+/**
+ * Seed 001: "Approved → push & PR"; "unrecoverable Git error → abort, exit 2". The remote is the one
+ * configured, else `origin` when the repository has one (a repository without it has nothing to push to).
+ */
+async function pushApproved(deps: EngineDeps, state: RunState, workspace: RunWorkspace, log: (event: PendingEvent) => void): Promise<RunState> {
+  const remote = state.config.push.remote ?? 'origin';
+  try {
+    const pushed = await deps.git.pushRun(workspace, remote);
+    log({ role: 'git', type: 'push', data: { remote, pushed: pushed.pushed, detail: pushed.detail } });
+    return state;
+  } catch (error) {
+    const failure = LatheError.from(error);
+    if (state.config.push.remote === null && failure.code === 'GIT_REMOTE_NOT_FOUND') {
+      log({ role: 'git', type: 'push', data: { remote, pushed: false, detail: 'the repository has no remote named origin: nothing to push to' } });
+      return state;
+    }
+    log({ role: 'git', type: 'push', data: { remote, pushed: false, detail: failure.message, code: failure.code } });
+    const ended = finishRun(state, 'failed', EXIT_INFRA, `the approved run could not be pushed to ${remote}: ${failure.message}`);
+    for (const event of ended.events) log(event);
+    return ended.state;
+  }
 }

@@ -178,7 +178,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
       store.saveState(state);
       if (outcome.kind === 'stopped') break;
     }
-    await finalizeSession(env.deps, store, state, (event) => session?.log(event));
+    state = await finalizeSession(env.deps, store, state, (event) => session?.log(event));
     state = { ...state, log_seq: store.lastSeq };
     store.saveState(state);
     return state;
@@ -197,7 +197,7 @@ export async function cancelRun(env: EngineEnv, request: { repoRoot: string; run
   for (const event of transition.events) store.append(event, clock.now());
   let state: RunState = { ...transition.state, log_seq: store.lastSeq };
   store.saveState(state);
-  await finalizeSession(env.deps, store, state, (event) => store.append(event, clock.now()));
+  state = await finalizeSession(env.deps, store, state, (event) => store.append(event, clock.now()));
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
   return state;

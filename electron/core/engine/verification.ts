@@ -1,6 +1,8 @@
 import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { VerifyResult } from '../workspace/types';
+import type { VerificationTool } from '../../../shared/engine/runConfig';
+import { checkShellCommand } from '../tools/shell';
+import type { VerifyRequest, VerifyResult } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
 
 /**
@@ -88,11 +90,63 @@ function infraSummary(reason: string): TestSummary {
   };
 }
 
+/** Seed 003's registry lists the test command first, as a required tool under this name. */
+export const TEST_TOOL = 'tests';
+/** How much of a failing tool's output the writer sees. */
+const TOOL_OUTPUT_CHARS = 1500;
+
+function cutToolOutput(text: string): string {
+  if (text.length <= TOOL_OUTPUT_CHARS) return text;
+  const head = text.slice(0, 1000);
+  const tail = text.slice(-(TOOL_OUTPUT_CHARS - 1000));
+  return `${head}\n... (${text.length - head.length - tail.length} characters cut) ...\n${tail}`;
+}
+
+/** Seed 003's ToolRegistry: the test command, then the configured tools, each with its timeout. */
+export function registeredTools(state: RunState): VerificationTool[] {
+  const tests: VerificationTool[] = state.test_command ? [{ name: TEST_TOOL, argv: state.test_command, required: true, timeout_ms: state.config.limits.test_timeout_ms }] : [];
+  return [...tests, ...state.config.extra_verification];
+}
+
+interface ToolOutcome {
+  status: TestSummary['status'];
+  reason: string | null;
+  output: string;
+}
+
+/** One registered tool: refused by the allowlist where it applies, else run with its own timeout; never throws but on abort. */
+async function runTool(deps: EngineDeps, base: Omit<VerifyRequest, 'argv'>, tool: VerificationTool, options: VerificationOptions): Promise<ToolOutcome> {
+  if (options.allowlist) {
+    const check = checkShellCommand(tool.argv, options.allowlist);
+    if (!check.allowed) return { status: 'INFRA_ERROR', reason: `rejected by the allowlist: ${check.reason}`, output: `${check.command}: not run (${check.reason})` };
+  }
+  const own = tool.timeout_ms ?? base.timeoutMs;
+  try {
+    const result = await deps.verify({ ...base, argv: tool.argv, timeoutMs: options.timeoutFor?.(own) ?? own });
+    return { status: result.status, reason: result.reason ?? (result.status === 'PASS' ? null : `exit code ${result.exitCode ?? 'none'}`), output: result.report };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const message = LatheError.from(error).message;
+    return { status: 'INFRA_ERROR', reason: message, output: message };
+  }
+}
+
+export interface VerificationOptions {
+  artifactRoot: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  coverage: boolean;
+  /** A tool's own timeout, cut to the run's budgets. */
+  timeoutFor?: (ownMs: number) => number;
+  /** Seed 001's ShellTool allowlist, where the workflow applies it to verification commands. */
+  allowlist?: readonly (readonly string[])[];
+}
+
 /**
  * The test command, then seed 003's registered verification tools (lint, typecheck, …) in
  * registration order; each tool's failure, even an exception, is its own result.
  */
-export async function runVerification(deps: EngineDeps, state: RunState, options: { artifactRoot: string; timeoutMs: number; signal?: AbortSignal; coverage: boolean }): Promise<TestSummary> {
+export async function runVerification(deps: EngineDeps, state: RunState, options: VerificationOptions): Promise<TestSummary> {
   const workspace = state.workspace;
   if (!workspace) return infraSummary('the run has no workspace');
   if (!state.test_command) return infraSummary('no test command: set test_command in lathe.config.yaml or pass --test-command');
@@ -111,22 +165,24 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     if (options.signal?.aborted) throw error;
     return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);
   }
-  const tools: TestSummary['tools'] = [];
-  for (const tool of state.config.extra_verification) {
-    try {
-      const result = await deps.verify({ ...base, argv: tool.argv });
-      tools.push({ name: tool.name, status: result.status, required: tool.required });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      tools.push({ name: tool.name, status: 'INFRA_ERROR', required: tool.required });
-    }
+  const tools: TestSummary['tools'] = [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
+  const failures: string[] = [];
+  for (const tool of registeredTools(state).slice(1)) {
+    const outcome = await runTool(deps, base, tool, options);
+    tools.push({ name: tool.name, status: outcome.status, required: tool.required, reason: outcome.reason });
+    if (tool.required && outcome.status !== 'PASS') failures.push(`${tool.name} failed (${outcome.reason ?? outcome.status}):\n${cutToolOutput(outcome.output)}`);
   }
   const summary = { ...summarize(main), tools };
-  const blocking = tools.filter((tool) => tool.required && tool.status !== 'PASS');
-  if (summary.passed && blocking.length > 0) {
-    const names = blocking.map((tool) => `${tool.name} (${tool.status})`).join(', ');
-    const note = `\n\nVerification tools failed: ${names}`;
-    return { ...summary, status: 'FAIL', passed: false, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
+  // What a failing required tool printed reaches the Coder (its feedback is made of these texts), cut to a share.
+  const note = failures.length > 0 ? `
+
+Verification tools:
+${failures.join('
+
+')}` : '';
+  const withTools = { ...summary, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
+  if (summary.passed && failures.length > 0) {
+    return { ...withTools, status: 'FAIL', passed: false };
   }
-  return summary;
+  return withTools;
 }
