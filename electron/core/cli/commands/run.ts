@@ -17,9 +17,10 @@ import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 import { ProgressPrinter } from '../progress';
+import { givenGoal, maxRetriesAttempts, normalizeResumeArgs, resumeChoice } from './resumeChoice';
 
-const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --goals FILE) [options]
-       lathe run --repo DIR --resume RUN_ID [--time-limit 30m] [--yes]
+const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --spec F | --goals FILE) [options]
+       lathe run --repo DIR --resume [RUN_ID] [--goal TEXT | --spec F] [--time-limit 30m] [--yes]
 
 Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a commit per step.
   --workflow NAME         minimal | dev-agent | retry-loop | supervised | editor-scouts (default: minimal)
@@ -36,7 +37,11 @@ Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a 
   --threads N             CPU threads for llama models (default: physical cores)
   --json                  print events as JSON lines and a final summary line
   --yes                   approve every human gate
-  --resume RUN_ID         continue a stopped or crashed run from its last completed sub-step
+  --resume [RUN_ID]       continue a stopped or crashed run from its last completed sub-step (no id: the
+                          latest resumable run); a goal or spec given with it must be the run's own (exit 64)
+  --no-resume             start a fresh run (seed 003), whatever runs could be resumed
+  --spec FILE             the goal from a file (seed 003's spec.md; the same as --goal-file)
+  --max-retries N         seed 003: 1 generation + N patches per task (sets the attempts per task to N + 1)
   --goals FILE            seed 000's task list: run each goal (YAML list or one per line) in turn
 Exit codes: 0 success or nothing to do, 1 goal not met within limits, 2 unrecoverable git/infra error, 64 usage error.`;
 
@@ -44,6 +49,9 @@ const options = {
   repo: { type: 'string' },
   goal: { type: 'string' },
   'goal-file': { type: 'string' },
+  spec: { type: 'string' },
+  'no-resume': { type: 'boolean' },
+  'max-retries': { type: 'string' },
   goals: { type: 'string' },
   workflow: { type: 'string' },
   model: { type: 'string' },
@@ -98,10 +106,12 @@ export const runCommand: Command = {
   usage,
   async run(args, io) {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
-    const { values } = parseCommandArgs(args, options);
+    const { values } = parseCommandArgs(normalizeResumeArgs(args), options);
     const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
-    const goalSources = [values.goal, values['goal-file'], values.goals].filter((value) => value !== undefined).length;
-    if (values.resume === undefined && goalSources !== 1) throw new UsageError('give exactly one of --goal, --goal-file or --goals (or --resume RUN_ID)');
+    const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter((value) => value !== undefined).length;
+    if ((values.resume === undefined && goalSources !== 1) || goalSources > 1) throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
+    // Seed 003's resume rules (a changed goal stops here, exit 64), before anything is set up.
+    const resumption = await resumeChoice(repoRoot, values, io.cwd);
     const overrides: ConfigOverrides = {
       workflow: values.workflow,
       model: values.model,
@@ -110,6 +120,7 @@ export const runCommand: Command = {
       gates: values.gates === undefined ? undefined : parseGates(values.gates),
       testCommand: values['test-command'] === undefined ? undefined : splitCommand(values['test-command']),
       allowDirty: values['allow-dirty'],
+      maxAttemptsPerTask: maxRetriesAttempts(values['max-retries']),
     };
     const threads = values.threads === undefined ? undefined : Number(values.threads);
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError('--threads must be a positive whole number');
@@ -137,12 +148,12 @@ export const runCommand: Command = {
       },
     });
     try {
-      if (values.resume !== undefined) {
-        printer.resumeFrom(RunStore.readState(repoRoot, values.resume));
-        const state = await resumeRun(env, { repoRoot, runId: values.resume, timeLimitMs: overrides.timeLimitMs });
+      if (resumption.kind === 'resume') {
+        printer.resumeFrom(RunStore.readState(repoRoot, resumption.runId));
+        const state = await resumeRun(env, { repoRoot, runId: resumption.runId, goal: resumption.goal, timeLimitMs: overrides.timeLimitMs });
         return finish(io, state, repoRoot, values.json === true);
       }
-      const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [values.goal ?? fs.readFileSync(path.resolve(io.cwd, values['goal-file'] ?? ''), 'utf8').trim()];
+      const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [givenGoal(values, io.cwd) ?? ''];
       const resolved = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
       const defaults = await fillDefaultModels(resolved, modelAssignments(presetOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
       // On stderr with --json, whose stdout is JSON lines only.

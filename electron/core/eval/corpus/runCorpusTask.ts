@@ -68,7 +68,10 @@ export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: Cor
       testCommand: splitCommand(task.test_command),
     },
   );
-  return unattendedGates(config);
+  // The task's own test command is the operator's, not an agent's: the allowlist (dev-agent) accepts it as written.
+  const argv = splitCommand(task.test_command);
+  const rule = argv.slice(0, argv[0] === 'sh' ? 2 : 1).join(' ');
+  return unattendedGates({ ...config, shell_allowlist: [...new Set([...config.shell_allowlist, rule])] });
 }
 
 /** The fixed tree's bare run is the same for every workflow and format: run once per task, its output kept. */
