@@ -9,6 +9,8 @@ import type { ChatMessage, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { cancelRun, resumeRun, startRun } from './runner';
 import { readLog, RunStore } from './runStore';
+import { EventBus } from '../api/eventBus';
+import { RunManager } from '../runs/runManager';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 
 const setup = runFixturePerTest();
@@ -106,6 +108,14 @@ describe("seed 003's spec_hash", () => {
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir });
     await expect(resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' })).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
     expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe('complete');
+  });
+
+  it('the window passes the goal it resumes, and a changed one is refused (3.11)', async () => {
+    const { repo, dataDir } = setup();
+    const { state } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
+    const manager = new RunManager({ events: new EventBus(), appRoot: APP_ROOT, dataDir });
+    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'a different goal')).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
+    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'fix median')).resolves.toEqual({ runId: state.run_id });
   });
 });
 
