@@ -56,4 +56,14 @@ describe("the engine's test summary", () => {
     expect(feedbackFrom(summary, 'test_output', 'excerpt').text).toContain('src/app.js');
     expect(fs.readFileSync(path.join(state.workspace?.workDir ?? '', 'src/app.js'), 'utf8')).toBe('module.exports = 1;\n');
   });
+
+  it("reports the build and the tests as seed 003's first registered tools (4.8, 3.13)", async () => {
+    const green = await runState({ 'a.txt': 'a\n' }, { test: ['/bin/true'], build: ['/bin/true'] });
+    const passed = await runVerification(deps, green, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });
+    expect(passed.tools.map((tool) => [tool.name, tool.status])).toEqual([['build', 'PASS'], ['tests', 'PASS']]);
+    const broken = await runState({ 'a.txt': 'a\n' }, { test: ['/bin/true'], build: ['/bin/sh', '-c', 'exit 2'] });
+    const failed = await runVerification(deps, broken, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });
+    // The tests did not run, so they are not reported as run.
+    expect(failed.tools.map((tool) => [tool.name, tool.status])).toEqual([['build', 'FAIL']]);
+  });
 });

@@ -90,7 +90,8 @@ function infraSummary(reason: string): TestSummary {
   };
 }
 
-/** Seed 003's registry lists the test command first, as a required tool under this name. */
+/** Seed 003's registry lists the build (seed 004, when configured) and the test command first, as required tools. */
+export const BUILD_TOOL = 'build';
 export const TEST_TOOL = 'tests';
 /** How much of a failing tool's output the writer sees. */
 const TOOL_OUTPUT_CHARS = 1500;
@@ -100,12 +101,6 @@ function cutToolOutput(text: string): string {
   const head = text.slice(0, 1000);
   const tail = text.slice(-(TOOL_OUTPUT_CHARS - 1000));
   return `${head}\n... (${text.length - head.length - tail.length} characters cut) ...\n${tail}`;
-}
-
-/** Seed 003's ToolRegistry: the test command, then the configured tools, each with its timeout. */
-export function registeredTools(state: RunState): VerificationTool[] {
-  const tests: VerificationTool[] = state.test_command ? [{ name: TEST_TOOL, argv: state.test_command, required: true, timeout_ms: state.config.limits.test_timeout_ms }] : [];
-  return [...tests, ...state.config.extra_verification];
 }
 
 interface ToolOutcome {
@@ -165,9 +160,12 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     if (options.signal?.aborted) throw error;
     return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);
   }
-  const tools: TestSummary['tools'] = [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
+  // Seed 004's build step runs first in the same sandbox; when it failed the tests did not run.
+  const build: TestSummary['tools'] = main.build ? [{ name: BUILD_TOOL, status: main.build.status, required: true, reason: main.build.reason }] : [];
+  const tests: TestSummary['tools'] = main.failedPhase === 'build' ? [] : [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
+  const tools: TestSummary['tools'] = [...build, ...tests];
   const failures: string[] = [];
-  for (const tool of registeredTools(state).slice(1)) {
+  for (const tool of state.config.extra_verification) {
     const outcome = await runTool(deps, base, tool, options);
     tools.push({ name: tool.name, status: outcome.status, required: tool.required, reason: outcome.reason });
     if (tool.required && outcome.status !== 'PASS') failures.push(`${tool.name} failed (${outcome.reason ?? outcome.status}):\n${cutToolOutput(outcome.output)}`);
