@@ -57,7 +57,8 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     first_failure: state.last_test.first_failure,
     output: testRunText(state.last_test, 'excerpt'),
     coverage_percent: state.last_test.coverage_percent,
-    ...(state.last_test.tools.length > 0 ? { tools: state.last_test.tools } : {}),
+    // The registered tools beyond the test command itself (its result is `status` already).
+    ...(state.last_test.tools.some((tool) => tool.name !== 'tests') ? { tools: state.last_test.tools } : {}),
   };
   switch (kind) {
     case 'plan':
