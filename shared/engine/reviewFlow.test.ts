@@ -185,3 +185,22 @@ describe('seed 002 (2.1): the goal gate makes a final full test run', () => {
     expect(run.state.result?.status).toBe('complete');
   });
 });
+
+describe("seed 002 (2.13): the Tester's exploratory findings", () => {
+  const noFixReview = (config: RunConfig): RunConfig => ({ ...config, gates: { ...config.gates, code: 'off' } });
+  const withFinding = (severity: string) => (state: RunState) =>
+    state.current_step_id === 'T1' && state.counters.fix_cycles === 0 ? { ...fixPlan, findings: [{ ...fixPlan.findings[0], severity }] } : { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] };
+
+  it.each(['critical', 'high'])('a %s finding blocks a green step: its fix plan goes to the Coder first', (severity) => {
+    const run = simulate(supervised, script({ tester: withFinding(severity) }), { config: noFixReview });
+    expect(run.events.filter((event) => event.type === 'fix_plan').map((event) => event.data.blocking)[0]).toBe(true);
+    expect(run.events.find((event) => event.type === 'fix_cycle')?.data).toMatchObject({ step_id: 'T1', cycle: 1 });
+  });
+
+  it.each(['medium', 'low'])('a %s finding does not block a green step; the code gate sees it', (severity) => {
+    const run = simulate(supervised, script({ tester: withFinding(severity) }), { config: noFixReview });
+    expect(run.events.some((event) => event.type === 'fix_cycle')).toBe(false);
+    expect(run.state.result?.status).toBe('complete');
+  });
+});
+

@@ -55,7 +55,7 @@ export function completeStep(state: RunState, preset: Preset): Transition {
     gate: null,
     feedback: null,
     proposal: null,
-    proposal_files: [],
+    // Kept: seed 003's attempt_files, the files of the last attempt, for whoever reads state.json.
     passed_gates: [],
     metrics: { ...done.metrics, completed_steps: done.metrics.completed_steps + 1 },
   };
@@ -128,7 +128,8 @@ export function startAttempt(state: RunState, stepId: string): RunState {
 export function failAttempt(state: RunState, preset: Preset, feedback: Feedback): Transition {
   const step = currentStep(state);
   if (!step) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, 'no current step to retry');
-  const cleared: RunState = { ...state, gate: null, proposal: null, proposal_files: [], feedback };
+  // `proposal_files` stays: seed 003's attempt_files name the last attempt's files until the next one writes.
+  const cleared: RunState = { ...state, gate: null, proposal: null, feedback };
   if (step.attempts < state.config.limits.max_attempts_per_task) {
     return { state: startAttempt(cleared, step.id), events: [event('retry', { step_id: step.id, attempt: step.attempts + 1, feedback: feedback.kind })] };
   }

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configFromPreset } from '../../../shared/engine/configFromPreset';
 import { initialState } from '../../../shared/engine/initialState';
 import { PRESETS } from '../../../shared/engine/presets';
-import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import type { RunState } from '../../../shared/engine/runState';
+import { APP_ROOT, makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
+import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import { resolveRunConfig } from '../config/resolveConfig';
+import { createEngineEnv } from './defaultDeps';
+import { startRun } from './runner';
 import { hashGoal, newRunId, readLog, RunStore, runDir } from './runStore';
 
 let repo: TempRepo;
@@ -33,6 +38,9 @@ describe('RunStore', () => {
     expect(events.map((event) => event.seq)).toEqual([1, 2]);
     expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([[1, 'one', 'r1'], [2, 'two', 'r1'], [3, 'three', 'r1']]);
     expect(Object.keys(log[0] ?? {})).toEqual(['ts', 'seq', 'run_id', 'role', 'type', 'data']);
+    // Seed 003's logger (3.12): one JSON-lines file per run, timestamps UTC ISO-8601.
+    for (const event of log) expect(event.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(fs.readdirSync(runDir(repo.dir, 'r1')).filter((name) => name.endsWith('.jsonl'))).toEqual(['log.jsonl']);
   });
 
   it('cuts a torn last line (a kill mid-write) so every line parses', () => {
@@ -71,4 +79,28 @@ describe('RunStore', () => {
     fs.writeFileSync(path.join(store.dir, 'state.json'), JSON.stringify({ run_id: 'bad' }));
     expect(() => RunStore.open(repo.dir, 'bad')).toThrow(expect.objectContaining({ code: 'RUN_STATE_INVALID' }));
   });
+
+  it("holds seed 003's state.json fields after a real retry-loop run (3.10)", async () => {
+    repo = makeExampleRepo('js-stats');
+    const dataDir = makeTempDir('lathe-state-');
+    try {
+      const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
+      const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 });
+      const finished = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+      const saved = JSON.parse(fs.readFileSync(path.join(runDir(repo.dir, finished.run_id), 'state.json'), 'utf8')) as RunState;
+      // run_id, phase, attempt, max_retries, test_passed, last_test_output, attempt_files, spec_hash, created_at, updated_at
+      expect(saved.run_id).toMatch(/^\d{8}T\d{6}Z$/);
+      expect(saved.phase).toBe('finished');
+      expect(saved.plans[0]?.steps[0]?.attempts).toBe(2);
+      expect(saved.config.limits.max_attempts_per_task).toBe(4);
+      expect(saved.last_test).toMatchObject({ passed: true, report: expect.stringContaining('pass') });
+      expect(saved.proposal_files).toEqual(['README.md', 'src/stats.js']);
+      expect(saved.goal_hash).toBe(hashGoal('fix median'));
+      expect(Date.parse(saved.updated_at)).toBeGreaterThanOrEqual(Date.parse(saved.created_at));
+      expect(saved.created_at).toMatch(/Z$/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
+
