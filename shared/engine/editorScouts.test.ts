@@ -39,6 +39,7 @@ const preset = PRESETS['editor-scouts'];
 const purposes = (actions: EngineAction[]) => actions.filter((action) => action.kind === 'agent').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : ''));
 
 describe('editor-scouts (seed 004) transitions', () => {
+  // docs/seeds.md 4.2: the Editor's brief (behaviour change, success criteria, non-goals)
   it('briefs, pulls each Scout with its question, records their reports, then the Editor implements', () => {
     const run = simulate(preset, script());
     expect(purposes(run.actions)).toEqual(['editor:scout_brief', 'scout:scout', 'scout:scout', 'editor:code']);
@@ -65,6 +66,7 @@ describe('editor-scouts (seed 004) transitions', () => {
     expect(run.state.counters).toMatchObject({ total_verify_loops: 0, consecutive_verify_failures: 0, replans: 1 });
   });
 
+  // docs/seeds.md 4.16
   it('ends the task at once, stuck, when a Scout fails every retry (INFRA_ERROR)', () => {
     const run = simulate(preset, script({ scoutFails: true }));
     expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 2 });

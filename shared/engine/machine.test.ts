@@ -40,6 +40,7 @@ function happy(overrides: Partial<Record<string, (action: EngineAction) => Retur
 }
 
 describe('minimal (seed 000)', () => {
+  // docs/seeds.md 0.4 (strict roles: the exact action sequence), 0.25, 3.9 (phases in order to finished)
   it('plans, then codes, verifies and reports each task in order, and completes', () => {
     const run = simulate(PRESETS.minimal, happy());
     expect(run.state.result).toEqual({ status: 'complete', exit_code: 0, reason: expect.any(String) });
@@ -49,12 +50,14 @@ describe('minimal (seed 000)', () => {
     expect(run.state.commits).toHaveLength(2);
   });
 
+  // docs/seeds.md 0.17
   it("decides the Tester's `passed` by the exit code, not the model", () => {
     const run = simulate(PRESETS.minimal, happy());
     const reports = run.events.filter((event) => event.type === 'tester_report');
     expect(reports[0]?.data).toMatchObject({ passed: true, model_passed: false, report: 'model report' });
   });
 
+  // docs/seeds.md 0.31
   it('halts on the first failing test (exit 1)', () => {
     const run = simulate(PRESETS.minimal, happy({ 'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(false) }) }));
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
@@ -71,6 +74,7 @@ describe('minimal (seed 000)', () => {
     expect(run.state.commits).toEqual([]);
   });
 
+  // docs/seeds.md 0.7 (the error surface), 0.24 (a declined task halts), 0.31
   it('halts when an agent answers {"status":"error"} (seed 000 error surface)', () => {
     const declined = (action: EngineAction) =>
       action.kind === 'agent' ? ({ kind: 'agent_declined', role: action.role, purpose: action.purpose, reason: 'needs src/io.py', calls: 1, usage } as const) : ({ kind: 'internal' } as const);
@@ -79,6 +83,7 @@ describe('minimal (seed 000)', () => {
     expect(run.events.find((event) => event.type === 'agent_declined')?.data).toMatchObject({ reason: 'needs src/io.py' });
   });
 
+  // docs/seeds.md 0.5
   it('refuses task ids that are not T1..Tn in order', () => {
     const bad = { plan_id: 'plan_0001', tasks: [{ ...plan2.tasks[0], id: 'T2' }] };
     const run = simulate(PRESETS.minimal, happy({ 'planner:plan': (action) => agentOutput(action, bad) }));
@@ -93,6 +98,7 @@ describe('retry-loop (seed 003)', () => {
     return happy({ 'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(++verifies >= greenAtAttempt) }) });
   };
 
+  // docs/seeds.md 3.5
   it('attempt 0 generates and attempts 1..N patch with the failing output fed back', () => {
     const run = simulate(PRESETS['retry-loop'], failingUntil(3));
     expect(run.state.result?.status).toBe('complete');
@@ -100,12 +106,14 @@ describe('retry-loop (seed 003)', () => {
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.role === 'planner')).toBe(0);
   });
 
+  // docs/seeds.md 3.6
   it('stops at max_retries with status failed: 1 generation + 3 patches = 4 calls at most', () => {
     const run = simulate(PRESETS['retry-loop'], failingUntil(99));
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(4);
   });
 
+  // docs/seeds.md 3.5
   it('feeds the failing test output to the next attempt', () => {
     const seen: (string | null)[] = [];
     const script = failingUntil(2);
@@ -118,6 +126,7 @@ describe('retry-loop (seed 003)', () => {
   });
 });
 
+// docs/seeds.md 1.3 (approval ends it), 1.5 (the loop), 1.8 (all four stop conditions)
 describe('dev-agent (seed 001)', () => {
   it('exits 0 without calling a model when the tests are already green', () => {
     const run = simulate(PRESETS['dev-agent'], happy());

@@ -11,6 +11,7 @@ import type { Counters, PlanRecord } from './runState';
 const MINUTE = 60_000;
 const zero: Counters = { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 };
 
+// docs/seeds.md 2.5
 describe('seed 002 escalation levels', () => {
   it.each([
     [100, 'NONE'],
@@ -48,6 +49,7 @@ describe('seed 002 escalation levels', () => {
   });
 });
 
+// docs/seeds.md 2.3: the thresholds
 describe('seed 002 quality gates', () => {
   it('plan ≥ 70, code ≥ 60, step ≥ 70, goal ≥ 80', () => {
     expect(DEFAULT_GATE_THRESHOLDS).toEqual({ plan: 70, code: 60, step: 70, goal: 80 });
@@ -55,6 +57,7 @@ describe('seed 002 quality gates', () => {
   });
 });
 
+// docs/seeds.md 2.15
 describe('seed 002 time allocation', () => {
   it('"Planning min(10%, T) or max 15 minutes; Execution 80%; Verification min(10%, T) or max 10 minutes"', () => {
     expect(budgetFor(60 * MINUTE, 4)).toEqual({ total_ms: 60 * MINUTE, planning_ms: 6 * MINUTE, execution_ms: 48 * MINUTE, verification_ms: 6 * MINUTE, per_step_ms: 12 * MINUTE, fix_cycle_ms: 3.6 * MINUTE });
@@ -96,6 +99,7 @@ describe('seed 002 time allocation', () => {
   });
 });
 
+// docs/seeds.md 2.9: dependencies and their order
 describe('seed 002 planning', () => {
   it('validates dependencies: no unknown ids, no cycles', () => {
     expect(checkDependencies([{ id: 'T1', title: 'a', depends_on: ['T9'] }])).toMatchObject({ code: 'unknown_dependency' });

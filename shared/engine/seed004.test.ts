@@ -20,6 +20,7 @@ function failures(count: number, start: Counters = zero, limitOverrides = {}) {
   return { counters, decisions };
 }
 
+// docs/seeds.md 4.11, 4.12
 describe('seed 004 invariants 5 and 6 (REPLAN and hard stop)', () => {
   it('editor-scouts defaults: REPLAN after 3, hard stop at 12', () => {
     expect(limits.replan_after_failures).toBe(3);

@@ -37,6 +37,7 @@ function script(handlers: { verify?: (state: RunState) => boolean; review?: (kin
 const supervised = PRESETS.supervised;
 
 describe('supervised (seed 002) transitions', () => {
+  // docs/seeds.md 2.1
   it('runs plan gate → per step: code → verify → Tester → code gate → step gate → goal gate', () => {
     const run = simulate(supervised, script());
     expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
@@ -64,6 +65,7 @@ describe('supervised (seed 002) transitions', () => {
     expect(run.state.plans.map((plan) => [plan.plan_id, plan.status])).toEqual([['plan_0001', 'failed'], ['plan_0002', 'completed']]);
   });
 
+  // docs/seeds.md 2.10
   it('gives a blocked step a sub-plan, and a blocked sub-step a depth-2 sub-plan', () => {
     const run = simulate(
       supervised,
@@ -81,6 +83,7 @@ describe('supervised (seed 002) transitions', () => {
     expect(run.state.result?.status).toBe('complete');
   });
 
+  // docs/seeds.md 2.11
   it('marks the step failed when its sub-plan fails, and carries on', () => {
     const run = simulate(
       supervised,
@@ -97,6 +100,7 @@ describe('supervised (seed 002) transitions', () => {
     expect(run.state.result?.status).toBe('failed');
   });
 
+  // docs/seeds.md 2.6: the escalation note reaches the Coder's next prompt
   it('escalates REMIND → CORRECT → REFOCUS → CRITICAL → ABORT on consecutive low scores, feeding each message forward', () => {
     const notes: (string | null)[] = [];
     const run = simulate(
@@ -122,6 +126,7 @@ describe('supervised (seed 002) transitions', () => {
     expect(run.state.result?.status).toBe('complete');
   });
 
+  // docs/seeds.md 2.12
   it("turns the Tester's fix plan into fix cycles, up to max_fix_cycles, before an attempt fails", () => {
     let verifies = 0;
     const run = simulate(supervised, script({ verify: () => ++verifies >= 4 }), { config: (config) => ({ ...config, limits: { ...config.limits, max_fix_cycles: 2 } }) });
@@ -131,6 +136,7 @@ describe('supervised (seed 002) transitions', () => {
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(5);
   });
 
+  // docs/seeds.md 2.11
   it('ends the run when too many steps fail (escalation)', () => {
     const plan = { plan_id: 'plan_0001', analysis: 'four', steps: [step('T1'), step('T2'), step('T3'), step('T4')] };
     const run = simulate(supervised, script({ verify: () => false, plan: () => plan }), { config: (config) => ({ ...config, limits: { ...config.limits, max_fix_cycles: 0, max_subplan_depth: 0 } }) });
@@ -140,6 +146,7 @@ describe('supervised (seed 002) transitions', () => {
 });
 
 describe('human gates in the transition table', () => {
+  // docs/seeds.md 2.8
   it('waits for the user, then feeds the comment and the edited feedback back as critique', () => {
     const both = (config: RunConfig): RunConfig => ({ ...config, gates: { ...config.gates, step: 'both' } });
     const paused = simulate(supervised, script({ review: (kind) => (kind === 'review_step' ? verdict(false, 50, 'too broad') : verdict(true, 90)) }), { config: both, stopOnAwait: true });

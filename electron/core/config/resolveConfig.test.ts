@@ -21,6 +21,7 @@ describe('resolveRunConfig', () => {
     expect(config).toMatchObject({ workflow: 'retry-loop', edit_format: 'whole-file', limits: { max_attempts_per_task: 4 }, branch_prefix: 'lathe' });
   });
 
+  // docs/seeds.md 0.10 (one config file with agents: and policies:), 1.9 (seed 001's keys as written)
   it('layers the repo file, then --config, then flags', () => {
     const repo = withRepoConfig('workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n');
     const extra = path.join(repo, 'extra.yaml');
@@ -80,6 +81,7 @@ describe('resolveRunConfig', () => {
     expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push.enabled).toBe(false);
   });
 
+  // docs/seeds.md 3.6
   it("maps seed 003's max_retries to 1 + retries attempts", () => {
     const config = resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\nmax_retries: 5\n') });
     expect(config.limits.max_attempts_per_task).toBe(6);

@@ -30,6 +30,7 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 describe('applyEditSet', () => {
+  // docs/seeds.md 0.14: edits applied, folders created
   it('writes changes, creates folders and deletes files, keeping the file mode', async () => {
     const dir = workspace({ 'run.sh': '#!/bin/sh\necho 1\n', 'old.txt': 'bye\n' });
     fs.chmodSync(path.join(dir, 'run.sh'), 0o755);
@@ -50,6 +51,7 @@ describe('applyEditSet', () => {
     expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o755);
   });
 
+  // docs/seeds.md 0.23 (artifacts only), 0.28 (only under the workspace: escapes, .git/, symlinks out refused)
   it('re-checks guardrails: an escape, .git/, a symlink out and a non-artifact are refused with nothing written', async () => {
     const outside = workspace({ 'target.txt': 'safe\n' });
     const dir = workspace({ 'a.txt': 'a\n' });

@@ -45,6 +45,7 @@ describe.each(['whole-file', 'unified-diff', 'search-replace'] as const)('%s gua
     expect(fs.readFileSync(path.join(dir, 'src/a.py'), 'utf8')).toBe('x = 1\n');
   });
 
+  // docs/seeds.md 0.28: writes only under the workspace
   it('rejects a ../ escape', async () => {
     const dir = workspace({});
     await expect(plan(format, dir, proposalFor(format, '../outside.txt', 'x\n', null))).rejects.toMatchObject(rejection('escapes-repo'));
@@ -71,6 +72,7 @@ describe.each(['whole-file', 'unified-diff', 'search-replace'] as const)('%s gua
     await expect(plan(format, dir, proposalFor(format, '.lathe/runs/x/state.json', '{}\n', null))).rejects.toMatchObject(rejection('lathe-dir'));
   });
 
+  // docs/seeds.md 0.23: only the task's artifacts, never tests
   it('rejects a test file when tests are read-only, and a non-artifact', async () => {
     const dir = workspace({ 'tests/test_stats.py': 'def test(): pass\n', 'src/other.py': 'y = 1\n' });
     const policy = defaultEditPolicy({ testsReadOnly: true, artifacts: ['src/stats.py'] });
@@ -100,6 +102,7 @@ describe.each(['whole-file', 'unified-diff', 'search-replace'] as const)('%s gua
 });
 
 describe('whole-file', () => {
+  // docs/seeds.md 0.5, 0.22: whole-file edits sorted by path
   it('sorts edits by path, skips unchanged files and refuses a duplicate path', async () => {
     const dir = workspace({ 'b.txt': 'same\n' });
     const planned = await plan('whole-file', dir, { edits: [{ path: 'z.txt', content: 'z\n' }, { path: './b.txt', content: 'same\n' }, { path: 'a/c.txt', content: 'c\n' }] });
@@ -114,6 +117,7 @@ describe('whole-file', () => {
   });
 });
 
+// docs/seeds.md 1.4: the DevAgent's unified diffs
 describe('unified-diff', () => {
   it('applies a multi-file diff with create and delete via /dev/null', async () => {
     const dir = workspace({ 'x.txt': 'a\nb\nc\n', 'gone.txt': 'bye\n' });
@@ -186,6 +190,7 @@ describe('unified-diff', () => {
     await expect(plan('unified-diff', dir, { diff })).rejects.toMatchObject(rejection('patch-does-not-apply', 'src/stats.js'));
   });
 
+  // docs/seeds.md 1.11: the whole diff is checked first; a part that does not apply writes nothing
   it('rejects a partial diff whose second file does not apply, planning nothing', async () => {
     const dir = workspace({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
     const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-three\n+THREE\n';

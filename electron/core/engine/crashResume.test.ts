@@ -10,6 +10,7 @@ const home = makeTempDir('lathe-home-');
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 describe.each(PRESET_NAMES)('crash anywhere, resume to the same result: %s', (preset) => {
+  // docs/seeds.md 3.4 (resume jumps to the recorded phase), 3.7 (state saved after every transition)
   it('resumes after SIGKILL at each point to the same tree, commits and status, with a sound log and no leftovers', async () => {
     const baseline = await baselineRun(preset, home);
     expect(baseline.finished.status).toBe('complete');

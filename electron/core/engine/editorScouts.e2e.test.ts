@@ -53,6 +53,7 @@ async function run(repo: TempRepo, dataDir: string, outputs: unknown[], edit: (c
 }
 
 describe('editor-scouts (seed 004) end to end', () => {
+  // docs/seeds.md 4.1 (the Editor is the only writer: repo clean after Scouts), 4.3 (Scouts A and B), 4.4 (rm -rf . rejected), 4.5 (context files), 4.6 (the snapshot's sections), 4.10, 4.17
   it('pulls the Scouts through their read-only tools, records context files, and the Editor goes green', async () => {
     const { repo, dataDir } = setup();
     const { state, runDir, log, requests } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.fixed)]);
@@ -81,6 +82,7 @@ describe('editor-scouts (seed 004) end to end', () => {
     expect(log.find((event) => event.type === 'definition_of_done')?.data.checks).toHaveLength(4);
   });
 
+  // docs/seeds.md 4.10 (debug loop), 4.11, 4.12, 4.13, 4.14 (RETAINED.json)
   it('REPLANs at exactly 3, 6 and 9 failed verify loops, hard-stops at 12, and writes a stuck report', async () => {
     const { repo, dataDir } = setup();
     const rounds = [1, 2, 3, 4].flatMap((n) => [brief, ...scoutRound(n), entry.editor(STATS.wrong), entry.editor(STATS.wrong), entry.editor(STATS.wrong)]);
@@ -98,6 +100,7 @@ describe('editor-scouts (seed 004) end to end', () => {
     for (const dir of artifacts) expect(fs.readdirSync(dir)).toContain('RETAINED.json');
   });
 
+  // docs/seeds.md 4.15 (3 retries, then INFRA_ERROR), 4.16
   it('ends at once with a stuck report when a Scout fails every retry (INFRA_ERROR)', async () => {
     const { repo, dataDir } = setup();
     const failing = Array.from({ length: 4 }, () => entry.error('scout', 'model server went away'));

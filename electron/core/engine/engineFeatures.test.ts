@@ -45,6 +45,7 @@ async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, 
 
 const minimalReplay = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
 
+// docs/seeds.md 0.11 (kb notes to the Planner), 0.13 (repo_summary in the Planner's input)
 describe("seed 000's knowledge notes", () => {
   it('feeds .lathe/kb/*.md to the Planner as context', async () => {
     const { repo, dataDir } = setup();
@@ -59,6 +60,7 @@ describe("seed 000's knowledge notes", () => {
   });
 });
 
+// docs/seeds.md 2.17: retry with backoff, then a typed failure
 describe("seed 002's agent error recovery", () => {
   it('retries a transient model failure with backoff and carries on', async () => {
     const { repo, dataDir } = setup();
@@ -82,6 +84,7 @@ describe("seed 002's agent error recovery", () => {
   });
 });
 
+// docs/seeds.md 1.7: push and the PR description
 describe("seed 001's push & PR", () => {
   it('pushes the approved run branch to the configured remote and writes a PR description', async () => {
     const { repo, dataDir } = setup();

@@ -68,6 +68,7 @@ function expectCleanFailure({ state, log, before, after }: Awaited<ReturnType<ty
 }
 
 describe('minimal on a real GGUF model (generated, random weights)', () => {
+  // docs/seeds.md 0.2: only valid JSON, from a real model under the grammar
   it('parses every role output, ends failed with exit 1, and changes nothing outside the repo', async () => {
     expect(expectCleanFailure(await runOnTinyModel(null))).toContain('planner');
   }, 180_000);

@@ -18,6 +18,7 @@ afterEach(() => repo?.remove());
 const state = (runId: string) => initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromPreset(PRESETS.minimal), now: 'now', nowMs: 0 });
 
 describe('RunStore', () => {
+  // docs/seeds.md 3.17: run_id = the UTC timestamp
   it('names runs by UTC timestamp and never reuses a folder', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
     const at = new Date('2026-11-22T10:15:00.123Z');
@@ -26,6 +27,7 @@ describe('RunStore', () => {
     expect(newRunId(repo.dir, at)).toBe('20261122T101500Z-2');
   });
 
+  // docs/seeds.md 0.3 (snake_case log keys), 0.8 (append-only log, one folder per run), 3.12
   it('appends one JSON event per line with strictly increasing seq, and continues the seq on reopen', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
     const store = RunStore.create(repo.dir, 'r1');

@@ -31,6 +31,7 @@ async function run(repo: TempRepo, dataDir: string, outputs: unknown[], edit: (c
 const greenStep = (taskId: string, content: string, file?: string) => [entry.coder(content, file), entry.tester(taskId), entry.supervisor(true, 90), entry.supervisor(true, 90)];
 
 describe('supervised (seed 002) end to end', () => {
+  // docs/seeds.md 2.1 (every gate), 2.2 (verdicts), 2.18 (metrics)
   it('re-plans after the Supervisor rejects the plan, then completes every gate', async () => {
     const { repo, dataDir } = setup();
     const outputs = [
@@ -54,6 +55,7 @@ describe('supervised (seed 002) end to end', () => {
     expect(state.metrics).toMatchObject({ total_steps: 4, completed_steps: 2, verifications_passed: 3 });
   });
 
+  // docs/seeds.md 2.10
   it('gives a blocked step a sub-plan, and its blocked sub-step a depth-2 sub-plan', async () => {
     const { repo, dataDir } = setup();
     const sub1 = steppedPlan([{ id: 'T1', title: 'Sort a copy', artifacts: ['src/stats.js'] }, { id: 'T2', title: 'Pick the middle', artifacts: ['src/stats.js'], depends_on: ['T1'] }]);
@@ -83,6 +85,7 @@ describe('supervised (seed 002) end to end', () => {
     expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(STATS.fixed.trimEnd());
   });
 
+  // docs/seeds.md 2.5 (escalation), 2.7 (ABORT ends the session with a report)
   it('escalates REMIND → CORRECT → REFOCUS → CRITICAL → ABORT on consecutive low scores and ends with a report', async () => {
     const { repo, dataDir } = setup();
     const attempt = (taskId: string, last = false) => [entry.coder(STATS.fixed), entry.tester(taskId), entry.supervisor(true, 65, 'no test for even lists'), ...(last ? [] : [entry.supervisor(false, 65, 'no test for even lists')])];
@@ -98,6 +101,7 @@ describe('supervised (seed 002) end to end', () => {
     expect(report).toContain('— aborted');
   });
 
+  // docs/seeds.md 2.16
   it('stops with time_expired mid-step on its time budget (fake clock), and resumes to completion', async () => {
     const { repo, dataDir } = setup();
     let offset = 0;

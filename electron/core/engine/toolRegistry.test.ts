@@ -73,6 +73,7 @@ describe("seed 003's ToolRegistry (3.13)", () => {
     expect(coderInputs[1]).toContain('no-unused-vars HEAD-MARKER');
   });
 
+  // docs/seeds.md 3.14: a tool's timeout kills it
   it("kills a tool at its own timeout, reported as that tool's failure", async () => {
     const { repo, dataDir } = setup();
     const started = Date.now();

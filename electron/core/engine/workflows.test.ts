@@ -37,6 +37,7 @@ function subjects(repo: TempRepo, base: string, branch: string): string[] {
 const fixedStats = (readReplay('js-stats.minimal.json').outputs[1]?.json as { edits: { content: string }[] }).edits[0]?.content ?? '';
 
 describe('minimal (seed 000) end to end', () => {
+  // docs/seeds.md 0.6 (whole files), 0.20 (the plan), 0.25 (code → apply → test → Tester → next), 0.26 (log types)
   it('plans two tasks, commits each, verifies with node --test and completes on the run branch', async () => {
     const { repo, dataDir, base } = setup('js-stats');
     const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
@@ -52,10 +53,15 @@ describe('minimal (seed 000) end to end', () => {
     expect(repo.git('status', '--porcelain')).toBe('');
     expectSoundLog(log);
     expect(log.filter((event) => event.type === 'test_result').map((event) => event.data.status)).toEqual(['PASS', 'PASS']);
+    expect(log.find((event) => event.type === 'plan')?.data.tasks).toEqual([expect.objectContaining({ id: 'T1', artifacts: ['src/stats.js'] }), expect.objectContaining({ id: 'T2' })]);
+    expect(log.filter((event) => event.type === 'patch').map((event) => event.data.format)).toEqual(['whole-file', 'whole-file']);
+    const flow = log.filter((event) => ['plan', 'patch', 'commit', 'test_result', 'tester_report'].includes(event.type)).map((event) => event.type);
+    expect(flow).toEqual(['plan', 'patch', 'commit', 'test_result', 'tester_report', 'patch', 'commit', 'test_result', 'tester_report']);
     expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'report.md'), 'utf8')).toContain(`Run id: ${state.run_id}`);
     expect(fs.existsSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'plan_0001.json'))).toBe(true);
   });
 
+  // docs/seeds.md 0.23: the Coder edits only the task's artifacts
   it("halts with the guardrail's error when the Coder edits a file outside the task's artifacts", async () => {
     const { repo, dataDir, base } = setup('js-stats');
     const transcript = readReplay('js-stats.minimal.json').outputs;
@@ -69,6 +75,7 @@ describe('minimal (seed 000) end to end', () => {
     expect(fs.existsSync(path.join(state.workspace?.workDir ?? '', 'src', 'other.js'))).toBe(false);
   });
 
+  // docs/seeds.md 0.15: pytest, its exit code and output captured
   it("runs seed 000's default runner, pytest, on the Python example", async () => {
     const { repo, dataDir, base } = setup('py-stats');
     const fixed = fs.readFileSync(path.join(repo.dir, 'stats.py'), 'utf8').replace('    return mean(values)\n', '    ordered = sorted(values)\n    middle = len(ordered) // 2\n    if len(ordered) % 2:\n        return ordered[middle]\n    return (ordered[middle - 1] + ordered[middle]) / 2\n');
@@ -86,16 +93,20 @@ describe('minimal (seed 000) end to end', () => {
 });
 
 describe('retry-loop (seed 003) end to end', () => {
+  // docs/seeds.md 3.5 (attempt 0 generates, attempt 1 patches with the failing output), 3.15 (full files)
   it('generates, fails, patches with the failing output, and completes', async () => {
     const { repo, dataDir, base } = setup('js-stats');
     const { state, log } = await run(repo, dataDir, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     expect(log.filter((event) => event.type === 'test_result').map((event) => event.data.status)).toEqual(['FAIL', 'PASS']);
+    expect(log.filter((event) => event.type === 'patch').map((event) => event.data.format)).toEqual(['whole-file', 'whole-file']);
+    expect(log.find((event) => event.type === 'retry')?.data).toMatchObject({ attempt: 2, feedback: 'test_output' });
     expect(subjects(repo, base, state.branch ?? '')).toHaveLength(2);
     expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(fixedStats.trimEnd());
     expectSoundLog(log);
   });
 
+  // docs/seeds.md 3.6
   it('stops at max_retries with status failed (1 generation + 3 patches)', async () => {
     const { repo, dataDir } = setup('js-stats');
     const wrong = readReplay('js-stats.retry-loop.json').outputs[0];
@@ -107,16 +118,20 @@ describe('retry-loop (seed 003) end to end', () => {
 });
 
 describe('dev-agent (seed 001) end to end', () => {
+  // docs/seeds.md 1.1 (Supervisor, DevAgent, ShellTool, GitTool), 1.4 (unified diffs), 1.5 (tests → first failure → diff → commit → re-test → Supervisor)
   it('fixes the first failure, takes the Supervisor critique, and ends approved', async () => {
     const { repo, dataDir, base } = setup('js-stats');
     const { state, log } = await run(repo, dataDir, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}` });
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     expect(log.filter((event) => event.type === 'verdict').map((event) => event.data.approved)).toEqual([false, true]);
+    expect(log.find((event) => event.type === 'test_result')?.data).toMatchObject({ purpose: 'preflight', status: 'FAIL' });
+    expect(log.filter((event) => event.type === 'patch').every((event) => event.data.format === 'unified-diff')).toBe(true);
     expect(subjects(repo, base, state.branch ?? '')).toHaveLength(3);
     expect(treeAt(repo, state.branch ?? '')['src/stats.js']).toBe(fixedStats.trimEnd());
     expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'pr-description.md'), 'utf8')).toContain('## How verified');
   });
 
+  // docs/seeds.md 1.8: green on the first run → exit 0
   it('exits 0 on an already-green repository without calling a model', async () => {
     const { repo, dataDir } = setup('js-stats');
     fs.writeFileSync(path.join(repo.dir, 'src', 'stats.js'), fixedStats);

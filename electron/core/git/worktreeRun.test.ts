@@ -39,6 +39,7 @@ describe('worktree runs', () => {
     expect(fs.readFileSync(path.join(repo.dir, 'README.md'), 'utf8')).toBe('# changed by the user\n');
   });
 
+  // docs/seeds.md 0.12: the run's worktree is the workspace under modification
   it('creates the run outside the repository, leaves the user checkout alone and links ignored dependencies', async () => {
     const repo = project();
     const before = repoState(repo.dir);

@@ -77,6 +77,7 @@ describe('llama provider on a generated GGUF', () => {
     expect(progress.at(-1)).toBe(1);
   });
 
+  // docs/seeds.md 0.2: only valid JSON under the grammar
   it('produces 50 of 50 grammar-constrained outputs that parse and validate', { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     for (let i = 0; i < 50; i++) {

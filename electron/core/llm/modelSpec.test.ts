@@ -24,6 +24,7 @@ describe('model specs', () => {
     expect(parseModelSpec('openai:http://[::1]:9000/api#m').ok).toBe(true);
   });
 
+  // docs/seeds.md 0.1: no network at run time: model servers on loopback only
   it('refuses hosts that are not loopback unless allowed', () => {
     const refused = parseModelSpec('openai:http://192.168.1.20:8080/v1#m');
     expect(refused.ok).toBe(false);

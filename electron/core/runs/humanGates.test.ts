@@ -57,6 +57,7 @@ async function unwrap<T>(promise: Promise<{ ok: true; value: T } | { ok: false; 
 }
 
 describe('human gates through the contract', () => {
+  // docs/seeds.md 2.8: human approval of gates, kept across a kill
   it('rejects one gate with a comment, survives a kill while the next is pending, and approves it after restart', async () => {
     const first = await serve();
     const { runId } = await unwrap(first.client.request('run/start', {

@@ -103,6 +103,7 @@ describe('searchText', () => {
   });
 });
 
+// docs/seeds.md 0.13: the repo summary (paths and brief notes)
 describe('repoSummary', () => {
   it('gives one line per path with language, size and first doc line', async () => {
     const repo = project();

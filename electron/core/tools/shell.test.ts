@@ -6,6 +6,7 @@ import { checkShellCommand, DEFAULT_SHELL_ALLOWLIST, runShellCommand } from './s
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
+// docs/seeds.md 1.10: seed 001's ShellTool allowlist
 describe('checkShellCommand', () => {
   it("allows seed 001's commands by argv prefix", () => {
     expect(DEFAULT_SHELL_ALLOWLIST.map((rule) => rule.join(' '))).toEqual(['pytest', 'npm test', 'git', 'pip', 'npm', 'make']);

@@ -13,6 +13,7 @@ const corpusDir = findDefaultCorpus(sourceAppRoot());
 const artifacts = makeTempDir('lathe-corpus-verify-');
 afterAll(() => fs.rmSync(artifacts, { recursive: true, force: true }));
 
+// docs/seeds.md 4.8: build, then unit tests, in the sandbox
 describe('a real suite that builds before it tests (yargs-parser: rimraf build && tsc, then mocha)', () => {
   it('a run worktree with the gold patch verifies PASS in the sandbox; the start FAILs on its tests, not on a read-only build', { timeout: 600_000 }, async (context) => {
     if (!corpusDir) return context.skip('no corpus here: set LATHE_CORPUS or place it at ../shared/corpus');

@@ -40,6 +40,7 @@ describe('detectTestCommand', () => {
   });
 });
 
+// docs/seeds.md 4.14: 20 runs or 14 days; retained until released
 describe('artifact retention', () => {
   const day = 86_400_000;
   it('keeps the 20 newest runs or anything younger than 14 days, and retained runs until released', async () => {

@@ -11,6 +11,7 @@ function brief(outcome: TestOutcome | null) {
   return outcome && { counts: outcome.counts, firstFailure: first ? { testId: first.testId, message: first.message } : null };
 }
 
+// docs/seeds.md 0.18
 describe('truncateReport (seed 000)', () => {
   it('keeps up to 4000 characters as they are', () => {
     const text = 'x'.repeat(4000);

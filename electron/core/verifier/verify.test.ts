@@ -38,6 +38,7 @@ it('bubblewrap is installed and works on this machine (the sandbox tests below r
 });
 
 describe('inside the bubblewrap sandbox', () => {
+  // docs/seeds.md 4.8 (sandbox, read-only repo, ARTIFACT_DIR, manifest), 4.9 (PASS/FAIL/INFRA_ERROR, tail, artifacts)
   it('the repository is read-only, ARTIFACT_DIR is writable, and the result records it', async () => {
     const repo = project({ 'a.txt': 'a\n' });
     const script = 'echo kept > "$ARTIFACT_DIR/build/out.txt"; echo nope > inside.txt';
@@ -57,6 +58,7 @@ describe('inside the bubblewrap sandbox', () => {
       platform: { os: 'linux' },
     });
     expect(fs.readFileSync(result.logPath, 'utf8')).toMatch(/Read-only file system/);
+    expect(result.tail).toMatch(/Read-only file system/);
   });
 
   describe('the network', () => {
@@ -73,6 +75,7 @@ describe('inside the bubblewrap sandbox', () => {
     afterAll(() => server.close());
     const connect = () => `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (e) => { console.log(e.code); process.exit(3); })`;
 
+    // docs/seeds.md 0.1: no network for the tests
     it('is cut in the sandbox', async () => {
       const repo = project({ 'a.txt': 'a\n' });
       const result = await verify({ workDir: repo.dir, argv: [node, '-e', connect()], timeoutMs: 20_000, artifactRoot: artifactRoot() });
@@ -88,6 +91,7 @@ describe('inside the bubblewrap sandbox', () => {
     });
   });
 
+  // docs/seeds.md 0.29, 3.14: a timeout kills the test process tree
   it.each(['bwrap', 'checkout'] as const)('%s: a timeout kills a setsid child that holds the pipe, leaving nothing running', async (isolation) => {
     const repo = project({ 'a.txt': 'a\n' });
     const seconds = uniqueSleepSeconds();
@@ -101,6 +105,7 @@ describe('inside the bubblewrap sandbox', () => {
     expect(processesWith('sleep', seconds)).toEqual([]);
   });
 
+  // docs/seeds.md 0.15 (pytest, exit code and output), 2.14 (coverage of the changed file measured)
   it('runs pytest (Debian python3-pytest) and reads counts and the first failure from JUnit, writing nothing to the repo', async () => {
     const repo = project(PYTEST_PROJECT);
     const result = await verify({ workDir: repo.dir, argv: ['/usr/bin/python3', '-m', 'pytest', '-q'], timeoutMs: 60_000, artifactRoot: artifactRoot(), coverageFor: ['calc.py'] });

@@ -80,6 +80,7 @@ describe('a run worktree is writable inside the sandbox, and what the suite writ
     expect(gitIn(workspace.workDir, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/greet.js');
   });
 
+  // docs/seeds.md 4.8: the build step's failure, and the tests do not run
   it('a failing build is a build failure with its own excerpt, and the tests do not run', async () => {
     const { workspace } = await runWorktree({ 'a.txt': 'a\n' });
     const marker = `echo ran > "$ARTIFACT_DIR/tests-ran"`;

@@ -36,6 +36,7 @@ describe('lathe run', () => {
     expect(result.stdout).toMatch(/▶ run \d{8}T\d{6}Z · workflow minimal[\s\S]*\[1\/2\] T1[\s\S]*tests: PASS 3 passed, 0 failed[\s\S]*\[2\/2\] T2[\s\S]*✔ complete \(exit 0\)/);
   });
 
+  // docs/seeds.md 0.10: seed 000's tasks.yaml as a goals file
   it("runs seed 000's goals file one goal after another, then lists and undoes runs", async () => {
     const { repo, home } = setup();
     const goals = path.join(home, 'goals.yaml');
@@ -54,6 +55,7 @@ describe('lathe run', () => {
     expect(repo.git('worktree', 'list').split('\n')).toHaveLength(2);
   });
 
+  // docs/seeds.md 3.4: resume from the last completed sub-step
   it('stops on Ctrl-C with a resumable state, and --resume finishes the run', async () => {
     const { repo, home } = setup();
     const outputs = readReplay('js-stats.minimal.json').outputs;
@@ -100,6 +102,7 @@ describe('lathe run', () => {
   });
 });
 
+// docs/seeds.md 2.8: human approval of gates on the terminal
 describe('lathe run --gates human on the terminal', () => {
   it('asks at each gate: a comment rejects and is fed back, y approves', async () => {
     const { repo, home } = setup();

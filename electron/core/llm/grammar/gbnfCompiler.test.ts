@@ -28,6 +28,7 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(matcher.matches(JSON.stringify({ status: 'error', reason: 'goal is ambiguous' }))).toBe(true);
   });
 
+  // docs/seeds.md 0.19: the Tester's key order
   it("emits keys in the schema's order (seed 000: the Tester's key order is fixed)", () => {
     const tester = matcherFor(TesterReportSchema);
     expect(tester.matches('{"task_id": "T1", "passed": true, "report": "3 passed"}')).toBe(true);
@@ -42,6 +43,7 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(matcher.matches(JSON.stringify(badTask))).toBe(false);
   });
 
+  // docs/seeds.md 0.27: every textual field bounded
   it('enforces string lengths, array sizes, required keys and literals', () => {
     const longTitle = { ...plan, tasks: [{ ...plan.tasks[0], title: 'x'.repeat(201) }] };
     expect(matcher.matches(JSON.stringify(longTitle))).toBe(false);

@@ -5,6 +5,7 @@ import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../../shared/schemas/agents/planner';
 import { assertBoundedSchema, findUnboundedFields } from './schemaBounds';
 
+// docs/seeds.md 0.27: no unbounded text field in a role schema
 describe('bounded role schemas', () => {
   it('finds nothing unbounded in the seed-000 plan schema, alone or with the agent error', () => {
     expect(findUnboundedFields(PlanSchema)).toEqual([]);
