@@ -7,6 +7,7 @@ import { sourceAppRoot } from '../../appRoot';
 import { makeCorpus, makeMiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { findDefaultCorpus, loadCorpus, materializeCorpusTask, preparedTaskRepo, selectCorpusTasks } from './index';
+import { corpusRunConfig } from './runCorpusTask';
 
 const scratch = makeTempDir('lathe-corpus-test-');
 const mini = makeMiniCorpus();
@@ -23,6 +24,15 @@ describe('corpus tasks', () => {
     expect(corpus.tasks.map((task) => task.id)).toEqual([mini.taskId]);
     expect(selectCorpusTasks(corpus, 'mid-*')).toHaveLength(1);
     expect(() => selectCorpusTasks(corpus, 'nope')).toThrow(/no corpus task matches 'nope'/);
+  });
+
+  it("allows each task's own test command through the dev-agent allowlist (seed 001), as written", () => {
+    const [task] = loadCorpus(mini.dir).tasks;
+    if (!task) throw new Error('the mini corpus has a task');
+    const settings = { appRoot: sourceAppRoot(), corpusDir: mini.dir, workflow: 'dev-agent', model: 'oracle:', timeLimitMs: null, workDir: scratch, outDir: null };
+    const shellTask = { ...task, test_command: 'npm run pretest && npx mocha test/*.mjs' };
+    expect(corpusRunConfig(shellTask, scratch, settings).shell_allowlist).toContain('sh -c');
+    expect(corpusRunConfig(task, scratch, settings).shell_allowlist).toContain('node');
   });
 
   it('refuses a malformed task, naming it and the field', () => {
