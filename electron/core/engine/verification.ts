@@ -172,12 +172,7 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   }
   const summary = { ...summarize(main), tools };
   // What a failing required tool printed reaches the Coder (its feedback is made of these texts), cut to a share.
-  const note = failures.length > 0 ? `
-
-Verification tools:
-${failures.join('
-
-')}` : '';
+  const note = failures.length > 0 ? `\n\nVerification tools:\n${failures.join('\n\n')}` : '';
   const withTools = { ...summary, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
   if (summary.passed && failures.length > 0) {
     return { ...withTools, status: 'FAIL', passed: false };
