@@ -47,9 +47,10 @@ describe('model errors no retry can cure end the run (exit 2), never a replan or
     expect(run.state.result?.code).toBeUndefined();
   });
 
-  it("a review's model failing still falls back (the gate approves, degraded), as before", () => {
-    const run = simulate(PRESETS.supervised, script('MODEL_LOAD_FAILED', (action) => action.role === 'supervisor'));
-    expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    expect(run.events.some((event) => event.type === 'gate_fallback')).toBe(true);
+  it("a review's model failing leaves the gate to a person, with the reason: it never passes by itself (decision 46)", () => {
+    const run = simulate(PRESETS.supervised, script('MODEL_LOAD_FAILED', (action) => action.role === 'supervisor'), { stopOnAwait: true });
+    expect(run.actions.at(-1)).toMatchObject({ kind: 'await_user', gate: { kind: 'plan', unreviewed: expect.stringContaining('MODEL_LOAD_FAILED') } });
+    expect(run.state.result).toBeNull();
+    expect(run.events.some((event) => event.type === 'gate_fallback')).toBe(false);
   });
 });

@@ -40,6 +40,7 @@ function writerFeedbackAfterFailure(preset: PresetName): string | undefined {
 }
 
 describe('feedback from a failed test run', () => {
+  // docs/seeds.md 3.5 (retry-loop's writer gets the failing output as the excerpt), 4.9 (the Editor gets the status, the run's artifacts and the last 200 lines)
   it('shows each view: seed 000 report, seed 004 tail with the Verifier run, or the excerpt', () => {
     expect(feedbackFrom(failing, 'test_output', 'report')).toEqual({ kind: 'test_output', text: 'SEED-000 REPORT' });
     expect(feedbackFrom(failing, 'test_output', 'excerpt')).toEqual({ kind: 'test_output', text: 'FAILURE EXCERPT' });

@@ -44,6 +44,7 @@ async function inputOf(purpose: Parameters<typeof agentSpecFor>[0], preset: Pres
 }
 
 describe('what a model is shown of a failed test run', () => {
+  // docs/seeds.md 0.18: the minimal Tester's output is the truncated report
   it("seed 000's Tester reads the truncated report", async () => {
     expect(await inputOf('test_report', 'minimal')).toMatchObject({ output: 'SEED-000 REPORT' });
   });
