@@ -11,7 +11,7 @@ import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan, planShapeProblem } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Preset } from './presets';
-import type { Feedback, RunState, TestSummary } from './runState';
+import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
 import { feedbackFrom, fixPlanFeedback } from './testFeedback';
