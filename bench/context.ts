@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     for (const mode of MODES) {
       const feedback = mode === 'with_failure' ? failing.feedback : null;
       for (const ranker of RANKERS) {
-        const order = rankFiles(map, { goal: task.goal, feedback }, ranker).map((entry) => entry.file.path);
+        const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map((entry) => entry.file.path);
         const worst = Math.max(...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)));
         ((ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode]).push(worst);
       }

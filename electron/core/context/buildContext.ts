@@ -95,7 +95,7 @@ function outline(entry: RankedFile): string {
  */
 export async function buildContext(map: RepoMap, query: ContextQuery, options: BuildContextOptions): Promise<BuiltContext> {
   const budget = Math.max(0, Math.floor(options.budgetTokens));
-  const ranked = rankFiles(map, query, options.method ?? 'combined');
+  const ranked = await rankFiles(map, query, { method: options.method ?? 'combined', read: options.read });
   const byPath = new Map(ranked.map((entry) => [entry.file.path, entry]));
   const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter((file, index, all) => all.indexOf(file) === index && map.byPath.has(file));
   const source = ranked.filter((entry) => !entry.isTest);
