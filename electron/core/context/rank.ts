@@ -33,7 +33,8 @@ interface Index {
   definers: Map<string, number[]>;
 }
 
-const indexes = new WeakMap<RepoMap, Index>();
+// Keyed by the files array: a map returned again unchanged keeps its index.
+const indexes = new WeakMap<readonly MappedFile[], Index>();
 /**
  * The failing output's share against the goal's. Each side is scored and scaled to 1 on its own: summed
  * into one query, a long test output's many words drowned the goal's few (bench:context).
@@ -48,7 +49,7 @@ function lastName(symbol: FileSymbol): string {
 }
 
 function indexOf(map: RepoMap): Index {
-  const cached = indexes.get(map);
+  const cached = indexes.get(map.files);
   if (cached) return cached;
   const postings = new Map<string, Map<number, number>>();
   const lengths = new Float64Array(map.files.length);
@@ -71,7 +72,7 @@ function indexOf(map: RepoMap): Index {
   });
   const total = lengths.reduce((sum, value) => sum + value, 0);
   const index = { postings, lengths, averageLength: map.files.length > 0 ? total / map.files.length : 1, definers };
-  indexes.set(map, index);
+  indexes.set(map.files, index);
   return index;
 }
 
