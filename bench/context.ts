@@ -175,19 +175,22 @@ type Summary = Measured & {
 
 function markdown(summary: Summary): string {
   const lines = [
-    `${summary.tasks} tasks. Recall: share of tasks whose gold files (functions) are all in the writer's context (with_failure: the dev-agent Coder given the failing output; goal_only: the editor-scouts Editor).`,
+    `${summary.tasks} tasks. Recall: share of tasks whose gold files (functions) are all in the writer's context (with_failure: the dev-agent Coder given the failing output; goal_only: the editor-scouts Editor). Overflows: CONTEXT_OVERFLOW over every role's prompt (coder, editor, planner, briefer) at that budget.`,
     '',
-    '| budget | mode | file recall baseline | file recall new | function recall baseline | function recall new |',
-    '|---|---|---|---|---|---|',
+    '| budget | mode | file recall baseline | file recall new | function recall baseline | function recall new | overflows baseline | overflows new |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const key of Object.keys(BUDGETS)) {
-    for (const mode of MODES) lines.push(`| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} |`);
+    for (const mode of MODES) {
+      const overflowNote = mode === 'with_failure' ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}` : '(all roles counted above) | ';
+      lines.push(`| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} | ${overflowNote} |`);
+    }
   }
   lines.push(
     '',
-    'Per role: prompt tokens p50 / p95 and CONTEXT_OVERFLOW count over the tasks (planner: the supervised Planner\'s first plan; briefer: the editor-scouts Editor\'s brief; both from the goal). Gold named: share of tasks whose gold files the planning role sees named (map entry or listed path).',
+    "Per role (coder: with the failing output; editor, planner (the supervised Planner's first plan) and briefer (the editor-scouts Editor's brief): from the goal): prompt tokens, CONTEXT_OVERFLOW count, and for the planning roles the share of tasks whose gold files they see named (a map entry or a listed path).",
     '',
-    '| role | budget | prompt p50 / p95 baseline | new | overflows baseline | new | gold named baseline | new |',
+    '| role (mode) | budget | prompt tokens p50 / p95 baseline | new | overflows baseline | new | gold named baseline | new |',
     '|---|---|---|---|---|---|---|---|',
   );
   for (const role of Object.keys(summary.prompt_tokens)) {
