@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { buildRepoMap, clearRepoMapMemory, type RepoMap } from './repoMap';
+import { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap } from './repoMap';
 
 let repo: TempRepo | null = null;
 afterEach(() => {
@@ -68,5 +68,29 @@ describe('buildRepoMap between builds', () => {
     } finally {
       repo.git('worktree', 'remove', '--force', worktree);
     }
+  });
+});
+
+describe('the disk cache', () => {
+  it('is rewritten once the blobs parsed since it was written are 1 % of the map, not after every edit', async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 150; index++) files[`pkg/m${index}.py`] = `def f${index}():\n    return ${index}\n`;
+    repo = makeTempRepo({ files });
+    const cacheFile = path.join(repo.dir, '.lathe', 'cache', 'repo-map.json');
+    const cached = () => Object.keys((JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { blobs: Record<string, unknown> }).blobs);
+    clearRepoMapMemory();
+    await buildRepoMap(repo.dir, { cacheFile });
+    expect(cached()).toHaveLength(150);
+    const first = 'def first_edit():\n    return 1\n';
+    repo.write('pkg/m1.py', first);
+    expect((await buildRepoMap(repo.dir, { cacheFile })).parsed).toBe(1);
+    expect(cached()).not.toContain(gitBlobId(Buffer.from(first)));
+    const second = 'def second_edit():\n    return 2\n';
+    repo.write('pkg/m2.py', second);
+    expect((await buildRepoMap(repo.dir, { cacheFile })).parsed).toBe(1);
+    expect(cached()).toEqual(expect.arrayContaining([gitBlobId(Buffer.from(first)), gitBlobId(Buffer.from(second))]));
+    // A new process parses only what the cache lacks.
+    clearRepoMapMemory();
+    expect((await buildRepoMap(repo.dir, { cacheFile })).parsed).toBe(0);
   });
 });

@@ -57,6 +57,10 @@ async function factsOf(file: string, content: Buffer): Promise<BlobFacts> {
   return { lines: source.split('\n').length, chars: source.length, symbols: await extractSymbols(file, source), terms: termsOf(source) };
 }
 
+/** Blobs parsed since each disk cache was last written; it is rewritten once they are 1 % of the map. */
+const unsaved = new Map<string, number>();
+const UNSAVED_SHARE = 100;
+
 /** The disk caches this process has read or written, by their stat then: an unchanged one is not parsed again. */
 const cacheSeen = new Map<string, string>();
 const statKey = (file: string) => {
@@ -152,7 +156,7 @@ export async function buildRepoMap(root: string, options: { cacheFile?: string |
     if (id) listing.set(file, id);
     else listing.delete(file);
   }
-  let cacheMissing = cacheFile !== null && !fs.existsSync(cacheFile);
+  const cacheMissing = cacheFile !== null && !fs.existsSync(cacheFile);
   if (cacheFile && !cacheMissing && [...listing.values()].some((blob) => !memory.has(blob))) readCache(cacheFile);
   const unread = [...listing].filter(([file, blob]) => !hashed.has(file) && !memory.has(blob));
   await mapLimit(unread, 32, ([file, blob]) => read(file, blob));
@@ -167,12 +171,17 @@ export async function buildRepoMap(root: string, options: { cacheFile?: string |
     if (facts) files.push({ path: file, blob, ...facts });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (cacheFile && (toParse.length > 0 || cacheMissing)) {
-    try {
-      writeCache(cacheFile, files);
-      cacheMissing = false;
-    } catch {
-      // A cache that cannot be written only costs time next run.
+  if (cacheFile) {
+    // Rewriting the whole cache after every edit costs more than the next process re-parsing a few files.
+    const pending = (unsaved.get(cacheFile) ?? 0) + toParse.length;
+    unsaved.set(cacheFile, pending);
+    if (cacheMissing || (pending > 0 && pending * UNSAVED_SHARE >= files.length)) {
+      try {
+        writeCache(cacheFile, files);
+        unsaved.set(cacheFile, 0);
+      } catch {
+        // A cache that cannot be written only costs time next run.
+      }
     }
   }
   const map: RepoMap = { root: base, files, byPath: new Map(files.map((file) => [file.path, file])), parsed: toParse.length };
@@ -185,5 +194,6 @@ export function clearRepoMapMemory(): void {
   memory.clear();
   lastBuilds.clear();
   cacheSeen.clear();
+  unsaved.clear();
   clearListingMemory();
 }
