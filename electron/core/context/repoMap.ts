@@ -76,7 +76,7 @@ function readCache(cacheFile: string | null): void {
     const data = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { version?: number; blobs?: Record<string, BlobFacts> };
     cacheSeen.set(cacheFile, key);
     if (data.version !== CACHE_VERSION || !data.blobs) return;
-    for (const [blob, facts] of Object.entries(data.blobs)) if (!memory.has(blob)) memory.set(blob, facts);
+    for (const blob in data.blobs) if (!memory.has(blob)) memory.set(blob, data.blobs[blob] as BlobFacts);
   } catch {
     // No cache yet, or one from another version: the map is built from the files.
   }
