@@ -1,8 +1,11 @@
 /**
- * A test runner's output, read for ranking: what failed, and the lines worth matching against the
- * code. Progress dots, passing tests, runner banners, timings, frames inside node or node_modules and
- * the summary that repeats the failures are dropped: their words are the same for every bug and
- * pushed the test file and unrelated names above the source file to fix.
+ * A test run as a writer is told of it, read for ranking: what failed, and the lines worth matching
+ * against the code. The Verifier's failure excerpt (verifier/excerpt.ts: `Failing tests (n…):`, then
+ * `1) <test id>`, its message and `at <file:line>`) names the failing tests itself; in the raw output
+ * that follows it (or in a runner's output alone) progress dots, passing tests, runner banners,
+ * timings, frames inside node or node_modules and the summary that repeats the failures are dropped:
+ * their words are the same for every bug and pushed the test file and unrelated names above the
+ * source file to fix.
  */
 export interface FailingTestRef {
   /** The id as the runner printed it (`tests/test_split.py::test_x`, `test/a.test.ts > suite > name`). */
@@ -38,6 +41,9 @@ const NOISE: RegExp[] = [
   /^\s*File "[^"]*(site-packages|dist-packages|\/lib\/python\d)/,
   // npm's echo of the script it runs
   /^> [\w@./-]+@\d[\w.-]* \w+$/,
+  // the Verifier's own words: its result line and its headings
+  /^(PASS|FAIL|INFRA_ERROR), (exit code -?\d+|no exit code)\b/,
+  /^(Failing tests \(\d+.*\)|Last lines of the output):$/,
   /^_( _)+$/,
 ];
 
@@ -61,13 +67,19 @@ export function failureText(output: string): FailureText {
   const seen = new Set<string>();
   let echoedScript = false;
   let inSummary = false;
+  let inExcerpt = false;
   // pytest's session header (platform, rootdir, each plugin's banner) runs up to its `collected` line.
   let inHeader = false;
   for (const raw of output.replace(ANSI, '').split('\n')) {
     const line = raw.replace(/\s+$/, '');
     const trimmed = line.trim();
-    const first = /^First failing test: (.+)$/.exec(trimmed);
+    // `First failing test: <id>` and, from the Verifier's excerpt, ` (<file:line>)` after it.
+    const first = /^First failing test: (.+?)(?: \(([^()\s]+:\d+(?::\d+)?)\))?$/.exec(trimmed);
     if (first?.[1]) addTest(first[1]);
+    if (/^Failing tests \(\d+/.test(trimmed)) inExcerpt = true;
+    else if (trimmed === '' || /^Last lines of the output:$/.test(trimmed)) inExcerpt = false;
+    const listed = inExcerpt ? /^\d+\) (.+)$/.exec(line) : null;
+    if (listed?.[1]) addTest(listed[1]);
     const failed = /^(?:FAILED|ERROR) (\S+::\S+)/.exec(trimmed) ?? /^FAIL\s+(\S+\s*>.+)$/.exec(trimmed);
     if (failed?.[1]) addTest(failed[1].replace(/ - .*$/, ''));
     if (/^=+ short test summary info =+$/.test(trimmed)) inSummary = true;

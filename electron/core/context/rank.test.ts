@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
+import { feedbackFrom } from '../../../shared/engine/testFeedback';
+import type { TestSummary } from '../../../shared/engine/runState';
+import { failureExcerpt, failureViews } from '../verifier/excerpt';
+import { parsePytestOutput } from '../verifier/parsers/pytest';
 import { buildContext } from './buildContext';
 import { failingTestNames, failingTestSpans } from './failingTestCode';
 import { failureText } from './failureText';
@@ -95,6 +99,20 @@ describe('failureText', () => {
     expect(failure.text).not.toMatch(/test session starts|rootdir|short test summary|1 failed, 40 passed/);
   });
 
+  it("reads the Verifier's failure excerpt: the tests it lists, their places, and its raw tail less the noise", () => {
+    const outcome = parsePytestOutput(output);
+    const excerpt = failureExcerpt({ status: 'FAIL', exitCode: 1, reason: null, outcome, output, repoDir: repo.dir });
+    const [view] = failureViews(outcome, repo.dir);
+    const summary = { report: output, excerpt, tail: '', first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null } as TestSummary;
+    const feedback = feedbackFrom(summary, 'first_failure', 'excerpt').text;
+    expect(feedback).toMatch(/^First failing test: tests\/test_split\.py::test_split_begin_transaction \(tests\/test_split\.py:\d+\)\n/);
+    const failure = failureText(feedback);
+    expect(failure.tests).toEqual([{ id: 'tests/test_split.py::test_split_begin_transaction', file: 'tests/test_split.py', name: 'test_split_begin_transaction' }]);
+    expect(failure.text).toMatch(/^ {3}at tests\/test_split\.py:\d+$/m);
+    expect(failure.text).toContain('assert len(statements) == 4');
+    expect(failure.text).not.toMatch(/^FAIL, exit code|^Failing tests \(|^Last lines of the output|\.{20}/m);
+  });
+
   it('reads vitest and npm output: the failing test, not the passing ones or the echoed script', () => {
     const output = ['', '> pkg@1.0.0 test', '> vitest run', '', ' ✓ test/a.test.ts (3 tests) 4ms', ' FAIL  test/query.test.ts > getQuery > parses toString', 'AssertionError: expected 1 to be 2', '    at Object.<anonymous> (node_modules/vitest/dist/index.js:10:3)', ' ❯ test/query.test.ts:94:27', ' Test Files  1 failed | 1 passed (2)'].join('\n');
     const failure = failureText(output);
@@ -129,5 +147,12 @@ describe('rankFiles', () => {
     expect(built.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(built.included.findIndex((entry) => entry.kind === 'map'));
     // The failing test's own code still counts: the package's split it calls is a file to edit too.
     expect(built.included.findIndex((entry) => entry.path === 'sqlkit/__init__.py')).toBeLessThan(built.included.findIndex((entry) => entry.kind === 'map'));
+    // The same from what a writer is shown now: the Verifier's failure excerpt of that output.
+    const outcome = parsePytestOutput(feedback);
+    const excerpt = failureExcerpt({ status: 'FAIL', exitCode: 1, reason: null, outcome, output: feedback, repoDir: dir });
+    const [view] = failureViews(outcome, dir);
+    const summary = { report: feedback, excerpt, tail: '', first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null } as TestSummary;
+    const fromExcerpt = await buildContext(map, { goal: GOAL, feedback: feedbackFrom(summary, 'first_failure', 'excerpt').text }, { budgetTokens: 1500, read });
+    expect(fromExcerpt.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(fromExcerpt.included.findIndex((entry) => entry.kind === 'map'));
   });
 });
