@@ -1,7 +1,8 @@
 /**
  * Context recall on a real bug-fix corpus: is every gold file (and gold function) in the writer's
  * context, at 4k, 8k and 16k-token windows, with the failing test output and from the goal alone?
- * Today's listing order (baseline) against the ranked, budgeted context. Usage:
+ * Today's listing order (baseline) against the ranked, budgeted context; and every role's prompt size
+ * and overflows, the Planner's and the Editor's brief's repository map included. Usage:
  *   npm run bench:context -- [--corpus DIR] [--tasks PATTERN] [--json]
  * The last line with --json is the summary object; the table goes to bench/results/context.{json,md}.
  */
@@ -11,12 +12,14 @@ import { buildRepoMap, rankFiles, type RankMethod } from '../electron/core/conte
 import { findDefaultCorpus, loadCorpus, materializeCorpusTask, selectCorpusTasks, defaultCorpusCache, type CorpusTask } from '../electron/core/eval/corpus/index';
 import { failingOutput } from './context/failingOutput';
 import { goldSpans, type GoldSpan } from './context/gold';
-import { writerPrompt, type Method, type Mode } from './context/writerPrompt';
+import { BENCH_ROLES, rolePrompt, type BenchRole, type Method, type Mode } from './context/rolePrompt';
 import { machine } from './lib/results';
 
 const BUDGETS = { '4k': 4096, '8k': 8192, '16k': 16384 } as const;
 type BudgetKey = keyof typeof BUDGETS;
 const MODES: Mode[] = ['with_failure', 'goal_only'];
+/** The writer measured in each mode: the dev-agent Coder with the failing output, the editor-scouts Editor without. */
+const WRITER: Record<Mode, BenchRole> = { with_failure: 'coder', goal_only: 'editor' };
 const METHODS: Method[] = ['baseline', 'new'];
 const RANKERS: RankMethod[] = ['bm25', 'graph', 'combined'];
 
@@ -70,13 +73,13 @@ async function main(): Promise<void> {
     for (const mode of MODES) {
       const feedback = mode === 'with_failure' ? failing.feedback : null;
       for (const ranker of RANKERS) {
-        const order = rankFiles(map, { goal: task.goal, feedback }, ranker).map((entry) => entry.file.path);
+        const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map((entry) => entry.file.path);
         const worst = Math.max(...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)));
         ((ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode]).push(worst);
       }
       for (const method of METHODS) {
         for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
-          const prompt = await writerPrompt(dir, task.goal, feedback, size, method);
+          const prompt = await rolePrompt(dir, WRITER[mode], task.goal, feedback, size, method);
           const inContext = (file: string) => prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
           const cell: Cell = {
             file: !prompt.overflow && task.gold_files.every(inContext),
@@ -84,8 +87,22 @@ async function main(): Promise<void> {
             overflow: prompt.overflow,
             promptTokens: prompt.promptTokens,
           };
-          cells.set(`${task.id}|${mode}|${method}|${key}`, cell);
+          cells.set(`${task.id}|${WRITER[mode]}|${method}|${key}`, cell);
           row[`${method}.${mode}.${key}`] = `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
+        }
+      }
+    }
+    // The planning roles, from the goal: is every gold file at least named in their map?
+    for (const role of BENCH_ROLES.filter((name) => name === 'planner' || name === 'briefer')) {
+      for (const method of METHODS) {
+        for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
+          const prompt = await rolePrompt(dir, role, task.goal, null, size, method);
+          // A path at the start of a line: a summary line, a map entry or a listed path.
+          const lines = new Set(prompt.userText.split(/\\n|\n/).map((line) => line.replace(/^"?\s*/, '').split(/\s/)[0]));
+          const named = (file: string) => lines.has(file);
+          const cell: Cell = { file: !prompt.overflow && task.gold_files.every(named), functions: false, overflow: prompt.overflow, promptTokens: prompt.promptTokens };
+          cells.set(`${task.id}|${role}|${method}|${key}`, cell);
+          row[`${method}.${role}.${key}`] = `${cell.file ? 'F' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
         }
       }
     }
@@ -93,20 +110,27 @@ async function main(): Promise<void> {
     process.stderr.write(`${task.id}: ${JSON.stringify(row)}\n`);
   }
 
-  const pick = (method: Method, mode: Mode, key: BudgetKey) => tasks.map((task) => cells.get(`${task.id}|${mode}|${method}|${key}`) as Cell);
+  const keys = Object.keys(BUDGETS) as BudgetKey[];
+  const pick = (method: Method, role: BenchRole, key: BudgetKey) => tasks.map((task) => cells.get(`${task.id}|${role}|${method}|${key}`) as Cell);
   const recallOf = (method: Method, measure: 'file' | 'functions') =>
-    Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => [key, { with_failure: share(pick(method, 'with_failure', key).map((cell) => cell[measure])), goal_only: share(pick(method, 'goal_only', key).map((cell) => cell[measure])) }]));
-  const overflowsOf = (method: Method) => Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => [key, MODES.reduce((sum, mode) => sum + pick(method, mode, key).filter((cell) => cell.overflow).length, 0)]));
+    Object.fromEntries(keys.map((key) => [key, { with_failure: share(pick(method, WRITER.with_failure, key).map((cell) => cell[measure])), goal_only: share(pick(method, WRITER.goal_only, key).map((cell) => cell[measure])) }]));
+  const overflowsByRole = (method: Method) => Object.fromEntries(BENCH_ROLES.map((role) => [role, Object.fromEntries(keys.map((key) => [key, pick(method, role, key).filter((cell) => cell.overflow).length]))])) as Record<BenchRole, Record<BudgetKey, number>>;
+  const overflowsOf = (method: Method) => {
+    const byRole = overflowsByRole(method);
+    return Object.fromEntries(keys.map((key) => [key, BENCH_ROLES.reduce((sum, role) => sum + byRole[role][key], 0)])) as Record<BudgetKey, number>;
+  };
   const promptSizes = (method: Method) =>
     Object.fromEntries(
-      MODES.map((mode) => [
-        mode === 'with_failure' ? 'coder' : 'editor',
-        Object.fromEntries((Object.keys(BUDGETS) as BudgetKey[]).map((key) => {
-          const sizes = pick(method, mode, key).map((cell) => cell.promptTokens);
+      BENCH_ROLES.map((role) => [
+        role,
+        Object.fromEntries(keys.map((key) => {
+          const sizes = pick(method, role, key).map((cell) => cell.promptTokens);
           return [key, { p50: quantile(sizes, 0.5), p95: quantile(sizes, 0.95) }];
         })),
       ]),
     );
+  // The planning roles: is every gold file named (a map entry or a listed path) in what they see?
+  const mapRecallOf = (method: Method) => Object.fromEntries(['planner', 'briefer'].map((role) => [role, Object.fromEntries(keys.map((key) => [key, share(pick(method, role as BenchRole, key).map((cell) => cell.file))]))]));
   const rankSummary = Object.fromEntries(RANKERS.map((ranker) => [ranker, Object.fromEntries(MODES.map((mode) => {
     const list = ranks[ranker]?.[mode] ?? [];
     return [mode, { top1: share(list.map((rank) => rank <= 1)), top3: share(list.map((rank) => rank <= 3)), top10: share(list.map((rank) => rank <= 10)) }];
@@ -116,9 +140,11 @@ async function main(): Promise<void> {
     recall: recallOf('new', 'file'),
     overflows: newOverflows['8k'],
     overflows_by_budget: newOverflows,
+    overflows_by_role: overflowsByRole('new'),
     function_recall: recallOf('new', 'functions'),
     prompt_tokens: promptSizes('new'),
-    baseline: { recall: recallOf('baseline', 'file'), function_recall: recallOf('baseline', 'functions'), overflows_by_budget: overflowsOf('baseline'), prompt_tokens: promptSizes('baseline') },
+    map_recall: mapRecallOf('new'),
+    baseline: { recall: recallOf('baseline', 'file'), function_recall: recallOf('baseline', 'functions'), overflows_by_budget: overflowsOf('baseline'), overflows_by_role: overflowsByRole('baseline'), prompt_tokens: promptSizes('baseline'), map_recall: mapRecallOf('baseline') },
     ranking: rankSummary,
     tasks: tasks.length,
     corpus: corpus.dir,
@@ -133,30 +159,46 @@ async function main(): Promise<void> {
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(summary)}\n`);
 }
 
-type Summary = {
+type Measured = {
   recall: Record<string, Record<Mode, number>>;
   function_recall: Record<string, Record<Mode, number>>;
   overflows_by_budget: Record<string, number>;
+  overflows_by_role: Record<string, Record<string, number>>;
   prompt_tokens: Record<string, Record<string, { p50: number; p95: number }>>;
-  baseline: { recall: Record<string, Record<Mode, number>>; function_recall: Record<string, Record<Mode, number>>; overflows_by_budget: Record<string, number>; prompt_tokens: Record<string, Record<string, { p50: number; p95: number }>> };
+  map_recall: Record<string, Record<string, number>>;
+};
+type Summary = Measured & {
+  baseline: Measured;
   ranking: Record<string, Record<string, { top1: number; top3: number; top10: number }>>;
   tasks: number;
 };
 
 function markdown(summary: Summary): string {
-  const lines = [`${summary.tasks} tasks. Recall: share of tasks whose gold files (functions) are all in the writer's context.`, '', '| budget | mode | file recall baseline | file recall new | function recall baseline | function recall new | overflows baseline | overflows new |', '|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    `${summary.tasks} tasks. Recall: share of tasks whose gold files (functions) are all in the writer's context (with_failure: the dev-agent Coder given the failing output; goal_only: the editor-scouts Editor). Overflows: CONTEXT_OVERFLOW over every role's prompt (coder, editor, planner, briefer) at that budget.`,
+    '',
+    '| budget | mode | file recall baseline | file recall new | function recall baseline | function recall new | overflows baseline | overflows new |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const key of Object.keys(BUDGETS)) {
     for (const mode of MODES) {
-      const overflowNote = mode === 'with_failure' ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}` : '(both modes counted above) | ';
+      const overflowNote = mode === 'with_failure' ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}` : '(all roles counted above) | ';
       lines.push(`| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} | ${overflowNote} |`);
     }
   }
-  lines.push('', '| role (mode) | budget | prompt tokens p50 / p95 baseline | new |', '|---|---|---|---|');
+  lines.push(
+    '',
+    "Per role (coder: with the failing output; editor, planner (the supervised Planner's first plan) and briefer (the editor-scouts Editor's brief): from the goal): prompt tokens, CONTEXT_OVERFLOW count, and for the planning roles the share of tasks whose gold files they see named (a map entry or a listed path).",
+    '',
+    '| role (mode) | budget | prompt tokens p50 / p95 baseline | new | overflows baseline | new | gold named baseline | new |',
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const role of Object.keys(summary.prompt_tokens)) {
     for (const key of Object.keys(BUDGETS)) {
       const base = summary.baseline.prompt_tokens[role]?.[key];
       const next = summary.prompt_tokens[role]?.[key];
-      lines.push(`| ${role} | ${key} | ${base?.p50} / ${base?.p95} | ${next?.p50} / ${next?.p95} |`);
+      const named = summary.map_recall[role] ? `${summary.baseline.map_recall[role]?.[key]} | ${summary.map_recall[role]?.[key]}` : '– | –';
+      lines.push(`| ${role} | ${key} | ${base?.p50} / ${base?.p95} | ${next?.p50} / ${next?.p95} | ${summary.baseline.overflows_by_role[role]?.[key]} | ${summary.overflows_by_role[role]?.[key]} | ${named} |`);
     }
   }
   lines.push('', '| ranker | mode | gold file top 1 | top 3 | top 10 |', '|---|---|---|---|---|');

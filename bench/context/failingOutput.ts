@@ -1,10 +1,15 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { PRESETS } from '../../shared/engine/presets';
 import { feedbackFrom } from '../../shared/engine/testFeedback';
 import type { TestSummary } from '../../shared/engine/runState';
 import { defaultCorpusCache, preparedTaskRepo, type CorpusTask } from '../../electron/core/eval/corpus/index';
+import { linkDependencyFolders } from '../../electron/core/git/dependencyLinks';
+import { runNativeGit } from '../../electron/core/git/nativeGit';
+import { openRepo } from '../../electron/core/git/repoContext';
+import type { RunWorkspace } from '../../electron/core/workspace/types';
 import { verify } from '../../electron/core/verifier/verify';
 
 /** What the dev-agent's writer is fed after the first test run: the failing test and the failure excerpt. */
@@ -16,7 +21,7 @@ export interface FailingOutput {
 }
 
 function cacheFile(cacheDir: string, task: CorpusTask): string {
-  const key = crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${PRESETS['dev-agent'].failure_view}`).digest('hex').slice(0, 12);
+  const key = crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${PRESETS['dev-agent'].failure_view}\0run-worktree`).digest('hex').slice(0, 12);
   return path.join(cacheDir, 'context-failures', `${task.id}-${key}.json`);
 }
 
@@ -30,8 +35,13 @@ export async function failingOutput(corpusDir: string, task: CorpusTask, options
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as FailingOutput;
   const repo = await preparedTaskRepo(corpusDir, task, { cacheDir });
   const artifactRoot = fs.mkdtempSync(path.join(cacheDir, 'context-verify-'));
+  // As a run tests: in a linked worktree of the checkout with its dependency folders linked (the
+  // Verifier never writes a main checkout, so a suite that builds first could not run there).
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-context-run-'));
   try {
-    const result = await verify({ workDir: repo.dir, argv: ['sh', '-c', task.test_command], timeoutMs: 300_000, artifactRoot, isolation: 'auto' });
+    await runNativeGit(repo.dir, ['worktree', 'add', '-q', '--detach', workDir, 'HEAD']);
+    await linkDependencyFolders(await openRepo(repo.dir, { useNative: true }), { repoRoot: repo.dir, workDir } as RunWorkspace);
+    const result = await verify({ workDir, argv: ['sh', '-c', task.test_command], timeoutMs: 300_000, artifactRoot, isolation: 'auto' });
     const summary = {
       report: result.report,
       excerpt: result.excerpt,
@@ -43,6 +53,9 @@ export async function failingOutput(corpusDir: string, task: CorpusTask, options
     fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
     return output;
   } finally {
+    await runNativeGit(repo.dir, ['worktree', 'remove', '--force', workDir]).catch(() => null);
+    await runNativeGit(repo.dir, ['worktree', 'prune']).catch(() => null);
+    fs.rmSync(workDir, { recursive: true, force: true });
     fs.rmSync(artifactRoot, { recursive: true, force: true });
   }
 }

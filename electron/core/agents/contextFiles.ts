@@ -1,4 +1,5 @@
-import { buildContext, buildRepoMap, type BuiltContext, type ContextQuery } from '../context/index';
+import { buildContext, buildOverview, buildRepoMap, type BuiltContext, type ContextQuery } from '../context/index';
+import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
 
@@ -48,6 +49,20 @@ export async function budgetedContext(tools: ReadOnlyTools, workDir: string, que
     }
   };
   return buildContext(map, query, { budgetTokens, read });
+}
+
+/**
+ * A planning role's view of the repository fitted to `budgetTokens`: files ranked for the query with
+ * their symbols, project notes, then further paths. Without a work dir (no map to rank), the path
+ * summary, as long as the budget allows.
+ */
+export async function budgetedOverview(tools: ReadOnlyTools, workDir: string | null, query: ContextQuery, budgetTokens: number, options: { cacheFile: string | null; notes: ContextItem[] }): Promise<BuiltContext> {
+  if (workDir) return buildOverview(await buildRepoMap(workDir, { cacheFile: options.cacheFile }), query, { budgetTokens, notes: options.notes });
+  const summary = `### Repository files\n${await tools.repoSummary({ maxBytes: Math.max(200, (budgetTokens - 8) * 4) })}`;
+  const tokens = estimateTokens(summary) + 2;
+  const fits = tokens <= budgetTokens;
+  const entry = { id: 'map:summary', path: '', kind: 'map' as const, tokens, reason: 'path summary' };
+  return { items: fits ? [{ id: entry.id, text: summary, priority: 1000 }] : [], included: fits ? [entry] : [], dropped: fits ? [] : [{ ...entry, reason: 'path summary; no room' }], budgetTokens, usedTokens: fits ? tokens : 0 };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { EditFormat, ReadOnlyTools } from '../workspace/types';
 import type { BuiltContext } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
-import { budgetedContext, contextFiles, scoutTargetFiles } from './contextFiles';
+import { budgetedContext, budgetedOverview, contextFiles, scoutTargetFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
 import { fixPlanReviewInput, reviewInput } from './reviewInput';
 
@@ -73,6 +73,12 @@ export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): s
   return `${head}\n… (${text.length - head.length - tail.length} characters of test output cut to fit the model's window) …\n${tail}`;
 }
 
+/** A planning role's repository map: ranked for the goal and the feedback, sized to what its prompt leaves. */
+function overviewFor(ctx: AgentContext, budget: number, notes: ContextItem[]): Promise<BuiltContext> {
+  const query = { goal: ctx.state.goal, feedback: ctx.state.feedback?.text ?? null };
+  return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { cacheFile: ctx.contextCacheFile ?? null, notes });
+}
+
 function taskOf(state: RunState): Record<string, unknown> {
   const step = currentStep(state);
   if (!step) return { id: 'T1', title: state.goal, rationale: '', acceptance: '', artifacts: [] };
@@ -87,14 +93,13 @@ const planner: AgentSpec = {
     const blocked = currentStep(ctx.state);
     const input: Record<string, unknown> = {
       goal: ctx.state.goal,
-      repo_summary: await ctx.tools.repoSummary({ maxBytes: 12_000 }),
       plan_id: `plan_${String(ctx.state.plans.length + 1).padStart(4, '0')}`,
     };
-    if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+    if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'planner');
     if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
     if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
     if (ctx.state.escalation_note?.role === 'planner') input.supervisor_note = ctx.state.escalation_note.message;
-    return { input, context: ctx.knowledge };
+    return { input, context: [], budgeted: (budget) => overviewFor(ctx, budget, ctx.knowledge) };
   },
 };
 
@@ -163,14 +168,13 @@ const briefer: AgentSpec = {
   async input(ctx) {
     const input: Record<string, unknown> = {
       goal: ctx.state.goal,
-      repo_summary: await ctx.tools.repoSummary({ maxBytes: 8_000 }),
       test_command: ctx.state.test_command?.join(' ') ?? null,
     };
-    if (ctx.state.feedback) input.feedback = ctx.state.feedback.text;
+    if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'editor');
     // The latest failure's excerpt in full; the ones before it by their first failure only (a small model's context is short).
     const recent = ctx.state.failure_history.slice(-3);
     if (recent.length > 0) input.recent_failures = recent.map(({ first_failure, report }, index) => (index === recent.length - 1 ? { first_failure, output: report } : { first_failure }));
-    return { input, context: ctx.knowledge };
+    return { input, context: [], budgeted: (budget) => overviewFor(ctx, budget, ctx.knowledge) };
   },
 };
 

@@ -1,10 +1,10 @@
 import type { ContextEntry } from '../../../shared/schemas/agentContext';
 import type { ContextItem } from '../llm/types';
 import { estimateTokens } from '../llm/results';
+import { outline } from './outline';
 import { rankFiles, type RankedFile, type RankMethod } from './rank';
 import type { ContextQuery } from './querySignals';
 import type { RepoMap } from './repoMap';
-import type { FileSymbol } from './symbols';
 
 export type { ContextEntry };
 
@@ -28,7 +28,6 @@ export interface BuildContextOptions {
 const MAX_TARGETS = 3;
 const MAP_SHARE = 0.15;
 const MAP_FILES = 40;
-const MAP_SYMBOLS_PER_FILE = 12;
 const EXCERPT_WINDOW = 30;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
 
@@ -80,14 +79,6 @@ function excerptRanges(entry: RankedFile, rows: string[], budget: number): [numb
   return mergeRanges(chosen);
 }
 
-function outline(entry: RankedFile): string {
-  const best = new Set(entry.symbols.filter((ranked) => ranked.score > 0).slice(0, MAP_SYMBOLS_PER_FILE).map((ranked) => ranked.symbol));
-  const rest = entry.file.symbols.filter((symbol) => symbol.kind !== 'variable' && !best.has(symbol));
-  const shown: FileSymbol[] = [...best, ...rest].slice(0, MAP_SYMBOLS_PER_FILE).sort((a, b) => a.start - b.start);
-  const more = entry.file.symbols.length - shown.length;
-  return [`${entry.file.path} (${entry.file.lines} lines)`, ...shown.map((symbol) => `  ${symbol.start}: ${symbol.signature}`), ...(more > 0 ? [`  … ${more} more`] : [])].join('\n');
-}
-
 /**
  * A writer's context within a token budget: the files to edit (whole, or the enclosing functions of
  * the relevant lines when large), then ranked repo-map entries, then further files by rank; never
@@ -95,7 +86,7 @@ function outline(entry: RankedFile): string {
  */
 export async function buildContext(map: RepoMap, query: ContextQuery, options: BuildContextOptions): Promise<BuiltContext> {
   const budget = Math.max(0, Math.floor(options.budgetTokens));
-  const ranked = rankFiles(map, query, options.method ?? 'combined');
+  const ranked = await rankFiles(map, query, { method: options.method ?? 'combined', read: options.read });
   const byPath = new Map(ranked.map((entry) => [entry.file.path, entry]));
   const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter((file, index, all) => all.indexOf(file) === index && map.byPath.has(file));
   const source = ranked.filter((entry) => !entry.isTest);

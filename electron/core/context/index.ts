@@ -1,5 +1,6 @@
 /** The context engine: a symbol map of the repository, ranking for a query, and budgeted context. */
 export { buildContext, type BuiltContext, type ContextEntry } from './buildContext';
+export { buildOverview } from './overview';
 export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
 export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type MappedFile } from './repoMap';
 export { roleBudget, type RoleBudget } from './roleBudget';

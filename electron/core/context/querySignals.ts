@@ -1,3 +1,5 @@
+import { failureText, type FailingTestRef } from './failureText';
+
 /** What a context query is made of: the goal, the failing output, the plan's and the Scouts' files. */
 export interface ContextQuery {
   goal: string;
@@ -12,10 +14,14 @@ export interface ContextQuery {
 export interface QuerySignals {
   /** Identifiers and words, as written, from the goal and the feedback (test names and messages included). */
   terms: string[];
-  /** The goal's own words: they weigh more than a long test output's. */
+  /** The goal's own words: scored apart from the feedback's, so a long test output cannot drown them. */
   goalTerms: string[];
+  /** The feedback's words, the test runner's noise left out. */
+  feedbackTerms: string[];
   /** Repo files the feedback or goal names, with the lines its stack frames point at. */
   mentioned: Map<string, number[]>;
+  /** The failing tests the feedback names, their files resolved in the repository (null: not found). */
+  failingTests: FailingTestRef[];
 }
 
 const STOPWORDS = new Set(
@@ -67,7 +73,8 @@ export function querySignals(query: ContextQuery, known: ReadonlySet<string>): Q
       suffixes.set(suffix, suffixes.has(suffix) && suffixes.get(suffix) !== file ? '' : file);
     }
   }
-  const text = `${query.goal}\n${query.feedback ?? ''}`;
+  const failure = failureText(query.feedback ?? '');
+  const text = `${query.goal}\n${failure.text}`;
   const mentioned = new Map<string, number[]>();
   const mention = (file: string, line: number | null) => {
     const lines = mentioned.get(file) ?? [];
@@ -84,5 +91,7 @@ export function querySignals(query: ContextQuery, known: ReadonlySet<string>): Q
     const file = resolveKnown(match[0], known, suffixes);
     if (file) mention(file, null);
   }
-  return { terms: queryWords(text), goalTerms: queryWords(query.goal), mentioned };
+  const failingTests = failure.tests.map((test) => ({ ...test, file: test.file === null ? null : resolveKnown(test.file, known, suffixes) }));
+  for (const test of failingTests) if (test.file && !mentioned.has(test.file)) mention(test.file, null);
+  return { terms: queryWords(text), goalTerms: queryWords(query.goal), feedbackTerms: queryWords(failure.text), mentioned, failingTests };
 }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runNativeGit } from '../git/nativeGit';
 import { listRepoFiles } from '../tools/listFiles';
+import { clearListingMemory, listWithBlobs, type GitListing } from './gitListing';
 import { extractSymbols, type FileSymbol } from './symbols';
 
 /** What the map knows of one file's content; keyed by git blob id, so it is the same in every checkout. */
@@ -57,31 +57,26 @@ async function factsOf(file: string, content: Buffer): Promise<BlobFacts> {
   return { lines: source.split('\n').length, chars: source.length, symbols: await extractSymbols(file, source), terms: termsOf(source) };
 }
 
-/** Tracked files with their index blob ids; modified and untracked (not ignored) files get null: read and hash them. */
-async function listWithBlobs(root: string): Promise<Map<string, string | null> | null> {
-  const staged = await runNativeGit(root, ['ls-files', '-s', '-z']).catch(() => null);
-  if (staged?.code !== 0) return null;
-  const listing = new Map<string, string | null>();
-  for (const record of staged.stdout.split('\0')) {
-    const tab = record.indexOf('\t');
-    if (tab < 0) continue;
-    const [mode, blob] = record.slice(0, tab).split(' ');
-    if (mode === '160000' || !blob) continue;
-    listing.set(record.slice(tab + 1), blob);
-  }
-  const [modified, untracked] = await Promise.all([runNativeGit(root, ['ls-files', '-m', '-d', '-z']), runNativeGit(root, ['ls-files', '-o', '--exclude-standard', '-z'])]);
-  for (const file of modified.stdout.split('\0').filter(Boolean)) listing.set(file, null);
-  for (const file of untracked.stdout.split('\0').filter(Boolean)) listing.set(file, null);
-  for (const file of [...listing.keys()]) if (file === '.lathe' || file.startsWith('.lathe/')) listing.delete(file);
-  return listing;
-}
+/** Blobs parsed since each disk cache was last written; it is rewritten once they are 1 % of the map. */
+const unsaved = new Map<string, number>();
+const UNSAVED_SHARE = 100;
+
+/** The disk caches this process has read or written, by their stat then: an unchanged one is not parsed again. */
+const cacheSeen = new Map<string, string>();
+const statKey = (file: string) => {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : null;
+};
 
 function readCache(cacheFile: string | null): void {
   if (!cacheFile) return;
   try {
+    const key = statKey(cacheFile);
+    if (key === null || cacheSeen.get(cacheFile) === key) return;
     const data = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { version?: number; blobs?: Record<string, BlobFacts> };
+    cacheSeen.set(cacheFile, key);
     if (data.version !== CACHE_VERSION || !data.blobs) return;
-    for (const [blob, facts] of Object.entries(data.blobs)) if (!memory.has(blob)) memory.set(blob, facts);
+    for (const blob in data.blobs) if (!memory.has(blob)) memory.set(blob, data.blobs[blob] as BlobFacts);
   } catch {
     // No cache yet, or one from another version: the map is built from the files.
   }
@@ -94,6 +89,8 @@ function writeCache(cacheFile: string, files: MappedFile[]): void {
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, JSON.stringify({ version: CACHE_VERSION, blobs }));
   fs.renameSync(temporary, cacheFile);
+  const key = statKey(cacheFile);
+  if (key) cacheSeen.set(cacheFile, key);
 }
 
 async function mapLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -103,50 +100,100 @@ async function mapLimit<T>(items: T[], limit: number, work: (item: T) => Promise
   }));
 }
 
+/** Files the map never lists: binaries, and Lathe's own folder. */
+const skipped = (file: string) => BINARY_EXTENSIONS.test(file) || file === '.lathe' || file.startsWith('.lathe/');
+
+interface LastBuild {
+  staged: GitListing['staged'];
+  hashed: Map<string, string>;
+  cacheFile: string | null;
+  map: RepoMap;
+}
+
+/** Per work tree, the last map built: returned again while the index and the changed files are the same. */
+const lastBuilds = new Map<string, LastBuild>();
+
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
+}
+
 /**
  * The symbols of every listed file (git's tracked files plus untracked, not ignored ones), from
  * tree-sitter where a grammar exists. Facts are cached by blob id in memory and, with `cacheFile`, on
- * disk: an unchanged file is never read or parsed again.
+ * disk: an unchanged file is never read or parsed again. While git's index is unchanged and the files
+ * it reports changed hash the same, the last map is returned as it was.
  */
 export async function buildRepoMap(root: string, options: { cacheFile?: string | null } = {}): Promise<RepoMap> {
   const base = path.resolve(root);
   const cacheFile = options.cacheFile ?? null;
+  // git lists the work tree while the disk cache is parsed.
+  const listed = listWithBlobs(base);
   if (memory.size === 0) readCache(cacheFile);
-  const listing = (await listWithBlobs(base)) ?? new Map((await listRepoFiles(base, { limit: 100_000 })).files.map((file) => [file, null] as const));
-  let cacheMissing = cacheFile !== null && !fs.existsSync(cacheFile);
-  if (cacheFile && !cacheMissing && [...listing.values()].some((blob) => blob !== null && !memory.has(blob))) readCache(cacheFile);
-  const files: MappedFile[] = [];
-  const toParse: { file: string; content: Buffer; blob: string }[] = [];
-  const unknown = [...listing].filter(([file, blob]) => !BINARY_EXTENSIONS.test(file) && (blob === null || !memory.has(blob)));
-  await mapLimit(unknown, 32, async ([file, blob]) => {
+  const git = await listed;
+  // What git cannot vouch for (changed and untracked files; everything outside git) is read and hashed.
+  const toHash = (git ? git.changed : (await listRepoFiles(base, { limit: 100_000 })).files).filter((file) => !skipped(file));
+  const hashed = new Map<string, string>();
+  const contents = new Map<string, Buffer>();
+  const read = async (file: string, blob: string | null) => {
     const content = await fs.promises.readFile(path.join(base, file)).catch(() => null);
     if (!content) return;
     const id = blob ?? gitBlobId(content);
-    if (!memory.has(id)) toParse.push({ file, content, blob: id });
-    else listing.set(file, id);
-  });
-  for (const entry of toParse.sort((a, b) => (a.file < b.file ? -1 : 1))) {
-    memory.set(entry.blob, await factsOf(entry.file, entry.content));
-    listing.set(entry.file, entry.blob);
+    if (blob === null) hashed.set(file, id);
+    if (!memory.has(id)) contents.set(file, content);
+  };
+  await mapLimit(toHash, 32, (file) => read(file, null));
+  const last = lastBuilds.get(base);
+  if (git && last && last.staged === git.staged && last.cacheFile === cacheFile && sameEntries(last.hashed, hashed) && (cacheFile === null || fs.existsSync(cacheFile))) {
+    return { ...last.map, parsed: 0 };
   }
+
+  const listing = new Map<string, string>();
+  for (const [file, blob] of git?.staged ?? []) if (!skipped(file)) listing.set(file, blob);
+  for (const file of toHash) {
+    const id = hashed.get(file);
+    if (id) listing.set(file, id);
+    else listing.delete(file);
+  }
+  const cacheMissing = cacheFile !== null && !fs.existsSync(cacheFile);
+  if (cacheFile && !cacheMissing && [...listing.values()].some((blob) => !memory.has(blob))) readCache(cacheFile);
+  const unread = [...listing].filter(([file, blob]) => !hashed.has(file) && !memory.has(blob));
+  await mapLimit(unread, 32, ([file, blob]) => read(file, blob));
+  const toParse = [...contents].sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [file, content] of toParse) {
+    const blob = listing.get(file) as string;
+    if (!memory.has(blob)) memory.set(blob, await factsOf(file, content));
+  }
+  const files: MappedFile[] = [];
   for (const [file, blob] of listing) {
-    if (BINARY_EXTENSIONS.test(file) || blob === null) continue;
     const facts = memory.get(blob);
     if (facts) files.push({ path: file, blob, ...facts });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (cacheFile && (toParse.length > 0 || cacheMissing)) {
-    try {
-      writeCache(cacheFile, files);
-      cacheMissing = false;
-    } catch {
-      // A cache that cannot be written only costs time next run.
+  if (cacheFile) {
+    // Rewriting the whole cache after every edit costs more than the next process re-parsing a few files.
+    const pending = (unsaved.get(cacheFile) ?? 0) + toParse.length;
+    unsaved.set(cacheFile, pending);
+    if (cacheMissing || (pending > 0 && pending * UNSAVED_SHARE >= files.length)) {
+      try {
+        writeCache(cacheFile, files);
+        unsaved.set(cacheFile, 0);
+      } catch {
+        // A cache that cannot be written only costs time next run.
+      }
     }
   }
-  return { root: base, files, byPath: new Map(files.map((file) => [file.path, file])), parsed: toParse.length };
+  const map: RepoMap = { root: base, files, byPath: new Map(files.map((file) => [file.path, file])), parsed: toParse.length };
+  if (git) lastBuilds.set(base, { staged: git.staged, hashed, cacheFile, map });
+  return map;
 }
 
-/** Forgets the in-memory facts (benchmarks measure a cold start with it). */
+/** Forgets the in-memory facts, listings and maps (benchmarks measure a cold start with it). */
 export function clearRepoMapMemory(): void {
   memory.clear();
+  lastBuilds.clear();
+  cacheSeen.clear();
+  unsaved.clear();
+  clearListingMemory();
 }

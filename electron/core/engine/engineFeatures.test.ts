@@ -47,15 +47,16 @@ const minimalReplay = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
 
 // docs/seeds.md 0.11 (kb notes to the Planner), 0.13 (repo_summary in the Planner's input)
 describe("seed 000's knowledge notes", () => {
-  it('feeds .lathe/kb/*.md to the Planner as context', async () => {
+  it('feeds .lathe/kb/*.md to the Planner as context, beside the repository map ranked for the goal', async () => {
     const { repo, dataDir } = setup();
     fs.mkdirSync(path.join(repo.dir, '.lathe', 'kb'), { recursive: true });
     fs.writeFileSync(path.join(repo.dir, '.lathe', 'kb', 'conventions.md'), 'Always sort numbers with a comparator.\n');
     const { state, prompts } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
     expect(state.result?.status).toBe('complete');
     const planner = prompts.find((prompt) => prompt.role === 'planner');
-    expect(planner?.context).toEqual(['kb:conventions.md']);
-    expect(planner?.messages[1]?.content).toContain('"repo_summary"');
+    expect(planner?.context).toContain('kb:conventions.md');
+    expect(planner?.context[0]).toBe('map:src/stats.js');
+    expect(planner?.messages[1]?.content).not.toContain('"repo_summary"');
     expect(prompts.find((prompt) => prompt.role === 'coder')?.context).toContain('file:src/stats.js');
   });
 });

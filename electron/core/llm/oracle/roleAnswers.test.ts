@@ -81,7 +81,7 @@ describe('oracle role answers', () => {
     expect(inferPurpose('tester', { test: {} })).toBe('fix_plan');
     expect(inferPurpose('tester', { exit_code: 0 })).toBe('test_report');
     expect(inferPurpose('supervisor', { gate: 'code' })).toBe('review_code');
-    expect(inferPurpose('editor', { repo_summary: '' })).toBe('scout_brief');
+    expect(inferPurpose('editor', { goal: 'g', test_command: null })).toBe('scout_brief');
     expect(inferPurpose('editor', { task: {} })).toBe('code');
   });
 });

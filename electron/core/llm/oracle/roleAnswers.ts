@@ -39,7 +39,7 @@ export function inferPurpose(role: ModelRole, input: Record<string, unknown>): A
     case 'supervisor':
       return input.gate === 'plan' ? 'review_plan' : input.gate === 'code' ? 'review_code' : input.gate === 'goal' ? 'review_goal' : 'review_step';
     case 'editor':
-      return 'repo_summary' in input ? 'scout_brief' : 'code';
+      return 'task' in input ? 'code' : 'scout_brief';
     case 'scout':
       return 'scout';
     default:

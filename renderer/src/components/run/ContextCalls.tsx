@@ -6,7 +6,7 @@ import { useRunViewStore } from '../../stores/runViewStore';
 const SHOWN_CALLS = 12;
 
 function where(entry: ContextEntry): string {
-  if (entry.kind === 'map') return 'repository map';
+  if (entry.kind === 'map') return entry.path ? `repository map · ${entry.path}` : 'repository map';
   const lines = entry.lines?.map(([start, end]) => (start === end ? `${start}` : `${start}–${end}`)).join(', ');
   return lines ? `${entry.path} · lines ${lines}` : entry.path;
 }

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { initialState } from '../../shared/engine/initialState';
+import { configFromPreset } from '../../shared/engine/configFromPreset';
+import type { AgentPurpose } from '../../shared/engine/actions';
+import { PRESETS, type PresetName } from '../../shared/engine/presets';
+import type { RunState } from '../../shared/engine/runState';
+import { contextFiles } from '../../electron/core/agents/contextFiles';
+import { PromptLibrary } from '../../electron/core/agents/promptLibrary';
+import { agentSpecFor, type AgentContext } from '../../electron/core/agents/registry';
+import { buildMessages, systemPrompt } from '../../electron/core/agents/runAgent';
+import type { ContextReport } from '../../electron/core/agents/registry';
+import { getEditFormat } from '../../electron/core/edits/formats';
+import { fitContext } from '../../electron/core/llm/contextFit';
+import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
+import { estimateTokens } from '../../electron/core/llm/results';
+import type { ChatMessage, ContextItem, ModelRole } from '../../electron/core/llm/types';
+import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
+
+export type Mode = 'with_failure' | 'goal_only';
+export type Method = 'baseline' | 'new';
+/**
+ * The roles measured: the dev-agent Coder with the failing output, the editor-scouts Editor from the goal
+ * alone, the supervised Planner's first plan and the editor-scouts Editor's brief (both from the goal).
+ */
+export type BenchRole = 'coder' | 'editor' | 'planner' | 'briefer';
+export const BENCH_ROLES: BenchRole[] = ['coder', 'editor', 'planner', 'briefer'];
+
+const SETUP: Record<BenchRole, { preset: PresetName; purpose: AgentPurpose; modelRole: ModelRole }> = {
+  coder: { preset: 'dev-agent', purpose: 'code', modelRole: 'coder' },
+  editor: { preset: 'editor-scouts', purpose: 'code', modelRole: 'editor' },
+  planner: { preset: 'supervised', purpose: 'plan', modelRole: 'planner' },
+  briefer: { preset: 'editor-scouts', purpose: 'scout_brief', modelRole: 'editor' },
+};
+
+export interface RolePrompt {
+  overflow: boolean;
+  promptTokens: number;
+  /** Ids of the context items the prompt kept. */
+  kept: string[];
+  /** The context text the model would read. */
+  contextText: string;
+  /** The user message as fitted (input and context). */
+  userText: string;
+  report: ContextReport | null;
+}
+
+const prompts = new PromptLibrary(path.resolve(import.meta.dirname, '../../prompts'));
+const countPrompt = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + estimateTokens(message.content) + 4, 0);
+
+/**
+ * A role's prompt as a run would build it, fitted as the server and replay providers fit it (~4
+ * characters a token). Baseline: the writer's listing-order context, the Planner's fixed 12 KB and the
+ * brief's 8 KB path summary; new: the ranked, budgeted context and map.
+ */
+export async function rolePrompt(workDir: string, role: BenchRole, goal: string, feedback: string | null, contextSize: number, method: Method): Promise<RolePrompt> {
+  const { preset: presetName, purpose, modelRole } = SETUP[role];
+  const preset = PRESETS[presetName];
+  const config = { ...configFromPreset(preset), edit_format: 'search-replace' as const, models: { [modelRole]: { model: 'replay:bench.json', context_size: contextSize } } };
+  const state: RunState = {
+    ...initialState({ runId: '20260101T000000Z', goal, goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 }),
+    workspace: { runId: 'bench', repoRoot: workDir, workDir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+    feedback: feedback === null ? null : { kind: 'first_failure', text: feedback },
+  };
+  const tools = createReadOnlyTools(workDir);
+  const ctx: AgentContext = { state, preset, tools, prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
+  const spec = agentSpecFor(purpose, preset);
+  if (!spec) throw new Error(`no agent for ${purpose}`);
+  let messages: ChatMessage[];
+  let context: ContextItem[];
+  let report: ContextReport | null = null;
+  if (method === 'new') {
+    ({ messages, context, report } = await buildMessages(spec, ctx));
+  } else {
+    let input: Record<string, unknown>;
+    if (role === 'planner') {
+      input = { goal, repo_summary: await tools.repoSummary({ maxBytes: 12_000 }), plan_id: 'plan_0001', ...(feedback === null ? {} : { feedback }) };
+      context = [];
+    } else if (role === 'briefer') {
+      input = { goal, repo_summary: await tools.repoSummary({ maxBytes: 8_000 }), test_command: null, ...(feedback === null ? {} : { feedback }) };
+      context = [];
+    } else {
+      // Today's writer: the whole feedback in the input, then every listed file in listing order.
+      input = { task: { id: 'T1', title: goal, rationale: '', acceptance: '', artifacts: [] }, goal, attempt: 1, ...(feedback === null ? {} : { feedback }) };
+      context = await contextFiles(tools, { artifacts: [], feedback, includeAll: true });
+    }
+    messages = [
+      { role: 'system', content: systemPrompt(spec, ctx, spec.schema(ctx)) },
+      { role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}` },
+    ];
+  }
+  const fit = fitContext({ messages, context, budgetTokens: contextSize - DEFAULT_MAX_TOKENS, countPrompt, countText: estimateTokens });
+  if (!fit.ok) return { overflow: true, promptTokens: fit.mandatoryTokens, kept: [], contextText: '', userText: '', report };
+  const keptSet = new Set(fit.kept);
+  return { overflow: false, promptTokens: fit.promptTokens, kept: fit.kept, contextText: context.filter((item) => keptSet.has(item.id)).map((item) => item.text).join('\n\n'), userText: fit.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n'), report };
+}

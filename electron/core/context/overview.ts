@@ -1,0 +1,88 @@
+import type { ContextItem } from '../llm/types';
+import { estimateTokens } from '../llm/results';
+import { pathScore } from '../tools/repoSummary';
+import type { BuiltContext, ContextEntry } from './buildContext';
+import { outline } from './outline';
+import type { ContextQuery } from './querySignals';
+import { rankFiles } from './rank';
+import type { RepoMap } from './repoMap';
+
+export interface OverviewOptions {
+  budgetTokens: number;
+  /** Project notes (seed 000's kb/): after the ranked files, before the plain paths. */
+  notes?: ContextItem[];
+}
+
+/** Share of the budget the ranked files' outlines may take; the rest is notes and plain paths. */
+const RANKED_SHARE = 0.6;
+const PATHS_PER_ITEM = 40;
+const MAX_DROPPED_LISTED = 40;
+const HEADER = '### Repository map: files ranked for the goal, each `path (lines)` with `line: signature` of its symbols\n';
+const itemTokens = (text: string) => estimateTokens(text) + 2;
+
+/**
+ * What a planning role (the Planner, the Editor's brief) sees of the repository, within its budget:
+ * the files ranked for the goal (and failing output) with their symbols, then project notes, then the
+ * other paths, most relevant first. Items carry falling priorities, so an exact fit drops the tail.
+ */
+export async function buildOverview(map: RepoMap, query: ContextQuery, options: OverviewOptions): Promise<BuiltContext> {
+  const budget = Math.max(0, Math.floor(options.budgetTokens));
+  const ranked = await rankFiles(map, query);
+  const items: ContextItem[] = [];
+  const included: ContextEntry[] = [];
+  const dropped: ContextEntry[] = [];
+  let used = 0;
+  let priority = 1000;
+  const push = (entry: ContextEntry, text: string) => {
+    items.push({ id: entry.id, text, priority: priority-- });
+    included.push(entry);
+    used += entry.tokens;
+  };
+  const shown = new Set<string>();
+
+  const rankedBudget = Math.floor(budget * RANKED_SHARE);
+  for (const [index, entry] of ranked.entries()) {
+    if (entry.file.symbols.length === 0) continue;
+    const text = `${included.length === 0 ? HEADER : ''}${outline(entry)}`;
+    const tokens = itemTokens(text);
+    if (used + tokens > rankedBudget) break;
+    push({ id: `map:${entry.file.path}`, path: entry.file.path, kind: 'map', tokens, reason: `ranked #${index + 1}` }, text);
+    shown.add(entry.file.path);
+  }
+
+  for (const note of options.notes ?? []) {
+    const tokens = itemTokens(note.text);
+    const entry: ContextEntry = { id: note.id, path: note.id.replace(/^kb:/, ''), kind: 'file', tokens, reason: 'project note' };
+    if (used + tokens <= budget) push(entry, note.text);
+    else dropped.push({ ...entry, reason: 'project note; no room' });
+  }
+
+  // The rest as plain paths: ranked ones first, then by how much a path usually matters.
+  const rankOf = new Map(ranked.map((entry, index) => [entry.file.path, index]));
+  const rest = map.files
+    .filter((file) => !shown.has(file.path))
+    .map((file) => ({ file: file.path, rank: rankOf.get(file.path) ?? Infinity, score: pathScore(file.path) }))
+    .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.file < b.file ? -1 : 1))
+    .map((entry) => entry.file);
+  let next = 0;
+  while (next < rest.length) {
+    const chunk = rest.slice(next, next + PATHS_PER_ITEM);
+    let text = `${included.length === 0 ? HEADER : ''}More files:\n${chunk.join('\n')}`;
+    let tokens = itemTokens(text);
+    // The last chunk that fits may be a shorter one.
+    while (used + tokens > budget && chunk.length > 1) {
+      chunk.splice(Math.ceil(chunk.length / 2));
+      text = `${included.length === 0 ? HEADER : ''}More files:\n${chunk.join('\n')}`;
+      tokens = itemTokens(text);
+    }
+    if (used + tokens > budget) break;
+    push({ id: `paths:${next + 1}-${next + chunk.length}`, path: '', kind: 'map', tokens, reason: `${chunk.length} more paths` }, text);
+    next += chunk.length;
+  }
+  for (const file of rest.slice(next, next + MAX_DROPPED_LISTED)) {
+    const rank = rankOf.get(file);
+    dropped.push({ id: `map:${file}`, path: file, kind: 'map', tokens: 0, reason: `${rank === undefined ? 'path' : `ranked #${rank + 1}`}; budget spent` });
+  }
+  if (rest.length - next > MAX_DROPPED_LISTED) dropped.push({ id: 'paths:rest', path: '', kind: 'map', tokens: 0, reason: `${rest.length - next - MAX_DROPPED_LISTED} more paths; budget spent` });
+  return { items, included, dropped, budgetTokens: budget, usedTokens: used };
+}
