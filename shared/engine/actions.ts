@@ -55,7 +55,7 @@ export type ActionOutcome =
   | { kind: 'fatal'; code: string; message: string }
   /** Seed 002: the current step used its time budget before another attempt. */
   | { kind: 'step_budget_exhausted'; reason: string }
-  | { kind: 'stopped'; reason: 'aborted' | 'time_expired'; detail?: string }
+  | { kind: 'stopped'; reason: 'aborted' | 'paused' | 'time_expired'; detail?: string }
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 
