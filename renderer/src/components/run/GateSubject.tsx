@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { client, errorMessage, unwrap } from '../../api/client';
+import { gateSubject } from '../../runView/gateSubject';
+import type { CommitView, GateView, TestView } from '../../runView/types';
+import type { RunCommit } from '../../stores/diffStore';
+import { useRunViewStore } from '../../stores/runViewStore';
+import { useUiStore } from '../../stores/uiStore';
+
+/** What the gate asks you to approve: the plan for a plan gate; the changed files, the tests and the diff for a code or step gate. */
+export function GateSubject({ repo, runId, gate }: { repo: string; runId: string; gate: GateView }) {
+  const view = useRunViewStore((state) => state.view);
+  const subject = gateSubject(view, gate);
+  if (!subject) return null;
+  if (subject.kind === 'plan') {
+    return (
+      <div className="gate-subject" data-testid="gate-subject">
+        <h4>
+          The plan under review <span className="muted small mono">{subject.plan.planId}</span>
+          {subject.plan.depth > 0 && <span className="muted small"> · sub-plan, depth {subject.plan.depth}</span>}
+        </h4>
+        {subject.plan.analysis && <p className="small">{subject.plan.analysis}</p>}
+        <ol className="gate-plan-steps">
+          {subject.steps.map((step) => (
+            <li key={step.key} data-step-id={step.id}>
+              <strong>{step.id}</strong> {step.title}
+              {step.complexity && <span className="muted small"> · {step.complexity}</span>}
+              {step.dependsOn.length > 0 && <span className="muted small"> · after {step.dependsOn.join(', ')}</span>}
+              {step.artifacts.length > 0 && <span className="muted small mono"> · {step.artifacts.join(', ')}</span>}
+              {step.acceptance && <div className="muted small">Done when: {step.acceptance}</div>}
+            </li>
+          ))}
+        </ol>
+      </div>
+    );
+  }
+  return <ChangeSubject repo={repo} runId={runId} step={subject.step?.title ?? null} commits={subject.commits} test={subject.test} />;
+}
+
+function ChangeSubject({ repo, runId, step, commits, test }: { repo: string; runId: string; step: string | null; commits: CommitView[]; test: TestView | null }) {
+  const navigate = useUiStore((state) => state.navigate);
+  const shas = commits.map((commit) => commit.sha).join(',');
+  const [counted, setCounted] = useState<RunCommit[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!shas) return;
+    let current = true;
+    client()
+      .request('run/commits', { repo, runId })
+      .then((result) => current && setCounted(unwrap(result).commits))
+      .catch((failure: unknown) => current && setError(errorMessage(failure)));
+    return () => {
+      current = false;
+    };
+  }, [repo, runId, shas]);
+
+  const files = fileTotals(commits, counted);
+  const latest = commits.at(-1);
+  return (
+    <div className="gate-subject" data-testid="gate-subject">
+      <h4>What you approve{step ? `: ${step}` : ''}</h4>
+      {commits.length === 0 ? (
+        <p className="muted small">No commit for this step yet.</p>
+      ) : (
+        <ul className="gate-files" aria-label="Changed files">
+          {files.map((file) => (
+            <li key={file.path} className="mono small">
+              {file.path}{' '}
+              {file.added !== null && file.removed !== null ? (
+                <span className="line-counts">
+                  <span className="added" aria-label={`${file.added} lines added`}>
+                    +{file.added}
+                  </span>{' '}
+                  <span className="removed" aria-label={`${file.removed} lines removed`}>
+                    −{file.removed}
+                  </span>
+                </span>
+              ) : (
+                !error && <span className="muted">…</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p className="error-text small">Line counts unavailable: {error}</p>}
+      <p className="small" data-testid="gate-test">
+        {test ? (
+          <>
+            Tests <span className={test.status === 'PASS' ? 'ok-text' : 'error-text'}>{test.status}</span>
+            {test.counts ? ` · ${test.counts.passed} passed, ${test.counts.failed} failed` : ''}
+            {test.firstFailure ? ` · first failure: ${test.firstFailure.testId}` : ''}
+          </>
+        ) : (
+          <span className="muted">No test run for this step yet.</span>
+        )}
+      </p>
+      {latest && (
+        <button type="button" className="link-button" onClick={() => navigate({ tab: 'changes', range: latest.sha, file: null }, { replace: true })}>
+          Open the diff{commits.length > 1 ? ` of the latest edit set (${commits.length} in this step)` : ''} ({latest.sha.slice(0, 7)})
+        </button>
+      )}
+    </div>
+  );
+}
+
+interface FileTotal {
+  path: string;
+  added: number | null;
+  removed: number | null;
+}
+
+/** Files of the commits under review, with +/− summed from git's counts once they are read. */
+function fileTotals(commits: CommitView[], counted: RunCommit[] | null): FileTotal[] {
+  const totals = new Map<string, FileTotal>();
+  for (const commit of commits) {
+    const known = counted?.find((entry) => entry.sha === commit.sha);
+    const files = known ? known.files : commit.files.map((path) => ({ path, added: null, removed: null }));
+    for (const file of files) {
+      const previous = totals.get(file.path);
+      const add = (a: number | null | undefined, b: number | null) => (a === undefined ? b : a === null || b === null ? null : a + b);
+      totals.set(file.path, { path: file.path, added: add(previous?.added, file.added), removed: add(previous?.removed, file.removed) });
+    }
+  }
+  return [...totals.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
