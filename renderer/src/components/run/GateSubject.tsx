@@ -33,10 +33,20 @@ export function GateSubject({ repo, runId, gate }: { repo: string; runId: string
       </div>
     );
   }
-  return <ChangeSubject repo={repo} runId={runId} step={subject.step?.title ?? null} commits={subject.commits} test={subject.test} />;
+  const heading = gate.kind === 'goal' ? 'What you approve: the run’s whole change' : `What you approve${subject.step ? `: ${subject.step.title}` : ''}`;
+  return <ChangeSubject repo={repo} runId={runId} heading={heading} commits={subject.commits} test={subject.test} range={subject.range} />;
 }
 
-function ChangeSubject({ repo, runId, step, commits, test }: { repo: string; runId: string; step: string | null; commits: CommitView[]; test: TestView | null }) {
+interface ChangeSubjectProps {
+  repo: string;
+  runId: string;
+  heading: string;
+  commits: CommitView[];
+  test: TestView | null;
+  range: string | null;
+}
+
+function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSubjectProps) {
   const navigate = useUiStore((state) => state.navigate);
   const shas = commits.map((commit) => commit.sha).join(',');
   const [counted, setCounted] = useState<RunCommit[] | null>(null);
@@ -54,12 +64,12 @@ function ChangeSubject({ repo, runId, step, commits, test }: { repo: string; run
   }, [repo, runId, shas]);
 
   const files = fileTotals(commits, counted);
-  const latest = commits.at(-1);
+  const openDiff = (target: string) => navigate({ tab: 'changes', range: target, file: null }, { replace: true });
   return (
     <div className="gate-subject" data-testid="gate-subject">
-      <h4>What you approve{step ? `: ${step}` : ''}</h4>
+      <h4>{heading}</h4>
       {commits.length === 0 ? (
-        <p className="muted small">No commit for this step yet.</p>
+        <p className="muted small">No commit yet.</p>
       ) : (
         <ul className="gate-files" aria-label="Changed files">
           {files.map((file) => (
@@ -90,14 +100,31 @@ function ChangeSubject({ repo, runId, step, commits, test }: { repo: string; run
             {test.firstFailure ? ` · first failure: ${test.firstFailure.testId}` : ''}
           </>
         ) : (
-          <span className="muted">No test run for this step yet.</span>
+          <span className="muted">No test run yet.</span>
         )}
       </p>
-      {latest && (
-        <button type="button" className="link-button" onClick={() => navigate({ tab: 'changes', range: latest.sha, file: null }, { replace: true })}>
-          Open the diff{commits.length > 1 ? ` of the latest edit set (${commits.length} in this step)` : ''} ({latest.sha.slice(0, 7)})
+      {range === 'all' ? (
+        <button type="button" className="link-button" onClick={() => openDiff('all')}>
+          Open the diff of every change ({commits.length} commit{commits.length === 1 ? '' : 's'})
         </button>
-      )}
+      ) : commits.length === 1 && range ? (
+        <button type="button" className="link-button" onClick={() => openDiff(range)}>
+          Open the diff ({range.slice(0, 7)})
+        </button>
+      ) : commits.length > 1 ? (
+        // One link per edit set: each opens exactly the changes of that commit.
+        <p className="small">
+          Open the diff of edit set{' '}
+          {commits.map((commit, index) => (
+            <span key={commit.sha}>
+              {index > 0 && ' · '}
+              <button type="button" className="link-button" onClick={() => openDiff(commit.sha)} aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}>
+                {index + 1} ({commit.sha.slice(0, 7)})
+              </button>
+            </span>
+          ))}
+        </p>
+      ) : null}
     </div>
   );
 }

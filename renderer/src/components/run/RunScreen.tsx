@@ -52,7 +52,7 @@ export default function RunScreen({ repo, runId }: { repo: string; runId: string
     const focused = document.activeElement;
     if (focused && focused !== document.body) return;
     const target = pendingId ? document.getElementById(`gate-${pendingId}-heading`) : document.getElementById('run-goal');
-    target?.focus({ preventScroll: true });
+    target?.focus();
   }, [ready, pendingId]);
 
   const badge = (name: RunTab) => (name === 'tests' ? counts.tests : name === 'gates' ? counts.gates : name === 'changes' ? counts.commits : 0);
