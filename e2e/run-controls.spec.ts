@@ -1,29 +1,15 @@
 import fs from 'node:fs';
-import type { Page } from '@playwright/test';
+import path from 'node:path';
 import { makeExampleRepo } from '../test-support/exampleRepo';
 import { makeTempDir } from '../test-support/tempRepo';
 import { MEDIAN_FIX, writeSlowCoderTranscript } from '../test-support/e2e/gateTranscript';
 import { startSlowModelServer } from '../test-support/e2e/slowModelServer';
 import { expect, test } from '../test-support/e2e/fixtures';
 import { screen, watchPageProblems } from '../test-support/e2e/screens';
+import { startDevAgentRun as startRun } from '../test-support/e2e/startRun';
+import { readLog } from '../electron/core/engine/runStore';
 
-/** Opens the repository and starts a dev-agent run with every gate off on the given replay spec. */
-async function startRun(page: Page, repoDir: string, spec: string): Promise<string> {
-  await page.getByRole('button', { name: 'New run', exact: true }).click();
-  await page.getByLabel('Repository path').fill(repoDir);
-  await page.getByRole('button', { name: 'Open', exact: true }).click();
-  await expect(page.getByTestId('repo-summary')).toContainText(repoDir.split('/').pop() ?? '');
-  await page.getByLabel('Goal', { exact: true }).fill('Fix median() in src/stats.js so the median test passes.');
-  await page.getByRole('radio', { name: 'dev-agent' }).check();
-  await page.getByLabel('Every role', { exact: true }).selectOption({ label: 'Custom spec…' });
-  await page.getByLabel('Every role: custom model spec').fill(spec);
-  await page.getByLabel(/^step gate/).selectOption('off');
-  await page.getByRole('button', { name: 'Start run' }).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-  return new URL(page.url()).searchParams.get('run') ?? '';
-}
-
-test('pause while the Coder works, resume to completion, export the patch and merge; stop another run for good', async ({ app }) => {
+test('pause lets the Coder finish its answer and stops resumably; resume completes without asking again; export and merge; Stop ends another run for good', async ({ app }) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -39,9 +25,15 @@ test('pause while the Coder works, resume to completion, export the patch and me
     await expect(page.getByTestId('plan-tree').locator('[data-step-id="T1"]')).toHaveAttribute('data-status', 'in_progress');
     await screen(page, '15-run-active-agent');
 
+    // Pause waits for the Coder's answer (the step under way), saves it, then stops: status paused, resumable.
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
-    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'aborted');
-    await expect(page.getByTestId('timeline')).toContainText('resumable');
+    await expect(page.getByRole('button', { name: 'Pausing…', exact: true })).toBeDisabled();
+    await expect(page.getByTestId('timeline')).toContainText('you asked to pause');
+    await screen(page, '16a-run-pausing');
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'paused', { timeout: 15_000 });
+    await expect(page.getByTestId('run-status')).toHaveText('paused');
+    await expect(page.getByTestId('run-outcome')).toContainText('Paused: paused by the user after the current step');
+    await expect(page.getByTestId('timeline')).toContainText('coder answered');
     await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeEnabled();
     await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeDisabled();
     await screen(page, '16-run-paused');
@@ -50,6 +42,9 @@ test('pause while the Coder works, resume to completion, export the patch and me
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
     await expect(page.getByTestId('timeline')).toContainText('resumed from');
     await expect(page.getByTestId('run-facts')).toContainText('PASS');
+    // The answer given before the pause was kept: the Coder was asked once in all.
+    const log = readLog(path.join(repo.dir, '.lathe', 'runs', runId, 'log.jsonl'));
+    expect(log.filter((event) => event.type === 'agent_call' && event.role === 'coder')).toHaveLength(1);
 
     await page.getByRole('button', { name: 'History', exact: true }).click();
     const row = page.locator(`tr[data-run-id="${runId}"]`);
@@ -64,12 +59,16 @@ test('pause while the Coder works, resume to completion, export the patch and me
     expect(repo.git('log', '--format=%s', 'main')).toContain('lathe(T1)');
     expect(fs.readFileSync(`${repo.dir}/src/stats.js`, 'utf8')).toContain('const sorted = [...values]');
 
-    // Stop ends a run for good: no Resume afterwards.
+    // Stop interrupts and ends a run for good: no Resume afterwards. Its dialog offers the safe choice first.
     await startRun(page, other.dir, writeSlowCoderTranscript(replays, 'slow-coder-2', 4000));
     await expect(page.getByTestId('active-agent')).toContainText('coder');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Keep it' })).toBeFocused();
+    await screen(page, '16b-stop-dialog');
     await page.getByRole('dialog').getByRole('button', { name: 'Stop the run' }).click();
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'aborted');
+    await expect(page.getByTestId('run-status')).toHaveText('stopped');
+    await expect(page.getByTestId('run-outcome')).toContainText('stopped for good by the user');
     await expect(page.getByRole('button', { name: 'Resume', exact: true })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeDisabled();
     expect(problems).toEqual([]);

@@ -49,6 +49,9 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await expect(firstGate.getByTestId('gate-score')).toHaveText('64');
     await expect(firstGate).toContainText('gate threshold 70');
     await expect(firstGate).toContainText('No test covers an even-length list');
+    // What the gate asks to approve: the step's files with line counts, its test result, the diff.
+    await expect(firstGate.getByTestId('gate-subject')).toContainText('test/stats.test.js');
+    await expect(firstGate.getByTestId('gate-test')).toContainText('Tests PASS');
     await expect(page.getByTestId('gate-badge')).toHaveText('1 gate waiting');
     await expect(page).toHaveTitle(/Gate waiting/);
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'waiting_for_gate');
@@ -66,6 +69,9 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await screen(page, '04-tests-first-failure');
     await page.getByRole('button', { name: 'Show full log' }).click();
     await expect(page.getByRole('log', { name: 'Full test log' })).toContainText('median');
+    // node --test's own reporter noise (Node 20's MaxListenersExceededWarning) no longer opens the log the user reads.
+    await expect(page.getByRole('log', { name: 'Full test log' })).not.toContainText('MaxListenersExceededWarning');
+    await expect(page.locator('#run-tab-panel')).not.toContainText('MaxListenersExceededWarning');
 
     // Diff review: every change of the run in Monaco, with line counts; one edit set; inline.
     await page.getByRole('tab', { name: /Changes/ }).click();

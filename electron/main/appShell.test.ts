@@ -129,7 +129,7 @@ describe('quitting and starting again', () => {
     first.electron.app.quit();
     await eventually(() => first.electron.app.exited, 'the app to exit', 30_000);
     // What is on disk when the process ends is a clean, resumable stop, not a run cut off mid-write.
-    expect(atExit).toMatchObject({ status: 'aborted', result: { reason: 'stopped by the user' } });
+    expect(atExit).toMatchObject({ status: 'aborted', result: { reason: 'interrupted by the user; resumable' } });
     const log = fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', runId, 'log.jsonl'), 'utf8');
     expect(log).toContain('"type":"run_stopped"');
 

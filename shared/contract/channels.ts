@@ -38,7 +38,9 @@ export const requestChannels = {
   'run/start': request(StartRunRequestSchema, z.object({ runId: z.string() })),
   // `goal`: the goal the user resumes for; a run started with another goal is refused (seed 003's spec_hash).
   'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional(), goal: z.string().max(20_000).optional() }), z.object({ runId: z.string() })),
-  'run/stop': request(RunRefSchema, z.object({ stopping: z.boolean() })),
+  /** Stop after the current operation, resumable (status `paused`); `pausing: false` when no session of the run is going on here. */
+  'run/pause': request(RunRefSchema, z.object({ pausing: z.boolean() })),
+  /** Interrupt the run now and end it for good (status `aborted`, phase finished). */
   'run/cancel': request(RunRefSchema, z.object({ status: z.string() })),
   // Its events were validated line by line as they were read from log.jsonl; checking 10k of them again costs the window's first paint.
   'run/get': request(RunPageRequestSchema, RunPageSchema, { responseCheckedByHandler: true }),

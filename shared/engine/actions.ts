@@ -62,7 +62,7 @@ export type ActionOutcome =
   | { kind: 'execution_budget_exhausted'; reason: string }
   /** Seed 001: the test command is not in the ShellTool allowlist; nothing was created. */
   | { kind: 'command_rejected'; command: string; reason: string }
-  | { kind: 'stopped'; reason: 'aborted' | 'time_expired'; detail?: string }
+  | { kind: 'stopped'; reason: 'aborted' | 'paused' | 'time_expired'; detail?: string }
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 

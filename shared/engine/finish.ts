@@ -9,7 +9,8 @@ export const EXIT_SUCCESS = 0;
 export const EXIT_GOAL_NOT_MET = 1;
 export const EXIT_INFRA = 2;
 
-const TERMINAL: readonly RunStatus[] = ['complete', 'failed', 'stuck', 'aborted', 'time_expired'];
+/** Statuses that end a session; `aborted` (interrupted), `paused` and `time_expired` keep the phase, so a resume continues. */
+const TERMINAL: readonly RunStatus[] = ['complete', 'failed', 'stuck', 'aborted', 'paused', 'time_expired'];
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL.includes(status);
@@ -33,8 +34,8 @@ export function finishRun(state: RunState, status: RunStatus, exitCode: number, 
   };
 }
 
-/** Stops the session but keeps the phase, so `--resume` continues where it stopped (Ctrl-C, time limit). */
-export function stopRun(state: RunState, status: 'aborted' | 'time_expired', reason: string): Transition {
+/** Stops the session but keeps the phase, so `--resume` continues where it stopped (Ctrl-C, Pause, time limit). */
+export function stopRun(state: RunState, status: 'aborted' | 'paused' | 'time_expired', reason: string): Transition {
   return {
     state: { ...state, status, result: { status, exit_code: EXIT_GOAL_NOT_MET, reason } },
     events: [{ role: 'engine', type: 'run_stopped', data: { status, reason, phase: state.phase, resumable: true } }],

@@ -121,7 +121,8 @@ function decideGate(state: RunState, preset: Preset, approved: boolean, critique
       if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, preset));
       return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
     case 'goal':
-      if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, 'the Supervisor confirmed the goal is met'));
+      // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
+      if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, by === 'user' ? 'the user confirmed the goal is met at the goal gate' : 'the Supervisor confirmed the goal is met'));
       // A new plan could not run: execution has used its share of the time limit.
       if (executionExhausted(closed)) return tail(finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, 'goal not confirmed, and no execution time is left for a new plan'));
       return tail(replanOrFail(closed, critique, 'goal not confirmed'));
@@ -130,10 +131,15 @@ function decideGate(state: RunState, preset: Preset, approved: boolean, critique
   }
 }
 
-/** A rejected plan or goal goes back to the Planner while plan attempts remain. */
+/**
+ * A rejected plan or goal goes back to the Planner while plan attempts remain; the run that ends here
+ * names the last cause (the critique's first line) so its headline says why, not only that.
+ */
 export function replanOrFail(state: RunState, critique: string, what: string): Transition {
   if (state.counters.plan_attempts >= state.config.limits.max_plan_attempts) {
-    return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, `${what} after ${state.counters.plan_attempts} plan(s)`);
+    const escalations = new Set<string>(Object.values(ESCALATION_MESSAGES));
+    const cause = critique.split('\n').find((line) => line.trim() !== '' && !escalations.has(line))?.trim().slice(0, 300);
+    return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, `${what} after ${state.counters.plan_attempts} plan(s)${cause ? `: ${cause}` : ''}`);
   }
   const step = currentStep(state);
   const keepStack = step?.status === 'blocked';

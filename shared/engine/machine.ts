@@ -28,6 +28,13 @@ export const ScoutOutcomeSchema = z.object({
 /** Purposes whose failure costs an attempt or a plan attempt, i.e. would call the same model again. */
 const WRITER_OR_PLANNER: ReadonlySet<AgentPurpose> = new Set<AgentPurpose>(['plan', 'subplan', 'code']);
 
+/** Why a session stopped resumably, when the outcome names no detail. */
+const STOP_REASONS = {
+  aborted: 'interrupted by the user; resumable',
+  paused: 'paused by the user after the current step; resumable',
+  time_expired: 'the time limit was reached',
+} as const;
+
 const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
 
 /** What the engine must do next in this state. Pure: the same state always asks for the same action. */
@@ -143,7 +150,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`, outcome.code);
     case 'cancelled':
-      return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'cancelled by the user');
+      return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'stopped for good by the user');
     case 'step_budget_exhausted': {
       // No sub-plan: it would work within the same, spent budget (seed 002: sub-plans draw on their parent's).
       const out = state.current_step_id ? failStep({ ...state, gate: null, proposal: null }, preset, state.current_step_id, outcome.reason) : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
@@ -156,7 +163,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
       return { state: ended.state, events: [{ role: 'engine', type: 'command_rejected', data: { command: outcome.command, reason: outcome.reason } }, ...ended.events] };
     }
     case 'stopped':
-      return stopRun(state, outcome.reason, outcome.detail ?? (outcome.reason === 'aborted' ? 'stopped by the user' : 'the time limit was reached'));
+      return stopRun(state, outcome.reason, outcome.detail ?? STOP_REASONS[outcome.reason]);
     default:
       return outcome satisfies never;
   }

@@ -66,6 +66,8 @@ export const RunSummarySchema = z.object({
   commits: z.number().int().nonnegative(),
   /** Undone or merged after the run; `branch` is null once undone (the branch is gone). */
   closed: RunClosureSchema.nullable(),
+  /** The run kept its phase (paused, interrupted, out of time, or its process died) and was not undone: a resume continues it. */
+  resumable: z.boolean(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -77,3 +77,12 @@ export function writeSlowCoderTranscript(dir: string, name: string, delayMs: num
     { role: 'coder', json: MEDIAN_FIX },
   ]);
 }
+
+/**
+ * The bundled supervised transcript for js-stats without the Supervisor: for a run whose plan, step and
+ * goal gates are human and whose code gate is off, so only the Planner, the Coder and the Tester answer.
+ */
+export function writeHumanGatesTranscript(dir: string): string {
+  const bundled = readReplay('js-stats.supervised.json').outputs as Entry[];
+  return writeReplay(dir, 'js-stats.supervised-human-only', bundled.filter((entry) => entry.role !== 'supervisor'));
+}

@@ -63,7 +63,7 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
     'runs/list': async ({ repo }) => ({ runs: await listRuns(await resolveRepoRoot(repo)) }),
     'run/start': (request) => runs.start(request),
     'run/resume': ({ repo, runId, timeLimitMs, goal }) => runs.resume(repo, runId, timeLimitMs, null, goal),
-    'run/stop': ({ repo, runId }) => runs.stop(repo, runId),
+    'run/pause': ({ repo, runId }) => runs.pause(repo, runId),
     'run/cancel': ({ repo, runId }) => runs.cancel(repo, runId),
     'run/get': ({ repo, runId, afterSeq, limit }) => runs.page(repo, runId, afterSeq, limit),
     'run/commits': ({ repo, runId }) => operations.commits(repo, runId),

@@ -48,6 +48,8 @@ export interface EngineEnvOptions {
   /** Settings and Verifier artifacts (outside any repo). */
   dataDir: string;
   signal?: AbortSignal;
+  /** Pause after the current operation (resumable); see EngineEnv.pause. */
+  pause?: AbortSignal;
   callbacks?: RunCallbacks;
   threads?: number;
   clock?: Clock;
@@ -61,6 +63,7 @@ export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
     promptsDir: path.join(options.appRoot, 'prompts'),
     artifactRoot: path.join(options.dataDir, 'artifacts'),
     signal: options.signal,
+    pause: options.pause,
     callbacks: options.callbacks,
     threads: options.threads,
     clock: options.clock,

@@ -158,8 +158,8 @@ describe('cancelling a run', () => {
     expect(stopped).toMatchObject({ status: 'aborted', phase: 'coding' });
     const plain = createEngineEnv({ appRoot: APP_ROOT, dataDir });
     const cancelled = await cancelRun(plain, { repoRoot: repo.dir, runId: stopped.run_id });
-    expect(cancelled).toMatchObject({ status: 'aborted', phase: 'finished', result: { reason: 'cancelled by the user' } });
+    expect(cancelled).toMatchObject({ status: 'aborted', phase: 'finished', result: { reason: 'stopped for good by the user' } });
     expect((await resumeRun(plain, { repoRoot: repo.dir, runId: stopped.run_id })).phase).toBe('finished');
-    expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', stopped.run_id, 'report.md'), 'utf8')).toContain('cancelled by the user');
+    expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', stopped.run_id, 'report.md'), 'utf8')).toContain('stopped for good by the user');
   });
 });

@@ -43,6 +43,7 @@ export async function executeAction(session: RunSession, action: EngineAction, s
         } catch (error) {
           // Nobody can answer now: the session stops with the gate pending, and a resume asks again.
           if (isLatheError(error, 'GATE_NEEDS_USER') || isLatheError(error, 'NO_GATE_HANDLER')) return { kind: 'stopped', reason: 'aborted', detail: error.message };
+          if (isLatheError(error, 'PAUSED') && !session.signal.aborted) return { kind: 'stopped', reason: 'paused' };
           throw error;
         }
       }

@@ -49,6 +49,8 @@ export class RunSession {
   private readonly prompts: PromptLibrary;
   private knowledge: ContextItem[] | null = null;
   private readonly startedMs: number;
+  /** Time spent waiting for a person at a gate in this session: not counted against the run's budgets. */
+  private waitedMs = 0;
   private timeExpired = false;
 
   constructor(
@@ -64,6 +66,7 @@ export class RunSession {
     readonly retryBackoffMs: number,
     promptsDir: string,
     private readonly elapsedBeforeMs: number,
+    private readonly pause?: AbortSignal,
   ) {
     this.prompts = new PromptLibrary(promptsDir);
     this.startedMs = clock.now().getTime();
@@ -77,8 +80,9 @@ export class RunSession {
     this.callbacks.onTransient?.(event);
   }
 
+  /** The run's working time: earlier sessions plus this one, less the waits at human gates. */
   elapsedMs(): number {
-    return this.elapsedBeforeMs + (this.clock.now().getTime() - this.startedMs);
+    return this.elapsedBeforeMs + (this.clock.now().getTime() - this.startedMs) - this.waitedMs;
   }
 
   remainingMs(state: RunState): number | null {
@@ -98,9 +102,24 @@ export class RunSession {
     return this.timeExpired ? 'time_expired' : 'aborted';
   }
 
+  /** The person's decision; a pause ends the wait at once (PAUSED), with the gate still pending. */
   async waitForGate(gate: PendingGate, state: RunState): Promise<GateDecision> {
-    if (!this.callbacks.decideGate) throw new LatheError('NO_GATE_HANDLER', `${gateNeedsUser(gate)}, but nobody is asked`);
-    return this.callbacks.decideGate(gate, state);
+    const decideGate = this.callbacks.decideGate;
+    if (!decideGate) throw new LatheError('NO_GATE_HANDLER', `${gateNeedsUser(gate)}, but nobody is asked`);
+    const pause = this.pause;
+    const since = this.clock.now().getTime();
+    let onPause = () => {};
+    try {
+      const paused = new Promise<never>((_, reject) => {
+        onPause = () => reject(new LatheError('PAUSED', `paused while gate ${gate.gate_id} waits for a decision`));
+        if (pause?.aborted) onPause();
+        else pause?.addEventListener('abort', onPause, { once: true });
+      });
+      return await Promise.race([decideGate(gate, state), paused]);
+    } finally {
+      pause?.removeEventListener('abort', onPause);
+      this.waitedMs += Math.max(0, this.clock.now().getTime() - since);
+    }
   }
 
   async agentContext(state: RunState): Promise<AgentContext> {

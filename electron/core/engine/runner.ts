@@ -25,8 +25,13 @@ export interface EngineEnv {
   /** Verifier artifacts live outside the repo (seed 004). */
   artifactRoot: string;
   clock?: Clock;
-  /** Ctrl-C: the session stops after the current atomic operation and leaves a resumable state. */
+  /** Ctrl-C, app quit, Stop: the current operation is interrupted and the session stops with a resumable state. */
   signal?: AbortSignal;
+  /**
+   * Pause: the current operation (a model call, an edit, a test run) finishes and is saved, then the
+   * session stops, status `paused`, resumable. A wait at a human gate ends at once (nothing is lost).
+   */
+  pause?: AbortSignal;
   retryBackoffMs?: number;
   threads?: number;
   callbacks?: RunCallbacks;
@@ -137,15 +142,18 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
   const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
-  session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
+  session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms, env.pause);
   let state = initial;
+  const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });
+  env.pause?.addEventListener('abort', onPause, { once: true });
   const announced = new Set<string>();
   try {
     while (!isTerminal(state.status)) {
       const remaining = session.remainingMs(state);
       const budget = checkBudget(state, session.elapsedMs());
       if (budget.kind === 'total' || budget.kind === 'planning') session.markTimeExpired();
-      const action = budget.kind !== 'ok' || controller.signal.aborted ? null : nextAction(state, preset);
+      const paused = env.pause?.aborted === true && budget.kind === 'ok' && !controller.signal.aborted;
+      const action = budget.kind !== 'ok' || controller.signal.aborted || paused ? null : nextAction(state, preset);
       if (action?.kind === 'finish') break;
       if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
         announced.add(action.gate.gate_id);
@@ -156,13 +164,16 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
         store.saveState(state);
         store.announce(pending);
       }
-      const deadline = remaining !== null && remaining > 0 ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
+      // Minutes spent waiting for a person at a gate are not the run's time: no deadline while waiting.
+      const deadline = remaining !== null && remaining > 0 && action?.kind !== 'await_user' ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
       const startedMs = session.elapsedMs();
       const outcome: ActionOutcome =
         budget.kind === 'step'
           ? { kind: 'step_budget_exhausted', reason: budget.reason }
           : budget.kind === 'execution'
             ? { kind: 'execution_budget_exhausted', reason: budget.reason }
+            : paused
+              ? { kind: 'stopped', reason: 'paused' }
             : action === null
               ? { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) }
               : await executeAction(session, action, state);
@@ -184,6 +195,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     return state;
   } finally {
     env.signal?.removeEventListener('abort', onOuterAbort);
+    env.pause?.removeEventListener('abort', onPause);
     await router.dispose();
   }
 }

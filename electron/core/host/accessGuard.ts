@@ -3,6 +3,9 @@ import type { IncomingMessage } from 'node:http';
 
 export const TOKEN_COOKIE = 'lathe_token';
 
+/** The reason for a request that names this host properly but carries no valid token. */
+export const TOKEN_MISSING = 'missing or wrong token';
+
 export type AccessDecision = { allowed: true; viaQuery: boolean } | { allowed: false; reason: string };
 
 export function newAccessToken(): string {
@@ -29,7 +32,7 @@ export function checkAccess(request: IncomingMessage, port: number, token: strin
   if (queryToken !== null && sameSecret(queryToken, token)) return { allowed: true, viaQuery: true };
   const cookieToken = readCookie(request.headers.cookie, TOKEN_COOKIE);
   if (cookieToken !== null && sameSecret(cookieToken, token)) return { allowed: true, viaQuery: false };
-  return { allowed: false, reason: 'missing or wrong token' };
+  return { allowed: false, reason: TOKEN_MISSING };
 }
 
 function stripHttpScheme(origin: string): string {

@@ -86,6 +86,20 @@ describe('web host access', () => {
     expect((await get('/?token=wrong-token-123')).status).toBe(403);
   });
 
+  it('tells a person who opened an address without the token how to get a working link, serving nothing of the app', async () => {
+    const response = await get('/?repo=/home/user/js-stats&run=20261122T033735Z&tab=changes');
+    expect(response.status).toBe(403);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(response.body).toContain('needs its access link');
+    expect(response.body).toContain(`http://127.0.0.1:${host.port}/?token=…`);
+    expect(response.body).toContain('npx lathe serve');
+    expect(response.body).not.toContain('/home/user/js-stats');
+    expect(response.body).not.toContain('test-token-123');
+    expect(response.body).not.toMatch(/<script/i);
+    expect((await get('/?token=wrong-token-123')).body).toContain('needs its access link');
+  });
+
   it('answers 403 to a foreign Origin even with the token', async () => {
     const response = await get('/?token=test-token-123', { Origin: 'http://evil.example' });
     expect(response.status).toBe(403);

@@ -5,7 +5,8 @@ import { WebSocketServer } from 'ws';
 import type { Handlers } from '../../../shared/contract/api';
 import { MAX_FRAME_BYTES } from '../../../shared/contract/wire';
 import type { EventBus } from '../api/eventBus';
-import { checkAccess, newAccessToken, tokenCookie } from './accessGuard';
+import { checkAccess, newAccessToken, TOKEN_MISSING, tokenCookie } from './accessGuard';
+import { ACCESS_PAGE_POLICY, accessPage } from './accessPage';
 import { SocketSession } from './socketSession';
 import { resolveStaticFile } from './staticFiles';
 
@@ -51,7 +52,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const server = http.createServer((request, response) => {
     const access = checkAccess(request, port, token, false);
-    if (!access.allowed) return deny(response, access.reason);
+    if (!access.allowed) return access.reason === TOKEN_MISSING ? askForLink(response, port) : deny(response, access.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
@@ -118,6 +119,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A person followed an address without the token: say how to get a working link (still 403, nothing served). */
+function askForLink(response: http.ServerResponse, port: number): void {
+  response
+    .writeHead(403, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': ACCESS_PAGE_POLICY, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' })
+    .end(accessPage(port));
 }
 
 function deny(response: http.ServerResponse, reason: string): void {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { RunSummary } from '../../../shared/schemas/run';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
-export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true });
+export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true, phase: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 export function runsDir(repoRoot: string): string {
@@ -51,5 +51,6 @@ function toSummary(header: RunStateHeader): RunSummary {
     updatedAt: header.updated_at,
     commits: header.commits.length,
     closed: header.closed,
+    resumable: header.phase !== 'finished' && header.closed?.action !== 'undone',
   };
 }

@@ -17,6 +17,8 @@ interface ActiveRun {
   repoRoot: string;
   runId: string | null;
   controller: AbortController;
+  /** Pause: the session stops after its current operation, resumable. */
+  pauser: AbortController;
   /** The gate this session waits on, with the resolver the window's decision settles. */
   waiting: { gateId: string; resolve: (decision: GateDecision) => void } | null;
   /** A decision that arrived for a gate before the engine asked (a resumed run). */
@@ -78,14 +80,15 @@ export class RunManager {
     return this.track(run, handle);
   }
 
-  async stop(repo: string, runId: string): Promise<{ stopping: boolean }> {
+  /** Asks the run to stop after its current operation (a model call, an edit, a test run), resumable. */
+  async pause(repo: string, runId: string): Promise<{ pausing: boolean }> {
     const run = this.active.get(key(await resolveRepoRoot(repo), runId));
-    if (!run) return { stopping: false };
-    run.controller.abort();
-    return { stopping: true };
+    if (!run) return { pausing: false };
+    run.pauser.abort();
+    return { pausing: true };
   }
 
-  /** Stops the run if it is going on, then ends it for good. */
+  /** Interrupts the run if it is going on (the current operation too), then ends it for good. */
   async cancel(repo: string, runId: string): Promise<{ status: string }> {
     const repoRoot = await resolveRepoRoot(repo);
     const run = this.active.get(key(repoRoot, runId));
@@ -136,7 +139,7 @@ export class RunManager {
   }
 
   private session(repoRoot: string): ActiveRun {
-    return { repoRoot, runId: null, controller: new AbortController(), waiting: null, preDecided: null, streams: {} };
+    return { repoRoot, runId: null, controller: new AbortController(), pauser: new AbortController(), waiting: null, preDecided: null, streams: {} };
   }
 
   private env(run: ActiveRun) {
@@ -149,6 +152,7 @@ export class RunManager {
       clock: this.options.clock,
       retryBackoffMs: this.options.retryBackoffMs,
       signal: run.controller.signal,
+      pause: run.pauser.signal,
       callbacks: {
         onEvent: (event) => {
           if (event.type === 'agent_call') delete run.streams[event.role];

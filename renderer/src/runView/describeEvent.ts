@@ -119,8 +119,10 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `steps ${num(data, 'completed_steps') ?? 0}/${num(data, 'total_steps') ?? 0} completed, ${num(data, 'failed_steps') ?? 0} failed`, tone: 'info' };
     case 'warning':
       return { text: `warning: ${str(data, 'message') ?? ''}`, tone: 'warn' };
+    case 'pause_requested':
+      return { text: `you asked to pause: the run stops after the current step (${str(data, 'phase') ?? '?'}${at})`, tone: 'warn' };
     case 'run_stopped':
-      return { text: `stopped (${str(data, 'status') ?? '?'}): ${str(data, 'reason') ?? ''} — resumable`, tone: 'warn' };
+      return { text: `${stopLabel(str(data, 'status'))}: ${str(data, 'reason') ?? ''} — resumable`, tone: 'warn' };
     case 'run_finished':
       return { text: `run ${str(data, 'status') ?? '?'} (exit ${num(data, 'exit_code') ?? '?'}): ${str(data, 'reason') ?? ''}`, tone: str(data, 'status') === 'complete' ? 'ok' : 'fail' };
     case 'report_written':
@@ -132,6 +134,10 @@ export function describeEvent(event: RunLogEvent): EventSummary {
     default:
       return { text: event.type.replaceAll('_', ' '), tone: 'info' };
   }
+}
+
+function stopLabel(status: string | null): string {
+  return status === 'paused' ? 'paused' : status === 'time_expired' ? 'time expired' : 'interrupted';
 }
 
 function describeTest(data: Record<string, unknown>): EventSummary {

@@ -22,7 +22,7 @@ describe('reduceRunEvents on a recorded supervised run', () => {
 
   it('keeps the outcome, branch, tests, commits and counters', () => {
     expect(view.status).toBe('complete');
-    expect(view.outcome).toEqual({ status: 'complete', exitCode: 0, reason: 'the Supervisor confirmed the goal is met' });
+    expect(view.outcome).toEqual({ status: 'complete', exitCode: 0, reason: 'the Supervisor confirmed the goal is met', code: null });
     expect(view.branch).toBe('lathe/20261122T033735Z');
     expect(view.testCommand).toEqual(['node', '--test']);
     expect(view.tests.map((test) => test.status)).toEqual(['FAIL', 'PASS', 'PASS']);

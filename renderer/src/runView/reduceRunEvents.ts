@@ -33,6 +33,7 @@ export function emptyRunView(runId: string | null = null): RunView {
     counters: { fixCycle: 0, fixCycleMax: null, retries: 0, replans: 0, planAttempts: 0, consecutiveVerifyFailures: 0, totalVerifyLoops: 0 },
     outcome: null,
     stopped: null,
+    pausing: false,
     undone: false,
     mergedInto: null,
     warnings: 0,
@@ -130,7 +131,11 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
     case 'run_resumed':
       view.status = 'running';
       view.stopped = null;
+      view.pausing = false;
       view.active = null;
+      return;
+    case 'pause_requested':
+      view.pausing = true;
       return;
     case 'workspace_ready':
       view.branch = str(data, 'branch');
@@ -177,15 +182,18 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
       view.warnings += 1;
       return;
     case 'run_stopped':
-      view.stopped = { status: str(data, 'status') ?? 'aborted', exitCode: null, reason: str(data, 'reason') ?? '' };
+      view.stopped = { status: str(data, 'status') ?? 'aborted', exitCode: null, reason: str(data, 'reason') ?? '', code: null };
       view.status = statusOf(data.status) ?? 'aborted';
+      view.pausing = false;
       view.active = null;
       return;
     case 'run_finished':
       finish(view, event);
       return;
     case 'run_undone':
+      // The last of run_undone / run_merged decides (docs/events.md): an undo after a merge takes the merge back.
       view.undone = true;
+      view.mergedInto = null;
       return;
     case 'run_merged':
       view.mergedInto = str(data, 'into') ?? 'the original branch';
@@ -198,11 +206,12 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
 
 function finish(view: RunView, event: RunLogEvent): void {
   const status = str(event.data, 'status') ?? 'failed';
-  view.outcome = { status, exitCode: num(event.data, 'exit_code'), reason: str(event.data, 'reason') ?? '' };
+  view.outcome = { status, exitCode: num(event.data, 'exit_code'), reason: str(event.data, 'reason') ?? '', code: str(event.data, 'code') };
   view.status = statusOf(status) ?? 'failed';
   view.phase = 'finished';
   view.active = null;
   view.stopped = null;
+  view.pausing = false;
   closePlans(view, status === 'complete');
   for (const gateId of view.gateOrder) {
     const gate = view.gates[gateId];

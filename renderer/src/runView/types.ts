@@ -128,6 +128,8 @@ export interface RunOutcome {
   status: string;
   exitCode: number | null;
   reason: string;
+  /** The error that ended the run (`result.code`: MODEL_LOAD_FAILED, GIT_NO_COMMITS…), or null. */
+  code: string | null;
 }
 
 export interface SeqRange {
@@ -167,6 +169,8 @@ export interface RunView {
   counters: RunCounters;
   outcome: RunOutcome | null;
   stopped: RunOutcome | null;
+  /** The user asked to pause; the current operation is finishing. */
+  pausing: boolean;
   undone: boolean;
   mergedInto: string | null;
   warnings: number;

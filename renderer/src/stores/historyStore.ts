@@ -15,19 +15,21 @@ interface HistoryState {
   error: string | null;
   /** runId → the operation in progress. */
   busy: Record<string, RunOperation>;
-  /** Runs whose branch is known to be gone (undone here or found missing). */
-  undone: Record<string, true>;
+  /**
+   * Runs with no recorded undo whose branch was found missing (removed by hand). What the user did
+   * with a run (undone, merged) comes from the run itself: `RunSummary.closed`.
+   */
+  branchGone: Record<string, true>;
   load(repo: string): Promise<void>;
   undo(runId: string): Promise<string>;
   merge(runId: string): Promise<string>;
   exportPatch(runId: string): Promise<string>;
-  markUndone(runId: string): void;
-  /** Finds runs whose branch is gone (undone earlier, or removed by hand). */
+  /** Finds runs whose branch is gone although no undo was recorded (removed by hand). */
   checkBranches(): Promise<void>;
   reset(): void;
 }
 
-export const initialHistoryState = { repo: null, runs: [], loading: false, error: null, busy: {}, undone: {} };
+export const initialHistoryState = { repo: null, runs: [], loading: false, error: null, busy: {}, branchGone: {} };
 
 /** Past runs of the open repository and what can be done with them. */
 export const useHistoryStore = create<HistoryState>()((set, get) => {
@@ -46,7 +48,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
   return {
     ...initialHistoryState,
     load: async (repo) => {
-      set({ loading: get().repo !== repo || get().runs.length === 0, error: null, ...(get().repo !== repo ? { runs: [], undone: {}, repo } : {}) });
+      set({ loading: get().repo !== repo || get().runs.length === 0, error: null, ...(get().repo !== repo ? { runs: [], branchGone: {}, repo } : {}) });
       try {
         const { runs } = unwrap(await client().request('runs/list', { repo }));
         if (get().repo === repo) set({ runs, loading: false });
@@ -57,7 +59,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     undo: (runId) =>
       operate(runId, 'undo', async (repo) => {
         unwrap(await client().request('run/undo', { repo, runId }));
-        get().markUndone(runId);
+        // The reload that follows every operation brings the run's `closed` (undone), written to its log and state.
         return `Run ${runId} undone: its branch and workspace were removed.`;
       }),
     merge: (runId) =>
@@ -70,19 +72,16 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
         const { file, commits } = unwrap(await client().request('run/exportPatch', { repo, runId }));
         return `Patch of ${commits} commit(s) written to ${file}`;
       }),
-    markUndone: (runId) => {
-      if (!get().undone[runId]) set({ undone: { ...get().undone, [runId]: true } });
-    },
     checkBranches: async () => {
-      const { repo, runs, undone } = get();
+      const { repo, runs, branchGone } = get();
       if (!repo) return;
-      const candidates = runs.filter((run) => run.commits > 0 && run.status !== 'running' && !undone[run.runId]).slice(0, BRANCH_CHECKS);
+      const candidates = runs.filter((run) => run.commits > 0 && run.status !== 'running' && run.closed?.action !== 'undone' && !branchGone[run.runId]).slice(0, BRANCH_CHECKS);
       for (const run of candidates) {
         try {
           unwrap(await client().request('run/commits', { repo, runId: run.runId }));
         } catch (error) {
           if (get().repo !== repo) return;
-          if (error instanceof LatheError && error.code === 'RUN_BRANCH_MISSING') get().markUndone(run.runId);
+          if (error instanceof LatheError && error.code === 'RUN_BRANCH_MISSING') set({ branchGone: { ...get().branchGone, [run.runId]: true } });
         }
       }
     },

@@ -24,6 +24,7 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
   updatedAt: '2026-11-22T03:37:36.000Z',
   commits: 3,
   closed: null,
+  resumable: false,
   ...change,
 });
 
@@ -77,11 +78,14 @@ describe('liveStore', () => {
 });
 
 describe('historyStore', () => {
-  it('lists the runs, undoes one (reloading the list) and marks runs whose branch is gone', async () => {
-    const runs = [summary(RUN), summary('20261121T100000Z')];
+  it('lists the runs, undoes one (reloading the list, which brings its closure) and marks runs whose branch is gone without a recorded undo', async () => {
+    let runs = [summary(RUN), summary('20261121T100000Z'), summary('20261120T100000Z', { closed: { action: 'undone', at: 't', seq: 9, into: null, commit: 'b' }, branch: null })];
     const fake = installFakeClient({
       'runs/list': () => ({ runs }),
-      'run/undo': () => ({ undone: true }),
+      'run/undo': () => {
+        runs = runs.map((run) => (run.runId === RUN ? { ...run, branch: null, closed: { action: 'undone', at: 't2', seq: 12, into: null, commit: 'b' } } : run));
+        return { undone: true };
+      },
       'run/commits': ({ runId }) => {
         if (runId === '20261121T100000Z') throw new LatheError('RUN_BRANCH_MISSING', 'the run branch no longer exists');
         return { commits: [] };
@@ -90,11 +94,14 @@ describe('historyStore', () => {
     await useHistoryStore.getState().load(REPO);
     expect(useHistoryStore.getState().runs).toEqual(runs);
     await useHistoryStore.getState().checkBranches();
-    expect(useHistoryStore.getState().undone).toEqual({ '20261121T100000Z': true });
+    expect(useHistoryStore.getState().branchGone).toEqual({ '20261121T100000Z': true });
+    // A run whose undo is recorded is never asked about its branch.
+    expect(fake.calls.filter((call) => call.channel === 'run/commits').map((call) => (call.req as { runId: string }).runId)).toEqual([RUN, '20261121T100000Z']);
 
     const message = await useHistoryStore.getState().undo(RUN);
     expect(message).toContain(`Run ${RUN} undone`);
-    expect(useHistoryStore.getState().undone[RUN]).toBe(true);
+    await settle();
+    expect(useHistoryStore.getState().runs.find((run) => run.runId === RUN)?.closed?.action).toBe('undone');
     expect(useHistoryStore.getState().busy).toEqual({});
     expect(fake.calls.filter((call) => call.channel === 'runs/list').length).toBeGreaterThanOrEqual(2);
     useHistoryStore.getState().reset();

@@ -185,7 +185,8 @@ function finish(io: CliIo, state: RunState, repoRoot: string, json: boolean): nu
     io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
     // A run that failed before its workspace existed (no commits yet…) still has its folder in the repo.
     io.out(`  report: ${path.join(repoRoot, '.lathe', 'runs', state.run_id, 'report.md')}`);
-    if (status === 'aborted' || status === 'time_expired') io.out(`  resume with: lathe run --repo ${repoRoot} --resume ${state.run_id}`);
+    // Interrupted, paused or out of time: the phase is kept, so the run continues where it stopped.
+    if (state.phase !== 'finished') io.out(`  resume with: lathe run --repo ${repoRoot} --resume ${state.run_id}`);
   }
   return exitCode;
 }

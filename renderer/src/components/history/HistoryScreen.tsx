@@ -12,15 +12,25 @@ type Confirm = { kind: 'undo' | 'merge'; run: RunSummary } | null;
 
 const ACTIVE = new Set(['running', 'waiting_for_gate']);
 
+/** Why Merge is off for a run, or null when it can be merged. */
+function mergeBlockedBecause(run: RunSummary, branchGone: boolean): string | null {
+  if (run.closed?.action === 'undone') return 'This run was undone: its branch is gone.';
+  if (run.closed?.action === 'merged') return `Already merged into ${run.closed.into ?? 'its branch'}.`;
+  if (branchGone) return 'The run branch no longer exists.';
+  if (run.status !== 'complete') return 'Only a complete run can be merged.';
+  if (run.commits === 0) return 'The run made no commits.';
+  return null;
+}
+
 /** Past runs of the open repository: open (replay the log), report, merge, export patch, undo. */
 export default function HistoryScreen() {
   const repo = useRepoStore((state) => state.status);
-  const { runs, loading, error, busy, undone } = useHistoryStore();
+  const { runs, loading, error, busy, branchGone } = useHistoryStore();
   const navigate = useUiStore((state) => state.navigate);
   const notify = useUiStore((state) => state.notify);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const runCount = runs.length;
-  // Which runs were undone is known only from their branches: look when the list is on screen.
+  // Undo and merge are recorded in each run (`closed`); a branch removed by hand is found only by looking.
   useEffect(() => {
     if (runCount > 0) void useHistoryStore.getState().checkBranches();
   }, [runCount]);
@@ -72,9 +82,12 @@ export default function HistoryScreen() {
           </thead>
           <tbody>
             {runs.map((run) => {
-              const isUndone = Boolean(undone[run.runId]);
+              const isUndone = run.closed?.action === 'undone';
+              const mergedInto = run.closed?.action === 'merged' ? (run.closed.into ?? 'its branch') : null;
+              const gone = isUndone || Boolean(branchGone[run.runId]);
               const running = ACTIVE.has(run.status);
               const working = busy[run.runId];
+              const mergeBlocked = mergeBlockedBecause(run, gone);
               return (
                 <tr key={run.runId} data-run-id={run.runId}>
                   <td className="nowrap">
@@ -86,8 +99,18 @@ export default function HistoryScreen() {
                   </td>
                   <td>{run.workflow}</td>
                   <td>
-                    <StatusBadge status={run.status} />
-                    {isUndone && <span className="chip chip-muted">undone</span>}
+                    <StatusBadge status={run.status} resumable={run.resumable} />
+                    {isUndone && (
+                      <span className="chip chip-muted" data-testid="run-closed" title={`undone ${formatDateTime(run.closed?.at ?? '')}`}>
+                        undone
+                      </span>
+                    )}
+                    {mergedInto && (
+                      <span className="chip chip-ok" data-testid="run-closed" title={`merged ${formatDateTime(run.closed?.at ?? '')} (${run.closed?.commit?.slice(0, 10) ?? '?'})`}>
+                        merged into {mergedInto}
+                      </span>
+                    )}
+                    {!isUndone && branchGone[run.runId] && <span className="chip chip-warn">branch gone</span>}
                   </td>
                   <td className="num">{formatDuration(Date.parse(run.updatedAt) - Date.parse(run.startedAt))}</td>
                   <td className="num">{isUndone ? 0 : run.commits}</td>
@@ -102,16 +125,16 @@ export default function HistoryScreen() {
                     <button
                       type="button"
                       className="small-button"
-                      disabled={run.status !== 'complete' || isUndone || Boolean(working) || run.commits === 0}
+                      disabled={mergeBlocked !== null || Boolean(working)}
                       onClick={() => setConfirm({ kind: 'merge', run })}
-                      title="Merge the run branch into the branch it started from (after approval: complete runs only)"
+                      title={mergeBlocked ?? 'Merge the run branch into the branch it started from (after approval: complete runs only)'}
                     >
                       Merge
                     </button>
                     <button
                       type="button"
                       className="small-button"
-                      disabled={isUndone || Boolean(working) || run.commits === 0}
+                      disabled={gone || Boolean(working) || run.commits === 0}
                       onClick={() => void perform(() => history.exportPatch(run.runId))}
                     >
                       Export patch
@@ -136,22 +159,31 @@ export default function HistoryScreen() {
               <button
                 type="button"
                 className={confirm.kind === 'undo' ? 'danger' : 'primary'}
-                data-autofocus
+                // The safe choice has the focus when the action cannot be taken back by itself.
+                data-autofocus={confirm.kind === 'merge' ? true : undefined}
                 onClick={() => void perform(() => (confirm.kind === 'undo' ? history.undo(confirm.run.runId) : history.merge(confirm.run.runId)))}
               >
                 {confirm.kind === 'undo' ? 'Undo the run' : 'Merge'}
               </button>
-              <button type="button" onClick={() => setConfirm(null)}>
+              <button type="button" onClick={() => setConfirm(null)} data-autofocus={confirm.kind === 'undo' ? true : undefined}>
                 Cancel
               </button>
             </>
           }
         >
           {confirm.kind === 'undo' ? (
-            <p>
-              The branch <code>{confirm.run.branch ?? '?'}</code> with its {confirm.run.commits} commit(s) and the run’s workspace are removed, and the repository is as it was
-              before the run. The run log stays.
-            </p>
+            <>
+              <p>
+                The branch <code>{confirm.run.branch ?? '?'}</code> with its {confirm.run.commits} commit(s) and the run’s workspace are removed, and the repository is as it
+                was before the run. The run log stays.
+              </p>
+              {confirm.run.closed?.action === 'merged' && (
+                <p className="warning-text" role="alert" data-testid="undo-merged-warning">
+                  This run was merged into <code>{confirm.run.closed.into ?? 'its branch'}</code>: undo moves <code>{confirm.run.closed.into ?? 'that branch'}</code> back to where
+                  it was before the run, so the run’s commits leave it too (refused if it has moved on since the merge).
+                </p>
+              )}
+            </>
           ) : (
             <p>
               The branch <code>{confirm.run.branch ?? '?'}</code> is merged into the branch the run started from.

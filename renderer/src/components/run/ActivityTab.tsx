@@ -4,6 +4,7 @@ import type { RunView } from '../../runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { ContextCalls } from './ContextCalls';
+import { statusLabel } from './StatusBadge';
 
 /** Where the run stands, in numbers: steps, commits, tests, gates. */
 function RunFacts({ view }: { view: RunView }) {
@@ -83,11 +84,12 @@ export function ActivityTab() {
         <div className="idle" data-testid="idle-agent">
           {outcome ? (
             <p className={`outcome outcome-${outcome.status}`}>
-              Run {outcome.status.replaceAll('_', ' ')}: {outcome.reason}
+              Run {statusLabel(outcome.status)}: {outcome.code && !outcome.reason.startsWith(outcome.code) ? `${outcome.code}: ` : ''}
+              {outcome.reason}
             </p>
           ) : stopped ? (
             <p className="outcome outcome-stopped">
-              Run stopped ({stopped.status.replaceAll('_', ' ')}): {stopped.reason}. It is resumable: Resume continues from its last completed step.
+              Run {statusLabel(stopped.status, true)}: {stopped.reason}. Resume continues from where it stopped{stopped.status === 'paused' ? ' (the step it finished is kept)' : ' (an interrupted step is done again)'}.
             </p>
           ) : status === 'waiting_for_gate' ? (
             <p>The run waits for your decision on the gate above.</p>

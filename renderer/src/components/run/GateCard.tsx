@@ -4,6 +4,7 @@ import { isTyping } from '../../hooks/useGlobalShortcuts';
 import type { GateView } from '../../runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
+import { GateSubject } from './GateSubject';
 
 const STATUS_LABELS: Record<GateView['status'], string> = {
   open: 'under review',
@@ -75,7 +76,7 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
   return (
     <section className={`gate-card gate-${gate.status}${canDecide ? ' gate-actionable' : ''}`} aria-labelledby={headingId} data-testid={canDecide ? 'pending-gate' : 'gate-card'} data-gate-id={gate.gateId}>
       <div className="gate-title-row">
-        <h3 id={headingId}>
+        <h3 id={headingId} tabIndex={-1}>
           {gate.kind} gate{gate.stepId ? ` · ${gate.stepId}` : ''} <span className={`gate-status gate-status-${gate.status}`}>{STATUS_LABELS[gate.status]}</span>
         </h3>
         <span className="muted small">
@@ -117,6 +118,7 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
       ) : (
         <p className="muted small">{gate.mode === 'human' ? 'Human gate: no Supervisor review; your decision is the review.' : 'No verdict yet.'}</p>
       )}
+      {canDecide && <GateSubject repo={repo} runId={runId} gate={gate} />}
       {gate.comment && <p className="user-comment">Your comment: “{gate.comment}”</p>}
       {canDecide && (
         <div className="gate-actions">

@@ -43,6 +43,18 @@ export default function RunScreen({ repo, runId }: { repo: string; runId: string
     void useRunViewStore.getState().open(repo, runId);
   }, [repo, runId]);
 
+  // The element that had the focus went away (the Start button, a decided gate's card): put it somewhere
+  // useful — the gate now waiting, or the run's heading — instead of leaving it on <body>.
+  const pendingId = gate?.gateId ?? null;
+  const ready = !loading && loadedRun === runId;
+  useEffect(() => {
+    if (!ready) return;
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) return;
+    const target = pendingId ? document.getElementById(`gate-${pendingId}-heading`) : document.getElementById('run-goal');
+    target?.focus();
+  }, [ready, pendingId]);
+
   const badge = (name: RunTab) => (name === 'tests' ? counts.tests : name === 'gates' ? counts.gates : name === 'changes' ? counts.commits : 0);
 
   return (

@@ -26,7 +26,9 @@ export function ModelPicker({ label, models, value, onChange, emptyLabel, proble
   const fallbackId = useId();
   const selectId = id ?? fallbackId;
   const fromLibrary = models.find((model) => model.status === 'ok' && `llama:${model.path}` === value);
-  const [custom, setCustom] = useState(value !== '' && !fromLibrary);
+  // A spec that is not (yet) in the library shows as custom; the library is read after the form appears.
+  const [customChosen, setCustomChosen] = useState(false);
+  const custom = customChosen || (value !== '' && !fromLibrary);
   const selected = custom ? CUSTOM : fromLibrary ? value : '';
   const tooBig = fromLibrary && !fromLibrary.fitsInMemory;
   const shapeProblem = custom ? specProblem(value) : null;
@@ -39,7 +41,7 @@ export function ModelPicker({ label, models, value, onChange, emptyLabel, proble
         value={selected}
         onChange={(event) => {
           const next = event.target.value;
-          setCustom(next === CUSTOM);
+          setCustomChosen(next === CUSTOM);
           if (next !== CUSTOM) onChange(next);
         }}
         aria-invalid={shown ? true : undefined}

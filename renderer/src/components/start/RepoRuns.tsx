@@ -30,7 +30,8 @@ export function RepoRuns({ repo }: { repo: string }) {
           {runs.slice(0, SHOWN).map((run) => (
             <li key={run.runId}>
               <button type="button" className="link-button repo-run" onClick={() => navigate({ view: 'run', repo, run: run.runId, tab: 'activity' })}>
-                <StatusBadge status={run.status} /> <span className="repo-run-goal">{run.goal.split('\n', 1)[0]}</span>
+                <StatusBadge status={run.status} resumable={run.resumable} />
+                {run.closed && <span className="chip chip-muted">{run.closed.action}</span>} <span className="repo-run-goal">{run.goal.split('\n', 1)[0]}</span>
               </button>
               <span className="muted small">{formatDateTime(run.startedAt)}</span>
             </li>

@@ -10,9 +10,10 @@ import { GateModes } from './GateModes';
 import { ModelPicker } from './ModelPicker';
 import { NoModelsHelp } from './NoModelsHelp';
 import { PresetPicker } from './PresetPicker';
+import { rememberForm, rememberedForm } from './formMemory';
 import { preflightProblemsOf } from '../../../../shared/schemas/preflight';
 import { LatheError } from '../../../../shared/errors';
-import { buildStartRequest, defaultGates, fieldIdOf, formProblems, initialFormValues, ROLE_LABELS, rolesFor, type RunFormValues } from './runRequest';
+import { buildStartRequest, defaultGates, fieldIdOf, formProblems, initialFormValues, ROLE_LABELS, rolesFor, specProblem, type RunFormValues } from './runRequest';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
@@ -20,7 +21,7 @@ export function RunForm({ repo }: { repo: RepoStatus }) {
   const settings = useSettingsStore((state) => state.settings);
   const settingsError = useSettingsStore((state) => state.error);
   if (!settings && !settingsError) return <p className="muted pad">Loading settings…</p>;
-  return <RunFormFields repo={repo} initial={initialFormValues(settings)} />;
+  return <RunFormFields key={repo.path} repo={repo} initial={rememberedForm(repo.path, initialFormValues(settings))} />;
 }
 
 function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormValues }) {
@@ -29,7 +30,7 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   const modelsLoaded = useModelsStore((state) => state.loaded);
   const modelsError = useModelsStore((state) => state.error);
   const settings = useSettingsStore((state) => state.settings);
-  const [values, setValues] = useState<RunFormValues>(initial);
+  const [values, setValues] = useState<RunFormValues>(() => initial);
   const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
@@ -37,11 +38,14 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   useEffect(() => {
     void useModelsStore.getState().load();
   }, []);
+  useEffect(() => rememberForm(repo.path, values), [repo.path, values]);
 
   const update = (change: Partial<RunFormValues>) => setValues((current) => ({ ...current, ...change }));
   const pickWorkflow = (workflow: PresetName) => update({ workflow, gates: defaultGates(workflow, settings) });
   const roles = rolesFor(PRESETS[values.workflow], values.gates);
   const usable = models.filter((model) => model.status === 'ok');
+  // A model spec of the right shape typed in (a replay, a local server, a GGUF elsewhere) needs no library.
+  const hasSpec = [values.model, ...roles.map((role) => values.roleModels[role] ?? '')].some((spec) => spec.trim() !== '' && specProblem(spec) === null);
 
   const showProblems = (found: Partial<Record<string, string>>) => {
     setProblems(found);
@@ -114,7 +118,7 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
             emptyLabel={usable.length > 0 ? 'Choose a model…' : 'No model in the library'}
             problem={problems.model}
           />
-          {modelsLoaded && usable.length === 0 && <NoModelsHelp folders={folders} rejected={models.length} />}
+          {modelsLoaded && usable.length === 0 && !hasSpec && <NoModelsHelp folders={folders} rejected={models.length} />}
           <details className="role-models" open={roles.some((role) => problems[`model-${role}`]) || undefined}>
             <summary>Per-role models ({roles.map((role) => ROLE_LABELS[role]).join(', ')})</summary>
             {roles.map((role) => (

@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'react';
+import { client, errorMessage, unwrap } from '../../api/client';
+import { gateSubject } from '../../runView/gateSubject';
+import type { CommitView, GateView, TestView } from '../../runView/types';
+import type { RunCommit } from '../../stores/diffStore';
+import { useRunViewStore } from '../../stores/runViewStore';
+import { useUiStore } from '../../stores/uiStore';
+
+/** What the gate asks you to approve: the plan for a plan gate; the changed files, the tests and the diff for a code or step gate. */
+export function GateSubject({ repo, runId, gate }: { repo: string; runId: string; gate: GateView }) {
+  const view = useRunViewStore((state) => state.view);
+  const subject = gateSubject(view, gate);
+  if (!subject) return null;
+  if (subject.kind === 'plan') {
+    return (
+      <div className="gate-subject" data-testid="gate-subject">
+        <h4>
+          The plan under review <span className="muted small mono">{subject.plan.planId}</span>
+          {subject.plan.depth > 0 && <span className="muted small"> · sub-plan, depth {subject.plan.depth}</span>}
+        </h4>
+        {subject.plan.analysis && <p className="small">{subject.plan.analysis}</p>}
+        <ol className="gate-plan-steps">
+          {subject.steps.map((step) => (
+            <li key={step.key} data-step-id={step.id}>
+              <strong>{step.id}</strong> {step.title}
+              {step.complexity && <span className="muted small"> · {step.complexity}</span>}
+              {step.dependsOn.length > 0 && <span className="muted small"> · after {step.dependsOn.join(', ')}</span>}
+              {step.artifacts.length > 0 && <span className="muted small mono"> · {step.artifacts.join(', ')}</span>}
+              {step.acceptance && <div className="muted small">Done when: {step.acceptance}</div>}
+            </li>
+          ))}
+        </ol>
+      </div>
+    );
+  }
+  const heading = gate.kind === 'goal' ? 'What you approve: the run’s whole change' : `What you approve${subject.step ? `: ${subject.step.title}` : ''}`;
+  return <ChangeSubject repo={repo} runId={runId} heading={heading} commits={subject.commits} test={subject.test} range={subject.range} />;
+}
+
+interface ChangeSubjectProps {
+  repo: string;
+  runId: string;
+  heading: string;
+  commits: CommitView[];
+  test: TestView | null;
+  range: string | null;
+}
+
+function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSubjectProps) {
+  const navigate = useUiStore((state) => state.navigate);
+  const shas = commits.map((commit) => commit.sha).join(',');
+  const [counted, setCounted] = useState<RunCommit[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!shas) return;
+    let current = true;
+    client()
+      .request('run/commits', { repo, runId })
+      .then((result) => current && setCounted(unwrap(result).commits))
+      .catch((failure: unknown) => current && setError(errorMessage(failure)));
+    return () => {
+      current = false;
+    };
+  }, [repo, runId, shas]);
+
+  const files = fileTotals(commits, counted);
+  const openDiff = (target: string) => navigate({ tab: 'changes', range: target, file: null }, { replace: true });
+  return (
+    <div className="gate-subject" data-testid="gate-subject">
+      <h4>{heading}</h4>
+      {commits.length === 0 ? (
+        <p className="muted small">No commit yet.</p>
+      ) : (
+        <ul className="gate-files" aria-label="Changed files">
+          {files.map((file) => (
+            <li key={file.path} className="mono small">
+              {file.path}{' '}
+              {file.added !== null && file.removed !== null ? (
+                <span className="line-counts">
+                  <span className="added" aria-label={`${file.added} lines added`}>
+                    +{file.added}
+                  </span>{' '}
+                  <span className="removed" aria-label={`${file.removed} lines removed`}>
+                    −{file.removed}
+                  </span>
+                </span>
+              ) : (
+                !error && <span className="muted">…</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && <p className="error-text small">Line counts unavailable: {error}</p>}
+      <p className="small" data-testid="gate-test">
+        {test ? (
+          <>
+            Tests <span className={test.status === 'PASS' ? 'ok-text' : 'error-text'}>{test.status}</span>
+            {test.counts ? ` · ${test.counts.passed} passed, ${test.counts.failed} failed` : ''}
+            {test.firstFailure ? ` · first failure: ${test.firstFailure.testId}` : ''}
+          </>
+        ) : (
+          <span className="muted">No test run yet.</span>
+        )}
+      </p>
+      {range === 'all' ? (
+        <button type="button" className="link-button" onClick={() => openDiff('all')}>
+          Open the diff of every change ({commits.length} commit{commits.length === 1 ? '' : 's'})
+        </button>
+      ) : commits.length === 1 && range ? (
+        <button type="button" className="link-button" onClick={() => openDiff(range)}>
+          Open the diff ({range.slice(0, 7)})
+        </button>
+      ) : commits.length > 1 ? (
+        // One link per edit set: each opens exactly the changes of that commit.
+        <p className="small">
+          Open the diff of edit set{' '}
+          {commits.map((commit, index) => (
+            <span key={commit.sha}>
+              {index > 0 && ' · '}
+              <button type="button" className="link-button" onClick={() => openDiff(commit.sha)} aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}>
+                {index + 1} ({commit.sha.slice(0, 7)})
+              </button>
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface FileTotal {
+  path: string;
+  added: number | null;
+  removed: number | null;
+}
+
+/** Files of the commits under review, with +/− summed from git's counts once they are read. */
+function fileTotals(commits: CommitView[], counted: RunCommit[] | null): FileTotal[] {
+  const totals = new Map<string, FileTotal>();
+  for (const commit of commits) {
+    const known = counted?.find((entry) => entry.sha === commit.sha);
+    const files = known ? known.files : commit.files.map((path) => ({ path, added: null, removed: null }));
+    for (const file of files) {
+      const previous = totals.get(file.path);
+      const add = (a: number | null | undefined, b: number | null) => (a === undefined ? b : a === null || b === null ? null : a + b);
+      totals.set(file.path, { path: file.path, added: add(previous?.added, file.added), removed: add(previous?.removed, file.removed) });
+    }
+  }
+  return [...totals.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
