@@ -8,6 +8,6 @@ export { inspectGguf, type ModelEntry, type ArchitectureCheck, type InspectOptio
 export { scanModelFolders, defaultModelFolders, importModel, type ImportOptions } from './library/modelLibrary';
 export { parseReplayFile, type ReplayEntry } from './providers/replayFile';
 export { CONTEXT_MARKER, fitContext, insertContext, type FitOptions, type FitResult } from './contextFit';
-export { physicalCoreCount } from './llama/runtime';
-export { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './llama/modelPool';
+export { physicalCoreCount } from './llama/cores';
+export { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './llama/defaults';
 export { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE } from './providers/provider';

@@ -4,10 +4,10 @@ import { inspectGguf } from '../library/inspectGguf';
 import type { LlmEvent, ModelRole } from '../types';
 import { availableMemoryBytes, estimateCpuMemory, formatBytes } from './memory';
 import { RoleSession } from './roleSession';
+import { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './defaults';
 import { defaultThreads, recentLlamaLogs, sharedLlama } from './runtime';
 
-export const DEFAULT_CONTEXT_SIZE = 4096;
-export const DEFAULT_IDLE_UNLOAD_MS = 10 * 60_000;
+export { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS };
 
 export interface PoolOptions {
   threads?: number;

@@ -1,7 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import { getLlama, LlamaLogLevel, type Llama } from 'node-llama-cpp';
 import { LatheError } from '../../../../shared/errors';
+import { physicalCoreCount } from './cores';
+
+export { physicalCoreCount };
 
 let shared: Promise<Llama> | null = null;
 const recentLogs: string[] = [];
@@ -36,27 +37,6 @@ export function sharedLlama(): Promise<Llama> {
 /** The last llama.cpp log lines, attached to load failures. */
 export function recentLlamaLogs(): string[] {
   return [...recentLogs];
-}
-
-/**
- * Physical cores (hyper-threads share one core's math units, and node-llama-cpp's default of at least 4
- * threads oversubscribes small machines badly).
- */
-export function physicalCoreCount(): number {
-  try {
-    const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
-    const cores = new Set<string>();
-    let physical = '0';
-    for (const line of cpuinfo.split('\n')) {
-      const [key, value] = line.split(':').map((part) => part.trim());
-      if (key === 'physical id') physical = value ?? '0';
-      if (key === 'core id') cores.add(`${physical}:${value}`);
-    }
-    if (cores.size > 0) return cores.size;
-  } catch {
-    // not Linux: fall back below
-  }
-  return Math.max(1, os.availableParallelism());
 }
 
 export function defaultThreads(llama: Llama): number {
