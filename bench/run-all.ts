@@ -9,7 +9,7 @@ import { figure, machine, type BenchResult, type Figure } from './lib/results';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const resultsDir = path.join(here, 'results');
-const BENCHES = ['engine', 'workspace', 'llm', 'ui'] as const;
+const BENCHES = ['cliStart', 'engine', 'workspace', 'llm', 'ui'] as const;
 
 type Json = Record<string, unknown>;
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number.NaN);
@@ -60,14 +60,14 @@ for (const bench of BENCHES) {
 const figures = BENCHES.flatMap((bench) => figuresOf(bench).map((item) => ({ bench, ...item })));
 const latest = { at: new Date().toISOString(), machine: machine(), ran, figures };
 fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
-const rows = figures.map((item) => `| ${item.bench} | ${item.label} | ${Number.isNaN(item.value) ? 'n/a' : `${item.value} ${item.unit}`} | ${item.goal ?? ''} | ${item.pass === null ? '' : item.pass ? 'PASS' : 'MISS'} |`);
+const rows = figures.map((item) => `| ${item.bench} | ${item.label} | ${Number.isNaN(item.value) ? 'n/a' : `${item.value} ${item.unit}`} | ${item.spread ?? ''} | ${item.goal ?? ''} | ${item.pass === null ? '' : item.pass ? 'PASS' : 'MISS'} |`);
 const markdown = [
   `# Lathe benchmarks — ${latest.at}`,
   '',
   `Machine: ${latest.machine.cores} cores (${latest.machine.cpu}), ${latest.machine.memoryGiB} GiB, Node ${latest.machine.node}.`,
   '',
-  '| bench | figure | value | goal | |',
-  '| --- | --- | --- | --- | --- |',
+  '| bench | figure | value | spread | goal | |',
+  '| --- | --- | --- | --- | --- | --- |',
   ...rows,
   '',
   ...ran.filter((item) => !item.ok).map((item) => `Bench \`${item.bench}\` failed; its figures are from its last successful run, if any.`),
