@@ -55,8 +55,9 @@ function writeAtomically(file, text) {
 }
 
 /**
- * Bundles the CLI into `outDir`: the entry `lathe.mjs` and content-named chunks in `chunks/`, one per
- * lazily imported command or runtime, so `lathe --help` loads no model runtime. Packages stay imports,
+ * Bundles the CLI into `outDir`: the entry `lathe.mjs` and content-named `chunk-*.mjs` beside it (the
+ * same folder: the core finds prompts/ and resources/ two levels up from its code), one per lazily
+ * imported command or runtime, so `lathe --help` loads no model runtime. Packages stay imports,
  * resolved from the app's node_modules at run time. Chunks are written first (a name is its content),
  * then the entry, then the manifest, each by rename: a concurrent start sees either the old set, or a
  * new entry with the old manifest (stale, so it rebuilds), never old code marked current.
@@ -83,7 +84,7 @@ export async function buildCli({ root = ROOT, outDir = defaultOutDir(root) } = {
       write: false,
       target: 'node20',
       minify: false,
-      rolldownOptions: { input: CLI_ENTRY, output: { format: 'es', entryFileNames: BUNDLE_NAME, chunkFileNames: 'chunks/[name]-[hash].mjs' } },
+      rolldownOptions: { input: CLI_ENTRY, output: { format: 'es', entryFileNames: BUNDLE_NAME, chunkFileNames: 'chunk-[name]-[hash].mjs' } },
     },
   });
   const chunks = (Array.isArray(result) ? result : [result]).flatMap((item) => item.output).filter((item) => item.type === 'chunk');
@@ -92,7 +93,7 @@ export async function buildCli({ root = ROOT, outDir = defaultOutDir(root) } = {
   const lazy = chunks.filter((item) => item !== entryChunk);
   const sources = new Set(chunks.flatMap((item) => item.moduleIds).filter((id) => !id.startsWith('\0') && path.isAbsolute(id) && fs.existsSync(id)));
   const inputs = [...sources, import.meta.filename].map((file) => ({ file: path.relative(root, file), ...fileStamp(file) }));
-  fs.mkdirSync(path.join(outDir, 'chunks'), { recursive: true });
+  fs.mkdirSync(outDir, { recursive: true });
   for (const chunk of lazy) {
     const file = path.join(outDir, chunk.fileName);
     if (!fs.existsSync(file)) writeAtomically(file, chunk.code);
@@ -105,10 +106,9 @@ export async function buildCli({ root = ROOT, outDir = defaultOutDir(root) } = {
 }
 
 function removeOldChunks(outDir, current) {
-  const dir = path.join(outDir, 'chunks');
-  for (const name of fs.readdirSync(dir)) {
-    const file = path.join(dir, name);
-    if (current.has(`chunks/${name}`)) continue;
+  for (const name of fs.readdirSync(outDir)) {
+    if (!name.startsWith('chunk-') || current.has(name)) continue;
+    const file = path.join(outDir, name);
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (stat && Date.now() - stat.mtimeMs > OLD_CHUNK_MS) fs.rmSync(file, { force: true });
   }

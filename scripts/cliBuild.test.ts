@@ -36,6 +36,8 @@ describe('the built CLI', () => {
   it('keeps the model runtime out of the entry, so `lathe --help` never loads it', () => {
     const entry = fs.readFileSync(path.join(outDir, BUNDLE_NAME), 'utf8');
     expect(entry).not.toMatch(/from ["']node-llama-cpp["']/);
+    // Beside the entry: the core finds prompts/ and resources/ two folders up from its own code.
+    expect(readManifest().chunks.every((chunk) => path.dirname(chunk) === '.')).toBe(true);
     const lazy = readManifest().chunks.map((chunk) => fs.readFileSync(path.join(outDir, chunk), 'utf8'));
     expect(lazy.some((code) => /from ["']node-llama-cpp["']/.test(code))).toBe(true);
   });
