@@ -60,6 +60,8 @@ export const ConfigFileSchema = z.strictObject({
     })
     .optional(),
   kb_dir: z.string().optional(),
+  /** Model servers beyond this machine: hosts (`name` or `name:port`) and the token's variable. */
+  models: z.strictObject({ allow_hosts: z.array(z.string().min(1)).optional(), token_env: z.string().min(1).optional() }).optional(),
   workspace: z
     .strictObject({
       worktree_root: z.string().min(1).nullable().optional(),

@@ -113,6 +113,8 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   const writePr = file.git?.write_pr_description ?? file.git?.auto_pr;
   if (writePr !== undefined) config.push.write_pr_description = writePr;
   if (file.kb_dir) config.kb_dir = file.kb_dir;
+  if (file.models?.allow_hosts) config.model_access.allow_hosts = file.models.allow_hosts.map((host) => host.trim().toLowerCase());
+  if (file.models?.token_env) config.model_access.token_env = file.models.token_env;
   const w = file.workspace ?? {};
   if (w.worktree_root !== undefined) config.workspace.worktree_root = w.worktree_root;
   if (w.setup !== undefined) config.workspace.setup_command = w.setup === null ? null : splitCommand(w.setup);

@@ -63,7 +63,7 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
  */
 export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
   const preset = presetOf(request.config);
-  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir) });
+  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
   const repoCheck = await env.deps.git.preflight(request.repoRoot);
   if (repoCheck.isomorphicUnsafeReason && !repoCheck.nativeGit) {
     throw new LatheError('ISOMORPHIC_UNSAFE', repoCheck.isomorphicUnsafeReason, { repo: request.repoRoot });
@@ -133,7 +133,14 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
     else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
-  const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
+  const router = env.deps.createModels({
+    roles: roleConfigs(initial.config),
+    threads: env.threads,
+    onEvent: onLlmEvent,
+    replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>>,
+    allowedHosts: initial.config.model_access.allow_hosts,
+    serverTokenEnv: initial.config.model_access.token_env,
+  });
   session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
   let state = initial;
   const announced = new Set<string>();

@@ -72,7 +72,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     if (existing) return existing;
     let provider: Provider;
     if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {});
-    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model);
+    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
     else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath);
     else {
       const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
@@ -148,4 +148,10 @@ function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<
       if (provider) await (await provider).dispose();
     },
   };
+}
+
+/** The bearer token for model servers, read from the environment at each call (absent: none is sent). */
+function serverToken(envName: string | undefined): { envName: string; read: () => string | undefined } | undefined {
+  if (!envName) return undefined;
+  return { envName, read: () => process.env[envName]?.trim() || undefined };
 }

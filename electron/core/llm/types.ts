@@ -107,8 +107,13 @@ export interface ModelRouterOptions {
   /** CPU threads for llama models; default: the machine's physical cores. */
   threads?: number;
   onEvent?: (event: LlmEvent) => void;
-  /** Hosts besides loopback that `openai:`/`ollama:` specs may reach (empty by default). */
+  /** Hosts besides loopback that `openai:`/`ollama:` specs may reach (`models.allow_hosts`; empty by default). */
   allowedHosts?: string[];
+  /**
+   * The environment variable holding a bearer token for `openai:`/`ollama:` servers (`models.token_env`),
+   * read at each call and sent only to those servers; the token itself is never stored or logged.
+   */
+  serverTokenEnv?: string;
   /** Replay only: entries already consumed per role, so a resumed run continues where it stopped. */
   replayConsumed?: Partial<Record<ModelRole, number>>;
   /** Unload a llama model after this long unused (default 10 minutes). */
