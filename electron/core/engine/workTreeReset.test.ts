@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_ROOT, runFixturePerTest } from '../../../test-support/exampleRepo';
+import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig } from '../config/resolveConfig';
 import type { ModelRouter } from '../llm/types';
@@ -36,7 +36,7 @@ function passingVerify(failed: string[], onRun: (workDir: string) => void = () =
     onRun(request.workDir);
     const result: VerifyResult = {
       verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
-      isolation: { level: 'none', detail: 'test' }, counts: null, firstFailure: null, report: '', tail: '', coverage: null, build: null, failedPhase: null,
+      isolation: { level: 'none', detail: 'test' }, counts: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null,
       workDirWrites: { restored: [], removed: [], relinked: [], failed }, artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
     };
     return result;
@@ -48,7 +48,7 @@ async function runCountingResets(repo: TempRepo, dataDir: string, verify: Engine
   let resets = 0;
   const git = { ...real.git, resetTo: (...args: Parameters<typeof real.git.resetTo>) => (resets++, real.git.resetTo(...args)) };
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...real, git, verify, createModels: scriptedRouter } });
-  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: 'replay:unused.json' });
+  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
   const state = await startRun(env, { repoRoot: repo.dir, goal: 'add three helpers', config });
   return { state, resets };
 }
