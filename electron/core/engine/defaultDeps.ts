@@ -11,7 +11,9 @@ import {
   runWorkspaceSetup,
   verify,
 } from '../workspace/index';
+import type { SharedModelPool } from '../llm/sharedPool';
 import type { EngineDeps } from './engineDeps';
+import { queuedVerify } from './verifyQueue';
 import type { EngineEnv } from './runner';
 import type { RunCallbacks } from './runSession';
 import type { Clock } from './engineDeps';
@@ -20,7 +22,8 @@ import type { Clock } from './engineDeps';
 export function createDefaultDeps(): EngineDeps {
   return {
     git: createGitFacade(),
-    verify,
+    // One process's runs take turns at the tests: two suites at once on a small machine only slow both.
+    verify: queuedVerify(verify),
     detectTestCommand,
     getEditFormat,
     defaultEditPolicy,
@@ -43,6 +46,7 @@ export interface EngineEnvOptions {
   clock?: Clock;
   retryBackoffMs?: number;
   deps?: EngineDeps;
+  sharedPool?: SharedModelPool;
 }
 
 export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
@@ -55,5 +59,6 @@ export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
     threads: options.threads,
     clock: options.clock,
     retryBackoffMs: options.retryBackoffMs,
+    sharedPool: options.sharedPool,
   };
 }

@@ -14,6 +14,7 @@ import { systemClock, type Clock, type EngineDeps } from './engineDeps';
 import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
 import { preflightRun } from './preflight';
+import type { SharedModelPool } from '../llm/sharedPool';
 import { refuseUndone } from '../runs/closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
 import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
@@ -30,6 +31,8 @@ export interface EngineEnv {
   retryBackoffMs?: number;
   threads?: number;
   callbacks?: RunCallbacks;
+  /** `llama:` models shared with the process's other runs (the window, `lathe eval --jobs`). */
+  sharedPool?: SharedModelPool;
 }
 
 export function presetOf(config: RunConfig): Preset {
@@ -140,6 +143,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>>,
     allowedHosts: initial.config.model_access.allow_hosts,
     serverTokenEnv: initial.config.model_access.token_env,
+    sharedPool: env.sharedPool,
   });
   session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms);
   let state = initial;

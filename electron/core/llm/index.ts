@@ -1,5 +1,6 @@
 /** Lathe's local inference layer: the engine talks to models only through `createModelRouter`. */
 export * from './types';
+export { createSharedModelPool, type SharedModelPool } from './sharedPool';
 export { createModelRouter, type LatheModelRouter, type LatheModelRouterOptions, type LlamaRouterTuning } from './router';
 export { parseModelSpec, isLoopbackHost, isBareOracleSpec, oracleSpecFor, expandHome, specFilePath, OLLAMA_BASE_URL, type ModelSpec, type ModelSpecProblem, type ModelSpecResult, type ParseSpecOptions } from './modelSpec';
 export { loadGoldPatch, parseGoldPatch, type GoldPatch, type GoldPatchResult } from './oracle/goldPatch';

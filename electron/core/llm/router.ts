@@ -55,8 +55,12 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
   };
   // node-llama-cpp is loaded on the first `llama:` call only: a replay or server run never pays its start.
   let pool: Promise<LlamaModelPool> | null = null;
+  const shared = options.sharedPool;
+  const owner = `router-${++routers}`;
   const llamaPool = () =>
-    (pool ??= import('./llama/modelPool').then(({ LlamaModelPool }) => new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory })));
+    (pool ??= shared
+      ? shared.pool()
+      : import('./llama/modelPool').then(({ LlamaModelPool }) => new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory })));
   const providers = new Map<string, Provider>();
   const replays: ReplayProvider[] = [];
   const routes = new Map<ModelRole, { spec: string; parsed: ReturnType<typeof parseModelSpec> }>();
@@ -71,7 +75,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     const existing = providers.get(key);
     if (existing) return existing;
     let provider: Provider;
-    if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {});
+    if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {}, owner);
     else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
     else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath);
     else {
@@ -131,15 +135,18 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     async dispose() {
       if (disposed) return;
       disposed = true;
-      if (pool) await (await pool).dispose();
+      // A shared pool outlives this router: only its contexts go; the models stay for other runs until idle.
+      if (pool) await (shared ? (await pool).releaseOwner(owner) : (await pool).dispose());
       await Promise.allSettled([...providers.values()].map((provider) => provider.dispose()));
     },
   };
 }
 
-function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<LlamaModelPool>, sampling: LlamaSampling): Provider {
+let routers = 0;
+
+function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<LlamaModelPool>, sampling: LlamaSampling, owner: string): Provider {
   let provider: Promise<Provider> | null = null;
-  const load = () => (provider ??= Promise.all([import('./providers/llamaProvider'), pool()]).then(([{ LlamaProvider }, loadedPool]) => new LlamaProvider(spec, modelPath, loadedPool, sampling)));
+  const load = () => (provider ??= Promise.all([import('./providers/llamaProvider'), pool()]).then(([{ LlamaProvider }, loadedPool]) => new LlamaProvider(spec, modelPath, loadedPool, sampling, owner)));
   return {
     async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
       return (await load()).generate(call);

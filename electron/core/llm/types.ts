@@ -1,3 +1,4 @@
+import type { SharedModelPool } from './sharedPool';
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 
@@ -118,6 +119,8 @@ export interface ModelRouterOptions {
   replayConsumed?: Partial<Record<ModelRole, number>>;
   /** Unload a llama model after this long unused (default 10 minutes). */
   idleUnloadMs?: number;
+  /** Load `llama:` models into this pool, shared with other routers (runs), instead of one of its own. */
+  sharedPool?: SharedModelPool;
 }
 
 export interface ModelRouter {

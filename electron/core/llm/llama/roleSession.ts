@@ -27,6 +27,8 @@ export class RoleSession {
     readonly role: ModelRole,
     readonly model: LlamaModel,
     readonly context: LlamaContext,
+    /** The pool's key for it: the router that owns it and the role. */
+    readonly key: string = role,
   ) {
     this.chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: 'auto' });
   }

@@ -18,6 +18,9 @@ export function sharedLlama(): Promise<Llama> {
     usePrebuiltBinaries: true,
     skipDownload: true,
     progressLogs: false,
+    // Every context's evaluation shares these (node-llama-cpp splits them among contexts evaluating
+    // at once): its default of at least 4 oversubscribes a 2-core machine when two runs generate.
+    maxThreads: physicalCoreCount(),
     logLevel: LlamaLogLevel.warn,
     logger: (level, message) => {
       recentLogs.push(`[${level}] ${message.trim()}`);
@@ -37,6 +40,11 @@ export function sharedLlama(): Promise<Llama> {
 /** The last llama.cpp log lines, attached to load failures. */
 export function recentLlamaLogs(): string[] {
   return [...recentLogs];
+}
+
+/** A context asking for more threads than the shared budget (an explicit `threads`) raises the budget. */
+export function reserveThreads(llama: Llama, threads: number): void {
+  if (llama.maxThreads !== 0 && threads > llama.maxThreads) llama.maxThreads = threads;
 }
 
 export function defaultThreads(llama: Llama): number {

@@ -29,10 +29,12 @@ export class LlamaProvider implements Provider {
     private readonly modelPath: string,
     private readonly pool: LlamaModelPool,
     private readonly sampling: LlamaSampling,
+    /** The router this provider belongs to: its roles' contexts are its own in a shared pool. */
+    private readonly owner = '',
   ) {}
 
   async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
-    const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize);
+    const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize, call.emit);
     let loaded: LoadedModel;
     try {
       loaded = await untilAborted(acquiring, call.callSignal.signal);
@@ -42,7 +44,7 @@ export class LlamaProvider implements Provider {
       return failure<T>(errorCode(error, 'MODEL_LOAD_FAILED'), errorMessage(error));
     }
     try {
-      const session = await this.pool.session(loaded, call.role, call.config.contextSize);
+      const session = await this.pool.session(loaded, call.role, call.config.contextSize, this.owner);
       call.callSignal.startTimer();
       // Not raced with the signal: generation stops within a token, and then the partial text is kept.
       return await session.exclusive(() => this.run(call, loaded, session));
