@@ -8,6 +8,8 @@ export const RoleModelSchema = z.object({
   context_size: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   max_tokens: z.number().int().positive().optional(),
+  /** Prompt-lookup decoding for `llama:` models (writer roles, whose answers copy their input). */
+  prompt_lookup: z.boolean().optional(),
 });
 export type RoleModel = z.infer<typeof RoleModelSchema>;
 

@@ -9,6 +9,7 @@ const RoleModelEntrySchema = z.union([
     context_size: z.number().int().positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().optional(),
+    prompt_lookup: z.boolean().optional(),
   }),
 ]);
 

@@ -30,6 +30,13 @@ describe('resolveRunConfig', () => {
     expect(() => resolveRunConfig({ repoRoot: repo }, {})).toThrow(/model_access\.token_env/);
   });
 
+  it('turns prompt-lookup decoding on for the roles that ask for it', () => {
+    const repo = withRepoConfig('agents:\n  default: llama:/m/a.gguf\n  coder: { model: llama:/m/a.gguf, prompt_lookup: true }\n');
+    const config = resolveRunConfig({ repoRoot: repo }, {});
+    expect(config.models.coder).toEqual({ model: 'llama:/m/a.gguf', prompt_lookup: true });
+    expect(config.models.planner?.prompt_lookup).toBeUndefined();
+  });
+
   it('layers the repo file, then --config, then flags', () => {
     const repo = withRepoConfig('workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n');
     const extra = path.join(repo, 'extra.yaml');

@@ -72,7 +72,7 @@ function normalizeSpec(spec: string): string {
   return spec.startsWith('llama-cpp:') ? `llama:${spec.slice('llama-cpp:'.length)}` : spec;
 }
 
-function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number }): void {
+function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number; prompt_lookup?: boolean }): void {
   config.models[role] = typeof entry === 'string' ? { model: normalizeSpec(entry) } : { ...entry, model: normalizeSpec(entry.model) };
 }
 

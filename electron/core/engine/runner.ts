@@ -119,7 +119,7 @@ function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConf
   const roles: Partial<Record<ModelRole, RoleModelConfig>> = {};
   for (const [role, model] of Object.entries(config.models) as [ModelRole, RunConfig['models'][ModelRole]][]) {
     if (!model) continue;
-    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens };
+    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens, promptLookup: model.prompt_lookup };
   }
   return roles;
 }

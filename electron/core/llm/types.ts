@@ -57,6 +57,8 @@ export interface GenerationUsage {
   timeToFirstTokenMs: number;
   totalMs: number;
   tokensPerSecond: number;
+  /** With prompt-lookup decoding: the looked-up tokens the model confirmed and refuted in this call. */
+  lookup?: { validated: number; refuted: number };
 }
 
 export const GENERATION_ERROR_CODES = [
@@ -101,6 +103,8 @@ export interface RoleModelConfig {
   contextSize?: number;
   temperature?: number;
   maxTokens?: number;
+  /** `llama:` only: prompt-lookup decoding (answers that copy their input: search blocks, whole files). */
+  promptLookup?: boolean;
 }
 
 export interface ModelRouterOptions {

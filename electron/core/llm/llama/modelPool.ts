@@ -75,8 +75,8 @@ export class LlamaModelPool {
   }
 
   /** The role's context on this model for one router (`owner`), created (after a memory check) on first use. */
-  async session(loaded: LoadedModel, role: ModelRole, contextSize: number | undefined, owner = ''): Promise<RoleSession> {
-    const sessionKey = `${owner}\0${role}`;
+  async session(loaded: LoadedModel, role: ModelRole, contextSize: number | undefined, owner = '', promptLookup = false): Promise<RoleSession> {
+    const sessionKey = `${owner}\0${role}${promptLookup ? '\0lookup' : ''}`;
     const existing = loaded.sessions.get(sessionKey);
     if (existing) return existing;
     const size = resolveContextSize(loaded.insights, contextSize);
@@ -90,7 +90,7 @@ export class LlamaModelPool {
     } catch (error) {
       throw loadError(error, `could not create a ${size}-token context for ${role} on ${loaded.spec}`);
     }
-    const session = new RoleSession(role, loaded.model, context, sessionKey);
+    const session = new RoleSession(role, loaded.model, context, sessionKey, promptLookup);
     loaded.sessions.set(sessionKey, session);
     return session;
   }

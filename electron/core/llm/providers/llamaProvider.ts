@@ -44,7 +44,7 @@ export class LlamaProvider implements Provider {
       return failure<T>(errorCode(error, 'MODEL_LOAD_FAILED'), errorMessage(error));
     }
     try {
-      const session = await this.pool.session(loaded, call.role, call.config.contextSize, this.owner);
+      const session = await this.pool.session(loaded, call.role, call.config.contextSize, this.owner, call.config.promptLookup === true);
       call.callSignal.startTimer();
       // Not raced with the signal: generation stops within a token, and then the partial text is kept.
       return await session.exclusive(() => this.run(call, loaded, session));
@@ -76,6 +76,7 @@ export class LlamaProvider implements Provider {
     const seed = (this.sampling.seed ?? 0) + session.calls++;
     // The sequence's meter counts every sampled token; onToken misses those trimmed or held back at the end.
     const meterBefore = session.chat.sequence.tokenMeter.getState();
+    const lookupBefore = session.lookupCounts();
     let firstTokenAt: number | null = null;
     let text = '';
     let stopReason: string;
@@ -115,6 +116,10 @@ export class LlamaProvider implements Provider {
       totalMs,
       tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
     };
+    if (session.promptLookup) {
+      const lookupAfter = session.lookupCounts();
+      usage.lookup = { validated: lookupAfter.validated - lookupBefore.validated, refuted: lookupAfter.refuted - lookupBefore.refuted };
+    }
     if (stopReason === 'abort' || call.callSignal.signal.aborted) return stoppedResult(call, text, usage);
     const parsed = parseModelOutput(text, call.request.schema);
     if (!parsed.ok) {
