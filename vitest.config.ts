@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['{electron,shared,renderer,eslint-rules,bench,scripts,test-support}/**/*.test.{ts,tsx}'],
     environment: 'node',
     pool: 'forks',
+    globalSetup: ['test-support/builtCli.globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ['default', 'json'],

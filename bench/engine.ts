@@ -1,7 +1,8 @@
 /**
  * Engine bench: `npx tsx bench/engine.ts`. Prints a table and writes bench/results/engine.json.
  * - pure transition cost (nextAction + applyOutcome), no I/O
- * - engine overhead per transition with the real run store (log append + atomic, fsynced state.json)
+ * - engine overhead per transition with the real run store and git, five runs, split into run store,
+ *   git and the rest (the bench wraps both to time them)
  * - a 10-task replay run end to end on real git and the real Verifier, test time excluded
  */
 import fs from 'node:fs';
@@ -16,13 +17,15 @@ import type { RunState } from '../shared/engine/runState';
 import { createDefaultDeps, createEngineEnv } from '../electron/core/engine/defaultDeps';
 import type { EngineDeps } from '../electron/core/engine/engineDeps';
 import { startRun } from '../electron/core/engine/runner';
-import { readLog } from '../electron/core/engine/runStore';
+import { readLog, RunStore } from '../electron/core/engine/runStore';
 import { resolveRunConfig } from '../electron/core/config/resolveConfig';
 import { prepareExampleRepo } from '../electron/core/cli/commands/demo';
 import type { ModelRouter } from '../electron/core/llm/types';
 import { figure, report } from './lib/results';
+import { spread, spreadText } from './lib/stats';
 
 const TASKS = 10;
+const OVERHEAD_RUNS = 5;
 const appRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-engine-'));
 
@@ -111,23 +114,56 @@ async function engineRun(name: string, deps: EngineDeps): Promise<{ ms: number; 
   return { ms, transitions: log.filter((event) => event.type === 'phase').length, verifyMs, events: log.length, status: state.status };
 }
 
+/** Wall time spent inside the run store and the git facade, by the bench's own wrappers. */
+const spent = { store: 0, git: 0 };
+function timedMethod(target: object, name: string, bucket: keyof typeof spent): void {
+  const original = (target as Record<string, (...args: unknown[]) => unknown>)[name];
+  if (typeof original !== 'function') return;
+  (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+    const started = performance.now();
+    const result = original.apply(this, args);
+    const done = () => (spent[bucket] += performance.now() - started);
+    if (result instanceof Promise) return result.finally(done);
+    done();
+    return result;
+  };
+}
+for (const name of ['saveState', 'append', 'savePlanSnapshot', 'writeFile']) timedMethod(RunStore.prototype, name, 'store');
+
 const pure = pureTransitions();
 const real = createDefaultDeps();
+const git = { ...real.git };
+for (const name of Object.keys(git)) timedMethod(git, name, 'git');
 const instantVerify: EngineDeps['verify'] = async (request) => ({
   verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
   isolation: { level: 'none', detail: 'bench' }, counts: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null, workDirWrites: null,
   artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
 });
-const overhead = await engineRun('overhead', { ...real, verify: instantVerify, createModels: scriptedRouter });
+const overheadRuns: { perTransitionMs: number; storeMs: number; gitMs: number; restMs: number }[] = [];
+for (let index = 0; index < OVERHEAD_RUNS; index++) {
+  spent.store = 0;
+  spent.git = 0;
+  const run = await engineRun(`overhead-${index}`, { ...real, git, verify: instantVerify, createModels: scriptedRouter });
+  const per = (ms: number) => ms / run.transitions;
+  overheadRuns.push({ perTransitionMs: per(run.ms), storeMs: per(spent.store), gitMs: per(spent.git), restMs: per(run.ms - spent.store - spent.git) });
+}
+const overhead = { runs: overheadRuns };
 const endToEnd = await engineRun('e2e', { ...real, createModels: scriptedRouter });
 fs.rmSync(scratch, { recursive: true, force: true });
 
 const round = (value: number) => Math.round(value * 100) / 100;
+const perTransition = spread(overheadRuns.map((run) => run.perTransitionMs));
+const storePart = spread(overheadRuns.map((run) => run.storeMs));
+const gitPart = spread(overheadRuns.map((run) => run.gitMs));
+const restPart = spread(overheadRuns.map((run) => run.restMs));
 report({
   bench: 'engine',
   figures: [
     figure('transition_pure_us', 'pure transition (nextAction + applyOutcome)', round(pure.perTransitionUs), 'µs'),
-    figure('transition_engine_ms', 'engine overhead per transition (run store, git, no tests)', round(overhead.ms / overhead.transitions), 'ms', { max: 50 }),
+    figure('transition_engine_ms', 'engine overhead per transition (run store, git, no tests)', perTransition.median, 'ms', { max: 5 }, spreadText(perTransition)),
+    figure('transition_store_ms', '  of which the run store (log, state.json)', storePart.median, 'ms', undefined, spreadText(storePart)),
+    figure('transition_git_ms', '  of which git (worktree, reset, commit per step)', gitPart.median, 'ms', undefined, spreadText(gitPart)),
+    figure('transition_rest_ms', '  the rest (transitions, edits, agents, context)', restPart.median, 'ms', undefined, spreadText(restPart)),
     figure('run_10_tasks_ms', `${TASKS}-task replay run, end to end`, Math.round(endToEnd.ms), 'ms'),
     figure('run_10_tasks_test_ms', `  of which tests (Verifier-reported)`, Math.round(endToEnd.verifyMs), 'ms'),
     figure('run_10_tasks_excl_tests_ms', `${TASKS}-task replay run excluding test time`, Math.round(endToEnd.ms - endToEnd.verifyMs), 'ms', { max: 10_000 }),

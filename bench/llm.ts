@@ -1,5 +1,7 @@
-// `npm run bench:llm` (npx tsx bench/llm.ts [--threads N] [--runs N]): the inference layer on this CPU
-// with a 0.5B-Qwen2-shaped Q8_0 model. Prints a table and writes bench/results/llm.json.
+// `npm run bench:llm` (npx tsx bench/llm.ts [--threads N] [--runs N] [--tokens N] [--model PATH.gguf]):
+// the inference layer on this CPU with a 0.5B-Qwen2-shaped Q8_0 model of deterministic random
+// weights, or with a real model (--model). Prints a table and writes bench/results/llm.json.
+// Prompt-lookup decoding is measured only with --model: random weights never copy their input.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,15 +13,19 @@ import { AgentErrorSchema } from '../shared/schemas/agents/agentError';
 import { PlanSchema } from '../shared/schemas/agents/planner';
 import { ensureBenchModel } from './llm/benchModel';
 import { compareDecode } from './llm/decodeComparison';
+import { comparePromptLookup } from './llm/promptLookup';
+import { spreadText } from './lib/stats';
 import { measurePromptEval, promptOfTokens } from './llm/measure';
 
-const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' } } });
+const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, model: { type: 'string' } } });
 const threads = values.threads ? Number(values.threads) : physicalCoreCount();
-const runs = values.runs ? Number(values.runs) : 5;
+// At least 10 interleaved rounds per schema: five pairs cannot tell a 10% cost from a busy machine.
+const runs = values.runs ? Number(values.runs) : 10;
 const decodeTokens = values.tokens ? Number(values.tokens) : 64;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-const { modelPath, writtenMs } = ensureBenchModel(log);
+const realModel = values.model ? path.resolve(values.model) : null;
+const { modelPath, writtenMs } = realModel ? { modelPath: realModel, writtenMs: null } : ensureBenchModel(log);
 const llama = await getLlama({ build: 'never', gpu: 'auto', logLevel: LlamaLogLevel.error });
 
 log('loading…');
@@ -36,7 +42,7 @@ for (let i = 0; i < 3; i++) promptRuns.push(await measurePromptEval(context, mod
 // Fastest run: the machine is shared, so slower runs mostly measure the neighbours.
 const promptTokensPerSecond = Math.max(...promptRuns.map((run) => run.tokens / run.seconds));
 
-log(`generation, constrained vs unconstrained (${runs} pairs × ${decodeTokens} tokens, two role schemas)…`);
+log(`generation, unconstrained and two role schemas' grammars, ${runs} interleaved rounds × ${decodeTokens} tokens…`);
 const PlannerOutput = z.union([PlanSchema, AgentErrorSchema]);
 // A coder-style answer: one file's full content, the bulk of the tokens a run generates.
 const EditOutput = z.object({ path: z.string().min(1).max(300), content: z.string().max(200_000) });
@@ -46,8 +52,15 @@ const history = (task: string) => (i: number): ChatHistoryItem[] => [
   { type: 'user', text: `${task} (request ${i})` },
   { type: 'model', response: [] },
 ];
-const plan = await compareDecode(context, await grammarOf(PlannerOutput), { runs, maxTokens: decodeTokens, history: history('Plan: add a median function with tests.') });
-const edit = await compareDecode(context, await grammarOf(EditOutput), { runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function.') });
+const decode = await compareDecode(context, { plan: await grammarOf(PlannerOutput), edit: await grammarOf(EditOutput) }, { rounds: runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function, as JSON.') });
+const plan = decode.schemas.plan;
+const edit = decode.schemas.edit;
+if (!plan || !edit) throw new Error('decode comparison lost a schema');
+let promptLookup: Awaited<ReturnType<typeof comparePromptLookup>> | null = null;
+if (realModel) {
+  log(`prompt-lookup decoding on a copy-heavy answer, ${runs} interleaved rounds…`);
+  promptLookup = await comparePromptLookup(context, fs.readFileSync(path.join(import.meta.dirname, '..', 'resources', 'examples', 'py-stats', 'src', 'stats.py'), 'utf8'), { rounds: runs, maxTokens: 256 });
+}
 await context.dispose();
 await model.dispose();
 
@@ -80,16 +93,21 @@ const results = {
     node: process.version,
     llamaCpp: llama.llamaCppRelease.release,
   },
-  model: { path: modelPath, shape: 'Qwen2-0.5B (vocab 151936, 24 layers, 896 wide), Q8_0, deterministic random weights', sizeBytes: fs.statSync(modelPath).size, writtenMs },
+  model: realModel ? { path: modelPath, shape: 'a real model (--model)', sizeBytes: fs.statSync(modelPath).size, writtenMs } : { path: modelPath, shape: 'Qwen2-0.5B (vocab 151936, 24 layers, 896 wide), Q8_0, deterministic random weights', sizeBytes: fs.statSync(modelPath).size, writtenMs },
   threads,
   runs,
   loadMs: Math.round(loadMs),
   promptTokensPerSecond: round(promptTokensPerSecond),
-  generationTokensPerSecond: round(Math.max(plan.unconstrainedTokensPerSecond, edit.unconstrainedTokensPerSecond)),
+  generationTokensPerSecond: decode.unconstrainedTokensPerSecond.median,
+  generation: decode.unconstrainedTokensPerSecond,
   constrained: {
-    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: round(plan.constrainedTokensPerSecond), ratio: round(plan.ratio, 2) },
-    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: round(edit.constrainedTokensPerSecond), ratio: round(edit.ratio, 2) },
+    rounds: decode.rounds,
+    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: plan.constrainedTokensPerSecond.median, ratio: plan.ratio.median, ratioSpread: plan.ratio, tokensPerSecondSpread: plan.constrainedTokensPerSecond },
+    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: edit.constrainedTokensPerSecond.median, ratio: edit.ratio.median, ratioSpread: edit.ratio, tokensPerSecondSpread: edit.constrainedTokensPerSecond },
   },
+  promptLookup: promptLookup
+    ? { measured: true, ...promptLookup }
+    : { measured: false, reason: 'no real model (--model PATH.gguf): a random-weight model never copies its input, so no acceptance rate or speed is claimed' },
   ttftColdMs: cold.usage.timeToFirstTokenMs,
   ttftReusedMs: warm.usage.timeToFirstTokenMs,
   ttftRatio: round(warm.usage.timeToFirstTokenMs / Math.max(1, cold.usage.timeToFirstTokenMs), 3),
@@ -114,9 +132,15 @@ const rows: Array<[string, string]> = [
   ['model', `${(results.model.sizeBytes / 1024 ** 2).toFixed(0)} MiB Q8_0, Qwen2-0.5B shape`],
   ['load time', `${results.loadMs} ms`],
   ['prompt eval (1k-token prompt)', `${results.promptTokensPerSecond} tokens/s`],
-  ['generation, unconstrained', `${results.generationTokensPerSecond} tokens/s`],
-  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}`],
-  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}`],
+  ['generation, unconstrained', `${results.generationTokensPerSecond} tokens/s (${spreadText(decode.unconstrainedTokensPerSecond)})`],
+  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (${spreadText(edit.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}`],
+  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (${spreadText(plan.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}`],
+  [
+    'prompt lookup (writer roles)',
+    promptLookup
+      ? `acceptance ${promptLookup.acceptanceRate}, ${promptLookup.lookupTokensPerSecond.median} vs ${promptLookup.plainTokensPerSecond.median} tokens/s, speedup ${promptLookup.speedup.median}× (${spreadText(promptLookup.speedup)})`
+      : 'unmeasured: needs a real model (--model PATH.gguf)',
+  ],
   ['TTFT cold (' + results.promptTokensCold + '-token prompt)', `${results.ttftColdMs} ms`],
   ['TTFT reused prefix (' + results.reusedPrefixTokens + ' reused)', `${results.ttftReusedMs} ms`],
   ['reused / cold', `${results.ttftRatio}× (goal ≤ 0.2) ${verdict(results.ttftRatio <= 0.2)}`],

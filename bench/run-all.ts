@@ -6,13 +6,16 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { figure, machine, type BenchResult, type Figure } from './lib/results';
+import { spreadText, type Spread } from './lib/stats';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const resultsDir = path.join(here, 'results');
-const BENCHES = ['engine', 'workspace', 'llm', 'ui'] as const;
+const BENCHES = ['cliStart', 'engine', 'concurrentRuns', 'workspace', 'llm', 'ui'] as const;
 
 type Json = Record<string, unknown>;
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number.NaN);
+/** A bench's stored spread (bench/lib/stats.ts) as the table's text, or nothing. */
+const spreadOf = (value: unknown): string | undefined => (value && typeof value === 'object' && 'median' in value ? spreadText(value as Spread) : undefined);
 const at = (value: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((current, key) => (current && typeof current === 'object' ? (current as Json)[key] : undefined), value);
 
 /** The inference and workspace benches keep their own detailed JSON; these map them onto figures. */
@@ -21,8 +24,14 @@ const adapters: Record<string, (json: Json) => Figure[]> = {
     figure('llm_load_ms', 'model load (0.5B Q8_0)', num(json.loadMs), 'ms'),
     figure('llm_prompt_tps', 'prompt evaluation (1k tokens)', num(json.promptTokensPerSecond), 'tokens/s'),
     figure('llm_generation_tps', 'generation, unconstrained', num(json.generationTokensPerSecond), 'tokens/s'),
-    figure('llm_constrained_ratio_edit', 'constrained / unconstrained, edit schema', num(at(json, 'constrained', 'edit', 'ratio')), '×', { min: 0.9 }),
-    figure('llm_constrained_ratio_plan', 'constrained / unconstrained, plan schema', num(at(json, 'constrained', 'plan', 'ratio')), '×', { min: 0.9 }),
+    figure('llm_constrained_ratio_edit', 'constrained / unconstrained, edit schema', num(at(json, 'constrained', 'edit', 'ratio')), '×', { min: 0.9 }, spreadOf(at(json, 'constrained', 'edit', 'ratioSpread'))),
+    figure('llm_constrained_ratio_plan', 'constrained / unconstrained, plan schema', num(at(json, 'constrained', 'plan', 'ratio')), '×', { min: 0.9 }, spreadOf(at(json, 'constrained', 'plan', 'ratioSpread'))),
+    ...(at(json, 'promptLookup', 'measured') === true
+      ? [
+          figure('llm_prompt_lookup_acceptance', 'prompt lookup (writer roles): accepted predictions', num(at(json, 'promptLookup', 'acceptanceRate')), ''),
+          figure('llm_prompt_lookup_speedup', 'prompt lookup: decode speed with / without', num(at(json, 'promptLookup', 'speedup', 'median')), '×', undefined, spreadOf(at(json, 'promptLookup', 'speedup'))),
+        ]
+      : [{ key: 'llm_prompt_lookup_speedup', label: 'prompt lookup (writer roles): unmeasured, needs a real model (bench:llm --model PATH)', value: Number.NaN, unit: '×', goal: null, pass: null }]),
     figure('llm_ttft_ratio', 'time to first token, reused prefix / cold', num(json.ttftRatio), '×', { max: 0.2 }),
     figure('llm_peak_rss', 'peak RSS', num(json.peakRssMiB), 'MiB'),
   ],
@@ -60,14 +69,14 @@ for (const bench of BENCHES) {
 const figures = BENCHES.flatMap((bench) => figuresOf(bench).map((item) => ({ bench, ...item })));
 const latest = { at: new Date().toISOString(), machine: machine(), ran, figures };
 fs.writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
-const rows = figures.map((item) => `| ${item.bench} | ${item.label} | ${Number.isNaN(item.value) ? 'n/a' : `${item.value} ${item.unit}`} | ${item.goal ?? ''} | ${item.pass === null ? '' : item.pass ? 'PASS' : 'MISS'} |`);
+const rows = figures.map((item) => `| ${item.bench} | ${item.label} | ${Number.isNaN(item.value) ? 'n/a' : `${item.value} ${item.unit}`} | ${item.spread ?? ''} | ${item.goal ?? ''} | ${item.pass === null ? '' : item.pass ? 'PASS' : 'MISS'} |`);
 const markdown = [
   `# Lathe benchmarks — ${latest.at}`,
   '',
   `Machine: ${latest.machine.cores} cores (${latest.machine.cpu}), ${latest.machine.memoryGiB} GiB, Node ${latest.machine.node}.`,
   '',
-  '| bench | figure | value | goal | |',
-  '| --- | --- | --- | --- | --- |',
+  '| bench | figure | value | spread | goal | |',
+  '| --- | --- | --- | --- | --- | --- |',
   ...rows,
   '',
   ...ran.filter((item) => !item.ok).map((item) => `Bench \`${item.bench}\` failed; its figures are from its last successful run, if any.`),

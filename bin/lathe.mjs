@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript core directly: nothing has to be built before `lathe run` or `lathe serve`.
-import { register } from 'tsx/esm/api';
+// Runs the built CLI (out/cli/lathe.mjs), building it first when it is missing or any of its source
+// files changed since: no build step to remember after `npm ci` or an edit, and no compiler at start.
+import { pathToFileURL } from 'node:url';
+import { ensureCli } from '../scripts/cliBuild.mjs';
 
-register();
-const { runCli, processIo } = await import('../electron/core/cli/main.ts');
-const io = processIo();
-process.exitCode = await runCli(process.argv.slice(2), io);
-io.dispose();
+let bundle;
+try {
+  bundle = await ensureCli({ log: (line) => process.stderr.write(`${line}\n`) });
+} catch (error) {
+  process.stderr.write(`lathe: the CLI could not be built: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
+await import(pathToFileURL(bundle).href);

@@ -11,11 +11,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
+import { buildCli } from './cliBuild.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI_OUT = path.join(ROOT, 'out', 'cli');
-const CLI_ENTRY = 'virtual:lathe-cli';
-const CLI_ENTRY_ID = `\0${CLI_ENTRY}`;
 
 /** Packages electron-builder refuses in `dependencies` (they must be devDependencies). */
 const BUILD_ONLY = ['electron', 'electron-builder'];
@@ -65,35 +64,6 @@ function bin(name) {
   return path.join(ROOT, 'node_modules', name, relative);
 }
 
-/** `electron/core/cli/main.ts` as one ES module; packages stay imports, resolved from the app's node_modules. */
-async function buildCli() {
-  const { build } = await import('vite');
-  const main = path.join(ROOT, 'electron', 'core', 'cli', 'main.ts');
-  const entry = {
-    name: 'lathe-cli-entry',
-    enforce: 'pre',
-    resolveId: (id) => (id === CLI_ENTRY ? CLI_ENTRY_ID : null),
-    load: (id) =>
-      id === CLI_ENTRY_ID
-        ? `import { runCli, processIo } from ${JSON.stringify(main)};\nconst io = processIo();\nprocess.exitCode = await runCli(process.argv.slice(2), io);\nio.dispose?.();\n`
-        : null,
-  };
-  await build({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'warn',
-    plugins: [entry],
-    build: {
-      ssr: true,
-      outDir: CLI_OUT,
-      emptyOutDir: true,
-      target: 'node20',
-      minify: false,
-      rolldownOptions: { input: CLI_ENTRY, output: { format: 'es', entryFileNames: 'lathe.mjs' } },
-    },
-  });
-}
-
 function llamaPlatform() {
   const os = process.platform === 'darwin' ? 'mac' : process.platform === 'win32' ? 'win' : process.platform;
   return `${os}-${process.arch}`;
@@ -106,8 +76,10 @@ async function main(args) {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
   run(bin('electron-vite'), ['build']);
-  await buildCli();
-  const bundles = [path.join(ROOT, 'out', 'main', 'index.js'), path.join(CLI_OUT, 'lathe.mjs')];
+  // A clean folder: the installer carries this build's chunks only, not those kept for running CLIs.
+  fs.rmSync(CLI_OUT, { recursive: true, force: true });
+  const cli = await buildCli({ root: ROOT, outDir: CLI_OUT });
+  const bundles = [path.join(ROOT, 'out', 'main', 'index.js'), cli.bundle, ...cli.chunks.map((chunk) => path.join(CLI_OUT, chunk))];
   const imports = [...new Set(bundles.flatMap((file) => bareImports(fs.readFileSync(file, 'utf8'))))].filter((name) => name !== 'electron').sort();
   process.stdout.write(`runtime packages: ${imports.join(', ')}\n`);
   const { errors, warnings } = packageProblems(pkg, imports);

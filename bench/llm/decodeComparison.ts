@@ -1,35 +1,51 @@
 import type { ChatHistoryItem, LlamaContext, LlamaGrammar } from 'node-llama-cpp';
-import { measureDecode, median } from './measure';
+import { spread, type Spread } from '../lib/stats';
+import { measureDecode } from './measure';
 
-export interface DecodeComparison {
-  /** Fastest run of each kind: the machine is shared, so slower runs mostly measure neighbours. */
-  unconstrainedTokensPerSecond: number;
-  constrainedTokensPerSecond: number;
-  /** Median of per-pair ratios; each pair runs back to back, so load drift hits both alike. */
-  ratio: number;
+export interface SchemaComparison {
+  /** Per-round ratios constrained / unconstrained (same round, same seed, same load), their median and spread. */
+  ratio: Spread;
+  constrainedTokensPerSecond: Spread;
   constrainedTokens: number;
 }
 
-export async function compareDecode(context: LlamaContext, grammar: LlamaGrammar, options: { runs: number; maxTokens: number; history: (run: number) => ChatHistoryItem[] }): Promise<DecodeComparison> {
+export interface DecodeComparison {
+  unconstrainedTokensPerSecond: Spread;
+  schemas: Record<string, SchemaComparison>;
+  rounds: number;
+}
+
+/**
+ * Unconstrained and each schema's constrained decode, interleaved round by round in one process:
+ * every round runs all of them with the same seed, in an order rotated per round (so neither side
+ * always runs first), and each schema's ratio is taken within the round. Medians and spread over
+ * `rounds` rounds: on a shared machine fewer pairs cannot tell a 10% cost from noise.
+ */
+export async function compareDecode(context: LlamaContext, grammars: Record<string, LlamaGrammar>, options: { rounds: number; maxTokens: number; history: (round: number) => ChatHistoryItem[] }): Promise<DecodeComparison> {
+  const kinds: (string | null)[] = [null, ...Object.keys(grammars)];
   // Warm-up: the first decode after load pages weights in and is several times slower.
-  await measureDecode(context, options.history(-1), { maxTokens: 8, seed: 99 });
-  await measureDecode(context, options.history(-1), { maxTokens: 8, seed: 99, grammar });
+  for (const kind of kinds) await measureDecode(context, options.history(-1), { maxTokens: 8, seed: 99, grammar: kind === null ? undefined : grammars[kind] });
   const free: number[] = [];
-  const constrained: number[] = [];
-  const ratios: number[] = [];
-  let constrainedTokens = 0;
-  for (let run = 0; run < options.runs; run++) {
-    const a = await measureDecode(context, options.history(run), { maxTokens: options.maxTokens, seed: run });
-    const b = await measureDecode(context, options.history(run), { maxTokens: options.maxTokens, seed: run, grammar });
-    free.push(a.tokensPerSecond);
-    constrained.push(b.tokensPerSecond);
-    constrainedTokens += b.tokens;
-    if (a.tokensPerSecond > 0) ratios.push(b.tokensPerSecond / a.tokensPerSecond);
+  const perSchema = Object.fromEntries(Object.keys(grammars).map((name) => [name, { tps: [] as number[], ratios: [] as number[], tokens: 0 }]));
+  for (let round = 0; round < options.rounds; round++) {
+    const order = kinds.map((_, index) => kinds[(index + round) % kinds.length] ?? null);
+    const measured = new Map<string | null, number>();
+    for (const kind of order) {
+      const run = await measureDecode(context, options.history(round), { maxTokens: options.maxTokens, seed: round, grammar: kind === null ? undefined : grammars[kind] });
+      measured.set(kind, run.tokensPerSecond);
+      if (kind !== null && perSchema[kind]) perSchema[kind].tokens += run.tokens;
+    }
+    const unconstrained = measured.get(null) ?? 0;
+    free.push(unconstrained);
+    for (const [name, entry] of Object.entries(perSchema)) {
+      const constrained = measured.get(name) ?? 0;
+      entry.tps.push(constrained);
+      if (unconstrained > 0) entry.ratios.push(constrained / unconstrained);
+    }
   }
   return {
-    unconstrainedTokensPerSecond: Math.max(...free),
-    constrainedTokensPerSecond: Math.max(...constrained),
-    ratio: median(ratios),
-    constrainedTokens,
+    unconstrainedTokensPerSecond: spread(free, 1),
+    schemas: Object.fromEntries(Object.entries(perSchema).map(([name, entry]) => [name, { ratio: spread(entry.ratios), constrainedTokensPerSecond: spread(entry.tps, 1), constrainedTokens: entry.tokens }])),
+    rounds: options.rounds,
   };
 }

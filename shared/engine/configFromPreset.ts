@@ -1,6 +1,6 @@
 import { DEFAULT_GATE_THRESHOLDS } from './gates';
 import type { Preset } from './presets';
-import { DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
+import { DEFAULT_MODEL_ACCESS, DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
 
 /** Seed 001's allowlist. */
 export const DEFAULT_SHELL_ALLOWLIST = ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'];
@@ -22,6 +22,7 @@ export function configFromPreset(preset: Preset): RunConfig {
     branch_prefix: 'lathe',
     allow_dirty: false,
     models: {},
+    model_access: structuredClone(DEFAULT_MODEL_ACCESS),
     shell_allowlist: [...DEFAULT_SHELL_ALLOWLIST],
     kb_dir: '.lathe/kb',
     push: { remote: null, write_pr_description: true, enabled: preset.push_on_approval },

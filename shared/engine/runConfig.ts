@@ -8,6 +8,8 @@ export const RoleModelSchema = z.object({
   context_size: z.number().int().positive().optional(),
   temperature: z.number().min(0).max(2).optional(),
   max_tokens: z.number().int().positive().optional(),
+  /** Prompt-lookup decoding for `llama:` models (writer roles, whose answers copy their input). */
+  prompt_lookup: z.boolean().optional(),
 });
 export type RoleModel = z.infer<typeof RoleModelSchema>;
 
@@ -59,6 +61,17 @@ export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 
 export const DEFAULT_WORKSPACE_CONFIG: WorkspaceConfig = { worktree_root: null, setup_command: null, setup_timeout_ms: 10 * 60_000, dependency_folders: null };
 
+/**
+ * Which model servers beyond this machine a run may reach (`models.allow_hosts`), and the environment
+ * variable holding their bearer token (`models.token_env`: its name only; the token is never saved).
+ */
+export const ModelAccessSchema = z.object({
+  allow_hosts: z.array(z.string().min(1).max(253)).max(32),
+  token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/),
+});
+export type ModelAccess = z.infer<typeof ModelAccessSchema>;
+export const DEFAULT_MODEL_ACCESS: ModelAccess = { allow_hosts: [], token_env: 'LATHE_MODEL_TOKEN' };
+
 /** Everything a run needs to behave the same after a resume; frozen into state.json at start. */
 export const RunConfigSchema = z.object({
   workflow: z.string().min(1).max(64),
@@ -78,6 +91,8 @@ export const RunConfigSchema = z.object({
   branch_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/),
   allow_dirty: z.boolean(),
   models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema),
+  /** Runs saved before this existed read as the defaults (loopback only). */
+  model_access: ModelAccessSchema.default(DEFAULT_MODEL_ACCESS),
   shell_allowlist: z.array(z.string().min(1).max(128)).max(64),
   kb_dir: z.string().min(1).max(300),
   /**

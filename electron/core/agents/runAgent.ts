@@ -11,6 +11,11 @@ import { workflowRulePrompts } from './workflowRules';
 export interface AgentUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Time from each call's first token to its last, summed (local models): the decode rate's denominator. */
+  decode_ms?: number;
+  /** Prompt-lookup decoding: looked-up tokens the model confirmed and refuted, summed over calls. */
+  lookup_validated?: number;
+  lookup_refuted?: number;
 }
 
 export type AgentRunResult =
@@ -96,6 +101,11 @@ export async function generateWithRetries(request: GenerateRequest<unknown>, opt
     if (last.usage) {
       usage.prompt_tokens += last.usage.promptTokens;
       usage.completion_tokens += last.usage.completionTokens;
+      if (last.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, last.usage.totalMs - last.usage.timeToFirstTokenMs);
+      if (last.usage.lookup) {
+        usage.lookup_validated = (usage.lookup_validated ?? 0) + last.usage.lookup.validated;
+        usage.lookup_refuted = (usage.lookup_refuted ?? 0) + last.usage.lookup.refuted;
+      }
     }
     if (last.ok || !last.error.retryable || attempt === options.retries) break;
     options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: last.error.message, raw: last.raw });

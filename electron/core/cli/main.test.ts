@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runLathe } from '../../../test-support/runCli';
-import { runCli } from './main';
+import { commands, runCli } from './main';
 
 function capture() {
   const out: string[] = [];
@@ -30,6 +30,13 @@ describe('lathe CLI', () => {
     const { io, err } = capture();
     expect(await runCli(['serve', '--port', '70000'], io)).toBe(64);
     expect(err.join('\n')).toContain('--port must be 0-65535');
+  });
+
+  it('lists each command with the name and summary its own module declares', async () => {
+    for (const entry of commands) {
+      const command = await entry.load();
+      expect({ name: command.name, summary: command.summary }).toEqual({ name: entry.name, summary: entry.summary });
+    }
   });
 
   it.each(['run', 'serve', 'models', 'runs', 'undo'])('%s --help prints its usage and exits 0', async (name) => {

@@ -3,24 +3,25 @@ import { LatheError } from '../../../shared/errors';
 import { PREFLIGHT_FAILED, preflightProblemsOf } from '../../../shared/schemas/preflight';
 import { UsageError, type CliIo, type Command } from './command';
 import { ExitCode } from './exitCodes';
-import { demoCommand } from './commands/demo';
-import { doctorCommand } from './commands/doctor';
-import { evalCommand } from './commands/eval';
-import { modelsCommand } from './commands/models';
-import { runCommand } from './commands/run';
-import { runsCommand } from './commands/runs';
-import { serveCommand } from './commands/serve';
-import { undoCommand } from './commands/undo';
+/**
+ * Each command's module is loaded only when it runs: `lathe --help` and a replay run never load the
+ * model runtime or the commands they do not use (see docs/cli.md, "start time").
+ */
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
 
-const commands: Command[] = [
-  runCommand,
-  serveCommand,
-  modelsCommand,
-  runsCommand,
-  undoCommand,
-  demoCommand,
-  doctorCommand,
-  evalCommand,
+export const commands: CommandEntry[] = [
+  { name: 'run', summary: 'run a goal against a repository', load: async () => (await import('./commands/run')).runCommand },
+  { name: 'serve', summary: 'serve the Lathe window to a local browser', load: async () => (await import('./commands/serve')).serveCommand },
+  { name: 'models', summary: 'list the GGUF models Lathe can use', load: async () => (await import('./commands/models')).modelsCommand },
+  { name: 'runs', summary: 'list the runs recorded in a repository', load: async () => (await import('./commands/runs')).runsCommand },
+  { name: 'undo', summary: 'undo a run', load: async () => (await import('./commands/undo')).undoCommand },
+  { name: 'demo', summary: 'run the bundled example goal headless (replay model unless --model)', load: async () => (await import('./commands/demo')).demoCommand },
+  { name: 'doctor', summary: 'check this machine for what Lathe needs (llama.cpp, memory, models, git, sandbox, tests)', load: async () => (await import('./commands/doctor')).doctorCommand },
+  { name: 'eval', summary: 'measure a model and workflow on the task suite (hidden acceptance tests)', load: async () => (await import('./commands/eval')).evalCommand },
 ];
 
 function overview(): string {
@@ -44,11 +45,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.out(overview());
     return name === undefined ? ExitCode.usage : ExitCode.success;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
+  const entry = commands.find((candidate) => candidate.name === name);
+  if (!entry) {
     io.err(`lathe: unknown command '${name}'\n\n${overview()}`);
     return ExitCode.usage;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (error) {

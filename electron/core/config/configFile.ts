@@ -9,6 +9,7 @@ const RoleModelEntrySchema = z.union([
     context_size: z.number().int().positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
     max_tokens: z.number().int().positive().optional(),
+    prompt_lookup: z.boolean().optional(),
   }),
 ]);
 
@@ -71,6 +72,8 @@ export const ConfigFileSchema = z.strictObject({
     })
     .optional(),
   kb_dir: z.string().optional(),
+  /** Model servers beyond this machine: hosts (`name` or `name:port`) and the token's variable. */
+  models: z.strictObject({ allow_hosts: z.array(z.string().min(1)).optional(), token_env: z.string().min(1).optional() }).optional(),
   workspace: z
     .strictObject({
       worktree_root: z.string().min(1).nullable().optional(),

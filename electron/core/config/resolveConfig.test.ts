@@ -21,6 +21,22 @@ describe('resolveRunConfig', () => {
     expect(config).toMatchObject({ workflow: 'retry-loop', edit_format: 'whole-file', limits: { max_attempts_per_task: 4 }, branch_prefix: 'lathe' });
   });
 
+  it('reads which model servers beyond this machine a run may reach, loopback only by default', () => {
+    dir = makeTempDir();
+    expect(resolveRunConfig({ repoRoot: dir }, {}).model_access).toEqual({ allow_hosts: [], token_env: 'LATHE_MODEL_TOKEN' });
+    const repo = withRepoConfig('models:\n  allow_hosts: [GPU-Box.lan, "10.0.0.5:8080"]\n  token_env: TEAM_LLM_TOKEN\n');
+    expect(resolveRunConfig({ repoRoot: repo }, {}).model_access).toEqual({ allow_hosts: ['gpu-box.lan', '10.0.0.5:8080'], token_env: 'TEAM_LLM_TOKEN' });
+    fs.writeFileSync(path.join(repo, 'lathe.config.yaml'), 'models:\n  token_env: "not a name"\n');
+    expect(() => resolveRunConfig({ repoRoot: repo }, {})).toThrow(/model_access\.token_env/);
+  });
+
+  it('turns prompt-lookup decoding on for the roles that ask for it', () => {
+    const repo = withRepoConfig('agents:\n  default: llama:/m/a.gguf\n  coder: { model: llama:/m/a.gguf, prompt_lookup: true }\n');
+    const config = resolveRunConfig({ repoRoot: repo }, {});
+    expect(config.models.coder).toEqual({ model: 'llama:/m/a.gguf', prompt_lookup: true });
+    expect(config.models.planner?.prompt_lookup).toBeUndefined();
+  });
+
   // docs/seeds.md 0.10 (one config file with agents: and policies:), 1.9 (seed 001's keys as written)
   it('layers the repo file, then --config, then flags', () => {
     const repo = withRepoConfig('workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n');

@@ -72,7 +72,7 @@ function normalizeSpec(spec: string): string {
   return spec.startsWith('llama-cpp:') ? `llama:${spec.slice('llama-cpp:'.length)}` : spec;
 }
 
-function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number }): void {
+function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number; prompt_lookup?: boolean }): void {
   config.models[role] = typeof entry === 'string' ? { model: normalizeSpec(entry) } : { ...entry, model: normalizeSpec(entry.model) };
 }
 
@@ -122,6 +122,8 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   const writePr = file.git?.write_pr_description ?? file.git?.auto_pr;
   if (writePr !== undefined) config.push.write_pr_description = writePr;
   if (file.kb_dir) config.kb_dir = file.kb_dir;
+  if (file.models?.allow_hosts) config.model_access.allow_hosts = file.models.allow_hosts.map((host) => host.trim().toLowerCase());
+  if (file.models?.token_env) config.model_access.token_env = file.models.token_env;
   const w = file.workspace ?? {};
   if (w.worktree_root !== undefined) config.workspace.worktree_root = w.worktree_root;
   if (w.setup !== undefined) config.workspace.setup_command = w.setup === null ? null : splitCommand(w.setup);

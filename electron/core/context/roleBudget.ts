@@ -1,5 +1,5 @@
 import type { RunConfig } from '../../../shared/engine/runConfig';
-import { DEFAULT_CONTEXT_SIZE } from '../llm/llama/modelPool';
+import { DEFAULT_CONTEXT_SIZE } from '../llm/llama/defaults';
 import { DEFAULT_MAX_TOKENS } from '../llm/providers/provider';
 import type { ModelRole } from '../llm/types';
 

@@ -8,9 +8,10 @@ import type { EngineDeps } from './engineDeps';
 
 /**
  * Guardrails, atomic write and the step's commit. The work tree is first reset to the last recorded
- * commit, so a step redone after a crash starts from exactly where the first try did.
+ * commit, so a step redone after a crash starts from exactly where the first try did, unless this
+ * process knows it equals that commit (`workTreeClean`: it committed it, and nothing wrote since).
  */
-export async function applyProposal(deps: EngineDeps, state: RunState, role: string): Promise<ActionOutcome> {
+export async function applyProposal(deps: EngineDeps, state: RunState, role: string, options: { workTreeClean?: boolean } = {}): Promise<ActionOutcome> {
   const workspace = state.workspace;
   if (!workspace || !state.head) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
   const step = currentStep(state);
@@ -25,7 +26,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     protectedPaths: workspace.protectedPaths,
   });
   try {
-    if ((await deps.git.headOf(workspace)) !== state.head || state.proposal_files.length > 0) await deps.git.resetTo(workspace, state.head);
+    const headMoved = (await deps.git.headOf(workspace)) !== state.head;
+    if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean)) await deps.git.resetTo(workspace, state.head);
     const reader = { read: (relative: string) => readIfPresent(workspace.workDir, relative) };
     const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
       // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.

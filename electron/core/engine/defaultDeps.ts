@@ -13,7 +13,9 @@ import {
   verify,
 } from '../workspace/index';
 import { isRetained } from '../verifier/artifacts';
+import type { SharedModelPool } from '../llm/sharedPool';
 import type { EngineDeps } from './engineDeps';
+import { queuedVerify } from './verifyQueue';
 import type { EngineEnv } from './runner';
 import type { RunCallbacks } from './runSession';
 import type { Clock } from './engineDeps';
@@ -29,7 +31,8 @@ export async function releaseIfRetained(dir: string): Promise<boolean> {
 export function createDefaultDeps(): EngineDeps {
   return {
     git: createGitFacade(),
-    verify,
+    // One process's runs take turns at the tests: two suites at once on a small machine only slow both.
+    verify: queuedVerify(verify),
     detectTestCommand,
     getEditFormat,
     defaultEditPolicy,
@@ -55,6 +58,7 @@ export interface EngineEnvOptions {
   clock?: Clock;
   retryBackoffMs?: number;
   deps?: EngineDeps;
+  sharedPool?: SharedModelPool;
 }
 
 export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
@@ -68,5 +72,6 @@ export function createEngineEnv(options: EngineEnvOptions): EngineEnv {
     threads: options.threads,
     clock: options.clock,
     retryBackoffMs: options.retryBackoffMs,
+    sharedPool: options.sharedPool,
   };
 }

@@ -15,6 +15,26 @@ import { setUpWorkspace } from './workspaceSetup';
 
 /** Executes one action's side effect; every failure becomes an outcome, never an exception. */
 export async function executeAction(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
+  const outcome = await runEffect(session, action, state);
+  trackWorkTree(session, action, outcome);
+  return outcome;
+}
+
+/**
+ * Whether the work tree still equals the head after this effect. Only a committed apply makes it so,
+ * and only a verify whose commands' writes were all undone (decision 33), or an agent that reads,
+ * keeps it so; a human gate (the user may edit files meanwhile), a Scout's commands or anything that
+ * failed forgets it, and the next apply resets as before.
+ */
+function trackWorkTree(session: RunSession, action: EngineAction, outcome: ActionOutcome): void {
+  if (action.kind === 'apply') session.markWorkTreeClean(outcome.kind === 'applied' ? outcome.head : null);
+  else if (action.kind === 'verify') {
+    const writes = outcome.kind === 'verified' ? outcome.test.work_dir_writes : undefined;
+    if (writes === undefined || (writes !== null && writes.failed.length > 0)) session.markWorkTreeClean(null);
+  } else if (!(action.kind === 'agent' && action.purpose !== 'scout') && action.kind !== 'internal') session.markWorkTreeClean(null);
+}
+
+async function runEffect(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
   try {
     switch (action.kind) {
       case 'prepare':
@@ -35,7 +55,7 @@ export async function executeAction(session: RunSession, action: EngineAction, s
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
-        return await applyProposal(session.deps, state, session.preset.writer);
+        return await applyProposal(session.deps, state, session.preset.writer, { workTreeClean: session.workTreeKnownClean(state.head) });
       case 'await_user': {
         try {
           const decision = await session.waitForGate(action.gate, state);

@@ -58,7 +58,7 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
     ['a junk GGUF', (dir) => ['--goal', 'fix median', '--model', `llama:${writeJunkGguf(dir)}`], /junk\.gguf cannot be used: not a GGUF file.*\[MODEL_REJECTED\]/],
     ['a replay file that does not parse', (dir) => ['--goal', 'fix median', '--model', writeReplay(dir, 'broken', [{ role: 'planner' }])], /outputs\[0\] must have exactly one of json, raw, error.*\[BAD_REPLAY_FILE\]/],
     ['a missing replay file', (dir) => ['--goal', 'fix median', '--model', `replay:${path.join(dir, 'none.json')}`], /cannot read replay file .*none\.json \(ENOENT\).*\[BAD_REPLAY_FILE\]/],
-    ['a host that is not allowed', () => ['--goal', 'fix median', '--model', 'openai:http://192.168.1.20:8080/v1#qwen'], /'192\.168\.1\.20:8080' is not loopback.*\[HOST_NOT_ALLOWED\]/],
+    ['a host that is not allowed', () => ['--goal', 'fix median', '--model', 'openai:http://192.168.1.20:8080/v1#qwen'], /'192\.168\.1\.20:8080' is another host.*models\.allow_hosts.*\[HOST_NOT_ALLOWED\]/],
     ['an empty goal', () => ['--goal', '', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
     ['a goal of spaces', () => ['--goal', '   ', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
   ];

@@ -52,6 +52,12 @@ export class RunSession {
   /** Time spent waiting for a person at a gate in this session: not counted against the run's budgets. */
   private waitedMs = 0;
   private timeExpired = false;
+  /**
+   * The commit the run's work tree is known to equal, because this process committed it and nothing
+   * since could have left a change behind. Lets an apply skip its reset (two git commands); a new
+   * process (a resume) knows nothing and resets.
+   */
+  private cleanWorkTreeAt: string | null = null;
 
   constructor(
     readonly deps: EngineDeps,
@@ -92,6 +98,14 @@ export class RunSession {
   /** An effect's timeout: its own limit, cut to what is left of the run's, phase's, step's and fix cycle's budgets. */
   timeoutFor(state: RunState, ownLimitMs: number | undefined): number | undefined {
     return effectTimeoutMs(state, this.elapsedMs(), ownLimitMs);
+  }
+
+  workTreeKnownClean(head: string | null): boolean {
+    return head !== null && this.cleanWorkTreeAt === head;
+  }
+
+  markWorkTreeClean(head: string | null): void {
+    this.cleanWorkTreeAt = head;
   }
 
   markTimeExpired(): void {

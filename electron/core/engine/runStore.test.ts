@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configFromPreset } from '../../../shared/engine/configFromPreset';
 import { initialState } from '../../../shared/engine/initialState';
 import { PRESETS } from '../../../shared/engine/presets';
@@ -43,6 +43,25 @@ describe('RunStore', () => {
     // Seed 003's logger (3.12): one JSON-lines file per run, timestamps UTC ISO-8601.
     for (const event of log) expect(event.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(fs.readdirSync(runDir(repo.dir, 'r1')).filter((name) => name.endsWith('.jsonl'))).toEqual(['log.jsonl']);
+  });
+
+  it('flushes state.json to the disk where the run stops or waits, not after every transition', () => {
+    repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
+    const store = RunStore.create(repo.dir, 'r1');
+    const fsync = vi.spyOn(fs, 'fsyncSync');
+    try {
+      store.saveState({ ...state('r1'), status: 'running' });
+      expect(fsync).not.toHaveBeenCalled();
+      store.saveState({ ...state('r1'), status: 'waiting_for_gate' });
+      expect(fsync).toHaveBeenCalledTimes(1);
+      store.saveState({ ...state('r1'), status: 'complete' });
+      expect(fsync).toHaveBeenCalledTimes(2);
+    } finally {
+      fsync.mockRestore();
+    }
+    // Either way the file is replaced whole, never left as a temp file.
+    expect(fs.readdirSync(runDir(repo.dir, 'r1')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(RunStore.readState(repo.dir, 'r1').status).toBe('complete');
   });
 
   it('cuts a torn last line (a kill mid-write) so every line parses', () => {

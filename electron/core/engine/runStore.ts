@@ -100,8 +100,14 @@ export class RunStore {
     this.onAppend(event);
   }
 
+  /**
+   * Atomic always (a killed process leaves the old or the new state, never a torn one); flushed to the
+   * disk only where the run stops or waits. An fsync per transition cost more than the rest of the
+   * engine's bookkeeping on a busy disk, and bought little: the git objects a transition refers to are
+   * not fsynced either (decision 57).
+   */
   saveState(state: RunState): void {
-    writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+    writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: state.status !== 'running' });
   }
 
   /** `plan_0001.json`, … — one snapshot per plan, written once. */
@@ -117,12 +123,13 @@ export class RunStore {
   }
 }
 
-export function writeFileAtomic(file: string, content: string): void {
+/** Temp file + rename; `durable` (the default) also flushes the content to the disk before the rename. */
+export function writeFileAtomic(file: string, content: string, options: { durable?: boolean } = {}): void {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = fs.openSync(temp, 'w');
   try {
     fs.writeFileSync(handle, content);
-    fs.fsyncSync(handle);
+    if (options.durable !== false) fs.fsyncSync(handle);
   } finally {
     fs.closeSync(handle);
   }

@@ -14,6 +14,7 @@ import { systemClock, type Clock, type EngineDeps } from './engineDeps';
 import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
 import { preflightRun } from './preflight';
+import type { SharedModelPool } from '../llm/sharedPool';
 import { refuseUndone } from '../runs/closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
 import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
@@ -35,6 +36,8 @@ export interface EngineEnv {
   retryBackoffMs?: number;
   threads?: number;
   callbacks?: RunCallbacks;
+  /** `llama:` models shared with the process's other runs (the window, `lathe eval --jobs`). */
+  sharedPool?: SharedModelPool;
 }
 
 export function presetOf(config: RunConfig): Preset {
@@ -68,7 +71,7 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
  */
 export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
   const preset = presetOf(request.config);
-  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir) });
+  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
   const repoCheck = await env.deps.git.preflight(request.repoRoot);
   if (repoCheck.isomorphicUnsafeReason && !repoCheck.nativeGit) {
     throw new LatheError('ISOMORPHIC_UNSAFE', repoCheck.isomorphicUnsafeReason, { repo: request.repoRoot });
@@ -124,7 +127,7 @@ function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConf
   const roles: Partial<Record<ModelRole, RoleModelConfig>> = {};
   for (const [role, model] of Object.entries(config.models) as [ModelRole, RunConfig['models'][ModelRole]][]) {
     if (!model) continue;
-    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens };
+    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens, promptLookup: model.prompt_lookup };
   }
   return roles;
 }
@@ -141,7 +144,15 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
     else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
-  const router = env.deps.createModels({ roles: roleConfigs(initial.config), threads: env.threads, onEvent: onLlmEvent, replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>> });
+  const router = env.deps.createModels({
+    roles: roleConfigs(initial.config),
+    threads: env.threads,
+    onEvent: onLlmEvent,
+    replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>>,
+    allowedHosts: initial.config.model_access.allow_hosts,
+    serverTokenEnv: initial.config.model_access.token_env,
+    sharedPool: env.sharedPool,
+  });
   session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms, env.pause);
   let state = initial;
   const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });

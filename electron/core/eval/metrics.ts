@@ -3,7 +3,31 @@ import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { VerifyResult } from '../workspace/index';
 import type { RoleQuality, TestOutcome } from './reportSchema';
 
-const emptyQuality = (): RoleQuality => ({ calls: 0, prompt_tokens: 0, completion_tokens: 0, well_formed: 0, malformed: 0, errors: 0, well_formed_rate: null });
+const emptyQuality = (): RoleQuality => ({ calls: 0, prompt_tokens: 0, completion_tokens: 0, well_formed: 0, malformed: 0, errors: 0, well_formed_rate: null, tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0 });
+
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** An answer's decode time and prompt-lookup counts (`agent_output`'s usage), added to its role. */
+function addDecode(quality: RoleQuality, usage: unknown): void {
+  if (!usage || typeof usage !== 'object') return;
+  const data = usage as Record<string, unknown>;
+  if (num(data.decode_ms) > 0) {
+    quality.decode_ms += num(data.decode_ms);
+    quality.decoded_tokens += num(data.completion_tokens);
+  }
+  if (data.lookup_validated !== undefined || data.lookup_refuted !== undefined) {
+    const lookup = (quality.prompt_lookup ??= { validated: 0, refuted: 0, acceptance_rate: null });
+    lookup.validated += num(data.lookup_validated);
+    lookup.refuted += num(data.lookup_refuted);
+  }
+}
+
+/** The decode rate and lookup acceptance from the summed figures. */
+function finishRates(quality: RoleQuality): void {
+  quality.well_formed_rate = rate(quality.well_formed, quality.malformed);
+  quality.tokens_per_second = quality.decode_ms > 0 ? Math.round((quality.decoded_tokens / (quality.decode_ms / 1000)) * 10) / 10 : null;
+  if (quality.prompt_lookup) quality.prompt_lookup.acceptance_rate = rate(quality.prompt_lookup.validated, quality.prompt_lookup.refuted);
+}
 
 /**
  * Per role: how many answers parsed and validated, from the run log. `agent_output` and
@@ -16,6 +40,7 @@ export function roleQuality(log: readonly RunLogEvent[], metrics: RunState['metr
   const of = (role: string) => (roles[role] ??= emptyQuality());
   for (const event of log) {
     if (event.type === 'agent_output' || event.type === 'agent_declined') of(event.role).well_formed++;
+    if (event.type === 'agent_output') addDecode(of(event.role), event.data.usage);
     else if (event.type === 'agent_failed') of(event.role).malformed++;
     else if (event.type === 'agent_retry') {
       if (event.data.code === 'INVALID_OUTPUT') of(event.role).malformed++;
@@ -26,7 +51,7 @@ export function roleQuality(log: readonly RunLogEvent[], metrics: RunState['metr
     if (agent.calls === 0 && !roles[role]) continue;
     Object.assign(of(role), { calls: agent.calls, prompt_tokens: agent.prompt_tokens, completion_tokens: agent.completion_tokens });
   }
-  for (const quality of Object.values(roles)) quality.well_formed_rate = rate(quality.well_formed, quality.malformed);
+  for (const quality of Object.values(roles)) finishRates(quality);
   return sortKeys(roles);
 }
 
@@ -46,9 +71,16 @@ export function sumRoleQuality(all: readonly Record<string, RoleQuality>[]): Rec
       sum.well_formed += quality.well_formed;
       sum.malformed += quality.malformed;
       sum.errors += quality.errors;
+      sum.decode_ms += quality.decode_ms;
+      sum.decoded_tokens += quality.decoded_tokens;
+      if (quality.prompt_lookup) {
+        const lookup = (sum.prompt_lookup ??= { validated: 0, refuted: 0, acceptance_rate: null });
+        lookup.validated += quality.prompt_lookup.validated;
+        lookup.refuted += quality.prompt_lookup.refuted;
+      }
     }
   }
-  for (const quality of Object.values(total)) quality.well_formed_rate = rate(quality.well_formed, quality.malformed);
+  for (const quality of Object.values(total)) finishRates(quality);
   return sortKeys(total);
 }
 

@@ -19,6 +19,13 @@ export const RoleQualitySchema = z.object({
   errors: count,
   /** well_formed / (well_formed + malformed); null when the role produced no answer. */
   well_formed_rate: z.number().min(0).max(1).nullable(),
+  /** Decode rate of its answers (local models; null for replay and servers that do not say). */
+  tokens_per_second: z.number().nonnegative().nullable().default(null),
+  /** Prompt-lookup decoding, when the role used it: predictions confirmed / refuted and the share confirmed. */
+  prompt_lookup: z.object({ validated: count, refuted: count, acceptance_rate: z.number().min(0).max(1).nullable() }).nullable().default(null),
+  /** What the two rates are computed from (summed over tasks). */
+  decode_ms: z.number().nonnegative().default(0),
+  decoded_tokens: count.default(0),
 });
 export type RoleQuality = z.infer<typeof RoleQualitySchema>;
 

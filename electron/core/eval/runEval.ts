@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { APP_VERSION } from '../appVersion';
+import { createSharedModelPool } from '../llm/sharedPool';
 import { physicalCoreCount } from '../llm/index';
 import { rate, sumRoleQuality } from './metrics';
 import { EVAL_REPORT_FORMAT, EvalReportSchema, type EvalReport, type EvalTaskResult } from './reportSchema';
@@ -29,7 +30,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const startedAt = now();
   const jobs = Math.max(1, options.jobs ?? 1);
   fs.mkdirSync(options.outDir, { recursive: true });
-  const settings: EvalTaskSettings = { ...options, workRoot: options.workRoot ?? os.tmpdir() };
+  const sharedPool = options.sharedPool ?? (jobs > 1 ? createSharedModelPool({ threads: options.threads }) : undefined);
+  const settings: EvalTaskSettings = { ...options, sharedPool, workRoot: options.workRoot ?? os.tmpdir() };
   const results: EvalTaskResult[] = new Array(options.tasks.length);
   let next = 0;
   let done = 0;
@@ -43,7 +45,11 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       options.onTaskDone?.(result, ++done, options.tasks.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, options.tasks.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, options.tasks.length) }, worker));
+  } finally {
+    if (sharedPool && !options.sharedPool) await sharedPool.dispose();
+  }
   const report = buildReport(options, results, startedAt, now(), jobs);
   writeReport(options.outDir, report);
   return report;

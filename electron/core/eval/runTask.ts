@@ -8,6 +8,7 @@ import type { RunLogEvent } from '../../../shared/schemas/run';
 import { parseDuration } from '../config/duration';
 import { resolveRunConfig, splitCommand, type ConfigOverrides } from '../config/resolveConfig';
 import { createEngineEnv } from '../engine/defaultDeps';
+import type { SharedModelPool } from '../llm/sharedPool';
 import type { EngineDeps } from '../engine/engineDeps';
 import { startRun } from '../engine/runner';
 import { readLog } from '../engine/runStore';
@@ -39,6 +40,8 @@ export interface EvalTaskSettings {
   retryBackoffMs?: number;
   hiddenTestTimeoutMs?: number;
   deps?: EngineDeps;
+  /** One pool for every job: a `llama:` model is loaded once, not once per job. */
+  sharedPool?: SharedModelPool;
   onRunEvent?: (taskId: string, event: RunLogEvent) => void;
   onTransient?: (taskId: string, event: TransientEvent) => void;
 }
@@ -106,6 +109,7 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
       threads: settings.threads,
       retryBackoffMs: settings.retryBackoffMs,
       deps: settings.deps,
+      sharedPool: settings.sharedPool,
       callbacks: {
         onEvent: (event) => settings.onRunEvent?.(task.id, event),
         onTransient: (event) => settings.onTransient?.(task.id, event),

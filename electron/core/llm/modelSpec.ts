@@ -15,12 +15,18 @@ export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; mess
 
 export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
+/**
+ * This machine's own addresses. Other 127.x addresses count as other hosts: port forwards and
+ * containers live there, and the tests stand a "remote" model server on 127.0.0.2.
+ */
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost');
+  return LOOPBACK_NAMES.has(hostname.toLowerCase());
 }
+
+/** The setting that lets `openai:`/`ollama:` specs reach a model server on another host. */
+export const ALLOW_HOSTS_SETTING = 'models.allow_hosts';
 
 /** `oracle:` with no file: "the task's gold patch", which only a corpus eval can supply. */
 export const BARE_ORACLE_SPEC = 'oracle:';
@@ -49,7 +55,7 @@ export function specFilePath(file: string, cwd: string): string {
 }
 
 export interface ParseSpecOptions {
-  /** Hosts besides loopback that `openai:` specs may name. */
+  /** Hosts besides loopback that `openai:` specs may name (`host` or `host:port`). */
   allowedHosts?: readonly string[];
   /** Relative paths resolve against this (default: the process cwd). */
   cwd?: string;
@@ -104,7 +110,7 @@ function checkedOpenAi(spec: string, baseUrl: string, model: string, options: Pa
     return {
       ok: false,
       problem: 'HOST_NOT_ALLOWED',
-      message: `'${url.host}' is not loopback; Lathe only reaches model servers on this machine unless the host is allowed in settings (allowedHosts)`,
+      message: `'${url.host}' is another host; Lathe reaches a model server beyond this machine only when ${ALLOW_HOSTS_SETTING} lists it (in lathe.config.yaml: models: { allow_hosts: [${url.hostname}] })`,
     };
   }
   const trimmed = url.pathname.replace(/\/+$/, '');

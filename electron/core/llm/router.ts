@@ -1,7 +1,7 @@
 import { createCallSignal } from './callSignal';
-import { LlamaModelPool } from './llama/modelPool';
+import type { LlamaModelPool } from './llama/modelPool';
 import { parseModelSpec, type ModelSpec } from './modelSpec';
-import { LlamaProvider, type LlamaSampling } from './providers/llamaProvider';
+import type { LlamaSampling } from './providers/llamaProvider';
 import { OpenAiProvider } from './providers/openaiProvider';
 import { OracleProvider } from './providers/oracleProvider';
 import type { Provider, ProviderCall } from './providers/provider';
@@ -53,7 +53,14 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       // a listener's bug must not break generation
     }
   };
-  const pool = new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory });
+  // node-llama-cpp is loaded on the first `llama:` call only: a replay or server run never pays its start.
+  let pool: Promise<LlamaModelPool> | null = null;
+  const shared = options.sharedPool;
+  const owner = `router-${++routers}`;
+  const llamaPool = () =>
+    (pool ??= shared
+      ? shared.pool()
+      : import('./llama/modelPool').then(({ LlamaModelPool }) => new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory })));
   const providers = new Map<string, Provider>();
   const replays: ReplayProvider[] = [];
   const routes = new Map<ModelRole, { spec: string; parsed: ReturnType<typeof parseModelSpec> }>();
@@ -68,8 +75,8 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     const existing = providers.get(key);
     if (existing) return existing;
     let provider: Provider;
-    if (spec.kind === 'llama') provider = new LlamaProvider(spec.spec, spec.modelPath, pool, options.llama ?? {});
-    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model);
+    if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {}, owner);
+    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
     else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath);
     else {
       const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
@@ -128,8 +135,30 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     async dispose() {
       if (disposed) return;
       disposed = true;
-      await pool.dispose();
+      // A shared pool outlives this router: only its contexts go; the models stay for other runs until idle.
+      if (pool) await (shared ? (await pool).releaseOwner(owner) : (await pool).dispose());
       await Promise.allSettled([...providers.values()].map((provider) => provider.dispose()));
     },
   };
+}
+
+let routers = 0;
+
+function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<LlamaModelPool>, sampling: LlamaSampling, owner: string): Provider {
+  let provider: Promise<Provider> | null = null;
+  const load = () => (provider ??= Promise.all([import('./providers/llamaProvider'), pool()]).then(([{ LlamaProvider }, loadedPool]) => new LlamaProvider(spec, modelPath, loadedPool, sampling, owner)));
+  return {
+    async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
+      return (await load()).generate(call);
+    },
+    async dispose() {
+      if (provider) await (await provider).dispose();
+    },
+  };
+}
+
+/** The bearer token for model servers, read from the environment at each call (absent: none is sent). */
+function serverToken(envName: string | undefined): { envName: string; read: () => string | undefined } | undefined {
+  if (!envName) return undefined;
+  return { envName, read: () => process.env[envName]?.trim() || undefined };
 }

@@ -9,6 +9,7 @@ import type { Clock, EngineDeps } from '../engine/engineDeps';
 import { beginResume, beginRun, cancelRun, type RunHandle } from '../engine/runner';
 import type { GateDecision } from '../engine/runSession';
 import { RunStore, runDir } from '../engine/runStore';
+import { createSharedModelPool } from '../llm/sharedPool';
 import { RunLogCache } from './logCache';
 import { resolveRepoRoot } from '../git/repoStatus';
 import type { SettingsStore } from '../settings/settingsStore';
@@ -51,6 +52,8 @@ const key = (repoRoot: string, runId: string) => `${repoRoot}\0${runId}`;
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly logs = new RunLogCache();
+  /** The window's runs share one loaded copy of each `llama:` model file. */
+  private readonly models = createSharedModelPool();
 
   constructor(private readonly options: RunManagerOptions) {}
 
@@ -136,6 +139,7 @@ export class RunManager {
     const sessions = [...this.active.values()];
     for (const run of sessions) run.controller.abort();
     await Promise.all(sessions.map((run) => run.done?.catch(() => undefined)));
+    await this.models.dispose();
   }
 
   private session(repoRoot: string): ActiveRun {
@@ -151,6 +155,7 @@ export class RunManager {
       deps: this.options.deps,
       clock: this.options.clock,
       retryBackoffMs: this.options.retryBackoffMs,
+      sharedPool: this.models,
       signal: run.controller.signal,
       pause: run.pauser.signal,
       callbacks: {

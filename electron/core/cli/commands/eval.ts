@@ -30,7 +30,7 @@ writes eval-report.json and eval-report.md (docs/eval.md explains every field).
   --role-model ROLE=SPEC  one role's model (planner, coder, tester, supervisor, scout, editor); repeatable
   --workflow NAME         ${PRESET_NAMES.join(' | ')} (default: minimal)
   --tasks GLOB            task ids to run: * and ? wildcards, comma-separated (e.g. 'py-*,js-chunk')
-  --jobs N                tasks at a time (default 1; each job loads its own copy of a llama: model)
+  --jobs N                tasks at a time (default 1; the jobs share one loaded copy of a llama: model, and take turns at the tests)
   --out DIR               report folder (default: ./lathe-eval-<timestamp>)
   --config FILE           configuration over every task (e.g. policies.edit_format: whole-file)
   --time-limit DURATION   each task's run limit (default 30m)

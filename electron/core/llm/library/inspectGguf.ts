@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GgufFileType, GgmlType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from 'node-llama-cpp';
+import type { GgufFileInfo, Llama } from 'node-llama-cpp';
+import type * as LlamaCpp from 'node-llama-cpp';
 import { tensorBytes } from './tensorSizes';
 
 /** One GGUF file as the model library lists it; `status: 'rejected'` always carries a reason. */
@@ -35,6 +36,7 @@ export interface InspectOptions {
 /** Asks the bundled llama.cpp whether it knows the architecture; no model is loaded. */
 async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined): Promise<boolean | null> {
   try {
+    const { GgufInsights } = await import('node-llama-cpp');
     return (await GgufInsights.from(info, llama)).isSupportedByLlamaCpp;
   } catch {
     return null;
@@ -72,9 +74,11 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   if (magic === null) return { ...entry, reason: 'cannot read the file' };
   if (magic !== 'GGUF') return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
 
+  // Loaded here, not at the top: importing node-llama-cpp costs half a second at every CLI start.
+  const llamaCpp = await import('node-llama-cpp');
   let info: GgufFileInfo;
   try {
-    info = await readGgufFileInfo(absolute, { sourceType: 'filesystem', logWarnings: false, ignoreKeys: SKIPPED_KEYS, spliceSplitFiles: false });
+    info = await llamaCpp.readGgufFileInfo(absolute, { sourceType: 'filesystem', logWarnings: false, ignoreKeys: SKIPPED_KEYS, spliceSplitFiles: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const truncated = /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) || error instanceof RangeError;
@@ -91,7 +95,7 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   entry.chatTemplate = typeof template === 'string' ? template : null;
   const tensors = info.fullTensorInfo ?? info.tensorInfo ?? [];
   entry.parameters = tensors.reduce((sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1), 0);
-  entry.quantization = quantizationName(info);
+  entry.quantization = quantizationName(info, llamaCpp);
 
   if (info.version < 2 || info.version > 3) return { ...entry, reason: `unsupported GGUF version ${info.version}` };
   if (entry.architecture === null) return { ...entry, reason: 'no general.architecture in the metadata' };
@@ -113,7 +117,7 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   return { ...entry, status: 'ok' };
 }
 
-function quantizationName(info: GgufFileInfo): string | null {
+function quantizationName(info: GgufFileInfo, { GgufFileType, GgmlType }: typeof LlamaCpp): string | null {
   const fileType = info.metadata?.general?.file_type;
   if (typeof fileType === 'number' && GgufFileType[fileType] !== undefined) {
     return GgufFileType[fileType].replace(/^MOSTLY_/, '').replace(/^ALL_/, '');

@@ -4,10 +4,10 @@ import { inspectGguf } from '../library/inspectGguf';
 import type { LlmEvent, ModelRole } from '../types';
 import { availableMemoryBytes, estimateCpuMemory, formatBytes } from './memory';
 import { RoleSession } from './roleSession';
-import { defaultThreads, recentLlamaLogs, sharedLlama } from './runtime';
+import { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './defaults';
+import { defaultThreads, recentLlamaLogs, reserveThreads, sharedLlama } from './runtime';
 
-export const DEFAULT_CONTEXT_SIZE = 4096;
-export const DEFAULT_IDLE_UNLOAD_MS = 10 * 60_000;
+export { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS };
 
 export interface PoolOptions {
   threads?: number;
@@ -23,7 +23,8 @@ export interface LoadedModel {
   llama: Llama;
   model: LlamaModel;
   insights: GgufInsights;
-  sessions: Map<ModelRole, RoleSession>;
+  /** Per router (one run) and role: two runs on one model each keep their own context and prefix. */
+  sessions: Map<string, RoleSession>;
   active: number;
   lastUsed: number;
   idleTimer: NodeJS.Timeout | null;
@@ -32,9 +33,10 @@ export interface LoadedModel {
 }
 
 /**
- * One loaded instance per model file, shared by every role routed to it; each role gets its own
- * context. Memory is estimated before anything loads; idle models and contexts are unloaded first
- * when something new does not fit, and after `idleUnloadMs` unused.
+ * One loaded instance per model file, shared by every role routed to it, and by every router (run)
+ * given the same pool (`createSharedModelPool`); each run's role gets its own context. Memory is
+ * estimated before anything loads; idle models and contexts are unloaded first when something new
+ * does not fit, and after `idleUnloadMs` unused.
  */
 export class LlamaModelPool {
   private readonly models = new Map<string, LoadedModel>();
@@ -43,10 +45,11 @@ export class LlamaModelPool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  async acquire(spec: string, modelPath: string, contextSize: number | undefined): Promise<LoadedModel> {
+  /** `emit` receives the load's progress when this call is the one that loads the file. */
+  async acquire(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void = this.options.emit): Promise<LoadedModel> {
     if (this.disposed) throw new LatheError('MODEL_LOAD_FAILED', 'the model router was disposed');
     const existing = this.models.get(modelPath);
-    const loaded = existing ?? (await this.loadOnce(spec, modelPath, contextSize));
+    const loaded = existing ?? (await this.loadOnce(spec, modelPath, contextSize, emit));
     loaded.active++;
     loaded.lastUsed = Date.now();
     if (loaded.idleTimer) clearTimeout(loaded.idleTimer);
@@ -66,12 +69,15 @@ export class LlamaModelPool {
   }
 
   threadsFor(llama: Llama): number {
-    return this.options.threads ?? defaultThreads(llama);
+    const threads = this.options.threads ?? defaultThreads(llama);
+    reserveThreads(llama, threads);
+    return threads;
   }
 
-  /** The role's context on this model, created (after a memory check) on first use. */
-  async session(loaded: LoadedModel, role: ModelRole, contextSize: number | undefined): Promise<RoleSession> {
-    const existing = loaded.sessions.get(role);
+  /** The role's context on this model for one router (`owner`), created (after a memory check) on first use. */
+  async session(loaded: LoadedModel, role: ModelRole, contextSize: number | undefined, owner = '', promptLookup = false): Promise<RoleSession> {
+    const sessionKey = `${owner}\0${role}${promptLookup ? '\0lookup' : ''}`;
+    const existing = loaded.sessions.get(sessionKey);
     if (existing) return existing;
     const size = resolveContextSize(loaded.insights, contextSize);
     if (loaded.llama.gpu === false) {
@@ -84,21 +90,32 @@ export class LlamaModelPool {
     } catch (error) {
       throw loadError(error, `could not create a ${size}-token context for ${role} on ${loaded.spec}`);
     }
-    const session = new RoleSession(role, loaded.model, context);
-    loaded.sessions.set(role, session);
+    const session = new RoleSession(role, loaded.model, context, sessionKey, promptLookup);
+    loaded.sessions.set(sessionKey, session);
     return session;
   }
 
-  private loadOnce(spec: string, modelPath: string, contextSize: number | undefined): Promise<LoadedModel> {
+  /** A router is done: its contexts go, the models stay for other routers until idle. */
+  async releaseOwner(owner: string): Promise<void> {
+    for (const loaded of this.models.values()) {
+      for (const [sessionKey, session] of [...loaded.sessions]) {
+        if (!sessionKey.startsWith(`${owner}\0`)) continue;
+        loaded.sessions.delete(sessionKey);
+        await session.dispose().catch(() => undefined);
+      }
+    }
+  }
+
+  private loadOnce(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void): Promise<LoadedModel> {
     let pending = this.loading.get(modelPath);
     if (!pending) {
-      pending = this.load(spec, modelPath, contextSize).finally(() => this.loading.delete(modelPath));
+      pending = this.load(spec, modelPath, contextSize, emit).finally(() => this.loading.delete(modelPath));
       this.loading.set(modelPath, pending);
     }
     return pending;
   }
 
-  private async load(spec: string, modelPath: string, contextSize: number | undefined): Promise<LoadedModel> {
+  private async load(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void): Promise<LoadedModel> {
     const llama = await sharedLlama();
     const entry = await inspectGguf(modelPath, { llama });
     if (entry.status === 'rejected') throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
@@ -116,7 +133,7 @@ export class LlamaModelPool {
       const percent = Math.floor(progress * 100);
       if (percent === lastReported) return;
       lastReported = percent;
-      this.options.emit({ type: 'model_load_progress', model: spec, progress: percent / 100 });
+      emit({ type: 'model_load_progress', model: spec, progress: percent / 100 });
     };
     try {
       model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : 'auto', onLoadProgress });
@@ -129,7 +146,7 @@ export class LlamaModelPool {
     }
     const loaded: LoadedModel = { spec, modelPath, llama, model, insights, sessions: new Map(), active: 0, lastUsed: Date.now(), idleTimer: null, cache: new Map() };
     this.models.set(modelPath, loaded);
-    this.options.emit({ type: 'model_loaded', model: spec, loadMs: Date.now() - started });
+    emit({ type: 'model_loaded', model: spec, loadMs: Date.now() - started });
     return loaded;
   }
 
@@ -142,7 +159,7 @@ export class LlamaModelPool {
       .sort((a, b) => a.session.lastUsed - b.session.lastUsed);
     for (const { loaded, session } of idleSessions) {
       if (bytes <= available()) return;
-      loaded.sessions.delete(session.role);
+      loaded.sessions.delete(session.key);
       await session.dispose();
     }
     const idleModels = [...this.models.values()].filter((loaded) => loaded.active === 0 && loaded !== keep).sort((a, b) => a.lastUsed - b.lastUsed);

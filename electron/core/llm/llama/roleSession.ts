@@ -1,4 +1,4 @@
-import { LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaModel, type Token } from 'node-llama-cpp';
 import type { ChatMessage, ModelRole } from '../types';
 
 export function toChatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
@@ -27,8 +27,19 @@ export class RoleSession {
     readonly role: ModelRole,
     readonly model: LlamaModel,
     readonly context: LlamaContext,
+    /** The pool's key for it: the router that owns it and the role. */
+    readonly key: string = role,
+    /** Prompt-lookup decoding: tokens looked up in the prompt are checked in one batch, not decoded one by one. */
+    readonly promptLookup = false,
   ) {
-    this.chat = new LlamaChat({ contextSequence: context.getSequence(), chatWrapper: 'auto' });
+    const sequence = context.getSequence(promptLookup ? { tokenPredictor: new InputLookupTokenPredictor() } : undefined);
+    this.chat = new LlamaChat({ contextSequence: sequence, chatWrapper: 'auto' });
+  }
+
+  /** Looked-up tokens confirmed and refuted so far (zeros without prompt lookup). */
+  lookupCounts(): { validated: number; refuted: number } {
+    const { validated, refuted } = this.chat.sequence.tokenPredictions;
+    return { validated, refuted };
   }
 
   get contextSize(): number {

@@ -1,7 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import { getLlama, LlamaLogLevel, type Llama } from 'node-llama-cpp';
 import { LatheError } from '../../../../shared/errors';
+import { physicalCoreCount } from './cores';
+
+export { physicalCoreCount };
 
 let shared: Promise<Llama> | null = null;
 const recentLogs: string[] = [];
@@ -17,6 +18,9 @@ export function sharedLlama(): Promise<Llama> {
     usePrebuiltBinaries: true,
     skipDownload: true,
     progressLogs: false,
+    // Every context's evaluation shares these (node-llama-cpp splits them among contexts evaluating
+    // at once): its default of at least 4 oversubscribes a 2-core machine when two runs generate.
+    maxThreads: physicalCoreCount(),
     logLevel: LlamaLogLevel.warn,
     logger: (level, message) => {
       recentLogs.push(`[${level}] ${message.trim()}`);
@@ -38,25 +42,9 @@ export function recentLlamaLogs(): string[] {
   return [...recentLogs];
 }
 
-/**
- * Physical cores (hyper-threads share one core's math units, and node-llama-cpp's default of at least 4
- * threads oversubscribes small machines badly).
- */
-export function physicalCoreCount(): number {
-  try {
-    const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
-    const cores = new Set<string>();
-    let physical = '0';
-    for (const line of cpuinfo.split('\n')) {
-      const [key, value] = line.split(':').map((part) => part.trim());
-      if (key === 'physical id') physical = value ?? '0';
-      if (key === 'core id') cores.add(`${physical}:${value}`);
-    }
-    if (cores.size > 0) return cores.size;
-  } catch {
-    // not Linux: fall back below
-  }
-  return Math.max(1, os.availableParallelism());
+/** A context asking for more threads than the shared budget (an explicit `threads`) raises the budget. */
+export function reserveThreads(llama: Llama, threads: number): void {
+  if (llama.maxThreads !== 0 && threads > llama.maxThreads) llama.maxThreads = threads;
 }
 
 export function defaultThreads(llama: Llama): number {

@@ -29,10 +29,12 @@ export class LlamaProvider implements Provider {
     private readonly modelPath: string,
     private readonly pool: LlamaModelPool,
     private readonly sampling: LlamaSampling,
+    /** The router this provider belongs to: its roles' contexts are its own in a shared pool. */
+    private readonly owner = '',
   ) {}
 
   async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
-    const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize);
+    const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize, call.emit);
     let loaded: LoadedModel;
     try {
       loaded = await untilAborted(acquiring, call.callSignal.signal);
@@ -42,7 +44,7 @@ export class LlamaProvider implements Provider {
       return failure<T>(errorCode(error, 'MODEL_LOAD_FAILED'), errorMessage(error));
     }
     try {
-      const session = await this.pool.session(loaded, call.role, call.config.contextSize);
+      const session = await this.pool.session(loaded, call.role, call.config.contextSize, this.owner, call.config.promptLookup === true);
       call.callSignal.startTimer();
       // Not raced with the signal: generation stops within a token, and then the partial text is kept.
       return await session.exclusive(() => this.run(call, loaded, session));
@@ -74,6 +76,7 @@ export class LlamaProvider implements Provider {
     const seed = (this.sampling.seed ?? 0) + session.calls++;
     // The sequence's meter counts every sampled token; onToken misses those trimmed or held back at the end.
     const meterBefore = session.chat.sequence.tokenMeter.getState();
+    const lookupBefore = session.lookupCounts();
     let firstTokenAt: number | null = null;
     let text = '';
     let stopReason: string;
@@ -113,6 +116,10 @@ export class LlamaProvider implements Provider {
       totalMs,
       tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
     };
+    if (session.promptLookup) {
+      const lookupAfter = session.lookupCounts();
+      usage.lookup = { validated: lookupAfter.validated - lookupBefore.validated, refuted: lookupAfter.refuted - lookupBefore.refuted };
+    }
     if (stopReason === 'abort' || call.callSignal.signal.aborted) return stoppedResult(call, text, usage);
     const parsed = parseModelOutput(text, call.request.schema);
     if (!parsed.ok) {

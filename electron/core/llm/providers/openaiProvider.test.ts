@@ -174,7 +174,7 @@ describe('OpenAI-compatible provider', () => {
   it('refuses a non-loopback host before any connection, unless the host is allowed', async () => {
     const router = createModelRouter({ roles: { supervisor: { model: 'openai:http://10.1.2.3:8080/v1#m' } } });
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', retryable: false, message: expect.stringContaining('not loopback') } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', retryable: false, message: expect.stringContaining('models.allow_hosts') } });
     expect(received).toHaveLength(0);
 
     // An already-aborted call gets past the spec check without opening a connection.

@@ -23,9 +23,10 @@ class ServerError extends Error {
 }
 
 /**
- * An OpenAI-compatible chat-completions server on this machine (Ollama, llama-server, LM Studio).
- * The output schema goes in `response_format` so servers that constrain decoding do; the reply is
- * validated here either way.
+ * An OpenAI-compatible chat-completions server (Ollama, llama-server, LM Studio, vLLM): on this
+ * machine, or on another host `models.allow_hosts` lists (https when the URL says so, with a bearer
+ * token from the environment). The output schema goes in `response_format` so servers that constrain
+ * decoding do; the reply is validated here either way.
  */
 export class OpenAiProvider implements Provider {
   /** Set after a server refused `response_format`; later calls rely on the prompt and validation. */
@@ -34,6 +35,7 @@ export class OpenAiProvider implements Provider {
   constructor(
     private readonly baseUrl: string,
     private readonly model: string,
+    private readonly token?: { envName: string; read: () => string | undefined },
   ) {}
 
   async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
@@ -97,16 +99,19 @@ export class OpenAiProvider implements Provider {
     };
     if (withSchema) body.response_format = { type: 'json_schema', json_schema: { name: `${call.role}_output`, strict: true, schema } };
     if (stream) body.stream_options = { include_usage: true };
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' };
+    const token = this.token?.read();
+    if (token) headers.authorization = `Bearer ${token}`;
     const response = await fetch(`${this.baseUrl}/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: stream ? 'text/event-stream' : 'application/json' },
+      headers,
       body: JSON.stringify(body),
       signal: call.callSignal.signal,
     });
     if (!response.ok) {
       const text = await response.text().catch(() => '');
       const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-      throw new ServerError(`the server answered HTTP ${response.status}: ${readErrorMessage(text) || response.statusText}`, retryable, response.status);
+      throw new ServerError(`the server answered HTTP ${response.status}: ${readErrorMessage(text) || response.statusText}${this.authHint(response.status, token)}`, retryable, response.status);
     }
     const contentType = response.headers.get('content-type') ?? '';
     if (stream && contentType.includes('text/event-stream') && response.body) return this.readStream(call, response.body, streamed);
@@ -149,6 +154,12 @@ export class OpenAiProvider implements Provider {
       usage = chunk.usage ?? usage;
     }
     return { text: streamed.join(''), finishReason, usage, firstTokenAt };
+  }
+
+  private authHint(status: number, token: string | undefined): string {
+    if (status !== 401 && status !== 403) return '';
+    if (!this.token) return ' (a server that wants a token: name its environment variable in models.token_env)';
+    return token ? ` (the token in ${this.token.envName} was refused)` : ` (${this.token.envName} is not set)`;
   }
 
   async dispose(): Promise<void> {}
