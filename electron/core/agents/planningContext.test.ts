@@ -46,6 +46,7 @@ beforeAll(() => {
 });
 afterAll(() => repo.remove());
 
+// docs/seeds.md 0.13: the repo summary the Planner gets fits its window
 describe("the planning roles' repository map", () => {
   it.each([
     ['minimal', 'plan', 'planner'],

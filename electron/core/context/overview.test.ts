@@ -15,6 +15,7 @@ function manyFiles(): TempRepo {
   return makeTempRepo({ files });
 }
 
+// docs/seeds.md 0.13: the orchestrator's repo summary for the Planner is this map
 describe('buildOverview', () => {
   it("ranks the goal's file first, puts notes after the ranked files, and stays within the budget", async () => {
     repo = manyFiles();

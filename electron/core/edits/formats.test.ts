@@ -101,6 +101,7 @@ describe.each(['whole-file', 'unified-diff', 'search-replace'] as const)('%s gua
   });
 });
 
+// docs/seeds.md 0.14: the Coder's edits applied, in each format
 describe('whole-file', () => {
   // docs/seeds.md 0.5, 0.22: whole-file edits sorted by path
   it('sorts edits by path, skips unchanged files and refuses a duplicate path', async () => {

@@ -30,7 +30,7 @@ describe('Pause', () => {
     const tail = types(first).slice(types(first).indexOf('agent_call', types(first).indexOf('plan')));
     expect(tail).toEqual(expect.arrayContaining(['pause_requested', 'agent_output', 'run_stopped']));
     expect(tail.indexOf('agent_output')).toBeLessThan(tail.indexOf('run_stopped'));
-    expect(first.at(-2)?.data).toMatchObject({ status: 'paused', resumable: true, reason: 'paused by the user after the current step; resumable' });
+    expect(first.findLast((event) => event.type === 'run_stopped')?.data).toMatchObject({ status: 'paused', resumable: true, reason: 'paused by the user after the current step; resumable' });
 
     const resumed = await resumeRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: repo.dir, runId: paused.run_id });
     expect(resumed.result).toMatchObject({ status: 'complete', exit_code: 0 });
