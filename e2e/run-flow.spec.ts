@@ -133,7 +133,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await timeline.getByRole('button', { name: /^supervisor \d+$/ }).click();
     await timeline.getByLabel('Event type').selectOption({ label: 'verdict (8)' });
     await expect(timeline.locator('[role="listitem"]')).toHaveCount(8);
-    await expect(timeline).toContainText('8 of 130 events');
+    await expect(timeline).toContainText('8 of 131 events');
     await timeline.locator('[role="listitem"][data-type="verdict"]').filter({ hasText: '64/70' }).getByRole('button').click();
     await expect(timeline.locator('.timeline-detail')).toContainText('"score": 64');
     await screen(page, '09b-report-and-filtered-timeline');
