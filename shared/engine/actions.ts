@@ -1,23 +1,10 @@
-import type { LogRole } from '../schemas/run';
+import type { AgentPurpose } from './agentPurpose';
+import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
 
 export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'scout' | 'editor';
 
-/** What an agent call is for; the agents layer builds the prompt input from it and the state. */
-export type AgentPurpose =
-  | 'plan'
-  | 'subplan'
-  | 'code'
-  | 'test_report'
-  | 'fix_plan'
-  | 'review_plan'
-  | 'review_code'
-  | 'review_step'
-  | 'review_goal'
-  /** Seed 002: the Supervisor verifies the Tester's fix plan before it reaches the Coder. */
-  | 'review_fix_plan'
-  | 'scout_brief'
-  | 'scout';
+export type { AgentPurpose };
 
 /** `final`: seed 002's final full test run, before the goal gate's review. */
 export type VerifyPurpose = 'preflight' | 'step' | 'final';
@@ -66,12 +53,7 @@ export type ActionOutcome =
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 
-/** A log line the transition wants written; the run store adds ts, seq and run_id. */
-export interface PendingEvent {
-  role: LogRole;
-  type: string;
-  data: Record<string, unknown>;
-}
+export type { PendingEvent };
 
 export interface Transition {
   state: RunState;

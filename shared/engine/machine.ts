@@ -140,7 +140,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     }
     case 'apply_rejected': {
       const text = `Your edits were rejected (${outcome.rule ?? outcome.code}${outcome.path ? ` on ${outcome.path}` : ''}): ${outcome.message}`;
-      const rejected = { role: 'engine' as const, type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
+      const rejected: PendingEvent = { role: 'engine', type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
       const next = failAttempt(recordWriterFailure(state, preset, 'EDIT_REJECTED', text), preset, { kind: 'edit_rejected', text });
       return { state: next.state, events: [rejected, ...next.events] };
     }
@@ -243,7 +243,7 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
       const withFindings: RunState = { ...state, tester_findings: parsed.success ? parsed.data.findings : [] };
       const next = routeFixPlan(withFindings, preset, state.last_test?.passed && !blocking ? null : fixPlan);
-      const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true };
+      const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true as const };
       return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
     }
     case 'review_fix_plan': {

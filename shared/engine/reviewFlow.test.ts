@@ -4,6 +4,7 @@ import type { ActionOutcome, EngineAction } from './actions';
 import { applyOutcome } from './machine';
 import { PRESETS, type Preset } from './presets';
 import type { RunConfig } from './runConfig';
+import { ofType } from './runEvents';
 import type { RunState } from './runState';
 
 const step = (id: string, depends: string[] = []) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: depends, artifacts: ['src/stats.js'] });
@@ -45,7 +46,7 @@ function script(handlers: Handlers = {}): Script {
 const supervised = PRESETS.supervised;
 const failedCall = (action: EngineAction): ActionOutcome =>
   action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'PROVIDER_ERROR', message: 'model crashed', calls: 4, usage } : { kind: 'internal' };
-const gateEvents = (run: ReturnType<typeof simulate>, gate: string) => run.events.filter((event) => event.data.gate === gate && (event.type === 'verdict' || event.type === 'gate_closed'));
+const gateEvents = (run: ReturnType<typeof simulate>, gate: string) => run.events.filter((event) => event.type === 'verdict' || event.type === 'gate_closed').filter((event) => event.data.gate === gate);
 
 describe('seed 002 (2.17): a gate whose Supervisor fails every retry never passes by itself', () => {
   it('waits for a person, with the reason, and passes only on their decision', () => {
@@ -175,7 +176,7 @@ describe('seed 002 (2.1): the goal gate makes a final full test run', () => {
       supervised,
       script({ verify: (_state, purpose) => purpose !== 'final' || goalReviews > 0, review: (purpose) => (purpose === 'review_goal' ? (goalReviews++, verdict(true, 95)) : verdict(true, 90)) }),
     );
-    const finals = run.events.filter((event) => event.type === 'test_result' && event.data.purpose === 'final');
+    const finals = run.events.filter(ofType('test_result')).filter((event) => event.data.purpose === 'final');
     expect(finals.map((event) => event.data.passed)).toEqual([false, true]);
     const goalVerdicts = gateEvents(run, 'goal').filter((event) => event.type === 'verdict');
     expect(goalVerdicts.map((event) => [event.data.approved, event.data.final_tests_failed ?? false])).toEqual([

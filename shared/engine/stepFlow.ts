@@ -4,10 +4,11 @@ import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { openGate } from './gateFlow';
 import { currentPlan, currentStep, selectNextStep, updatePlan, updateStep } from './planOps';
 import type { Preset } from './presets';
+import type { PendingEventOf, RunEventData, RunEventType } from './runEvents';
 import type { Feedback, RunState } from './runState';
 import { feedbackFrom } from './testFeedback';
 
-const event = (type: string, data: Record<string, unknown>): PendingEvent => ({ role: 'engine', type, data });
+const event = <T extends RunEventType>(type: T, data: RunEventData<T>): PendingEvent => ({ role: 'engine', type, data }) as PendingEventOf<T>;
 
 function withEvents(transition: Transition, ...events: PendingEvent[]): Transition {
   return { state: transition.state, events: [...events, ...transition.events] };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, eventTypes, simulate, testResult, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
+import { ofType } from './runEvents';
 import { applyOutcome } from './machine';
 import { PRESETS } from './presets';
 import type { RunConfig } from './runConfig';
@@ -111,7 +112,7 @@ describe('supervised (seed 002) transitions', () => {
       },
       { config: (config) => ({ ...config, limits: { ...config.limits, max_attempts_per_task: 5, max_fix_cycles: 0 } }) },
     );
-    const levels = run.events.filter((event) => event.type === 'verdict' && event.data.gate !== 'plan').map((event) => event.data.escalation);
+    const levels = run.events.filter(ofType('verdict')).filter((event) => event.data.gate !== 'plan').map((event) => event.data.escalation);
     expect(levels).toEqual(['REMIND', 'CORRECT', 'REFOCUS', 'CRITICAL', 'ABORT']);
     expect(run.state.result).toMatchObject({ status: 'aborted', exit_code: 1 });
     expect(notes).toEqual([null, 'CORRECT', 'CRITICAL']);

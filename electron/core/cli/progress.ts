@@ -1,3 +1,4 @@
+import { readRunEvent } from '../../../shared/engine/readRunEvent';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { TransientEvent } from '../engine/runSession';
@@ -27,16 +28,18 @@ export class ProgressPrinter {
 
   onEvent(event: RunLogEvent): void {
     this.clearStatus();
-    const d = event.data;
-    switch (event.type) {
+    const known = readRunEvent(event);
+    if (!known) return;
+    const { type, data: d } = known;
+    switch (type) {
       case 'run_started':
         return this.io.out(`▶ run ${event.run_id} · workflow ${str(d.workflow)} (seed ${str(d.seed)})`);
       case 'run_resumed':
         return this.io.out(`↻ resuming ${event.run_id} from phase ${str(d.phase)}`);
       case 'workspace_ready':
-        return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${Array.isArray(d.test_command) ? d.test_command.join(' ') : 'none detected'}`);
+        return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${d.test_command ? d.test_command.join(' ') : 'none detected'}`);
       case 'plan': {
-        const tasks = Array.isArray(d.tasks) ? (d.tasks as { id: string; title: string }[]) : [];
+        const tasks = d.tasks ?? [];
         this.plans.push(tasks);
         this.io.out(`  ${event.role === 'planner' ? 'planner →' : 'task:'} ${str(d.plan_id)}: ${tasks.length} task(s)${d.depth ? ` (sub-plan, depth ${String(d.depth)})` : ''}`);
         for (const task of tasks) this.io.out(`    ${task.id} ${task.title}`);
@@ -51,20 +54,20 @@ export class ProgressPrinter {
       case 'agent_retry':
         return this.io.out(`    ${event.role}: ${str(d.code)} (${str(d.message).slice(0, 120)}), retrying (${String(d.attempt)})`);
       case 'patch':
-        return this.io.out(`    ${event.role} → edits ${Array.isArray(d.files) ? d.files.join(', ') : ''}`);
+        return this.io.out(`    ${event.role} → edits ${(d.files ?? []).join(', ')}`);
       case 'edit_rejected':
         return this.io.out(`    ✗ edits rejected: ${str(d.rule) || str(d.code)} ${str(d.path)} — ${str(d.message)}`);
       case 'commit':
-        return this.io.out(`    commit ${short(d.sha)} (${Array.isArray(d.files) ? d.files.join(', ') : ''})`);
+        return this.io.out(`    commit ${short(d.sha)} (${(d.files ?? []).join(', ')})`);
       case 'test_result': {
-        const counts = d.counts as { passed: number; failed: number } | null;
+        const counts = d.counts;
         const label = d.purpose === 'preflight' ? 'tests before any change' : 'tests';
         return this.io.out(`    ${label}: ${str(d.status)}${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ''} (${((Number(d.duration_ms) || 0) / 1000).toFixed(1)} s)${d.reason ? ` — ${str(d.reason)}` : ''}`);
       }
       case 'tester_report':
         return this.io.out(`    tester: ${d.passed ? 'passed' : 'failed'}`);
       case 'fix_plan':
-        return this.io.out(`    tester: ${str(d.summary).slice(0, 160)}${Array.isArray(d.fix_plan) && d.fix_plan.length ? ` (${d.fix_plan.length}-point fix plan)` : ''}`);
+        return this.io.out(`    tester: ${str(d.summary).slice(0, 160)}${d.fix_plan?.length ? ` (${d.fix_plan.length}-point fix plan)` : ''}`);
       case 'verdict':
         return this.io.out(`    supervisor (${str(d.gate)} gate): ${d.approved ? 'approved' : 'rejected'} · score ${String(d.score)}/${String(d.threshold)}${d.escalation && d.escalation !== 'NONE' ? ` · ${str(d.escalation)}` : ''} — ${str(d.feedback).slice(0, 160)}`);
       case 'gate_decided':
@@ -77,7 +80,7 @@ export class ProgressPrinter {
       case 'fix_cycle':
         return this.io.out(`    fix cycle ${String(d.cycle)}/${String(d.max)} (the Tester's fix plan goes back to the Coder)`);
       case 'rollback':
-        return this.io.out(`    rolled back to ${short(d.to)} (${Array.isArray(d.dropped) ? d.dropped.length : 0} commit(s) dropped)`);
+        return this.io.out(`    rolled back to ${short(d.to)} (${d.dropped?.length ?? 0} commit(s) dropped)`);
       case 'step_blocked':
         return this.io.out(`    ${str(d.step_id)} blocked → sub-plan (depth ${Number(d.depth) + 1})`);
       case 'step_failed':
@@ -87,18 +90,18 @@ export class ProgressPrinter {
       case 'budget_exhausted':
         return this.io.out(`    ⏱ ${str(d.reason)}`);
       case 'scout_brief': {
-        const questions = Array.isArray(d.questions) ? (d.questions as { scout: string; question: string }[]) : [];
+        const questions = d.questions ?? [];
         this.io.out(`  editor brief: ${str(d.behavior_change)}`);
         for (const question of questions) this.io.out(`    asks Scout ${question.scout}: ${question.question}`);
         return;
       }
       case 'scout_report': {
-        const report = d.report as { summary?: string } | undefined;
+        const { report } = d;
         return this.io.out(`    Scout ${str(d.scout)} → ${str(d.context_file)} (${String(d.tool_calls)} tool call(s)): ${str(report?.summary).slice(0, 140)}`);
       }
       case 'agent_declined':
       case 'agent_failed':
-        return this.io.out(`    ${event.role} ${event.type === 'agent_declined' ? 'declined' : 'failed'}: ${str(d.reason)}`);
+        return this.io.out(`    ${event.role} ${type === 'agent_declined' ? 'declined' : 'failed'}: ${str(d.reason)}`);
       case 'warning':
         return this.io.out(`    ⚠ ${str(d.message)}`);
       case 'run_stopped':

@@ -31,14 +31,14 @@ describe('RunStore', () => {
   it('appends one JSON event per line with strictly increasing seq, and continues the seq on reopen', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
     const store = RunStore.create(repo.dir, 'r1');
-    store.append({ role: 'engine', type: 'one', data: { a: 1 } });
-    store.append({ role: 'planner', type: 'two', data: {} });
+    store.append({ role: 'engine', type: 'replan_requested', data: { reason: 'one' } });
+    store.append({ role: 'planner', type: 'plan_invalid', data: { reason: 'two' } });
     store.saveState({ ...state('r1'), log_seq: 2 });
     const { store: reopened, events } = RunStore.open(repo.dir, 'r1');
-    reopened.append({ role: 'engine', type: 'three', data: {} });
+    reopened.append({ role: 'engine', type: 'replan_requested', data: { reason: 'three' } });
     const log = readLog(path.join(runDir(repo.dir, 'r1'), 'log.jsonl'));
     expect(events.map((event) => event.seq)).toEqual([1, 2]);
-    expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([[1, 'one', 'r1'], [2, 'two', 'r1'], [3, 'three', 'r1']]);
+    expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([[1, 'replan_requested', 'r1'], [2, 'plan_invalid', 'r1'], [3, 'replan_requested', 'r1']]);
     expect(Object.keys(log[0] ?? {})).toEqual(['ts', 'seq', 'run_id', 'role', 'type', 'data']);
     // Seed 003's logger (3.12): one JSON-lines file per run, timestamps UTC ISO-8601.
     for (const event of log) expect(event.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -67,12 +67,12 @@ describe('RunStore', () => {
   it('cuts a torn last line (a kill mid-write) so every line parses', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
     const store = RunStore.create(repo.dir, 'r1');
-    store.append({ role: 'engine', type: 'one', data: {} });
+    store.append({ role: 'engine', type: 'replan_requested', data: { reason: 'one' } });
     store.saveState(state('r1'));
     fs.appendFileSync(path.join(store.dir, 'log.jsonl'), '{"ts":"x","seq":2,"run_');
     const { store: reopened } = RunStore.open(repo.dir, 'r1');
     expect(reopened.lastSeq).toBe(1);
-    reopened.append({ role: 'engine', type: 'two', data: {} });
+    reopened.append({ role: 'engine', type: 'replan_requested', data: { reason: 'two' } });
     expect(readLog(path.join(store.dir, 'log.jsonl')).map((event) => event.seq)).toEqual([1, 2]);
   });
 

@@ -1,16 +1,19 @@
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import { bool, num, record, str, strList } from './eventData';
+import type { RunEvent, RunEventOf } from '../../../shared/engine/readRunEvent';
+import type { Verdict } from '../../../shared/engine/runState';
 import { currentRootPlanId, setPlanStatus } from './reducePlans';
 import type { GateView, RunView, VerdictView } from './types';
 
 /** Gate events; `view` is a draft whose containers were copied by the caller. */
 
-function blankGate(gateId: string, event: RunLogEvent): GateView {
+type GateEvent = RunEventOf<'gate_opened' | 'verdict' | 'gate_pending' | 'gate_decided' | 'gate_closed' | 'gate_unreviewed' | 'gate_fallback'>;
+
+function blankGate(gateId: string, event: GateEvent): GateView {
+  const { data } = event;
   return {
     gateId,
-    kind: str(event.data, 'kind') ?? str(event.data, 'gate') ?? gateId.split('-')[0] ?? 'gate',
-    stepId: str(event.data, 'step_id'),
-    mode: str(event.data, 'mode') ?? 'auto',
+    kind: ('kind' in data ? data.kind : undefined) ?? ('gate' in data ? data.gate : undefined) ?? gateId.split('-')[0] ?? 'gate',
+    stepId: ('step_id' in data ? data.step_id : undefined) ?? null,
+    mode: ('mode' in data ? data.mode : undefined) ?? 'auto',
     status: 'open',
     verdict: null,
     decidedBy: null,
@@ -23,8 +26,8 @@ function blankGate(gateId: string, event: RunLogEvent): GateView {
   };
 }
 
-function updateGate(view: RunView, event: RunLogEvent, change: (gate: GateView) => GateView): GateView | null {
-  const gateId = str(event.data, 'gate_id');
+function updateGate(view: RunView, event: GateEvent, change: (gate: GateView) => GateView): GateView | null {
+  const gateId = event.data.gate_id;
   if (!gateId) return null;
   const existing = view.gates[gateId];
   if (!existing) view.gateOrder = [...view.gateOrder, gateId];
@@ -33,24 +36,24 @@ function updateGate(view: RunView, event: RunLogEvent, change: (gate: GateView) 
   return next;
 }
 
-function verdictFrom(data: Record<string, unknown>, threshold: number | null, escalation: string | null): VerdictView | null {
-  const score = num(data, 'score');
-  if (score === null) return null;
+function verdictFrom(data: Partial<Verdict> & { threshold?: number; escalation?: string | null; consecutive_issues?: number | null }, threshold: number | null, escalation: string | null): VerdictView | null {
+  const { score } = data;
+  if (score === undefined) return null;
   return {
-    approved: bool(data, 'approved') ?? false,
+    approved: data.approved ?? false,
     score,
-    threshold: num(data, 'threshold') ?? threshold ?? 0,
-    issues: strList(data, 'issues'),
-    feedback: str(data, 'feedback') ?? '',
-    escalation: str(data, 'escalation') ?? escalation,
-    consecutiveIssues: num(data, 'consecutive_issues'),
+    threshold: data.threshold ?? threshold ?? 0,
+    issues: data.issues ?? [],
+    feedback: data.feedback ?? '',
+    escalation: data.escalation ?? escalation,
+    consecutiveIssues: data.consecutive_issues ?? null,
   };
 }
 
-export function applyGateEvent(view: RunView, event: RunLogEvent): void {
+export function applyGateEvent(view: RunView, event: RunEvent): void {
   switch (event.type) {
     case 'gate_opened': {
-      const gate = updateGate(view, event, (current) => ({ ...current, mode: str(event.data, 'mode') ?? current.mode, status: 'open' }));
+      const gate = updateGate(view, event, (current) => ({ ...current, mode: event.data.mode ?? current.mode, status: 'open' }));
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), 'in_review');
       return;
     }
@@ -58,11 +61,11 @@ export function applyGateEvent(view: RunView, event: RunLogEvent): void {
       updateGate(view, event, (gate) => ({ ...gate, verdict: verdictFrom(event.data, null, null) ?? gate.verdict }));
       return;
     case 'gate_pending': {
-      const saved = record(event.data.verdict);
+      const saved = event.data.verdict;
       updateGate(view, event, (gate) => ({
         ...gate,
         status: 'pending',
-        verdict: gate.verdict ?? (saved ? verdictFrom(saved, num(event.data, 'threshold'), str(event.data, 'escalation')) : null),
+        verdict: gate.verdict ?? (saved ? verdictFrom(saved, event.data.threshold ?? null, event.data.escalation ?? null) : null),
       }));
       view.status = 'waiting_for_gate';
       return;
@@ -71,19 +74,19 @@ export function applyGateEvent(view: RunView, event: RunLogEvent): void {
       updateGate(view, event, (gate) => ({
         ...gate,
         decidedBy: 'user',
-        comment: str(event.data, 'comment'),
-        editedFeedback: str(event.data, 'edited_feedback'),
+        comment: event.data.comment ?? null,
+        editedFeedback: event.data.edited_feedback ?? null,
       }));
       view.status = 'running';
       return;
     case 'gate_closed': {
       const approved = event.data.approved === true;
-      const gate = updateGate(view, event, (current) => ({ ...current, status: approved ? 'approved' : 'rejected', decidedBy: str(event.data, 'by') ?? current.decidedBy }));
+      const gate = updateGate(view, event, (current) => ({ ...current, status: approved ? 'approved' : 'rejected', decidedBy: event.data.by ?? current.decidedBy }));
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), approved ? 'approved' : 'rejected');
       return;
     }
     case 'gate_unreviewed':
-      updateGate(view, event, (gate) => ({ ...gate, unreviewed: str(event.data, 'reason') ?? 'the Supervisor failed' }));
+      updateGate(view, event, (gate) => ({ ...gate, unreviewed: event.data.reason ?? 'the Supervisor failed' }));
       view.warnings += 1;
       return;
     case 'gate_fallback':

@@ -1,18 +1,17 @@
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import { num, records, str, strList } from './eventData';
+import { stepIdOf, type RunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
 import type { PlanStatus, RunView, StepStatus, StepView } from './types';
 
 /** Plan and step events; `view` is a draft whose containers were copied by the caller. */
 
-export function applyPlan(view: RunView, event: RunLogEvent): void {
-  const planId = str(event.data, 'plan_id');
+export function applyPlan(view: RunView, event: RunEventOf<'plan'>): void {
+  const planId = event.data.plan_id;
   if (!planId) return;
-  const depth = num(event.data, 'depth') ?? 0;
-  const parentStepId = str(event.data, 'parent_step_id');
+  const depth = event.data.depth ?? 0;
+  const parentStepId = event.data.parent_step_id ?? null;
   const parentStepKey = parentStepId ? (view.stepKeyById[parentStepId] ?? null) : null;
   const stepKeys: string[] = [];
-  for (const task of records(event.data.tasks)) {
-    const id = str(task, 'id');
+  for (const task of event.data.tasks ?? []) {
+    const { id } = task;
     if (!id) continue;
     const key = `${planId}/${id}`;
     stepKeys.push(key);
@@ -20,12 +19,12 @@ export function applyPlan(view: RunView, event: RunLogEvent): void {
       key,
       id,
       planId,
-      title: str(task, 'title') ?? id,
-      rationale: str(task, 'rationale') ?? '',
-      acceptance: str(task, 'acceptance') ?? '',
-      artifacts: strList(task, 'artifacts'),
-      complexity: str(task, 'complexity'),
-      dependsOn: strList(task, 'depends_on'),
+      title: task.title,
+      rationale: task.rationale,
+      acceptance: task.acceptance,
+      artifacts: task.artifacts,
+      complexity: task.complexity,
+      dependsOn: task.depends_on,
       status: 'pending',
       attempts: 0,
       commits: [],
@@ -45,7 +44,7 @@ export function applyPlan(view: RunView, event: RunLogEvent): void {
   } else if (parentStepKey) {
     updateStep(view, parentStepKey, (step) => ({ ...step, subPlanIds: [...step.subPlanIds, planId] }));
   }
-  view.plans[planId] = { planId, depth, parentStepKey, analysis: str(event.data, 'analysis') ?? '', stepKeys, status: 'proposed', seq: event.seq };
+  view.plans[planId] = { planId, depth, parentStepKey, analysis: event.data.analysis ?? '', stepKeys, status: 'proposed', seq: event.seq };
 }
 
 function isClosed(status: PlanStatus): boolean {
@@ -67,8 +66,8 @@ export function updateStep(view: RunView, key: string | undefined, change: (step
   if (step) view.steps[step.key] = change(step);
 }
 
-function stepKeyOf(view: RunView, event: RunLogEvent): string | undefined {
-  const stepId = str(event.data, 'step_id') ?? str(event.data, 'task_id');
+function stepKeyOf(view: RunView, event: RunEvent): string | undefined {
+  const stepId = stepIdOf(event);
   return stepId ? view.stepKeyById[stepId] : undefined;
 }
 
@@ -76,49 +75,49 @@ function setStatus(status: StepStatus, failReason: string | null = null) {
   return (step: StepView): StepView => ({ ...step, status, failReason: failReason ?? step.failReason });
 }
 
-export function applyStepEvent(view: RunView, event: RunLogEvent): void {
+export function applyStepEvent(view: RunView, event: RunEvent): void {
   const key = stepKeyOf(view, event);
   switch (event.type) {
     case 'step_started': {
-      const planId = str(event.data, 'plan_id');
-      const startedKey = planId && str(event.data, 'step_id') ? `${planId}/${str(event.data, 'step_id')}` : key;
+      const planId = event.data.plan_id ?? null;
+      const startedKey = planId && event.data.step_id ? `${planId}/${event.data.step_id}` : key;
       updateStep(view, startedKey, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
       setPlanStatus(view, planId, 'in_progress');
-      view.currentStepId = str(event.data, 'step_id');
+      view.currentStepId = event.data.step_id ?? null;
       view.counters = { ...view.counters, fixCycle: 0 };
       return;
     }
     case 'retry': {
-      const attempt = num(event.data, 'attempt');
+      const { attempt } = event.data;
       updateStep(view, key, (step) => ({ ...step, status: 'in_progress', attempts: attempt ?? step.attempts + 1 }));
       view.counters = { ...view.counters, retries: view.counters.retries + 1, fixCycle: 0 };
       return;
     }
     case 'step_completed': {
-      const commits = strList(event.data, 'commits');
+      const commits = event.data.commits ?? [];
       updateStep(view, key, (step) => ({ ...step, status: 'completed', commits: commits.length > 0 ? commits : step.commits }));
       return;
     }
     case 'step_failed':
-      updateStep(view, key, setStatus('failed', str(event.data, 'reason')));
+      updateStep(view, key, setStatus('failed', event.data.reason ?? null));
       return;
     case 'step_blocked':
-      updateStep(view, key, setStatus('blocked', str(event.data, 'reason')));
+      updateStep(view, key, setStatus('blocked', event.data.reason ?? null));
       return;
     case 'subplan_finished': {
       const completed = event.data.completed === true;
-      setPlanStatus(view, str(event.data, 'plan_id'), completed ? 'completed' : 'failed');
+      setPlanStatus(view, event.data.plan_id ?? null, completed ? 'completed' : 'failed');
       return;
     }
     case 'commit': {
-      const sha = str(event.data, 'sha');
+      const { sha } = event.data;
       if (!sha) return;
-      view.commits = [...view.commits, { seq: event.seq, sha, taskId: str(event.data, 'task_id'), files: strList(event.data, 'files') }];
+      view.commits = [...view.commits, { seq: event.seq, sha, taskId: event.data.task_id ?? null, files: event.data.files ?? [] }];
       updateStep(view, key, (step) => ({ ...step, commits: [...step.commits, sha] }));
       return;
     }
     case 'rollback': {
-      const dropped = strList(event.data, 'dropped');
+      const dropped = event.data.dropped ?? [];
       view.rolledBack = [...view.rolledBack, ...dropped];
       updateStep(view, key, (step) => ({ ...step, commits: step.commits.filter((sha) => !dropped.includes(sha)) }));
       return;

@@ -1,5 +1,6 @@
-import { RunStatusSchema, type RunLogEvent } from '../../../shared/schemas/run';
-import { msBetween, num, record, records, str, strList } from './eventData';
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import { readRunEvent, type RunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
+import { msBetween } from './eventData';
 import { applyGateEvent } from './reduceGates';
 import { applyPlan, applyStepEvent, closePlans } from './reducePlans';
 import type { AgentStats, RunView, SeqRange, TestView } from './types';
@@ -71,12 +72,13 @@ export function reduceRunEventBatch(view: RunView, events: readonly RunLogEvent[
   for (const event of fresh) {
     if (event.seq <= draft.lastSeq) continue;
     draft.runId ??= event.run_id;
-    if (event.type === 'run_resumed') noteOrphans(draft, event);
+    const known = readRunEvent(event);
+    if (known?.type === 'run_resumed') noteOrphans(draft, known);
     draft.lastSeq = event.seq;
     draft.lastTs = event.ts;
     if (isOrphaned(draft.orphaned, event.seq)) continue;
     draft.reduced += 1;
-    applyEvent(draft, event);
+    if (known) applyEvent(draft, known);
   }
   return draft;
 }
@@ -85,8 +87,8 @@ export function reduceRunEventBatch(view: RunView, events: readonly RunLogEvent[
 export function orphanedRanges(events: readonly RunLogEvent[]): SeqRange[] {
   const ranges: SeqRange[] = [];
   for (const event of events) {
-    if (event.type !== 'run_resumed') continue;
-    const range = rangeOf(event.data.orphaned_events);
+    const known = readRunEvent(event);
+    const range = known?.type === 'run_resumed' ? rangeOf(known.data.orphaned_events) : null;
     if (range) ranges.push(range);
   }
   return ranges;
@@ -102,32 +104,29 @@ export function buildRunView(events: readonly RunLogEvent[], runId: string | nul
 }
 
 /** A resume names events after its last saved state; ones already reduced need a rebuild to drop. */
-function noteOrphans(view: RunView, event: RunLogEvent): void {
+function noteOrphans(view: RunView, event: RunEventOf<'run_resumed'>): void {
   const range = rangeOf(event.data.orphaned_events);
   if (!range || view.orphaned.some((known) => known.from === range.from && known.to === range.to)) return;
   view.orphaned = [...view.orphaned, range];
   if (view.lastSeq >= range.from) view.needsRebuild = true;
 }
 
-function rangeOf(value: unknown): SeqRange | null {
-  const range = record(value);
-  if (!range) return null;
-  const from = num(range, 'from');
-  const to = num(range, 'to');
-  return from !== null && to !== null && to >= from ? { from, to } : null;
+function rangeOf(range: SeqRange | null | undefined): SeqRange | null {
+  return range && range.to >= range.from ? { from: range.from, to: range.to } : null;
 }
 
-function applyEvent(view: RunView, event: RunLogEvent): void {
-  const { data } = event;
+function applyEvent(view: RunView, event: RunEvent): void {
   switch (event.type) {
-    case 'run_started':
-      view.goal = str(data, 'goal') ?? view.goal;
-      view.workflow = str(data, 'workflow');
-      view.seed = str(data, 'seed');
+    case 'run_started': {
+      const { data } = event;
+      view.goal = data.goal ?? view.goal;
+      view.workflow = data.workflow ?? null;
+      view.seed = data.seed ?? null;
       view.models = modelsOf(data.models);
       view.status = 'running';
       view.startedTs = event.ts;
       return;
+    }
     case 'run_resumed':
       view.status = 'running';
       view.stopped = null;
@@ -138,14 +137,14 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
       view.pausing = true;
       return;
     case 'workspace_ready':
-      view.branch = str(data, 'branch');
-      view.baseCommit = str(data, 'base');
-      view.workDir = str(data, 'work_dir');
-      view.testCommand = Array.isArray(data.test_command) ? strList(data, 'test_command') : null;
+      view.branch = event.data.branch ?? null;
+      view.baseCommit = event.data.base ?? null;
+      view.workDir = event.data.work_dir ?? null;
+      view.testCommand = event.data.test_command ?? null;
       return;
     case 'phase':
-      view.phase = str(data, 'to');
-      view.currentStepId = str(data, 'step_id');
+      view.phase = event.data.to ?? null;
+      view.currentStepId = event.data.step_id ?? null;
       return;
     case 'plan':
       applyPlan(view, event);
@@ -163,18 +162,18 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
       view.tests = [...view.tests, testOf(event)];
       return;
     case 'fix_cycle':
-      view.counters = { ...view.counters, fixCycle: num(data, 'cycle') ?? view.counters.fixCycle + 1, fixCycleMax: num(data, 'max') };
+      view.counters = { ...view.counters, fixCycle: event.data.cycle ?? view.counters.fixCycle + 1, fixCycleMax: event.data.max ?? null };
       return;
     case 'counters':
       view.counters = {
         ...view.counters,
-        consecutiveVerifyFailures: num(data, 'consecutive_verify_failures') ?? view.counters.consecutiveVerifyFailures,
-        totalVerifyLoops: num(data, 'total_verify_loops') ?? view.counters.totalVerifyLoops,
-        replans: num(data, 'replans') ?? view.counters.replans,
+        consecutiveVerifyFailures: event.data.consecutive_verify_failures ?? view.counters.consecutiveVerifyFailures,
+        totalVerifyLoops: event.data.total_verify_loops ?? view.counters.totalVerifyLoops,
+        replans: event.data.replans ?? view.counters.replans,
       };
       return;
     case 'replan':
-      view.counters = { ...view.counters, replans: Math.max(view.counters.replans, num(data, 'replan') ?? view.counters.replans + 1) };
+      view.counters = { ...view.counters, replans: Math.max(view.counters.replans, event.data.replan ?? view.counters.replans + 1) };
       return;
     case 'warning':
     case 'edit_rejected':
@@ -182,8 +181,8 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
       view.warnings += 1;
       return;
     case 'run_stopped':
-      view.stopped = { status: str(data, 'status') ?? 'aborted', exitCode: null, reason: str(data, 'reason') ?? '', code: null };
-      view.status = statusOf(data.status) ?? 'aborted';
+      view.stopped = { status: event.data.status ?? 'aborted', exitCode: null, reason: event.data.reason ?? '', code: null };
+      view.status = event.data.status ?? 'aborted';
       view.pausing = false;
       view.active = null;
       return;
@@ -196,7 +195,7 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
       view.mergedInto = null;
       return;
     case 'run_merged':
-      view.mergedInto = str(data, 'into') ?? 'the original branch';
+      view.mergedInto = event.data.into ?? 'the original branch';
       return;
     default:
       applyStepEvent(view, event);
@@ -204,10 +203,10 @@ function applyEvent(view: RunView, event: RunLogEvent): void {
   }
 }
 
-function finish(view: RunView, event: RunLogEvent): void {
-  const status = str(event.data, 'status') ?? 'failed';
-  view.outcome = { status, exitCode: num(event.data, 'exit_code'), reason: str(event.data, 'reason') ?? '', code: str(event.data, 'code') };
-  view.status = statusOf(status) ?? 'failed';
+function finish(view: RunView, event: RunEventOf<'run_finished'>): void {
+  const status = event.data.status ?? 'failed';
+  view.outcome = { status, exitCode: event.data.exit_code ?? null, reason: event.data.reason ?? '', code: event.data.code ?? null };
+  view.status = status;
   view.phase = 'finished';
   view.active = null;
   view.stopped = null;
@@ -219,17 +218,9 @@ function finish(view: RunView, event: RunLogEvent): void {
   }
 }
 
-function statusOf(value: unknown): RunView['status'] {
-  const parsed = RunStatusSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
-}
-
-function modelsOf(value: unknown): Record<string, string> {
+function modelsOf(value: RunEventOf<'run_started'>['data']['models']): Record<string, string> {
   const models: Record<string, string> = {};
-  for (const [role, config] of Object.entries(record(value) ?? {})) {
-    const spec = typeof config === 'string' ? config : str(record(config) ?? {}, 'model');
-    if (spec) models[role] = spec;
-  }
+  for (const [role, config] of Object.entries(value ?? {})) if (config) models[role] = typeof config === 'string' ? config : config.model;
   return models;
 }
 
@@ -237,51 +228,46 @@ function agentOf(view: RunView, role: string): AgentStats {
   return view.agents[role] ?? { role, calls: 0, promptTokens: 0, completionTokens: 0, callMs: 0, failures: 0, lastModel: null };
 }
 
-function startCall(view: RunView, event: RunLogEvent): void {
-  const model = str(event.data, 'model');
-  view.active = { role: event.role, purpose: str(event.data, 'purpose') ?? '', stepId: str(event.data, 'step_id'), model, sinceTs: event.ts };
+function startCall(view: RunView, event: RunEventOf<'agent_call'>): void {
+  const model = event.data.model ?? null;
+  view.active = { role: event.role, purpose: event.data.purpose ?? '', stepId: event.data.step_id ?? null, model, sinceTs: event.ts };
   view.callStarts[event.role] = event.ts;
   view.agents[event.role] = { ...agentOf(view, event.role), lastModel: model ?? agentOf(view, event.role).lastModel };
 }
 
-function endCall(view: RunView, event: RunLogEvent): void {
+function endCall(view: RunView, event: RunEventOf<'agent_output' | 'agent_declined' | 'agent_failed' | 'agent_raw'>): void {
   const agent = agentOf(view, event.role);
-  const usage = record(event.data.usage);
+  const usage = event.type === 'agent_output' ? event.data.usage : undefined;
   const started = view.callStarts[event.role];
   const elapsed = started ? (msBetween(started, event.ts) ?? 0) : 0;
   delete view.callStarts[event.role];
   view.agents[event.role] = {
     ...agent,
-    calls: agent.calls + (num(event.data, 'calls') ?? 1),
-    promptTokens: agent.promptTokens + (usage ? (num(usage, 'prompt_tokens') ?? 0) : 0),
-    completionTokens: agent.completionTokens + (usage ? (num(usage, 'completion_tokens') ?? 0) : 0),
+    calls: agent.calls + ((event.type === 'agent_output' ? event.data.calls : undefined) ?? 1),
+    promptTokens: agent.promptTokens + (usage?.prompt_tokens ?? 0),
+    completionTokens: agent.completionTokens + (usage?.completion_tokens ?? 0),
     callMs: agent.callMs + elapsed,
     failures: agent.failures + (event.type === 'agent_failed' || event.type === 'agent_raw' ? 1 : 0),
   };
   if (view.active?.role === event.role) view.active = null;
 }
 
-function testOf(event: RunLogEvent): TestView {
+function testOf(event: RunEventOf<'test_result'>): TestView {
   const { data } = event;
-  const counts = record(data.counts);
-  const failure = record(data.first_failure);
-  const status = str(data, 'status');
   return {
     seq: event.seq,
     ts: event.ts,
-    stepId: str(data, 'task_id') ?? str(data, 'step_id'),
-    purpose: str(data, 'purpose') ?? 'step',
-    status: status === 'PASS' || status === 'FAIL' || status === 'INFRA_ERROR' ? status : 'INFRA_ERROR',
-    exitCode: num(data, 'exit_code'),
-    counts: counts
-      ? { passed: num(counts, 'passed') ?? 0, failed: num(counts, 'failed') ?? 0, skipped: num(counts, 'skipped') ?? 0, total: num(counts, 'total') ?? 0 }
-      : null,
-    firstFailure: failure ? { testId: str(failure, 'test_id') ?? '', message: str(failure, 'message') ?? '' } : null,
-    report: str(data, 'report') ?? '',
-    reason: str(data, 'reason'),
-    verifyRunId: str(data, 'verify_run_id'),
-    durationMs: num(data, 'duration_ms'),
-    coveragePercent: num(data, 'coverage_percent'),
-    tools: records(data.tools).map((tool) => ({ name: str(tool, 'name') ?? '?', status: str(tool, 'status') ?? '?', required: tool.required !== false })),
+    stepId: data.task_id ?? null,
+    purpose: data.purpose ?? 'step',
+    status: data.status ?? 'INFRA_ERROR',
+    exitCode: data.exit_code ?? null,
+    counts: data.counts ?? null,
+    firstFailure: data.first_failure ? { testId: data.first_failure.test_id, message: data.first_failure.message } : null,
+    report: data.report ?? '',
+    reason: data.reason ?? null,
+    verifyRunId: data.verify_run_id ?? null,
+    durationMs: data.duration_ms ?? null,
+    coveragePercent: data.coverage_percent ?? null,
+    tools: (data.tools ?? []).map((tool) => ({ name: tool.name, status: tool.status, required: tool.required })),
   };
 }

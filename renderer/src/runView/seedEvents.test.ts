@@ -25,7 +25,7 @@ describe('the events of the seed-fidelity changes in the window', () => {
       event('engine', 'subplan_requested', { step_id: 'T1', reason: 'needs a parser first' }),
       event('engine', 'command_rejected', { command: 'node --test', reason: 'node is not in the allowlist' }),
       event('engine', 'budget_exhausted', { scope: 'execution', reason: 'execution used its budget' }),
-      event('engine', 'definition_of_done', { checks: [{ id: 'verifier_pass', ok: true }, { id: 'tests_for_change', ok: false }] }),
+      event('engine', 'definition_of_done', { checks: [{ id: 'verifier_pass', ok: true, detail: '' }, { id: 'tests_for_change', ok: false, detail: 'no test imports src/a.ts' }] }),
       event('engine', 'artifacts_released', { dirs: ['/a', '/b'] }),
       event('verifier', 'test_result', { purpose: 'final', status: 'PASS', counts: { passed: 3, failed: 0 }, duration_ms: 100 }),
     ];
