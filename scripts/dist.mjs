@@ -19,6 +19,24 @@ const CLI_OUT = path.join(ROOT, 'out', 'cli');
 /** Packages electron-builder refuses in `dependencies` (they must be devDependencies). */
 const BUILD_ONLY = ['electron', 'electron-builder'];
 
+/** The oldest Node that electron, @electron/get and @electron/rebuild (which electron-builder uses to fetch Electron) accept. */
+export const PACKAGING_NODE = '22.12.0';
+
+/**
+ * Why this Node cannot build the installer, or null. Node 20.19 runs, tests and builds the app; only
+ * electron-builder's download of Electron needs 22.12, so `--prepare-only` and a local Electron
+ * (`-c.electronDist=DIR`, as the packaging test uses) are let through. See README.md, Requirements.
+ */
+export function nodeVersionProblem(version, args) {
+  if (args.includes('--prepare-only') || args.some((arg) => /^(-c|--config)\.electronDist(=|$)/.test(arg))) return null;
+  const parse = (text) => text.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const [major, minor, patch] = parse(version);
+  const [needMajor, needMinor, needPatch] = parse(PACKAGING_NODE);
+  const older = major !== needMajor ? major < needMajor : minor !== needMinor ? minor < needMinor : patch < needPatch;
+  if (!older) return null;
+  return `building the installer needs Node.js >= ${PACKAGING_NODE} (electron-builder downloads Electron with @electron/get, which requires it); this is Node ${version.replace(/^v/, '')}. Node 20.19 is enough for everything else (npm test, electron-vite build, the CLI); \`npm run dist -- --prepare-only\` builds and checks without packaging, and -c.electronDist=DIR packs against an Electron you already have`;
+}
+
 /** What in package.json stops electron-builder, or makes it pack what the app never loads. */
 export function packageProblems(pkg, runtimeImports = null) {
   const dependencies = Object.keys(pkg.dependencies ?? {});
@@ -73,6 +91,12 @@ async function main(args) {
   const prepareOnly = args.includes('--prepare-only');
   const cpuOnly = args.includes('--cpu-only');
   const builderArgs = args.filter((arg) => arg !== '--prepare-only' && arg !== '--cpu-only');
+  const nodeProblem = nodeVersionProblem(process.version, args);
+  if (nodeProblem) {
+    process.stderr.write(`error: ${nodeProblem}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
   run(bin('electron-vite'), ['build']);

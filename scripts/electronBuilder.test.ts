@@ -8,7 +8,7 @@ import type { AppInfo } from 'app-builder-lib/out/appInfo';
 import { minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { bareImports, cpuOnlyConfig, packageProblems } from './dist.mjs';
+import { bareImports, cpuOnlyConfig, nodeVersionProblem, packageProblems } from './dist.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 interface Target {
@@ -143,5 +143,16 @@ describe('scripts/dist.mjs', () => {
   it('reads the packages a bundle imports', () => {
     const code = `import fs from "node:fs";\nimport { z } from "zod";\nimport git from 'isomorphic-git';\nimport { x } from "@scope/pkg/sub";\nconst m = await import("node-llama-cpp");\nimport "./local.js";\nrequire("ws");`;
     expect(bareImports(code)).toEqual(['@scope/pkg', 'isomorphic-git', 'node-llama-cpp', 'ws', 'zod']);
+  });
+
+  it('refuses to package on a Node older than 22.12 unless Electron need not be downloaded', () => {
+    for (const version of ['v20.19.0', 'v20.20.2', 'v22.11.9', 'v21.99.0']) {
+      expect(nodeVersionProblem(version, ['--dir']), version).toMatch(/needs Node\.js >= 22\.12\.0 .*this is Node \d/);
+    }
+    for (const version of ['v22.12.0', 'v22.13.1', 'v24.0.0', 'v100.0.0']) expect(nodeVersionProblem(version, []), version).toBeNull();
+    expect(nodeVersionProblem('v20.19.0', ['--prepare-only'])).toBeNull();
+    expect(nodeVersionProblem('v20.19.0', ['--dir', '-c.electronDist=/tmp/electron'])).toBeNull();
+    expect(nodeVersionProblem('v20.19.0', ['--config.electronDist', '/tmp/electron'])).toBeNull();
+    expect(nodeVersionProblem('v20.19.0', ['-c.electronVersion=45.4.1'])).toMatch(/22\.12/);
   });
 });
