@@ -18,9 +18,10 @@ export function isTerminal(status: RunStatus): boolean {
 
 /**
  * Model errors no retry or replan can cure (docs/models.md marks them not retryable): the model file
- * will not load, memory will not grow, a replay transcript has no entry left, the spec is wrong.
+ * will not load, memory will not grow, a replay transcript has no entry left, the spec is wrong, the
+ * prompt (or a whole-file writer's files and answer) cannot fit the model's window.
  */
-export const MODEL_UNAVAILABLE_CODES: readonly string[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC'];
+export const MODEL_UNAVAILABLE_CODES: readonly string[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'];
 
 /**
  * Ends the run for good: no resume continues a finished phase. `code` names the infrastructure error

@@ -1,4 +1,4 @@
-import { buildContext, buildOverview, buildRepoMap, type BuiltContext, type ContextQuery } from '../context/index';
+import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextQuery } from '../context/index';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
@@ -38,17 +38,69 @@ export function scoutTargetFiles(report: string | null): string[] {
  * Context ranked for the query and fitted to `budgetTokens`, from the symbol map of `workDir` (cached
  * by blob id in `cacheFile` when given).
  */
-export async function budgetedContext(tools: ReadOnlyTools, workDir: string, query: ContextQuery, budgetTokens: number, cacheFile: string | null): Promise<BuiltContext> {
+export async function budgetedContext(
+  tools: ReadOnlyTools,
+  workDir: string,
+  query: ContextQuery,
+  budgetTokens: number,
+  cacheFile: string | null,
+  options: { wholeFiles?: string[]; artifactsOnly?: boolean; noExcerpts?: boolean } = {},
+): Promise<BuiltContext> {
   const map = await buildRepoMap(workDir, { cacheFile });
-  const read = async (path: string) => {
-    try {
-      const { content, truncated } = await tools.readFile(path, { maxBytes: MAX_WHOLE_FILE_BYTES });
-      return truncated || content.includes('\0') ? null : content;
-    } catch {
-      return null;
-    }
-  };
-  return buildContext(map, query, { budgetTokens, read });
+  const read = (path: string) => readWhole(tools, path);
+  // Seed 000's writer sees its artifacts and the files its feedback names, nothing else.
+  const onlyFiles = options.artifactsOnly ? [...(query.artifacts ?? []), ...pathsMentioned(query.feedback ?? '', new Set(map.byPath.keys()))] : undefined;
+  return buildContext(map, query, { budgetTokens, read, wholeFiles: options.wholeFiles, onlyFiles, noExcerpts: options.noExcerpts });
+}
+
+const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
+
+/**
+ * The files a writer will most likely rewrite: the plan's artifacts, else the Scouts' targets (`named`),
+ * else the best-ranked source files for the query, prose left out (a whole-file writer's context and
+ * answer budget are sized on them).
+ */
+export async function filesToRewrite(workDir: string, query: ContextQuery, cacheFile: string | null): Promise<{ files: string[]; named: boolean }> {
+  const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])];
+  if (named.length > 0) return { files: [...new Set(named)], named: true };
+  // The files buildContext guesses as targets: the best source file and those close to it.
+  const map = await buildRepoMap(workDir, { cacheFile });
+  const source = (await rankFiles(map, query)).filter((entry) => !entry.isTest && entry.score > 0 && !PROSE.test(entry.file.path));
+  const top = source[0]?.score ?? 0;
+  return { files: source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).slice(0, 3).map((entry) => entry.file.path), named: false };
+}
+
+async function readWhole(tools: ReadOnlyTools, path: string): Promise<string | null> {
+  try {
+    const { content, truncated } = await tools.readFile(path, { maxBytes: MAX_WHOLE_FILE_BYTES });
+    return truncated || content.includes('\0') ? null : content;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The context tokens of the files a whole-file writer rewrites, each shown whole. Files that do not
+ * exist yet, or are binary or over 1 MB (never context), cost nothing.
+ */
+export async function wholeFilesTokens(tools: ReadOnlyTools, target: { files: string[]; named: boolean }): Promise<WholeFiles> {
+  const perFile: { path: string; tokens: number }[] = [];
+  for (const path of target.files) {
+    const text = await readWhole(tools, path);
+    if (text !== null) perFile.push({ path, tokens: wholeFileTokens(path, text) });
+  }
+  const tokens = perFile.reduce((sum, file) => sum + file.tokens, 0);
+  // Named files are all rewritten; of guessed ones, the writer rewrites one (the answer is sized on the largest).
+  const answerBasis = target.named ? tokens : Math.max(0, ...perFile.map((file) => file.tokens));
+  return { tokens, answerBasis, perFile };
+}
+
+export interface WholeFiles {
+  /** The files' context tokens, each shown whole. */
+  tokens: number;
+  /** The file tokens the answer repeats. */
+  answerBasis: number;
+  perFile: { path: string; tokens: number }[];
 }
 
 /**

@@ -16,7 +16,7 @@ import type { EditFormat, ReadOnlyTools } from '../workspace/types';
 import type { BuiltContext } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
-import { budgetedContext, budgetedOverview, contextFiles, scoutTargetFiles } from './contextFiles';
+import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens, type WholeFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
 import { fixPlanReviewInput, reviewInput } from './reviewInput';
 
@@ -45,6 +45,11 @@ export interface AgentInput {
   context: ContextItem[];
   /** Context chosen to fill what the mandatory prompt leaves of the role's window (see runAgent's buildMessages). */
   budgeted?: (budgetTokens: number) => Promise<BuiltContext>;
+  /**
+   * A whole-file writer's files to rewrite: each must be in the context whole, and the answer is as
+   * long as they are, so the call's answer budget grows with them (runAgent's buildMessages).
+   */
+  wholeFiles?: WholeFiles;
 }
 
 /** A role as data: which model serves it, its prompt files, its output schema and its input. */
@@ -123,11 +128,12 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       // Seed 002's Coder may ask for a sub-plan inline, where the run makes sub-plans for blocked steps.
       if (step && step.depth < ctx.state.config.limits.max_subplan_depth) input.can_request_subplan = true;
       const workDir = ctx.state.workspace?.workDir;
-      if (ctx.state.config.artifacts_only || !workDir) {
-        return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
-      }
+      if (!workDir) return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
       const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
-      return { input, context: [], budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.contextCacheFile ?? null) };
+      const wholeFormat = ctx.editFormat.name === 'whole-file';
+      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.contextCacheFile ?? null)) : undefined;
+      const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
+      return { input, context: [], wholeFiles, budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.contextCacheFile ?? null, options) };
     },
   };
 }

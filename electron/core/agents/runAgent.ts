@@ -54,16 +54,36 @@ export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodTy
 }
 
 /** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
-export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<{ messages: ChatMessage[]; context: ContextItem[]; schema: z.ZodType; report: ContextReport | null }> {
+export interface BuiltMessages {
+  messages: ChatMessage[];
+  context: ContextItem[];
+  schema: z.ZodType;
+  report: ContextReport | null;
+  /** This call's answer budget when the role's own is too small (a whole-file answer). */
+  maxTokens?: number;
+  /** Why the call cannot be made in this window at all (then nothing is asked of the model). */
+  overflow?: string;
+}
+
+/** A whole-file answer repeats the files it rewrites, in JSON strings (escapes), plus its own fields. */
+export const wholeFileAnswerTokens = (fileTokens: number) => Math.ceil(fileTokens * 1.15) + 256;
+
+export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<BuiltMessages> {
   const schema = spec.schema(ctx);
   const system = systemPrompt(spec, ctx, schema);
-  const { input, context, budgeted } = await spec.input(ctx);
+  const { input, context, budgeted, wholeFiles } = await spec.input(ctx);
   const head = `Input:\n${JSON.stringify(input, null, 2)}`;
   const marker = '\n\nRelevant files and notes:\n{{context}}';
   if (!budgeted) return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${context.length > 0 ? marker : ''}` }], context, schema, report: null };
   // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
-  const { contextSize, answerReserve } = roleBudget(ctx.state.config, spec.modelRole);
+  const { contextSize, answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
+  const answerReserve = wholeFiles && wholeFiles.answerBasis > 0 ? Math.max(roleReserve, wholeFileAnswerTokens(wholeFiles.answerBasis)) : roleReserve;
   const mandatory = estimateTokens(system) + estimateTokens(head + marker) + 8;
+  if (wholeFiles && mandatory + wholeFiles.tokens + answerReserve > contextSize) {
+    const files = wholeFiles.perFile.map((file) => `${file.path} (~${file.tokens})`).join(', ');
+    const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + answerReserve} tokens to show and rewrite ${files} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${answerReserve}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
+    return { messages: [], context: [], schema, report: null, overflow };
+  }
   const built = await budgeted(Math.max(0, contextSize - answerReserve - mandatory));
   const report: ContextReport = {
     role: spec.modelRole,
@@ -75,7 +95,8 @@ export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise
     included: built.included,
     dropped: built.dropped,
   };
-  return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${marker}` }], context: built.items, schema, report };
+  const maxTokens = answerReserve > roleReserve ? answerReserve : undefined;
+  return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${marker}` }], context: built.items, schema, report, ...(maxTokens ? { maxTokens } : {}) };
 }
 
 export interface RetriedCall {
@@ -123,9 +144,10 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
  * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
  */
 export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
-  const { messages, context, schema, report } = await buildMessages(spec, ctx);
+  const { messages, context, schema, report, maxTokens, overflow } = await buildMessages(spec, ctx);
+  if (overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
   if (report) ctx.onContextBuilt?.(report);
-  const call = await generateWithRetries({ role: spec.modelRole, purpose: options.purpose, messages, context, schema }, options);
+  const call = await generateWithRetries({ role: spec.modelRole, purpose: options.purpose, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) }, options);
   if (call.last?.ok) {
     if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
     return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };

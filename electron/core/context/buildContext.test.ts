@@ -57,6 +57,37 @@ describe('buildContext', () => {
   });
 });
 
+describe('buildContext for a whole-file writer and for seed 000', () => {
+  it('shows a file to rewrite whole or not at all, and never excerpts another file (a whole-file answer would truncate it)', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    const goal = { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] };
+    const big = await buildContext(map, goal, { budgetTokens: 1500, read: reader(repo.dir), wholeFiles: ['toolz/itertoolz.py'], noExcerpts: true });
+    expect(big.included.filter((entry) => entry.kind === 'excerpt')).toEqual([]);
+    expect(big.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/itertoolz.py', reason: expect.stringContaining('needed whole, no room') }));
+    const roomy = await buildContext(map, goal, { budgetTokens: 6000, read: reader(repo.dir), wholeFiles: ['toolz/itertoolz.py'], noExcerpts: true });
+    expect(roomy.included[0]).toMatchObject({ id: 'file:toolz/itertoolz.py', kind: 'file' });
+    expect(roomy.included.filter((entry) => entry.kind === 'excerpt')).toEqual([]);
+  });
+
+  it('gives the first file to edit whole when it fits the targets\' share, so a hunk far from the matched lines is shown', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    // Two named files: before, each got half the share and the 3k-token itertoolz.py was excerpted.
+    const built = await buildContext(map, { goal: 'partition_all', artifacts: ['toolz/itertoolz.py', 'aaa/filler1.py'] }, { budgetTokens: 6000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ id: 'file:toolz/itertoolz.py', kind: 'file' });
+    expect(built.items[0]?.text).toContain('def helper_0(seq):');
+  });
+
+  it('keeps seed 000\'s writer to its artifacts (and the files its feedback names): excerpts by relevance, no map, no other files', async () => {
+    repo = sampleRepo();
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] }, { budgetTokens: 1500, read: reader(repo.dir), onlyFiles: ['toolz/itertoolz.py'] });
+    expect(built.included.map((entry) => entry.path)).toEqual(['toolz/itertoolz.py']);
+    expect(built.items.map((item) => item.text).join('\n')).toContain('def partition_all(n, seq):');
+  });
+});
+
 describe('buildRepoMap', () => {
   it('reuses facts by blob id from its disk cache, and parses only a changed file', async () => {
     repo = sampleRepo();

@@ -23,6 +23,15 @@ export interface BuildContextOptions {
   method?: RankMethod;
   /** Share of the budget the files to edit may take (the rest: map entries and further files). */
   targetShare?: number;
+  /**
+   * Files to show whole or not at all (a whole-file writer rewrites each of them entire: an excerpt
+   * would make it write a truncated file). They go first, before the share is counted.
+   */
+  wholeFiles?: string[];
+  /** Only these files are candidates (seed 000's artifacts-only writer): no map, no further files. */
+  onlyFiles?: string[];
+  /** Files are shown whole or not at all (a whole-file writer could rewrite any file it sees from an excerpt). */
+  noExcerpts?: boolean;
 }
 
 const MAX_TARGETS = 3;
@@ -33,6 +42,11 @@ const itemTokens = (text: string) => estimateTokens(text) + 2;
 
 function fence(path: string, note: string, body: string): string {
   return `### ${path}${note}\n\`\`\`\n${body}\n\`\`\`\n`;
+}
+
+/** What a file costs in a writer's context when shown whole. */
+export function wholeFileTokens(path: string, text: string): number {
+  return itemTokens(fence(path, '', text));
 }
 
 /** Merges line ranges that touch or overlap. */
@@ -108,7 +122,11 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const entryFor = (file: string): RankedFile => byPath.get(file) ?? { file: map.byPath.get(file) as RankedFile['file'], score: 0, isTest: false, lines: [], symbols: [] };
   const reasonFor = (file: string, index: number) => (query.artifacts?.includes(file) ? 'plan artifact' : query.targetFiles?.includes(file) ? 'scout target' : `ranked #${index + 1}`);
 
-  const addFile = async (file: string, reason: string, room: number): Promise<boolean> => {
+  const wholeTokensOf = async (file: string): Promise<number> => {
+    const text = await options.read(file);
+    return text === null ? Number.POSITIVE_INFINITY : wholeFileTokens(file, text);
+  };
+  const addFile = async (file: string, reason: string, room: number, wholeOnly = false): Promise<boolean> => {
     const text = await options.read(file);
     if (text === null) return false;
     const whole = fence(file, '', text);
@@ -116,6 +134,10 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     if (wholeTokens <= room) {
       push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason }, whole);
       return true;
+    }
+    if (wholeOnly || options.noExcerpts) {
+      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; needed whole, no room` });
+      return false;
     }
     const entry = entryFor(file);
     const rows = text.split('\n');
@@ -130,13 +152,24 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     return true;
   };
 
-  const targetBudget = Math.floor(budget * (options.targetShare ?? 0.6));
+  const only = options.onlyFiles ? new Set(options.onlyFiles) : null;
+  for (const file of options.wholeFiles ?? []) {
+    if (done.has(file) || !map.byPath.has(file)) continue;
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), budget - used, true)) done.add(file);
+  }
+  const targetBudget = Math.max(used, Math.floor(budget * (only ? 1 : (options.targetShare ?? 0.6))));
   for (const [index, file] of targets.entries()) {
+    if (done.has(file) || (only && !only.has(file))) continue;
     const room = Math.floor((targetBudget - used) / Math.max(1, Math.min(targets.length - index, 2)));
     if (room < 60) break;
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), room)) done.add(file);
+    // The first file to edit whole when it fits three quarters of the targets' share (a diff's hunk can
+    // be anywhere in it), a named one even when it takes the whole share.
+    const firstRoom = named.includes(file) ? targetBudget - used : Math.floor(0.75 * (targetBudget - used));
+    const firstWhole = index === 0 && (await wholeTokensOf(file)) <= firstRoom;
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room)) done.add(file);
   }
 
+  if (only) return { items, included, dropped, budgetTokens: budget, usedTokens: used };
   const mapBudget = Math.min(budget - used, Math.floor(budget * MAP_SHARE));
   const mapLines: string[] = [];
   let mapTokens = itemTokens('### Repository map (ranked)\n');

@@ -1,5 +1,5 @@
 /** The context engine: a symbol map of the repository, ranking for a query, and budgeted context. */
-export { buildContext, type BuiltContext, type ContextEntry } from './buildContext';
+export { buildContext, wholeFileTokens, type BuiltContext, type ContextEntry } from './buildContext';
 export { buildOverview } from './overview';
 export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
 export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type MappedFile } from './repoMap';

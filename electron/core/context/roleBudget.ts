@@ -5,6 +5,12 @@ import type { ModelRole } from '../llm/types';
 
 /** Servers and replays state no window; context is still sized as if a mid-size local model answered. */
 export const UNSTATED_CONTEXT_SIZE = 16_384;
+/**
+ * The `oracle:` model stands for a perfect 7B-class coder with its native 32k window (Qwen2.5-Coder's):
+ * big enough that a whole-file answer for a ~1,000-line file fits, small enough that a 5,000-line one
+ * does not, as with a real laptop model (docs/oracle-model.md).
+ */
+export const ORACLE_CONTEXT_SIZE = 32_768;
 
 export interface RoleBudget {
   /** The role's context window in tokens, as its provider will size it. */
@@ -22,5 +28,6 @@ export function roleBudget(config: RunConfig, role: ModelRole): RoleBudget {
   const model = config.models[role];
   const answerReserve = model?.max_tokens ?? DEFAULT_MAX_TOKENS;
   if (model?.context_size !== undefined) return { contextSize: model.context_size, answerReserve };
-  return { contextSize: model?.model.startsWith('llama:') ? DEFAULT_CONTEXT_SIZE : UNSTATED_CONTEXT_SIZE, answerReserve };
+  const spec = model?.model ?? '';
+  return { contextSize: spec.startsWith('llama:') ? DEFAULT_CONTEXT_SIZE : spec.startsWith('oracle:') ? ORACLE_CONTEXT_SIZE : UNSTATED_CONTEXT_SIZE, answerReserve };
 }

@@ -4,7 +4,7 @@ import { parseModelSpec, type ModelSpec } from './modelSpec';
 import type { LlamaSampling } from './providers/llamaProvider';
 import { OpenAiProvider } from './providers/openaiProvider';
 import { OracleProvider } from './providers/oracleProvider';
-import type { Provider, ProviderCall } from './providers/provider';
+import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
 import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions } from './types';
@@ -91,7 +91,8 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     async generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
       if (disposed) return failure<T>('PROVIDER_ERROR', 'the model router was disposed', { retryable: false });
       const route = routes.get(request.role);
-      const config = options.roles[request.role];
+      const roleConfig = options.roles[request.role];
+      const config = roleConfig && request.maxTokens !== undefined ? { ...roleConfig, maxTokens: Math.max(request.maxTokens, roleConfig.maxTokens ?? DEFAULT_MAX_TOKENS) } : roleConfig;
       if (!route || !config) return failure<T>('BAD_MODEL_SPEC', `no model is assigned to the ${request.role} role`);
       if (!route.parsed.ok) return failure<T>('BAD_MODEL_SPEC', route.parsed.message);
       const callSignal = createCallSignal(request.signal, request.timeoutMs);

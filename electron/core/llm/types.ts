@@ -45,6 +45,11 @@ export interface GenerateRequest<T> {
   timeoutMs?: number;
   /** Streaming: called with each decoded text piece as it is generated. */
   onToken?: (text: string) => void;
+  /**
+   * This call's answer budget, when it needs more than the role's `maxTokens` (a whole-file answer is as
+   * long as the files it rewrites); never less than the role's.
+   */
+  maxTokens?: number;
 }
 
 export interface GenerationUsage {
