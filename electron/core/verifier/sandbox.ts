@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface SandboxProbe {
   available: boolean;
@@ -69,7 +70,7 @@ export function bwrapArgv(layout: BwrapLayout): string[] {
   // capability, enough to `mount -o remount,rw /` and write anywhere; a user's bwrap drops them anyway.
   const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', '/tmp/home');
-  for (const dir of minimalRoots(layout.readOnly)) args.push('--ro-bind', dir, dir);
+  for (const dir of minimalRoots([...layout.readOnly, ...lathesOwnFilesUnderTmp()])) args.push('--ro-bind', dir, dir);
   if (layout.writableWorkDir) {
     args.push('--bind', layout.writableWorkDir, layout.writableWorkDir);
     for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
@@ -77,6 +78,23 @@ export function bwrapArgv(layout: BwrapLayout): string[] {
   }
   args.push('--bind', layout.writable, layout.writable, '--chdir', layout.cwd, '--', ...layout.argv);
   return args;
+}
+
+let ownRoot: string | null | undefined;
+
+/**
+ * Lathe's own folder when it lives under /tmp (a CI clone, an unpacked AppImage): the private /tmp
+ * would hide the reporters and runners Lathe hands the command (node:test's reporter, its own mocha
+ * or jest), which then fail with exit 127. Read-only, like the rest of `/`.
+ */
+export function lathesOwnFilesUnderTmp(): string[] {
+  if (ownRoot === undefined) {
+    let dir = path.dirname(fileURLToPath(import.meta.url));
+    while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    const real = realpathOr(dir);
+    ownRoot = real.startsWith('/tmp/') ? real : null;
+  }
+  return ownRoot ? [ownRoot] : [];
 }
 
 /** Drops folders already inside another listed folder; parents first. */
