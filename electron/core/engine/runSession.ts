@@ -44,6 +44,26 @@ export async function approveReviewedGate(gate: PendingGate): Promise<GateDecisi
   return { approved: true, comment: null };
 }
 
+export interface RunSessionOptions {
+  deps: EngineDeps;
+  preset: Preset;
+  store: RunStore;
+  router: ModelRouter;
+  repoRoot: string;
+  /** Where the run's artifacts (scout notes, test logs) are written. */
+  artifactRoot: string;
+  /** Aborts the run for good (Stop). */
+  signal: AbortSignal;
+  clock: Clock;
+  callbacks: RunCallbacks;
+  retryBackoffMs: number;
+  promptsDir: string;
+  /** Run time spent in earlier processes, so a resumed run keeps its time budget. */
+  elapsedBeforeMs: number;
+  /** Ends the run after the current operation, resumable (Pause). */
+  pause?: AbortSignal;
+}
+
 /** One process's session of a run: the effects' shared context. */
 export class RunSession {
   private readonly prompts: PromptLibrary;
@@ -59,23 +79,34 @@ export class RunSession {
    */
   private cleanWorkTreeAt: string | null = null;
 
-  constructor(
-    readonly deps: EngineDeps,
-    readonly preset: Preset,
-    readonly store: RunStore,
-    readonly router: ModelRouter,
-    readonly repoRoot: string,
-    readonly artifactRoot: string,
-    readonly signal: AbortSignal,
-    readonly clock: Clock,
-    readonly callbacks: RunCallbacks,
-    readonly retryBackoffMs: number,
-    promptsDir: string,
-    private readonly elapsedBeforeMs: number,
-    private readonly pause?: AbortSignal,
-  ) {
-    this.prompts = new PromptLibrary(promptsDir);
-    this.startedMs = clock.now().getTime();
+  readonly deps: EngineDeps;
+  readonly preset: Preset;
+  readonly store: RunStore;
+  readonly router: ModelRouter;
+  readonly repoRoot: string;
+  readonly artifactRoot: string;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly callbacks: RunCallbacks;
+  readonly retryBackoffMs: number;
+  private readonly elapsedBeforeMs: number;
+  private readonly pause: AbortSignal | undefined;
+
+  constructor(options: RunSessionOptions) {
+    this.deps = options.deps;
+    this.preset = options.preset;
+    this.store = options.store;
+    this.router = options.router;
+    this.repoRoot = options.repoRoot;
+    this.artifactRoot = options.artifactRoot;
+    this.signal = options.signal;
+    this.clock = options.clock;
+    this.callbacks = options.callbacks;
+    this.retryBackoffMs = options.retryBackoffMs;
+    this.elapsedBeforeMs = options.elapsedBeforeMs;
+    this.pause = options.pause;
+    this.prompts = new PromptLibrary(options.promptsDir);
+    this.startedMs = options.clock.now().getTime();
   }
 
   log(event: PendingEvent): void {

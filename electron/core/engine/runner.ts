@@ -153,7 +153,21 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
     serverTokenEnv: initial.config.model_access.token_env,
     sharedPool: env.sharedPool,
   });
-  session = new RunSession(env.deps, preset, store, router, repoRoot, env.artifactRoot, controller.signal, clock, env.callbacks ?? {}, env.retryBackoffMs ?? 500, env.promptsDir, initial.elapsed_ms, env.pause);
+  session = new RunSession({
+    deps: env.deps,
+    preset,
+    store,
+    router,
+    repoRoot,
+    artifactRoot: env.artifactRoot,
+    signal: controller.signal,
+    clock,
+    callbacks: env.callbacks ?? {},
+    retryBackoffMs: env.retryBackoffMs ?? 500,
+    promptsDir: env.promptsDir,
+    elapsedBeforeMs: initial.elapsed_ms,
+    pause: env.pause,
+  });
   let state = initial;
   const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });
   env.pause?.addEventListener('abort', onPause, { once: true });
