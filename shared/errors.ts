@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Codes every boundary may return. Later layers add their own codes as plain strings. */
+/** Codes every boundary may return. */
 export const commonErrorCodes = [
   'INVALID_PAYLOAD',
   'UNKNOWN_CHANNEL',
@@ -12,8 +12,132 @@ export const commonErrorCodes = [
 ] as const;
 export type CommonErrorCode = (typeof commonErrorCodes)[number];
 
+/** Why a model call failed; `electron/core/llm` decides which of these are worth a retry. */
+export const generationErrorCodes = [
+  /** Output did not parse or validate (e.g. cut at max tokens). `raw` holds the text. */
+  'INVALID_OUTPUT',
+  'TIMEOUT',
+  'ABORTED',
+  /** The mandatory part of the prompt does not fit the model's context. */
+  'CONTEXT_OVERFLOW',
+  'MODEL_LOAD_FAILED',
+  /** The model will not fit in memory; refused before loading. */
+  'INSUFFICIENT_MEMORY',
+  /** Transport or server failure (OpenAI-compatible), or a replay `error` entry. */
+  'PROVIDER_ERROR',
+  'REPLAY_EXHAUSTED',
+  'BAD_MODEL_SPEC',
+] as const;
+export type GenerationErrorCode = (typeof generationErrorCodes)[number];
+
+/** `GIT_<REASON>`: every failure of the git facade (`electron/core/git/gitErrors.ts`). */
+export const gitErrorReasons = [
+  'FAILED',
+  'INVALID_PATH',
+  'PROTECTED_PATH',
+  'RUN_BRANCH_MISSING',
+  'CONCURRENT_UPDATE',
+  'ISOMORPHIC_UNSAFE',
+  'NO_ORIGINAL_BRANCH',
+  'MERGE_NOT_FAST_FORWARD',
+  'RUN_NOT_CHECKED_OUT',
+  'DIRTY_WORKTREE',
+  'NATIVE_REQUIRED',
+  'REMOTE_NOT_FOUND',
+  'PUSH_FAILED',
+  'NOT_IN_RUN',
+  'UNDO_NOT_POSSIBLE',
+  'INVALID_WORKTREE_ROOT',
+  'INVALID_RUN_ID',
+  'INVALID_BRANCH_PREFIX',
+  'NO_COMMITS',
+  'BRANCH_EXISTS',
+  'WORKTREE_EXISTS',
+  'INVALID_WORKSPACE',
+] as const;
+export type GitErrorReason = (typeof gitErrorReasons)[number];
+
+/** The codes of the rest of the core: runs, workspace, edits, models, eval and the agents' failures. */
+export const coreErrorCodes = [
+  // runs and the engine
+  'RUN_NOT_FOUND',
+  'RUN_ACTIVE',
+  'RUN_UNDONE',
+  'RUN_STATE_INVALID',
+  'RUN_LOG_INVALID',
+  'NO_WORKSPACE',
+  'WORKSPACE_SETUP_FAILED',
+  'DIRTY_WORKTREE',
+  'REPO_READ_ONLY',
+  'GOAL_CHANGED',
+  'PAUSED',
+  'GATE_NEEDS_USER',
+  'NO_GATE_HANDLER',
+  'PREFLIGHT_FAILED',
+  'UNKNOWN_WORKFLOW',
+  'BAD_CONFIG',
+  'PROMPT_MISSING',
+  /** The command line was used wrongly (`lathe … --help` says how). */
+  'USAGE',
+  'DISCONNECTED',
+  'FORBIDDEN',
+  'INVALID_QUERY',
+  'INVALID_PATH',
+  'COMMAND_NOT_ALLOWED',
+  'ISOMORPHIC_UNSAFE',
+  // edits and files
+  'EDIT_REJECTED',
+  'EDIT_APPLY_FAILED',
+  'INVALID_PROPOSAL',
+  'UNKNOWN_EDIT_FORMAT',
+  'BINARY_FILE',
+  /** A file exists but could not be read or listed (EACCES, EIO, …): never taken for a missing one. */
+  'FILE_UNREADABLE',
+  // models
+  'MODEL_REJECTED',
+  'MODEL_EXISTS',
+  'NO_MODEL',
+  'IMPORT_FAILED',
+  'UNBOUNDED_SCHEMA',
+  // agents, as ActionOutcome codes
+  'NO_AGENT',
+  'NO_QUESTION',
+  // eval and the corpus
+  'BAD_CORPUS',
+  'BAD_EVAL_SUITE',
+  'BAD_EVAL_TASK',
+  'NO_EVAL_TASKS',
+  'CORPUS_MATERIALIZE_FAILED',
+  'CORPUS_SETUP_FAILED',
+  'CORPUS_GOLD_PATCH',
+  'CORPUS_GIT_FAILED',
+] as const;
+
+/**
+ * The one closed list of error codes: a code not listed here is a type error wherever a LatheError or
+ * an error outcome is made (`errors.types.test.ts` pins that).
+ */
+export type ErrorCode = CommonErrorCode | GenerationErrorCode | `GIT_${GitErrorReason}` | (typeof coreErrorCodes)[number];
+
+export const errorCodes: readonly ErrorCode[] = [
+  ...commonErrorCodes,
+  ...generationErrorCodes,
+  ...gitErrorReasons.map((reason) => `GIT_${reason}` as const),
+  ...coreErrorCodes,
+];
+const knownCodes = new Set<string>(errorCodes);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && knownCodes.has(value);
+}
+
+/** Read leniently: a code this version does not know (another version's host) reads as INTERNAL. */
+export const ErrorCodeSchema = z
+  .string()
+  .transform((value): ErrorCode => (isErrorCode(value) ? value : 'INTERNAL'));
+
 export const LatheErrorSchema = z.object({
-  code: z.string().min(1).max(64),
+  code: z.string().min(1).max(64).pipe(ErrorCodeSchema),
   message: z.string().max(4000),
   data: z.record(z.string(), z.unknown()).optional(),
 });
@@ -26,7 +150,7 @@ export type LatheErrorShape = z.infer<typeof LatheErrorSchema>;
 export class LatheError extends Error {
   override readonly name = 'LatheError';
   constructor(
-    readonly code: CommonErrorCode | (string & {}),
+    readonly code: ErrorCode,
     message: string,
     readonly data?: Record<string, unknown>,
   ) {
@@ -46,6 +170,6 @@ export class LatheError extends Error {
   }
 }
 
-export function isLatheError(error: unknown, code?: string): error is LatheError {
+export function isLatheError(error: unknown, code?: ErrorCode): error is LatheError {
   return error instanceof LatheError && (code === undefined || error.code === code);
 }

@@ -75,7 +75,7 @@ export const workspace = {
 export const agentOutput = (action: EngineAction, output: unknown): ActionOutcome =>
   action.kind === 'agent'
     ? { kind: 'agent_output', role: action.role, purpose: action.purpose, output, calls: 1, usage }
-    : { kind: 'fatal', code: 'SCRIPT', message: `expected an agent action, got ${action.kind}` };
+    : { kind: 'fatal', code: 'INTERNAL', message: `expected an agent action, got ${action.kind}` };
 
 export const verdict = (approved: boolean, score: number, feedback = 'ok') => ({ approved, score, issues: approved ? [] : ['an issue'], feedback });
 

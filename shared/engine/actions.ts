@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors';
 import type { AgentPurpose } from './agentPurpose';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
@@ -37,12 +38,12 @@ export type ActionOutcome =
   /** The agent answered seed 000's `{"status":"error","reason"}`. */
   | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */
-  | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: string; message: string; calls: number; usage: CallUsage }
+  | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
   | { kind: 'applied'; commit: string | null; head: string; files: string[] }
-  | { kind: 'apply_rejected'; code: string; message: string; rule: string | null; path: string | null }
+  | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
   | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null }
-  | { kind: 'fatal'; code: string; message: string }
+  | { kind: 'fatal'; code: ErrorCode; message: string }
   /** Seed 002: the current step used its time budget before another attempt. */
   | { kind: 'step_budget_exhausted'; reason: string }
   /** Seed 002: execution used its share (80% of T): no step starts any more. */

@@ -30,7 +30,7 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
         }
         return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] });
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }

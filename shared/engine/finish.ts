@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../errors';
 import type { RunStatus } from '../schemas/run';
 import type { Transition } from './actions';
 import { currentStep, updateStep } from './planOps';
@@ -21,13 +22,13 @@ export function isTerminal(status: RunStatus): boolean {
  * will not load, memory will not grow, a replay transcript has no entry left, the spec is wrong, the
  * prompt (or a whole-file writer's files and answer) cannot fit the model's window.
  */
-export const MODEL_UNAVAILABLE_CODES: readonly string[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'];
+export const MODEL_UNAVAILABLE_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'];
 
 /**
  * Ends the run for good: no resume continues a finished phase. `code` names the infrastructure error
  * that ended it (a failed effect, a model that cannot answer), for readers such as `lathe eval`.
  */
-export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string, code?: string): Transition {
+export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string, code?: ErrorCode): Transition {
   const result = code === undefined ? { status, exit_code: exitCode, reason } : { status, exit_code: exitCode, reason, code };
   return {
     state: { ...state, phase: 'finished', status, gate: null, result },

@@ -27,7 +27,7 @@ function script(planner: (action: EngineAction) => ActionOutcome = (action) => a
         if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: state.current_step_id ?? 'T1', summary: 'fine', findings: [], fix_plan: [] });
         return agentOutput(action, verdict(true, 95));
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }
@@ -52,7 +52,7 @@ describe('run headlines', () => {
     const failing: Script = script((action) =>
       action.kind === 'agent'
         ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'the answer is not JSON', calls: 3, usage: { prompt_tokens: 1, completion_tokens: 1 } }
-        : { kind: 'fatal', code: 'SCRIPT', message: 'no' },
+        : { kind: 'fatal', code: 'INTERNAL', message: 'no' },
     );
     const run = simulate(supervised, failing, { config: (config) => ({ ...config, limits: { ...config.limits, max_plan_attempts: 1 } }) });
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });

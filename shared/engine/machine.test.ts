@@ -34,7 +34,7 @@ function happy(overrides: Partial<Record<string, (action: EngineAction) => Retur
         if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
         return agentOutput(action, verdict(true, 90));
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }

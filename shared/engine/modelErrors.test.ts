@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, simulate, testResult, usage, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
+import type { ErrorCode } from '../errors';
 import { PRESETS } from './presets';
 
 const plan = { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 'Fix', rationale: 'r', acceptance: 'a', artifacts: ['a.py'] }] };
-const failed = (action: EngineAction, code: string): ActionOutcome =>
-  action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code, message: `${code} happened`, calls: 1, usage } : { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+const failed = (action: EngineAction, code: ErrorCode): ActionOutcome =>
+  action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code, message: `${code} happened`, calls: 1, usage } : { kind: 'fatal', code: 'INTERNAL', message: action.kind };
 
 /** Every effect succeeds, except the agent calls `failing` picks, which fail with `code`. */
-function script(code: string, failing: (action: Extract<EngineAction, { kind: 'agent' }>) => boolean): Script {
+function script(code: ErrorCode, failing: (action: Extract<EngineAction, { kind: 'agent' }>) => boolean): Script {
   return (action) => {
     if (action.kind === 'prepare') return { kind: 'prepared', workspace, head: 'base', test_command: ['pytest'] };
     if (action.kind === 'verify') return { kind: 'verified', purpose: action.purpose, test: testResult(true) };
     if (action.kind === 'apply') return { kind: 'applied', commit: 'c1', head: 'c1', files: ['a.py'] };
-    if (action.kind !== 'agent') return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+    if (action.kind !== 'agent') return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     if (failing(action)) return failed(action, code);
     if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, plan);
     if (action.purpose === 'code') return agentOutput(action, { edits: [{ path: 'a.py', content: 'x = 1\n' }] });
@@ -26,7 +27,7 @@ function script(code: string, failing: (action: Extract<EngineAction, { kind: 'a
 const agentCalls = (actions: EngineAction[], purpose: string) => countOf(actions, (action) => action.kind === 'agent' && action.purpose === purpose);
 
 describe('model errors no retry can cure end the run (exit 2), never a replan or another attempt', () => {
-  it.each(['MODEL_LOAD_FAILED', 'REPLAY_EXHAUSTED', 'INSUFFICIENT_MEMORY', 'BAD_MODEL_SPEC'])('%s from the Planner: one call, then failed with the code', (code) => {
+  it.each<ErrorCode>(['MODEL_LOAD_FAILED', 'REPLAY_EXHAUSTED', 'INSUFFICIENT_MEMORY', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'])('%s from the Planner: one call, then failed with the code', (code) => {
     const run = simulate(PRESETS.supervised, script(code, (action) => action.purpose === 'plan'));
     expect(agentCalls(run.actions, 'plan')).toBe(1);
     expect(run.state.result).toEqual({ status: 'failed', exit_code: 2, code, reason: expect.stringContaining(`${code}: ${code} happened`) });

@@ -38,7 +38,7 @@ function script(handlers: Handlers = {}): Script {
         return 'kind' in answer ? answer : agentOutput(action, answer);
       }
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }

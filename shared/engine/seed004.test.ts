@@ -77,7 +77,7 @@ describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck,
         if (action.purpose === 'scout') return agentOutput(action, { scout: 'A', question: 'where?', report: scoutReport, context_file: 'context_001.md', tool_calls: 1 });
         return writer(action);
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 
@@ -100,7 +100,7 @@ describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck,
           ? agentOutput(action, { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['x.js'] }] })
           : action.kind === 'agent'
             ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'not JSON', calls: 4, usage }
-            : { kind: 'fatal', code: 'SCRIPT', message: action.kind },
+            : { kind: 'fatal', code: 'INTERNAL', message: action.kind },
     );
     expect(run.state.result?.status).toBe('failed');
     expect(run.state.failure_history).toEqual([]);

@@ -29,7 +29,7 @@ function script(handlers: { plan?: (state: RunState) => unknown; code?: (action:
         if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
         return agentOutput(action, verdict(true, 90));
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }

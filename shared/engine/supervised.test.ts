@@ -30,7 +30,7 @@ function script(handlers: { verify?: (state: RunState) => boolean; review?: (kin
         if (action.purpose === 'fix_plan') return agentOutput(action, cleanFixPlan(state.current_step_id ?? 'T1'));
         return agentOutput(action, handlers.review?.(action.purpose, state) ?? verdict(true, 90));
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
 }

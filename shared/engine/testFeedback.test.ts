@@ -32,7 +32,7 @@ function writerFeedbackAfterFailure(preset: PresetName): string | undefined {
         }
         return agentOutput(action, verdict(true, 95));
       default:
-        return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
   simulate(PRESETS[preset], script, { maxSteps: 60 });

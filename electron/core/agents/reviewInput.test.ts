@@ -33,7 +33,7 @@ const drive: Script = (action) => {
       if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'green; one gap', findings: [finding], fix_plan: [] });
       return agentOutput(action, verdict(true, 90));
     default:
-      return { kind: 'fatal', code: 'SCRIPT', message: action.kind };
+      return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
   }
 };
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
@@ -21,7 +22,7 @@ export interface AgentUsage {
 export type AgentRunResult =
   | { kind: 'output'; output: unknown; calls: number; usage: AgentUsage }
   | { kind: 'declined'; reason: string; calls: number; usage: AgentUsage }
-  | { kind: 'failed'; code: string; message: string; raw: string | null; calls: number; usage: AgentUsage };
+  | { kind: 'failed'; code: ErrorCode; message: string; raw: string | null; calls: number; usage: AgentUsage };
 
 export interface RunAgentOptions {
   router: ModelRouter;
@@ -34,7 +35,7 @@ export interface RunAgentOptions {
   timeoutMs?: number;
   onToken?: (text: string) => void;
   /** Called for each failed call that will be retried, for the run log. */
-  onRetry?: (failure: { attempt: number; code: string; message: string; raw: string | null }) => void;
+  onRetry?: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) => void;
 }
 
 const schemaText = new WeakMap<z.ZodType, string>();

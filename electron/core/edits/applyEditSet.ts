@@ -6,6 +6,7 @@ import type { AppliedEditSet, EditPolicy, PlannedEditSet } from '../workspace/ty
 import { PathPolicy } from './guardrails';
 import { rejectEdit } from './rejection';
 import { resolveInsideRepo } from './symlinks';
+import { isMissing } from '../fsErrors';
 
 /** The file operations the apply uses; replaceable so tests can fail one midway. */
 export interface FileOps {
@@ -113,7 +114,7 @@ async function readCurrent(absolute: string): Promise<{ content: string; mode: n
     const stat = await fs.promises.stat(absolute);
     return { content: await fs.promises.readFile(absolute, 'utf8'), mode: stat.mode & 0o7777 };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissing(error)) return null;
     throw error;
   }
 }
@@ -123,7 +124,8 @@ async function makeParents(ops: FileOps, realRoot: string, dir: string, created:
   try {
     const stat = await fs.promises.stat(dir);
     if (stat.isDirectory()) return;
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw error;
     await makeParents(ops, realRoot, path.dirname(dir), created);
     await ops.mkdir(dir);
     created.push(dir);

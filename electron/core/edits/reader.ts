@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isMissing, unreadable } from '../fsErrors';
 import type { WorkspaceReader } from '../workspace/types';
 import { looksBinary, normalizeEditPath } from './guardrails';
 import { rejectEdit } from './rejection';
@@ -21,8 +22,9 @@ export function createWorkspaceReader(workDir: string): WorkspaceReader {
       let stat: fs.Stats;
       try {
         stat = await fs.promises.stat(absolute);
-      } catch {
-        return null;
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw unreadable(normalized, error);
       }
       if (stat.size > MAX_PLANNED_READ_BYTES) throw rejectEdit('too-large', normalized, `the current file is ${stat.size} bytes; too large to edit`);
       const bytes = await fs.promises.readFile(absolute);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing, unreadable } from '../fsErrors';
 import { normalizeEditPath } from './guardrails';
 import { rejectEdit } from './rejection';
 
@@ -22,7 +23,8 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
     let stat: fs.Stats;
     try {
       stat = await fs.promises.lstat(next);
-    } catch {
+    } catch (error) {
+      if (!isMissing(error)) throw unreadable(segments.slice(0, index + 1).join('/'), error);
       // The rest of the path does not exist yet: nothing below can be a link.
       return path.join(next, ...segments.slice(index + 1));
     }
@@ -30,7 +32,8 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
       let target: string;
       try {
         target = await fs.promises.realpath(next);
-      } catch {
+      } catch (error) {
+        if (!isMissing(error)) throw unreadable(segments.slice(0, index + 1).join('/'), error);
         throw rejectEdit('symlink-escape', normalized, 'path goes through a dangling symlink');
       }
       if (!isInside(realRoot, target)) throw rejectEdit('symlink-escape', normalized, 'path goes through a symlink that points outside the repository');

@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { ActionOutcome } from '../../../shared/engine/actions';
 import { currentStep } from '../../../shared/engine/planOps';
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError } from '../../../shared/errors';
+import { createWorkspaceReader } from '../workspace/index';
 import type { EngineDeps } from './engineDeps';
 
 /**
@@ -28,7 +27,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
   try {
     const headMoved = (await deps.git.headOf(workspace)) !== state.head;
     if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean)) await deps.git.resetTo(workspace, state.head);
-    const reader = { read: (relative: string) => readIfPresent(workspace.workDir, relative) };
+    // The tested reader: inside the work tree only, binary and oversized files refused, unreadable never taken for missing.
+    const reader = createWorkspaceReader(workspace.workDir);
     const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
       // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.
       if (error instanceof LatheError) throw error;
@@ -51,17 +51,5 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     }
     const failure = LatheError.from(error);
     return { kind: 'fatal', code: failure.code, message: failure.message };
-  }
-}
-
-/** Reads inside the work tree only (a symlink leading out counts as outside); anything else reads as absent. */
-async function readIfPresent(root: string, relative: string): Promise<string | null> {
-  try {
-    const target = await fs.promises.realpath(path.resolve(root, relative));
-    const realRoot = await fs.promises.realpath(root);
-    if (!target.startsWith(realRoot + path.sep)) return null;
-    return await fs.promises.readFile(target, 'utf8');
-  } catch {
-    return null;
   }
 }

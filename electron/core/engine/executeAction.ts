@@ -1,6 +1,6 @@
 import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
-import { isLatheError, LatheError } from '../../../shared/errors';
+import { isLatheError, LatheError, type ErrorCode } from '../../../shared/errors';
 import type { AgentContext } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
@@ -141,7 +141,7 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
     signal: session.signal,
     timeoutMs: session.timeoutFor(state, undefined),
     onToken: (text: string) => session.transient({ type: 'token', role: spec.modelRole, text }),
-    onRetry: (failure: { attempt: number; code: string; message: string; raw: string | null }) =>
+    onRetry: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) =>
       session.log({ role: action.role, type: 'agent_retry', data: { purpose: action.purpose, attempt: failure.attempt, code: failure.code, message: failure.message, raw: failure.raw?.slice(0, 2000) ?? null } }),
   };
   const result = action.purpose === 'scout' ? await scoutQuestion(session, state, ctx, options) : await runAgent(spec, ctx satisfies AgentContext, options);

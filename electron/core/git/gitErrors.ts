@@ -1,8 +1,8 @@
-import { LatheError } from '../../../shared/errors';
+import { LatheError, type GitErrorReason } from '../../../shared/errors';
 import type { NativeGitResult } from './nativeGit';
 
 /** Every git failure of the facade: `GIT_<REASON>` with plain data. */
-export function gitError(reason: string, message: string, data: Record<string, unknown> = {}): LatheError {
+export function gitError(reason: GitErrorReason, message: string, data: Record<string, unknown> = {}): LatheError {
   return new LatheError(`GIT_${reason}`, message, data);
 }
 

@@ -1,6 +1,7 @@
 import type { SharedModelPool } from './sharedPool';
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { GenerationErrorCode } from '../../../shared/errors';
 
 /**
  * The inference layer's contract with the engine. Every agent call goes through `ModelRouter.generate`,
@@ -66,22 +67,7 @@ export interface GenerationUsage {
   lookup?: { validated: number; refuted: number };
 }
 
-export const GENERATION_ERROR_CODES = [
-  /** Output did not parse or validate (e.g. cut at max tokens). `raw` holds the text. */
-  'INVALID_OUTPUT',
-  'TIMEOUT',
-  'ABORTED',
-  /** The mandatory part of the prompt does not fit the model's context. */
-  'CONTEXT_OVERFLOW',
-  'MODEL_LOAD_FAILED',
-  /** The model will not fit in memory; refused before loading. */
-  'INSUFFICIENT_MEMORY',
-  /** Transport or server failure (OpenAI-compatible), or a replay `error` entry. */
-  'PROVIDER_ERROR',
-  'REPLAY_EXHAUSTED',
-  'BAD_MODEL_SPEC',
-] as const;
-export type GenerationErrorCode = (typeof GENERATION_ERROR_CODES)[number];
+export { generationErrorCodes as GENERATION_ERROR_CODES, type GenerationErrorCode } from '../../../shared/errors';
 
 export interface GenerationError {
   code: GenerationErrorCode;

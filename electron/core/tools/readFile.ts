@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { LatheError } from '../../../shared/errors';
 import { looksBinary, normalizeEditPath } from '../edits/guardrails';
 import { resolveInsideRepo } from '../edits/symlinks';
+import { isMissing, unreadable } from '../fsErrors';
 
 export const DEFAULT_READ_BYTES = 256 * 1024;
 
@@ -26,7 +27,8 @@ export async function readRepoFile(root: string, raw: string, maxBytes = DEFAULT
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(absolute, 'r');
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw unreadable(normalized, error);
     throw new LatheError('NOT_FOUND', `no such file: ${normalized}`, { path: normalized });
   }
   try {

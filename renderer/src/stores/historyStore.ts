@@ -81,7 +81,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
           unwrap(await client().request('run/commits', { repo, runId: run.runId }));
         } catch (error) {
           if (get().repo !== repo) return;
-          if (error instanceof LatheError && error.code === 'RUN_BRANCH_MISSING') set({ branchGone: { ...get().branchGone, [run.runId]: true } });
+          if (error instanceof LatheError && error.code === 'GIT_RUN_BRANCH_MISSING') set({ branchGone: { ...get().branchGone, [run.runId]: true } });
         }
       }
     },

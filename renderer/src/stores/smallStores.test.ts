@@ -87,7 +87,7 @@ describe('historyStore', () => {
         return { undone: true };
       },
       'run/commits': ({ runId }) => {
-        if (runId === '20261121T100000Z') throw new LatheError('RUN_BRANCH_MISSING', 'the run branch no longer exists');
+        if (runId === '20261121T100000Z') throw new LatheError('GIT_RUN_BRANCH_MISSING', 'the run branch no longer exists');
         return { commits: [] };
       },
     });

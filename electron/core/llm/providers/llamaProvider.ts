@@ -1,5 +1,5 @@
 import { TokenBias, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
-import { isLatheError } from '../../../../shared/errors';
+import { isLatheError, type ErrorCode } from '../../../../shared/errors';
 import { untilAborted } from '../callSignal';
 import { fitContext } from '../contextFit';
 import { grammarForSchema, relaxRepetitions } from '../grammar';
@@ -18,7 +18,11 @@ export interface LlamaSampling {
   banIncompleteUtf8Tokens?: boolean;
 }
 
-const LOAD_CODES = new Set<GenerationErrorCode>(['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY']);
+const PASSED_ON_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'CONTEXT_OVERFLOW'];
+
+function isPassedOn(code: ErrorCode): code is Extract<GenerationErrorCode, 'MODEL_LOAD_FAILED' | 'INSUFFICIENT_MEMORY' | 'CONTEXT_OVERFLOW'> {
+  return PASSED_ON_CODES.includes(code);
+}
 
 /** A local GGUF model through node-llama-cpp, its output constrained by the schema's grammar. */
 export class LlamaProvider implements Provider {
@@ -166,7 +170,7 @@ export function replacementCharTokenBias(model: LlamaModel): TokenBias {
 }
 
 function errorCode(error: unknown, fallback: GenerationErrorCode): GenerationErrorCode {
-  if (isLatheError(error) && (LOAD_CODES.has(error.code as GenerationErrorCode) || error.code === 'CONTEXT_OVERFLOW')) return error.code as GenerationErrorCode;
+  if (isLatheError(error) && isPassedOn(error.code)) return error.code;
   return fallback;
 }
 
