@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { type LatheError } from '../../../shared/errors';
@@ -12,6 +12,7 @@ import { resolveBranch, type RepoContext } from './repoContext';
 import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
 import { rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+import { syncFs } from './localFs';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
 export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
@@ -33,7 +34,7 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
     let current = workspace.workDir;
     for (const segment of clean.split('/').slice(0, -1)) {
       current = path.join(current, segment);
-      const stat = await fs.promises.lstat(current).catch(() => null);
+      const stat = await syncFs.lstat(current).catch(() => null);
       if (stat?.isSymbolicLink()) throw gitError('INVALID_PATH', `${clean} is beyond a symbolic link`, { path: clean });
     }
     normalized.add(clean);
@@ -45,12 +46,12 @@ const identities = new Map<string, { stamp: string; identity: { name: string; em
 
 /** The repository's own user when its config names one, else Lathe (read again only when the config file changes). */
 export async function commitIdentity(context: RepoContext): Promise<{ name: string; email: string }> {
-  const stat = await fs.promises.stat(path.join(context.dirs.commonDir, 'config'), { bigint: true }).catch(() => null);
+  const stat = await syncFs.stat(path.join(context.dirs.commonDir, 'config'), { bigint: true }).catch(() => null);
   const stamp = stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'none';
   const known = identities.get(context.dirs.commonDir);
   if (known?.stamp === stamp) return { ...known.identity };
-  const name = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
-  const email = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
+  const name = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
+  const email = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
   const identity =
     typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim() ? { name: name.trim(), email: email.trim() } : { ...LATHE_AUTHOR };
   identities.set(context.dirs.commonDir, { stamp, identity });
@@ -72,7 +73,7 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   const changes = new Map<string, PathState>();
   const statsBefore = new Map<string, fs.BigIntStats>();
   for (const file of clean) {
-    const stat = await fs.promises.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
+    const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
     if (stat) statsBefore.set(file, stat);
     changes.set(file, await stageFromDisk(context, workspace.workDir, file));
   }
@@ -114,7 +115,7 @@ export async function refreshIndex(
     return;
   }
   for (const file of paths) {
-    const exists = await fs.promises.lstat(path.join(dir, file)).catch(() => null);
+    const exists = await syncFs.lstat(path.join(dir, file)).catch(() => null);
     if (exists) await git.add({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file, force: true });
     else await git.remove({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file });
   }

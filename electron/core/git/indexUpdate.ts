@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PathState } from './treeObjects';
+import { syncFs } from './localFs';
 
 /**
  * `git update-index --add --remove` for the paths a step committed, done in this process: a git
@@ -24,12 +25,12 @@ export async function updateIndexInProcess(
   statsBefore?: ReadonlyMap<string, fs.BigIntStats>,
 ): Promise<boolean> {
   const indexFile = path.join(gitDir, 'index');
-  const buffer = await fs.promises.readFile(indexFile).catch(() => null);
+  const buffer = await syncFs.readFile(indexFile).catch(() => null);
   if (!buffer) return false;
-  const indexStat = await fs.promises.stat(indexFile, { bigint: true });
+  const indexStat = await syncFs.stat(indexFile, { bigint: true });
   const parsed = parseIndex(buffer);
   if (!parsed) return false;
-  if (await fs.promises.readdir(gitDir).then((names) => names.some((name) => name.startsWith('sharedindex.')), () => true)) return false;
+  if (await syncFs.readdir(gitDir).then((names) => names.some((name) => name.startsWith('sharedindex.')), () => true)) return false;
   const byPath = new Map(parsed.entries.map((entry) => [entry.path, entry]));
   const touched = new Set(changes.keys());
   for (const entry of parsed.entries) {
@@ -41,7 +42,7 @@ export async function updateIndexInProcess(
   for (const [file, state] of changes) {
     if (!state) continue;
     if (hasFolderConflict(file, byPath, parsed.entries)) return false;
-    const stat = await fs.promises.lstat(path.join(workDir, file), { bigint: true }).catch(() => null);
+    const stat = await syncFs.lstat(path.join(workDir, file), { bigint: true }).catch(() => null);
     if (!stat || (statsBefore && !sameFile(statsBefore.get(file), stat))) return false;
     fresh.set(file, encodeEntry(file, state, stat));
   }
@@ -67,20 +68,24 @@ export async function updateIndexInProcess(
 /** Writes through `index.lock` as git does; a lock held by someone else means native git must decide. */
 async function writeLocked(indexFile: string, content: Buffer): Promise<boolean> {
   const lock = `${indexFile}.lock`;
-  let handle: fs.promises.FileHandle;
+  let handle: number;
   try {
-    handle = await fs.promises.open(lock, 'wx', 0o644);
+    handle = fs.openSync(lock, 'wx', 0o644);
   } catch {
     return false;
   }
   try {
-    await handle.writeFile(content);
-    await handle.close();
-    await fs.promises.rename(lock, indexFile);
+    fs.writeFileSync(handle, content);
+    fs.closeSync(handle);
+    fs.renameSync(lock, indexFile);
     return true;
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await fs.promises.rm(lock, { force: true });
+    try {
+      fs.closeSync(handle);
+    } catch {
+      // Already closed by the failed write's path; the lock file goes either way.
+    }
+    fs.rmSync(lock, { force: true });
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { TreeEntry } from 'isomorphic-git';
 import type { RepoContext } from './repoContext';
+import { syncFs } from './localFs';
 
 /**
  * Writes git objects as loose files with Node's own zlib and sha1: isomorphic-git deflates through
@@ -17,17 +17,17 @@ export async function writeLooseObject(context: RepoContext, type: ObjectType, b
   const oid = crypto.createHash('sha1').update(raw).digest('hex');
   const folder = path.join(context.dirs.commonDir, 'objects', oid.slice(0, 2));
   const file = path.join(folder, oid.slice(2));
-  if (await fs.promises.access(file).then(() => true, () => false)) return oid;
-  await fs.promises.mkdir(folder, { recursive: true });
+  if (await syncFs.access(file).then(() => true, () => false)) return oid;
+  await syncFs.mkdir(folder, { recursive: true });
   // Written aside and renamed in, as git does: a process killed mid-write leaves no truncated object
   // under the final name (which every later write would then trust and skip).
   const temporary = path.join(folder, `tmp_obj_${process.pid}_${crypto.randomBytes(6).toString('hex')}`);
   try {
     // Level 1 is git's own default for loose objects (core.loosecompression).
-    await fs.promises.writeFile(temporary, zlib.deflateSync(raw, { level: 1 }), { mode: 0o444, flag: 'wx' });
-    await fs.promises.rename(temporary, file);
+    await syncFs.writeFile(temporary, zlib.deflateSync(raw, { level: 1 }), { mode: 0o444, flag: 'wx' });
+    await syncFs.rename(temporary, file);
   } catch (error) {
-    await fs.promises.rm(temporary, { force: true });
+    await syncFs.rm(temporary, { force: true });
     throw error;
   }
   return oid;

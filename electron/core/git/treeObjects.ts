@@ -1,9 +1,10 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { gitError } from './gitErrors';
 import { serializeTree, writeLooseObject } from './looseObjects';
 import type { RepoContext } from './repoContext';
+import { syncFs } from './localFs';
 
 /** A path's new state in a commit: a blob with its mode, or deleted. */
 export type PathState = { oid: string; mode: '100644' | '100755' | '120000' } | null;
@@ -13,18 +14,18 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
   const absolute = path.join(workDir, relative);
   let stat: fs.Stats;
   try {
-    stat = await fs.promises.lstat(absolute);
+    stat = await syncFs.lstat(absolute);
   } catch {
     return null;
   }
   if (stat.isSymbolicLink()) {
-    const target = await fs.promises.readlink(absolute);
+    const target = await syncFs.readlink(absolute);
     return { oid: await writeLooseObject(context, 'blob', Buffer.from(target)), mode: '120000' };
   }
   // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
   if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
   if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
-  const blob = await fs.promises.readFile(absolute);
+  const blob = await syncFs.readFile(absolute);
   return { oid: await writeLooseObject(context, 'blob', blob), mode: stat.mode & 0o111 ? '100755' : '100644' };
 }
 
