@@ -128,8 +128,8 @@ try {
     const views: Record<View, Map<string, VisibleFile>> = {
       bounds: whole,
       listing: visibleFiles(await contextFiles(tools, { artifacts: files, feedback: null, includeAll: false })),
-      planned: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal, artifacts: files }, ENGINE_BUDGET, null)).items),
-      goal: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal }, ENGINE_BUDGET, null)).items),
+      planned: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal, artifacts: files }, ENGINE_BUDGET, {})).items),
+      goal: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal }, ENGINE_BUDGET, {})).items),
     };
     const row: TaskRow = {
       task: task.id,

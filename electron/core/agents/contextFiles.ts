@@ -1,4 +1,4 @@
-import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextQuery } from '../context/index';
+import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextQuery, type RepoMapOptions } from '../context/index';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
@@ -36,17 +36,17 @@ export function scoutTargetFiles(report: string | null): string[] {
 
 /**
  * Context ranked for the query and fitted to `budgetTokens`, from the symbol map of `workDir` (cached
- * by blob id in `cacheFile` when given).
+ * by blob id in the map's `cacheFile` when given).
  */
 export async function budgetedContext(
   tools: ReadOnlyTools,
   workDir: string,
   query: ContextQuery,
   budgetTokens: number,
-  cacheFile: string | null,
+  mapOptions: RepoMapOptions,
   options: { wholeFiles?: string[]; artifactsOnly?: boolean; noExcerpts?: boolean } = {},
 ): Promise<BuiltContext> {
-  const map = await buildRepoMap(workDir, { cacheFile });
+  const map = await buildRepoMap(workDir, mapOptions);
   const read = (path: string) => readWhole(tools, path);
   // Seed 000's writer sees its artifacts and the files its feedback names, nothing else.
   const onlyFiles = options.artifactsOnly ? [...(query.artifacts ?? []), ...pathsMentioned(query.feedback ?? '', new Set(map.byPath.keys()))] : undefined;
@@ -60,11 +60,11 @@ const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LI
  * else the best-ranked source files for the query, prose left out (a whole-file writer's context and
  * answer budget are sized on them).
  */
-export async function filesToRewrite(workDir: string, query: ContextQuery, cacheFile: string | null): Promise<{ files: string[]; named: boolean }> {
+export async function filesToRewrite(workDir: string, query: ContextQuery, mapOptions: RepoMapOptions): Promise<{ files: string[]; named: boolean }> {
   const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])];
   if (named.length > 0) return { files: [...new Set(named)], named: true };
   // The files buildContext guesses as targets: the best source file and those close to it.
-  const map = await buildRepoMap(workDir, { cacheFile });
+  const map = await buildRepoMap(workDir, mapOptions);
   const source = (await rankFiles(map, query)).filter((entry) => !entry.isTest && entry.score > 0 && !PROSE.test(entry.file.path));
   const top = source[0]?.score ?? 0;
   return { files: source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).slice(0, 3).map((entry) => entry.file.path), named: false };
@@ -108,8 +108,8 @@ export interface WholeFiles {
  * their symbols, project notes, then further paths. Without a work dir (no map to rank), the path
  * summary, as long as the budget allows.
  */
-export async function budgetedOverview(tools: ReadOnlyTools, workDir: string | null, query: ContextQuery, budgetTokens: number, options: { cacheFile: string | null; notes: ContextItem[] }): Promise<BuiltContext> {
-  if (workDir) return buildOverview(await buildRepoMap(workDir, { cacheFile: options.cacheFile }), query, { budgetTokens, notes: options.notes });
+export async function budgetedOverview(tools: ReadOnlyTools, workDir: string | null, query: ContextQuery, budgetTokens: number, options: { map: RepoMapOptions; notes: ContextItem[] }): Promise<BuiltContext> {
+  if (workDir) return buildOverview(await buildRepoMap(workDir, options.map), query, { budgetTokens, notes: options.notes });
   const summary = `### Repository files\n${await tools.repoSummary({ maxBytes: Math.max(200, (budgetTokens - 8) * 4) })}`;
   const tokens = estimateTokens(summary) + 2;
   const fits = tokens <= budgetTokens;

@@ -13,7 +13,7 @@ import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervis
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
 import type { ContextItem, ModelRole } from '../llm/types';
 import type { EditFormat, ReadOnlyTools } from '../workspace/types';
-import type { BuiltContext } from '../context/index';
+import type { BuiltContext, RepoMapOptions } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens, type WholeFiles } from './contextFiles';
@@ -31,8 +31,11 @@ export interface AgentContext {
   knowledge: ContextItem[];
   /** The latest Scout report (seed 004), when there is one. */
   scoutReport: string | null;
-  /** Where the repo map keeps its facts by blob id between runs (null: memory only). */
-  contextCacheFile?: string | null;
+  /**
+   * How the repo map is built: where it keeps its facts by blob id between runs, and whether the engine
+   * vouches that the work tree equals its index (then git is not asked what changed).
+   */
+  repoMap?: RepoMapOptions;
   /** Told what a call's budgeted context included and dropped, before the call is made. */
   onContextBuilt?: (report: ContextReport) => void;
 }
@@ -81,7 +84,7 @@ export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): s
 /** A planning role's repository map: ranked for the goal and the feedback, sized to what its prompt leaves. */
 function overviewFor(ctx: AgentContext, budget: number, notes: ContextItem[]): Promise<BuiltContext> {
   const query = { goal: ctx.state.goal, feedback: ctx.state.feedback?.text ?? null };
-  return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { cacheFile: ctx.contextCacheFile ?? null, notes });
+  return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { map: ctx.repoMap ?? {}, notes });
 }
 
 function taskOf(state: RunState): Record<string, unknown> {
@@ -131,9 +134,9 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       if (!workDir) return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
       const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
-      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.contextCacheFile ?? null)) : undefined;
+      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {})) : undefined;
       const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
-      return { input, context: [], wholeFiles, budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.contextCacheFile ?? null, options) };
+      return { input, context: [], wholeFiles, budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.repoMap ?? {}, options) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseIndexEntries } from '../git/indexEntries';
 import { runNativeGit } from '../git/nativeGit';
 
 /** Tracked files with their index blob ids, and the files to read and hash: changed, deleted or untracked. */
@@ -55,23 +56,50 @@ function parseStaged(stdout: string): Map<string, string> {
   return staged;
 }
 
+/** The index's blob ids read in this process (a plain v2/v3 index with nothing unmerged), else null. */
+function readStagedInProcess(root: string): Map<string, string> | null {
+  const file = indexPath(root);
+  if (!file) return null;
+  let parsed;
+  try {
+    parsed = parseIndexEntries(fs.readFileSync(file));
+  } catch {
+    return null;
+  }
+  // Unmerged or sparse (folder) entries: git's own listing knows what to make of them.
+  if (!parsed || parsed.entries.some((entry) => entry.stage !== 0 || (entry.mode & 0o170000) === 0o040000)) return null;
+  const staged = new Map<string, string>();
+  for (const entry of parsed.entries) if ((entry.mode & 0o170000) !== 0o160000) staged.set(entry.path, entry.oid);
+  return staged;
+}
+
+export interface ListingOptions {
+  /**
+   * The caller vouches that every file of the work tree equals its index entry and nothing untracked
+   * is there: the engine knows it when it has just committed the step and nothing could write since.
+   * Then git is not asked what changed.
+   */
+  workTreeMatchesIndex?: boolean;
+}
+
 /**
- * What git knows of the work tree, in one git process when the index has not changed since the last
- * call: the index's blob ids are kept by the index file's stat, and one `ls-files -m -d -o` names what
- * differs from them. Null outside a git work tree.
+ * What git knows of the work tree: the index's blob ids (read in this process, kept by the index
+ * file's stat) and one `ls-files -m -d -o` naming what differs from them, skipped when the caller
+ * vouches for the work tree. Null outside a git work tree.
  */
-export async function listWithBlobs(root: string): Promise<GitListing | null> {
+export async function listWithBlobs(root: string, options: ListingOptions = {}): Promise<GitListing | null> {
   const indexKey = indexKeyOf(root);
   const cached = stagedByRoot.get(root);
-  const known = indexKey !== null && cached?.indexKey === indexKey ? cached.staged : null;
+  const known = indexKey !== null && cached?.indexKey === indexKey ? cached.staged : indexKey !== null ? readStagedInProcess(root) : null;
+  const vouched = known !== null && options.workTreeMatchesIndex === true;
   const [stagedRun, changedRun] = await Promise.all([
     known ? null : runNativeGit(root, ['ls-files', '-s', '-z']).catch(() => null),
-    runNativeGit(root, ['ls-files', '-m', '-d', '-o', '--exclude-standard', '-z']).catch(() => null),
+    vouched ? null : runNativeGit(root, ['ls-files', '-m', '-d', '-o', '--exclude-standard', '-z']).catch(() => null),
   ]);
-  if ((!known && stagedRun?.code !== 0) || changedRun?.code !== 0) return null;
+  if ((!known && stagedRun?.code !== 0) || (!vouched && changedRun?.code !== 0)) return null;
   const staged = known ?? parseStaged(stagedRun?.stdout ?? '');
-  if (!known && indexKey !== null) stagedByRoot.set(root, { indexKey, staged });
-  return { staged, changed: [...new Set(changedRun.stdout.split('\0'))].filter(Boolean) };
+  if (indexKey !== null && cached?.staged !== staged) stagedByRoot.set(root, { indexKey, staged });
+  return { staged, changed: changedRun ? [...new Set(changedRun.stdout.split('\0'))].filter(Boolean) : [] };
 }
 
 /** Forgets the cached index listings (benchmarks measure a cold start with it). */

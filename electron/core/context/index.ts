@@ -2,7 +2,7 @@
 export { buildContext, wholeFileTokens, type BuiltContext, type ContextEntry } from './buildContext';
 export { buildOverview } from './overview';
 export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
-export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type MappedFile } from './repoMap';
+export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type RepoMapOptions, type MappedFile } from './repoMap';
 export { roleBudget, type RoleBudget } from './roleBudget';
 export { extractSymbols, plainSymbols, type FileSymbol } from './symbols';
 export type { ContextQuery } from './querySignals';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listRepoFiles } from '../tools/listFiles';
-import { clearListingMemory, listWithBlobs, type GitListing } from './gitListing';
+import { clearListingMemory, listWithBlobs, type GitListing, type ListingOptions } from './gitListing';
 import { extractSymbols, type FileSymbol } from './symbols';
 
 /** What the map knows of one file's content; keyed by git blob id, so it is the same in every checkout. */
@@ -125,11 +125,16 @@ function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, stri
  * disk: an unchanged file is never read or parsed again. While git's index is unchanged and the files
  * it reports changed hash the same, the last map is returned as it was.
  */
-export async function buildRepoMap(root: string, options: { cacheFile?: string | null } = {}): Promise<RepoMap> {
+export interface RepoMapOptions extends ListingOptions {
+  /** Where facts are kept by blob id between processes (null: memory only). */
+  cacheFile?: string | null;
+}
+
+export async function buildRepoMap(root: string, options: RepoMapOptions = {}): Promise<RepoMap> {
   const base = path.resolve(root);
   const cacheFile = options.cacheFile ?? null;
   // git lists the work tree while the disk cache is parsed.
-  const listed = listWithBlobs(base);
+  const listed = listWithBlobs(base, { workTreeMatchesIndex: options.workTreeMatchesIndex });
   if (memory.size === 0) readCache(cacheFile);
   const git = await listed;
   // What git cannot vouch for (changed and untracked files; everything outside git) is read and hashed.

@@ -21,12 +21,15 @@ export async function executeAction(session: RunSession, action: EngineAction, s
 }
 
 /**
- * Whether the work tree still equals the head after this effect. Only a committed apply makes it so,
- * and only a verify whose commands' writes were all undone (decision 33), or an agent that reads,
- * keeps it so; a human gate (the user may edit files meanwhile), a Scout's commands or anything that
- * failed forgets it, and the next apply resets as before.
+ * Whether the work tree still equals the head after this effect. Only a committed apply, or a
+ * worktree this process has just checked out with no setup command run in it, makes it so; only a
+ * verify whose commands' writes were all undone (decision 33), or an agent that reads, keeps it so; a
+ * human gate (the user may edit files meanwhile), a Scout's commands or anything that failed forgets
+ * it, and the next apply resets as before.
  */
 function trackWorkTree(session: RunSession, action: EngineAction, outcome: ActionOutcome): void {
+  // prepare() itself says whether it checked out a clean work tree.
+  if (action.kind === 'prepare') return;
   if (action.kind === 'apply') session.markWorkTreeClean(outcome.kind === 'applied' ? outcome.head : null);
   else if (action.kind === 'verify') {
     const writes = outcome.kind === 'verified' ? outcome.test.work_dir_writes : undefined;
@@ -104,6 +107,7 @@ function asNamed(argv: string[], runner: string | null): string[] {
 }
 
 async function prepare(session: RunSession, state: RunState): Promise<ActionOutcome> {
+  session.markWorkTreeClean(null);
   const rejected = await rejectedTestCommand(session, state);
   if (rejected) return rejected;
   const { deps, repoRoot } = session;
@@ -115,7 +119,8 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     worktreeRoot: settings.worktree_root,
     ...(settings.dependency_folders ? { dependencyFolders: settings.dependency_folders } : {}),
   };
-  const workspace = (await deps.git.adoptRun(repoRoot, options)) ?? (await deps.git.startRun(repoRoot, options));
+  const adopted = await deps.git.adoptRun(repoRoot, options);
+  const workspace = adopted ?? (await deps.git.startRun(repoRoot, options));
   const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
   if (setupFailure) {
     // The fresh worktree holds nothing of the run's yet (no step ran): take it back so no half-prepared branch or folder stays.
@@ -123,6 +128,9 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     return { kind: 'fatal', code: setupFailure.code, message: setupFailure.message };
   }
   const detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
+  // A worktree git has just checked out at the base, with no setup command run in it, is the base:
+  // the first apply need not reset it. An adopted one (a crash) or the user's own checkout may not be.
+  if (!adopted && workspace.mode === 'worktree' && !settings.setup_command) session.markWorkTreeClean(workspace.baseCommit);
   return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
 }
 

@@ -179,8 +179,12 @@ export class RunSession {
       editFormat: this.deps.getEditFormat(state.config.edit_format),
       knowledge: await this.loadKnowledge(state.config.kb_dir),
       scoutReport: this.readScoutReport(),
-      // Beside the run store: never listed, never committed, shared by the repository's runs.
-      contextCacheFile: path.join(this.repoRoot, '.lathe', 'cache', 'repo-map.json'),
+      repoMap: {
+        // Beside the run store: never listed, never committed, shared by the repository's runs.
+        cacheFile: path.join(this.repoRoot, '.lathe', 'cache', 'repo-map.json'),
+        // A run worktree this process committed, with nothing written since, equals its index.
+        workTreeMatchesIndex: workspace.mode === 'worktree' && this.workTreeKnownClean(state.head),
+      },
     };
   }
 

@@ -43,24 +43,34 @@ function passingVerify(failed: string[], onRun: (workDir: string) => void = () =
   };
 }
 
-async function runCountingResets(repo: TempRepo, dataDir: string, verify: EngineDeps['verify']) {
+async function runCountingResets(repo: TempRepo, dataDir: string, verify: EngineDeps['verify'], setupCommand: string[] | null = null) {
   const real = createDefaultDeps();
   let resets = 0;
   const git = { ...real.git, resetTo: (...args: Parameters<typeof real.git.resetTo>) => (resets++, real.git.resetTo(...args)) };
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...real, git, verify, createModels: scriptedRouter } });
-  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+  const resolved = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+  const config = { ...resolved, workspace: { ...resolved.workspace, setup_command: setupCommand } };
   const state = await startRun(env, { repoRoot: repo.dir, goal: 'add three helpers', config });
   return { state, resets };
 }
 
 describe('resetting the work tree before an apply', () => {
-  it('resets once, not before every step, when this process committed the head and each verify undid all it wrote', async () => {
+  it('never resets when this process checked out the worktree, committed the head and each verify undid all it wrote', async () => {
     const { repo, dataDir } = setup();
     const { state, resets } = await runCountingResets(repo, dataDir, passingVerify([]));
     expect(state.result?.status).toBe('complete');
     expect(repo.git('log', '--format=%s', state.workspace?.branch ?? '').split('\n').filter((line) => line.includes('helper'))).toHaveLength(TASKS);
-    // The first apply follows `prepare` (setup commands may have written): that one resets.
+    expect(resets).toBe(0);
+  });
+
+  it('resets before the first apply when a setup command ran in the fresh worktree, and what it wrote is gone', async () => {
+    const { repo, dataDir } = setup();
+    const setupCommand = [process.execPath, '-e', "require('fs').writeFileSync('stray-from-setup.txt', 'x')"];
+    const { state, resets } = await runCountingResets(repo, dataDir, passingVerify([]), setupCommand);
+    expect(state.result?.status).toBe('complete');
     expect(resets).toBe(1);
+    expect(fs.existsSync(path.join(state.workspace?.workDir ?? '', 'stray-from-setup.txt'))).toBe(false);
+    expect(repo.git('log', '--name-only', '--format=', state.workspace?.branch ?? '')).not.toContain('stray-from-setup.txt');
   });
 
   it('resets before the next apply when a verify could not undo what the commands wrote, and the stray change is gone', async () => {
@@ -72,7 +82,8 @@ describe('resetting the work tree before an apply', () => {
     });
     const { state, resets } = await runCountingResets(repo, dataDir, verify);
     expect(state.result?.status).toBe('complete');
-    expect(resets).toBe(TASKS);
+    // The first apply follows a fresh checkout; every later one follows a verify that left a write behind.
+    expect(resets).toBe(TASKS - 1);
     // Each stray line was reset away before the next step, so no commit of the run carries one.
     expect(repo.git('log', '-p', state.workspace?.branch ?? '')).not.toContain('written by the tests');
     expect(workDir).not.toBe('');

@@ -1,14 +1,18 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { type LatheError } from '../../../shared/errors';
 import { normalizeEditPath } from '../edits/guardrails';
 import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
+import { resolveGitDirs } from './gitDirs';
 import { gitError } from './gitErrors';
+import { updateIndexInProcess } from './indexUpdate';
 import { resolveBranch, type RepoContext } from './repoContext';
+import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
-import { stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+import { rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+import { syncFs } from './localFs';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
 export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
@@ -30,7 +34,7 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
     let current = workspace.workDir;
     for (const segment of clean.split('/').slice(0, -1)) {
       current = path.join(current, segment);
-      const stat = await fs.promises.lstat(current).catch(() => null);
+      const stat = await syncFs.lstat(current).catch(() => null);
       if (stat?.isSymbolicLink()) throw gitError('INVALID_PATH', `${clean} is beyond a symbolic link`, { path: clean });
     }
     normalized.add(clean);
@@ -38,13 +42,20 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
   return [...normalized].sort();
 }
 
-/** The repository's own user when its config names one, else Lathe. */
+const identities = new Map<string, { stamp: string; identity: { name: string; email: string } }>();
+
+/** The repository's own user when its config names one, else Lathe (read again only when the config file changes). */
 export async function commitIdentity(context: RepoContext): Promise<{ name: string; email: string }> {
-  const name = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
-  const email = await git.getConfig({ fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
-  return typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim()
-    ? { name: name.trim(), email: email.trim() }
-    : { ...LATHE_AUTHOR };
+  const stat = await syncFs.stat(path.join(context.dirs.commonDir, 'config'), { bigint: true }).catch(() => null);
+  const stamp = stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'none';
+  const known = identities.get(context.dirs.commonDir);
+  if (known?.stamp === stamp) return { ...known.identity };
+  const name = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
+  const email = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
+  const identity =
+    typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim() ? { name: name.trim(), email: email.trim() } : { ...LATHE_AUTHOR };
+  identities.set(context.dirs.commonDir, { stamp, identity });
+  return { ...identity };
 }
 
 /**
@@ -60,34 +71,51 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   const parent = await resolveBranch(context, workspace.branch);
   if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
   const changes = new Map<string, PathState>();
-  for (const file of clean) changes.set(file, await stageFromDisk(context, workspace.workDir, file));
+  const statsBefore = new Map<string, fs.BigIntStats>();
+  for (const file of clean) {
+    const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
+    if (stat) statsBefore.set(file, stat);
+    changes.set(file, await stageFromDisk(context, workspace.workDir, file));
+  }
   const parentTree = await treeOf(context, parent);
-  const tree = (await updateTree(context, parentTree, changes)) ?? (await git.writeTree({ ...context.iso, tree: [] }));
+  const tree = (await updateTree(context, parentTree, changes)) ?? (await writeLooseObject(context, 'tree', Buffer.alloc(0)));
   if (tree === parentTree) return null;
   const identity = await commitIdentity(context);
   const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: new Date().getTimezoneOffset() };
-  const sha = await git.writeCommit({
-    ...context.iso,
-    commit: { tree, parent: [parent], author: { ...identity, ...now }, committer: { ...identity, ...now }, message: formatCommitMessage(commit) },
-  });
+  const sha = await writeLooseObject(
+    context,
+    'commit',
+    serializeCommit({ tree, parent: [parent], author: { ...identity, ...now }, committer: { ...identity, ...now }, message: formatCommitMessage(commit) }),
+  );
+  rememberCommitTree(context, sha, tree);
   if ((await resolveBranch(context, workspace.branch)) !== parent) {
     throw gitError('CONCURRENT_UPDATE', `the run branch ${workspace.branch} moved while committing`, { branch: workspace.branch });
   }
   await git.writeRef({ ...context.iso, ref, value: sha, force: true });
-  await refreshIndex(context, workspace, clean);
+  await refreshIndex(context, workspace, changes, statsBefore);
   return sha;
 }
 
-/** Brings the work tree's index in line with the new HEAD for `paths` (their disk content is what was committed). */
-export async function refreshIndex(context: RepoContext, workspace: RunWorkspace, paths: string[]): Promise<void> {
+/**
+ * Brings the work tree's index in line with the new HEAD for the changed paths (their disk content is
+ * what was committed): in this process when the index is a plain one, else through git.
+ */
+export async function refreshIndex(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  changes: ReadonlyMap<string, PathState>,
+  statsBefore?: ReadonlyMap<string, fs.BigIntStats>,
+): Promise<void> {
+  const paths = [...changes.keys()];
   if (paths.length === 0) return;
+  const dir = workspace.workDir;
+  if (await updateIndexInProcess((await resolveGitDirs(dir)).gitDir, dir, changes, statsBefore)) return;
   if (context.native) {
-    await context.git(workspace.workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
+    await context.git(dir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
     return;
   }
-  const dir = workspace.workDir;
   for (const file of paths) {
-    const exists = await fs.promises.lstat(path.join(dir, file)).catch(() => null);
+    const exists = await syncFs.lstat(path.join(dir, file)).catch(() => null);
     if (exists) await git.add({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file, force: true });
     else await git.remove({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file });
   }

@@ -1,6 +1,7 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
+import { syncFs } from './localFs';
 
 export interface GitDirs {
   /** The work tree's top folder. */
@@ -17,25 +18,25 @@ export async function resolveGitDirs(workTree: string): Promise<GitDirs> {
   const dotGit = path.join(workTree, '.git');
   let stat: fs.Stats;
   try {
-    stat = await fs.promises.stat(dotGit);
+    stat = await syncFs.stat(dotGit);
   } catch {
     throw new LatheError('NOT_A_REPO', `no .git in ${workTree}`, { path: workTree });
   }
   let gitDir = dotGit;
   if (stat.isFile()) {
-    const text = await fs.promises.readFile(dotGit, 'utf8');
+    const text = await syncFs.readFile(dotGit, 'utf8');
     const match = /^gitdir: (.+)$/m.exec(text);
     if (!match) throw new LatheError('NOT_A_REPO', `unreadable .git file in ${workTree}`, { path: workTree });
     gitDir = path.resolve(workTree, (match[1] as string).trim());
   }
   let commonDir = gitDir;
   try {
-    const pointer = (await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8')).trim();
+    const pointer = (await syncFs.readFile(path.join(gitDir, 'commondir'), 'utf8')).trim();
     commonDir = path.resolve(gitDir, pointer);
   } catch {
     // No commondir: this is the main work tree.
   }
-  const config = await fs.promises.readFile(path.join(commonDir, 'config'), 'utf8').catch(() => '');
+  const config = await syncFs.readFile(path.join(commonDir, 'config'), 'utf8').catch(() => '');
   const objectFormat = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';
   return { workTree, gitDir, commonDir, objectFormat };
 }

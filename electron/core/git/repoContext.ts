@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import git from 'isomorphic-git';
+import git, { type PromiseFsClient } from 'isomorphic-git';
+import { localFs } from './localFs';
 import { resolveGitDirs, type GitDirs } from './gitDirs';
 import { isoCacheFor } from './isoCache';
 import { nativeGitVersion, runNativeGit, type NativeGitResult } from './nativeGit';
@@ -12,7 +13,7 @@ export interface RepoContext {
   cache: object;
   native: string | null;
   /** isomorphic-git's common arguments: objects and refs live in the common dir. */
-  iso: { fs: typeof fs; gitdir: string; cache: object };
+  iso: { fs: PromiseFsClient; gitdir: string; cache: object };
   /** Runs native git (must be installed) and throws GIT_FAILED on a non-zero exit. */
   git(cwd: string, args: readonly string[], options?: { input?: string; allowFailure?: boolean; literalPathspecs?: boolean }): Promise<NativeGitResult>;
 }
@@ -30,7 +31,7 @@ export async function openRepo(repoRoot: string, options: { useNative: boolean }
     dirs,
     cache,
     native,
-    iso: { fs, gitdir: dirs.commonDir, cache },
+    iso: { fs: localFs, gitdir: dirs.commonDir, cache },
     async git(cwd, args, gitOptions = {}) {
       const full = [...NATIVE_PREFIX, ...args];
       const env = gitOptions.literalPathspecs === false ? { ...NATIVE_ENV, GIT_LITERAL_PATHSPECS: '0' } : NATIVE_ENV;

@@ -7,7 +7,7 @@ import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { readRunMetadata, recordedWorktreeDir, removeRunMetadata } from './runMetadata';
-import { blobAt, diffTrees, treeOf } from './treeObjects';
+import { blobAt, diffTrees, treeOf, type PathState } from './treeObjects';
 import { removeRunWorktree } from './worktreeFolders';
 
 /** `commit` must be the run's base or on the run branch's first-parent line since it. */
@@ -33,9 +33,11 @@ async function changedByCommands(context: RepoContext, workspace: RunWorkspace):
 
 /** Writes `paths` as they are in `commit` (deleting those absent there), then refreshes their index entries. */
 async function restorePaths(context: RepoContext, workspace: RunWorkspace, commit: string, paths: string[]): Promise<void> {
+  const restored = new Map<string, PathState>();
   for (const file of paths) {
     const absolute = path.join(workspace.workDir, file);
     const blob = await blobAt(context, commit, file);
+    restored.set(file, blob ? { oid: blob.oid, mode: blob.mode as NonNullable<PathState>['mode'] } : null);
     if (!blob) {
       await fs.promises.rm(absolute, { force: true });
       await removeEmptyParents(workspace.workDir, path.dirname(absolute));
@@ -50,7 +52,7 @@ async function restorePaths(context: RepoContext, workspace: RunWorkspace, commi
       await fs.promises.writeFile(absolute, bytes, { mode: blob.mode === '100755' ? 0o755 : 0o644 });
     }
   }
-  await refreshIndex(context, workspace, paths);
+  await refreshIndex(context, workspace, restored);
 }
 
 async function removeEmptyParents(root: string, dir: string): Promise<void> {

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { syncFs } from './localFs';
 
 /** Facts about a run the workspace needs later (undo, resume) that RunWorkspace does not carry. */
 export const RunMetadataSchema = z.object({
@@ -41,13 +41,13 @@ function metadataFile(commonDir: string, runId: string): string {
 
 export async function writeRunMetadata(commonDir: string, metadata: RunMetadata): Promise<void> {
   const file = metadataFile(commonDir, metadata.run_id);
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  await fs.promises.writeFile(file, `${JSON.stringify(metadata, null, 2)}\n`);
+  await syncFs.mkdir(path.dirname(file), { recursive: true });
+  await syncFs.writeFile(file, `${JSON.stringify(metadata, null, 2)}\n`);
 }
 
 export async function readRunMetadata(commonDir: string, runId: string): Promise<RunMetadata | null> {
   try {
-    const parsed = RunMetadataSchema.safeParse(JSON.parse(await fs.promises.readFile(metadataFile(commonDir, runId), 'utf8')));
+    const parsed = RunMetadataSchema.safeParse(JSON.parse(await syncFs.readFile(metadataFile(commonDir, runId), 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -55,5 +55,5 @@ export async function readRunMetadata(commonDir: string, runId: string): Promise
 }
 
 export async function removeRunMetadata(commonDir: string, runId: string): Promise<void> {
-  await fs.promises.rm(metadataFile(commonDir, runId), { force: true });
+  await syncFs.rm(metadataFile(commonDir, runId), { force: true });
 }

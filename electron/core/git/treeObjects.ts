@@ -1,8 +1,10 @@
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { gitError } from './gitErrors';
+import { serializeTree, writeLooseObject } from './looseObjects';
 import type { RepoContext } from './repoContext';
+import { syncFs } from './localFs';
 
 /** A path's new state in a commit: a blob with its mode, or deleted. */
 export type PathState = { oid: string; mode: '100644' | '100755' | '120000' } | null;
@@ -12,26 +14,52 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
   const absolute = path.join(workDir, relative);
   let stat: fs.Stats;
   try {
-    stat = await fs.promises.lstat(absolute);
+    stat = await syncFs.lstat(absolute);
   } catch {
     return null;
   }
   if (stat.isSymbolicLink()) {
-    const target = await fs.promises.readlink(absolute);
-    return { oid: await git.writeBlob({ ...context.iso, blob: Buffer.from(target) }), mode: '120000' };
+    const target = await syncFs.readlink(absolute);
+    return { oid: await writeLooseObject(context, 'blob', Buffer.from(target)), mode: '120000' };
   }
   // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
   if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
   if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
-  const blob = await fs.promises.readFile(absolute);
-  return { oid: await git.writeBlob({ ...context.iso, blob }), mode: stat.mode & 0o111 ? '100755' : '100644' };
+  const blob = await syncFs.readFile(absolute);
+  return { oid: await writeLooseObject(context, 'blob', blob), mode: stat.mode & 0o111 ? '100755' : '100644' };
+}
+
+/**
+ * Trees and commits never change under their id, so the ones a run reads or writes again and again
+ * (its branch's root and the folders it edits, the parent commit) are kept, per repository.
+ */
+const TREE_CACHE_LIMIT = 2000;
+const treeCache = new Map<string, TreeEntry[]>();
+const commitTreeCache = new Map<string, string>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= TREE_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
+
+/** A tree's entries (cached; callers must not change the array). */
+export async function readTreeEntries(context: RepoContext, oid: string): Promise<readonly TreeEntry[]> {
+  const key = `${context.dirs.commonDir}\0${oid}`;
+  return treeCache.get(key) ?? remember(treeCache, key, (await git.readTree({ ...context.iso, oid })).tree);
+}
+
+async function writeTreeEntries(context: RepoContext, entries: TreeEntry[]): Promise<string> {
+  const oid = await writeLooseObject(context, 'tree', serializeTree(entries));
+  remember(treeCache, `${context.dirs.commonDir}\0${oid}`, entries);
+  return oid;
 }
 
 /** Returns the tree of `baseTree` with `changes` applied (recursing only into touched folders); null when empty. */
 export async function updateTree(context: RepoContext, baseTree: string | null, changes: Map<string, PathState>): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   if (baseTree) {
-    for (const entry of (await git.readTree({ ...context.iso, oid: baseTree })).tree) entries.set(entry.path, entry);
+    for (const entry of await readTreeEntries(context, baseTree)) entries.set(entry.path, entry);
   }
   const nested = new Map<string, Map<string, PathState>>();
   for (const [filePath, state] of changes) {
@@ -55,7 +83,7 @@ export async function updateTree(context: RepoContext, baseTree: string | null, 
     }
   }
   if (entries.size === 0) return null;
-  return git.writeTree({ ...context.iso, tree: [...entries.values()] });
+  return writeTreeEntries(context, [...entries.values()]);
 }
 
 export interface TreeChange {
@@ -67,7 +95,7 @@ export interface TreeChange {
 /** Files that differ between two trees, skipping identical subtrees by their ids. */
 export async function diffTrees(context: RepoContext, left: string | null, right: string | null, prefix = ''): Promise<TreeChange[]> {
   if (left === right) return [];
-  const read = async (oid: string | null) => new Map((oid ? (await git.readTree({ ...context.iso, oid })).tree : []).map((entry) => [entry.path, entry]));
+  const read = async (oid: string | null) => new Map((oid ? await readTreeEntries(context, oid) : []).map((entry) => [entry.path, entry]));
   const [a, b] = await Promise.all([read(left), read(right)]);
   const names = [...new Set([...a.keys(), ...b.keys()])].sort();
   const out: TreeChange[] = [];
@@ -87,7 +115,13 @@ export async function diffTrees(context: RepoContext, left: string | null, right
 }
 
 export async function treeOf(context: RepoContext, commit: string): Promise<string> {
-  return (await git.readCommit({ ...context.iso, oid: commit })).commit.tree;
+  const key = `${context.dirs.commonDir}\0${commit}`;
+  return commitTreeCache.get(key) ?? remember(commitTreeCache, key, (await git.readCommit({ ...context.iso, oid: commit })).commit.tree);
+}
+
+/** Records a commit this process wrote, so the next step's parent tree is not read back from disk. */
+export function rememberCommitTree(context: RepoContext, commit: string, tree: string): void {
+  remember(commitTreeCache, `${context.dirs.commonDir}\0${commit}`, tree);
 }
 
 export async function readBlobText(context: RepoContext, oid: string): Promise<{ text: string; binary: boolean; bytes: number }> {
@@ -102,7 +136,7 @@ export async function blobAt(context: RepoContext, commit: string, filePath: str
   let tree = await treeOf(context, commit);
   const segments = filePath.split('/');
   for (const [index, segment] of segments.entries()) {
-    const entry = (await git.readTree({ ...context.iso, oid: tree })).tree.find((candidate) => candidate.path === segment);
+    const entry = (await readTreeEntries(context, tree)).find((candidate) => candidate.path === segment);
     if (!entry) return null;
     if (index === segments.length - 1) return entry.type === 'blob' ? { oid: entry.oid, mode: entry.mode } : null;
     if (entry.type !== 'tree') return null;
