@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PRESET_NAMES } from '../shared/engine/presets';
+import { WORKFLOW_NAMES } from '../shared/engine/workflows';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
 import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine, CorpusTaskLineSchema } from '../electron/core/eval/corpus/index';
@@ -35,7 +35,7 @@ const corpusDir = values.corpus ? path.resolve(values.corpus) : findDefaultCorpu
 if (!corpusDir) throw new Error('no corpus: pass --corpus DIR or set LATHE_CORPUS');
 const corpus = loadCorpus(corpusDir);
 const tasks = selectCorpusTasks(corpus, values.tasks);
-const workflows = values.workflows ? values.workflows.split(',') : [...PRESET_NAMES];
+const workflows = values.workflows ? values.workflows.split(',') : [...WORKFLOW_NAMES];
 const formats = (values.formats ? values.formats.split(',') : [...EditFormatNameSchema.options]).map((format) => EditFormatNameSchema.parse(format));
 const lines: CorpusTaskLine[] = [];
 const started = Date.now();

@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ActionOutcome, EngineAction } from '../shared/engine/actions';
-import { configFromPreset } from '../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../shared/engine/machine';
-import { PRESETS } from '../shared/engine/presets';
+import { WORKFLOWS } from '../shared/engine/workflows';
 import type { RunState } from '../shared/engine/runState';
 import { createDefaultDeps, createEngineEnv } from '../electron/core/engine/defaultDeps';
 import type { EngineDeps } from '../electron/core/engine/engineDeps';
@@ -56,16 +56,16 @@ function script(action: EngineAction, state: RunState, step: number): ActionOutc
 }
 
 function pureTransitions(): { perTransitionUs: number; transitions: number } {
-  const preset = PRESETS.minimal;
+  const workflow = WORKFLOWS.minimal;
   const rounds = 300;
   let transitions = 0;
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
-    let state = initialState({ runId: 'r', goal: 'g', goalHash: 'h', config: configFromPreset(preset), now: 't', nowMs: 0 });
+    let state = initialState({ runId: 'r', goal: 'g', goalHash: 'h', config: configFromWorkflow(workflow), now: 't', nowMs: 0 });
     for (let step = 0; step < 500; step++) {
-      const action = nextAction(state, preset);
+      const action = nextAction(state, workflow);
       if (action.kind === 'finish') break;
-      state = applyOutcome(state, preset, action.kind === 'internal' ? { kind: 'internal' } : script(action, state, step), 't').state;
+      state = applyOutcome(state, workflow, action.kind === 'internal' ? { kind: 'internal' } : script(action, state, step), 't').state;
       transitions++;
     }
   }

@@ -26,7 +26,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await expect(page.getByTestId('no-models')).toContainText('models');
     await screen(page, '01-start-no-models');
 
-    // The goal, the supervised preset, the replay model, step gates in "both" mode.
+    // The goal, the supervised workflow, the replay model, step gates in "both" mode.
     await page.getByLabel('Goal', { exact: true }).fill(GOAL);
     await page.getByRole('radio', { name: 'supervised' }).check();
     await expect(page.getByText('Supervisor-gated plan, code, step and goal')).toBeVisible();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PresetName } from '../shared/engine/presets';
+import type { WorkflowName } from '../shared/engine/workflows';
 import { readLog } from '../electron/core/engine/runStore';
 import { makeExampleRepo, REPLAYS, treeAt } from './exampleRepo';
 import { runLathe } from './runCli';
@@ -33,20 +33,20 @@ function finished(repo: TempRepo, runId: string): Finished {
   return { tree: treeAt(repo, state.branch), subjects, status: state.status };
 }
 
-function runArgs(preset: PresetName, repo: TempRepo): string[] {
-  return ['run', '--repo', repo.dir, '--goal', GOAL, '--workflow', preset, '--model', `replay:${path.join(REPLAYS, `js-stats.${preset}.json`)}`, '--json', '--yes'];
+function runArgs(workflow: WorkflowName, repo: TempRepo): string[] {
+  return ['run', '--repo', repo.dir, '--goal', GOAL, '--workflow', workflow, '--model', `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}`, '--json', '--yes'];
 }
 
 function lockFiles(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.lock'));
 }
 
-/** The uninterrupted run of a preset's demo transcript: what every resumed run must equal. */
-export async function baselineRun(preset: PresetName, home: string): Promise<{ finished: Finished; events: number }> {
+/** The uninterrupted run of a workflow's demo transcript: what every resumed run must equal. */
+export async function baselineRun(workflow: WorkflowName, home: string): Promise<{ finished: Finished; events: number }> {
   const repo = makeExampleRepo('js-stats');
   try {
-    const result = await runLathe(runArgs(preset, repo), { env: { LATHE_HOME: home } });
-    if (result.code !== 0) throw new Error(`baseline ${preset} exited ${result.code}: ${result.stderr}`);
+    const result = await runLathe(runArgs(workflow, repo), { env: { LATHE_HOME: home } });
+    if (result.code !== 0) throw new Error(`baseline ${workflow} exited ${result.code}: ${result.stderr}`);
     const runId = onlyRun(repo);
     return { finished: finished(repo, runId), events: readLog(path.join(repo.dir, '.lathe', 'runs', runId, 'log.jsonl')).length };
   } finally {
@@ -55,11 +55,11 @@ export async function baselineRun(preset: PresetName, home: string): Promise<{ f
 }
 
 /** SIGKILL at the point-th log event, then `--resume`; reports everything that differs from a sound result. */
-export async function killAndResume(preset: PresetName, point: number, home: string): Promise<KillOutcome> {
+export async function killAndResume(workflow: WorkflowName, point: number, home: string): Promise<KillOutcome> {
   const repo = makeExampleRepo('js-stats');
   const problems: string[] = [];
   try {
-    const killed = await runLathe(runArgs(preset, repo), { env: { LATHE_HOME: home, LATHE_TEST_KILL_AT_EVENT: String(point) } });
+    const killed = await runLathe(runArgs(workflow, repo), { env: { LATHE_HOME: home, LATHE_TEST_KILL_AT_EVENT: String(point) } });
     const runId = onlyRun(repo);
     if (killed.signal !== 'SIGKILL') problems.push(`not killed (exit ${killed.code})`);
     if (!runId) return { point, killed: false, resumedCode: null, finished: null, problems: [...problems, 'no run folder'] };

@@ -1,8 +1,8 @@
 import type { ActionOutcome, EngineAction, PendingEvent } from '../shared/engine/actions';
-import { configFromPreset } from '../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../shared/engine/machine';
-import type { Preset } from '../shared/engine/presets';
+import type { Workflow } from '../shared/engine/workflows';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RunState, TestSummary } from '../shared/engine/runState';
 
@@ -15,19 +15,19 @@ export interface Simulation {
 }
 
 /** Drives the pure machine with scripted outcomes until it finishes, waits for a user, or `maxSteps`. */
-export function simulate(preset: Preset, script: Script, options: { config?: (config: RunConfig) => RunConfig; from?: RunState; maxSteps?: number; stopOnAwait?: boolean } = {}): Simulation {
+export function simulate(workflow: Workflow, script: Script, options: { config?: (config: RunConfig) => RunConfig; from?: RunState; maxSteps?: number; stopOnAwait?: boolean } = {}): Simulation {
   let state =
     options.from ??
-    initialState({ runId: '20260101T000000Z', goal: 'make the tests pass', goalHash: 'sha256:x', config: (options.config ?? ((c) => c))(configFromPreset(preset)), now: 't0', nowMs: 0 });
+    initialState({ runId: '20260101T000000Z', goal: 'make the tests pass', goalHash: 'sha256:x', config: (options.config ?? ((c) => c))(configFromWorkflow(workflow)), now: 't0', nowMs: 0 });
   const events: PendingEvent[] = [];
   const actions: EngineAction[] = [];
   for (let step = 0; step < (options.maxSteps ?? 500); step++) {
-    const action = nextAction(state, preset);
+    const action = nextAction(state, workflow);
     actions.push(action);
     if (action.kind === 'finish') break;
     if (action.kind === 'await_user' && options.stopOnAwait) break;
     const outcome = action.kind === 'internal' ? ({ kind: 'internal' } as const) : script(action, state);
-    const transition = applyOutcome(state, preset, outcome, `t${step + 1}`);
+    const transition = applyOutcome(state, workflow, outcome, `t${step + 1}`);
     state = transition.state;
     events.push(...transition.events);
     if (state.status === 'aborted' || state.status === 'time_expired') break;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRESETS, type PresetName } from '../shared/engine/presets';
+import { WORKFLOWS, type WorkflowName } from '../shared/engine/workflows';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RenderedPrompt } from '../electron/core/agents/promptCoherence';
 import { resolveRunConfig } from '../electron/core/config/resolveConfig';
@@ -16,7 +16,7 @@ import { APP_ROOT, makeExampleRepo, REPLAYS } from './exampleRepo';
 import { makeTempDir } from './tempRepo';
 
 export interface WorkflowPrompts {
-  workflow: PresetName;
+  workflow: WorkflowName;
   config: RunConfig;
   prompts: (RenderedPrompt & { context: ContextItem[] })[];
 }
@@ -26,7 +26,7 @@ export interface WorkflowPrompts {
  * the workflow's demo transcript, recording each call. The first call per role, purpose and
  * with/without feedback is kept (a Scout's tool loop and retries repeat the same prompt).
  */
-export async function renderWorkflowPrompts(workflow: PresetName, options: { promptsDir?: string } = {}): Promise<WorkflowPrompts> {
+export async function renderWorkflowPrompts(workflow: WorkflowName, options: { promptsDir?: string } = {}): Promise<WorkflowPrompts> {
   const repo = makeExampleRepo('js-stats');
   const dataDir = makeTempDir('lathe-prompts-');
   try {
@@ -90,9 +90,9 @@ const fence = (text: string) => `~~~~text\n${text}\n~~~~`;
 
 /** The committed, readable form: docs/prompts/<workflow>.md. */
 export function promptsMarkdown(rendered: WorkflowPrompts): string {
-  const preset = PRESETS[rendered.workflow];
+  const workflow = WORKFLOWS[rendered.workflow];
   return [
-    `# Prompts of the ${rendered.workflow} workflow (seed ${preset.seed})`,
+    `# Prompts of the ${rendered.workflow} workflow (seed ${workflow.seed})`,
     '',
     `Every role's prompt as the model receives it, rendered from a replay run of the bundled js-stats example by`,
     '`electron/core/agents/prompts.test.ts`, which also checks that they agree (`promptCoherence.ts`). Regenerate',

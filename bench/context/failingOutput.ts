@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PRESETS } from '../../shared/engine/presets';
+import { WORKFLOWS } from '../../shared/engine/workflows';
 import { feedbackFrom } from '../../shared/engine/testFeedback';
 import type { TestSummary } from '../../shared/engine/runState';
 import { defaultCorpusCache, preparedTaskRepo, type CorpusTask } from '../../electron/core/eval/corpus/index';
@@ -21,7 +21,7 @@ export interface FailingOutput {
 }
 
 function cacheFile(cacheDir: string, task: CorpusTask): string {
-  const key = crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${PRESETS['dev-agent'].failure_view}\0run-worktree`).digest('hex').slice(0, 12);
+  const key = crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${WORKFLOWS['dev-agent'].failure_view}\0run-worktree`).digest('hex').slice(0, 12);
   return path.join(cacheDir, 'context-failures', `${task.id}-${key}.json`);
 }
 
@@ -48,7 +48,7 @@ export async function failingOutput(corpusDir: string, task: CorpusTask, options
       tail: result.tail,
       first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message, location: result.firstFailure.location } : null,
     } as TestSummary;
-    const output: FailingOutput = { task: task.id, exit_code: result.exitCode, status: result.status, feedback: feedbackFrom(summary, 'first_failure', PRESETS['dev-agent'].failure_view).text };
+    const output: FailingOutput = { task: task.id, exit_code: result.exitCode, status: result.status, feedback: feedbackFrom(summary, 'first_failure', WORKFLOWS['dev-agent'].failure_view).text };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
     return output;

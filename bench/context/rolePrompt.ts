@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { initialState } from '../../shared/engine/initialState';
-import { configFromPreset } from '../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
 import type { AgentPurpose } from '../../shared/engine/actions';
-import { PRESETS, type PresetName } from '../../shared/engine/presets';
+import { WORKFLOWS, type WorkflowName } from '../../shared/engine/workflows';
 import type { RunState } from '../../shared/engine/runState';
 import { contextFiles } from '../../electron/core/agents/contextFiles';
 import { PromptLibrary } from '../../electron/core/agents/promptLibrary';
@@ -25,11 +25,11 @@ export type Method = 'baseline' | 'new';
 export type BenchRole = 'coder' | 'editor' | 'planner' | 'briefer';
 export const BENCH_ROLES: BenchRole[] = ['coder', 'editor', 'planner', 'briefer'];
 
-const SETUP: Record<BenchRole, { preset: PresetName; purpose: AgentPurpose; modelRole: ModelRole }> = {
-  coder: { preset: 'dev-agent', purpose: 'code', modelRole: 'coder' },
-  editor: { preset: 'editor-scouts', purpose: 'code', modelRole: 'editor' },
-  planner: { preset: 'supervised', purpose: 'plan', modelRole: 'planner' },
-  briefer: { preset: 'editor-scouts', purpose: 'scout_brief', modelRole: 'editor' },
+const SETUP: Record<BenchRole, { workflow: WorkflowName; purpose: AgentPurpose; modelRole: ModelRole }> = {
+  coder: { workflow: 'dev-agent', purpose: 'code', modelRole: 'coder' },
+  editor: { workflow: 'editor-scouts', purpose: 'code', modelRole: 'editor' },
+  planner: { workflow: 'supervised', purpose: 'plan', modelRole: 'planner' },
+  briefer: { workflow: 'editor-scouts', purpose: 'scout_brief', modelRole: 'editor' },
 };
 
 export interface RolePrompt {
@@ -53,17 +53,17 @@ const countPrompt = (messages: ChatMessage[]) => messages.reduce((sum, message) 
  * brief's 8 KB path summary; new: the ranked, budgeted context and map.
  */
 export async function rolePrompt(workDir: string, role: BenchRole, goal: string, feedback: string | null, contextSize: number, method: Method): Promise<RolePrompt> {
-  const { preset: presetName, purpose, modelRole } = SETUP[role];
-  const preset = PRESETS[presetName];
-  const config = { ...configFromPreset(preset), edit_format: 'search-replace' as const, models: { [modelRole]: { model: 'replay:bench.json', context_size: contextSize } } };
+  const { workflow: workflowName, purpose, modelRole } = SETUP[role];
+  const workflow = WORKFLOWS[workflowName];
+  const config = { ...configFromWorkflow(workflow), edit_format: 'search-replace' as const, models: { [modelRole]: { model: 'replay:bench.json', context_size: contextSize } } };
   const state: RunState = {
     ...initialState({ runId: '20260101T000000Z', goal, goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 }),
     workspace: { runId: 'bench', repoRoot: workDir, workDir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
     feedback: feedback === null ? null : { kind: 'first_failure', text: feedback },
   };
   const tools = createReadOnlyTools(workDir);
-  const ctx: AgentContext = { state, preset, tools, prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
-  const spec = agentSpecFor(purpose, preset);
+  const ctx: AgentContext = { state, workflow, tools, prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
+  const spec = agentSpecFor(purpose, workflow);
   if (!spec) throw new Error(`no agent for ${purpose}`);
   let messages: ChatMessage[];
   let context: ContextItem[];

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { configFromPreset } from '../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
 import { initialState } from '../../shared/engine/initialState';
-import { PRESETS } from '../../shared/engine/presets';
+import { WORKFLOWS } from '../../shared/engine/workflows';
 import type { RunState } from '../../shared/engine/runState';
 import type { RunLogEvent } from '../../shared/schemas/run';
 
@@ -108,7 +108,7 @@ export function generateRun(eventCount: number, fileLines: number): GeneratedRun
   }
   fs.writeFileSync(path.join(dir, 'log.jsonl'), `${lines.join('\n')}\n`);
   const state: RunState = {
-    ...initialState({ runId, goal: 'Refactor the generated module and keep every test green', goalHash: 'sha256:bench', config: configFromPreset(PRESETS.supervised), now: new Date(started).toISOString(), nowMs: started }),
+    ...initialState({ runId, goal: 'Refactor the generated module and keep every test green', goalHash: 'sha256:bench', config: configFromWorkflow(WORKFLOWS.supervised), now: new Date(started).toISOString(), nowMs: started }),
     status: 'aborted',
     branch,
     phase: 'coding',

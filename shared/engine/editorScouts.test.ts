@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, simulate, testResult, usage, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { RunState } from './runState';
 
 const brief = { behavior_change: 'median returns the middle value', success_criteria: ['the median test passes'], non_goals: ['mean'], questions: [{ scout: 'A', question: 'where is median?' }, { scout: 'B', question: 'how are tests run?' }] };
@@ -35,13 +35,13 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
   };
 }
 
-const preset = PRESETS['editor-scouts'];
+const workflow = WORKFLOWS['editor-scouts'];
 const purposes = (actions: EngineAction[]) => actions.filter((action) => action.kind === 'agent').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : ''));
 
 describe('editor-scouts (seed 004) transitions', () => {
   // docs/seeds.md 4.2: the Editor's brief (behaviour change, success criteria, non-goals)
   it('briefs, pulls each Scout with its question, records their reports, then the Editor implements', () => {
-    const run = simulate(preset, script());
+    const run = simulate(workflow, script());
     expect(purposes(run.actions)).toEqual(['editor:scout_brief', 'scout:scout', 'scout:scout', 'editor:code']);
     expect(run.state.contexts).toEqual(['context_001.md', 'context_002.md']);
     expect(run.events.filter((event) => event.type === 'scout_report').map((event) => event.data.scout)).toEqual(['A', 'B']);
@@ -49,7 +49,7 @@ describe('editor-scouts (seed 004) transitions', () => {
   });
 
   it('REPLANs (re-querying the Scouts) after 3, 6 and 9 consecutive failures and hard-stops at 12 as stuck', () => {
-    const run = simulate(preset, script({ green: () => false }));
+    const run = simulate(workflow, script({ green: () => false }));
     const replans = run.events.filter((event) => event.type === 'replan').length;
     expect(replans).toBe(3);
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'scout_brief')).toBe(4);
@@ -61,21 +61,21 @@ describe('editor-scouts (seed 004) transitions', () => {
   });
 
   it('goes green again after a REPLAN and resets the total counter', () => {
-    const run = simulate(preset, script({ green: (verifies) => verifies === 4 }));
+    const run = simulate(workflow, script({ green: (verifies) => verifies === 4 }));
     expect(run.state.result?.status).toBe('complete');
     expect(run.state.counters).toMatchObject({ total_verify_loops: 0, consecutive_verify_failures: 0, replans: 1 });
   });
 
   // docs/seeds.md 4.16
   it('ends the task at once, stuck, when a Scout fails every retry (INFRA_ERROR)', () => {
-    const run = simulate(preset, script({ scoutFails: true }));
+    const run = simulate(workflow, script({ scoutFails: true }));
     expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 2 });
     expect(run.state.result?.reason).toContain('Scout INFRA_ERROR');
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(0);
   });
 
   it('ends the task at once, stuck, when the Verifier reports INFRA_ERROR', () => {
-    const run = simulate(preset, script({ infra: true }));
+    const run = simulate(workflow, script({ infra: true }));
     expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 2 });
     expect(countOf(run.actions, (action) => action.kind === 'verify')).toBe(1);
   });

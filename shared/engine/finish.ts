@@ -2,7 +2,7 @@ import type { ErrorCode } from '../errors';
 import type { RunStatus } from '../schemas/run';
 import type { Transition } from './actions';
 import { currentStep, updateStep } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { RunState } from './runState';
 
 /** Exit codes (docs/cli.md): 0 success or nothing to do, 1 goal not met, 2 unrecoverable infra error. */
@@ -49,7 +49,7 @@ export function stopRun(state: RunState, status: 'aborted' | 'paused' | 'time_ex
  * fixed what blocked it, resuming verifies again at the run's head: green carries on (and resolves the
  * report), red is stuck again at once, since the total verify counter resets only on green.
  */
-export function reopenStuck(state: RunState, preset: Preset): RunState {
+export function reopenStuck(state: RunState, workflow: Workflow): RunState {
   const reopened: RunState = { ...state, status: 'running', result: null, gate: null, proposal: null, proposal_files: [], feedback: null, fix_review: null };
   const step = currentStep(state);
   if (step && state.workspace) {
@@ -57,5 +57,5 @@ export function reopenStuck(state: RunState, preset: Preset): RunState {
     const again = updateStep(reopened, step.id, (current) => ({ ...current, status: 'in_progress', fail_reason: null }));
     return { ...again, phase: 'verifying', metrics: wasFailed ? { ...again.metrics, failed_steps: Math.max(0, again.metrics.failed_steps - 1) } : again.metrics };
   }
-  return { ...reopened, phase: preset.scouts ? 'scouting' : 'planning', scouting: null };
+  return { ...reopened, phase: workflow.scouts ? 'scouting' : 'planning', scouting: null };
 }

@@ -4,7 +4,7 @@ import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { gateWaitsForUser, type GateKind } from './gates';
 import { currentPlan, currentStep, updatePlan } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { RunState, Verdict } from './runState';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 
@@ -29,14 +29,14 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
  * The Supervisor's verdict on the open gate. It passes when approved and at or over the gate's
  * threshold; with escalation on, consecutive low scores step up to ABORT (seed 002).
  */
-export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): Transition {
+export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdict): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   // Seed 002's goal gate also needs "Final integration tests pass": its final full test run decides that.
   const finalTestsFailed = gate.kind === 'goal' && state.last_test !== null && !state.last_test.passed;
   const passes = verdict.approved && verdict.score >= gate.threshold && !finalTestsFailed;
   const normalized: Verdict = { ...verdict, approved: passes };
-  const escalation = preset.escalation ? countVerdict(state.counters, verdict.score) : null;
+  const escalation = workflow.escalation ? countVerdict(state.counters, verdict.score) : null;
   // Seed 002: the escalation message goes into the next prompt of the agent concerned.
   const note: RunState['escalation_note'] =
     escalation && escalation.level !== 'NONE'
@@ -70,7 +70,7 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
   if (gateWaitsForUser(state.config.gates[gate.kind])) {
     return { state: { ...withVerdict, status: 'waiting_for_gate' }, events };
   }
-  const decided = decideGate(withVerdict, preset, passes, critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed), 'supervisor');
+  const decided = decideGate(withVerdict, workflow, passes, critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed), 'supervisor');
   return { state: decided.state, events: [...events, ...decided.events] };
 }
 
@@ -78,12 +78,12 @@ export function takeVerdict(state: RunState, preset: Preset, verdict: Verdict): 
  * The user's decision on a pending gate: a comment is fed back as critique, together with the
  * Supervisor's verdict — or instead of it, when the user edited that feedback.
  */
-export function takeUserDecision(state: RunState, preset: Preset, approved: boolean, comment: string | null, editedFeedback: string | null = null): Transition {
+export function takeUserDecision(state: RunState, workflow: Workflow, approved: boolean, comment: string | null, editedFeedback: string | null = null): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   const supervisorText = editedFeedback ?? (gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '');
   const critique = [comment ? `User: ${comment}` : '', supervisorText].filter(Boolean).join('\n');
-  const decided = decideGate({ ...state, status: 'running' }, preset, approved, critique, 'user');
+  const decided = decideGate({ ...state, status: 'running' }, workflow, approved, critique, 'user');
   return {
     state: decided.state,
     events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback } }, ...decided.events],
@@ -96,7 +96,7 @@ function critiqueOf(verdict: Verdict, escalation: string | null, finalTestsFaile
   return [message, ...lines].filter(Boolean).join('\n');
 }
 
-function decideGate(state: RunState, preset: Preset, approved: boolean, critique: string, by: 'supervisor' | 'user'): Transition {
+function decideGate(state: RunState, workflow: Workflow, approved: boolean, critique: string, by: 'supervisor' | 'user'): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   const closed: RunState = { ...state, gate: null };
@@ -111,15 +111,15 @@ function decideGate(state: RunState, preset: Preset, approved: boolean, critique
       return tail(replanOrFail(rejected, critique, 'plan rejected'));
     }
     case 'code': {
-      if (approved) return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, preset, gate.opened_at));
+      if (approved) return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, workflow, gate.opened_at));
       // Rejected implementation: back to the step's start, and the Coder implements it again.
       const rolledBack = rollBackStep(closed);
-      const retried = failAttempt(rolledBack.state, preset, { kind: 'critique', text: critique });
+      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', text: critique });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
     case 'step':
-      if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, preset));
-      return tail(failAttempt(closed, preset, { kind: 'critique', text: critique }));
+      if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, workflow));
+      return tail(failAttempt(closed, workflow, { kind: 'critique', text: critique }));
     case 'goal':
       // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
       if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, by === 'user' ? 'the user confirmed the goal is met at the goal gate' : 'the Supervisor confirmed the goal is met'));

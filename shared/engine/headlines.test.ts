@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentOutput, simulate, testResult, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
 import { applyOutcome } from './machine';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { RunConfig } from './runConfig';
 import type { RunState } from './runState';
 
@@ -10,7 +10,7 @@ import type { RunState } from './runState';
 
 const step = (id: string) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: [], artifacts: ['src/stats.js'] });
 const plan = { plan_id: 'plan_0001', analysis: 'two steps', steps: [step('T1'), step('T2')] };
-const supervised = PRESETS.supervised;
+const supervised = WORKFLOWS.supervised;
 
 function script(planner: (action: EngineAction) => ActionOutcome = (action) => agentOutput(action, plan)): Script {
   return (action: EngineAction, state: RunState): ActionOutcome => {

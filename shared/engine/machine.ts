@@ -10,7 +10,7 @@ import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan, planShapeProblem } from './planning';
 import { currentStep, updateStep } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
@@ -38,7 +38,7 @@ const STOP_REASONS = {
 const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
 
 /** What the engine must do next in this state. Pure: the same state always asks for the same action. */
-export function nextAction(state: RunState, preset: Preset): EngineAction {
+export function nextAction(state: RunState, workflow: Workflow): EngineAction {
   switch (state.phase) {
     case 'preparing':
       return { kind: 'prepare' };
@@ -51,19 +51,19 @@ export function nextAction(state: RunState, preset: Preset): EngineAction {
       return { kind: 'internal' };
     }
     case 'planning':
-      if (preset.planning === 'single_task' && currentStep(state)?.status !== 'blocked') return { kind: 'internal' };
+      if (workflow.planning === 'single_task' && currentStep(state)?.status !== 'blocked') return { kind: 'internal' };
       return { kind: 'agent', role: 'planner', purpose: currentStep(state)?.status === 'blocked' ? 'subplan' : 'plan' };
     case 'selecting':
       return { kind: 'internal' };
     case 'coding':
-      return { kind: 'agent', role: preset.writer, purpose: 'code' };
+      return { kind: 'agent', role: workflow.writer, purpose: 'code' };
     case 'applying':
       return { kind: 'apply' };
     case 'verifying':
       return { kind: 'verify', purpose: 'step' };
     case 'testing':
       if (state.fix_review) return { kind: 'agent', role: 'supervisor', purpose: 'review_fix_plan' };
-      return { kind: 'agent', role: 'tester', purpose: preset.tester === 'fix_plan' ? 'fix_plan' : 'test_report' };
+      return { kind: 'agent', role: 'tester', purpose: workflow.tester === 'fix_plan' ? 'fix_plan' : 'test_report' };
     case 'plan_review':
     case 'code_review':
     case 'step_review':
@@ -86,9 +86,9 @@ export function nextAction(state: RunState, preset: Preset): EngineAction {
 }
 
 /** The state after an action's outcome, and the log events that record why. Pure. */
-export function applyOutcome(state: RunState, preset: Preset, outcome: ActionOutcome, now: string): Transition {
+export function applyOutcome(state: RunState, workflow: Workflow, outcome: ActionOutcome, now: string): Transition {
   const stamped: RunState = { ...state, updated_at: now };
-  const transition = route(stamped, preset, outcome, now);
+  const transition = route(stamped, workflow, outcome, now);
   const phaseEvents: PendingEvent[] =
     transition.state.phase !== state.phase
       ? [{ role: 'engine', type: 'phase', data: { from: state.phase, to: transition.state.phase, step_id: transition.state.current_step_id } }]
@@ -96,10 +96,10 @@ export function applyOutcome(state: RunState, preset: Preset, outcome: ActionOut
   return { state: transition.state, events: [...phaseEvents, ...transition.events] };
 }
 
-function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: string): Transition {
+function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now: string): Transition {
   switch (outcome.kind) {
     case 'internal':
-      return internalStep(state, preset, now);
+      return internalStep(state, workflow, now);
     case 'prepared': {
       const next: RunState = {
         ...state,
@@ -107,16 +107,16 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
         branch: outcome.workspace.branch,
         head: outcome.head,
         test_command: outcome.test_command,
-        phase: preset.preflight_test ? 'preflight' : preset.scouts ? 'scouting' : 'planning',
+        phase: workflow.preflight_test ? 'preflight' : workflow.scouts ? 'scouting' : 'planning',
       };
       const data = { branch: outcome.workspace.branch, base: outcome.workspace.baseCommit, work_dir: outcome.workspace.workDir, mode: outcome.workspace.mode, test_command: outcome.test_command };
       return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
     }
     case 'verified':
       if (outcome.purpose === 'final') return afterFinalTest(state, outcome.test);
-      return outcome.purpose === 'preflight' ? afterPreflight(state, preset, outcome.test) : afterVerify(state, preset, outcome.test);
+      return outcome.purpose === 'preflight' ? afterPreflight(state, workflow, outcome.test) : afterVerify(state, workflow, outcome.test);
     case 'agent_output':
-      return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), preset, outcome.role, outcome.purpose, outcome.output, now);
+      return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), workflow, outcome.role, outcome.purpose, outcome.output, now);
     case 'agent_declined':
     case 'agent_failed': {
       const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
@@ -127,7 +127,7 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
         const finished = finishRun(accounted, 'failed', EXIT_INFRA, `${reason} (the ${outcome.role}'s model cannot answer; not retried)`, outcome.code);
         return { state: finished.state, events: [failed, ...finished.events] };
       }
-      return afterAgentFailure(accounted, preset, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined');
+      return afterAgentFailure(accounted, workflow, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined');
     }
     case 'applied': {
       const step = currentStep(state);
@@ -141,19 +141,19 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
     case 'apply_rejected': {
       const text = `Your edits were rejected (${outcome.rule ?? outcome.code}${outcome.path ? ` on ${outcome.path}` : ''}): ${outcome.message}`;
       const rejected: PendingEvent = { role: 'engine', type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
-      const next = failAttempt(recordWriterFailure(state, preset, 'EDIT_REJECTED', text), preset, { kind: 'edit_rejected', text });
+      const next = failAttempt(recordWriterFailure(state, workflow, 'EDIT_REJECTED', text), workflow, { kind: 'edit_rejected', text });
       return { state: next.state, events: [rejected, ...next.events] };
     }
     case 'user_decision':
       if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
-      return takeUserDecision(state, preset, outcome.approved, outcome.comment, outcome.feedback ?? null);
+      return takeUserDecision(state, workflow, outcome.approved, outcome.comment, outcome.feedback ?? null);
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`, outcome.code);
     case 'cancelled':
       return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'stopped for good by the user');
     case 'step_budget_exhausted': {
       // No sub-plan: it would work within the same, spent budget (seed 002: sub-plans draw on their parent's).
-      const out = state.current_step_id ? failStep({ ...state, gate: null, proposal: null }, preset, state.current_step_id, outcome.reason) : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
+      const out = state.current_step_id ? failStep({ ...state, gate: null, proposal: null }, workflow, state.current_step_id, outcome.reason) : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
       return { state: out.state, events: [{ role: 'engine', type: 'budget_exhausted', data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason } }, ...out.events] };
     }
     case 'execution_budget_exhausted':
@@ -169,14 +169,14 @@ function route(state: RunState, preset: Preset, outcome: ActionOutcome, now: str
   }
 }
 
-function internalStep(state: RunState, preset: Preset, now: string): Transition {
+function internalStep(state: RunState, workflow: Workflow, now: string): Transition {
   if (state.phase === 'scouting') return { state: { ...state, phase: 'planning' }, events: [] };
-  if (state.phase === 'planning') return acceptPlan(state, preset, { kind: 'single_task' }, now);
-  if (state.phase === 'selecting') return selectNext(state, preset, now);
+  if (state.phase === 'planning') return acceptPlan(state, workflow, { kind: 'single_task' }, now);
+  if (state.phase === 'selecting') return selectNext(state, workflow, now);
   return { state, events: [] };
 }
 
-function afterPreflight(state: RunState, preset: Preset, test: TestSummary): Transition {
+function afterPreflight(state: RunState, workflow: Workflow, test: TestSummary): Transition {
   const recorded: RunState = { ...state, last_test: test };
   const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'preflight', ...test } };
   if (test.status === 'INFRA_ERROR') {
@@ -189,11 +189,11 @@ function afterPreflight(state: RunState, preset: Preset, test: TestSummary): Tra
   }
   // The failing tests the run starts from: the evidence a later green shows the change is tested (seed 004's done).
   const failure = { step_id: null, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir };
-  const next: RunState = { ...recorded, phase: preset.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', preset.failure_view), failure_history: [...recorded.failure_history, failure].slice(-5) };
+  const next: RunState = { ...recorded, phase: workflow.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', workflow.failure_view), failure_history: [...recorded.failure_history, failure].slice(-5) };
   return { state: next, events: [event] };
 }
 
-function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transition {
+function afterVerify(state: RunState, workflow: Workflow, test: TestSummary): Transition {
   const metrics = test.passed
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
@@ -204,23 +204,23 @@ function afterVerify(state: RunState, preset: Preset, test: TestSummary): Transi
   const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: state.current_step_id, ...test } };
   if (test.status === 'INFRA_ERROR') {
     // Seed 004 invariant 10: an infrastructure failure ends the task at once.
-    const status = preset.stuck_report ? 'stuck' : 'failed';
+    const status = workflow.stuck_report ? 'stuck' : 'failed';
     const ended = finishRun(recorded, status, EXIT_INFRA, `the Verifier could not run the tests: ${test.reason ?? 'unknown reason'}`);
     return { state: ended.state, events: [event, ...ended.events] };
   }
-  if (preset.tester !== 'none') return { state: { ...recorded, phase: 'testing' }, events: [event] };
-  const next = evaluate(recorded, preset, null);
+  if (workflow.tester !== 'none') return { state: { ...recorded, phase: 'testing' }, events: [event] };
+  const next = evaluate(recorded, workflow, null);
   return { state: next.state, events: [event, ...next.events] };
 }
 
-function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
+function afterAgent(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
   switch (purpose) {
     case 'plan':
     case 'subplan': {
       const plan = PlanSchema.safeParse(output);
-      if (plan.success) return acceptPlan(state, preset, { kind: 'tasks', plan: plan.data }, now);
+      if (plan.success) return acceptPlan(state, workflow, { kind: 'tasks', plan: plan.data }, now);
       const stepped = SteppedPlanSchema.safeParse(output);
-      if (stepped.success) return acceptPlan(state, preset, { kind: 'steps', plan: stepped.data }, now);
+      if (stepped.success) return acceptPlan(state, workflow, { kind: 'steps', plan: stepped.data }, now);
       const problem = planShapeProblem(output, stepped.error.issues[0]);
       const rejected = replanOrFail({ ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } }, `The plan was invalid: ${problem}. Produce a corrected plan.`, 'invalid plan');
       return { state: rejected.state, events: [{ role: 'planner', type: 'plan_invalid', data: { reason: problem } }, ...rejected.events] };
@@ -234,7 +234,7 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       const report = TesterReportSchema.safeParse(output);
       const passed = state.last_test?.passed ?? false;
       const data = { task_id: state.current_step_id, passed, report: report.success ? report.data.report : (state.last_test?.report ?? ''), model_passed: report.success ? report.data.passed : null };
-      const next = evaluate(state, preset, null);
+      const next = evaluate(state, workflow, null);
       return { state: next.state, events: [{ role: 'tester', type: 'tester_report', data }, ...next.events] };
     }
     case 'fix_plan': {
@@ -242,31 +242,31 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
       const fixPlan = parsed.success ? fixPlanFeedback(parsed.data, state.last_test) : null;
       const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
       const withFindings: RunState = { ...state, tester_findings: parsed.success ? parsed.data.findings : [] };
-      const next = routeFixPlan(withFindings, preset, state.last_test?.passed && !blocking ? null : fixPlan);
+      const next = routeFixPlan(withFindings, workflow, state.last_test?.passed && !blocking ? null : fixPlan);
       const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true as const };
       return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
     }
     case 'review_fix_plan': {
       const verdict = SupervisorVerdictSchema.safeParse(output);
-      if (!verdict.success) return afterAgentFailure(state, preset, role, purpose, 'the verdict did not match its schema', false);
-      return takeFixPlanVerdict(state, preset, verdict.data);
+      if (!verdict.success) return afterAgentFailure(state, workflow, role, purpose, 'the verdict did not match its schema', false);
+      return takeFixPlanVerdict(state, workflow, verdict.data);
     }
     case 'review_plan':
     case 'review_code':
     case 'review_step':
     case 'review_goal': {
       const verdict = SupervisorVerdictSchema.safeParse(output);
-      if (!verdict.success) return afterAgentFailure(state, preset, role, purpose, 'the verdict did not match its schema', false);
-      return takeVerdict(state, preset, verdict.data);
+      if (!verdict.success) return afterAgentFailure(state, workflow, role, purpose, 'the verdict did not match its schema', false);
+      return takeVerdict(state, workflow, verdict.data);
     }
     case 'scout_brief': {
       const brief = EditorBriefSchema.safeParse(output);
-      if (!brief.success) return afterAgentFailure(state, preset, role, purpose, 'the brief did not match its schema', false);
+      if (!brief.success) return afterAgentFailure(state, workflow, role, purpose, 'the brief did not match its schema', false);
       return { state: { ...state, scouting: { brief: brief.data, next: 0 } }, events: [{ role, type: 'scout_brief', data: { ...brief.data } }] };
     }
     case 'scout': {
       const answer = ScoutOutcomeSchema.safeParse(output);
-      if (!answer.success || !state.scouting) return afterAgentFailure(state, preset, role, purpose, 'the scout report did not match its schema', false);
+      if (!answer.success || !state.scouting) return afterAgentFailure(state, workflow, role, purpose, 'the scout report did not match its schema', false);
       const scouting = { ...state.scouting, next: state.scouting.next + 1 };
       return {
         state: { ...state, scouting, contexts: [...state.contexts, answer.data.context_file] },
@@ -282,7 +282,7 @@ function afterAgent(state: RunState, preset: Preset, role: AgentRoleName, purpos
  * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
  * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
  */
-function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean): Transition {
+function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean): Transition {
   const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason } };
   const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
   switch (purpose) {
@@ -296,17 +296,17 @@ function afterAgentFailure(state: RunState, preset: Preset, role: AgentRoleName,
       const step = currentStep(state);
       if (declined && step && step.depth < state.config.limits.max_subplan_depth) {
         const requested: PendingEvent = { role: 'engine', type: 'subplan_requested', data: { step_id: step.id, depth: step.depth, reason } };
-        const blocked = outOfAttempts({ ...state, gate: null, proposal: null, proposal_files: [] }, preset, `the Coder asked for a sub-plan: ${reason}`);
+        const blocked = outOfAttempts({ ...state, gate: null, proposal: null, proposal_files: [] }, workflow, `the Coder asked for a sub-plan: ${reason}`);
         return { state: blocked.state, events: [event, requested, ...blocked.events] };
       }
-      const recorded = recordWriterFailure(state, preset, declined ? 'DECLINED' : 'INVALID_ANSWER', reason);
-      return wrap(failAttempt(recorded, preset, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
+      const recorded = recordWriterFailure(state, workflow, declined ? 'DECLINED' : 'INVALID_ANSWER', reason);
+      return wrap(failAttempt(recorded, workflow, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
     }
     case 'test_report':
     case 'fix_plan':
-      return wrap(evaluate(state, preset, null));
+      return wrap(evaluate(state, workflow, null));
     case 'review_fix_plan':
-      return wrap(unreviewedFixPlan(state, preset, reason));
+      return wrap(unreviewedFixPlan(state, workflow, reason));
     case 'scout':
     case 'scout_brief':
       // Seed 004 invariants 9 and 10: after its retries a Scout failure is INFRA_ERROR, and the task ends at once.

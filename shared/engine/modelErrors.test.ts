@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, simulate, testResult, usage, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
 import type { ErrorCode } from '../errors';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 
 const plan = { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 'Fix', rationale: 'r', acceptance: 'a', artifacts: ['a.py'] }] };
 const failed = (action: EngineAction, code: ErrorCode): ActionOutcome =>
@@ -28,7 +28,7 @@ const agentCalls = (actions: EngineAction[], purpose: string) => countOf(actions
 
 describe('model errors no retry can cure end the run (exit 2), never a replan or another attempt', () => {
   it.each<ErrorCode>(['MODEL_LOAD_FAILED', 'REPLAY_EXHAUSTED', 'INSUFFICIENT_MEMORY', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'])('%s from the Planner: one call, then failed with the code', (code) => {
-    const run = simulate(PRESETS.supervised, script(code, (action) => action.purpose === 'plan'));
+    const run = simulate(WORKFLOWS.supervised, script(code, (action) => action.purpose === 'plan'));
     expect(agentCalls(run.actions, 'plan')).toBe(1);
     expect(run.state.result).toEqual({ status: 'failed', exit_code: 2, code, reason: expect.stringContaining(`${code}: ${code} happened`) });
     expect(run.events.at(-1)).toMatchObject({ type: 'run_finished', data: { status: 'failed', exit_code: 2, code } });
@@ -36,20 +36,20 @@ describe('model errors no retry can cure end the run (exit 2), never a replan or
   });
 
   it('MODEL_LOAD_FAILED from the Coder: one attempt, not the five retry-loop would make', () => {
-    const run = simulate(PRESETS['retry-loop'], script('MODEL_LOAD_FAILED', (action) => action.purpose === 'code'));
+    const run = simulate(WORKFLOWS['retry-loop'], script('MODEL_LOAD_FAILED', (action) => action.purpose === 'code'));
     expect(agentCalls(run.actions, 'code')).toBe(1);
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 2, code: 'MODEL_LOAD_FAILED' });
   });
 
   it('a retryable failure (INVALID_OUTPUT) still costs a plan attempt and replans', () => {
-    const run = simulate(PRESETS.supervised, script('INVALID_OUTPUT', (action) => action.purpose === 'plan'));
+    const run = simulate(WORKFLOWS.supervised, script('INVALID_OUTPUT', (action) => action.purpose === 'plan'));
     expect(agentCalls(run.actions, 'plan')).toBe(5);
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
     expect(run.state.result?.code).toBeUndefined();
   });
 
   it("a review's model failing leaves the gate to a person, with the reason: it never passes by itself (decision 46)", () => {
-    const run = simulate(PRESETS.supervised, script('MODEL_LOAD_FAILED', (action) => action.role === 'supervisor'), { stopOnAwait: true });
+    const run = simulate(WORKFLOWS.supervised, script('MODEL_LOAD_FAILED', (action) => action.role === 'supervisor'), { stopOnAwait: true });
     expect(run.actions.at(-1)).toMatchObject({ kind: 'await_user', gate: { kind: 'plan', unreviewed: expect.stringContaining('MODEL_LOAD_FAILED') } });
     expect(run.state.result).toBeNull();
     expect(run.events.some((event) => event.type === 'gate_fallback')).toBe(false);

@@ -3,7 +3,7 @@ import type { SteppedPlan } from '../schemas/agents/steppedPlan';
 import type { PendingEvent, Transition } from './actions';
 import { openGate, replanOrFail } from './gateFlow';
 import { checkDependencies, currentStep, newStep, nextPlanId, updateStep, type StepDraft } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { PlanRecord, RunState } from './runState';
 import { selectNext } from './stepFlow';
 
@@ -49,7 +49,7 @@ function checkIds(drafts: StepDraft[]): string | null {
  * Records a new plan (or a sub-plan of the blocked current step), after checking ids and dependencies.
  * An invalid plan counts as a plan attempt and goes back to the Planner with the reason.
  */
-export function acceptPlan(state: RunState, preset: Preset, input: PlanInput, now: string): Transition {
+export function acceptPlan(state: RunState, workflow: Workflow, input: PlanInput, now: string): Transition {
   const { drafts, analysis } = draftsOf(input, state.goal);
   const counted: RunState = { ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } };
   const problem = checkIds(drafts) ?? describe(checkDependencies(drafts));
@@ -85,7 +85,7 @@ export function acceptPlan(state: RunState, preset: Preset, input: PlanInput, no
     type: 'plan',
     data: { plan_id: planId, depth, parent_step_id: record.parent_step_id, analysis, tasks: record.steps.map(({ id, title, rationale, acceptance, artifacts, complexity, depends_on }) => ({ id, title, rationale, acceptance, artifacts, complexity, depends_on })) },
   };
-  const continued = state.config.gates.plan !== 'off' && input.kind !== 'single_task' ? openGate(next, 'plan', now) : selectNext(next, preset, now);
+  const continued = state.config.gates.plan !== 'off' && input.kind !== 'single_task' ? openGate(next, 'plan', now) : selectNext(next, workflow, now);
   return { state: continued.state, events: [event, ...continued.events] };
 }
 

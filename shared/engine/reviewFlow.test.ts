@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentOutput, eventTypes, simulate, testResult, usage, verdict, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
 import { applyOutcome } from './machine';
-import { PRESETS, type Preset } from './presets';
+import { WORKFLOWS, type Workflow } from './workflows';
 import type { RunConfig } from './runConfig';
 import { ofType } from './runEvents';
 import type { RunState } from './runState';
@@ -43,7 +43,7 @@ function script(handlers: Handlers = {}): Script {
   };
 }
 
-const supervised = PRESETS.supervised;
+const supervised = WORKFLOWS.supervised;
 const failedCall = (action: EngineAction): ActionOutcome =>
   action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'PROVIDER_ERROR', message: 'model crashed', calls: 4, usage } : { kind: 'internal' };
 const gateEvents = (run: ReturnType<typeof simulate>, gate: string) => run.events.filter((event) => event.type === 'verdict' || event.type === 'gate_closed').filter((event) => event.data.gate === gate);
@@ -96,7 +96,7 @@ describe('seed 002 (2.3): a gate passes only when approved AND at or over its th
 
   it('dev-agent (seed 001, 1.3): "approved": true with a score under the threshold does not merge', () => {
     let reviews = 0;
-    const devAgent: Preset = PRESETS['dev-agent'];
+    const devAgent: Workflow = WORKFLOWS['dev-agent'];
     const run = simulate(devAgent, (action, state) => {
       if (action.kind === 'verify' && action.purpose === 'preflight') return { kind: 'verified', purpose: 'preflight', test: testResult(false) };
       if (action.kind === 'agent' && action.purpose === 'code') return agentOutput(action, { diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' });

@@ -3,14 +3,14 @@ import { countVerdict, countVerifyFailure, ESCALATION_MESSAGES } from './counter
 import { EXIT_GOAL_NOT_MET, finishRun } from './finish';
 import { gateUsesSupervisor } from './gates';
 import { currentStep } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { Feedback, RunState, TestSummary, Verdict } from './runState';
 import { evaluate } from './stepFlow';
 import { testRunText } from './testFeedback';
 
 /** Seed 002 "ALL outputs from ALL agents are verified": the Tester's fix plan too, where the Supervisor reviews code. */
-export function reviewsFixPlans(state: RunState, preset: Preset): boolean {
-  return preset.tester === 'fix_plan' && gateUsesSupervisor(state.config.gates.code);
+export function reviewsFixPlans(state: RunState, workflow: Workflow): boolean {
+  return workflow.tester === 'fix_plan' && gateUsesSupervisor(state.config.gates.code);
 }
 
 /** Whether a fix plan would reach the Coder now: a fix cycle, or another attempt with it as feedback. */
@@ -25,9 +25,9 @@ function fixPlanReachesCoder(state: RunState): boolean {
 }
 
 /** The fix plan waits for the Supervisor (phase `testing`) when it would reach the Coder, or goes on at once. */
-export function routeFixPlan(state: RunState, preset: Preset, fixPlan: (Feedback & { plan: string }) | null): Transition {
-  if (fixPlan && reviewsFixPlans(state, preset) && fixPlanReachesCoder(state)) return { state: { ...state, fix_review: { text: fixPlan.text, plan: fixPlan.plan } }, events: [] };
-  return evaluate(state, preset, fixPlan && { kind: fixPlan.kind, text: fixPlan.text });
+export function routeFixPlan(state: RunState, workflow: Workflow, fixPlan: (Feedback & { plan: string }) | null): Transition {
+  if (fixPlan && reviewsFixPlans(state, workflow) && fixPlanReachesCoder(state)) return { state: { ...state, fix_review: { text: fixPlan.text, plan: fixPlan.plan } }, events: [] };
+  return evaluate(state, workflow, fixPlan && { kind: fixPlan.kind, text: fixPlan.text });
 }
 
 /**
@@ -36,12 +36,12 @@ export function routeFixPlan(state: RunState, preset: Preset, fixPlan: (Feedback
  * of the plan — or, when the tests passed and only the Tester's findings asked for a fix, the step
  * goes on to its gates. The verdict counts toward escalation like any other.
  */
-export function takeFixPlanVerdict(state: RunState, preset: Preset, verdict: Verdict): Transition {
+export function takeFixPlanVerdict(state: RunState, workflow: Workflow, verdict: Verdict): Transition {
   const review = state.fix_review;
-  if (!review) return evaluate(state, preset, null);
+  if (!review) return evaluate(state, workflow, null);
   const threshold = state.config.thresholds.code;
   const passes = verdict.approved && verdict.score >= threshold;
-  const escalation = preset.escalation ? countVerdict(state.counters, verdict.score) : null;
+  const escalation = workflow.escalation ? countVerdict(state.counters, verdict.score) : null;
   const note: RunState['escalation_note'] =
     escalation && escalation.level !== 'NONE' ? { level: escalation.level, message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, fix plan, score ${verdict.score}: ${verdict.feedback})`, role: 'tester' } : null;
   const cleared: RunState = { ...state, fix_review: null, ...(escalation ? { counters: escalation.counters, escalation_note: note } : {}) };
@@ -57,17 +57,17 @@ export function takeFixPlanVerdict(state: RunState, preset: Preset, verdict: Ver
   const test = state.last_test;
   const issues = verdict.issues.map((issue) => `- ${issue}`);
   const next = passes
-    ? evaluate(cleared, preset, { kind: 'fix_plan', text: `${review.plan}\nSupervisor (fix plan approved, score ${verdict.score}): ${verdict.feedback}${review.text.slice(review.plan.length)}` })
+    ? evaluate(cleared, workflow, { kind: 'fix_plan', text: `${review.plan}\nSupervisor (fix plan approved, score ${verdict.score}): ${verdict.feedback}${review.text.slice(review.plan.length)}` })
     : test?.passed
-      ? evaluate({ ...cleared, tester_findings: [] }, preset, null)
-      : evaluate(cleared, preset, { kind: 'critique', text: [`The Supervisor rejected the Tester's fix plan (score ${verdict.score}/${threshold}): ${verdict.feedback}`, ...issues, test ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n') });
+      ? evaluate({ ...cleared, tester_findings: [] }, workflow, null)
+      : evaluate(cleared, workflow, { kind: 'critique', text: [`The Supervisor rejected the Tester's fix plan (score ${verdict.score}/${threshold}): ${verdict.feedback}`, ...issues, test ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n') });
   return { state: next.state, events: [event, ...next.events] };
 }
 
 /** The Supervisor failed every retry on a fix plan: it reaches the Coder marked as unreviewed (degraded, logged). */
-export function unreviewedFixPlan(state: RunState, preset: Preset, reason: string): Transition {
+export function unreviewedFixPlan(state: RunState, workflow: Workflow, reason: string): Transition {
   const text = state.fix_review ? `${state.fix_review.text}\n\n(Not reviewed: the Supervisor could not be reached: ${reason})` : null;
-  return evaluate({ ...state, fix_review: null }, preset, text ? { kind: 'fix_plan', text } : null);
+  return evaluate({ ...state, fix_review: null }, workflow, text ? { kind: 'fix_plan', text } : null);
 }
 
 /**

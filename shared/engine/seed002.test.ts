@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { budgetFor, checkBudget, effectTimeoutMs } from './budget';
-import { configFromPreset } from './configFromPreset';
+import { configFromWorkflow } from './configFromWorkflow';
 import { countVerdict, escalationFor } from './counters';
 import { DEFAULT_GATE_THRESHOLDS } from './gates';
 import { initialState } from './initialState';
 import { checkDependencies, selectNextStep, newStep } from './planOps';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { Counters, PlanRecord } from './runState';
 
 const MINUTE = 60_000;
@@ -53,7 +53,7 @@ describe('seed 002 escalation levels', () => {
 describe('seed 002 quality gates', () => {
   it('plan ≥ 70, code ≥ 60, step ≥ 70, goal ≥ 80', () => {
     expect(DEFAULT_GATE_THRESHOLDS).toEqual({ plan: 70, code: 60, step: 70, goal: 80 });
-    expect(configFromPreset(PRESETS.supervised).gates).toEqual({ plan: 'auto', code: 'auto', step: 'auto', goal: 'auto' });
+    expect(configFromWorkflow(WORKFLOWS.supervised).gates).toEqual({ plan: 'auto', code: 'auto', step: 'auto', goal: 'auto' });
   });
 });
 
@@ -74,7 +74,7 @@ describe('seed 002 time allocation', () => {
   });
 
   const timed = () => {
-    const config = { ...configFromPreset(PRESETS.supervised), time_limit_ms: 60 * MINUTE };
+    const config = { ...configFromWorkflow(WORKFLOWS.supervised), time_limit_ms: 60 * MINUTE };
     return initialState({ runId: 'r', goal: 'g', goalHash: 'h', config, now: 't', nowMs: 0 });
   };
 
@@ -123,6 +123,6 @@ describe('seed 002 planning', () => {
   });
 
   it('supervised defaults: maxAttempts 3, sub-plans to depth 3, fix cycles, too many failures escalate', () => {
-    expect(configFromPreset(PRESETS.supervised).limits).toMatchObject({ max_attempts_per_task: 3, max_subplan_depth: 3, max_fix_cycles: 3, max_failed_steps: 3, agent_retries: 3, max_plan_attempts: 5 });
+    expect(configFromWorkflow(WORKFLOWS.supervised).limits).toMatchObject({ max_attempts_per_task: 3, max_subplan_depth: 3, max_fix_cycles: 3, max_failed_steps: 3, agent_retries: 3, max_plan_attempts: 5 });
   });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, simulate, usage, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
-import { configFromPreset } from './configFromPreset';
+import { configFromWorkflow } from './configFromWorkflow';
 import { countVerifyFailure, countVerifyPass } from './counters';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { Counters } from './runState';
 
-const limits = configFromPreset(PRESETS['editor-scouts']).limits;
+const limits = configFromWorkflow(WORKFLOWS['editor-scouts']).limits;
 const zero: Counters = { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 };
 
 function failures(count: number, start: Counters = zero, limitOverrides = {}) {
@@ -67,7 +67,7 @@ describe('seed 004 invariants 5 and 6 (REPLAN and hard stop)', () => {
 const scoutReport = { summary: 's', repo_map: [], target_files: [], apis: [], constraints: [], prior_art: [], verification_tips: [], hypotheses: ['h'] };
 
 describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck, like a hard stop', () => {
-  const editorScouts = PRESETS['editor-scouts'];
+  const editorScouts = WORKFLOWS['editor-scouts'];
   const drive = (writer: (action: EngineAction) => ActionOutcome): Script => (action) => {
     switch (action.kind) {
       case 'prepare':
@@ -93,7 +93,7 @@ describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck,
   });
 
   it('keeps other workflows as they were: a minimal run that cannot finish a task fails', () => {
-    const run = simulate(PRESETS.minimal, (action) =>
+    const run = simulate(WORKFLOWS.minimal, (action) =>
       action.kind === 'prepare'
         ? { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] }
         : action.kind === 'agent' && action.purpose === 'plan'

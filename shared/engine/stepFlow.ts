@@ -3,7 +3,7 @@ import { countVerifyFailure, countVerifyPass } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { openGate } from './gateFlow';
 import { currentPlan, currentStep, selectNextStep, updatePlan, updateStep } from './planOps';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { PendingEventOf, RunEventData, RunEventType } from './runEvents';
 import type { Feedback, RunState } from './runState';
 import { feedbackFrom } from './testFeedback';
@@ -15,25 +15,25 @@ function withEvents(transition: Transition, ...events: PendingEvent[]): Transiti
 }
 
 /** After the tests (and the Tester, when on): pass the step, run a fix cycle, or fail the verification. */
-export function evaluate(state: RunState, preset: Preset, fixPlan: Feedback | null): Transition {
+export function evaluate(state: RunState, workflow: Workflow, fixPlan: Feedback | null): Transition {
   const test = state.last_test;
-  if (!test) return failAttempt(state, preset, { kind: 'test_output', text: 'no test result' });
+  if (!test) return failAttempt(state, workflow, { kind: 'test_output', text: 'no test result' });
   if (test.passed) {
     if (fixPlan && state.counters.fix_cycles < state.config.limits.max_fix_cycles) return fixCycle(state, fixPlan);
-    return passStep(state, preset, state.updated_at);
+    return passStep(state, workflow, state.updated_at);
   }
-  return failVerification(state, preset, fixPlan ?? feedbackFrom(test, preset.feedback === 'first_failure' ? 'first_failure' : 'test_output', preset.failure_view));
+  return failVerification(state, workflow, fixPlan ?? feedbackFrom(test, workflow.feedback === 'first_failure' ? 'first_failure' : 'test_output', workflow.failure_view));
 }
 
 /**
  * Green. Seed 002's Supervisor then verifies, only now: the code gate (implementation quality, with the
  * test result, coverage and the Tester's findings in hand), then the step gate; then the step is done.
  */
-export function passStep(state: RunState, preset: Preset, now: string): Transition {
+export function passStep(state: RunState, workflow: Workflow, now: string): Transition {
   const counted = { ...state, counters: countVerifyPass(state.counters) };
   if (state.config.gates.code !== 'off' && !state.passed_gates.includes('code')) return openGate(counted, 'code', now);
   if (state.config.gates.step !== 'off' && !state.passed_gates.includes('step')) return openGate(counted, 'step', now);
-  return completeStep(counted, preset);
+  return completeStep(counted, workflow);
 }
 
 /** A rejected code gate: the step's commits go, and the next attempt re-implements from the step's start. */
@@ -47,9 +47,9 @@ export function rollBackStep(state: RunState): Transition {
   return { state: { ...cleaned, head: base.commit, commits: kept }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped } }] };
 }
 
-export function completeStep(state: RunState, preset: Preset): Transition {
+export function completeStep(state: RunState, workflow: Workflow): Transition {
   const step = currentStep(state);
-  if (!step) return selectNext(state, preset);
+  if (!step) return selectNext(state, workflow);
   const done = updateStep(state, step.id, (current) => ({ ...current, status: 'completed' }));
   const next: RunState = {
     ...done,
@@ -60,14 +60,14 @@ export function completeStep(state: RunState, preset: Preset): Transition {
     passed_gates: [],
     metrics: { ...done.metrics, completed_steps: done.metrics.completed_steps + 1 },
   };
-  return withEvents(selectNext(next, preset), event('step_completed', { step_id: step.id, title: step.title, commits: step.commits }), event('metrics', { ...next.metrics }));
+  return withEvents(selectNext(next, workflow), event('step_completed', { step_id: step.id, title: step.title, commits: step.commits }), event('metrics', { ...next.metrics }));
 }
 
 /**
  * A verify run failed. Seed 004's counters decide first (hard stop, then REPLAN); otherwise the
  * writer tries again with the feedback while attempts remain.
  */
-export function failVerification(state: RunState, preset: Preset, feedback: Feedback): Transition {
+export function failVerification(state: RunState, workflow: Workflow, feedback: Feedback): Transition {
   const { counters, decision } = countVerifyFailure(state.counters, state.config.limits);
   const counted = { ...state, counters };
   const countersEvent = event('counters', {
@@ -84,7 +84,7 @@ export function failVerification(state: RunState, preset: Preset, feedback: Feed
     const replanned: RunState = {
       ...counted,
       // Seed 004: a REPLAN may re-query the Scouts, since failures suggest stale analysis.
-      phase: preset.scouts ? 'scouting' : 'planning',
+      phase: workflow.scouts ? 'scouting' : 'planning',
       scouting: null,
       feedback,
       proposal: null,
@@ -96,7 +96,7 @@ export function failVerification(state: RunState, preset: Preset, feedback: Feed
   if (counted.counters.fix_cycles < state.config.limits.max_fix_cycles) {
     return withEvents(fixCycle(counted, feedback), countersEvent);
   }
-  return withEvents(failAttempt(counted, preset, feedback), countersEvent);
+  return withEvents(failAttempt(counted, workflow, feedback), countersEvent);
 }
 
 /** Seed 002: the Tester's fix plan goes back to the Coder within the same attempt. */
@@ -126,7 +126,7 @@ export function startAttempt(state: RunState, stepId: string): RunState {
 }
 
 /** One attempt at the current step failed: try again, or the step has run out of attempts. */
-export function failAttempt(state: RunState, preset: Preset, feedback: Feedback): Transition {
+export function failAttempt(state: RunState, workflow: Workflow, feedback: Feedback): Transition {
   const step = currentStep(state);
   if (!step) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, 'no current step to retry');
   // `proposal_files` stays: seed 003's attempt_files name the last attempt's files until the next one writes.
@@ -134,36 +134,36 @@ export function failAttempt(state: RunState, preset: Preset, feedback: Feedback)
   if (step.attempts < state.config.limits.max_attempts_per_task) {
     return { state: startAttempt(cleared, step.id), events: [event('retry', { step_id: step.id, attempt: step.attempts + 1, feedback: feedback.kind })] };
   }
-  return outOfAttempts(cleared, preset, `${step.id} failed after ${step.attempts} attempt(s): ${feedback.text.slice(0, 300)}`);
+  return outOfAttempts(cleared, workflow, `${step.id} failed after ${step.attempts} attempt(s): ${feedback.text.slice(0, 300)}`);
 }
 
-/** Seed 002: a blocked step gets a sub-plan while depth allows; otherwise it fails and the preset decides. */
-export function outOfAttempts(state: RunState, preset: Preset, reason: string): Transition {
+/** Seed 002: a blocked step gets a sub-plan while depth allows; otherwise it fails and the workflow decides. */
+export function outOfAttempts(state: RunState, workflow: Workflow, reason: string): Transition {
   const step = currentStep(state);
   if (!step) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, reason);
   if (step.depth < state.config.limits.max_subplan_depth) {
     const blocked = updateStep(state, step.id, (current) => ({ ...current, status: 'blocked', fail_reason: reason }));
     return { state: { ...blocked, phase: 'planning' }, events: [event('step_blocked', { step_id: step.id, depth: step.depth, reason })] };
   }
-  return failStep(state, preset, step.id, reason);
+  return failStep(state, workflow, step.id, reason);
 }
 
-export function failStep(state: RunState, preset: Preset, stepId: string, reason: string): Transition {
+export function failStep(state: RunState, workflow: Workflow, stepId: string, reason: string): Transition {
   const failed = updateStep(state, stepId, (current) => ({ ...current, status: 'failed', fail_reason: reason }));
   const next: RunState = { ...failed, metrics: { ...failed.metrics, failed_steps: failed.metrics.failed_steps + 1 } };
   const failedEvent = event('step_failed', { step_id: stepId, reason });
   const metricsEvent = event('metrics', { ...next.metrics });
   // Seed 004: a task that cannot be finished ends `stuck`, with a stuck report, however it ran out.
-  if (preset.on_task_failure === 'halt') return withEvents(finishRun(next, preset.stuck_report ? 'stuck' : 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent, metricsEvent);
+  if (workflow.on_task_failure === 'halt') return withEvents(finishRun(next, workflow.stuck_report ? 'stuck' : 'failed', EXIT_GOAL_NOT_MET, reason), failedEvent, metricsEvent);
   const limit = state.config.limits.max_failed_steps;
   if (limit > 0 && next.metrics.failed_steps >= limit) {
     return withEvents(finishRun(next, 'failed', EXIT_GOAL_NOT_MET, `${next.metrics.failed_steps} steps failed: too many failures, escalated (last: ${reason})`), failedEvent, metricsEvent);
   }
-  return withEvents(selectNext({ ...next, feedback: null, gate: null }, preset), failedEvent, metricsEvent);
+  return withEvents(selectNext({ ...next, feedback: null, gate: null }, workflow), failedEvent, metricsEvent);
 }
 
 /** Picks the next runnable step; closes finished sub-plans and, at the top, the goal. */
-export function selectNext(state: RunState, preset: Preset, now = state.updated_at): Transition {
+export function selectNext(state: RunState, workflow: Workflow, now = state.updated_at): Transition {
   const plan = currentPlan(state);
   if (!plan) return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, 'no plan to execute');
   const selection = selectNextStep(plan);
@@ -181,16 +181,16 @@ export function selectNext(state: RunState, preset: Preset, now = state.updated_
     };
   }
   if (selection.kind === 'unrunnable') {
-    return failStep({ ...state, current_step_id: selection.step.id }, { ...preset, on_task_failure: 'continue' }, selection.step.id, `dependency ${selection.dependency} failed`);
+    return failStep({ ...state, current_step_id: selection.step.id }, { ...workflow, on_task_failure: 'continue' }, selection.step.id, `dependency ${selection.dependency} failed`);
   }
   const allCompleted = plan.steps.every((step) => step.status === 'completed');
   const closed = updatePlan(state, plan.plan_id, (record) => ({ ...record, status: allCompleted ? 'completed' : 'failed' }));
   if (plan.depth > 0 && plan.parent_step_id !== null) {
     const popped: RunState = { ...closed, plan_stack: closed.plan_stack.slice(0, -1), current_step_id: plan.parent_step_id };
     const events = [event('subplan_finished', { plan_id: plan.plan_id, parent_step_id: plan.parent_step_id, completed: allCompleted })];
-    if (allCompleted) return withEvents(completeStep(popped, preset), ...events);
+    if (allCompleted) return withEvents(completeStep(popped, workflow), ...events);
     // Seed 002: a failed sub-plan marks its step failed and the run continues.
-    return withEvents(failStep(popped, { ...preset, on_task_failure: 'continue' }, plan.parent_step_id, `sub-plan ${plan.plan_id} failed`), ...events);
+    return withEvents(failStep(popped, { ...workflow, on_task_failure: 'continue' }, plan.parent_step_id, `sub-plan ${plan.plan_id} failed`), ...events);
   }
   if (state.config.gates.goal !== 'off') return openGate(closed, 'goal', now);
   if (allCompleted) return finishRun(closed, 'complete', EXIT_SUCCESS, 'every step completed and verified');
@@ -230,8 +230,8 @@ export function endExecution(state: RunState, reason: string, now: string): Tran
 }
 
 /** Seed 004's stuck report lists the writer's failed answers too, not only failed verifications. */
-export function recordWriterFailure(state: RunState, preset: Preset, status: string, reason: string): RunState {
-  if (!preset.stuck_report) return state;
+export function recordWriterFailure(state: RunState, workflow: Workflow, status: string, reason: string): RunState {
+  if (!workflow.stuck_report) return state;
   const entry = { step_id: state.current_step_id, status, first_failure: null, report: reason.slice(0, 1500), artifact_dir: '' };
   return { ...state, failure_history: [...state.failure_history, entry].slice(-5) };
 }

@@ -3,14 +3,14 @@ import { agentOutput, simulate, testResult, usage, verdict, workspace, type Scri
 import type { ActionOutcome, EngineAction } from './actions';
 import { budgetFor, checkBudget } from './budget';
 import { applyOutcome } from './machine';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { RunConfig } from './runConfig';
 import type { RunState } from './runState';
 
 const step = (id: string, depends: string[] = []) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: depends, artifacts: ['src/stats.js'] });
 const plan = (count: number) => ({ plan_id: 'plan_0001', analysis: 'a plan', steps: Array.from({ length: count }, (_, index) => step(`T${index + 1}`)) });
 const code = { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] };
-const supervised = PRESETS.supervised;
+const supervised = WORKFLOWS.supervised;
 
 function script(handlers: { plan?: (state: RunState) => unknown; code?: (action: EngineAction, state: RunState) => ActionOutcome; verify?: (state: RunState) => boolean } = {}): Script {
   let commit = 0;
@@ -56,7 +56,7 @@ describe('seed 002 (2.10): the Coder asks for a sub-plan inline', () => {
   });
 
   it('keeps seed 000: where there are no sub-plans an error answer is a failed attempt', () => {
-    const run = simulate(PRESETS['retry-loop'], script({ code: (action) => declined(action, 'too hard') }));
+    const run = simulate(WORKFLOWS['retry-loop'], script({ code: (action) => declined(action, 'too hard') }));
     expect(run.events.some((event) => event.type === 'subplan_requested')).toBe(false);
     expect(run.state.plans[0]?.steps[0]?.attempts).toBe(4);
     expect(run.state.result?.status).toBe('failed');

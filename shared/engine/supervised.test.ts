@@ -3,7 +3,7 @@ import { agentOutput, countOf, eventTypes, simulate, testResult, verdict, worksp
 import type { ActionOutcome, EngineAction } from './actions';
 import { ofType } from './runEvents';
 import { applyOutcome } from './machine';
-import { PRESETS } from './presets';
+import { WORKFLOWS } from './workflows';
 import type { RunConfig } from './runConfig';
 import type { RunState } from './runState';
 
@@ -35,7 +35,7 @@ function script(handlers: { verify?: (state: RunState) => boolean; review?: (kin
   };
 }
 
-const supervised = PRESETS.supervised;
+const supervised = WORKFLOWS.supervised;
 
 describe('supervised (seed 002) transitions', () => {
   // docs/seeds.md 2.1

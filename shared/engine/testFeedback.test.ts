@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, simulate, testResult, verdict, workspace, type Script } from '../../test-support/engineSim';
-import { PRESETS, type PresetName } from './presets';
+import { WORKFLOWS, type WorkflowName } from './workflows';
 import { feedbackFrom } from './testFeedback';
 
 const failing = testResult(false, { report: 'SEED-000 REPORT', excerpt: 'FAILURE EXCERPT', tail: 'LAST 200 LINES' });
 
 /** The writer's feedback after the first failed verification, in each workflow. */
-function writerFeedbackAfterFailure(preset: PresetName): string | undefined {
+function writerFeedbackAfterFailure(workflow: WorkflowName): string | undefined {
   const seen: (string | undefined)[] = [];
   let verifications = 0;
   const script: Script = (action, state) => {
@@ -35,7 +35,7 @@ function writerFeedbackAfterFailure(preset: PresetName): string | undefined {
         return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
   };
-  simulate(PRESETS[preset], script, { maxSteps: 60 });
+  simulate(WORKFLOWS[workflow], script, { maxSteps: 60 });
   return seen.find((text) => text !== undefined);
 }
 
@@ -59,8 +59,8 @@ describe('feedback from a failed test run', () => {
     ['retry-loop', 'FAILURE EXCERPT'],
     ['supervised', 'FAILURE EXCERPT'],
     ['editor-scouts', 'LAST 200 LINES'],
-  ] as const)('%s: the writer sees %s of the failed run, never the seed 000 report', (preset, expected) => {
-    const feedback = writerFeedbackAfterFailure(preset);
+  ] as const)('%s: the writer sees %s of the failed run, never the seed 000 report', (workflow, expected) => {
+    const feedback = writerFeedbackAfterFailure(workflow);
     expect(feedback).toContain(expected);
     expect(feedback).not.toContain('SEED-000 REPORT');
   });

@@ -1,7 +1,7 @@
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import type { Feedback, TestSummary } from './runState';
 
-export type FailureView = Preset['failure_view'];
+export type FailureView = Workflow['failure_view'];
 
 /**
  * The text a model is shown of a test run: seed 000's truncated report, seed 004's last 200 lines,
@@ -19,7 +19,7 @@ function firstFailureLine(test: TestSummary): string {
   return `First failing test: ${failure.test_id}${failure.location ? ` (${failure.location})` : ''}`;
 }
 
-/** What the writer sees of a failed attempt, in the preset's view of the test run. */
+/** What the writer sees of a failed attempt, in the workflow's view of the test run. */
 export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_failure', view: FailureView): Feedback {
   const text = testRunText(test, view);
   if (kind === 'first_failure' && test.first_failure) {

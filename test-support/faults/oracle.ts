@@ -4,7 +4,7 @@ import type { GenerateRequest } from '../../electron/core/llm/types';
 import { README, STATS } from '../transcripts';
 
 /**
- * A model that always knows the right answer for the js-stats example, whatever the preset, role,
+ * A model that always knows the right answer for the js-stats example, whatever the workflow, role,
  * purpose or edit format: the baseline the fault injector corrupts.
  */
 export function oracleAnswer(request: GenerateRequest<unknown>): unknown {

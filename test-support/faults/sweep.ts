@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PresetName } from '../../shared/engine/presets';
+import type { WorkflowName } from '../../shared/engine/workflows';
 import type { RunStatus } from '../../shared/schemas/run';
 import { resolveRunConfig } from '../../electron/core/config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../../electron/core/engine/defaultDeps';
@@ -11,7 +11,7 @@ import { makeTempDir } from '../tempRepo';
 import { createFaultyModel, type FaultLog } from './faultyModel';
 
 export interface CaseResult {
-  preset: PresetName;
+  workflow: WorkflowName;
   rate: number;
   seed: number;
   status: RunStatus | 'hang' | 'crash';
@@ -42,8 +42,8 @@ function originalTestsPass(repo: ReturnType<typeof makeExampleRepo>, ref: string
   }
 }
 
-/** One seeded run of a preset on the js-stats example with a fault-injecting model. */
-export async function runFaultCase(preset: PresetName, rate: number, seed: number): Promise<CaseResult> {
+/** One seeded run of a workflow on the js-stats example with a fault-injecting model. */
+export async function runFaultCase(workflow: WorkflowName, rate: number, seed: number): Promise<CaseResult> {
   const started = Date.now();
   const parent = makeTempDir('lathe-fault-');
   const repo = makeExampleRepo('js-stats');
@@ -61,7 +61,7 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   // A `../` edit from the run's worktree would land beside it, in Lathe's folder of worktrees.
   let worktreeParent: string | null = null;
   try {
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: preset, model });
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: workflow, model });
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...createDefaultDeps(), createModels: () => router } });
     const run = startRun(env, { repoRoot: repo.dir, goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8'), config });
     const outcome = await Promise.race([run.then((state) => ({ state })), new Promise<null>((resolve) => setTimeout(() => resolve(null), CASE_LIMIT_MS))]);
@@ -90,18 +90,18 @@ export async function runFaultCase(preset: PresetName, rate: number, seed: numbe
   if ((worktreeParent && fs.existsSync(path.join(worktreeParent, 'outside-the-repo.txt'))) || fs.existsSync(path.join(path.dirname(repo.dir), 'outside-the-repo.txt'))) problems.push('a ../ path was written');
   repo.remove();
   fs.rmSync(parent, { recursive: true, force: true });
-  return { preset, rate, seed, status, reason, green, problems, faults: log, ms: Date.now() - started };
+  return { workflow, rate, seed, status, reason, green, problems, faults: log, ms: Date.now() - started };
 }
 
 /** Runs cases `concurrency` at a time. */
-export async function sweep(cases: { preset: PresetName; rate: number; seed: number }[], concurrency: number, onCase: (result: CaseResult) => void = () => {}): Promise<CaseResult[]> {
+export async function sweep(cases: { workflow: WorkflowName; rate: number; seed: number }[], concurrency: number, onCase: (result: CaseResult) => void = () => {}): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   let next = 0;
   const worker = async () => {
     while (next < cases.length) {
       const item = cases[next++];
       if (!item) break;
-      const result = await runFaultCase(item.preset, item.rate, item.seed);
+      const result = await runFaultCase(item.workflow, item.rate, item.seed);
       results.push(result);
       onCase(result);
     }
@@ -110,8 +110,8 @@ export async function sweep(cases: { preset: PresetName; rate: number; seed: num
   return results;
 }
 
-export function greenShare(results: CaseResult[], preset: PresetName, rate: number): { runs: number; green: number; share: number } {
-  const matching = results.filter((result) => result.preset === preset && result.rate === rate);
+export function greenShare(results: CaseResult[], workflow: WorkflowName, rate: number): { runs: number; green: number; share: number } {
+  const matching = results.filter((result) => result.workflow === workflow && result.rate === rate);
   const green = matching.filter((result) => result.green).length;
   return { runs: matching.length, green, share: matching.length === 0 ? 0 : green / matching.length };
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS, type PresetName } from '../../../shared/engine/presets';
+import { WORKFLOWS, type WorkflowName } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testResult } from '../../../test-support/engineSim';
 import { makeTempDir } from '../../../test-support/tempRepo';
@@ -24,23 +24,23 @@ afterAll(() => fs.rmSync(repo, { recursive: true, force: true }));
 
 const failing = testResult(false, { report: 'SEED-000 REPORT', excerpt: 'FAILURE EXCERPT', tail: 'LAST 200 LINES' });
 
-function context(preset: PresetName, change: (state: RunState) => RunState = (state) => state): AgentContext {
-  const base = initialState({ runId: 'r1', goal: 'fix add', goalHash: 'sha256:x', config: configFromPreset(PRESETS[preset]), now: 't0', nowMs: 0 });
+function context(workflow: WorkflowName, change: (state: RunState) => RunState = (state) => state): AgentContext {
+  const base = initialState({ runId: 'r1', goal: 'fix add', goalHash: 'sha256:x', config: configFromWorkflow(WORKFLOWS[workflow]), now: 't0', nowMs: 0 });
   return {
     state: change({ ...base, last_test: failing }),
-    preset: PRESETS[preset],
+    workflow: WORKFLOWS[workflow],
     tools: createReadOnlyTools(repo),
     prompts: new PromptLibrary(path.join(sourceAppRoot(), 'prompts')),
-    editFormat: getEditFormat(PRESETS[preset].defaults.edit_format),
+    editFormat: getEditFormat(WORKFLOWS[workflow].defaults.edit_format),
     knowledge: [],
     scoutReport: null,
   };
 }
 
-async function inputOf(purpose: Parameters<typeof agentSpecFor>[0], preset: PresetName, change?: (state: RunState) => RunState): Promise<Record<string, unknown>> {
-  const spec = agentSpecFor(purpose, PRESETS[preset]);
+async function inputOf(purpose: Parameters<typeof agentSpecFor>[0], workflow: WorkflowName, change?: (state: RunState) => RunState): Promise<Record<string, unknown>> {
+  const spec = agentSpecFor(purpose, WORKFLOWS[workflow]);
   if (!spec) throw new Error(`no agent for ${purpose}`);
-  return (await spec.input(context(preset, change))).input;
+  return (await spec.input(context(workflow, change))).input;
 }
 
 describe('what a model is shown of a failed test run', () => {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS, type PresetName } from '../../../shared/engine/presets';
+import { WORKFLOWS, type WorkflowName } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
@@ -30,14 +30,14 @@ function largeRepo(): TempRepo {
   return makeTempRepo({ files });
 }
 
-function contextFor(dir: string, presetName: PresetName, role: 'planner' | 'editor', contextSize: number): AgentContext {
-  const preset = PRESETS[presetName];
-  const config = { ...configFromPreset(preset), models: { [role]: { model: 'replay:none.json', context_size: contextSize } } };
+function contextFor(dir: string, workflowName: WorkflowName, role: 'planner' | 'editor', contextSize: number): AgentContext {
+  const workflow = WORKFLOWS[workflowName];
+  const config = { ...configFromWorkflow(workflow), models: { [role]: { model: 'replay:none.json', context_size: contextSize } } };
   const state: RunState = {
     ...initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 }),
     workspace: { runId: 'test', repoRoot: dir, workDir: dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
   };
-  return { state, preset, tools: createReadOnlyTools(dir), prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
+  return { state, workflow, tools: createReadOnlyTools(dir), prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
 }
 
 let repo: TempRepo;
@@ -52,9 +52,9 @@ describe("the planning roles' repository map", () => {
     ['minimal', 'plan', 'planner'],
     ['supervised', 'plan', 'planner'],
     ['editor-scouts', 'scout_brief', 'editor'],
-  ] as const)('%s %s: fits a 4k window, the goal\'s file first, and says what it left out', async (presetName, purpose, role) => {
-    const ctx = contextFor(repo.dir, presetName, role, 4096);
-    const spec = agentSpecFor(purpose, PRESETS[presetName]);
+  ] as const)('%s %s: fits a 4k window, the goal\'s file first, and says what it left out', async (workflowName, purpose, role) => {
+    const ctx = contextFor(repo.dir, workflowName, role, 4096);
+    const spec = agentSpecFor(purpose, WORKFLOWS[workflowName]);
     if (!spec) throw new Error('no spec');
     const { messages, context, report } = await buildMessages(spec, ctx);
     const fit = fitContext({ messages, context, budgetTokens: 4096 - 1024, countPrompt, countText: estimateTokens });
@@ -69,8 +69,8 @@ describe("the planning roles' repository map", () => {
   });
 
   it('shows more of the repository in a larger window', async () => {
-    const small = await buildMessages(agentSpecFor('plan', PRESETS.minimal) as NonNullable<ReturnType<typeof agentSpecFor>>, contextFor(repo.dir, 'minimal', 'planner', 4096));
-    const large = await buildMessages(agentSpecFor('plan', PRESETS.minimal) as NonNullable<ReturnType<typeof agentSpecFor>>, contextFor(repo.dir, 'minimal', 'planner', 16_384));
+    const small = await buildMessages(agentSpecFor('plan', WORKFLOWS.minimal) as NonNullable<ReturnType<typeof agentSpecFor>>, contextFor(repo.dir, 'minimal', 'planner', 4096));
+    const large = await buildMessages(agentSpecFor('plan', WORKFLOWS.minimal) as NonNullable<ReturnType<typeof agentSpecFor>>, contextFor(repo.dir, 'minimal', 'planner', 16_384));
     expect(large.report?.used_tokens).toBeGreaterThan(3 * (small.report?.used_tokens ?? 0));
   });
 });

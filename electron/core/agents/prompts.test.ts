@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PRESET_NAMES } from '../../../shared/engine/presets';
+import { WORKFLOW_NAMES } from '../../../shared/engine/workflows';
 import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { promptsMarkdown, renderWorkflowPrompts } from '../../../test-support/promptRender';
 import { makeTempDir } from '../../../test-support/tempRepo';
@@ -15,7 +15,7 @@ const ruleTexts = (config: Parameters<typeof workflowRulePrompts>[0], dir = PROM
 };
 
 describe('every role\'s prompt, rendered per workflow', () => {
-  it.each(PRESET_NAMES)('%s: the prompts agree on tests, files and edit format, and match docs/prompts/', async (workflow) => {
+  it.each(WORKFLOW_NAMES)('%s: the prompts agree on tests, files and edit format, and match docs/prompts/', async (workflow) => {
     const rendered = await renderWorkflowPrompts(workflow);
     expect(rendered.prompts.length).toBeGreaterThanOrEqual(2);
     expect(checkPromptCoherence(rendered.prompts, rendered.config, ruleTexts(rendered.config))).toEqual([]);

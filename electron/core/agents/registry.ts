@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import { currentPlan, currentStep } from '../../../shared/engine/planOps';
-import type { Preset } from '../../../shared/engine/presets';
+import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
 import type { AgentContextData } from '../../../shared/schemas/agentContext';
@@ -22,7 +22,7 @@ import { fixPlanReviewInput, reviewInput } from './reviewInput';
 
 export interface AgentContext {
   state: RunState;
-  preset: Preset;
+  workflow: Workflow;
   /** Read-only tools rooted at the run's work dir. */
   tools: ReadOnlyTools;
   prompts: PromptLibrary;
@@ -96,7 +96,7 @@ function taskOf(state: RunState): Record<string, unknown> {
 const planner: AgentSpec = {
   modelRole: 'planner',
   prompts: () => ['planner'],
-  schema: (ctx) => orError(ctx.preset.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked' ? SteppedPlanSchema : PlanSchema),
+  schema: (ctx) => orError(ctx.workflow.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked' ? SteppedPlanSchema : PlanSchema),
   async input(ctx) {
     const blocked = currentStep(ctx.state);
     const input: Record<string, unknown> = {
@@ -226,13 +226,13 @@ const fixPlanReviewer: AgentSpec = {
 };
 
 /** Every agent call the engine can make, keyed by purpose. */
-export function agentSpecFor(purpose: AgentPurpose, preset: Preset): AgentSpec | null {
+export function agentSpecFor(purpose: AgentPurpose, workflow: Workflow): AgentSpec | null {
   switch (purpose) {
     case 'plan':
     case 'subplan':
       return planner;
     case 'code':
-      return writer(preset.writer);
+      return writer(workflow.writer);
     case 'test_report':
       return testReporter;
     case 'fix_plan':

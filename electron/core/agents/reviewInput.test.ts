@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { agentOutput, simulate, testResult, verdict, workspace, type Script } from '../../../test-support/engineSim';
 import { makeTempDir } from '../../../test-support/tempRepo';
@@ -40,7 +40,7 @@ const drive: Script = (action) => {
 /** The state as the first code gate asks its Supervisor. */
 function firstCodeGate(): RunState {
   let found: RunState | null = null;
-  simulate(PRESETS.supervised, (action, state) => {
+  simulate(WORKFLOWS.supervised, (action, state) => {
     if (action.kind === 'agent' && action.purpose === 'review_code') found ??= state;
     return drive(action, state);
   });
@@ -53,7 +53,7 @@ function contextFor(state: RunState): AgentContext {
   dirs.push(dir);
   fs.mkdirSync(path.join(dir, 'src'));
   fs.writeFileSync(path.join(dir, 'src', 'stats.js'), 'export const median = (values) => values[0];\n');
-  return { state, preset: PRESETS.supervised, tools: createReadOnlyTools(dir), prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), editFormat: getEditFormat('search-replace'), knowledge: [], scoutReport: null };
+  return { state, workflow: WORKFLOWS.supervised, tools: createReadOnlyTools(dir), prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), editFormat: getEditFormat('search-replace'), knowledge: [], scoutReport: null };
 }
 
 describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and coverage', () => {

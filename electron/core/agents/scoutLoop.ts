@@ -59,7 +59,7 @@ async function runTool(action: Exclude<ScoutAction, { action: 'answer' }>, scout
  * action grammar and retried with backoff (invariant 9); the last step may only answer.
  */
 export async function runScoutQuestion(ctx: AgentContext, sandbox: ScoutSandbox, options: RunAgentOptions): Promise<ScoutRunResult> {
-  const spec = agentSpecFor('scout', ctx.preset);
+  const spec = agentSpecFor('scout', ctx.workflow);
   if (!spec) return { kind: 'failed', code: 'NO_AGENT', message: 'no scout agent', raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
   const scout = ctx.state.scouting?.brief?.questions[ctx.state.scouting.next]?.scout ?? 'A';
   const { messages } = await buildMessages(spec, ctx);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
-import { PRESETS } from '../../../shared/engine/presets';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import { writeJunkGguf, writeTinyModel } from '../../../test-support/gguf';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { fillDefaultModels } from './defaultModel';
@@ -17,7 +17,7 @@ function home(): string {
 }
 
 const options = (dataDir: string) => ({ dataDir, env: { LATHE_HOME: dataDir }, inspect: { isArchitectureSupported: () => true } });
-const config = configFromPreset(PRESETS.minimal);
+const config = configFromWorkflow(WORKFLOWS.minimal);
 
 describe('fillDefaultModels', () => {
   it('uses the one usable GGUF in the library (a rejected file beside it does not count)', async () => {

@@ -15,7 +15,7 @@ function withRepoConfig(yaml: string): string {
 }
 
 describe('resolveRunConfig', () => {
-  it('starts from the preset defaults', () => {
+  it('starts from the workflow defaults', () => {
     dir = makeTempDir();
     const config = resolveRunConfig({ repoRoot: dir }, { workflow: 'retry-loop' });
     expect(config).toMatchObject({ workflow: 'retry-loop', edit_format: 'whole-file', limits: { max_attempts_per_task: 4 }, branch_prefix: 'lathe' });

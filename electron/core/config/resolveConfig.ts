@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import type { GateKind, GateMode } from '../../../shared/engine/gates';
-import { isPresetName, PRESET_NAMES, PRESETS } from '../../../shared/engine/presets';
+import { isWorkflowName, WORKFLOW_NAMES, WORKFLOWS } from '../../../shared/engine/workflows';
 import { RunConfigSchema, type RunConfig } from '../../../shared/engine/runConfig';
 import { LatheError } from '../../../shared/errors';
 import { ConfigFileSchema, type ConfigFile } from './configFile';
@@ -144,7 +144,7 @@ function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
   if (overrides.shellAllowlist) config.shell_allowlist = overrides.shellAllowlist;
 }
 
-/** Preset defaults ← resources/defaults.yaml ← <repo>/lathe.config.yaml ← --config FILE ← flags. */
+/** Workflow defaults ← resources/defaults.yaml ← <repo>/lathe.config.yaml ← --config FILE ← flags. */
 export function resolveRunConfig(sources: ConfigSources, overrides: ConfigOverrides = {}): RunConfig {
   const files: ConfigFile[] = [];
   if (sources.defaultsFile && fs.existsSync(sources.defaultsFile)) files.push(readConfigFile(sources.defaultsFile));
@@ -155,8 +155,8 @@ export function resolveRunConfig(sources: ConfigSources, overrides: ConfigOverri
     files.push(readConfigFile(sources.configFile));
   }
   const workflow = overrides.workflow ?? [...files].reverse().find((file) => file.workflow)?.workflow ?? 'minimal';
-  if (!isPresetName(workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow '${workflow}'; choose one of: ${PRESET_NAMES.join(', ')}`, { key: 'workflow' });
-  const config = structuredClone(configFromPreset(PRESETS[workflow]));
+  if (!isWorkflowName(workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow '${workflow}'; choose one of: ${WORKFLOW_NAMES.join(', ')}`, { key: 'workflow' });
+  const config = structuredClone(configFromWorkflow(WORKFLOWS[workflow]));
   for (const file of files) applyFile(config, file);
   applyOverrides(config, overrides);
   const checked = RunConfigSchema.safeParse(config);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { applyProposal } from './applyProposal';
@@ -25,7 +25,7 @@ function deps(commits: string[][]): EngineDeps {
 }
 
 function stateFor(workDir: string, edits: { path: string; search: string; replace: string }[]): RunState {
-  const config = { ...configFromPreset(PRESETS['dev-agent']), edit_format: 'search-replace' as const };
+  const config = { ...configFromWorkflow(WORKFLOWS['dev-agent']), edit_format: 'search-replace' as const };
   return {
     ...initialState({ runId: 'r1', goal: 'fix it', goalHash: 'h', config, now: 't', nowMs: 0 }),
     workspace: { runId: 'r1', repoRoot: workDir, workDir, mode: 'in-place', branch: 'lathe/r1', baseCommit: 'base', originalBranch: 'main', protectedPaths: [] },

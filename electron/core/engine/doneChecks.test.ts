@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testResult } from '../../../test-support/engineSim';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
@@ -34,7 +34,7 @@ async function runOn(files: Record<string, string>, changes: Record<string, stri
 }
 
 function state(overrides: Partial<RunState> = {}): RunState {
-  return { ...initialState({ runId: 'r1', goal: 'g', goalHash: 'h', config: configFromPreset(PRESETS['editor-scouts']), now: 't', nowMs: 0 }), last_test: testResult(true), ...overrides };
+  return { ...initialState({ runId: 'r1', goal: 'g', goalHash: 'h', config: configFromWorkflow(WORKFLOWS['editor-scouts']), now: 't', nowMs: 0 }), last_test: testResult(true), ...overrides };
 }
 
 const check = (checks: ReturnType<typeof definitionOfDone>, id: string) => checks.find((entry) => entry.id === id);

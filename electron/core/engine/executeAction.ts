@@ -51,14 +51,14 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
             timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
             timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
             signal: session.signal,
-            coverage: session.preset.tester === 'fix_plan' && action.purpose === 'step',
-            allowlist: session.preset.allowlist_commands ? allowRules(state) : undefined,
+            coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
+            allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
           }),
         };
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
-        return await applyProposal(session.deps, state, session.preset.writer, { workTreeClean: session.workTreeKnownClean(state.head) });
+        return await applyProposal(session.deps, state, session.workflow.writer, { workTreeClean: session.workTreeKnownClean(state.head) });
       case 'await_user': {
         try {
           const decision = await session.waitForGate(action.gate, state);
@@ -91,7 +91,7 @@ const allowRules = (state: RunState) => state.config.shell_allowlist.map((rule) 
  * for pytest run through Python), the way a user would allow it.
  */
 async function rejectedTestCommand(session: RunSession, state: RunState): Promise<ActionOutcome | null> {
-  if (!session.preset.allowlist_commands) return null;
+  if (!session.workflow.allowlist_commands) return null;
   const detected = state.config.test_command ? null : await session.deps.detectTestCommand(session.repoRoot);
   const argv = state.config.test_command ?? detected?.argv;
   if (!argv) return null;
@@ -135,7 +135,7 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
 }
 
 async function callAgent(session: RunSession, action: Extract<EngineAction, { kind: 'agent' }>, state: RunState): Promise<ActionOutcome> {
-  const spec = agentSpecFor(action.purpose, session.preset);
+  const spec = agentSpecFor(action.purpose, session.workflow);
   if (!spec) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'NO_AGENT', message: `no agent for ${action.purpose}`, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
   const ctx = await session.agentContext(state);
   const router: ModelRouter = session.router;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import { preflightProblemsOf } from '../../../shared/schemas/preflight';
 import { APP_ROOT, makeExampleRepo, REPLAYS, writeReplay } from '../../../test-support/exampleRepo';
 import { writeJunkGguf, writeTinyModel } from '../../../test-support/gguf';
@@ -149,14 +149,14 @@ describe('checkRunInputs', () => {
     const dir = tempDir('lathe-models-');
     const { modelPath } = writeTinyModel(dir);
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'supervised', model: `llama:${modelPath}`, roleModels: { tester: REPLAY, supervisor: 'openai:http://127.0.0.1:9/v1#m' } });
-    expect(await checkRunInputs({ repoRoot: repo.dir, goal: 'fix median', config }, PRESETS.supervised, { detectTestCommand })).toEqual([]);
+    expect(await checkRunInputs({ repoRoot: repo.dir, goal: 'fix median', config }, WORKFLOWS.supervised, { detectTestCommand })).toEqual([]);
   });
 
   it('reports a role without a model, and a configured test command needs no detection', async () => {
     const repo = makeTempRepo({ files: { 'README.md': 'x\n' } });
     cleanup.push(() => repo.remove());
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', roleModels: { coder: REPLAY }, testCommand: ['true'] });
-    const problems = await checkRunInputs({ repoRoot: repo.dir, goal: 'x', config }, PRESETS.minimal, { detectTestCommand: async () => null });
+    const problems = await checkRunInputs({ repoRoot: repo.dir, goal: 'x', config }, WORKFLOWS.minimal, { detectTestCommand: async () => null });
     expect(problems.map((problem) => [problem.code, problem.field, problem.roles])).toEqual([['NO_MODEL', 'model', ['planner', 'tester']]]);
   });
 });

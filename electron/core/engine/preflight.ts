@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Preset } from '../../../shared/engine/presets';
+import type { Workflow } from '../../../shared/engine/workflows';
 import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import type { AgentRoleName as ModelRoleName } from '../../../shared/engine/actions';
 import type { RunConfig } from '../../../shared/engine/runConfig';
@@ -85,10 +85,10 @@ export async function checkModelAssignments(assignments: readonly ModelAssignmen
 }
 
 /** The roles the run calls, grouped by the spec they use, and the roles without one. */
-export function modelAssignments(preset: Preset, config: RunConfig): { assigned: ModelAssignment[]; missing: ModelRoleName[] } {
+export function modelAssignments(workflow: Workflow, config: RunConfig): { assigned: ModelAssignment[]; missing: ModelRoleName[] } {
   const bySpec = new Map<string, ModelRoleName[]>();
   const missing: ModelRoleName[] = [];
-  for (const role of rolesUsed(preset, config)) {
+  for (const role of rolesUsed(workflow, config)) {
     const spec = config.models[role]?.model;
     if (!spec) missing.push(role);
     else bySpec.set(spec, [...(bySpec.get(spec) ?? []), role]);
@@ -100,10 +100,10 @@ export function modelAssignments(preset: Preset, config: RunConfig): { assigned:
  * Everything a run needs that can be checked before anything is created: a goal, a usable model for
  * each role it calls, and a test command. Returns every problem at once (empty when it may start).
  */
-export async function checkRunInputs(request: { repoRoot: string; goal: string; config: RunConfig }, preset: Preset, options: PreflightOptions): Promise<PreflightProblem[]> {
+export async function checkRunInputs(request: { repoRoot: string; goal: string; config: RunConfig }, workflow: Workflow, options: PreflightOptions): Promise<PreflightProblem[]> {
   const problems: PreflightProblem[] = [];
   if (request.goal.trim() === '') problems.push({ code: 'BLANK_GOAL', field: 'goal', roles: [], spec: null, message: 'the goal is blank: say what should change' });
-  const { assigned, missing } = modelAssignments(preset, request.config);
+  const { assigned, missing } = modelAssignments(workflow, request.config);
   if (missing.length > 0) {
     problems.push({ code: 'NO_MODEL', field: 'model', roles: missing, spec: null, message: `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC, or pick one in the window` });
   }
@@ -121,7 +121,7 @@ export async function checkRunInputs(request: { repoRoot: string; goal: string; 
 }
 
 /** Throws PREFLIGHT_FAILED listing every problem, before any branch, worktree or run folder exists. */
-export async function preflightRun(request: { repoRoot: string; goal: string; config: RunConfig }, preset: Preset, options: PreflightOptions): Promise<void> {
-  const problems = await checkRunInputs(request, preset, options);
+export async function preflightRun(request: { repoRoot: string; goal: string; config: RunConfig }, workflow: Workflow, options: PreflightOptions): Promise<void> {
+  const problems = await checkRunInputs(request, workflow, options);
   if (problems.length > 0) throw new PreflightError(problems);
 }

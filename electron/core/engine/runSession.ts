@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
 import { effectTimeoutMs } from '../../../shared/engine/budget';
-import type { Preset } from '../../../shared/engine/presets';
+import type { Workflow } from '../../../shared/engine/workflows';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
@@ -46,7 +46,7 @@ export async function approveReviewedGate(gate: PendingGate): Promise<GateDecisi
 
 export interface RunSessionOptions {
   deps: EngineDeps;
-  preset: Preset;
+  workflow: Workflow;
   store: RunStore;
   router: ModelRouter;
   repoRoot: string;
@@ -80,7 +80,7 @@ export class RunSession {
   private cleanWorkTreeAt: string | null = null;
 
   readonly deps: EngineDeps;
-  readonly preset: Preset;
+  readonly workflow: Workflow;
   readonly store: RunStore;
   readonly router: ModelRouter;
   readonly repoRoot: string;
@@ -94,7 +94,7 @@ export class RunSession {
 
   constructor(options: RunSessionOptions) {
     this.deps = options.deps;
-    this.preset = options.preset;
+    this.workflow = options.workflow;
     this.store = options.store;
     this.router = options.router;
     this.repoRoot = options.repoRoot;
@@ -173,7 +173,7 @@ export class RunSession {
     const tools = this.deps.createTools(workspace.workDir);
     return {
       state,
-      preset: this.preset,
+      workflow: this.workflow,
       tools,
       prompts: this.prompts,
       editFormat: this.deps.getEditFormat(state.config.edit_format),

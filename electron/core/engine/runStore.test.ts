@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
@@ -15,7 +15,7 @@ import { hashGoal, newRunId, readLog, RunStore, runDir } from './runStore';
 let repo: TempRepo;
 afterEach(() => repo?.remove());
 
-const state = (runId: string) => initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromPreset(PRESETS.minimal), now: 'now', nowMs: 0 });
+const state = (runId: string) => initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromWorkflow(WORKFLOWS.minimal), now: 'now', nowMs: 0 });
 
 describe('RunStore', () => {
   // docs/seeds.md 3.17: run_id = the UTC timestamp

@@ -4,7 +4,7 @@ import type { ActionOutcome } from '../../../shared/engine/actions';
 import { accountTime, checkBudget } from '../../../shared/engine/budget';
 import { initialState } from '../../../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../../../shared/engine/machine';
-import { isPresetName, PRESETS, type Preset } from '../../../shared/engine/presets';
+import { isWorkflowName, WORKFLOWS, type Workflow } from '../../../shared/engine/workflows';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import type { RunState } from '../../../shared/engine/runState';
 import { isTerminal, reopenStuck } from '../../../shared/engine/finish';
@@ -40,9 +40,9 @@ export interface EngineEnv {
   sharedPool?: SharedModelPool;
 }
 
-export function presetOf(config: RunConfig): Preset {
-  if (!isPresetName(config.workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
-  return PRESETS[config.workflow];
+export function workflowOf(config: RunConfig): Workflow {
+  if (!isWorkflowName(config.workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
+  return WORKFLOWS[config.workflow];
 }
 
 async function existingBranches(repoRoot: string): Promise<Set<string>> {
@@ -70,8 +70,8 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
  * the run; the run id is known before the run is driven. A refused start leaves nothing behind.
  */
 export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
-  const preset = presetOf(request.config);
-  await preflightRun(request, preset, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
+  const workflow = workflowOf(request.config);
+  await preflightRun(request, workflow, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
   const repoCheck = await env.deps.git.preflight(request.repoRoot);
   if (repoCheck.isomorphicUnsafeReason && !repoCheck.nativeGit) {
     throw new LatheError('ISOMORPHIC_UNSAFE', repoCheck.isomorphicUnsafeReason, { repo: request.repoRoot });
@@ -90,10 +90,10 @@ export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal
   let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
   // Saved before the first event, so a run killed at any point has a state to resume from.
   store.saveState(state);
-  store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: preset.name, seed: preset.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
+  store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
-  return { runId, done: drive(env, store, state, preset, request.repoRoot) };
+  return { runId, done: drive(env, store, state, workflow, request.repoRoot) };
 }
 
 export async function beginResume(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunHandle> {
@@ -105,10 +105,10 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
   // A stuck run nobody closed (merged or undone) waits for a person's fix: resuming verifies again.
   const stuck = saved.status === 'stuck' && !saved.closed;
   if (saved.phase === 'finished' && !stuck) return { runId: saved.run_id, done: Promise.resolve(saved) };
-  const preset = presetOf(saved.config);
+  const workflow = workflowOf(saved.config);
   const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;
   const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
-  let state: RunState = { ...(stuck ? reopenStuck(saved, preset) : saved), config, status: 'running', result: null };
+  let state: RunState = { ...(stuck ? reopenStuck(saved, workflow) : saved), config, status: 'running', result: null };
   store.append({ role: 'engine', type: 'run_resumed', data: { phase: state.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
   if (state.workspace) {
     const workspace = await env.deps.git.reopenRun(state.workspace);
@@ -120,7 +120,7 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
   }
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);
-  return { runId: saved.run_id, done: drive(env, store, state, preset, request.repoRoot) };
+  return { runId: saved.run_id, done: drive(env, store, state, workflow, request.repoRoot) };
 }
 
 function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConfig>> {
@@ -132,7 +132,7 @@ function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConf
   return roles;
 }
 
-async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset: Preset, repoRoot: string): Promise<RunState> {
+async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflow: Workflow, repoRoot: string): Promise<RunState> {
   const clock = env.clock ?? systemClock;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
@@ -155,7 +155,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
   });
   session = new RunSession({
     deps: env.deps,
-    preset,
+    workflow,
     store,
     router,
     repoRoot,
@@ -178,7 +178,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
       const budget = checkBudget(state, session.elapsedMs());
       if (budget.kind === 'total' || budget.kind === 'planning') session.markTimeExpired();
       const paused = env.pause?.aborted === true && budget.kind === 'ok' && !controller.signal.aborted;
-      const action = budget.kind !== 'ok' || controller.signal.aborted || paused ? null : nextAction(state, preset);
+      const action = budget.kind !== 'ok' || controller.signal.aborted || paused ? null : nextAction(state, workflow);
       if (action?.kind === 'finish') break;
       if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
         announced.add(action.gate.gate_id);
@@ -205,7 +205,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, preset:
       if (deadline) clearTimeout(deadline);
       // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
       const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);
-      const transition = applyOutcome(accounted, preset, outcome, clock.now().toISOString());
+      const transition = applyOutcome(accounted, workflow, outcome, clock.now().toISOString());
       for (const event of transition.events) {
         store.append(event, clock.now());
         if (event.type === 'plan' && typeof event.data.plan_id === 'string') store.savePlanSnapshot(event.data.plan_id, event.data);
@@ -230,7 +230,7 @@ export async function cancelRun(env: EngineEnv, request: { repoRoot: string; run
   const clock = env.clock ?? systemClock;
   const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent);
   if (saved.phase === 'finished') return saved;
-  const transition = applyOutcome(saved, presetOf(saved.config), { kind: 'cancelled' }, clock.now().toISOString());
+  const transition = applyOutcome(saved, workflowOf(saved.config), { kind: 'cancelled' }, clock.now().toISOString());
   for (const event of transition.events) store.append(event, clock.now());
   let state: RunState = { ...transition.state, log_seq: store.lastSeq };
   store.saveState(state);

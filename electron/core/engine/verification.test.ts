@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
 import { feedbackFrom } from '../../../shared/engine/testFeedback';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { createDefaultDeps } from './defaultDeps';
@@ -24,7 +24,7 @@ async function runState(files: Record<string, string>, commands: { test: string[
   const repo = makeTempRepo({ files });
   repos.push(repo);
   const workspace = await deps.git.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
-  const config = { ...configFromPreset(PRESETS['editor-scouts']), test_command: commands.test, build_command: commands.build };
+  const config = { ...configFromWorkflow(WORKFLOWS['editor-scouts']), test_command: commands.test, build_command: commands.build };
   const state = initialState({ runId: 'r1', goal: 'g', goalHash: 'h', config, now: new Date(0).toISOString(), nowMs: 0 });
   return { ...state, workspace, head: workspace.baseCommit };
 }

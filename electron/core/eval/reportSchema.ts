@@ -105,7 +105,7 @@ export const EvalReportSchema = z.object({
     role_models: z.record(z.string(), z.string()),
     /** `--config FILE`, or null. */
     config_file: z.string().nullable(),
-    /** The edit format the runs used (the preset's, unless the config file changes it). */
+    /** The edit format the runs used (the workflow's, unless the config file changes it). */
     edit_format: z.string().nullable(),
     tasks_pattern: z.string().nullable(),
     jobs: z.number().int().positive(),

@@ -1,6 +1,6 @@
-import { configFromPreset } from '../../../shared/engine/configFromPreset';
+import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { PRESETS } from '../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 
 /** A persisted run state as `run/get` returns it, for a supervised run. */
@@ -9,7 +9,7 @@ export function runStateFixture(runId: string, change: Partial<RunState> = {}): 
     runId,
     goal: 'fix median',
     goalHash: 'hash',
-    config: configFromPreset(PRESETS.supervised),
+    config: configFromWorkflow(WORKFLOWS.supervised),
     now: '2026-11-22T03:37:35.000Z',
     nowMs: Date.parse('2026-11-22T03:37:35.000Z'),
   });

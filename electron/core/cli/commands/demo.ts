@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { sourceAppRoot } from '../../appRoot';
 import { resolveRunConfig } from '../../config/resolveConfig';
 import { defaultDataDir } from '../../dataDir';
@@ -94,7 +94,7 @@ export const demoCommand: Command = {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
     const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, model: { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean' } });
     const workflow = values.workflow ?? 'minimal';
-    if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+    if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
     if (values.dir && values.keep) throw new UsageError('--dir is always kept; --keep is for the temp folder');
     const appRoot = sourceAppRoot();
     const transcript = path.join(appRoot, 'resources', 'replays', `${EXAMPLE}.${workflow}.json`);

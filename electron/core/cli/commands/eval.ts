@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import type { RunConfig } from '../../../../shared/engine/runConfig';
 import { rolesUsed } from '../../../../shared/engine/rolesUsed';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { checkModelAssignments, modelAssignments, PreflightError } from '../../engine/preflight';
-import { presetOf } from '../../engine/runner';
+import { workflowOf } from '../../engine/runner';
 import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
 import { specFilePath } from '../../llm/index';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
@@ -28,7 +28,7 @@ writes eval-report.json and eval-report.md (docs/eval.md explains every field).
   --model SPEC            every role's model: llama:PATH.gguf, ollama:NAME, openai:URL#MODEL or
                           replay:FILE.json; {task} in the spec is replaced by each task's id
   --role-model ROLE=SPEC  one role's model (planner, coder, tester, supervisor, scout, editor); repeatable
-  --workflow NAME         ${PRESET_NAMES.join(' | ')} (default: minimal)
+  --workflow NAME         ${WORKFLOW_NAMES.join(' | ')} (default: minimal)
   --tasks GLOB            task ids to run: * and ? wildcards, comma-separated (e.g. 'py-*,js-chunk')
   --jobs N                tasks at a time (default 1; the jobs share one loaded copy of a llama: model, and take turns at the tests)
   --out DIR               report folder (default: ./lathe-eval-<timestamp>)
@@ -97,7 +97,7 @@ async function checkModels(tasks: readonly EvalTask[], configFor: (task: EvalTas
   const checked = new Set<string>();
   for (const task of tasks) {
     const config = configFor(task);
-    const fresh = modelAssignments(presetOf(config), config).assigned.filter((assignment) => !checked.has(assignment.spec));
+    const fresh = modelAssignments(workflowOf(config), config).assigned.filter((assignment) => !checked.has(assignment.spec));
     for (const assignment of fresh) checked.add(assignment.spec);
     for (const problem of await checkModelAssignments(fresh, { cwd })) problems.push({ ...problem, message: `${problem.message}, needed for task ${task.id}` });
   }
@@ -158,7 +158,7 @@ export const evalCommand: Command = {
     if (values.list) return listTasks(io, tasks);
 
     const workflow = values.workflow ?? 'minimal';
-    if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+    if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
     const roleModels = Object.fromEntries(Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)]));
     const model = values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd);
     const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
@@ -168,7 +168,7 @@ export const evalCommand: Command = {
     const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
     const firstTask = tasks[0] as EvalTask;
     const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
-    const missing = rolesUsed(presetOf(config), config).filter((role) => !config.models[role]);
+    const missing = rolesUsed(workflowOf(config), config).filter((role) => !config.models[role]);
     if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
     await checkModels(tasks, (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }), io.cwd);
 

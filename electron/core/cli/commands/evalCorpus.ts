@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isPresetName, PRESET_NAMES } from '../../../../shared/engine/presets';
+import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
 import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
@@ -53,7 +53,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
     throw new UsageError(`--tasks: ${error instanceof Error ? error.message : String(error)}`);
   }
   const workflow = flags.workflow ?? 'minimal';
-  if (!isPresetName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${PRESET_NAMES.join(', ')})`);
+  if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
   const editFormat = flags.editFormat === undefined ? undefined : EditFormatNameSchema.safeParse(flags.editFormat);
   if (editFormat && !editFormat.success) throw new UsageError(`--edit-format must be one of ${EditFormatNameSchema.options.join(', ')}`);
   if (!flags.model && Object.keys(flags.roleModels).length === 0) throw new UsageError('pass --model SPEC (or --role-model ROLE=SPEC); `oracle:` answers from each task\'s gold patch');

@@ -10,7 +10,7 @@ import { fillDefaultModels } from '../../config/defaultModel';
 import { defaultDataDir } from '../../dataDir';
 import { createEngineEnv } from '../../engine/defaultDeps';
 import { modelAssignments } from '../../engine/preflight';
-import { presetOf, resumeRun, startRun } from '../../engine/runner';
+import { workflowOf, resumeRun, startRun } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
 import { resolveRepoRoot } from '../../git/repoStatus';
 import { terminalGateDecider } from '../gatePrompt';
@@ -155,7 +155,7 @@ export const runCommand: Command = {
       }
       const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [givenGoal(values, io.cwd) ?? ''];
       const resolved = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
-      const defaults = await fillDefaultModels(resolved, modelAssignments(presetOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
+      const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
       // On stderr with --json, whose stdout is JSON lines only.
       const say = values.json ? io.err : io.out;
       for (const choice of defaults.choices) say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);

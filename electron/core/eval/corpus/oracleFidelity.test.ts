@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRESET_NAMES } from '../../../../shared/engine/presets';
+import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { EDIT_FORMAT_NAMES } from '../../workspace/types';
 import { makeCorpus, makeMiniCorpus, type MiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
@@ -68,7 +68,7 @@ describe('the oracle model: harness fidelity on generated corpus tasks, every wo
     expect(MULTI.files['src/stats.js'].split(twinHunk)).toHaveLength(3);
   });
 
-  it.each(PRESET_NAMES)('%s: every edit format ends complete, green, committed, with the fixed tree on the run branch', async (workflow) => {
+  it.each(WORKFLOW_NAMES)('%s: every edit format ends complete, green, committed, with the fixed tree on the run branch', async (workflow) => {
     for (const mini of corpora) {
       const corpus = loadCorpus(mini.dir);
       const task = corpus.tasks[0];

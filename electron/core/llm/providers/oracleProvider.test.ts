@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { configFromPreset } from '../../../../shared/engine/configFromPreset';
-import { PRESETS } from '../../../../shared/engine/presets';
+import { configFromWorkflow } from '../../../../shared/engine/configFromWorkflow';
+import { WORKFLOWS } from '../../../../shared/engine/workflows';
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { SupervisorVerdictSchema } from '../../../../shared/schemas/agents/supervisor';
 import { TesterReportSchema } from '../../../../shared/schemas/agents/tester';
@@ -34,7 +34,7 @@ async function writerRequest(context: ContextItem[]) {
     schema: () => WholeFileOutput,
     input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context }),
   };
-  const ctx = { prompts: { system: () => 'You are the Coder.' }, state: { config: configFromPreset(PRESETS.minimal) } } as unknown as AgentContext;
+  const ctx = { prompts: { system: () => 'You are the Coder.' }, state: { config: configFromWorkflow(WORKFLOWS.minimal) } } as unknown as AgentContext;
   return buildMessages(spec, ctx);
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { GATE_KINDS, type GateMode } from '../../../../shared/engine/gates';
-import { PRESET_NAMES } from '../../../../shared/engine/presets';
+import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { useAppStore } from '../../stores/appStore';
 import { useModelsStore } from '../../stores/modelsStore';
 import { useSettingsStore } from '../../stores/settingsStore';
@@ -94,7 +94,7 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         <div className="field">
           <label htmlFor="default-workflow">Default workflow</label>
           <select id="default-workflow" value={values.defaultWorkflow} onChange={(event) => update({ defaultWorkflow: event.target.value })}>
-            {PRESET_NAMES.map((name) => (
+            {WORKFLOW_NAMES.map((name) => (
               <option key={name} value={name}>
                 {name}
               </option>

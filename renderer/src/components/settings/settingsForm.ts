@@ -13,7 +13,7 @@ export interface SettingsFormValues {
   defaultModel: string;
   roleModels: Record<ModelRole, string>;
   timeLimitMinutes: string;
-  /** '' = the workflow preset's own default. */
+  /** '' = the workflow's own default. */
   gates: Record<GateKind, GateMode | ''>;
   shellAllowlist: string;
   theme: Settings['theme'];

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { PresetName } from '../../../../shared/engine/presets';
-import { PRESETS } from '../../../../shared/engine/presets';
+import type { WorkflowName } from '../../../../shared/engine/workflows';
+import { WORKFLOWS } from '../../../../shared/engine/workflows';
 import type { RepoStatus } from '../../../../shared/schemas/repo';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { useModelsStore } from '../../stores/modelsStore';
@@ -9,7 +9,7 @@ import { useUiStore } from '../../stores/uiStore';
 import { GateModes } from './GateModes';
 import { ModelPicker } from './ModelPicker';
 import { NoModelsHelp } from './NoModelsHelp';
-import { PresetPicker } from './PresetPicker';
+import { WorkflowPicker } from './WorkflowPicker';
 import { rememberForm, rememberedForm } from './formMemory';
 import { preflightProblemsOf } from '../../../../shared/schemas/preflight';
 import { LatheError } from '../../../../shared/errors';
@@ -41,8 +41,8 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   useEffect(() => rememberForm(repo.path, values), [repo.path, values]);
 
   const update = (change: Partial<RunFormValues>) => setValues((current) => ({ ...current, ...change }));
-  const pickWorkflow = (workflow: PresetName) => update({ workflow, gates: defaultGates(workflow, settings) });
-  const roles = rolesFor(PRESETS[values.workflow], values.gates);
+  const pickWorkflow = (workflow: WorkflowName) => update({ workflow, gates: defaultGates(workflow, settings) });
+  const roles = rolesFor(WORKFLOWS[values.workflow], values.gates);
   const usable = models.filter((model) => model.status === 'ok');
   // A model spec of the right shape typed in (a replay, a local server, a GGUF elsewhere) needs no library.
   const hasSpec = [values.model, ...roles.map((role) => values.roleModels[role] ?? '')].some((spec) => spec.trim() !== '' && specProblem(spec) === null);
@@ -104,7 +104,7 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
           {problems.goal && <p className="error-text">{problems.goal}</p>}
         </div>
 
-        <PresetPicker value={values.workflow} onChange={pickWorkflow} />
+        <WorkflowPicker value={values.workflow} onChange={pickWorkflow} />
 
         <fieldset className="models">
           <legend>Models</legend>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GateModesSchema } from '../../../../shared/engine/gates';
-import { isPresetName, type PresetName } from '../../../../shared/engine/presets';
+import { isWorkflowName, type WorkflowName } from '../../../../shared/engine/workflows';
 import { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
 import type { RunFormValues } from './runRequest';
 
@@ -15,7 +15,7 @@ const MAX_REPOS = 20;
 
 const RememberedValuesSchema = z.object({
   goal: z.string().max(20_000),
-  workflow: z.string().refine(isPresetName),
+  workflow: z.string().refine(isWorkflowName),
   model: z.string().max(4096),
   roleModels: z.partialRecord(ModelRoleNameSchema, z.string().max(4096)),
   gates: GateModesSchema,
@@ -53,7 +53,7 @@ function read(): Memory {
 }
 
 function toValues(remembered: z.infer<typeof RememberedValuesSchema>): RunFormValues {
-  return { ...remembered, workflow: remembered.workflow as PresetName, allowDirty: false };
+  return { ...remembered, workflow: remembered.workflow as WorkflowName, allowDirty: false };
 }
 
 /** The form to show for `repo`: what was left there, else the last form with a blank goal, else `fallback`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS } from '../../../../shared/engine/presets';
+import { WORKFLOWS } from '../../../../shared/engine/workflows';
 import { StartRunRequestSchema } from '../../../../shared/schemas/runRequests';
 import { SettingsSchema } from '../../../../shared/schemas/settings';
 import { buildStartRequest, formProblems, initialFormValues, rolesFor, specProblem, splitCommand, type RunFormValues } from './runRequest';
@@ -39,11 +39,11 @@ describe('the start form', () => {
     expect(bad.ok ? null : bad.problems['model-coder']).toMatch(/llama:PATH\.gguf/);
   });
 
-  it('knows which roles a preset and its gates call', () => {
-    expect(rolesFor(PRESETS.minimal, PRESETS.minimal.defaults.gates)).toEqual(['coder', 'planner', 'tester']);
-    expect(rolesFor(PRESETS['dev-agent'], PRESETS['dev-agent'].defaults.gates)).toEqual(['coder', 'supervisor']);
-    expect(rolesFor(PRESETS['dev-agent'], { plan: 'off', code: 'off', step: 'human', goal: 'off' })).toEqual(['coder']);
-    expect(rolesFor(PRESETS['editor-scouts'], PRESETS['editor-scouts'].defaults.gates)).toEqual(['editor', 'scout']);
+  it('knows which roles a workflow and its gates call', () => {
+    expect(rolesFor(WORKFLOWS.minimal, WORKFLOWS.minimal.defaults.gates)).toEqual(['coder', 'planner', 'tester']);
+    expect(rolesFor(WORKFLOWS['dev-agent'], WORKFLOWS['dev-agent'].defaults.gates)).toEqual(['coder', 'supervisor']);
+    expect(rolesFor(WORKFLOWS['dev-agent'], { plan: 'off', code: 'off', step: 'human', goal: 'off' })).toEqual(['coder']);
+    expect(rolesFor(WORKFLOWS['editor-scouts'], WORKFLOWS['editor-scouts'].defaults.gates)).toEqual(['editor', 'scout']);
   });
 
   it('starts from the settings: workflow, model, gate overrides and time limit', () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/engine/gates';
-import { PRESETS, type Preset, type PresetName } from '../../../../shared/engine/presets';
+import { WORKFLOWS, type Workflow, type WorkflowName } from '../../../../shared/engine/workflows';
 import type { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import type { StartRunRequest } from '../../../../shared/schemas/runRequests';
@@ -10,7 +10,7 @@ export type ModelRole = z.infer<typeof ModelRoleNameSchema>;
 
 export interface RunFormValues {
   goal: string;
-  workflow: PresetName;
+  workflow: WorkflowName;
   /** The model of every role ('' = none chosen). */
   model: string;
   roleModels: Partial<Record<ModelRole, string>>;
@@ -39,23 +39,23 @@ export function specProblem(spec: string): string | null {
   return SPEC_PATTERN.test(spec.trim()) ? null : 'Use llama:PATH.gguf, ollama:NAME, openai:URL#MODEL or replay:FILE.json';
 }
 
-/** The model roles the chosen preset and gates will call (the same rule the core applies before starting). */
-export function rolesFor(preset: Preset, gates: GateModes): ModelRole[] {
-  const roles = new Set<ModelRole>([preset.writer]);
-  if (preset.planning === 'planner' || preset.defaults.limits.max_subplan_depth > 0) roles.add('planner');
-  if (preset.tester !== 'none') roles.add('tester');
+/** The model roles the chosen workflow and gates will call (the same rule the core applies before starting). */
+export function rolesFor(workflow: Workflow, gates: GateModes): ModelRole[] {
+  const roles = new Set<ModelRole>([workflow.writer]);
+  if (workflow.planning === 'planner' || workflow.defaults.limits.max_subplan_depth > 0) roles.add('planner');
+  if (workflow.tester !== 'none') roles.add('tester');
   if (GATE_KINDS.some((kind) => gateUsesSupervisor(gates[kind]))) roles.add('supervisor');
-  if (preset.scouts) roles.add('scout');
+  if (workflow.scouts) roles.add('scout');
   return [...roles].sort();
 }
 
-/** The preset's gates with the user's defaults from settings laid over them. */
-export function defaultGates(workflow: PresetName, settings: Settings | null): GateModes {
-  return { ...PRESETS[workflow].defaults.gates, ...(settings?.gates ?? {}) };
+/** The workflow's gates with the user's defaults from settings laid over them. */
+export function defaultGates(workflow: WorkflowName, settings: Settings | null): GateModes {
+  return { ...WORKFLOWS[workflow].defaults.gates, ...(settings?.gates ?? {}) };
 }
 
 export function initialFormValues(settings: Settings | null): RunFormValues {
-  const workflow = (settings && settings.defaultWorkflow in PRESETS ? settings.defaultWorkflow : 'minimal') as PresetName;
+  const workflow = (settings && settings.defaultWorkflow in WORKFLOWS ? settings.defaultWorkflow : 'minimal') as WorkflowName;
   return {
     goal: '',
     workflow,
@@ -106,8 +106,8 @@ export function buildStartRequest(repo: string, values: RunFormValues): FormChec
   const problems: Partial<Record<string, string>> = {};
   const goal = values.goal.trim();
   if (!goal) problems.goal = 'Type a goal.';
-  const preset = PRESETS[values.workflow];
-  const roles = rolesFor(preset, values.gates);
+  const workflow = WORKFLOWS[values.workflow];
+  const roles = rolesFor(workflow, values.gates);
   const roleModels: Partial<Record<ModelRole, string>> = {};
   for (const role of roles) {
     const spec = values.roleModels[role]?.trim();

@@ -1,22 +1,22 @@
 import { DEFAULT_GATE_THRESHOLDS } from './gates';
-import type { Preset } from './presets';
+import type { Workflow } from './workflows';
 import { DEFAULT_MODEL_ACCESS, DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
 
 /** Seed 001's allowlist. */
 export const DEFAULT_SHELL_ALLOWLIST = ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'];
 
-/** A preset's defaults as a full run config; files and flags are layered on top by the core. */
-export function configFromPreset(preset: Preset): RunConfig {
+/** A workflow's defaults as a full run config; files and flags are layered on top by the core. */
+export function configFromWorkflow(workflow: Workflow): RunConfig {
   return {
-    workflow: preset.name,
-    edit_format: preset.defaults.edit_format,
-    artifacts_only: preset.defaults.artifacts_only,
-    tests_read_only: preset.defaults.tests_read_only,
+    workflow: workflow.name,
+    edit_format: workflow.defaults.edit_format,
+    artifacts_only: workflow.defaults.artifacts_only,
+    tests_read_only: workflow.defaults.tests_read_only,
     test_command: null,
     build_command: null,
     extra_verification: [],
-    limits: { ...preset.defaults.limits },
-    gates: { ...preset.defaults.gates },
+    limits: { ...workflow.defaults.limits },
+    gates: { ...workflow.defaults.gates },
     thresholds: { ...DEFAULT_GATE_THRESHOLDS },
     time_limit_ms: null,
     branch_prefix: 'lathe',
@@ -25,7 +25,7 @@ export function configFromPreset(preset: Preset): RunConfig {
     model_access: structuredClone(DEFAULT_MODEL_ACCESS),
     shell_allowlist: [...DEFAULT_SHELL_ALLOWLIST],
     kb_dir: '.lathe/kb',
-    push: { remote: null, write_pr_description: true, enabled: preset.push_on_approval },
+    push: { remote: null, write_pr_description: true, enabled: workflow.push_on_approval },
     workspace: { ...DEFAULT_WORKSPACE_CONFIG },
   };
 }

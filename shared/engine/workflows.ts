@@ -3,10 +3,10 @@ import { GateModesSchema } from './gates';
 import { EditFormatNameSchema, LimitsSchema } from './runConfig';
 
 /**
- * A workflow preset is data: which stages of the one pipeline run and with what defaults. The engine
- * never branches on a preset's name, only on these fields.
+ * A workflow is data: which stages of the one pipeline run and with what defaults. The engine
+ * never branches on a workflow's name, only on these fields.
  */
-export const PresetSchema = z.object({
+export const WorkflowSchema = z.object({
   name: z.string(),
   seed: z.string(),
   description: z.string(),
@@ -47,7 +47,7 @@ export const PresetSchema = z.object({
     gates: GateModesSchema,
   }),
 });
-export type Preset = z.infer<typeof PresetSchema>;
+export type Workflow = z.infer<typeof WorkflowSchema>;
 
 const baseLimits = {
   max_attempts_per_task: 1,
@@ -62,7 +62,7 @@ const baseLimits = {
 };
 const noGates = { plan: 'off', code: 'off', step: 'off', goal: 'off' } as const;
 
-export const PRESETS = {
+export const WORKFLOWS = {
   minimal: {
     name: 'minimal',
     seed: '000',
@@ -188,11 +188,11 @@ export const PRESETS = {
       gates: noGates,
     },
   },
-} as const satisfies Record<string, Preset>;
+} as const satisfies Record<string, Workflow>;
 
-export type PresetName = keyof typeof PRESETS;
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+export type WorkflowName = keyof typeof WORKFLOWS;
+export const WORKFLOW_NAMES = Object.keys(WORKFLOWS) as WorkflowName[];
 
-export function isPresetName(value: string): value is PresetName {
-  return Object.hasOwn(PRESETS, value);
+export function isWorkflowName(value: string): value is WorkflowName {
+  return Object.hasOwn(WORKFLOWS, value);
 }
