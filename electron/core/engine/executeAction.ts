@@ -53,6 +53,7 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
             signal: session.signal,
             coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
             allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
+            workTreeKnownClean: session.workTreeKnownClean(state.head),
           }),
         };
       case 'agent':

@@ -135,6 +135,8 @@ export interface VerificationOptions {
   timeoutFor?: (ownMs: number) => number;
   /** Seed 001's ShellTool allowlist, where the workflow applies it to verification commands. */
   allowlist?: readonly (readonly string[])[];
+  /** The run worktree is known to equal the head (this process committed it, nothing wrote since). */
+  workTreeKnownClean?: boolean;
 }
 
 /**
@@ -152,6 +154,7 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     commit: state.head ?? undefined,
     isolation: 'auto' as const,
     signal: options.signal,
+    ...(options.workTreeKnownClean && workspace.mode === 'worktree' && state.head ? { workTreeAt: state.head } : {}),
   };
   let main: VerifyResult;
   try {

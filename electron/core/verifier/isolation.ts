@@ -27,8 +27,8 @@ async function writableWanted(request: VerifyRequest, workDir: string): Promise<
 }
 
 /** Guards `dir` for writing; a reason instead when its state cannot be read or kept. */
-async function guardFor(dir: string, artifactDir: string): Promise<WorkDirGuard | string> {
-  const guard = await guardWorkDir(dir, [artifactDir]);
+async function guardFor(request: VerifyRequest, dir: string, artifactDir: string): Promise<WorkDirGuard | string> {
+  const guard = await guardWorkDir(dir, [artifactDir], request.workTreeAt ? { vouchedHead: request.workTreeAt } : {});
   if (!guard) return 'git cannot read its state, so what the commands write could not be undone';
   if ('refused' in guard) return guard.refused;
   return guard;
@@ -39,7 +39,7 @@ export async function planIsolation(request: VerifyRequest, workDir: string, art
   const wanted = request.isolation ?? 'auto';
   if (wanted === 'none') {
     const writable = await writableWanted(request, workDir);
-    const guard = writable.wanted ? await guardFor(workDir, artifactDir) : null;
+    const guard = writable.wanted ? await guardFor(request, workDir, artifactDir) : null;
     const undo = guard && typeof guard !== 'string' ? '; what the commands write in the work tree is undone after the run' : '';
     return { level: 'none', detail: `no isolation (requested): ran directly in the work folder${undo}`, runDir: workDir, checkout: null, guard: typeof guard === 'string' ? null : guard, readOnly: [] };
   }
@@ -64,7 +64,7 @@ export async function planIsolation(request: VerifyRequest, workDir: string, art
 
 async function planSandbox(request: VerifyRequest, workDir: string, artifactDir: string): Promise<IsolationPlan> {
   const writable = await writableWanted(request, workDir);
-  const guard = writable.wanted ? await guardFor(workDir, artifactDir) : null;
+  const guard = writable.wanted ? await guardFor(request, workDir, artifactDir) : null;
   if (guard && typeof guard !== 'string') {
     const detail = `${SANDBOX}; the run's work tree is writable (${writable.why}) and what the commands write there is undone after the run; its git data, uncommitted files, the repository and the rest of the file system are read-only`;
     return { level: 'bwrap', detail, runDir: workDir, checkout: null, guard, readOnly: guard.readOnlyRoots };

@@ -129,7 +129,7 @@ function realpathOr(file: string): string {
 
 // The helpers below make a few tiny synchronous calls: on a busy machine a thread-pool round trip
 // each would cost more than the calls themselves, and they sit on every verify's fixed cost.
-function gitDirsOf(workDir: string): { gitDir: string; commonDir: string; dotGitIsFile: boolean } | null {
+export function gitDirsOf(workDir: string): { gitDir: string; commonDir: string; dotGitIsFile: boolean } | null {
   const dotGit = path.join(workDir, '.git');
   const stat = lstatOrNull(dotGit);
   if (!stat) return null;

@@ -1,10 +1,13 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkDirWrites } from '../workspace/types';
 import { runNativeGit } from '../git/nativeGit';
 import { UNSHARED_NODE_ENTRIES } from '../git/dependencyLinks';
-import { gitRootsFor } from './sandbox';
-import { readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
+import { parseIndexEntries } from '../git/indexEntries';
+import { gitDirsOf, gitRootsFor } from './sandbox';
+import { readHeadCommit, readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
+import { sameSnapshot, snapshotWorkTree, type WorkTreeSnapshot } from './workTreeSnapshot';
 
 /** More uncommitted entries than this are not bound one by one: the work dir then stays read-only. */
 export const MAX_PROTECTED_ENTRIES = 200;
@@ -26,6 +29,26 @@ export interface WorkDirGuard {
   links: Map<string, string>;
   /** Absolute paths never removed, whatever git says of them (ARTIFACT_DIR may sit inside the work dir). */
   keep: string[];
+  /**
+   * The work tree's entries before the commands ran, outside what they cannot or may write: equal
+   * afterwards, nothing was written and git need not be asked. Null: always ask git.
+   */
+  snapshot?: WorkTreeSnapshot | null;
+}
+
+/**
+ * The last full status of each run work tree whose commands' writes were all undone: the tree is as
+ * that status says. The engine vouches, per verify, that nothing but its own committed step changed
+ * the tree since (`VerifyRequest.workTreeAt`); then this stands for the status before the commands,
+ * with the new HEAD, and one git process is saved. Any verify that leaves something behind drops it.
+ */
+const settledStatus = new Map<string, WorkTreeStatus>();
+
+function settled(workDir: string, vouchedHead: string | undefined): WorkTreeStatus | null {
+  const known = vouchedHead ? settledStatus.get(workDir) : undefined;
+  // Only a clean tree can be carried over a commit: uncommitted entries would have moved with it.
+  if (!known || known.changed.size > 0 || known.untracked.size > 0) return null;
+  return { ...known, head: vouchedHead ?? null };
 }
 
 function readlinkOrNull(file: string): string | null {
@@ -51,8 +74,9 @@ const bare = (entry: string) => (entry.endsWith('/') ? entry.slice(0, -1) : entr
  * Reads the work tree's state before the commands run. Null when git cannot read it (the caller then
  * keeps the work dir read-only); `{ refused }` when it holds too much uncommitted content to protect.
  */
-export async function guardWorkDir(workDir: string, keep: string[]): Promise<WorkDirGuard | { refused: string } | null> {
-  const before = await readWorkTreeStatus(workDir);
+export async function guardWorkDir(workDir: string, keep: string[], options: { vouchedHead?: string } = {}): Promise<WorkDirGuard | { refused: string } | null> {
+  const before = settled(workDir, options.vouchedHead) ?? (await readWorkTreeStatus(workDir));
+  settledStatus.delete(workDir);
   if (!before) return null;
   const uncommitted = [...[...before.changed].filter(([, kind]) => kind === 'changed').map(([file]) => file), ...before.untracked];
   if (uncommitted.length > MAX_PROTECTED_ENTRIES) {
@@ -75,7 +99,9 @@ export async function guardWorkDir(workDir: string, keep: string[]): Promise<Wor
   if (fs.existsSync(path.join(workDir, '.lathe'))) protect.push(path.join(workDir, '.lathe'));
   for (const entry of uncommitted) if (!links.has(entry)) protect.push(path.join(workDir, bare(entry)));
   const writableInside = protectDependencyFolders(workDir, before, protect);
-  return { workDir, before, protect, writableInside, readOnlyRoots, links, keep };
+  // What the sandbox keeps read-only cannot change, and the caches it lets through may: neither is looked at.
+  const snapshot = snapshotWorkTree(workDir, [...protect, ...writableInside, ...keep]);
+  return { workDir, before, protect, writableInside, readOnlyRoots, links, keep, snapshot };
 }
 
 /**
@@ -114,9 +140,27 @@ export function guardOfFreshCheckout(workDir: string, commit: string, links: Map
  * checks that no folder on the way is one, so nothing outside the work tree is ever touched.
  */
 export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
+  const writes = await undoWrites(guard);
+  // Only a tree put back whole is known to be as its first status says.
+  if (writes.failed.length === 0 && guard.snapshot !== undefined) settledStatus.set(guard.workDir, guard.before);
+  return writes;
+}
+
+async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
   const writes: WorkDirWrites = { restored: [], removed: [], relinked: [], failed: [] };
+  const now = guard.snapshot ? snapshotWorkTree(guard.workDir, [...guard.protect, ...guard.writableInside, ...guard.keep]) : null;
+  // HEAD lives outside the work tree: unsandboxed commands could still have committed.
+  if (guard.snapshot && now && sameSnapshot(guard.snapshot, now) && !linksChanged(guard) && guard.before.head !== null && readHeadCommit(guard.workDir) === guard.before.head) return writes;
   const after = await readWorkTreeStatus(guard.workDir);
   if (!after) return { ...writes, failed: ['git status failed after the run: the work folder was not checked'] };
+  if (guard.snapshot && now) {
+    for (const file of rewrittenBehindGitsBack(guard, guard.snapshot, now, after)) {
+      // checkout-index skips a file whose stat matches the index, even with --force: make it not match.
+      const moment = new Date();
+      fs.lutimesSync(path.join(guard.workDir, file), moment, moment);
+      after.changed.set(file, 'changed');
+    }
+  }
   const pending = differences(guard, after);
   const undone = pending.created.length + pending.tracked.length + pending.recreated.length;
   if (undone === 0 && pending.uncommitted.length === 0 && !linksChanged(guard) && after.head === guard.before.head) return writes;
@@ -147,6 +191,29 @@ export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWri
   for (const list of [writes.restored, writes.removed, writes.relinked]) list.sort();
   writes.failed = [...new Set(writes.failed)];
   return writes;
+}
+
+/**
+ * Tracked files the snapshot saw written that git still calls unchanged. git trusts a file whose size,
+ * mtime and ctime *seconds* match its index entry (Debian's git is built without nanosecond stat
+ * checks), so a suite that rewrites a file at the same size and sets its mtime back within the second
+ * the index was refreshed goes unseen. Each such file is hashed here against the index's blob id.
+ */
+function rewrittenBehindGitsBack(guard: WorkDirGuard, before: WorkTreeSnapshot, after: WorkTreeSnapshot, status: WorkTreeStatus): string[] {
+  const suspects = [...after].filter(([file, key]) => key !== 'folder' && before.has(file) && before.get(file) !== key && !status.changed.has(file)).map(([file]) => file);
+  if (suspects.length === 0) return [];
+  const dirs = gitDirsOf(guard.workDir);
+  const index = dirs ? parseIndexEntries(fs.readFileSync(path.join(dirs.gitDir, 'index'))) : null;
+  // An index this parser does not read: every suspect is restored from it, which is never wrong.
+  if (!index) return suspects;
+  const blobs = new Map(index.entries.filter((entry) => entry.stage === 0).map((entry) => [entry.path, entry.oid]));
+  return suspects.filter((file) => {
+    const blob = blobs.get(file);
+    if (blob === undefined) return false;
+    const absolute = path.join(guard.workDir, file);
+    const content = fs.lstatSync(absolute).isSymbolicLink() ? Buffer.from(fs.readlinkSync(absolute)) : fs.readFileSync(absolute);
+    return crypto.createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex') !== blob;
+  });
 }
 
 function differences(guard: WorkDirGuard, after: WorkTreeStatus): { created: string[]; tracked: string[]; recreated: string[]; uncommitted: string[] } {

@@ -242,3 +242,38 @@ describe('the checkout fallback keeps what it can of the same guarantees', () =>
   });
 });
 
+
+describe('when the engine vouches for the run worktree (decision 67)', () => {
+  it('a suite that rewrites a tracked file and sets its mtime back is still caught and undone, step after step', async () => {
+    const { workspace } = await runWorktree({ 'src/calc.js': 'exports.add = (a, b) => a + b;\n', 'test.js': "console.log(require('fs').readFileSync('src/calc.js', 'utf8'));\n" });
+    // Same size, mtime restored: only ctime (which no process can set) shows the write.
+    const sneaky = "const fs = require('fs'); const f = 'src/calc.js'; fs.writeFileSync(f, 'exports.add = (a, b) => a - b;\\n'); fs.utimesSync(f, 1700000000, 1700000000);";
+    // A whole-second mtime the suite can put back exactly.
+    fs.utimesSync(path.join(workspace.workDir, 'src/calc.js'), 1_700_000_000, 1_700_000_000);
+    let head: string | null = await facade.headOf(workspace);
+    for (let step = 1; step <= 3; step++) {
+      // Each round: a clean verify (settles the tree), then the sneaky suite, both vouched as the engine does.
+      const clean = await verify({ workDir: workspace.workDir, argv: [node, 'test.js'], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head ?? undefined });
+      expect(clean.workDirWrites).toEqual({ restored: [], removed: [], relinked: [], failed: [] });
+      const caught = await verify({ workDir: workspace.workDir, argv: [node, '-e', sneaky], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head ?? undefined });
+      expect(caught.workDirWrites).toEqual({ restored: ['src/calc.js'], removed: [], relinked: [], failed: [] });
+      expect(fs.readFileSync(path.join(workspace.workDir, 'src/calc.js'), 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
+      // The engine's next step: a commit of another file, then the next verify is vouched at the new head.
+      fs.writeFileSync(path.join(workspace.workDir, `step${step}.js`), `module.exports = ${step};\n`);
+      head = await facade.commitStep(workspace, [`step${step}.js`], { runId: 'r1', taskId: `T${step}`, title: `step ${step}`, role: 'coder' });
+    }
+    expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(gitIn(workspace.workDir, 'log', '-p', '--format=')).not.toContain('a - b');
+  });
+
+  it('a vouched verify still removes a new untracked file and an ignored build folder, and the tree is clean after', async () => {
+    const { workspace } = await runWorktree({ '.gitignore': 'node_modules/\n.venv/\nbuild/\n', 'src/a.js': 'exports.a = 1;\n' });
+    const head = (await facade.headOf(workspace)) ?? undefined;
+    await verify({ workDir: workspace.workDir, argv: [node, '-e', '0'], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head });
+    const writer = "const fs = require('fs'); fs.mkdirSync('build', { recursive: true }); fs.writeFileSync('build/out.js', '1'); fs.writeFileSync('stray.txt', 'x');";
+    const result = await verify({ workDir: workspace.workDir, argv: [node, '-e', writer], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head });
+    expect(result.workDirWrites).toEqual({ restored: [], removed: ['build/', 'stray.txt'], relinked: [], failed: [] });
+    expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all', '--ignored')).not.toMatch(/build|stray/);
+    expect(fs.existsSync(path.join(workspace.workDir, 'build'))).toBe(false);
+  });
+});

@@ -236,6 +236,12 @@ export interface VerifyRequest {
    * no for a main checkout (the user's own) or a folder that is not a git work tree.
    */
   writableWorkDir?: boolean;
+  /**
+   * The caller vouches that the work tree is this commit, as the last verify of it left it, with only
+   * the caller's own committed step since (the engine knows it: decision 56). The writable work tree's
+   * guard then need not ask git for its state before the commands (decision 67).
+   */
+  workTreeAt?: string;
   signal?: AbortSignal;
 }
 
