@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { firstFailureLine } from '../../lib/ansi';
 import { formatDuration, formatTime } from '../../lib/format';
-import type { TestView } from '../../runView/types';
+import type { TestView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { AnsiLog } from './AnsiLog';
 

@@ -1,5 +1,5 @@
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import { readRunEvent, type RunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
+import type { RunLogEvent } from '../schemas/run';
+import { readRunEvent, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
 import { msBetween } from './eventData';
 import { applyGateEvent } from './reduceGates';
 import { applyPlan, applyStepEvent, closePlans } from './reducePlans';

@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../../shared/schemas/run';
+import type { RunStatus } from '../schemas/run';
 
 export type StepStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked';
 
