@@ -263,7 +263,6 @@ function testOf(event: RunEventOf<'test_result'>): TestView {
     exitCode: data.exit_code ?? null,
     counts: data.counts ?? null,
     firstFailure: data.first_failure ? { testId: data.first_failure.test_id, message: data.first_failure.message } : null,
-    report: data.report ?? '',
     reason: data.reason ?? null,
     verifyRunId: data.verify_run_id ?? null,
     durationMs: data.duration_ms ?? null,

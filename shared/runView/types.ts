@@ -80,7 +80,6 @@ export interface TestView {
   exitCode: number | null;
   counts: TestCounts | null;
   firstFailure: { testId: string; message: string } | null;
-  report: string;
   reason: string | null;
   verifyRunId: string | null;
   durationMs: number | null;
