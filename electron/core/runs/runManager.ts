@@ -12,7 +12,7 @@ import { RunStore, runDir } from '../engine/runStore';
 import { createSharedModelPool } from '../llm/sharedPool';
 import { RunLogCache } from './logCache';
 import { RunViewCache } from './runViewCache';
-import { runFigures } from '../../../shared/runView/runFigures';
+import { eventsAfter, runFigures } from '../../../shared/runView/runFigures';
 import { resolveRepoRoot } from '../git/repoStatus';
 import type { SettingsStore } from '../settings/settingsStore';
 
@@ -134,7 +134,7 @@ export class RunManager {
     const run = this.active.get(key(repoRoot, runId));
     // The projection as of the log's end, sent with the page that reaches it.
     const view = more ? null : this.views.viewOf(file, log);
-    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more, active: Boolean(run), streams: { ...run?.streams }, view, figures: view ? runFigures(view, state) : null };
+    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more, active: Boolean(run), streams: { ...run?.streams }, view, figures: view ? runFigures(view, state, eventsAfter(log, state.log_seq)) : null };
   }
 
   /** How many runs this process is driving now. */

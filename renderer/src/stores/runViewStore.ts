@@ -5,7 +5,7 @@ import { client, errorMessage, unwrap } from '../api/client';
 import { useLiveStore } from './liveStore';
 import { markMoment } from '../lib/paintMarks';
 import { buildRunView, emptyRunView, reduceRunEventBatch } from '../../../shared/runView/reduceRunEvents';
-import { runFigures, type RunFigures } from '../../../shared/runView/runFigures';
+import { eventsAfter, runFigures, type RunFigures } from '../../../shared/runView/runFigures';
 import type { RunView } from '../../../shared/runView/types';
 
 const PAGE_LIMIT = 20_000;
@@ -75,7 +75,7 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
     let next = reduceRunEventBatch(view, fresh);
     if (next.needsRebuild) next = buildRunView(all, view.runId);
     const { state } = get();
-    set({ events: all, view: next, figures: state ? runFigures(next, state) : null });
+    set({ events: all, view: next, figures: state ? runFigures(next, state, eventsAfter(all, state.log_seq)) : null });
   }
 
   async function readPages(repo: string, runId: string, afterSeq: number, token: number): Promise<boolean> {
@@ -126,7 +126,7 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
         markMoment('run-log-read');
         // The core sends its projection with the page that reaches the log's end; only a read cut short leaves the window to reduce.
         const view = page.view ?? buildRunView(pages, runId);
-        const figures = page.figures ?? runFigures(view, page.state);
+        const figures = page.figures ?? runFigures(view, page.state, eventsAfter(pages, page.state.log_seq));
         markMoment('run-view-built');
         set({ events: pages, view, figures, state: page.state, active: page.active, stateReadAt: now(), loading: false });
         useLiveStore.getState().seed(runId, page.streams);
