@@ -118,6 +118,10 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await expect(tree.locator('[data-step-id="T2"]')).toHaveAttribute('data-status', 'completed');
     await expect(page.getByTestId('run-facts')).toContainText('2 of 2 completed');
     await expect(page.getByTestId('run-facts')).toContainText('(3 by you)');
+    // The budget's numbers come from the core's projection: the five runs of the Tests tab (four green, the
+    // first T1 run red), the last one named, and no failure counter left over from before the green runs.
+    await expect(page.getByTestId('budget')).toContainText('Steps 2/2 done · verify runs 4 green, 1 red (last green)');
+    await expect(page.getByTestId('meter-failures-in-a-row')).toHaveCount(0);
     await screen(page, '08-run-complete');
     await page.getByRole('tab', { name: /Gates/ }).click();
     const rejected = page.locator(`[data-gate-id="${firstGateId}"]`);

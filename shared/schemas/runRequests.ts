@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { GateModeSchema } from '../engine/gates';
 import { ModelRoleNameSchema } from '../engine/runConfig';
 import { RunStateSchema } from '../engine/runState';
+import type { RunFigures } from '../runView/runFigures';
+import type { RunView } from '../runView/types';
 import { ClientPathSchema } from './app';
 import { RunIdSchema, RunLogEventSchema, RunStatusSchema, TransientEventSchema } from './run';
 
@@ -42,6 +44,14 @@ export const RunPageSchema = z.object({
   active: z.boolean(),
   /** role → what its model call in progress has streamed so far (tail); empty when no session is active. */
   streams: z.record(z.string(), z.string()),
+  /**
+   * The core's projection of the whole log (`shared/runView`), on the page that reaches the log's end
+   * (null on earlier pages): the window selects from it rather than replaying the log. Built by the
+   * core from validated events, so it is not checked again here.
+   */
+  view: z.custom<RunView>((value) => typeof value === 'object' && value !== null).nullable(),
+  /** The run's numbers from that projection and the saved state (`runFigures`); null with `view`. */
+  figures: z.custom<RunFigures>((value) => typeof value === 'object' && value !== null).nullable(),
 });
 export type RunPage = z.infer<typeof RunPageSchema>;
 

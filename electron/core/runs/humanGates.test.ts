@@ -85,6 +85,10 @@ describe('human gates through the contract', () => {
     expect(page.state.status).toBe('waiting_for_gate');
     expect(page.state.gate?.gate_id).toBe(pending2.data.gate_id);
     expect(page.events.find((event) => event.type === 'gate_decided')?.data).toMatchObject({ approved: false, comment: 'also document both functions in README.md' });
+    // A fresh core projects the log it finds: the window is sent the view, not left to replay the log.
+    expect(page.view?.lastSeq).toBe(page.lastSeq);
+    expect(page.view?.gates[String(pending2.data.gate_id)]?.status).toBe('pending');
+    expect(page.figures?.totalSteps).toBe(page.state.metrics.total_steps);
 
     expect(await unwrap(second.client.request('gate/decide', { repo: repo.dir, runId, gateId: 'step-999-T1', approved: true }))).toEqual({ accepted: false, resumed: false });
     const approved = await unwrap(second.client.request('gate/decide', { repo: repo.dir, runId, gateId: String(pending2.data.gate_id), approved: true }));

@@ -11,6 +11,8 @@ import type { GateDecision } from '../engine/runSession';
 import { RunStore, runDir } from '../engine/runStore';
 import { createSharedModelPool } from '../llm/sharedPool';
 import { RunLogCache } from './logCache';
+import { RunViewCache } from './runViewCache';
+import { eventsAfter, runFigures } from '../../../shared/runView/runFigures';
 import { resolveRepoRoot } from '../git/repoStatus';
 import type { SettingsStore } from '../settings/settingsStore';
 
@@ -52,6 +54,7 @@ const key = (repoRoot: string, runId: string) => `${repoRoot}\0${runId}`;
 export class RunManager {
   private readonly active = new Map<string, ActiveRun>();
   private readonly logs = new RunLogCache();
+  private readonly views = new RunViewCache();
   /** The window's runs share one loaded copy of each `llama:` model file. */
   private readonly models = createSharedModelPool();
 
@@ -123,10 +126,15 @@ export class RunManager {
   async page(repo: string, runId: string, afterSeq: number, limit: number): Promise<RunPage> {
     const repoRoot = await resolveRepoRoot(repo);
     const state = RunStore.readState(repoRoot, runId);
-    const all = this.logs.read(path.join(runDir(repoRoot, runId), 'log.jsonl')).filter((event) => event.seq > afterSeq);
+    const file = path.join(runDir(repoRoot, runId), 'log.jsonl');
+    const log = this.logs.read(file);
+    const all = log.filter((event) => event.seq > afterSeq);
     const events = all.slice(0, limit);
+    const more = all.length > events.length;
     const run = this.active.get(key(repoRoot, runId));
-    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more: all.length > events.length, active: Boolean(run), streams: { ...run?.streams } };
+    // The projection as of the log's end, sent with the page that reaches it.
+    const view = more ? null : this.views.viewOf(file, log);
+    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more, active: Boolean(run), streams: { ...run?.streams }, view, figures: view ? runFigures(view, state, eventsAfter(log, state.log_seq)) : null };
   }
 
   /** How many runs this process is driving now. */

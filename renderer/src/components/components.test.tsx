@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelEntryView } from '../../../shared/schemas/models';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { recordedLog } from '../runView/fixtures/loadLog';
-import { buildRunView } from '../runView/reduceRunEvents';
+import { buildRunView } from '../../../shared/runView/reduceRunEvents';
 import { GateCard } from './run/GateCard';
 import { PlanTreeView } from './run/PlanTree';
 import { ModelPicker } from './start/ModelPicker';

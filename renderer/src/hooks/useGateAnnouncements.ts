@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useGateAlertStore } from '../stores/gateAlertStore';
 import { useRunViewStore } from '../stores/runViewStore';
-import { pendingGate } from '../runView/reduceGates';
+import { pendingGate } from '../../../shared/runView/reduceGates';
 
 /** The number of gates waiting for the user: from the core's status pushes and the run on screen. */
 export function usePendingGateCount(): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordedLog } from './fixtures/loadLog';
 import { gateSubject } from './gateSubject';
-import { buildRunView } from './reduceRunEvents';
+import { buildRunView } from '../../../shared/runView/reduceRunEvents';
 
 describe('gateSubject on a recorded supervised run', () => {
   const view = buildRunView(recordedLog('supervised'));

@@ -1,4 +1,4 @@
-import type { CommitView, GateView, PlanView, RunView, StepView, TestView } from './types';
+import type { CommitView, GateView, PlanView, RunView, StepView, TestView } from '../../../shared/runView/types';
 
 /** What a gate asks the user to approve, from the log alone. */
 export type GateSubject =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { recordedLog } from './fixtures/loadLog';
-import { pendingGate } from './reduceGates';
-import { buildRunView, emptyRunView, orphanedRanges, reduceRunEventBatch, reduceRunEvents } from './reduceRunEvents';
+import { pendingGate } from '../../../shared/runView/reduceGates';
+import { buildRunView, emptyRunView, orphanedRanges, reduceRunEventBatch, reduceRunEvents } from '../../../shared/runView/reduceRunEvents';
 
 describe('reduceRunEvents on a recorded supervised run', () => {
   const events = recordedLog('supervised');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { describeEvent } from './describeEvent';
-import { pendingGate } from './reduceGates';
-import { buildRunView } from './reduceRunEvents';
+import { pendingGate } from '../../../shared/runView/reduceGates';
+import { buildRunView } from '../../../shared/runView/reduceRunEvents';
 
 let seq = 0;
 const event = (role: RunLogEvent['role'], type: string, data: Record<string, unknown>): RunLogEvent => ({ ts: '2026-11-23T10:00:00.000Z', seq: ++seq, run_id: 'r1', role, type, data });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { recordedLog } from '../runView/fixtures/loadLog';
-import { buildRunView } from '../runView/reduceRunEvents';
+import { buildRunView } from '../../../shared/runView/reduceRunEvents';
 import { installFakeClient, settle } from '../testing/fakeClient';
 import { runStateFixture } from '../testing/runStateFixture';
 import { useLiveStore } from './liveStore';
@@ -17,7 +17,7 @@ function pagedLog(log: RunLogEvent[], active = true) {
     'run/get': ({ afterSeq = 0, limit = 5000 }) => {
       const rest = log.filter((event) => event.seq > afterSeq);
       const page = rest.slice(0, limit);
-      return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: rest.length > page.length, active, streams: {} };
+      return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: rest.length > page.length, active, streams: {}, view: null, figures: null };
     },
   });
 }
@@ -86,7 +86,7 @@ describe('runViewStore', () => {
       'run/get': async ({ afterSeq = 0 }) => {
         if (afterSeq === 0) await gate;
         const page = events.slice(0, 30).filter((event) => event.seq > afterSeq);
-        return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: false, active: true, streams: {} };
+        return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: false, active: true, streams: {}, view: null, figures: null };
       },
     });
     const opening = useRunViewStore.getState().open(REPO, RUN);
@@ -99,7 +99,7 @@ describe('runViewStore', () => {
 
   it('hands the streams of calls in progress to the live store with the log', async () => {
     installFakeClient({
-      'run/get': () => ({ state: runStateFixture(RUN), events: events.slice(0, 10), lastSeq: 10, more: false, active: true, streams: { coder: '{"diff":"--- a/src' } }),
+      'run/get': () => ({ state: runStateFixture(RUN), events: events.slice(0, 10), lastSeq: 10, more: false, active: true, streams: { coder: '{"diff":"--- a/src' }, view: null, figures: null }),
     });
     useLiveStore.getState().follow(RUN);
     await useRunViewStore.getState().open(REPO, RUN);

@@ -4,8 +4,9 @@ import type { RunLogEvent, RunStatus } from '../../../shared/schemas/run';
 import { client, errorMessage, unwrap } from '../api/client';
 import { useLiveStore } from './liveStore';
 import { markMoment } from '../lib/paintMarks';
-import { buildRunView, emptyRunView, reduceRunEventBatch } from '../runView/reduceRunEvents';
-import type { RunView } from '../runView/types';
+import { buildRunView, emptyRunView, reduceRunEventBatch } from '../../../shared/runView/reduceRunEvents';
+import { eventsAfter, runFigures, type RunFigures } from '../../../shared/runView/runFigures';
+import type { RunView } from '../../../shared/runView/types';
 
 const PAGE_LIMIT = 20_000;
 const STATE_REFRESH_MS = 400;
@@ -16,6 +17,8 @@ interface RunViewState {
   /** Every log event read so far, in seq order (the timeline shows them; the view is reduced from them). */
   events: RunLogEvent[];
   view: RunView;
+  /** The run's numbers (`runFigures`): the core's with each read, recomputed from the same function for live events between reads. */
+  figures: RunFigures | null;
   /** `run/get`'s persisted state: config, limits, thresholds, counters, budget. */
   state: RunState | null;
   /** A session of this run is going on in the core. */
@@ -39,6 +42,7 @@ export const initialRunViewState = {
   runId: null,
   events: [] as RunLogEvent[],
   view: emptyRunView(),
+  figures: null as RunFigures | null,
   state: null,
   active: false,
   loading: false,
@@ -67,9 +71,11 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
     }
     if (fresh.length === 0) return;
     const all = events.concat(fresh);
+    // Live events between two reads move the view by the same pure reducer the core runs; the next read replaces it.
     let next = reduceRunEventBatch(view, fresh);
     if (next.needsRebuild) next = buildRunView(all, view.runId);
-    set({ events: all, view: next });
+    const { state } = get();
+    set({ events: all, view: next, figures: state ? runFigures(next, state, eventsAfter(all, state.log_seq)) : null });
   }
 
   async function readPages(repo: string, runId: string, afterSeq: number, token: number): Promise<boolean> {
@@ -79,6 +85,8 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
       if (token !== generation) return false;
       absorb(page.events);
       set({ state: page.state, active: page.active, stateReadAt: now() });
+      // The page that reaches the log's end carries the core's projection: the one truth, held as sent.
+      if (page.view && page.figures && page.view.lastSeq === get().view.lastSeq) set({ view: page.view, figures: page.figures });
       useLiveStore.getState().seed(runId, page.streams);
       if (!page.more || page.lastSeq <= cursor) return true;
       cursor = page.lastSeq;
@@ -116,10 +124,11 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
           cursor = page.lastSeq;
         } while (page.more && page.events.length > 0);
         markMoment('run-log-read');
-        // The whole log first, so orphaned ranges named by later resumes are known before reducing.
-        const view = buildRunView(pages, runId);
+        // The core sends its projection with the page that reaches the log's end; only a read cut short leaves the window to reduce.
+        const view = page.view ?? buildRunView(pages, runId);
+        const figures = page.figures ?? runFigures(view, page.state, eventsAfter(pages, page.state.log_seq));
         markMoment('run-view-built');
-        set({ events: pages, view, state: page.state, active: page.active, stateReadAt: now(), loading: false });
+        set({ events: pages, view, figures, state: page.state, active: page.active, stateReadAt: now(), loading: false });
         useLiveStore.getState().seed(runId, page.streams);
         get().flushLive();
       } catch (error) {

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { formatDuration } from '../../lib/format';
-import type { RunView } from '../../runView/types';
+import type { RunView } from '../../../../shared/runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { ContextCalls } from './ContextCalls';

@@ -1,8 +1,6 @@
 import { useEffect, useState } from 'react';
 import { budgetOf } from '../../../../shared/engine/budget';
-import type { RunState } from '../../../../shared/engine/runState';
 import { formatDuration } from '../../lib/format';
-import type { RunView } from '../../runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 
 interface Meter {
@@ -24,72 +22,28 @@ function useNow(running: boolean): number {
   return now;
 }
 
-/**
- * The counters from the saved state, or from the log when it has moved past that state (a live run
- * between two state reads).
- */
-export function currentCounters(view: RunView, state: RunState) {
-  const stateStep = state.plans.flatMap((plan) => plan.steps).find((candidate) => candidate.id === state.current_step_id);
-  if (view.lastSeq <= state.log_seq) {
-    return {
-      attempts: stateStep?.attempts ?? 0,
-      fixCycles: state.counters.fix_cycles,
-      plans: state.counters.plan_attempts,
-      replans: state.counters.replans,
-      verifyLoops: state.counters.total_verify_loops,
-      failuresInARow: state.counters.consecutive_verify_failures,
-      failedSteps: state.metrics.failed_steps,
-    };
-  }
-  const step = view.currentStepId ? view.steps[view.stepKeyById[view.currentStepId] ?? ''] : undefined;
-  return {
-    attempts: step?.attempts ?? stateStep?.attempts ?? 0,
-    fixCycles: view.counters.fixCycle,
-    plans: Math.max(view.counters.planAttempts, state.counters.plan_attempts),
-    replans: Math.max(view.counters.replans, state.counters.replans),
-    verifyLoops: view.counters.totalVerifyLoops,
-    failuresInARow: view.counters.consecutiveVerifyFailures,
-    failedSteps: Object.values(view.steps).filter((candidate) => candidate.status === 'failed').length,
-  };
-}
-
-/** Steps done and step test runs green or red, from the log when it has moved past the saved state, as the counters are. */
-export function currentTotals(view: RunView, state: RunState): { completedSteps: number; testsGreen: number; testsRed: number } {
-  const saved = { completedSteps: state.metrics.completed_steps, testsGreen: state.metrics.verifications_passed, testsRed: state.metrics.verifications_failed };
-  if (view.lastSeq <= state.log_seq) return saved;
-  // The preflight run is not a verification; every step run is, and anything but PASS counts red.
-  const stepRuns = view.tests.filter((test) => test.purpose === 'step');
-  const green = stepRuns.filter((test) => test.status === 'PASS').length;
-  return {
-    completedSteps: Math.max(saved.completedSteps, Object.values(view.steps).filter((step) => step.status === 'completed').length),
-    testsGreen: Math.max(saved.testsGreen, green),
-    testsRed: Math.max(saved.testsRed, stepRuns.length - green),
-  };
-}
-
 /** Time budget and every counter against its limit, always in view. */
 export function BudgetPanel() {
   const view = useRunViewStore((state) => state.view);
   const state = useRunViewStore((state) => state.state);
+  const figures = useRunViewStore((state) => state.figures);
   const active = useRunViewStore((state) => state.active);
   const readAt = useRunViewStore((state) => state.stateReadAt);
   const running = active && view.status === 'running';
   const now = useNow(running);
-  if (!state) return null;
+  if (!state || !figures) return null;
 
   const limits = state.config.limits;
   const elapsed = state.elapsed_ms + (running ? Math.max(0, now - readAt) : 0);
   const budget = budgetOf(state);
-  const counters = currentCounters(view, state);
-  const totals = currentTotals(view, state);
   const meters: Meter[] = [
-    { label: 'Attempts', value: counters.attempts, limit: limits.max_attempts_per_task, hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}` },
-    { label: 'Fix cycles', value: counters.fixCycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
-    { label: 'Plans', value: counters.plans, limit: limits.max_plan_attempts, hint: 'plans made (re-plans after rejections)' },
-    { label: 'Replans', value: counters.replans, limit: limits.replan_after_failures > 0 ? null : 0, hint: 'REPLANs after repeated verify failures' },
-    { label: 'Verify loops', value: counters.verifyLoops, limit: limits.hard_stop_verify_loops, hint: 'verify loops without green (hard stop)' },
-    { label: 'Failures in a row', value: counters.failuresInARow, limit: limits.replan_after_failures, hint: 'consecutive verify failures before a REPLAN' },
-    { label: 'Failed steps', value: counters.failedSteps, limit: limits.max_failed_steps, hint: 'failed steps before the run ends' },
+    { label: 'Attempts', value: figures.attempts, limit: limits.max_attempts_per_task, hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}` },
+    { label: 'Fix cycles', value: figures.fixCycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
+    { label: 'Plans', value: figures.plans, limit: limits.max_plan_attempts, hint: 'plans made (re-plans after rejections)' },
+    { label: 'Replans', value: figures.replans, limit: limits.replan_after_failures > 0 ? null : 0, hint: 'REPLANs after repeated verify failures' },
+    { label: 'Verify loops', value: figures.verifyLoops, limit: limits.hard_stop_verify_loops, hint: 'verify loops without green (hard stop)' },
+    { label: 'Failures in a row', value: figures.failuresInARow, limit: limits.replan_after_failures, hint: 'consecutive verify failures before a REPLAN' },
+    { label: 'Failed steps', value: figures.failedSteps, limit: limits.max_failed_steps, hint: 'failed steps before the run ends' },
   ];
   const total = state.config.time_limit_ms;
 
@@ -123,7 +77,8 @@ export function BudgetPanel() {
           ))}
       </dl>
       <p className="muted small">
-        Steps {totals.completedSteps}/{state.metrics.total_steps} done · tests {totals.testsGreen} green, {totals.testsRed} red
+        Steps {figures.completedSteps}/{figures.totalSteps} done · verify runs {figures.verifyRunsGreen} green, {figures.verifyRunsRed} red
+        {figures.lastVerify ? ` (last ${figures.lastVerify === 'PASS' ? 'green' : 'red'})` : ''}
         {view.warnings > 0 ? ` · ${view.warnings} warning${view.warnings === 1 ? '' : 's'}` : ''}
       </p>
     </section>

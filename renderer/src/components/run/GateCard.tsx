@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { isTyping } from '../../hooks/useGlobalShortcuts';
-import type { GateView } from '../../runView/types';
+import type { GateView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 import { GateSubject } from './GateSubject';

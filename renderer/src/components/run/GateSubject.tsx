@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { gateSubject } from '../../runView/gateSubject';
-import type { CommitView, GateView, TestView } from '../../runView/types';
+import type { CommitView, GateView, TestView } from '../../../../shared/runView/types';
 import type { RunCommit } from '../../stores/diffStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';

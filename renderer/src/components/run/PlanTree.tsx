@@ -1,5 +1,5 @@
 import { useRunViewStore } from '../../stores/runViewStore';
-import type { PlanView, RunView, StepStatus, StepView } from '../../runView/types';
+import type { PlanView, RunView, StepStatus, StepView } from '../../../../shared/runView/types';
 
 const STEP_ICONS: Record<StepStatus, { icon: string; label: string }> = {
   pending: { icon: '○', label: 'pending' },

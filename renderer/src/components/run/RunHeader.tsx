@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
-import type { RunView } from '../../runView/types';
+import type { RunView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 import { Modal } from '../layout/Modal';

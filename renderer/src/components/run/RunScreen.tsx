@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RunTab } from '../../lib/route';
 import { resetPaintMarks } from '../../lib/paintMarks';
-import { pendingGate } from '../../runView/reduceGates';
+import { pendingGate } from '../../../../shared/runView/reduceGates';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { firstFailureLine } from '../../lib/ansi';
 import { formatDuration, formatTime } from '../../lib/format';
-import type { TestView } from '../../runView/types';
+import type { TestView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
+import { testReportOf } from '../../runView/testReport';
 import { AnsiLog } from './AnsiLog';
 
 /** Verifier results: counts, the first failure, the report as the agents saw it, the full log on request. */
@@ -36,7 +37,8 @@ function TestDetail({ repo, runId, test }: { repo: string; runId: string; test: 
   const [full, setFull] = useState<{ text: string; truncated: boolean; path: string } | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const text = full?.text ?? test.report;
+  const report = useRunViewStore((state) => testReportOf(state.events, test.seq));
+  const text = full?.text ?? report;
   const highlight = firstFailureLine(text.split('\n'), test.firstFailure?.testId ?? null);
 
   const showFull = async () => {

@@ -4,7 +4,7 @@ import type { RunLogEvent } from '../../../../shared/schemas/run';
 import { formatTime } from '../../lib/format';
 import { markPainted } from '../../lib/paintMarks';
 import { describeEvent } from '../../runView/describeEvent';
-import { isOrphaned } from '../../runView/reduceRunEvents';
+import { isOrphaned } from '../../../../shared/runView/reduceRunEvents';
 import { countBy, EMPTY_FILTER, filterEvents, type TimelineFilter } from '../../runView/timelineFilter';
 import { useRunViewStore } from '../../stores/runViewStore';
 

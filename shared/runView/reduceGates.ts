@@ -1,5 +1,5 @@
-import type { RunEvent, RunEventOf } from '../../../shared/engine/readRunEvent';
-import type { Verdict } from '../../../shared/engine/runState';
+import type { RunEvent, RunEventOf } from '../engine/readRunEvent';
+import type { Verdict } from '../engine/runState';
 import { currentRootPlanId, setPlanStatus } from './reducePlans';
 import type { GateView, RunView, VerdictView } from './types';
 

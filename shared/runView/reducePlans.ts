@@ -1,4 +1,4 @@
-import { stepIdOf, type RunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
+import { stepIdOf, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
 import type { PlanStatus, RunView, StepStatus, StepView } from './types';
 
 /** Plan and step events; `view` is a draft whose containers were copied by the caller. */

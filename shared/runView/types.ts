@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../../shared/schemas/run';
+import type { RunStatus } from '../schemas/run';
 
 export type StepStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked';
 
@@ -80,7 +80,6 @@ export interface TestView {
   exitCode: number | null;
   counts: TestCounts | null;
   firstFailure: { testId: string; message: string } | null;
-  report: string;
   reason: string | null;
   verifyRunId: string | null;
   durationMs: number | null;

@@ -1,5 +1,5 @@
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import { readRunEvent, type RunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
+import type { RunLogEvent } from '../schemas/run';
+import { readRunEvent, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
 import { msBetween } from './eventData';
 import { applyGateEvent } from './reduceGates';
 import { applyPlan, applyStepEvent, closePlans } from './reducePlans';
@@ -263,7 +263,6 @@ function testOf(event: RunEventOf<'test_result'>): TestView {
     exitCode: data.exit_code ?? null,
     counts: data.counts ?? null,
     firstFailure: data.first_failure ? { testId: data.first_failure.test_id, message: data.first_failure.message } : null,
-    report: data.report ?? '',
     reason: data.reason ?? null,
     verifyRunId: data.verify_run_id ?? null,
     durationMs: data.duration_ms ?? null,
