@@ -23,6 +23,16 @@ export class PromptLibrary {
     return text;
   }
 
+  /** A prompt that is a list (`- item` lines), as its items: the Supervisor's criteria. */
+  list(name: string): string[] {
+    const items = this.get(name)
+      .split('\n')
+      .filter((line) => line.startsWith('- '))
+      .map((line) => line.slice(2).trim());
+    if (items.length === 0) throw new LatheError('PROMPT_MISSING', `prompt ${name} lists nothing (expected "- " lines)`, { name });
+    return items;
+  }
+
   /** The system message of a role: the shared rules first, so every role shares a cacheable prefix. */
   system(...names: string[]): string {
     return ['system', ...names].map((name) => this.get(name)).join('\n\n');

@@ -4,25 +4,16 @@ import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
 import { contextFiles } from './contextFiles';
+import type { PromptLibrary } from './promptLibrary';
 import type { AgentContext, AgentInput } from './registry';
 
 /**
- * Seed 002's quality gates, as the Supervisor is told them. "Tests must be included" holds where the
- * writer writes tests; where tests are read-only (seed 000) the same gate asks for the opposite.
+ * Seed 002's quality gates, as the Supervisor is told them (`prompts/criteria/`). "Tests must be
+ * included" holds where the writer writes tests; where tests are read-only (seed 000) the same gate
+ * asks for the opposite.
  */
-export function gateCriteria(kind: GateKind, config: Pick<RunConfig, 'tests_read_only'>): string[] {
-  switch (kind) {
-    case 'plan':
-      return ['All steps must be actionable', 'Dependencies must be satisfiable', 'Complexity estimates must be reasonable'];
-    case 'code':
-      return ['Implementation must address step requirements', config.tests_read_only ? 'Tests are read-only: the change must leave every test file as it is' : 'Tests for the changed behaviour must be included in the change', 'No critical security issues'];
-    case 'step':
-      return ['Tests must pass', 'Evidence of completion needed', 'The diff is minimal and follows the repository conventions'];
-    case 'goal':
-      return ['All steps completed (or acceptable failures)', 'Final integration tests pass', 'The goal is met'];
-    default:
-      return kind satisfies never;
-  }
+export function gateCriteria(kind: GateKind, config: Pick<RunConfig, 'tests_read_only'>, prompts: PromptLibrary): string[] {
+  return prompts.list(kind === 'code' && config.tests_read_only ? 'criteria/code-tests-read-only' : `criteria/${kind}`);
 }
 
 /** What the code gate is told about the change's tests, in plain words, so "tests must be included" is checked against a fact. */
@@ -48,7 +39,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
     gate: kind,
     goal: state.goal,
     threshold: gate?.threshold ?? state.config.thresholds[kind],
-    criteria: gateCriteria(kind, state.config),
+    criteria: gateCriteria(kind, state.config, ctx.prompts),
   };
   if (gate?.escalation && gate.escalation !== 'NONE') input.escalation = gate.escalation;
   const test = state.last_test && {
@@ -79,13 +70,6 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
   }
 }
 
-/** Seed 002: what the Supervisor is told to judge a Tester's fix plan (at the code gate's threshold). */
-export const FIX_PLAN_CRITERIA = [
-  'The fix plan explains the failing tests or the findings from the changed code, without inventing problems',
-  'Each instruction is concrete (what to change where) and stays within the step',
-  'Following the plan would make the tests pass without weakening them',
-];
-
 export async function fixPlanReviewInput(ctx: AgentContext, task: Record<string, unknown>): Promise<AgentInput> {
   const { state } = ctx;
   const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
@@ -94,7 +78,8 @@ export async function fixPlanReviewInput(ctx: AgentContext, task: Record<string,
     gate: 'fix_plan',
     goal: state.goal,
     threshold: state.config.thresholds.code,
-    criteria: FIX_PLAN_CRITERIA,
+    // Seed 002: the Supervisor judges a Tester's fix plan at the code gate's threshold.
+    criteria: ctx.prompts.list('criteria/fix-plan'),
     task,
     test,
     changed_files: state.proposal_files,

@@ -51,7 +51,7 @@ function describeSchema(schema: z.ZodType): string {
 
 /** A role's system message: its prompts and the answer's JSON Schema. */
 export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodType): string {
-  return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\nAnswer with one JSON object matching this JSON Schema:\n${describeSchema(schema)}`;
+  return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\n${ctx.prompts.get('answer-schema')}\n${describeSchema(schema)}`;
 }
 
 /** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */

@@ -259,7 +259,8 @@ describe('getEditFormat', () => {
     for (const name of ['whole-file', 'unified-diff', 'search-replace'] as const) {
       const format = getEditFormat(name);
       expect(format.name).toBe(name);
-      expect(fs.existsSync(path.resolve(__dirname, '../../..', format.promptFile))).toBe(true);
+      // The writer's prompt names the format's fragment by the format's name (agents/registry.ts).
+      expect(fs.existsSync(path.resolve(__dirname, '../../../prompts/edit-formats', `${format.name}.md`))).toBe(true);
     }
     expect(() => getEditFormat('ed-script')).toThrow(expect.objectContaining({ code: 'UNKNOWN_EDIT_FORMAT' }));
   });

@@ -25,7 +25,6 @@ export type SearchReplaceProposal = z.infer<typeof SearchReplaceProposalSchema>;
 export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
   name: 'search-replace',
   schema: SearchReplaceProposalSchema,
-  promptFile: 'prompts/edit-formats/search-replace.md',
   async plan(proposal: SearchReplaceProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet> {
     const { edits } = parseProposal('search-replace', SearchReplaceProposalSchema, proposal);
     const rules = new PathPolicy(policy);

@@ -17,7 +17,6 @@ const DEV_NULL = '/dev/null';
 export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
   name: 'unified-diff',
   schema: UnifiedDiffProposalSchema,
-  promptFile: 'prompts/edit-formats/unified-diff.md',
   /** The dry run: every hunk of every file must apply to the current files before anything is planned. */
   async plan(proposal: UnifiedDiffProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet> {
     const { diff } = parseProposal('unified-diff', UnifiedDiffProposalSchema, proposal);

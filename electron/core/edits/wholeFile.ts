@@ -17,7 +17,6 @@ export type WholeFileProposal = z.infer<typeof WholeFileProposalSchema>;
 export const wholeFileFormat: EditFormat<WholeFileProposal> = {
   name: 'whole-file',
   schema: WholeFileProposalSchema,
-  promptFile: 'prompts/edit-formats/whole-file.md',
   async plan(proposal: WholeFileProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet> {
     const { edits } = parseProposal('whole-file', WholeFileProposalSchema, proposal);
     const rules = new PathPolicy(policy);

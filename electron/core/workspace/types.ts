@@ -68,7 +68,6 @@ export interface WorkspaceReader {
 export interface EditFormat<TProposal = unknown> {
   name: EditFormatName;
   schema: z.ZodType<TProposal>;
-  promptFile: string;
   plan(proposal: TProposal, reader: WorkspaceReader, policy: EditPolicy): Promise<PlannedEditSet>;
 }
 
