@@ -131,8 +131,9 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
     }
     case 'applied': {
       const step = currentStep(state);
-      const commits = outcome.commit ? [...state.commits, outcome.commit] : state.commits;
-      const withCommit = step && outcome.commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, outcome.commit as string] })) : state;
+      const commit = outcome.commit;
+      const commits = commit ? [...state.commits, commit] : state.commits;
+      const withCommit = step && commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] })) : state;
       return {
         state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null },
         events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, task_id: step?.id ?? null, files: outcome.files } }],
@@ -338,15 +339,12 @@ function account(state: RunState, role: AgentRoleName, calls: number, usage: Cal
 
 /** Repo-relative paths a writer's proposal names, for the log and the code gate. */
 export function proposalFiles(output: unknown): string[] {
-  if (typeof output !== 'object' || output === null) return [];
-  const record = output as { edits?: unknown; diff?: unknown };
-  if (Array.isArray(record.edits)) {
-    const paths = record.edits.map((edit) => (typeof edit === 'object' && edit !== null && 'path' in edit ? String(edit.path) : '')).filter(Boolean);
-    return [...new Set(paths)].sort();
-  }
-  if (typeof record.diff === 'string') {
-    const paths = [...record.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
-    return [...new Set(paths)].sort();
-  }
-  return [];
+  const proposal = ProposalPathsSchema.safeParse(output);
+  if (!proposal.success) return [];
+  if ('edits' in proposal.data) return [...new Set(proposal.data.edits.map((edit) => edit.path).filter(Boolean))].sort();
+  const paths = [...proposal.data.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
+  return [...new Set(paths)].sort();
 }
+
+/** What every edit format's proposal has in common: files by path, or one unified diff. */
+const ProposalPathsSchema = z.union([z.object({ edits: z.array(z.object({ path: z.string() })) }), z.object({ diff: z.string() })]);

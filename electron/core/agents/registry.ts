@@ -87,7 +87,16 @@ function overviewFor(ctx: AgentContext, budget: number, notes: ContextItem[]): P
   return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { map: ctx.repoMap ?? {}, notes });
 }
 
-function taskOf(state: RunState): Record<string, unknown> {
+/** The task as every role's input shows it. */
+export interface TaskView {
+  id: string;
+  title: string;
+  rationale: string;
+  acceptance: string;
+  artifacts: string[];
+}
+
+function taskOf(state: RunState): TaskView {
   const step = currentStep(state);
   if (!step) return { id: 'T1', title: state.goal, rationale: '', acceptance: '', artifacts: [] };
   return { id: step.id, title: step.title, rationale: step.rationale, acceptance: step.acceptance, artifacts: step.artifacts };
@@ -118,7 +127,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
     schema: (ctx) => orError(ctx.editFormat.schema),
     async input(ctx) {
       const task = taskOf(ctx.state);
-      const artifacts = (task.artifacts as string[]) ?? [];
+      const artifacts = task.artifacts;
       const step = currentStep(ctx.state);
       const input: Record<string, unknown> = { task, goal: ctx.state.goal, attempt: step?.attempts ?? 1 };
       // Seed 004 step 1: the Editor's own definition of success comes back to it when it writes.

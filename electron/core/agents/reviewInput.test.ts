@@ -60,7 +60,7 @@ describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and co
   it("gives the Supervisor the Tester's findings and the coverage of the changed code at the code gate, and neither at the step gate", async () => {
     const state = firstCodeGate();
     expect(state.gate?.kind).toBe('code');
-    const task = { id: 'T1', title: 'step T1' };
+    const task = { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: ['src/stats.js'] };
     const code = await reviewInput('code', contextFor(state), task, null);
     expect(code.input).toMatchObject({ gate: 'code', tester_findings: [finding], test: { status: 'PASS', coverage_percent: 62.5 }, changed_files: ['src/stats.js'] });
     expect(code.input.criteria).toContain('Tests for the changed behaviour must be included in the change');
@@ -71,7 +71,7 @@ describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and co
 
   it('gives the fix-plan review the plan alone (not its test output twice), its findings and the code gate threshold', async () => {
     const state = { ...firstCodeGate(), fix_review: { text: 'Tester: x\nFix plan:\n1. y\n\nTest output:\nlong output', plan: 'Tester: x\nFix plan:\n1. y' }, tester_findings: [finding] };
-    const review = await fixPlanReviewInput(contextFor(state), { id: 'T1' });
+    const review = await fixPlanReviewInput(contextFor(state), { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: [] });
     expect(review.input).toMatchObject({ gate: 'fix_plan', threshold: 60, fix_plan: 'Tester: x\nFix plan:\n1. y', tester_findings: [finding] });
   });
 });

@@ -5,7 +5,7 @@ import type { PlanRecord } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
 import { contextFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
-import type { AgentContext, AgentInput } from './registry';
+import type { AgentContext, AgentInput, TaskView } from './registry';
 
 /**
  * Seed 002's quality gates, as the Supervisor is told them (`prompts/criteria/`). "Tests must be
@@ -32,7 +32,7 @@ function planView(plan: PlanRecord | null): unknown {
   };
 }
 
-export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Record<string, unknown>, plan: PlanRecord | null): Promise<AgentInput> {
+export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskView, plan: PlanRecord | null): Promise<AgentInput> {
   const { state } = ctx;
   const gate = state.gate;
   const input: Record<string, unknown> = {
@@ -70,7 +70,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: Recor
   }
 }
 
-export async function fixPlanReviewInput(ctx: AgentContext, task: Record<string, unknown>): Promise<AgentInput> {
+export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Promise<AgentInput> {
   const { state } = ctx;
   const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
   const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
