@@ -23,6 +23,7 @@ import { prepareExampleRepo } from '../electron/core/cli/commands/demo';
 import type { ModelRouter } from '../electron/core/llm/types';
 import { figure, report } from './lib/results';
 import { spread, spreadText } from './lib/stats';
+import { agentOutputOutcome } from '../shared/engine/agentOutputs';
 
 const TASKS = 10;
 const OVERHEAD_RUNS = 5;
@@ -44,7 +45,8 @@ function script(action: EngineAction, state: RunState, step: number): ActionOutc
     case 'agent': {
       const usage = { prompt_tokens: 1, completion_tokens: 1 };
       const output = action.purpose === 'plan' ? plan : action.purpose === 'code' ? codeFor(task) : { task_id: `T${task}`, passed: true, report: 'ok' };
-      return { kind: 'agent_output', role: action.role, purpose: action.purpose, output, calls: 1, usage };
+      const typed = agentOutputOutcome(action.purpose, output, { role: action.role, calls: 1, usage });
+      return 'invalid' in typed ? { kind: 'fatal', code: 'INTERNAL', message: typed.invalid } : typed;
     }
     case 'apply':
       return { kind: 'applied', commit: `c${step}`, head: `c${step}`, files: [`src/helper${task}.js`] };

@@ -5,6 +5,7 @@ import { applyOutcome, nextAction } from '../shared/engine/machine';
 import type { Workflow } from '../shared/engine/workflows';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RunState, TestSummary } from '../shared/engine/runState';
+import { agentOutputOutcome } from '../shared/engine/agentOutputs';
 
 export type Script = (action: EngineAction, state: RunState) => ActionOutcome;
 
@@ -72,10 +73,13 @@ export const workspace = {
   protectedPaths: [],
 };
 
-export const agentOutput = (action: EngineAction, output: unknown): ActionOutcome =>
-  action.kind === 'agent'
-    ? { kind: 'agent_output', role: action.role, purpose: action.purpose, output, calls: 1, usage }
-    : { kind: 'fatal', code: 'INTERNAL', message: `expected an agent action, got ${action.kind}` };
+/** An answer as the engine's agent effect turns it into an outcome: typed when it is one, INVALID_OUTPUT when not. */
+export function agentOutput(action: EngineAction, output: unknown): ActionOutcome {
+  if (action.kind !== 'agent') return { kind: 'fatal', code: 'INTERNAL', message: `expected an agent action, got ${action.kind}` };
+  const typed = agentOutputOutcome(action.purpose, output, { role: action.role, calls: 1, usage });
+  if ('invalid' in typed) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: typed.invalid, calls: 1, usage };
+  return typed;
+}
 
 export const verdict = (approved: boolean, score: number, feedback = 'ok') => ({ approved, score, issues: approved ? [] : ['an issue'], feedback });
 

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors';
+import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
@@ -34,7 +35,8 @@ export type ActionOutcome =
       head: string;
       test_command: string[] | null;
     }
-  | { kind: 'agent_output'; role: AgentRoleName; purpose: AgentPurpose; output: unknown; calls: number; usage: CallUsage }
+  /** An answer, typed by its purpose (validated where it arrived). */
+  | AgentOutputOutcome
   /** The agent answered seed 000's `{"status":"error","reason"}`. */
   | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */

@@ -1,29 +1,15 @@
-import { PlanSchema } from '../schemas/agents/planner';
-import { SteppedPlanSchema } from '../schemas/agents/steppedPlan';
-import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
-import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
-import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
-import { z } from 'zod';
+import type { AgentOutputOutcome, EditProposal } from './agentOutputs';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
-import { acceptPlan, planShapeProblem } from './planning';
+import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
 import { feedbackFrom, fixPlanFeedback } from './testFeedback';
-
-/** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
-export const ScoutOutcomeSchema = z.object({
-  scout: z.enum(['A', 'B']),
-  question: z.string(),
-  report: ScoutReportSchema,
-  context_file: z.string(),
-  tool_calls: z.number().int().nonnegative(),
-});
 
 /** Purposes whose failure costs an attempt or a plan attempt, i.e. would call the same model again. */
 const WRITER_OR_PLANNER: ReadonlySet<AgentPurpose> = new Set<AgentPurpose>(['plan', 'subplan', 'code']);
@@ -116,7 +102,7 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       if (outcome.purpose === 'final') return afterFinalTest(state, outcome.test);
       return outcome.purpose === 'preflight' ? afterPreflight(state, workflow, outcome.test) : afterVerify(state, workflow, outcome.test);
     case 'agent_output':
-      return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), workflow, outcome.role, outcome.purpose, outcome.output, now);
+      return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), workflow, outcome, now);
     case 'agent_declined':
     case 'agent_failed': {
       const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
@@ -214,68 +200,54 @@ function afterVerify(state: RunState, workflow: Workflow, test: TestSummary): Tr
   return { state: next.state, events: [event, ...next.events] };
 }
 
-function afterAgent(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, output: unknown, now: string): Transition {
-  switch (purpose) {
+function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOutcome, now: string): Transition {
+  const role = outcome.role;
+  switch (outcome.purpose) {
     case 'plan':
     case 'subplan': {
-      const plan = PlanSchema.safeParse(output);
-      if (plan.success) return acceptPlan(state, workflow, { kind: 'tasks', plan: plan.data }, now);
-      const stepped = SteppedPlanSchema.safeParse(output);
-      if (stepped.success) return acceptPlan(state, workflow, { kind: 'steps', plan: stepped.data }, now);
-      const problem = planShapeProblem(output, stepped.error.issues[0]);
-      const rejected = replanOrFail({ ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } }, `The plan was invalid: ${problem}. Produce a corrected plan.`, 'invalid plan');
-      return { state: rejected.state, events: [{ role: 'planner', type: 'plan_invalid', data: { reason: problem } }, ...rejected.events] };
+      const plan = outcome.output;
+      return 'tasks' in plan ? acceptPlan(state, workflow, { kind: 'tasks', plan }, now) : acceptPlan(state, workflow, { kind: 'steps', plan }, now);
     }
     case 'code': {
-      const files = proposalFiles(output);
-      const next: RunState = { ...state, proposal: output, proposal_files: files, phase: 'applying' };
+      const files = proposalFiles(outcome.output);
+      const next: RunState = { ...state, proposal: outcome.output, proposal_files: files, phase: 'applying' };
       return { state: next, events: [{ role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } }] };
     }
     case 'test_report': {
-      const report = TesterReportSchema.safeParse(output);
+      const report = outcome.output;
       const passed = state.last_test?.passed ?? false;
-      const data = { task_id: state.current_step_id, passed, report: report.success ? report.data.report : (state.last_test?.report ?? ''), model_passed: report.success ? report.data.passed : null };
+      const data = { task_id: state.current_step_id, passed, report: report.report, model_passed: report.passed };
       const next = evaluate(state, workflow, null);
       return { state: next.state, events: [{ role: 'tester', type: 'tester_report', data }, ...next.events] };
     }
     case 'fix_plan': {
-      const parsed = FixPlanSchema.safeParse(output);
-      const fixPlan = parsed.success ? fixPlanFeedback(parsed.data, state.last_test) : null;
-      const blocking = parsed.success && parsed.data.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
-      const withFindings: RunState = { ...state, tester_findings: parsed.success ? parsed.data.findings : [] };
+      const plan = outcome.output;
+      const fixPlan = fixPlanFeedback(plan, state.last_test);
+      const blocking = plan.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
+      const withFindings: RunState = { ...state, tester_findings: plan.findings };
       const next = routeFixPlan(withFindings, workflow, state.last_test?.passed && !blocking ? null : fixPlan);
-      const data = parsed.success ? { ...parsed.data, task_id: state.current_step_id, blocking } : { task_id: state.current_step_id, invalid: true as const };
-      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data }, ...next.events] };
+      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data: { ...plan, task_id: state.current_step_id, blocking } }, ...next.events] };
     }
-    case 'review_fix_plan': {
-      const verdict = SupervisorVerdictSchema.safeParse(output);
-      if (!verdict.success) return afterAgentFailure(state, workflow, role, purpose, 'the verdict did not match its schema', false);
-      return takeFixPlanVerdict(state, workflow, verdict.data);
-    }
+    case 'review_fix_plan':
+      return takeFixPlanVerdict(state, workflow, outcome.output);
     case 'review_plan':
     case 'review_code':
     case 'review_step':
-    case 'review_goal': {
-      const verdict = SupervisorVerdictSchema.safeParse(output);
-      if (!verdict.success) return afterAgentFailure(state, workflow, role, purpose, 'the verdict did not match its schema', false);
-      return takeVerdict(state, workflow, verdict.data);
-    }
-    case 'scout_brief': {
-      const brief = EditorBriefSchema.safeParse(output);
-      if (!brief.success) return afterAgentFailure(state, workflow, role, purpose, 'the brief did not match its schema', false);
-      return { state: { ...state, scouting: { brief: brief.data, next: 0 } }, events: [{ role, type: 'scout_brief', data: { ...brief.data } }] };
-    }
+    case 'review_goal':
+      return takeVerdict(state, workflow, outcome.output);
+    case 'scout_brief':
+      return { state: { ...state, scouting: { brief: outcome.output, next: 0 } }, events: [{ role, type: 'scout_brief', data: { ...outcome.output } }] };
     case 'scout': {
-      const answer = ScoutOutcomeSchema.safeParse(output);
-      if (!answer.success || !state.scouting) return afterAgentFailure(state, workflow, role, purpose, 'the scout report did not match its schema', false);
+      const answer = outcome.output;
+      if (!state.scouting) return afterAgentFailure(state, workflow, role, outcome.purpose, 'a scout report arrived with no brief to answer', false);
       const scouting = { ...state.scouting, next: state.scouting.next + 1 };
       return {
-        state: { ...state, scouting, contexts: [...state.contexts, answer.data.context_file] },
-        events: [{ role, type: 'scout_report', data: { scout: answer.data.scout, question: answer.data.question, context_file: answer.data.context_file, tool_calls: answer.data.tool_calls, report: answer.data.report } }],
+        state: { ...state, scouting, contexts: [...state.contexts, answer.context_file] },
+        events: [{ role, type: 'scout_report', data: { scout: answer.scout, question: answer.question, context_file: answer.context_file, tool_calls: answer.tool_calls, report: answer.report } }],
       };
     }
     default:
-      return purpose satisfies never;
+      return outcome satisfies never;
   }
 }
 
@@ -338,13 +310,9 @@ function account(state: RunState, role: AgentRoleName, calls: number, usage: Cal
 }
 
 /** Repo-relative paths a writer's proposal names, for the log and the code gate. */
-export function proposalFiles(output: unknown): string[] {
-  const proposal = ProposalPathsSchema.safeParse(output);
-  if (!proposal.success) return [];
-  if ('edits' in proposal.data) return [...new Set(proposal.data.edits.map((edit) => edit.path).filter(Boolean))].sort();
-  const paths = [...proposal.data.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
+export function proposalFiles(proposal: EditProposal): string[] {
+  if ('edits' in proposal) return [...new Set(proposal.edits.map((edit) => edit.path).filter(Boolean))].sort();
+  const paths = [...proposal.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
   return [...new Set(paths)].sort();
 }
 
-/** What every edit format's proposal has in common: files by path, or one unified diff. */
-const ProposalPathsSchema = z.union([z.object({ edits: z.array(z.object({ path: z.string() })) }), z.object({ diff: z.string() })]);

@@ -95,7 +95,7 @@ function describe(problem: ReturnType<typeof checkDependencies>): string | null 
 
 /** Why a Planner's answer is not a plan, in words the Planner can act on (seed 002: 2-15 steps). */
 export function planShapeProblem(output: unknown, issue: { path: PropertyKey[]; message: string } | undefined): string {
-  const steps = typeof output === 'object' && output !== null ? (output as { steps?: unknown }).steps : undefined;
+  const steps = typeof output === 'object' && output !== null && 'steps' in output ? output.steps : undefined;
   if (Array.isArray(steps) && (steps.length < 2 || steps.length > 15)) return `a plan has 2 to 15 steps; this one has ${steps.length}`;
   return issue ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}` : 'the plan did not match the plan schema';
 }

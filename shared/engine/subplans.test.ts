@@ -72,12 +72,13 @@ describe('seed 002 (2.9): plans have 2 to 15 steps', () => {
   ])('a plan of %i step(s) is accepted: %s', (count, accepted) => {
     let plans = 0;
     const run = simulate(supervised, script({ plan: () => (++plans === 1 ? plan(count) : plan(2)) }));
-    const invalid = run.events.find((event) => event.type === 'plan_invalid');
+    // The answer is refused where it arrives (INVALID_OUTPUT), never handed to the transitions untyped.
+    const refused = run.events.flatMap((event) => (event.type === 'agent_failed' && event.data.purpose === 'plan' ? [event.data.reason] : []))[0];
     if (accepted) {
-      expect(invalid).toBeUndefined();
+      expect(refused).toBeUndefined();
       expect(run.state.plans[0]?.steps).toHaveLength(count);
     } else {
-      expect(invalid?.data.reason).toBe(`a plan has 2 to 15 steps; this one has ${count}`);
+      expect(refused).toContain(`a plan has 2 to 15 steps; this one has ${count}`);
       expect(run.state.feedback).toBeNull();
       expect(run.state.plans[0]?.steps).toHaveLength(2);
     }
@@ -105,7 +106,7 @@ describe('seed 002 (2.15): sub-plans draw on their parent step budget; execution
     // T1 has failed its one attempt and is blocked; it had spent 30 minutes.
     const blocked: RunState = { ...base, step_time: { step_id: 'T1', spent_ms: 30 * MINUTE, fix_cycle_spent_ms: 0 } };
     expect(blocked.plans[0]?.steps[0]?.status).toBe('blocked');
-    const accepted = applyOutcome(blocked, supervised, { kind: 'agent_output', role: 'planner', purpose: 'subplan', output: plan(2), calls: 1, usage }, 'now');
+    const accepted = applyOutcome(blocked, supervised, agentOutput({ kind: 'agent', role: 'planner', purpose: 'subplan' }, plan(2)), 'now');
     expect(accepted.state.current_step_id).toBe('T1.1');
     expect(accepted.state.step_time).toEqual({ step_id: 'T1.1', spent_ms: 30 * MINUTE, fix_cycle_spent_ms: 0 });
     // Past the parent's budget the sub-step is out of time, and fails rather than nesting a deeper sub-plan.

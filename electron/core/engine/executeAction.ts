@@ -1,4 +1,5 @@
 import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
+import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError, type ErrorCode } from '../../../shared/errors';
 import type { AgentContext } from '../agents/registry';
@@ -157,9 +158,12 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
   const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
   switch (result.kind) {
-    case 'output':
+    case 'output': {
       session.log({ role: action.role, type: 'agent_output', data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls } });
-      return { kind: 'agent_output', ...base, output: result.output };
+      // The one place an answer becomes a typed outcome; the transitions never look at it untyped.
+      const typed = agentOutputOutcome(action.purpose, result.output, { role: action.role, calls: result.calls, usage: result.usage });
+      return 'invalid' in typed ? { kind: 'agent_failed', ...base, code: 'INVALID_OUTPUT', message: `the answer did not match its schema: ${typed.invalid}` } : typed;
+    }
     case 'declined':
       return { kind: 'agent_declined', ...base, reason: result.reason };
     case 'failed':
