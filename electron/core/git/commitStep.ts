@@ -7,12 +7,12 @@ import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
 import { resolveGitDirs } from './gitDirs';
 import { gitError } from './gitErrors';
-import { mayConvertContent } from './contentConversion';
+import { stagingRules } from './stagingRules';
 import { updateIndexInProcess } from './indexUpdate';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
-import { rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+import { modeInTree, rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 import { syncFs } from './localFs';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
@@ -73,16 +73,18 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
   const changes = new Map<string, PathState>();
   const statsBefore = new Map<string, fs.BigIntStats>();
-  const stagedByGit = await mayConvertContent(context, workspace.workDir, (await resolveGitDirs(workspace.workDir)).gitDir, clean);
+  const rules = await stagingRules(context, workspace.workDir, (await resolveGitDirs(workspace.workDir)).gitDir, clean);
+  const stagedByGit = rules.convertsContent;
+  const parentTree = await treeOf(context, parent);
   if (stagedByGit) for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
   else {
     for (const file of clean) {
       const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
       if (stat) statsBefore.set(file, stat);
-      changes.set(file, await stageFromDisk(context, workspace.workDir, file));
+      const known = rules.trustsExecutableBit && rules.hasSymlinks ? null : await modeInTree(context, parentTree, file);
+      changes.set(file, await stageFromDisk(context, workspace.workDir, file, { ...rules, knownMode: known }));
     }
   }
-  const parentTree = await treeOf(context, parent);
   const tree = (await updateTree(context, parentTree, changes)) ?? (await writeLooseObject(context, 'tree', Buffer.alloc(0)));
   if (tree === parentTree) return null;
   const identity = await commitIdentity(context);

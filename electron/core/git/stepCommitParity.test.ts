@@ -41,8 +41,12 @@ const everyKindOfChange: Mutation = (dir) => {
   write('empty.txt', '');
   write('data/large.bin', Buffer.alloc(3 * 1024 * 1024, 'abc\r\n'));
   write('upper.bin', 'filtered content\n');
+  write('tools/new.sh', '#!/bin/sh\n');
+  fs.chmodSync(path.join(dir, 'tools/new.sh'), 0o755);
+  // With core.symlinks=false the base's link was checked out as a plain file holding its target.
+  if (!fs.lstatSync(path.join(dir, 'base-link')).isSymbolicLink()) fs.writeFileSync(path.join(dir, 'base-link'), 'src/a.js');
 };
-const CHANGED = ['src/deep/new/b.js', 'src/a.js', 'src/gone.js', 'src/old-name.js', 'src/new-name.js', 'tools/run.sh', 'src/readme-link', 'docs/windows.txt', 'docs/lf.txt', 'empty.txt', 'data/large.bin', 'upper.bin'];
+const CHANGED = ['src/deep/new/b.js', 'src/a.js', 'src/gone.js', 'src/old-name.js', 'src/new-name.js', 'tools/run.sh', 'src/readme-link', 'docs/windows.txt', 'docs/lf.txt', 'empty.txt', 'data/large.bin', 'upper.bin', 'tools/new.sh', 'base-link'];
 
 interface Setting {
   config?: Record<string, string>;
@@ -58,6 +62,8 @@ interface Setting {
 async function commitBothWays(setting: Setting, runId: string) {
   const repo = makeTempRepo({ files: { ...BASE_FILES, ...(setting.attributes ? { '.gitattributes': setting.attributes } : {}) } });
   repos.push(repo);
+  fs.symlinkSync('README.md', path.join(repo.dir, 'base-link'));
+  repo.commitAll('a link');
   for (const [key, value] of Object.entries(setting.config ?? {})) repo.git('config', key, value);
   const workspace = await facade.startRun(repo.dir, { runId, branchPrefix: 'lathe', allowDirty: false });
   const nativeDir = path.join(makeTempDir(), 'native');
@@ -89,6 +95,8 @@ const SETTINGS: [string, Setting][] = [
     config: { 'filter.upper.clean': 'tr a-z A-Z', 'filter.upper.smudge': 'cat' },
   }],
   ['core.fileMode=false', { config: { 'core.fileMode': 'false' } }],
+  ['core.symlinks=false', { config: { 'core.symlinks': 'false' } }],
+  ['core.fileMode=false and core.symlinks=false, as isomorphic-git writes them', { config: { 'core.fileMode': 'false', 'core.symlinks': 'false' } }],
   ['an index v4', { index: (dir) => gitIn(dir, 'update-index', '--index-version', '4') }],
   ['a split index', { index: (dir) => gitIn(dir, 'update-index', '--split-index') }],
   ['a skip-worktree entry', { index: (dir) => gitIn(dir, 'update-index', '--skip-worktree', 'skip/me.txt') }],
