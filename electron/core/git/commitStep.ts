@@ -7,11 +7,12 @@ import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
 import { resolveGitDirs } from './gitDirs';
 import { gitError } from './gitErrors';
+import { stagingRules } from './stagingRules';
 import { updateIndexInProcess } from './indexUpdate';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
-import { rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
+import { modeInTree, rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 import { syncFs } from './localFs';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
@@ -72,12 +73,18 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
   const changes = new Map<string, PathState>();
   const statsBefore = new Map<string, fs.BigIntStats>();
-  for (const file of clean) {
-    const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
-    if (stat) statsBefore.set(file, stat);
-    changes.set(file, await stageFromDisk(context, workspace.workDir, file));
-  }
+  const rules = await stagingRules(context, workspace.workDir, (await resolveGitDirs(workspace.workDir)).gitDir, clean);
+  const stagedByGit = rules.convertsContent;
   const parentTree = await treeOf(context, parent);
+  if (stagedByGit) for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
+  else {
+    for (const file of clean) {
+      const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
+      if (stat) statsBefore.set(file, stat);
+      const known = rules.trustsExecutableBit && rules.hasSymlinks ? null : await modeInTree(context, parentTree, file);
+      changes.set(file, await stageFromDisk(context, workspace.workDir, file, { ...rules, knownMode: known }));
+    }
+  }
   const tree = (await updateTree(context, parentTree, changes)) ?? (await writeLooseObject(context, 'tree', Buffer.alloc(0)));
   if (tree === parentTree) return null;
   const identity = await commitIdentity(context);
@@ -92,8 +99,24 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
     throw gitError('CONCURRENT_UPDATE', `the run branch ${workspace.branch} moved while committing`, { branch: workspace.branch });
   }
   await git.writeRef({ ...context.iso, ref, value: sha, force: true });
-  await refreshIndex(context, workspace, changes, statsBefore);
+  if (!stagedByGit) await refreshIndex(context, workspace, changes, statsBefore);
   return sha;
+}
+
+/**
+ * The paths as `git add` stores them (filters, line endings, core.fileMode and core.symlinks
+ * applied), read back from the index git has just updated: for content git may convert, which the
+ * in-process hashing must not guess at.
+ */
+async function stageWithGit(context: RepoContext, workDir: string, paths: string[]): Promise<Map<string, PathState>> {
+  await context.git(workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
+  const listed = await context.git(workDir, ['ls-files', '--stage', '-z', '--', ...paths]);
+  const states = new Map<string, PathState>(paths.map((file) => [file, null]));
+  for (const entry of listed.stdout.split('\0')) {
+    const match = /^(100644|100755|120000) ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(entry);
+    if (match && states.has(match[3] as string)) states.set(match[3] as string, { oid: match[2] as string, mode: match[1] as '100644' | '100755' | '120000' });
+  }
+  return states;
 }
 
 /**

@@ -7,10 +7,44 @@ import type { RepoContext } from './repoContext';
 import { syncFs } from './localFs';
 
 /** A path's new state in a commit: a blob with its mode, or deleted. */
-export type PathState = { oid: string; mode: '100644' | '100755' | '120000' } | null;
+export type PathState = { oid: string; mode: BlobMode } | null;
+
+type BlobMode = '100644' | '100755' | '120000';
+
+/**
+ * The mode `git add` gives a file, as git's ce_mode_from_stat does: with core.symlinks=false a regular
+ * file keeps a known link's mode; with core.fileMode=false it keeps a known regular file's mode, a new
+ * one is 100644. `knownMode` is the path's mode in the parent commit (the run worktree's index).
+ */
+export interface ModeRules {
+  trustsExecutableBit: boolean;
+  hasSymlinks: boolean;
+  knownMode: string | null;
+}
+const TRUSTING: ModeRules = { trustsExecutableBit: true, hasSymlinks: true, knownMode: null };
+
+function regularFileMode(stat: fs.Stats, rules: ModeRules): BlobMode {
+  if (!rules.hasSymlinks && rules.knownMode === '120000') return '120000';
+  if (!rules.trustsExecutableBit) return rules.knownMode === '100755' ? '100755' : '100644';
+  return stat.mode & 0o111 ? '100755' : '100644';
+}
+
+/** A path's mode in a tree, or null when the tree has no blob there. */
+export async function modeInTree(context: RepoContext, tree: string, relative: string): Promise<string | null> {
+  let current: string | null = tree;
+  const parts = relative.split('/');
+  for (const [index, name] of parts.entries()) {
+    if (!current) return null;
+    const entry: TreeEntry | undefined = (await readTreeEntries(context, current)).find((candidate) => candidate.path === name);
+    if (!entry) return null;
+    if (index === parts.length - 1) return entry.type === 'blob' ? entry.mode : null;
+    current = entry.type === 'tree' ? entry.oid : null;
+  }
+  return null;
+}
 
 /** Hashes the work-tree file at `relative` into the object store; null when it does not exist. */
-export async function stageFromDisk(context: RepoContext, workDir: string, relative: string): Promise<PathState> {
+export async function stageFromDisk(context: RepoContext, workDir: string, relative: string, rules: ModeRules = TRUSTING): Promise<PathState> {
   const absolute = path.join(workDir, relative);
   let stat: fs.Stats;
   try {
@@ -26,7 +60,7 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
   if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
   if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
   const blob = await syncFs.readFile(absolute);
-  return { oid: await writeLooseObject(context, 'blob', blob), mode: stat.mode & 0o111 ? '100755' : '100644' };
+  return { oid: await writeLooseObject(context, 'blob', blob), mode: regularFileMode(stat, rules) };
 }
 
 /**
