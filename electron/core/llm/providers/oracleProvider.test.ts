@@ -9,7 +9,9 @@ import { SupervisorVerdictSchema } from '../../../../shared/schemas/agents/super
 import { TesterReportSchema } from '../../../../shared/schemas/agents/tester';
 import { gitPatch } from '../../../../test-support/gitPatch';
 import { makeTempDir } from '../../../../test-support/tempRepo';
+import { APP_ROOT } from '../../../../test-support/exampleRepo';
 import { fileItem } from '../../agents/contextFiles';
+import { PromptLibrary } from '../../agents/promptLibrary';
 import { buildMessages } from '../../agents/runAgent';
 import type { AgentContext, AgentSpec } from '../../agents/registry';
 import { editFormats } from '../../edits/formats';
@@ -34,7 +36,7 @@ async function writerRequest(context: ContextItem[]) {
     schema: () => WholeFileOutput,
     input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context }),
   };
-  const ctx = { prompts: { system: () => 'You are the Coder.' }, state: { config: configFromWorkflow(WORKFLOWS.minimal) } } as unknown as AgentContext;
+  const ctx = { prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: configFromWorkflow(WORKFLOWS.minimal) } } as unknown as AgentContext;
   return buildMessages(spec, ctx);
 }
 
