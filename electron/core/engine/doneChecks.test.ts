@@ -85,4 +85,28 @@ describe("seed 004 (4.17): the definition of done is checked from the run's diff
       ['summary', true],
     ]);
   });
+
+  it('which tests import the changed files is read from the test files alone, each once, whatever the number of changed files', async () => {
+    const repo = makeTempRepo({
+      files: {
+        'src/stats.js': STATS,
+        'src/format.js': 'export const f = 1;\n',
+        'src/unused.js': "import { median } from './stats.js';\n",
+        'test/stats.test.js': TEST,
+        'test/format.test.js': "const { f } = require('../src/format');\n// format is also mentioned here without an import\n",
+        'test/fixture.bin.test.js': Buffer.from([0, 1, 2, 3]).toString('latin1'),
+      },
+    });
+    repos.push(repo);
+    const real = createReadOnlyTools(repo.dir);
+    const reads: string[] = [];
+    const tools = {
+      ...real,
+      readFile: async (file: string, options?: { maxBytes?: number }) => (reads.push(file), real.readFile(file, options)),
+      searchText: () => Promise.reject(new Error('a search reads every file of the repository')),
+    };
+    const testedBy = await testsImporting(tools, ['src/stats.js', 'src/format.js', 'src/missing.js']);
+    expect(testedBy).toEqual({ 'src/stats.js': ['test/stats.test.js'], 'src/format.js': ['test/format.test.js'], 'src/missing.js': [] });
+    expect(reads.sort()).toEqual(['test/fixture.bin.test.js', 'test/format.test.js', 'test/stats.test.js']);
+  });
 });

@@ -1,4 +1,5 @@
 import type { RunState } from '../../../shared/engine/runState';
+import { LatheError } from '../../../shared/errors';
 import { isTestFile } from '../edits/policy';
 import type { ReadOnlyTools, RunCommitInfo, RunDiffFile } from '../workspace/types';
 
@@ -101,16 +102,34 @@ export function definitionOfDone(state: RunState, commits: RunCommitInfo[], diff
 }
 
 const IMPORT_LINE = /\b(import|require|from)\b/;
+/** The bounds the text search had, so a huge or minified test file is skimmed the same way. */
+const SKIPPED_READS = new Set<string>(['NOT_FOUND', 'BINARY_FILE', 'INVALID_PATH', 'FILE_UNREADABLE']);
+const TEST_SCAN = { maxFiles: 50_000, maxFileBytes: 1024 * 1024, maxLineChars: 2000 } as const;
 
 /** Test files that import each changed code file (by its module name on an import line). */
 export async function testsImporting(tools: ReadOnlyTools, files: string[]): Promise<Record<string, string[]>> {
-  const found: Record<string, string[]> = {};
-  for (const file of files) {
+  const found: Record<string, Set<string>> = Object.fromEntries(files.map((file) => [file, new Set<string>()]));
+  if (files.length === 0) return {};
+  const wanted = files.map((file) => {
     const stem = (file.split('/').at(-1) ?? file).replace(/\.[^.]+$/, '');
-    const word = new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`);
-    const { hits } = await tools.searchText(stem, { maxResults: 500 });
-    const importing = hits.filter((hit) => isTestFile(hit.path) && IMPORT_LINE.test(hit.text) && word.test(hit.text));
-    found[file] = [...new Set(importing.map((hit) => hit.path))].sort();
+    return { file, stem, word: new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) };
+  });
+  // One pass over the test files only: a search per changed file read the whole repository each time.
+  const { files: listed } = await tools.listFiles({ limit: TEST_SCAN.maxFiles });
+  for (const testFile of listed.filter(isTestFile)) {
+    let content: string;
+    try {
+      ({ content } = await tools.readFile(testFile, { maxBytes: TEST_SCAN.maxFileBytes }));
+    } catch (error) {
+      // Binary, unreadable or gone since the listing: it imports nothing a check could use.
+      if (error instanceof LatheError && SKIPPED_READS.has(error.code)) continue;
+      throw error;
+    }
+    for (const raw of content.split('\n')) {
+      const line = raw.slice(0, TEST_SCAN.maxLineChars);
+      if (!IMPORT_LINE.test(line)) continue;
+      for (const { file, stem, word } of wanted) if (line.includes(stem) && word.test(line)) found[file]?.add(testFile);
+    }
   }
-  return found;
+  return Object.fromEntries(Object.entries(found).map(([file, tests]) => [file, [...tests].sort()]));
 }
