@@ -118,13 +118,20 @@ async function engineRun(name: string, deps: EngineDeps): Promise<{ ms: number; 
 
 /** Wall time spent inside the run store and the git facade, by the bench's own wrappers. */
 const spent = { store: 0, git: 0 };
+/** The same time per method name, summed over the overhead runs (details only: where the git and store time goes). */
+const spentByMethod = new Map<string, { calls: number; ms: number }>();
 function timedMethod(target: object, name: string, bucket: keyof typeof spent): void {
   const original = (target as Record<string, (...args: unknown[]) => unknown>)[name];
   if (typeof original !== 'function') return;
   (target as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
     const started = performance.now();
     const result = original.apply(this, args);
-    const done = () => (spent[bucket] += performance.now() - started);
+    const done = () => {
+      const ms = performance.now() - started;
+      spent[bucket] += ms;
+      const method = spentByMethod.get(`${bucket}.${name}`) ?? { calls: 0, ms: 0 };
+      spentByMethod.set(`${bucket}.${name}`, { calls: method.calls + 1, ms: method.ms + ms });
+    };
     if (result instanceof Promise) return result.finally(done);
     done();
     return result;
@@ -149,7 +156,8 @@ for (let index = 0; index < OVERHEAD_RUNS; index++) {
   const per = (ms: number) => ms / run.transitions;
   overheadRuns.push({ perTransitionMs: per(run.ms), storeMs: per(spent.store), gitMs: per(spent.git), restMs: per(run.ms - spent.store - spent.git) });
 }
-const overhead = { runs: overheadRuns };
+const byMethod = Object.fromEntries([...spentByMethod].sort((a, b) => b[1].ms - a[1].ms).map(([name, { calls, ms }]) => [name, { callsPerRun: calls / OVERHEAD_RUNS, msPerRun: Math.round((ms / OVERHEAD_RUNS) * 10) / 10 }]));
+const overhead = { runs: overheadRuns, byMethod };
 const endToEnd = await engineRun('e2e', { ...real, createModels: scriptedRouter });
 fs.rmSync(scratch, { recursive: true, force: true });
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import type { AppliedEditSet, EditPolicy, PlannedEditSet } from '../workspace/types';
+import type { AppliedEditSet, ApplyOptions, EditPolicy, PlannedEditSet } from '../workspace/types';
 import { PathPolicy } from './guardrails';
 import { rejectEdit } from './rejection';
 import { resolveInsideRepo } from './symlinks';
@@ -10,28 +10,33 @@ import { isMissing } from '../fsErrors';
 
 /** The file operations the apply uses; replaceable so tests can fail one midway. */
 export interface FileOps {
-  writeFile(file: string, data: string, mode: number | undefined): Promise<void>;
+  /** `durable`: flushed to the disk before it is renamed in (the user's own files, decision 72). */
+  writeFile(file: string, data: string, mode: number | undefined, durable: boolean): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(file: string): Promise<void>;
   mkdir(dir: string): Promise<void>;
   rmdir(dir: string): Promise<void>;
 }
 
+/**
+ * Synchronous calls behind the async interface: an edit touches a few files of bounded size, and each
+ * `fs.promises` call costs a thread-pool round trip (65–260 µs here) against a few µs (decision 65).
+ */
 export const realFileOps: FileOps = {
-  async writeFile(file, data, mode) {
-    const handle = await fs.promises.open(file, 'wx', mode ?? 0o666);
+  async writeFile(file, data, mode, durable) {
+    const handle = fs.openSync(file, 'wx', mode ?? 0o666);
     try {
-      await handle.writeFile(data, 'utf8');
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
+      fs.writeFileSync(handle, data, 'utf8');
+      if (mode !== undefined) fs.fchmodSync(handle, mode);
+      if (durable) fs.fsyncSync(handle);
     } finally {
-      await handle.close();
+      fs.closeSync(handle);
     }
   },
-  rename: (from, to) => fs.promises.rename(from, to),
-  unlink: (file) => fs.promises.unlink(file),
-  mkdir: (dir) => fs.promises.mkdir(dir),
-  rmdir: (dir) => fs.promises.rmdir(dir),
+  rename: async (from, to) => fs.renameSync(from, to),
+  unlink: async (file) => fs.unlinkSync(file),
+  mkdir: async (dir) => fs.mkdirSync(dir),
+  rmdir: async (dir) => fs.rmdirSync(dir),
 };
 
 interface Step {
@@ -45,8 +50,8 @@ interface Step {
   committed: boolean;
 }
 
-export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet> {
-  return applyEditSetWith(realFileOps, workDir, planned, policy);
+export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions = { durable: true }): Promise<AppliedEditSet> {
+  return applyEditSetWith(realFileOps, workDir, planned, policy, options);
 }
 
 /**
@@ -54,8 +59,8 @@ export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: E
  * content goes to a temp file beside its target, originals are renamed aside, temps renamed in,
  * and any failure renames everything back and removes what was created.
  */
-export async function applyEditSetWith(ops: FileOps, workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet> {
-  const realRoot = await fs.promises.realpath(workDir);
+export async function applyEditSetWith(ops: FileOps, workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions = { durable: true }): Promise<AppliedEditSet> {
+  const realRoot = fs.realpathSync(workDir);
   const rules = new PathPolicy(policy);
   const seen = new Set<string>();
   const steps: Step[] = [];
@@ -78,7 +83,7 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
       if (step.after === null) continue;
       await makeParents(ops, realRoot, path.dirname(step.absolute), createdDirs);
       step.temp = siblingName(step.absolute, 'new');
-      await ops.writeFile(step.temp, step.after, step.mode);
+      await ops.writeFile(step.temp, step.after, step.mode, options.durable);
     }
     for (const step of steps) {
       if (step.existed) {
@@ -111,8 +116,8 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
 
 async function readCurrent(absolute: string): Promise<{ content: string; mode: number } | null> {
   try {
-    const stat = await fs.promises.stat(absolute);
-    return { content: await fs.promises.readFile(absolute, 'utf8'), mode: stat.mode & 0o7777 };
+    const stat = fs.statSync(absolute);
+    return { content: fs.readFileSync(absolute, 'utf8'), mode: stat.mode & 0o7777 };
   } catch (error) {
     if (isMissing(error)) return null;
     throw error;
@@ -122,7 +127,7 @@ async function readCurrent(absolute: string): Promise<{ content: string; mode: n
 async function makeParents(ops: FileOps, realRoot: string, dir: string, created: string[]): Promise<void> {
   if (dir === realRoot) return;
   try {
-    const stat = await fs.promises.stat(dir);
+    const stat = fs.statSync(dir);
     if (stat.isDirectory()) return;
   } catch (error) {
     if (!isMissing(error)) throw error;

@@ -13,21 +13,21 @@ const MAX_PLANNED_READ_BYTES = 8 * 1024 * 1024;
  * for a missing file, and a refusal for binary or huge files (an edit to them cannot be planned).
  */
 export function createWorkspaceReader(workDir: string): WorkspaceReader {
-  let realRoot: Promise<string> | undefined;
+  let realRoot: string | undefined;
   return {
     async read(raw: string): Promise<string | null> {
       const normalized = normalizeEditPath(raw);
-      realRoot ??= fs.promises.realpath(workDir);
-      const absolute = await resolveInsideRepo(await realRoot, normalized);
+      realRoot ??= fs.realpathSync(workDir);
+      const absolute = await resolveInsideRepo(realRoot, normalized);
       let stat: fs.Stats;
       try {
-        stat = await fs.promises.stat(absolute);
+        stat = fs.statSync(absolute);
       } catch (error) {
         if (isMissing(error)) return null;
         throw unreadable(normalized, error);
       }
       if (stat.size > MAX_PLANNED_READ_BYTES) throw rejectEdit('too-large', normalized, `the current file is ${stat.size} bytes; too large to edit`);
-      const bytes = await fs.promises.readFile(absolute);
+      const bytes = fs.readFileSync(absolute);
       if (looksBinary(bytes)) throw rejectEdit('binary-content', normalized, 'the current file is binary and cannot be edited as text');
       return bytes.toString('utf8');
     },

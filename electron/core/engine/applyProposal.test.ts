@@ -60,11 +60,11 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'secret.txt'), 'keep me\n');
     // Root reads any file, so the permission failure is injected where the reader asks.
-    const realStat = fs.promises.stat;
-    vi.spyOn(fs.promises, 'stat').mockImplementation(async (target, ...rest) => {
+    const realStat = fs.statSync;
+    vi.spyOn(fs, 'statSync').mockImplementation(((target: fs.PathLike, ...rest: []) => {
       if (String(target).endsWith('secret.txt')) throw Object.assign(new Error(`EACCES: permission denied, stat '${String(target)}'`), { code: 'EACCES' });
       return realStat(target, ...rest);
-    });
+    }) as typeof fs.statSync);
     const commits: string[][] = [];
     // An empty search creates a file: taken for missing, this would overwrite the user's file.
     const outcome = await applyProposal(deps(commits), stateFor(dir, [{ path: 'secret.txt', search: '', replace: 'new\n' }]), 'coder');
@@ -82,4 +82,22 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     expect(fs.readFileSync(path.join(dir, 'a.js'), 'utf8')).toBe('const a = 2;\n');
     expect(commits).toEqual([['a.js']]);
   });
+
+  it("flushes each written file to the disk in the user's checkout, not in the run's own worktree", async () => {
+    for (const mode of ['in-place', 'worktree'] as const) {
+      dir = makeTempDir();
+      fs.writeFileSync(path.join(dir, 'a.js'), 'const a = 1;\n');
+      const flushed: number[] = [];
+      const realFsync = fs.fsyncSync;
+      const spy = vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => (flushed.push(fd), realFsync(fd)));
+      const state = stateFor(dir, [{ path: 'a.js', search: 'const a = 1;', replace: 'const a = 2;' }]);
+      const outcome = await applyProposal(deps([]), { ...state, workspace: state.workspace && { ...state.workspace, mode } }, 'coder');
+      spy.mockRestore();
+      expect(outcome).toMatchObject({ kind: 'applied', files: ['a.js'] });
+      expect(fs.readFileSync(path.join(dir, 'a.js'), 'utf8')).toBe('const a = 2;\n');
+      expect({ mode, flushed: flushed.length }).toEqual({ mode, flushed: mode === 'in-place' ? 1 : 0 });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+

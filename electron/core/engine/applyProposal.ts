@@ -34,7 +34,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
       if (error instanceof LatheError) throw error;
       throw new LatheError('EDIT_REJECTED', `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`, { rule: 'patch-does-not-apply', path: '(proposal)' });
     });
-    const applied = await deps.applyEditSet(workspace.workDir, planned, policy);
+    // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
+    const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
     const commit = await deps.git.commitStep(workspace, files, {
       runId: state.run_id,

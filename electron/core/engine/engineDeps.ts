@@ -1,6 +1,7 @@
 import type { ModelRouter, ModelRouterOptions } from '../llm/types';
 import type {
   AppliedEditSet,
+  ApplyOptions,
   DetectedTestCommand,
   EditFormat,
   EditFormatName,
@@ -21,7 +22,7 @@ export interface EngineDeps {
   detectTestCommand(dir: string): Promise<DetectedTestCommand | null>;
   getEditFormat(name: EditFormatName): EditFormat;
   defaultEditPolicy(overrides?: Partial<EditPolicy>): EditPolicy;
-  applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy): Promise<AppliedEditSet>;
+  applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions): Promise<AppliedEditSet>;
   createTools(root: string): ReadOnlyTools;
   createModels(options: ModelRouterOptions): ModelRouter;
   /** Runs `workspace.setup` in a fresh worktree run (once per worktree; skipped in place). */

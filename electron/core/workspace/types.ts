@@ -96,6 +96,15 @@ export interface RepoPreflight {
 
 export type WorkspaceMode = 'worktree' | 'in-place';
 
+export interface ApplyOptions {
+  /**
+   * Flush each new file before it replaces the old one. A run's own worktree is rebuilt from its
+   * commits, whose objects are not flushed either (decision 57), so only edits in the user's
+   * checkout (in-place runs) pay for it.
+   */
+  durable: boolean;
+}
+
 /** Where a run's edits happen; persisted in state.json so a resumed run reopens the same place. */
 export interface RunWorkspace {
   runId: string;
