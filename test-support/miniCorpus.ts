@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sourceAppRoot } from '../electron/core/appRoot';
+import type { CorpusRunSettings } from '../electron/core/eval/corpus/index';
 import { makeTempDir, makeTempRepo } from './tempRepo';
 
 export interface MiniCorpus {
@@ -88,4 +90,9 @@ export function makeCorpus(spec: MiniTaskSpec): MiniCorpus {
   fs.writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify([task], null, 2));
   repo.remove();
   return { dir, taskId: task.id, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** How the corpus tests run a task with the oracle model: its gold patch, two minutes, no pause between retries. */
+export function oracleRunSettings(corpusDir: string, run: Pick<CorpusRunSettings, 'workflow' | 'editFormat' | 'cacheDir' | 'workDir' | 'keepRuns'>): CorpusRunSettings {
+  return { appRoot: sourceAppRoot(), corpusDir, model: 'oracle:', timeLimitMs: 120_000, outDir: null, retryBackoffMs: 0, ...run };
 }

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeCorpus, type MiniCorpus, type MiniTaskSpec } from '../../../../test-support/miniCorpus';
+import { makeCorpus, oracleRunSettings, type MiniCorpus, type MiniTaskSpec } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
-import { sourceAppRoot } from '../../appRoot';
 import { loadCorpus, runCorpusTask } from './index';
 
 // Files to edit larger than a writer's share of the window, with the bug at their end: whole-file
@@ -44,18 +43,7 @@ async function run(mini: MiniCorpus, workflow: string, editFormat: 'whole-file' 
   const corpus = loadCorpus(mini.dir);
   const task = corpus.tasks[0];
   if (!task) throw new Error('no task');
-  return runCorpusTask(task, {
-    appRoot: sourceAppRoot(),
-    corpusDir: corpus.dir,
-    workflow,
-    editFormat,
-    model: 'oracle:',
-    timeLimitMs: 120_000,
-    cacheDir: path.join(scratch, 'cache'),
-    workDir: path.join(scratch, `work-${mini.taskId}-${workflow}-${editFormat}`),
-    outDir: null,
-    retryBackoffMs: 0,
-  });
+  return runCorpusTask(task, oracleRunSettings(corpus.dir, { workflow, editFormat, cacheDir: path.join(scratch, 'cache'), workDir: path.join(scratch, `work-${mini.taskId}-${workflow}-${editFormat}`) }));
 }
 
 describe('a file to edit bigger than the writer\'s share of the window (oracle model)', () => {

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { EDIT_FORMAT_NAMES } from '../../workspace/types';
-import { makeCorpus, makeMiniCorpus, type MiniCorpus } from '../../../../test-support/miniCorpus';
+import { makeCorpus, makeMiniCorpus, oracleRunSettings, type MiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
-import { sourceAppRoot } from '../../appRoot';
 import { parseGoldPatch } from '../../llm/oracle/goldPatch';
 import { loadCorpus, runCorpusTask } from './index';
 
@@ -75,19 +74,7 @@ describe('the oracle model: harness fidelity on generated corpus tasks, every wo
       if (!task) throw new Error('no task');
       for (const editFormat of EDIT_FORMAT_NAMES) {
         const cacheDir = path.join(scratch, 'cache');
-        const line = await runCorpusTask(task, {
-          appRoot: sourceAppRoot(),
-          corpusDir: corpus.dir,
-          workflow,
-          editFormat,
-          model: 'oracle:',
-          timeLimitMs: 120_000,
-          cacheDir,
-          workDir: path.join(scratch, `work-${workflow}-${editFormat}`),
-          outDir: null,
-          keepRuns: true,
-          retryBackoffMs: 0,
-        });
+        const line = await runCorpusTask(task, oracleRunSettings(corpus.dir, { workflow, editFormat, cacheDir, workDir: path.join(scratch, `work-${workflow}-${editFormat}`), keepRuns: true }));
         const where = `${task.id} ${workflow} ${editFormat}: ${line.miss ?? ''}`;
         expect(line.faithful, where).toBe(true);
         expect(line.run, where).toMatchObject({ status: 'complete', exit_code: 0 });
