@@ -81,11 +81,32 @@ export const RunDiffRequestSchema = RunRefSchema.extend({
   to: z.string().regex(/^[0-9a-f]{40}$/).optional(),
 });
 
+const lineNumber = z.number().int().positive();
+const lineCount = z.number().int().nonnegative();
+
+/**
+ * One changed block of lines, 1-based: `beforeLines` lines from `beforeStart` became `afterLines` lines
+ * from `afterStart`. A side with 0 lines is a pure insertion or deletion placed before that side's start line.
+ */
+export const LineChangeSchema = z.object({ beforeStart: lineNumber, beforeLines: lineCount, afterStart: lineNumber, afterLines: lineCount });
+
 export const RunDiffSchema = z.object({
   base: z.string(),
   head: z.string(),
-  /** Each changed file's texts (null: absent on that side) and its added and removed line counts. */
-  files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative() })),
+  /**
+   * Each changed file's texts (null: absent on that side), its added and removed line counts and its
+   * changed blocks (the core's line diff, so the window can show the diff before its editor has computed one).
+   */
+  files: z.array(
+    z.object({
+      path: z.string(),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+      added: lineCount,
+      removed: lineCount,
+      changes: z.array(LineChangeSchema),
+    }),
+  ),
 });
 
 export const RunReportSchema = z.object({ report: z.string().nullable(), prDescription: z.string().nullable(), stuckReport: z.string().nullable() });

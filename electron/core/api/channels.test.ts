@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handlers } from '../../../shared/contract/api';
+import { RunDiffSchema } from '../../../shared/schemas/runRequests';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { writeJunkGguf, writeTinyModel } from '../../../test-support/gguf/fixtures';
 import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
@@ -81,9 +82,16 @@ describe('run operations over the contract', () => {
   it('lists commits, diffs the run, reads its report and the full Verifier log', async () => {
     const { commits } = (await value('run/commits', { repo: repo.dir, runId })) as { commits: { subject: string }[] };
     expect(commits.map((commit) => commit.subject)).toEqual(['lathe(T1): Fix median() to return the middle value', 'lathe(T2): Document mean() and median() in README.md']);
-    const diff = (await value('run/diff', { repo: repo.dir, runId })) as { files: { path: string; before: string | null; after: string | null }[] };
+    const diff = RunDiffSchema.parse(await value('run/diff', { repo: repo.dir, runId }));
     expect(diff.files.map((file) => file.path).sort()).toEqual(['README.md', 'src/stats.js']);
-    expect(diff.files.find((file) => file.path === 'src/stats.js')?.before).toContain('return mean(values);');
+    const stats = diff.files.find((file) => file.path === 'src/stats.js');
+    expect(stats?.before).toContain('return mean(values);');
+    // The changed blocks come with the texts and add up to the counts, so the window can draw them at once.
+    expect(stats?.changes.length).toBeGreaterThan(0);
+    expect(stats?.changes.reduce((sum, change) => sum + change.afterLines, 0)).toBe(stats?.added);
+    expect(stats?.changes.reduce((sum, change) => sum + change.beforeLines, 0)).toBe(stats?.removed);
+    const firstRemoved = stats?.changes.find((change) => change.beforeLines > 0);
+    expect(stats?.before?.split('\n')[(firstRemoved?.beforeStart ?? 0) - 1]).not.toBe(stats?.after?.split('\n')[(firstRemoved?.afterStart ?? 0) - 1]);
     const report = await value('run/report', { repo: repo.dir, runId });
     expect(report.report).toContain(`Run id: ${runId}`);
     const log = await value('verifier/log', { repo: repo.dir, runId, verifyRunId });

@@ -4,7 +4,7 @@ import { createTwoFilesPatch } from 'diff';
 import git, { type ReadCommitResult } from 'isomorphic-git';
 import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/types';
 import { parseCommitMessage } from './commitMessage';
-import { countChangedLines, type LineCounts } from './lineCounts';
+import { countChangedLines, lineDiff, type LineChange, type LineCounts } from './lineCounts';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { diffTrees, readBlobText, treeOf, type TreeChange } from './treeObjects';
@@ -47,7 +47,6 @@ function countLines(before: Blob | null, after: Blob | null): LineCounts {
   return countChangedLines(before?.text ?? null, after?.text ?? null);
 }
 
-
 export async function listRunCommitsIn(context: RepoContext, workspace: RunWorkspace): Promise<RunCommitInfo[]> {
   const commits = await runCommits(context, workspace, await runHead(context, workspace));
   const out: RunCommitInfo[] = [];
@@ -71,6 +70,12 @@ function contentOf(blob: Blob | null): string | null {
   return blob.binary ? `[binary file, ${blob.bytes} bytes]` : blob.text;
 }
 
+/** The blocks of what the diff view shows (a binary file's placeholder line included); binary files count no lines. */
+function diffSides(before: Blob | null, after: Blob | null): LineCounts & { changes: LineChange[] } {
+  const diff = lineDiff(contentOf(before), contentOf(after));
+  return before?.binary || after?.binary ? { ...diff, added: 0, removed: 0 } : diff;
+}
+
 export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, fromCommit?: string, toCommit?: string): Promise<RunDiffFile[]> {
   const from = fromCommit ?? workspace.baseCommit;
   const to = toCommit ?? (await runHead(context, workspace));
@@ -78,8 +83,8 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
   const out: RunDiffFile[] = [];
   for (const change of changes) {
     const { before, after } = await readSides(context, change);
-    // Counted here, not in the window: a long file's line diff would hold up its first paint.
-    out.push({ path: change.path, before: contentOf(before), after: contentOf(after), ...countLines(before, after) });
+    // Diffed here, not in the window: a long file's line diff would hold up its first paint.
+    out.push({ path: change.path, before: contentOf(before), after: contentOf(after), ...diffSides(before, after) });
   }
   return out;
 }

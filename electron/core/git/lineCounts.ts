@@ -1,4 +1,6 @@
-import { diffLines } from 'diff';
+import { lineDiff } from '../../../shared/diff/lineDiff';
+
+export { lineDiff, type LineChange } from '../../../shared/diff/lineDiff';
 
 export interface LineCounts {
   added: number;
@@ -7,12 +9,6 @@ export interface LineCounts {
 
 /** Lines added and removed between two versions of a text file (null: the file is absent on that side). */
 export function countChangedLines(before: string | null, after: string | null): LineCounts {
-  if (before === after) return { added: 0, removed: 0 };
-  let added = 0;
-  let removed = 0;
-  for (const part of diffLines(before ?? '', after ?? '')) {
-    if (part.added) added += part.count ?? 0;
-    else if (part.removed) removed += part.count ?? 0;
-  }
+  const { added, removed } = lineDiff(before, after);
   return { added, removed };
 }

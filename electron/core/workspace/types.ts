@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { LineChangeSchema } from '../../../shared/schemas/runRequests';
 
 /**
  * The workspace layer's contract with the engine: everything Lathe does to a user's repository goes
@@ -182,6 +183,8 @@ export interface RunDiffFile {
   after: string | null;
   added: number;
   removed: number;
+  /** The changed blocks, 1-based (`LineChangeSchema`). */
+  changes: z.infer<typeof LineChangeSchema>[];
 }
 
 export interface GitFacade {

@@ -140,7 +140,7 @@ describe('diffStore', () => {
   function fakeGit() {
     return installFakeClient({
       'run/commits': () => ({ commits }),
-      'run/diff': ({ from, to }) => ({ base: from ?? base, head: to ?? shas[2] ?? '', files: [{ path: 'src/a.js', before: 'a\nb\n', after: 'a\nc\nd\n', added: 2, removed: 1 }] }),
+      'run/diff': ({ from, to }) => ({ base: from ?? base, head: to ?? shas[2] ?? '', files: [{ path: 'src/a.js', before: 'a\nb\n', after: 'a\nc\nd\n', added: 2, removed: 1, changes: [{ beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 2 }] }] }),
     });
   }
 
