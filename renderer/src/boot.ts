@@ -10,7 +10,7 @@ function preloadRunView(): void {
   if (view !== 'run' || !repo || !run) return;
   void import('./components/run/RunScreen');
   useLiveStore.getState().follow(run);
-  // The diff is the smaller read and Monaco the longer render: ask for it first so both overlap the log read.
+  // The diff is asked for first: its rows paint as soon as it arrives, beside the timeline; Monaco comes after.
   if (tab === 'changes') {
     void import('./components/run/ChangesTab');
     void useDiffStore.getState().load(repo, run, range);

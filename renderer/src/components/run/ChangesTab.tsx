@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import { useDiffStore } from '../../stores/diffStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
-import { DiffEditor } from './DiffEditor';
+import { DiffView } from './DiffView';
 
-/** Diff review: a range (all changes, or one commit = one edit set), its files with line counts, Monaco. */
+/** Diff review: a range (all changes, or one commit = one edit set), its files with line counts, the diff. */
 export default function ChangesTab({ repo, runId }: { repo: string; runId: string }) {
   const range = useUiStore((state) => state.route.range);
   const file = useUiStore((state) => state.route.file);
@@ -58,10 +58,10 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
       </div>
       {commit && <p className="muted small commit-subject">{commit.subject}</p>}
       {diff.files.length === 0 && diff.loading && file ? (
-        // The link names the file: build the editor while its texts are read.
+        // The link names the file: its box is laid out while its texts are read.
         <div className="changes-body">
           <p className="muted small">Reading the changes…</p>
-          <DiffEditor key={`${range}:${file}`} path={file} before={null} after={null} sideBySide={diff.sideBySide} loaded={false} />
+          <DiffView key={`${range}:${file}`} path={file} file={null} sideBySide={diff.sideBySide} />
         </div>
       ) : diff.files.length === 0 && !diff.loading ? (
         <p className="muted pad">{commitCount === 0 ? 'No commits yet: the diff appears after the first edit set is committed.' : 'No file changes in this range.'}</p>
@@ -92,7 +92,7 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
               </li>
             ))}
           </ul>
-          {selected && <DiffEditor key={`${range}:${selected.path}`} path={selected.path} before={selected.before} after={selected.after} sideBySide={diff.sideBySide} />}
+          {selected && <DiffView key={`${range}:${selected.path}`} path={selected.path} file={selected} sideBySide={diff.sideBySide} />}
         </div>
       )}
     </div>

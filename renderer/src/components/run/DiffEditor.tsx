@@ -1,19 +1,18 @@
 import { useEffect, useRef } from 'react';
 import { languageOf } from '../../lib/languages';
-import { markMoment, markPainted } from '../../lib/paintMarks';
+import { markMoment } from '../../lib/paintMarks';
 import { monaco } from '../../monaco/setup';
 import { resolvedTheme, useUiStore } from '../../stores/uiStore';
 
-interface DiffEditorProps {
+export interface DiffEditorProps {
   path: string;
   before: string | null;
   after: string | null;
   sideBySide: boolean;
-  /**
-   * False while the file's texts are still being read: the editor is built meanwhile (a deep link
-   * names the file before the diff arrives) and counts as painted only once it shows the real diff.
-   */
-  loaded?: boolean;
+  /** Where to open (the plain view's top row), asked when the diff is first shown. */
+  startAt?: () => { before: number | null; after: number | null } | null;
+  /** Monaco shows its diff: the first time, after the editor computed it. */
+  onShown?: () => void;
 }
 
 const EDITOR_OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
@@ -47,13 +46,16 @@ function reviewModel(text: string | null, language: string | undefined): monaco.
 }
 
 /** One file before and after, in Monaco's diff editor (read-only). */
-export function DiffEditor({ path, before, after, sideBySide, loaded = true }: DiffEditorProps) {
+export function DiffEditor({ path, before, after, sideBySide, startAt, onShown }: DiffEditorProps) {
   const theme = useUiStore((state) => resolvedTheme(state.theme, state.systemDark));
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
-  const painted = useRef(false);
+  const shown = useRef(false);
   const retired = useRef<monaco.editor.ITextModel[]>([]);
   const initial = useRef({ sideBySide, theme });
+  // Read when the diff arrives, not when the effect was set up: the callbacks may change meanwhile.
+  const callbacks = useRef({ startAt, onShown });
+  callbacks.current = { startAt, onShown };
 
   useEffect(() => {
     const element = host.current;
@@ -73,7 +75,7 @@ export function DiffEditor({ path, before, after, sideBySide, loaded = true }: D
   }, []);
 
   // A fresh pair of models for every pair of texts: Monaco diffs a new pair at once, while an edit to the
-  // models it shows waits out a 200 ms debounce; the placeholder's texts are replaced, never edited.
+  // models it shows waits out a 200 ms debounce.
   useEffect(() => {
     const editor = editorRef.current;
     if (!editor) return;
@@ -84,16 +86,19 @@ export function DiffEditor({ path, before, after, sideBySide, loaded = true }: D
     // it fail: retired pairs go with the editor, and only the oldest go sooner if texts keep changing.
     if (previous) retired.current.push(previous.original, previous.modified);
     if (retired.current.length > MAX_RETIRED_MODELS) retired.current.splice(0, retired.current.length - MAX_RETIRED_MODELS).forEach((model) => model.dispose());
-    if (!loaded || painted.current) return;
+    if (shown.current) return;
     const listener = editor.onDidUpdateDiff(() => {
       listener.dispose();
-      painted.current = true;
+      shown.current = true;
       markMoment('diff-computed');
-      host.current?.setAttribute('data-diff-ready', 'true');
-      markPainted('diff');
+      const start = callbacks.current.startAt?.();
+      const side = start && start.after !== null ? editor.getModifiedEditor() : editor.getOriginalEditor();
+      const line = start ? (start.after ?? start.before) : null;
+      if (line) side.setScrollTop(side.getTopForLineNumber(line));
+      callbacks.current.onShown?.();
     });
     return () => listener.dispose();
-  }, [path, before, after, loaded]);
+  }, [path, before, after]);
 
   useEffect(() => {
     editorRef.current?.updateOptions({ renderSideBySide: sideBySide });
@@ -103,5 +108,5 @@ export function DiffEditor({ path, before, after, sideBySide, loaded = true }: D
     monaco.editor.setTheme(themeName(theme));
   }, [theme]);
 
-  return <div ref={host} className="diff-editor" data-testid="diff-editor" data-path={path} aria-busy={!loaded} />;
+  return <div ref={host} className="monaco-host" />;
 }

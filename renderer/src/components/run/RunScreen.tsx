@@ -17,7 +17,7 @@ import { RunHeader } from './RunHeader';
 import { TestsTab } from './TestsTab';
 import { Timeline } from './Timeline';
 
-// Monaco is the biggest part of the window: it loads only when a diff is shown.
+// Loaded when a diff is shown; Monaco, the biggest part of the window, follows its first paint (DiffView).
 const ChangesTab = lazy(() => import('./ChangesTab'));
 
 const TABS: { tab: RunTab; label: string }[] = [
