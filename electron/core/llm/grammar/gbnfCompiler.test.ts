@@ -7,6 +7,14 @@ import { gbnfMatcher } from '../../../../test-support/gbnfMatcher';
 import { compileJsonSchemaGrammar, GRAMMAR_LENGTH_CAP } from './gbnfCompiler';
 import { grammarForSchema, relaxRepetitions } from './index';
 import { zodToJsonSchema } from './jsonSchema';
+import { parseModelOutput } from '../output';
+
+/** The layout every JSON example in prompts/ uses: `{"key": value, "key": [a, b]}`. */
+function promptLayout(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(promptLayout).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${promptLayout(item)}`).join(', ')}}`;
+  return JSON.stringify(value);
+}
 
 const matcherFor = (schema: z.ZodType) => gbnfMatcher(grammarForSchema(schema).gbnf);
 
@@ -22,10 +30,42 @@ describe('JSON-schema grammar for role outputs', () => {
   const PlanOrError = z.union([PlanSchema, AgentErrorSchema]);
   const matcher = matcherFor(PlanOrError);
 
-  it('accepts a valid plan and a valid agent error, compact or pretty-printed', () => {
-    expect(matcher.matches(JSON.stringify(plan))).toBe(true);
-    expect(matcher.matches(JSON.stringify(plan, null, 2))).toBe(true);
-    expect(matcher.matches(JSON.stringify({ status: 'error', reason: 'goal is ambiguous' }))).toBe(true);
+  // Decision 73: one line, a single optional space after ':' and ',', nothing else between tokens.
+  it("accepts a valid plan and a valid agent error in JSON.stringify's layout and the prompts' layout", () => {
+    const error = { status: 'error', reason: 'goal is ambiguous' };
+    for (const value of [plan, error]) {
+      expect(matcher.matches(JSON.stringify(value))).toBe(true);
+      expect(matcher.matches(promptLayout(value))).toBe(true);
+    }
+    // Each separator chooses its space on its own.
+    expect(matcher.matches('{"plan_id":"plan_0001", "tasks":[{"id": "T1","title":"a", "rationale":"","acceptance":"b","artifacts":[]}]}')).toBe(true);
+  });
+
+  it('rejects layout the canonical form does not have: newlines, indentation, spaces inside brackets or before separators', () => {
+    expect(matcher.matches(JSON.stringify(plan, null, 2))).toBe(false);
+    const error = '{"status": "error", "reason": "x"}';
+    for (const bad of ['{ "status": "error", "reason": "x"}', '{"status": "error", "reason": "x" }', '{"status":  "error", "reason": "x"}', '{"status" : "error", "reason": "x"}', '{"status": "error",\n"reason": "x"}', `${error} `, ` ${error}`]) {
+      expect(matcher.matches(bad), bad).toBe(false);
+    }
+    expect(matcher.matches(error)).toBe(true);
+    const tight = matcherFor(z.object({ a: z.array(z.number().int().min(0).max(9)).max(3) }));
+    expect(tight.matches('{"a": [1, 2]}')).toBe(true);
+    expect(tight.matches('{"a": [ 1, 2]}')).toBe(false);
+    expect(tight.matches('{"a": [1 ,2]}')).toBe(false);
+  });
+
+  it('keeps the Plan and AgentError branches apart: neither borrows the other\'s keys', () => {
+    expect(matcher.matches('{"status": "error", "tasks": []}')).toBe(false);
+    expect(matcher.matches(`{"plan_id": "plan_0001", "reason": "x"}`)).toBe(false);
+    expect(matcher.matches(`{"status": "error", "reason": "x", "plan_id": "plan_0001"}`)).toBe(false);
+    expect(matcher.matches('{"status": "error", "reason": ""}')).toBe(false);
+  });
+
+  it('produces only text the output parser turns back into the same value', () => {
+    for (const text of [JSON.stringify(plan), promptLayout(plan), '{"status": "error", "reason": "needs \\"src/a.py\\"\\n"}']) {
+      expect(matcher.matches(text), text).toBe(true);
+      expect(parseModelOutput(text, PlanOrError)).toEqual({ ok: true, value: JSON.parse(text) });
+    }
   });
 
   // docs/seeds.md 0.19: the Tester's key order

@@ -31,7 +31,13 @@ export const GRAMMAR_LENGTH_CAP = 8192;
 const DEFAULT_RUN_CAP = 256;
 const MAX_PROPERTY_KEY = 64;
 
-const WS_RULE = 'ws ::= | " " | "\\n" [ \\t]{0,20}';
+/**
+ * The one layout freedom: a single optional space after `:` and `,`, so both `JSON.stringify`'s layout and
+ * the prompts' `{"key": value, ...}` are accepted. No newlines or indentation and nothing inside brackets:
+ * every optional character is one more parse stack that each whole-vocabulary grammar pass walks, and
+ * free whitespace lets a model spend tokens on layout (decision 73).
+ */
+const SEP_RULE = 'sp ::= " "?';
 const CHAR_RULE = `char ::= ${jsonCharsGbnf(ANY_JSON_CHAR_RANGES)}`;
 
 class Compiler {
@@ -45,7 +51,7 @@ class Compiler {
 
   compile(): string {
     const rootExpr = this.value(this.root, '$');
-    const lines = [`root ::= ${rootExpr}`, WS_RULE, CHAR_RULE];
+    const lines = [`root ::= ${rootExpr}`, SEP_RULE, CHAR_RULE];
     for (const [name, body] of this.rules) lines.push(`${name} ::= ${body}`);
     return `${lines.join('\n')}\n`;
   }
@@ -153,23 +159,23 @@ class Compiler {
   private object(schema: JsonSchemaObject, where: string): string {
     const properties = propertiesOf(schema);
     const required = requiredOf(schema);
-    const pair = (key: string, value: JsonSchema) => `${gbnfLiteral(JSON.stringify(key))} ":" ws ${this.value(value, `${where}.${key}`)}`;
+    const pair = (key: string, value: JsonSchema) => `${gbnfLiteral(JSON.stringify(key))} ":" sp ${this.value(value, `${where}.${key}`)}`;
     const mandatory = properties.filter(([key]) => required.has(key)).map(([key, value]) => pair(key, value));
     const optional = properties.filter(([key]) => !required.has(key)).map(([key, value]) => pair(key, value));
     const extra = this.additionalPair(schema, where, properties.length);
 
     let body: string;
     if (mandatory.length > 0) {
-      const tail = optional.map((item) => `("," ws ${item})?`);
-      body = [mandatory.join(' "," ws '), ...tail, extra ? `("," ws ${extra.pair}){0,${extra.max}}` : ''].filter(Boolean).join(' ');
+      const tail = optional.map((item) => `("," sp ${item})?`);
+      body = [mandatory.join(' "," sp '), ...tail, extra ? `("," sp ${extra.pair}){0,${extra.max}}` : ''].filter(Boolean).join(' ');
     } else if (optional.length > 0) {
       // Any ordered subset of the optional keys: choose the first present one, then each later one or not.
-      const chains = optional.map((first, index) => [first, ...optional.slice(index + 1).map((item) => `("," ws ${item})?`)].join(' '));
+      const chains = optional.map((first, index) => [first, ...optional.slice(index + 1).map((item) => `("," sp ${item})?`)].join(' '));
       body = `(${chains.join(' | ')})?`;
     } else if (extra) {
-      body = extra.max === 0 ? '' : `(${extra.pair} ("," ws ${extra.pair}){0,${extra.max - 1}})?`;
+      body = extra.max === 0 ? '' : `(${extra.pair} ("," sp ${extra.pair}){0,${extra.max - 1}})?`;
     } else body = '';
-    return this.rule(body === '' ? '"{" ws "}"' : `"{" ws ${body} ws "}"`, where.split('.').at(-1) ?? 'object');
+    return this.rule(body === '' ? '"{}"' : `"{" ${body} "}"`, where.split('.').at(-1) ?? 'object');
   }
 
   /** Records and open objects: extra keys, bounded by maxProperties. */
@@ -181,7 +187,7 @@ class Compiler {
     const max = maxProperties === undefined ? DEFAULT_RUN_CAP : Math.max(0, maxProperties - fixedCount);
     const names = isSchemaObject(schema.propertyNames) ? schema.propertyNames : { type: 'string' };
     const keySchema = { ...names, maxLength: numberField(names, 'maxLength') ?? MAX_PROPERTY_KEY };
-    return { pair: `${this.value(keySchema, `${where}{key}`)} ":" ws ${this.value(additional, `${where}{}`)}`, max };
+    return { pair: `${this.value(keySchema, `${where}{key}`)} ":" sp ${this.value(additional, `${where}{}`)}`, max };
   }
 
   private array(schema: JsonSchemaObject, where: string): string {
@@ -195,18 +201,18 @@ class Compiler {
 
     let body: string;
     if (prefix.length > 0) {
-      const fixed = prefix.join(' "," ws ');
+      const fixed = prefix.join(' "," sp ');
       const restMax = maxItems === undefined ? undefined : maxItems - prefix.length;
-      const rest = item && restMax !== 0 ? ` ("," ws ${item})${repeat(Math.max(0, minItems - prefix.length), restMax)}` : '';
-      body = `"[" ws ${fixed}${rest} ws "]"`;
+      const rest = item && restMax !== 0 ? ` ("," sp ${item})${repeat(Math.max(0, minItems - prefix.length), restMax)}` : '';
+      body = `"[" ${fixed}${rest} "]"`;
     } else if (item === null || maxItems === 0) {
-      body = '"[" ws "]"';
+      body = '"[]"';
     } else if (minItems === 0) {
       const more = maxItems === undefined ? '*' : maxItems === 1 ? '' : `{0,${maxItems - 1}}`;
-      body = `"[" ws (${item}${more ? ` ("," ws ${item})${more}` : ''})? ws "]"`;
+      body = `"[" (${item}${more ? ` ("," sp ${item})${more}` : ''})? "]"`;
     } else {
       const more = repeat(minItems - 1, maxItems === undefined ? undefined : maxItems - 1);
-      body = `"[" ws ${item} ("," ws ${item})${more} ws "]"`;
+      body = `"[" ${item} ("," sp ${item})${more} "]"`;
     }
     return this.rule(body, where.split('.').at(-1) ?? 'array');
   }
@@ -238,8 +244,8 @@ class Compiler {
   private anyJson(): string {
     if (!this.rules.has('json-value')) {
       this.rules.set('json-value', 'json-object | json-array | json-string | json-number | "true" | "false" | "null"');
-      this.rules.set('json-object', '"{" ws (json-string ":" ws json-value ("," ws json-string ":" ws json-value)*)? ws "}"');
-      this.rules.set('json-array', '"[" ws (json-value ("," ws json-value)*)? ws "]"');
+      this.rules.set('json-object', '"{" (json-string ":" sp json-value ("," sp json-string ":" sp json-value)*)? "}"');
+      this.rules.set('json-array', '"[" (json-value ("," sp json-value)*)? "]"');
       this.rules.set('json-string', '"\\"" char* "\\""');
       this.rules.set('json-number', '"-"? ("0" | [1-9] [0-9]{0,15}) ("." [0-9]{1,15})? ([eE] [-+]? [0-9]{1,3})?');
     }

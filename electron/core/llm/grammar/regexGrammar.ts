@@ -42,9 +42,10 @@ export function jsonCharsGbnf(ranges: readonly Range[]): string {
   const raw = normalizeRanges(bmp.flatMap(([lo, hi]) => subtract([lo, hi], NOT_RAW_IN_JSON)));
   const parts: string[] = [];
   if (raw.length > 0) parts.push(`[${raw.map(([lo, hi]) => (lo === hi ? classChar(lo) : `${classChar(lo)}-${classChar(hi)}`)).join('')}]`);
-  for (const [codePoint, escape] of JSON_ESCAPES) {
-    if (bmp.some(([lo, hi]) => codePoint >= lo && codePoint <= hi)) parts.push(gbnfLiteral(escape));
-  }
+  // One `\\` then a class, not one alternative per escape: llama.cpp keeps a parse stack per alternative
+  // at every character of a string, and each live stack is another pass over the vocabulary.
+  const escaped = JSON_ESCAPES.filter(([codePoint]) => bmp.some(([lo, hi]) => codePoint >= lo && codePoint <= hi));
+  if (escaped.length > 0) parts.push(`"\\\\" [${escaped.map(([, escape]) => classChar(escape.codePointAt(1) ?? 0)).join('')}]`);
   if (parts.length === 0) throw new Unsupported('empty character set');
   return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' | ')})`;
 }
