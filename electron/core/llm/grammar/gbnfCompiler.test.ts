@@ -105,6 +105,9 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(m.matches('{"s":"abcd"}')).toBe(false);
     expect(m.matches('{"s":"😀"}')).toBe(false);
     expect(m.matches('{"s":"a\nb"}')).toBe(false);
+    // The escapes are one alternative (a backslash, then a class): the same seven, nothing more.
+    expect(m.matches('{"s":"\\"\\\\\\t"}')).toBe(true);
+    for (const bad of ['{"s":"\\u0041"}', '{"s":"\\/"}', '{"s":"\\x"}']) expect(m.matches(bad), bad).toBe(false);
   });
 
   it('handles optional keys in order, nullable, enums, numbers, tuples and bounded records', () => {
