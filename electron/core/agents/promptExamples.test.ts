@@ -53,7 +53,7 @@ function isJson(text: string): boolean {
 
 const matches = (schema: z.ZodType, text: string) => gbnfMatcher(grammarForSchema(schema).gbnf).matches(text);
 
-// Decision 73: the grammar forces one layout, so the examples models imitate must be in it.
+// Decision 74: the grammar forces one layout, so the examples models imitate must be in it.
 describe('the JSON the prompts show models is what the grammar lets them write', () => {
   it('every JSON example in prompts/ is in the grammar\'s layout', () => {
     const examples = jsonExamples();

@@ -30,7 +30,7 @@ describe('JSON-schema grammar for role outputs', () => {
   const PlanOrError = z.union([PlanSchema, AgentErrorSchema]);
   const matcher = matcherFor(PlanOrError);
 
-  // Decision 73: one line, a single optional space after ':' and ',', nothing else between tokens.
+  // Decision 74: one line, a single optional space after ':' and ',', nothing else between tokens.
   it("accepts a valid plan and a valid agent error in JSON.stringify's layout and the prompts' layout", () => {
     const error = { status: 'error', reason: 'goal is ambiguous' };
     for (const value of [plan, error]) {

@@ -35,7 +35,7 @@ const MAX_PROPERTY_KEY = 64;
  * The one layout freedom: a single optional space after `:` and `,`, so both `JSON.stringify`'s layout and
  * the prompts' `{"key": value, ...}` are accepted. No newlines or indentation and nothing inside brackets:
  * every optional character is one more parse stack that each whole-vocabulary grammar pass walks, and
- * free whitespace lets a model spend tokens on layout (decision 73).
+ * free whitespace lets a model spend tokens on layout (decision 74).
  */
 const SEP_RULE = 'sp ::= " "?';
 const CHAR_RULE = `char ::= ${jsonCharsGbnf(ANY_JSON_CHAR_RANGES)}`;
