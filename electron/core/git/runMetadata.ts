@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isMissing, unreadable } from '../fsErrors';
 import { syncFs } from './localFs';
 
 /** Facts about a run the workspace needs later (undo, resume) that RunWorkspace does not carry. */
@@ -45,13 +46,28 @@ export async function writeRunMetadata(commonDir: string, metadata: RunMetadata)
   await syncFs.writeFile(file, `${JSON.stringify(metadata, null, 2)}\n`);
 }
 
+/**
+ * The run's metadata; null when there is none, or when a run killed mid-write left it cut short (it
+ * is written before the branch exists, so adoption then starts over). A file that is there but cannot
+ * be read is an error: taken for absent, a step commit would lose its linked-folder guard.
+ */
 export async function readRunMetadata(commonDir: string, runId: string): Promise<RunMetadata | null> {
+  const file = metadataFile(commonDir, runId);
+  let text: string;
   try {
-    const parsed = RunMetadataSchema.safeParse(JSON.parse(await syncFs.readFile(metadataFile(commonDir, runId), 'utf8')));
-    return parsed.success ? parsed.data : null;
+    text = await syncFs.readFile(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw unreadable(file, error);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
   } catch {
     return null;
   }
+  const parsed = RunMetadataSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
 }
 
 export async function removeRunMetadata(commonDir: string, runId: string): Promise<void> {
