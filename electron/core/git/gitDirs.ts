@@ -1,6 +1,7 @@
 import type fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
+import { isMissing, unreadable } from '../fsErrors';
 import { syncFs } from './localFs';
 
 export interface GitDirs {
@@ -19,7 +20,8 @@ export async function resolveGitDirs(workTree: string): Promise<GitDirs> {
   let stat: fs.Stats;
   try {
     stat = await syncFs.stat(dotGit);
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw unreadable(dotGit, error);
     throw new LatheError('NOT_A_REPO', `no .git in ${workTree}`, { path: workTree });
   }
   let gitDir = dotGit;
@@ -33,8 +35,9 @@ export async function resolveGitDirs(workTree: string): Promise<GitDirs> {
   try {
     const pointer = (await syncFs.readFile(path.join(gitDir, 'commondir'), 'utf8')).trim();
     commonDir = path.resolve(gitDir, pointer);
-  } catch {
-    // No commondir: this is the main work tree.
+  } catch (error) {
+    // No commondir: this is the main work tree. One that cannot be read would send objects to the wrong place.
+    if (!isMissing(error)) throw unreadable(path.join(gitDir, 'commondir'), error);
   }
   const config = await syncFs.readFile(path.join(commonDir, 'config'), 'utf8').catch(() => '');
   const objectFormat = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';

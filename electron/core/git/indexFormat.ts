@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing, unreadable } from '../fsErrors';
 
 export interface IndexFormat {
   /** null when there is no index file yet (a fresh repository). */
@@ -26,7 +27,9 @@ export async function readIndexFormat(gitDir: string, objectFormat: 'sha1' | 'sh
   let buffer: Buffer;
   try {
     buffer = await fs.promises.readFile(path.join(gitDir, 'index'));
-  } catch {
+  } catch (error) {
+    // No index yet (a fresh repository); one that cannot be read must not pass for a safe, empty one.
+    if (!isMissing(error)) throw unreadable(path.join(gitDir, 'index'), error);
     return { version: null, entries: 0, split: sharedIndexFiles, sparse: false, extensions: [], gitlinks: 0 };
   }
   return parseIndexBuffer(buffer, HASH_BYTES[objectFormat], sharedIndexFiles);
