@@ -2,8 +2,8 @@ import path from 'node:path';
 import { makeExampleRepo, REPLAYS } from '../test-support/exampleRepo';
 import { expect, test } from '../test-support/e2e/fixtures';
 
-test('the window makes no request outside its own origin during a whole run', async ({ app }, testInfo) => {
-  testInfo.skip(app.mode !== 'web', 'the Electron session blocks non-local requests itself (securityPolicy.test.ts)');
+// Web only: the Electron session blocks non-local requests itself (securityPolicy.test.ts).
+test('the window makes no request outside its own origin during a whole run', { tag: '@web-only' }, async ({ app }, testInfo) => {
   test.setTimeout(120_000);
   const { page } = app;
   const requests: string[] = [];

@@ -182,9 +182,9 @@ test('a run that ends on an error says which, in its header', async ({ app }) =>
   }
 });
 
-test('the start form keeps what was typed across a run and a reload; a custom spec hides the no-model help; a tokenless address says how to get a link', async ({ app, serveUrl }) => {
+// The access link is `lathe serve`'s.
+test('the start form keeps what was typed across a run and a reload; a custom spec hides the no-model help; a tokenless address says how to get a link', { tag: '@web-only' }, async ({ app, serveUrl }) => {
   test.setTimeout(90_000);
-  test.skip(app.mode !== 'web', 'the access link is lathe serve’s');
   const { page } = app;
   const problems = watchPageProblems(page);
   await page.reload();
