@@ -1,5 +1,5 @@
 import type { RunState } from '../../../shared/engine/runState';
-import { LatheError } from '../../../shared/errors';
+import { LatheError, type ErrorCode } from '../../../shared/errors';
 import { isTestFile } from '../edits/policy';
 import type { ReadOnlyTools, RunCommitInfo, RunDiffFile } from '../workspace/types';
 
@@ -103,13 +103,13 @@ export function definitionOfDone(state: RunState, commits: RunCommitInfo[], diff
 
 const IMPORT_LINE = /\b(import|require|from)\b/;
 /** The bounds the text search had, so a huge or minified test file is skimmed the same way. */
-const SKIPPED_READS = new Set<string>(['NOT_FOUND', 'BINARY_FILE', 'INVALID_PATH', 'FILE_UNREADABLE']);
+const SKIPPED_READS = new Set<ErrorCode>(['NOT_FOUND', 'BINARY_FILE', 'INVALID_PATH', 'FILE_UNREADABLE']);
 const TEST_SCAN = { maxFiles: 50_000, maxFileBytes: 1024 * 1024, maxLineChars: 2000 } as const;
 
 /** Test files that import each changed code file (by its module name on an import line). */
 export async function testsImporting(tools: ReadOnlyTools, files: string[]): Promise<Record<string, string[]>> {
-  const found: Record<string, Set<string>> = Object.fromEntries(files.map((file) => [file, new Set<string>()]));
   if (files.length === 0) return {};
+  const found: Record<string, Set<string>> = Object.fromEntries(files.map((file) => [file, new Set<string>()]));
   const wanted = files.map((file) => {
     const stem = (file.split('/').at(-1) ?? file).replace(/\.[^.]+$/, '');
     return { file, stem, word: new RegExp(`\\b${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`) };
