@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing, unreadable } from '../fsErrors';
 
 const BEGIN = '# >>> lathe (managed by Lathe; keep these lines)';
 const END = '# <<< lathe';
@@ -10,7 +11,11 @@ const END = '# <<< lathe';
  */
 export async function ensureExcluded(commonDir: string, patterns: string[]): Promise<void> {
   const file = path.join(commonDir, 'info', 'exclude');
-  const text = await fs.promises.readFile(file, 'utf8').catch(() => '');
+  // Taken for empty, an exclude file that is there but unreadable would be replaced by Lathe's block alone.
+  const text = await fs.promises.readFile(file, 'utf8').catch((error: unknown) => {
+    if (isMissing(error)) return '';
+    throw unreadable(file, error);
+  });
   const lines = text.split('\n');
   const begin = lines.indexOf(BEGIN);
   const end = begin === -1 ? -1 : lines.indexOf(END, begin);
