@@ -1,6 +1,7 @@
 import type fs from 'node:fs';
 import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
+import { isMissing, unreadable } from '../fsErrors';
 import { gitError } from './gitErrors';
 import { serializeTree, writeLooseObject } from './looseObjects';
 import type { RepoContext } from './repoContext';
@@ -49,8 +50,10 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
   let stat: fs.Stats;
   try {
     stat = await syncFs.lstat(absolute);
-  } catch {
-    return null;
+  } catch (error) {
+    // Only a file that is not there is a deletion: one that is there but unreadable would leave the branch.
+    if (isMissing(error)) return null;
+    throw unreadable(relative, error);
   }
   if (stat.isSymbolicLink()) {
     const target = await syncFs.readlink(absolute);
