@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing } from '../fsErrors';
 import type { RepoContext } from './repoContext';
 import { REPO_FOLDER_PATTERN } from './worktreeRoot';
 
@@ -27,6 +28,19 @@ async function worktreeGitDir(dir: string): Promise<string | null> {
 }
 
 /**
+ * Only an admin folder that is not there proves the repository forgot the worktree; one that cannot be
+ * looked at (EACCES, ELOOP, EIO) may still be in use, and its run's files must stay.
+ */
+async function forgotten(gitDir: string): Promise<boolean> {
+  try {
+    await fs.promises.stat(gitDir);
+    return false;
+  } catch (error) {
+    return isMissing(error);
+  }
+}
+
+/**
  * Retention: removes run worktrees under `root` whose repository forgot them (the repository was
  * deleted, or its `.git/worktrees/<name>` was pruned), and empty repository folders. Only in a root
  * Lathe marked, only `<repo>-<hash>/<run>` folders, and only real worktrees (a `.git` file).
@@ -41,7 +55,7 @@ export async function sweepOrphanWorktrees(root: string): Promise<string[]> {
       if (!run.isDirectory()) continue;
       const dir = path.join(repoDir, run.name);
       const gitDir = await worktreeGitDir(dir);
-      if (!gitDir || fs.existsSync(gitDir)) continue;
+      if (!gitDir || !(await forgotten(gitDir))) continue;
       await fs.promises.rm(dir, { recursive: true, force: true });
       removed.push(dir);
     }
