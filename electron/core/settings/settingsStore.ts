@@ -2,10 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SettingsSchema, type Settings, type SettingsPatch } from '../../../shared/schemas/settings';
 import { writeFileAtomic } from '../engine/runStore';
+import { isMissing, unreadable } from '../fsErrors';
 
 const MAX_RECENT = 10;
 
-/** `<data dir>/settings.json`: validated on read and write; a corrupted file is set aside, never fatal. */
+/**
+ * `<data dir>/settings.json`: validated on read and write; a corrupted file is set aside, never fatal.
+ * One that is there but cannot be read (EACCES, EISDIR, EIO) is FILE_UNREADABLE: set aside, the user's
+ * settings (their shell allowlist among them) would silently become the defaults.
+ */
 export class SettingsStore {
   private readonly file: string;
 
@@ -18,7 +23,9 @@ export class SettingsStore {
     try {
       raw = JSON.parse(fs.readFileSync(this.file, 'utf8'));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.setAside();
+      if (isMissing(error)) return SettingsSchema.parse({});
+      if (!(error instanceof SyntaxError)) throw unreadable(this.file, error);
+      this.setAside();
       return SettingsSchema.parse({});
     }
     const parsed = SettingsSchema.safeParse(raw);
