@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
 import { RunStateSchema, type RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
+import { isMissing, unreadable } from '../fsErrors';
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
 import { runsDir } from '../runs/listRuns';
 
@@ -68,8 +69,14 @@ export class RunStore {
   /** A run's saved state alone, for readers (the window): no log repair, no store to append with. */
   static readState(repoRoot: string, runId: string): RunState {
     const statePath = path.join(runDir(repoRoot, runId), 'state.json');
-    if (!fs.existsSync(statePath)) throw new LatheError('RUN_NOT_FOUND', `no run ${runId} in ${repoRoot}`, { run_id: runId });
-    const parsed = RunStateSchema.safeParse(JSON.parse(fs.readFileSync(statePath, 'utf8')));
+    let text: string;
+    try {
+      text = fs.readFileSync(statePath, 'utf8');
+    } catch (error) {
+      if (isMissing(error)) throw new LatheError('RUN_NOT_FOUND', `no run ${runId} in ${repoRoot}`, { run_id: runId });
+      throw unreadable(statePath, error);
+    }
+    const parsed = RunStateSchema.safeParse(JSON.parse(text));
     if (!parsed.success) throw new LatheError('RUN_STATE_INVALID', `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`);
     return parsed.data;
   }

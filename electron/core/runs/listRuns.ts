@@ -3,6 +3,7 @@ import path from 'node:path';
 import { RunStateSchema } from '../../../shared/engine/runState';
 import type { z } from 'zod';
 import type { RunSummary } from '../../../shared/schemas/run';
+import { isMissing, unreadable } from '../fsErrors';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
 export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true, phase: true });
@@ -12,26 +13,46 @@ export function runsDir(repoRoot: string): string {
   return path.join(repoRoot, '.lathe', 'runs');
 }
 
-/** Every run recorded in the repo, newest first; unreadable run folders are skipped, not fatal. */
-export async function listRuns(repoRoot: string): Promise<RunSummary[]> {
+/**
+ * Every run recorded in the repo, newest first. A folder with no state, or one this version cannot
+ * parse, is left out. A state.json that is there but cannot be read is left out of a list to show
+ * (`unreadable: 'skip'`), but is FILE_UNREADABLE for a caller that picks a run from the list: the
+ * newest run must not be passed over for an older one because it could not be read.
+ */
+export async function listRuns(repoRoot: string, options: { unreadable?: 'skip' | 'throw' } = {}): Promise<RunSummary[]> {
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(runsDir(repoRoot), { withFileTypes: true });
-  } catch {
-    return [];
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw unreadable(runsDir(repoRoot), error);
   }
   const summaries: RunSummary[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
-    const header = await readRunHeader(repoRoot, entry.name);
+    let header: RunStateHeader | null;
+    try {
+      header = await readRunHeader(repoRoot, entry.name);
+    } catch (error) {
+      if (options.unreadable === 'throw') throw error;
+      continue;
+    }
     if (header) summaries.push(toSummary(header));
   }
   return summaries.sort((a, b) => b.runId.localeCompare(a.runId));
 }
 
+/** The run's header; null when it has no state.json or one that does not parse; FILE_UNREADABLE when it cannot be read. */
 export async function readRunHeader(repoRoot: string, runId: string): Promise<RunStateHeader | null> {
+  const file = path.join(runsDir(repoRoot), runId, 'state.json');
+  let text: string;
   try {
-    const text = await fs.promises.readFile(path.join(runsDir(repoRoot), runId, 'state.json'), 'utf8');
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw unreadable(file, error);
+  }
+  try {
     const parsed = RunStateHeaderSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LatheError } from '../../../../shared/errors';
+import { isLatheError, LatheError } from '../../../../shared/errors';
 import { hashGoal, RunStore } from '../../engine/runStore';
 import { listRuns } from '../../runs/listRuns';
 import { UsageError } from '../command';
@@ -37,11 +37,13 @@ export function givenGoal(flags: ResumeFlags, cwd: string): string | undefined {
 
 /** The newest run of the repository that a resume can continue (stopped, crashed or waiting at a gate). */
 export async function latestResumable(repoRoot: string): Promise<string | null> {
-  for (const run of await listRuns(repoRoot)) {
+  // A run that cannot be read may be the newest: stop there rather than resume an older one.
+  for (const run of await listRuns(repoRoot, { unreadable: 'throw' })) {
     try {
       if (RunStore.readState(repoRoot, run.runId).phase !== 'finished') return run.runId;
-    } catch {
-      // An unreadable run is not one to resume.
+    } catch (error) {
+      // A run whose state this version cannot use is not one to resume.
+      if (isLatheError(error, 'FILE_UNREADABLE')) throw error;
     }
   }
   return null;
