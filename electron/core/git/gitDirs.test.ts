@@ -41,4 +41,12 @@ describe('git dirs and the index header: absent is absent, unreadable is an erro
     fs.mkdirSync(path.join(root, '.git', 'index'));
     await expect(readIndexFormat(path.join(root, '.git'))).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
   });
+
+  it('no config is a sha1 repository; a config that cannot be read is FILE_UNREADABLE, not taken for sha1', async () => {
+    const root = dotGit();
+    fs.rmSync(path.join(root, '.git', 'config'));
+    expect(await resolveGitDirs(root)).toMatchObject({ objectFormat: 'sha1' });
+    fs.mkdirSync(path.join(root, '.git', 'config'));
+    await expect(resolveGitDirs(root)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(root, '.git', 'config') } });
+  });
 });

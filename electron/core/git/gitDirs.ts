@@ -39,7 +39,13 @@ export async function resolveGitDirs(workTree: string): Promise<GitDirs> {
     // No commondir: this is the main work tree. One that cannot be read would send objects to the wrong place.
     if (!isMissing(error)) throw unreadable(path.join(gitDir, 'commondir'), error);
   }
-  const config = await syncFs.readFile(path.join(commonDir, 'config'), 'utf8').catch(() => '');
+  // No config is git's default, sha1. One that cannot be read may name sha256: taken for sha1, objects and
+  // refs would be written in the wrong format into the user's repository.
+  const configFile = path.join(commonDir, 'config');
+  const config = await syncFs.readFile(configFile, 'utf8').catch((error: unknown) => {
+    if (isMissing(error)) return '';
+    throw unreadable(configFile, error);
+  });
   const objectFormat = /^\s*objectformat\s*=\s*sha256\s*$/im.test(config) ? 'sha256' : 'sha1';
   return { workTree, gitDir, commonDir, objectFormat };
 }
