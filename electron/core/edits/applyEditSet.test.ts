@@ -107,6 +107,39 @@ describe('applyEditSet', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('names a file it could not put back and where its original is, instead of calling it restored', async () => {
+    const dir = workspace({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+    let renames = 0;
+    const failing: FileOps = {
+      ...realFileOps,
+      async rename(from, to) {
+        // The third file's swap fails; then, rolling back, a.txt's original cannot be renamed back (the last rename).
+        if (++renames === 5) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+        if (renames === 8) throw Object.assign(new Error('I/O error'), { code: 'EIO' });
+        await realFileOps.rename(from, to);
+      },
+    };
+    const error = await applyEditSetWith(
+      failing,
+      dir,
+      {
+        format: 'whole-file',
+        changes: [
+          { path: 'a.txt', before: 'a\n', after: 'A\n' },
+          { path: 'b.txt', before: 'b\n', after: null },
+          { path: 'c.txt', before: 'c\n', after: 'C\n' },
+        ],
+      },
+      defaultEditPolicy(),
+    ).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'EDIT_APPLY_FAILED', data: { cause: 'ENOSPC', unrestored: [{ path: 'a.txt', backup: expect.stringContaining('.a.txt.lathe-old-') }] } });
+    const { backup } = (error as { data: { unrestored: { backup: string }[] } }).data.unrestored[0] as { backup: string };
+    expect((error as Error).message).toContain(`a.txt could not be put back (the original is at ${backup})`);
+    expect((error as Error).message).not.toContain('every file was restored');
+    expect(fs.readFileSync(backup, 'utf8')).toBe('a\n');
+    expect(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+
   it('creates nothing when a parent path is a file', async () => {
     const dir = workspace({ 'a.txt': 'a\n' });
     await expect(

@@ -97,11 +97,16 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
       }
     }
   } catch (error) {
-    await rollBack(ops, steps, createdDirs);
+    const unrestored = await rollBack(ops, steps, createdDirs);
     const failed = steps.find((step) => step.temp !== null || (step.committed && step.backup === null)) ?? steps[0];
-    throw new LatheError('EDIT_APPLY_FAILED', `writing the edit set failed and every file was restored: ${(error as Error).message}`, {
+    const outcome =
+      unrestored.length === 0
+        ? 'every file was restored'
+        : unrestored.map((file) => (file.backup ? `${file.path} could not be put back (the original is at ${file.backup})` : `${file.path} could not be removed again`)).join('; ');
+    throw new LatheError('EDIT_APPLY_FAILED', `writing the edit set failed and ${outcome}: ${(error as Error).message}`, {
       path: failed?.path ?? null,
       cause: (error as NodeJS.ErrnoException).code ?? null,
+      unrestored,
     });
   }
   for (const step of steps) {
@@ -141,15 +146,22 @@ function siblingName(absolute: string, kind: 'new' | 'old'): string {
   return path.join(path.dirname(absolute), `.${path.basename(absolute)}.lathe-${kind}-${crypto.randomBytes(4).toString('hex')}`);
 }
 
-async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Promise<void> {
+/**
+ * Puts every committed file back; returns those it could not. A leftover temp file or folder is only
+ * clutter, but a user's file left under its backup name must be named, never reported as restored.
+ */
+async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Promise<{ path: string; backup: string | null }[]> {
+  const unrestored: { path: string; backup: string | null }[] = [];
   for (const step of [...steps].reverse()) {
     if (step.temp !== null) await ops.unlink(step.temp).catch(() => undefined);
     if (!step.committed) continue;
     if (step.backup !== null) {
-      await ops.rename(step.backup, step.absolute).catch(() => undefined);
+      const backup = step.backup;
+      await ops.rename(backup, step.absolute).catch(() => unrestored.push({ path: step.path, backup }));
     } else if (step.after !== null && step.temp === null) {
-      await ops.unlink(step.absolute).catch(() => undefined);
+      await ops.unlink(step.absolute).catch(() => unrestored.push({ path: step.path, backup: null }));
     }
   }
   for (const dir of [...createdDirs].reverse()) await ops.rmdir(dir).catch(() => undefined);
+  return unrestored.reverse();
 }
