@@ -15,9 +15,10 @@ import { ensureBenchModel } from './llm/benchModel';
 import { compareDecode } from './llm/decodeComparison';
 import { comparePromptLookup } from './llm/promptLookup';
 import { spreadText } from './lib/stats';
-import { measurePromptEval, promptOfTokens } from './llm/measure';
+import { measurePromptEval, promptOfTokens, type BenchGrammar } from './llm/measure';
+import { parseGbnf } from '../electron/core/llm/grammar/gbnfMatcher';
 
-const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, model: { type: 'string' } } });
+const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, model: { type: 'string' }, 'compare-steering': { type: 'boolean' } } });
 const threads = values.threads ? Number(values.threads) : physicalCoreCount();
 // At least 10 interleaved rounds per schema: five pairs cannot tell a 10% cost from a busy machine.
 const runs = values.runs ? Number(values.runs) : 10;
@@ -46,13 +47,20 @@ log(`generation, unconstrained and two role schemas' grammars, ${runs} interleav
 const PlannerOutput = z.union([PlanSchema, AgentErrorSchema]);
 // A coder-style answer: one file's full content, the bulk of the tokens a run generates.
 const EditOutput = z.object({ path: z.string().min(1).max(300), content: z.string().max(200_000) });
-const grammarOf = (schema: z.ZodType) => llama.createGrammar({ grammar: grammarForSchema(schema).gbnf, trimWhitespaceSuffix: true });
+const grammarOf = async (schema: z.ZodType, steer = true): Promise<BenchGrammar> => {
+  const { gbnf } = grammarForSchema(schema);
+  const parsed = parseGbnf(gbnf);
+  return { grammar: await llama.createGrammar({ grammar: gbnf, trimWhitespaceSuffix: true }), parsed: parsed.ok ? parsed.grammar : null, steer };
+};
 const history = (task: string) => (i: number): ChatHistoryItem[] => [
   { type: 'system', text: 'You are a Lathe agent. Answer with JSON only.' },
   { type: 'user', text: `${task} (request ${i})` },
   { type: 'model', response: [] },
 ];
-const decode = await compareDecode(context, { plan: await grammarOf(PlannerOutput), edit: await grammarOf(EditOutput) }, { rounds: runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function, as JSON.') });
+// --compare-steering adds each schema without forced-token steering, for the before/after of decision 75.
+const grammars: Record<string, BenchGrammar> = { plan: await grammarOf(PlannerOutput), edit: await grammarOf(EditOutput) };
+if (values['compare-steering']) Object.assign(grammars, { 'plan-unsteered': await grammarOf(PlannerOutput, false), 'edit-unsteered': await grammarOf(EditOutput, false) });
+const decode = await compareDecode(context, grammars, { rounds: runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function, as JSON.') });
 const plan = decode.schemas.plan;
 const edit = decode.schemas.edit;
 if (!plan || !edit) throw new Error('decode comparison lost a schema');
@@ -102,8 +110,9 @@ const results = {
   generation: decode.unconstrainedTokensPerSecond,
   constrained: {
     rounds: decode.rounds,
-    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: plan.constrainedTokensPerSecond.median, ratio: plan.ratio.median, ratioSpread: plan.ratio, tokensPerSecondSpread: plan.constrainedTokensPerSecond },
-    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: edit.constrainedTokensPerSecond.median, ratio: edit.ratio.median, ratioSpread: edit.ratio, tokensPerSecondSpread: edit.constrainedTokensPerSecond },
+    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: plan.constrainedTokensPerSecond.median, ratio: plan.ratio.median, ratioSpread: plan.ratio, tokensPerSecondSpread: plan.constrainedTokensPerSecond, tokens: plan.constrainedTokens, steeredTokens: plan.steeredTokens },
+    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: edit.constrainedTokensPerSecond.median, ratio: edit.ratio.median, ratioSpread: edit.ratio, tokensPerSecondSpread: edit.constrainedTokensPerSecond, tokens: edit.constrainedTokens, steeredTokens: edit.steeredTokens },
+    unsteered: Object.fromEntries(Object.entries(decode.schemas).filter(([name]) => name.endsWith('-unsteered')).map(([name, entry]) => [name, { ratio: entry.ratio.median, ratioSpread: entry.ratio }])),
   },
   promptLookup: promptLookup
     ? { measured: true, ...promptLookup }
@@ -133,8 +142,11 @@ const rows: Array<[string, string]> = [
   ['load time', `${results.loadMs} ms`],
   ['prompt eval (1k-token prompt)', `${results.promptTokensPerSecond} tokens/s`],
   ['generation, unconstrained', `${results.generationTokensPerSecond} tokens/s (${spreadText(decode.unconstrainedTokensPerSecond)})`],
-  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (${spreadText(edit.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}`],
-  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (${spreadText(plan.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}`],
+  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (${spreadText(edit.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}; ${edit.steeredTokens}/${edit.constrainedTokens} tokens steered`],
+  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (${spreadText(plan.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}; ${plan.steeredTokens}/${plan.constrainedTokens} tokens steered`],
+  ...Object.entries(decode.schemas)
+    .filter(([name]) => name.endsWith('-unsteered'))
+    .map(([name, entry]): [string, string] => [`generation, ${name}`, `ratio ${entry.ratio.median}× (${spreadText(entry.ratio)})`]),
   [
     'prompt lookup (writer roles)',
     promptLookup

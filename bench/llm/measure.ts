@@ -1,7 +1,10 @@
 import { LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
+import { GbnfMatcher, type ParsedGrammar } from '../../electron/core/llm/grammar/gbnfMatcher';
+import { decodeAnswer } from '../../electron/core/llm/llama/decodeAnswer';
 
 export interface DecodeRun {
   tokens: number;
+  steeredTokens: number;
   tokensPerSecond: number;
   timeToFirstTokenMs: number;
 }
@@ -31,29 +34,41 @@ export async function measurePromptEval(context: LlamaContext, model: LlamaModel
   return { tokens: input.length, seconds };
 }
 
-/** Decode rate of one chat response, with or without a grammar, from the first token to the last. */
-export async function measureDecode(context: LlamaContext, history: ChatHistoryItem[], options: { grammar?: LlamaGrammar; maxTokens: number; seed: number }): Promise<DecodeRun> {
+export interface BenchGrammar {
+  grammar: LlamaGrammar;
+  /** The same GBNF for the matcher that ends answers and steers forced tokens, as the product does. */
+  parsed: ParsedGrammar | null;
+  steer: boolean;
+}
+
+/** Decode rate of one chat response through Lathe's decode loop, with or without a grammar, first token to last. */
+export async function measureDecode(context: LlamaContext, history: ChatHistoryItem[], options: { grammar?: BenchGrammar; maxTokens: number; seed: number }): Promise<DecodeRun> {
   const sequence = context.getSequence();
   const chat = new LlamaChat({ contextSequence: sequence });
-  const before = sequence.tokenMeter.getState();
+  const model = sequence.model;
+  const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer);
   const started = performance.now();
   let first: number | null = null;
-  await chat.generateResponse(history, {
-    grammar: options.grammar,
+  const answer = await decodeAnswer({
+    sequence,
+    model,
+    promptTokens,
+    grammar: options.grammar?.grammar,
+    matcher: options.grammar?.parsed ? new GbnfMatcher(options.grammar.parsed) : null,
+    steer: options.grammar?.steer ?? false,
     maxTokens: options.maxTokens,
     temperature: 0.8,
     seed: options.seed,
-    repeatPenalty: false,
     onToken: () => {
       first ??= performance.now();
     },
   });
   const ended = performance.now();
-  const tokens = sequence.tokenMeter.diff(before).usedOutputTokens;
   chat.dispose({ disposeSequence: true });
   const firstAt = first ?? ended;
   const decodeSeconds = (ended - firstAt) / 1000;
-  return { tokens, tokensPerSecond: decodeSeconds > 0 ? (tokens - 1) / decodeSeconds : 0, timeToFirstTokenMs: firstAt - started };
+  const tokens = answer.tokens;
+  return { tokens, steeredTokens: answer.steeredTokens, tokensPerSecond: decodeSeconds > 0 ? (tokens - 1) / decodeSeconds : 0, timeToFirstTokenMs: firstAt - started };
 }
 
 export function median(values: number[]): number {

@@ -65,6 +65,8 @@ export interface GenerationUsage {
   tokensPerSecond: number;
   /** With prompt-lookup decoding: the looked-up tokens the model confirmed and refuted in this call. */
   lookup?: { validated: number; refuted: number };
+  /** Tokens the grammar forced and Lathe picked instead of sampling (decision 75). */
+  steeredTokens?: number;
 }
 
 export { generationErrorCodes as GENERATION_ERROR_CODES, type GenerationErrorCode } from '../../../shared/errors';

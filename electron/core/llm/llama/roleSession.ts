@@ -1,4 +1,4 @@
-import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaModel, type Token } from 'node-llama-cpp';
+import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import type { ChatMessage, ModelRole } from '../types';
 
 export function toChatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
@@ -17,6 +17,7 @@ export function toChatHistory(messages: readonly ChatMessage[]): ChatHistoryItem
  * repository context) instead of the whole prompt.
  */
 export class RoleSession {
+  /** Owns the sequence and the model's chat template; answers are decoded by `decodeAnswer`. */
   readonly chat: LlamaChat;
   calls = 0;
   lastUsed = Date.now();
@@ -34,6 +35,10 @@ export class RoleSession {
   ) {
     const sequence = context.getSequence(promptLookup ? { tokenPredictor: new InputLookupTokenPredictor() } : undefined);
     this.chat = new LlamaChat({ contextSequence: sequence, chatWrapper: 'auto' });
+  }
+
+  get sequence(): LlamaContextSequence {
+    return this.chat.sequence;
   }
 
   /** Looked-up tokens confirmed and refuted so far (zeros without prompt lookup). */

@@ -3,9 +3,10 @@ import { isLatheError, type ErrorCode } from '../../../../shared/errors';
 import { untilAborted } from '../callSignal';
 import { fitContext } from '../contextFit';
 import { grammarForSchema, relaxRepetitions } from '../grammar';
+import { GbnfMatcher, parseGbnf, type ParsedGrammar } from '../grammar/gbnfMatcher';
+import { decodeAnswer, type DecodedAnswer } from '../llama/decodeAnswer';
 import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
-import { toChatHistory } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
 import { failure, tokensPerSecond } from '../results';
 import type { GenerateResult, GenerationErrorCode, GenerationUsage } from '../types';
@@ -18,6 +19,12 @@ export interface LlamaSampling {
   banIncompleteUtf8Tokens?: boolean;
 }
 
+interface LoadedGrammar {
+  grammar: LlamaGrammar;
+  /** Null when the matcher cannot follow this grammar: the answer is then neither steered nor ended early. */
+  parsed: ParsedGrammar | null;
+}
+
 const PASSED_ON_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'CONTEXT_OVERFLOW'];
 
 function isPassedOn(code: ErrorCode): code is Extract<GenerationErrorCode, 'MODEL_LOAD_FAILED' | 'INSUFFICIENT_MEMORY' | 'CONTEXT_OVERFLOW'> {
@@ -26,7 +33,7 @@ function isPassedOn(code: ErrorCode): code is Extract<GenerationErrorCode, 'MODE
 
 /** A local GGUF model through node-llama-cpp, its output constrained by the schema's grammar. */
 export class LlamaProvider implements Provider {
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
+  private readonly grammars = new Map<string, Promise<LoadedGrammar>>();
 
   constructor(
     private readonly spec: string,
@@ -78,22 +85,25 @@ export class LlamaProvider implements Provider {
     const reusedPrefixTokens = session.reusablePrefix(promptTokens);
     const grammar = await this.grammar(loaded, call.request.schema);
     const seed = (this.sampling.seed ?? 0) + session.calls++;
-    // The sequence's meter counts every sampled token; onToken misses those trimmed or held back at the end.
-    const meterBefore = session.chat.sequence.tokenMeter.getState();
     const lookupBefore = session.lookupCounts();
     let firstTokenAt: number | null = null;
     let text = '';
-    let stopReason: string;
+    let answer: DecodedAnswer;
     try {
-      const response = await session.chat.generateResponse(toChatHistory(fit.messages), {
-        grammar,
+      const lastUser = fit.messages.findLast((message) => message.role === 'user');
+      answer = await decodeAnswer({
+        sequence: session.sequence,
+        model: loaded.model,
+        promptTokens,
+        lookupInput: session.promptLookup && lastUser ? loaded.model.tokenize(lastUser.content) : undefined,
+        grammar: grammar.grammar,
+        matcher: grammar.parsed ? new GbnfMatcher(grammar.parsed) : null,
+        steer: true,
         maxTokens,
         temperature: call.config.temperature ?? DEFAULT_TEMPERATURE,
         seed,
-        repeatPenalty: false,
         tokenBias: this.sampling.banIncompleteUtf8Tokens ? this.replacementCharBias(loaded) : undefined,
         signal: call.callSignal.signal,
-        stopOnAbortSignal: true,
         onToken: () => {
           firstTokenAt ??= Date.now();
         },
@@ -102,13 +112,13 @@ export class LlamaProvider implements Provider {
           call.emitToken(chunk);
         },
       });
-      text = response.response;
-      stopReason = response.metadata.stopReason;
     } catch (error) {
       if (call.callSignal.signal.aborted) return stoppedResult(call, text === '' ? null : text);
       throw error;
     }
-    const completionTokens = session.chat.sequence.tokenMeter.diff(meterBefore).usedOutputTokens;
+    text = answer.text;
+    const stopReason = answer.stopReason;
+    const completionTokens = answer.tokens;
     const totalMs = Date.now() - started;
     const timeToFirstTokenMs = (firstTokenAt ?? Date.now()) - started;
     const usage: GenerationUsage = {
@@ -119,6 +129,7 @@ export class LlamaProvider implements Provider {
       timeToFirstTokenMs,
       totalMs,
       tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
+      steeredTokens: answer.steeredTokens,
     };
     if (session.promptLookup) {
       const lookupAfter = session.lookupCounts();
@@ -133,11 +144,15 @@ export class LlamaProvider implements Provider {
     return { ok: true, value: parsed.value, raw: text, usage, droppedContext: fit.dropped };
   }
 
-  private grammar(loaded: LoadedModel, schema: ProviderCall<unknown>['request']['schema']): Promise<LlamaGrammar> {
+  /** The grammar llama.cpp enforces, and the same text parsed for the matcher that follows it. */
+  private grammar(loaded: LoadedModel, schema: ProviderCall<unknown>['request']['schema']): Promise<LoadedGrammar> {
     const { gbnf } = grammarForSchema(schema);
     let grammar = this.grammars.get(gbnf);
     if (!grammar) {
-      const create = (text: string) => loaded.llama.createGrammar({ grammar: text, trimWhitespaceSuffix: true });
+      const create = async (text: string): Promise<LoadedGrammar> => {
+        const parsed = parseGbnf(text);
+        return { grammar: await loaded.llama.createGrammar({ grammar: text, trimWhitespaceSuffix: true }), parsed: parsed.ok ? parsed.grammar : null };
+      };
       // A runtime that refuses a long repetition bound still gets the grammar's structure.
       grammar = create(gbnf).catch(() => create(relaxRepetitions(gbnf)));
       grammar.catch(() => this.grammars.delete(gbnf));
