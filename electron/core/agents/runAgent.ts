@@ -17,6 +17,8 @@ export interface AgentUsage {
   /** Prompt-lookup decoding: looked-up tokens the model confirmed and refuted, summed over calls. */
   lookup_validated?: number;
   lookup_refuted?: number;
+  /** Tokens the grammar forced and the decode loop picked instead of sampling (decision 76), summed. */
+  steered_tokens?: number;
 }
 
 export type AgentRunResult =
@@ -124,6 +126,7 @@ export async function generateWithRetries(request: GenerateRequest<unknown>, opt
       usage.prompt_tokens += last.usage.promptTokens;
       usage.completion_tokens += last.usage.completionTokens;
       if (last.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, last.usage.totalMs - last.usage.timeToFirstTokenMs);
+      if (last.usage.steeredTokens !== undefined) usage.steered_tokens = (usage.steered_tokens ?? 0) + last.usage.steeredTokens;
       if (last.usage.lookup) {
         usage.lookup_validated = (usage.lookup_validated ?? 0) + last.usage.lookup.validated;
         usage.lookup_refuted = (usage.lookup_refuted ?? 0) + last.usage.lookup.refuted;

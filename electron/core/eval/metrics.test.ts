@@ -34,21 +34,22 @@ describe('well-formed output per role', () => {
     ];
     const roles = roleQuality(log, metrics);
     expect(Object.keys(roles)).toEqual(['coder', 'planner']);
-    const noDecode = { tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0 };
+    const noDecode = { tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0, steered_tokens: 0 };
     expect(roles.coder).toEqual({ calls: 5, prompt_tokens: 1000, completion_tokens: 200, well_formed: 2, malformed: 3, errors: 1, well_formed_rate: 0.4, ...noDecode });
     expect(roles.planner).toEqual({ calls: 1, prompt_tokens: 300, completion_tokens: 50, well_formed: 1, malformed: 0, errors: 0, well_formed_rate: 1, ...noDecode });
     const total = sumRoleQuality([roles, roleQuality([event('coder', 'agent_output')], null)]);
     expect(total.coder).toMatchObject({ calls: 5, well_formed: 3, malformed: 3, well_formed_rate: 0.5 });
   });
 
-  it("reports each role's decode rate and, where it was on, prompt lookup's acceptance, per task and summed", () => {
-    const usage = (completion: number, decodeMs: number, lookup?: [number, number]) => ({ usage: { prompt_tokens: 10, completion_tokens: completion, decode_ms: decodeMs, ...(lookup ? { lookup_validated: lookup[0], lookup_refuted: lookup[1] } : {}) } });
+  it("reports each role's decode rate, steered tokens and, where it was on, prompt lookup's acceptance, per task and summed", () => {
+    const usage = (completion: number, decodeMs: number, lookup?: [number, number]) => ({ usage: { prompt_tokens: 10, completion_tokens: completion, decode_ms: decodeMs, steered_tokens: completion / 10, ...(lookup ? { lookup_validated: lookup[0], lookup_refuted: lookup[1] } : {}) } });
     const first = roleQuality([event('coder', 'agent_output', usage(100, 2000, [60, 20])), event('planner', 'agent_output', usage(50, 1000))], null);
     expect(first.coder).toMatchObject({ tokens_per_second: 50, prompt_lookup: { validated: 60, refuted: 20, acceptance_rate: 0.75 } });
     expect(first.planner).toMatchObject({ tokens_per_second: 50, prompt_lookup: null });
     const second = roleQuality([event('coder', 'agent_output', usage(300, 2000, [20, 20]))], null);
     const total = sumRoleQuality([first, second]);
-    expect(total.coder).toMatchObject({ tokens_per_second: 100, decoded_tokens: 400, prompt_lookup: { validated: 80, refuted: 40, acceptance_rate: 80 / 120 } });
+    expect(first.planner).toMatchObject({ steered_tokens: 5 });
+    expect(total.coder).toMatchObject({ tokens_per_second: 100, decoded_tokens: 400, steered_tokens: 40, prompt_lookup: { validated: 80, refuted: 40, acceptance_rate: 80 / 120 } });
   });
 });
 

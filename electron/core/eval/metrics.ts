@@ -3,11 +3,11 @@ import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { VerifyResult } from '../workspace/index';
 import type { RoleQuality, TestOutcome } from './reportSchema';
 
-const emptyQuality = (): RoleQuality => ({ calls: 0, prompt_tokens: 0, completion_tokens: 0, well_formed: 0, malformed: 0, errors: 0, well_formed_rate: null, tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0 });
+const emptyQuality = (): RoleQuality => ({ calls: 0, prompt_tokens: 0, completion_tokens: 0, well_formed: 0, malformed: 0, errors: 0, well_formed_rate: null, tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0, steered_tokens: 0 });
 
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
-/** An answer's decode time and prompt-lookup counts (`agent_output`'s usage), added to its role. */
+/** An answer's decode time, steered tokens and prompt-lookup counts (`agent_output`'s usage), added to its role. */
 function addDecode(quality: RoleQuality, usage: unknown): void {
   if (!usage || typeof usage !== 'object') return;
   const data = usage as Record<string, unknown>;
@@ -15,6 +15,7 @@ function addDecode(quality: RoleQuality, usage: unknown): void {
     quality.decode_ms += num(data.decode_ms);
     quality.decoded_tokens += num(data.completion_tokens);
   }
+  quality.steered_tokens += num(data.steered_tokens);
   if (data.lookup_validated !== undefined || data.lookup_refuted !== undefined) {
     const lookup = (quality.prompt_lookup ??= { validated: 0, refuted: 0, acceptance_rate: null });
     lookup.validated += num(data.lookup_validated);
@@ -73,6 +74,7 @@ export function sumRoleQuality(all: readonly Record<string, RoleQuality>[]): Rec
       sum.errors += quality.errors;
       sum.decode_ms += quality.decode_ms;
       sum.decoded_tokens += quality.decoded_tokens;
+      sum.steered_tokens += quality.steered_tokens;
       if (quality.prompt_lookup) {
         const lookup = (sum.prompt_lookup ??= { validated: 0, refuted: 0, acceptance_rate: null });
         lookup.validated += quality.prompt_lookup.validated;

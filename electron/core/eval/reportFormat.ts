@@ -103,7 +103,7 @@ export function renderMarkdownReport(report: EvalReport): string {
     '## Well-formed output per role',
     '',
     ...markdownTable(
-      ['role', 'calls', 'well-formed', 'malformed', 'errors', 'rate', 'prompt tokens', 'completion tokens', 'tokens/s', 'prompt lookup accepted'],
+      ['role', 'calls', 'well-formed', 'malformed', 'errors', 'rate', 'prompt tokens', 'completion tokens', 'tokens/s', 'steered tokens', 'prompt lookup accepted'],
       Object.entries(summary.roles).map(([role, quality]) => [
         role,
         String(quality.calls),
@@ -114,6 +114,7 @@ export function renderMarkdownReport(report: EvalReport): string {
         String(quality.prompt_tokens),
         String(quality.completion_tokens),
         quality.tokens_per_second === null ? '—' : String(quality.tokens_per_second),
+        String(quality.steered_tokens),
         quality.prompt_lookup ? `${formatRate(quality.prompt_lookup.acceptance_rate)} (${quality.prompt_lookup.validated}/${quality.prompt_lookup.validated + quality.prompt_lookup.refuted})` : 'off',
       ]),
     ),

@@ -26,6 +26,8 @@ export const RoleQualitySchema = z.object({
   /** What the two rates are computed from (summed over tasks). */
   decode_ms: z.number().nonnegative().default(0),
   decoded_tokens: count.default(0),
+  /** Of the tokens generated, those the grammar forced and the decode loop picked (local models; decision 76). */
+  steered_tokens: count.default(0),
 });
 export type RoleQuality = z.infer<typeof RoleQualitySchema>;
 
