@@ -24,6 +24,8 @@ export const PreflightProblemCodeSchema = z.enum([
   'BAD_ORACLE_PATCH',
   /** No test command configured, and none detected in the repository. */
   'NO_TEST_COMMAND',
+  /** No test command configured, and a manifest detection reads exists but cannot be read (FILE_UNREADABLE). */
+  'TEST_MANIFEST_UNREADABLE',
 ]);
 export type PreflightProblemCode = z.infer<typeof PreflightProblemCodeSchema>;
 

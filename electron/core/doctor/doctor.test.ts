@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { LatheError } from '../../../shared/errors';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { artifactUsage, markArtifactsRetained, newVerifyRunId } from '../verifier/artifacts';
 import type { ModelEntry } from '../llm/index';
@@ -185,6 +186,12 @@ describe('lathe doctor checks', () => {
     expect(noPytest.byId.tests?.status).toBe('fail');
     expect(noPytest.byId.tests?.fix).toContain('/usr/bin/python3 -m pip install pytest');
     expect(noPytest.report.ok).toBe(false);
+    const unreadable = await doctor({
+      detectTestCommand: async () => Promise.reject(new LatheError('FILE_UNREADABLE', '/repo/package.json exists but could not be read: EACCES: permission denied', { path: '/repo/package.json', errno: 'EACCES' })),
+    });
+    expect(unreadable.byId.tests).toMatchObject({ status: 'fail', summary: 'cannot tell the test command of /repo: /repo/package.json exists but could not be read: EACCES: permission denied' });
+    expect(unreadable.byId.tests?.fix).toContain('policies.test_command');
+    expect(unreadable.report.ok).toBe(false);
     const noRepo = await doctor({}, { repo: null });
     expect(noRepo.byId.tests).toMatchObject({ status: 'ok', summary: 'not checked: no repository (pass --repo DIR, or run from inside one)' });
   });

@@ -1,3 +1,4 @@
+import { isLatheError } from '../../../shared/errors';
 import type { DoctorCheck, DoctorInput, DoctorProbes } from './types';
 
 const GIT_INSTALL: Partial<Record<NodeJS.Platform, string>> = {
@@ -43,7 +44,20 @@ export async function checkSandbox(probes: DoctorProbes): Promise<DoctorCheck> {
 export async function checkTestRunner(probes: DoctorProbes, input: DoctorInput): Promise<DoctorCheck> {
   const base = { id: 'tests', title: 'Test runner' };
   if (!input.repo) return { ...base, status: 'ok', summary: 'not checked: no repository (pass --repo DIR, or run from inside one)', fix: null, details: [] };
-  const command = await probes.detectTestCommand(input.repo);
+  let command;
+  try {
+    command = await probes.detectTestCommand(input.repo);
+  } catch (error) {
+    if (!isLatheError(error, 'FILE_UNREADABLE')) throw error;
+    // Which runner the repository uses cannot be told, and a run would refuse to start: a failure.
+    return {
+      ...base,
+      status: 'fail',
+      summary: `cannot tell the test command of ${input.repo}: ${error.message}`,
+      fix: 'Make the file readable by this user (or, for package.json, valid JSON), or set policies.test_command in the repository\'s lathe.config.yaml (or pass --test-command "…" to lathe run).',
+      details: [`repository: ${input.repo}`],
+    };
+  }
   if (!command) {
     return {
       ...base,

@@ -129,7 +129,15 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     await deps.git.undoRun(workspace).catch(() => undefined);
     return { kind: 'fatal', code: setupFailure.code, message: setupFailure.message };
   }
-  const detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
+  let detected;
+  try {
+    detected = state.config.test_command ? null : await deps.detectTestCommand(workspace.workDir);
+  } catch (error) {
+    if (!isLatheError(error, 'FILE_UNREADABLE')) throw error;
+    // The checkout at the base has a manifest the preflight could not see (the user's copy differs): take the fresh worktree back, as for a failed setup.
+    await deps.git.undoRun(workspace).catch(() => undefined);
+    return { kind: 'fatal', code: error.code, message: `cannot tell the test command of the run's checkout: ${error.message}` };
+  }
   // A worktree git has just checked out at the base, with no setup command run in it, is the base:
   // the first apply need not reset it. An adopted one (a crash) or the user's own checkout may not be.
   if (!adopted && workspace.mode === 'worktree' && !settings.setup_command) session.markWorkTreeClean(workspace.baseCommit);

@@ -86,6 +86,35 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
     expect(fs.existsSync(path.join(repo.dir, '.lathe'))).toBe(false);
   });
 
+  // Decision 75: a package.json that is there but cannot be read is not a missing one; detection must
+  // not fall through to the Makefile's `make test` and start the run on the wrong tests.
+  it('a repository whose package.json cannot be read, with a Makefile test target past it', async () => {
+    const repo = makeTempRepo({ files: { 'package.json/README': 'a folder where the manifest should be\n', Makefile: 'test:\n\ttrue\n', 'src/a.js': 'export const a = 1;\n' } });
+    cleanup.push(() => repo.remove());
+    const before = footprint(repo);
+    const { io, err } = capture(home());
+    expect(await runCli(['run', '--repo', repo.dir, '--goal', 'add b', '--model', REPLAY], io)).toBe(64);
+    expect(err.join('\n')).toMatch(/cannot tell the test command: .*package\.json exists but could not be read: EISDIR.*\[TEST_MANIFEST_UNREADABLE\]/);
+    expect(err.join('\n')).toContain('nothing was created');
+    expect(footprint(repo)).toEqual(before);
+    expect(fs.existsSync(path.join(repo.dir, '.lathe'))).toBe(false);
+  });
+
+  // The preflight reads the user's copy; the run's checkout is HEAD's. Past the preflight, the same
+  // refusal stops the run at prepare and takes the fresh worktree and branch back.
+  it("a run whose checkout has a package.json that does not parse, the user's copy fixed but not committed", async () => {
+    const repo = makeTempRepo({ files: { 'package.json': '{"scripts": {"test": "node --test"', Makefile: 'test:\n\ttrue\n', 'src/a.js': 'export const a = 1;\n' } });
+    cleanup.push(() => repo.remove());
+    repo.write('package.json', '{"scripts": {"test": "node --test"}}\n');
+    const branches = repo.git('for-each-ref', '--format=%(refname)', 'refs/heads');
+    const worktrees = repo.git('worktree', 'list', '--porcelain');
+    const { io, out, err } = capture(home());
+    expect(await runCli(['run', '--repo', repo.dir, '--goal', 'add b', '--model', REPLAY, '--allow-dirty'], io)).not.toBe(0);
+    expect([...out, ...err].join('\n')).toMatch(/cannot tell the test command of the run's checkout: .*package\.json exists but could not be read as JSON/);
+    expect(repo.git('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe(branches);
+    expect(repo.git('worktree', 'list', '--porcelain')).toBe(worktrees);
+  });
+
   it('names every problem at once, each with its code', async () => {
     const repo = exampleRepo();
     const dir = home();

@@ -3,7 +3,7 @@ import type { Workflow } from '../../../shared/engine/workflows';
 import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import type { AgentRoleName as ModelRoleName } from '../../../shared/engine/actions';
 import type { RunConfig } from '../../../shared/engine/runConfig';
-import { LatheError } from '../../../shared/errors';
+import { isLatheError, LatheError } from '../../../shared/errors';
 import { PREFLIGHT_FAILED, type PreflightErrorData, type PreflightProblem, type PreflightProblemCode } from '../../../shared/schemas/preflight';
 import { inspectGguf } from '../llm/library/inspectGguf';
 import { parseModelSpec, type ModelSpec } from '../llm/modelSpec';
@@ -108,16 +108,29 @@ export async function checkRunInputs(request: { repoRoot: string; goal: string; 
     problems.push({ code: 'NO_MODEL', field: 'model', roles: missing, spec: null, message: `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC, or pick one in the window` });
   }
   problems.push(...(await checkModelAssignments(assigned, options)));
-  if (!request.config.test_command && !(await options.detectTestCommand(request.repoRoot))) {
-    problems.push({
+  if (!request.config.test_command) problems.push(...(await checkTestCommand(request.repoRoot, options)));
+  return problems;
+}
+
+async function checkTestCommand(repoRoot: string, options: PreflightOptions): Promise<PreflightProblem[]> {
+  let detected;
+  try {
+    detected = await options.detectTestCommand(repoRoot);
+  } catch (error) {
+    if (!isLatheError(error, 'FILE_UNREADABLE')) throw error;
+    const message = `cannot tell the test command: ${error.message}; make it readable, or set policies.test_command in lathe.config.yaml, pass --test-command, or type one in the window`;
+    return [{ code: 'TEST_MANIFEST_UNREADABLE', field: 'test_command', roles: [], spec: null, message }];
+  }
+  if (!detected) {
+    return [{
       code: 'NO_TEST_COMMAND',
       field: 'test_command',
       roles: [],
       spec: null,
-      message: `no test command: none is configured and none was found in ${request.repoRoot} (package.json scripts.test, pytest, go.mod, Cargo.toml, a Makefile test target); set policies.test_command in lathe.config.yaml, pass --test-command, or type one in the window`,
-    });
+      message: `no test command: none is configured and none was found in ${repoRoot} (package.json scripts.test, pytest, go.mod, Cargo.toml, a Makefile test target); set policies.test_command in lathe.config.yaml, pass --test-command, or type one in the window`,
+    }];
   }
-  return problems;
+  return [];
 }
 
 /** Throws PREFLIGHT_FAILED listing every problem, before any branch, worktree or run folder exists. */

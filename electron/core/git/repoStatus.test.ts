@@ -38,6 +38,13 @@ describe.each([
     expect(status).toMatchObject({ dirty: true, changedCount: 2, changedFiles: ['a.txt', 'new/c.txt'] });
   });
 
+  it('names an unreadable package.json as the reason no test command is shown', async () => {
+    const repo = track(makeTempRepo({ files: { 'package.json/x': '', Makefile: 'test:\n\ttrue\n' } }));
+    const status = await (await load())(repo.dir);
+    expect(status.testCommand).toBeNull();
+    expect(status.testCommandReason).toMatch(/package\.json exists but could not be read: EISDIR/);
+  });
+
   it('reports a detached HEAD as no branch', async () => {
     const repo = track(makeTempRepo({ files: { 'a.txt': 'a\n' } }));
     repo.git('checkout', '--quiet', '--detach');

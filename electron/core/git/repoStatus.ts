@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { RepoStatus } from '../../../shared/schemas/repo';
-import { LatheError } from '../../../shared/errors';
+import { isLatheError, LatheError } from '../../../shared/errors';
 import { nativeGitVersion, runNativeGit } from './nativeGit';
 import { detectTestCommand } from '../verifier/detect';
 
@@ -38,7 +38,8 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   ]);
   // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
   const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
-  const detected = await detectTestCommand(root).catch(() => null);
+  // Display only: a manifest that cannot be read is named as the reason there is no command (a run refuses it).
+  const detected = await detectTestCommand(root).catch((error: unknown) => (isLatheError(error, 'FILE_UNREADABLE') ? { argv: null, reason: error.message } : null));
   return {
     ...base,
     testCommand: detected?.argv ?? null,

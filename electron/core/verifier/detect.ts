@@ -1,38 +1,54 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LatheError } from '../../../shared/errors';
+import { isMissing, unreadable } from '../fsErrors';
 import type { DetectedTestCommand } from '../workspace/types';
 
 const NPM_PLACEHOLDER = /no test specified/;
 const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]{}~]/;
 
+// A manifest that is there but cannot be read throws FILE_UNREADABLE: taken for absent, detection
+// would fall through to the next runner and Lathe would run some other command as the repo's tests.
 async function readText(file: string): Promise<string | null> {
-  return fs.promises.readFile(file, 'utf8').catch(() => null);
+  try {
+    return await fs.promises.readFile(file, 'utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw unreadable(file, error);
+  }
 }
 
 async function exists(file: string): Promise<boolean> {
-  return fs.promises.access(file).then(
-    () => true,
-    () => false,
-  );
+  try {
+    await fs.promises.access(file);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw unreadable(file, error);
+  }
 }
 
 /**
  * The repository's own test command, in this order: package.json `scripts.test`, pytest, go, cargo,
  * make. docs/workspace.md documents the rules; a configured command always wins over this.
+ * Throws FILE_UNREADABLE when a manifest exists but cannot be read (or package.json is not JSON):
+ * which runner the repository uses cannot be told then, and guessing past it would pick the wrong one.
  */
 export async function detectTestCommand(dir: string): Promise<DetectedTestCommand | null> {
   return (await detectNpm(dir)) ?? (await detectPytest(dir)) ?? (await detectSimple(dir));
 }
 
 async function detectNpm(dir: string): Promise<DetectedTestCommand | null> {
-  const text = await readText(path.join(dir, 'package.json'));
+  const file = path.join(dir, 'package.json');
+  const text = await readText(file);
   if (text === null) return null;
   let script: unknown;
   try {
-    script = (JSON.parse(text) as { scripts?: { test?: unknown } }).scripts?.test;
-  } catch {
-    return null;
+    script = (JSON.parse(text) as { scripts?: { test?: unknown } } | null)?.scripts?.test;
+  } catch (error) {
+    // npm itself refuses this file; another runner found past it would not be the repository's.
+    throw new LatheError('FILE_UNREADABLE', `${file} exists but could not be read as JSON: ${error instanceof Error ? error.message : String(error)}`, { path: file, errno: null });
   }
   if (typeof script !== 'string' || !script.trim() || NPM_PLACEHOLDER.test(script)) return null;
   const words = script.trim().split(/\s+/);
@@ -63,10 +79,19 @@ async function detectPytest(dir: string): Promise<DetectedTestCommand | null> {
 
 async function hasPythonTests(dir: string): Promise<boolean> {
   for (const folder of ['', 'tests', 'test']) {
-    const names = await fs.promises.readdir(path.join(dir, folder)).catch(() => [] as string[]);
+    const names = await listNames(path.join(dir, folder));
     if (names.some((name) => /^test_.*\.py$/.test(name) || /_test\.py$/.test(name))) return true;
   }
   return false;
+}
+
+async function listNames(folder: string): Promise<string[]> {
+  try {
+    return await fs.promises.readdir(folder);
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw unreadable(folder, error);
+  }
 }
 
 /**

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { isRetained, markArtifactsRetained, newVerifyRunId, pruneArtifacts, releaseRetainedArtifacts } from './artifacts';
 import { detectTestCommand } from './detect';
 
 const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterEach(() => {
+  vi.restoreAllMocks();
+  dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }));
+});
 function folder(files: Record<string, string>): string {
   const dir = makeTempDir('lathe-detect-');
   dirs.push(dir);
@@ -36,7 +39,36 @@ describe('detectTestCommand', () => {
     expect((await detectTestCommand(folder({ 'Cargo.toml': '[package]\n' })))?.argv).toEqual(['cargo', 'test']);
     expect((await detectTestCommand(folder({ Makefile: 'build:\n\tcc x.c\ntest: build\n\t./x\n' })))?.argv).toEqual(['make', 'test']);
     expect(await detectTestCommand(folder({ Makefile: 'build:\n\tcc x.c\n' }))).toBeNull();
-    expect(await detectTestCommand(folder({ 'package.json': 'not json' }))).toBeNull();
+  });
+
+  // Decision 75: a manifest that is there but cannot be read is not a missing one; falling through to
+  // the next runner would run another command as the repository's tests.
+  it('refuses, naming the file, when package.json exists but cannot be read or parsed, instead of running make test', async () => {
+    const dir = folder({ 'package.json/x': '', Makefile: 'test:\n\t./x\n' });
+    await expect(detectTestCommand(dir)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(dir, 'package.json'), errno: 'EISDIR' } });
+    const broken = folder({ 'package.json': '{"scripts": {"test": "jest"', Makefile: 'test:\n\t./x\n' });
+    await expect(detectTestCommand(broken)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', message: expect.stringContaining('could not be read as JSON') });
+  });
+
+  it('refuses when a pytest manifest, a marker file or a test folder cannot be read, instead of running go test', async () => {
+    const pyproject = folder({ 'pyproject.toml/x': '', 'go.mod': 'module x\n' });
+    await expect(detectTestCommand(pyproject)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(pyproject, 'pyproject.toml') } });
+
+    const marker = folder({ 'go.mod': 'module x\n' });
+    const access = fs.promises.access.bind(fs.promises);
+    vi.spyOn(fs.promises, 'access').mockImplementation(async (file, mode) =>
+      String(file).endsWith('pytest.ini') ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, access '${String(file)}'`), { code: 'EACCES' })) : access(file, mode),
+    );
+    await expect(detectTestCommand(marker)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(marker, 'pytest.ini'), errno: 'EACCES' } });
+    vi.restoreAllMocks();
+
+    const tests = folder({ 'tests/test_a.py': '', 'go.mod': 'module x\n' });
+    const readdir = fs.promises.readdir.bind(fs.promises);
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folderPath: fs.PathLike) =>
+      String(folderPath).endsWith('tests')
+        ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${String(folderPath)}'`), { code: 'EACCES' }))
+        : readdir(folderPath)) as typeof fs.promises.readdir);
+    await expect(detectTestCommand(tests)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(tests, 'tests'), errno: 'EACCES' } });
   });
 });
 
