@@ -3,7 +3,7 @@ import { AppInfoSchema, ClientPathSchema } from '../schemas/app';
 import { RepoStatusSchema } from '../schemas/repo';
 import { RunLogEventSchema, RunSummarySchema } from '../schemas/run';
 import { ModelEntrySchema } from '../schemas/models';
-import { RecentRepoSchema, SettingsPatchSchema, SettingsSchema } from '../schemas/settings';
+import { RecentRepoSchema, SettingsPatchSchema, SettingsReadSchema, SettingsSchema } from '../schemas/settings';
 import {
   GateDecisionRequestSchema,
   RunCommitSchema,
@@ -54,7 +54,7 @@ export const requestChannels = {
   'verifier/log': request(VerifierLogRequestSchema, VerifierLogSchema),
   'repo/recent': request(empty, z.object({ repos: z.array(RecentRepoSchema) })),
   'models/list': request(empty, z.object({ folders: z.array(z.string()), models: z.array(ModelEntrySchema) })),
-  'settings/get': request(empty, SettingsSchema),
+  'settings/get': request(empty, SettingsReadSchema),
   'settings/set': request(SettingsPatchSchema, SettingsSchema),
   'dialog/openFolder': request(empty, z.object({ path: z.string().nullable() })),
 } as const;

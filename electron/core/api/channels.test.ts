@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handlers } from '../../../shared/contract/api';
 import { RunDiffSchema } from '../../../shared/schemas/runRequests';
+import { SettingsReadSchema } from '../../../shared/schemas/settings';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { writeJunkGguf, writeTinyModel } from '../../../test-support/gguf/fixtures';
 import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
@@ -50,10 +51,18 @@ describe('settings over the contract', () => {
     expect(await call('settings/set', { recentRepos: [] })).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
   });
 
-  it('sets a corrupted settings file aside and starts from defaults', async () => {
-    fs.writeFileSync(path.join(dataDir, 'settings.json'), '{ not json');
-    expect(await value('settings/get', {})).toMatchObject({ theme: 'system' });
-    expect(fs.readdirSync(dataDir).some((name) => name.startsWith('settings.json.invalid-'))).toBe(true);
+  it('sets a corrupted settings file aside, starts from defaults and says which file it set aside until settings are saved', async () => {
+    const file = path.join(dataDir, 'settings.json');
+    fs.writeFileSync(file, '{ not json');
+    const read = await value('settings/get', {});
+    const kept = fs.readdirSync(dataDir).filter((name) => name.startsWith('settings.json.invalid-'));
+    expect(kept).toHaveLength(1);
+    expect(read).toMatchObject({ theme: 'system', setAside: { file, movedTo: path.join(dataDir, kept[0] ?? ''), reason: expect.stringMatching(/^not JSON: /) } });
+    expect(SettingsReadSchema.parse(read).setAside?.movedTo).toBe(path.join(dataDir, kept[0] ?? ''));
+    // Read again (the file is gone now): still said, the defaults still stand in.
+    expect(await value('settings/get', {})).toMatchObject({ setAside: { file } });
+    await value('settings/set', { theme: 'light' });
+    expect(await value('settings/get', {})).toMatchObject({ theme: 'light', setAside: null });
   });
 
   it('remembers opened repositories, newest first, with the detected test command', async () => {

@@ -79,7 +79,7 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
       const models = await scanModelFolders(folders);
       return { folders, models: models.map((model) => ({ ...model, fitsInMemory: fitsInMemory(model.sizeBytes) })) };
     },
-    'settings/get': async () => settings.read(),
+    'settings/get': async () => settings.readWithNotice(),
     'settings/set': async (patch) => settings.update(patch),
     'gate/decide': ({ repo, runId, gateId, approved, comment, feedback }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null }),
   };

@@ -1,5 +1,6 @@
 import type { AgentRoleName } from '../../../shared/engine/actions';
 import type { RunConfig } from '../../../shared/engine/runConfig';
+import type { SettingsSetAside } from '../../../shared/schemas/settings';
 import { defaultModelFolders, scanModelFolders, type InspectOptions } from '../llm/index';
 import { SettingsStore } from '../settings/settingsStore';
 
@@ -20,11 +21,17 @@ export interface DefaultModelOptions {
 /**
  * Fills the roles that have no model: a role's model in settings, else the default model in settings,
  * else the one usable GGUF in the model library. With several usable GGUFs nothing is guessed: the
- * roles stay empty and `unresolved` says why.
+ * roles stay empty and `unresolved` says why. `settingsSetAside` is the settings file that did not
+ * parse and was set aside on this read, for the caller to warn about.
  */
-export async function fillDefaultModels(config: RunConfig, missing: readonly AgentRoleName[], options: DefaultModelOptions): Promise<{ config: RunConfig; choices: DefaultModelChoice[]; unresolved: string | null }> {
-  if (missing.length === 0) return { config, choices: [], unresolved: null };
-  const settings = new SettingsStore(options.dataDir).read();
+export async function fillDefaultModels(
+  config: RunConfig,
+  missing: readonly AgentRoleName[],
+  options: DefaultModelOptions,
+): Promise<{ config: RunConfig; choices: DefaultModelChoice[]; unresolved: string | null; settingsSetAside: SettingsSetAside | null }> {
+  if (missing.length === 0) return { config, choices: [], unresolved: null, settingsSetAside: null };
+  const store = new SettingsStore(options.dataDir);
+  const settings = store.read();
   const picks = new Map<string, DefaultModelChoice>();
   const pick = (role: AgentRoleName, spec: string, source: string) => {
     const key = `${spec}\0${source}`;
@@ -48,5 +55,5 @@ export async function fillDefaultModels(config: RunConfig, missing: readonly Age
   const choices = [...picks.values()];
   const models = { ...config.models };
   for (const choice of choices) for (const role of choice.roles) models[role] = { model: choice.spec };
-  return { config: { ...config, models }, choices, unresolved };
+  return { config: { ...config, models }, choices, unresolved, settingsSetAside: store.setAside };
 }

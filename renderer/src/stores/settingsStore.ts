@@ -1,9 +1,11 @@
 import { create } from 'zustand';
-import { SettingsPatchSchema, type Settings, type SettingsPatch } from '../../../shared/schemas/settings';
+import { SettingsPatchSchema, type Settings, type SettingsPatch, type SettingsSetAside } from '../../../shared/schemas/settings';
 import { client, errorMessage, unwrap } from '../api/client';
 
 interface SettingsState {
   settings: Settings | null;
+  /** The settings file the core set aside (it did not parse) to use the defaults; null once saved anew. */
+  setAside: SettingsSetAside | null;
   saving: boolean;
   error: string | null;
   /** Field path → message, from validating a patch before it is sent. */
@@ -14,14 +16,15 @@ interface SettingsState {
   reset(): void;
 }
 
-export const initialSettingsState = { settings: null, saving: false, error: null, fieldErrors: {}, savedAt: null };
+export const initialSettingsState = { settings: null, setAside: null, saving: false, error: null, fieldErrors: {}, savedAt: null };
 
 /** The app's settings file, read and written only through the core (which validates again). */
 export const useSettingsStore = create<SettingsState>()((set) => ({
   ...initialSettingsState,
   load: async () => {
     try {
-      set({ settings: unwrap(await client().request('settings/get', {})), error: null });
+      const { setAside, ...settings } = unwrap(await client().request('settings/get', {}));
+      set({ settings, setAside, error: null });
     } catch (error) {
       set({ error: errorMessage(error) });
     }
@@ -37,7 +40,7 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
     set({ saving: true, error: null, fieldErrors: {} });
     try {
       const settings = unwrap(await client().request('settings/set', checked.data));
-      set({ settings, saving: false, savedAt: Date.now() });
+      set({ settings, setAside: null, saving: false, savedAt: Date.now() });
       return true;
     } catch (error) {
       set({ saving: false, error: errorMessage(error) });

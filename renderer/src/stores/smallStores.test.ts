@@ -130,6 +130,19 @@ describe('settingsStore', () => {
     expect(useSettingsStore.getState().settings).toMatchObject({ threads: 2, theme: 'dark', modelFolders: ['/models'] });
     expect(useSettingsStore.getState().fieldErrors).toEqual({});
   });
+
+  it('keeps the set-aside settings file apart from the settings, and drops it once settings are saved', async () => {
+    const setAside = { file: '/data/settings.json', movedTo: '/data/settings.json.invalid-1', reason: 'not JSON: Unexpected token' };
+    installFakeClient({
+      'settings/get': () => ({ ...SettingsSchema.parse({}), setAside }),
+      'settings/set': (patch) => SettingsSchema.parse(patch),
+    });
+    await useSettingsStore.getState().load();
+    expect(useSettingsStore.getState().setAside).toEqual(setAside);
+    expect(useSettingsStore.getState().settings).not.toHaveProperty('setAside');
+    expect(await useSettingsStore.getState().save({ theme: 'dark' })).toBe(true);
+    expect(useSettingsStore.getState().setAside).toBeNull();
+  });
 });
 
 describe('diffStore', () => {

@@ -64,6 +64,23 @@ describe('lathe doctor', () => {
     fs.rmSync(path.join(home, 'settings.json'));
   });
 
+  it('warns on stderr, naming the kept file, when settings.json did not parse and was set aside', async () => {
+    const file = path.join(home, 'settings.json');
+    fs.writeFileSync(file, '{ "threads": 4,');
+    const err: string[] = [];
+    const out: string[] = [];
+    const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd: home };
+    await doctorCommand.run(['--json', '--dir', models], io);
+    const kept = fs.readdirSync(home).filter((name) => name.startsWith('settings.json.invalid-'));
+    expect(kept).toHaveLength(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^warning: .*settings\.json is not valid settings \(not JSON: .+\); it was set aside as .*settings\.json\.invalid-\d+ and the default settings are in use$/);
+    expect(err[0]).toContain(`${file} is not valid`);
+    expect(err[0]).toContain(`set aside as ${path.join(home, kept[0] ?? '')} and`);
+    expect(() => DoctorReportSchema.parse(JSON.parse(out.join('\n')))).not.toThrow();
+    fs.rmSync(path.join(home, kept[0] ?? ''));
+  });
+
   it('refuses bad flags and a folder that is not a repository', async () => {
     const { io } = capture();
     await expect(doctorCommand.run(['--threads', '0'], io)).rejects.toThrow('--threads must be a positive whole number');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setAsideNotice } from '../../../../shared/schemas/settings';
 import { sourceAppRoot } from '../../appRoot';
 import { resolveRunConfig } from '../../config/resolveConfig';
 import { defaultDataDir } from '../../dataDir';
@@ -76,7 +77,10 @@ export function doctorCommandWith(makeProbes: (appRoot: string) => DoctorProbes)
       const threadsFlag = positiveInteger(values.threads, '--threads');
       const contextSize = positiveInteger(values.context, '--context') ?? DEFAULT_CONTEXT;
       const repo = await repoToCheck(io, values.repo);
-      const settings = new SettingsStore(defaultDataDir(io.env)).read();
+      const store = new SettingsStore(defaultDataDir(io.env));
+      const settings = store.read();
+      // On stderr: with --json, stdout is the report alone.
+      if (store.setAside) io.err(`warning: ${setAsideNotice(store.setAside)}`);
       const modelFolders = values.dir && values.dir.length > 0 ? values.dir.map((dir) => path.resolve(io.cwd, dir)) : defaultModelFolders({ env: io.env, settingsFolders: settings.modelFolders });
       const input = {
         models: chosenModels(modelSpecs(io, values.model, settings, repo, appRoot), io.cwd),

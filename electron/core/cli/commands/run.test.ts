@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeExampleRepo, readReplay, REPLAYS, writeReplay } from '../../../../test-support/exampleRepo';
 import { runLathe, spawnLathe, waitForLine } from '../../../../test-support/runCli';
 import { makeTempDir, type TempRepo } from '../../../../test-support/tempRepo';
+import { runCli } from '../main';
 
 const MODEL = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
 const cleanup: (() => void)[] = [];
@@ -19,6 +20,21 @@ function setup(): { repo: TempRepo; home: string } {
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
 
 describe('lathe run', () => {
+  // In process: the warning comes before the preflight, which refuses here (no model), so nothing runs.
+  it('warns, naming the kept file, when settings.json did not parse and the defaults stand in for it', async () => {
+    const { repo, home } = setup();
+    fs.writeFileSync(path.join(home, 'settings.json'), '{"defaultModel": "llama:/m.gguf",');
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(['run', '--repo', repo.dir, '--goal', 'fix median'], { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd: home });
+    expect(code).toBe(64);
+    const kept = fs.readdirSync(home).filter((name) => name.startsWith('settings.json.invalid-'));
+    expect(kept).toHaveLength(1);
+    expect(err[0]).toBe(err.find((line) => line.startsWith('warning: ')));
+    expect(err[0]).toMatch(/^warning: .*settings\.json is not valid settings \(not JSON: .+\); it was set aside as .*settings\.json\.invalid-\d+ and the default settings are in use$/);
+    expect(err[0]).toContain(path.join(home, kept[0] ?? ''));
+  });
+
   it('--json prints every event as a JSON line and ends with the summary line', async () => {
     const { repo, home } = setup();
     const result = await runLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--model', MODEL, '--json'], { env: { LATHE_HOME: home } });

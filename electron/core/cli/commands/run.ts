@@ -3,6 +3,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
 import type { RunState } from '../../../../shared/engine/runState';
+import { setAsideNotice } from '../../../../shared/schemas/settings';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { MODEL_ROLE_NAMES, resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
@@ -158,6 +159,7 @@ export const runCommand: Command = {
       const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
       // On stderr with --json, whose stdout is JSON lines only.
       const say = values.json ? io.err : io.out;
+      if (defaults.settingsSetAside) io.err(`warning: ${setAsideNotice(defaults.settingsSetAside)}`);
       for (const choice of defaults.choices) say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
       if (defaults.unresolved) io.err(`no default model: ${defaults.unresolved}`);
       const config = defaults.config;

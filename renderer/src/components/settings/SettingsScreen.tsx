@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { setAsideNotice } from '../../../../shared/schemas/settings';
 import { GATE_KINDS, type GateMode } from '../../../../shared/engine/gates';
 import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { useAppStore } from '../../stores/appStore';
@@ -18,6 +19,16 @@ export default function SettingsScreen() {
   }, []);
   if (!settings) return <p className={error ? 'error-text pad' : 'muted pad'}>{error ?? 'Reading settings…'}</p>;
   return <SettingsForm initial={formFromSettings(settings)} />;
+}
+
+/** Said until the user saves: their own settings file did not parse, so what the form shows are the defaults. */
+function SetAsideNotice() {
+  const setAside = useSettingsStore((state) => state.setAside);
+  return setAside ? (
+    <p className="warning-text" role="note" data-testid="settings-set-aside">
+      {setAsideNotice(setAside)}. Saving writes a new settings.json.
+    </p>
+  ) : null;
 }
 
 function FieldError({ path }: { path: string }) {
@@ -51,6 +62,7 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
     <form className="panel settings" onSubmit={(event) => void submit(event)} aria-labelledby="settings-heading" noValidate data-testid="settings">
       <h2 id="settings-heading">Settings</h2>
       {dataDir && <p className="muted small">Saved in {dataDir}/settings.json.</p>}
+      <SetAsideNotice />
 
       <fieldset>
         <legend>Models</legend>
