@@ -46,6 +46,7 @@ function healthy(overrides: Partial<DoctorProbes> = {}): DoctorProbes {
     sandbox: async () => ({ available: true, detail: 'bubblewrap works' }),
     detectTestCommand: async () => ({ argv: ['node', '--test'], runner: 'node-test', reason: 'package.json scripts.test is node --test' }),
     testRunnerWorks: async () => ({ ok: true, detail: 'node found at /usr/bin/node' }),
+    listRepoFiles: async () => ({ files: ['package.json', 'src/a.js'], truncated: false, unreadable: [] }),
     electron: () => ({ runningVersion: null, packageVersion: '45.4.1', binaryPath: '/app/node_modules/electron/dist/electron' }),
     artifactUsage: async (root) => ({ root, runs: 0, retained: 0, bytes: 0 }),
     ...overrides,
@@ -76,6 +77,7 @@ describe('lathe doctor checks', () => {
       ['git', 'ok'],
       ['sandbox', 'ok'],
       ['tests', 'ok'],
+      ['files', 'ok'],
       ['storage', 'ok'],
       ['electron', 'ok'],
     ]);
@@ -196,6 +198,25 @@ describe('lathe doctor checks', () => {
     expect(noRepo.byId.tests).toMatchObject({ status: 'ok', summary: 'not checked: no repository (pass --repo DIR, or run from inside one)' });
   });
 
+  it('names the folders the listing could not read, as a warning that does not fail the report', async () => {
+    const ok = await doctor();
+    expect(ok.byId.files).toMatchObject({ status: 'ok', summary: '2 file(s) listed (.gitignore honoured)' });
+    const skipped = await doctor({ listRepoFiles: async () => ({ files: ['a.js'], truncated: false, unreadable: ['secrets', 'vendor/locked'] }) });
+    expect(skipped.byId.files).toMatchObject({
+      status: 'warn',
+      summary: 'could not list 2 folder(s) (secrets, vendor/locked): skipped, as git status skips them, so runs do not see what is in them; 1 file(s) listed (.gitignore honoured)',
+      details: ['repository: /repo', 'cannot list: secrets', 'cannot list: vendor/locked'],
+    });
+    expect(skipped.byId.files?.fix).toContain('.gitignore');
+    expect(skipped.report.ok).toBe(true);
+    expect(skipped.text).toContain('WARN Repository files: could not list 2 folder(s)');
+    const many = await doctor({ listRepoFiles: async () => ({ files: [], truncated: true, unreadable: Array.from({ length: 25 }, (_, index) => `f${index}`) }) });
+    expect(many.byId.files?.summary).toMatch(/^could not list 25 folder\(s\) \(f0, f1, f2, …\)/);
+    expect(many.byId.files?.details.at(-1)).toBe('and 5 more');
+    const noRepo = await doctor({}, { repo: null });
+    expect(noRepo.byId.files?.summary).toMatch(/^not checked: no repository/);
+  });
+
   it('warns when the Electron binary for npm start is absent, never failing', async () => {
     const absent = await doctor({ electron: () => ({ runningVersion: null, packageVersion: '45.4.1', binaryPath: null }) });
     expect(absent.byId.electron).toMatchObject({ status: 'warn', summary: 'the electron 45.4.1 package has no binary: npm start cannot open the window' });
@@ -212,7 +233,7 @@ describe('lathe doctor checks', () => {
     expect(lines).toContain('WARN git: git is not installed: Lathe falls back to isomorphic-git (runs check their branch out in place, status is slower, split or v4 indexes are refused)');
     expect(lines.filter((line) => line.startsWith('  fix: '))).toHaveLength(1);
     expect(lines.at(-1)).toBe('No failures, 1 warning(s): Lathe can run here.');
-    expect(formatDoctorReport(report, { verbose: true }).filter((line) => /^(ok|WARN|FAIL) /.test(line))).toHaveLength(9);
+    expect(formatDoctorReport(report, { verbose: true }).filter((line) => /^(ok|WARN|FAIL) /.test(line))).toHaveLength(10);
   });
 
   it('shows the storage the Verifier artifacts take, and how many are kept for stuck reports (seed 004, 4.14)', async () => {

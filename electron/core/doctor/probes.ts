@@ -7,6 +7,7 @@ import { nativeGitVersion } from '../git/nativeGit';
 import { inspectGguf, physicalCoreCount, scanModelFolders } from '../llm/index';
 import { availableMemoryBytes, estimateCpuMemory } from '../llm/llama/memory';
 import { sharedLlama } from '../llm/llama/runtime';
+import { listRepoFiles } from '../tools/listFiles';
 import { artifactUsage } from '../verifier/artifacts';
 import { findExecutable } from '../verifier/commandLookup';
 import { detectTestCommand, probeSandbox, type DetectedTestCommand } from '../workspace/index';
@@ -131,6 +132,8 @@ export function defaultProbes(appRoot: string): DoctorProbes {
     sandbox: probeSandbox,
     detectTestCommand,
     testRunnerWorks,
+    // The repo map's own cap: past it the listing stops, and so does the search for unreadable folders.
+    listRepoFiles: (dir) => listRepoFiles(dir, { limit: 100_000 }),
     electron: () => electronProbe(appRoot),
     artifactUsage,
   };

@@ -1,5 +1,6 @@
 import { APP_VERSION } from '../appVersion';
 import { checkModels } from './modelChecks';
+import { checkRepoFiles } from './repoFilesCheck';
 import { checkLlama, checkMemory, checkThreads } from './runtimeChecks';
 import { checkStorage } from './storageCheck';
 import { checkElectron, checkGit, checkSandbox, checkTestRunner } from './toolChecks';
@@ -11,8 +12,8 @@ export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promi
   const threads = checkThreads(probes, input);
   const { check: models, library, chosen } = await checkModels(probes, input);
   const memory = await checkMemory(probes, input, library, chosen);
-  const [git, sandbox, tests, storage] = await Promise.all([checkGit(probes), checkSandbox(probes), checkTestRunner(probes, input), checkStorage(probes, input)]);
-  const checks = [llama, threads, models, memory, git, sandbox, tests, storage, checkElectron(probes)];
+  const [git, sandbox, tests, files, storage] = await Promise.all([checkGit(probes), checkSandbox(probes), checkTestRunner(probes, input), checkRepoFiles(probes, input), checkStorage(probes, input)]);
+  const checks = [llama, threads, models, memory, git, sandbox, tests, files, storage, checkElectron(probes)];
   return DoctorReportSchema.parse({
     ok: checks.every((check) => check.status !== 'fail'),
     lathe_version: APP_VERSION,

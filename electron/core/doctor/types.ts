@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ModelEntry } from '../llm/index';
 import type { DetectedTestCommand } from '../workspace/index';
 import type { ArtifactUsage } from '../verifier/artifacts';
+import type { ListedFiles } from '../tools/listFiles';
 
 export const CheckStatusSchema = z.enum(['ok', 'warn', 'fail']);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
@@ -73,6 +74,8 @@ export interface DoctorProbes {
   detectTestCommand(dir: string): Promise<DetectedTestCommand | null>;
   /** Whether the test runner can start at all (pytest importable, the program on PATH). */
   testRunnerWorks(command: DetectedTestCommand, dir: string): Promise<CommandProbe>;
+  /** The repository's files as Lathe's gitignore-aware listing sees them, with the folders it could not list. */
+  listRepoFiles(dir: string): Promise<ListedFiles>;
   electron(): ElectronProbe;
   /** What the Verifier's artifact folder holds (seed 004 retention). */
   artifactUsage(artifactRoot: string): Promise<ArtifactUsage>;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isMissing } from '../fsErrors';
 import { resolveGitDirs } from '../git/gitDirs';
 
 interface RuleSet {
@@ -12,6 +13,11 @@ interface RuleSet {
 export interface ListedFiles {
   files: string[];
   truncated: boolean;
+  /**
+   * Folders (repo-relative, `.` for the root) that exist but could not be listed (EACCES, EIO…). They
+   * are skipped, as `git status` skips them, and named so a caller can say so, as git warns.
+   */
+  unreadable: string[];
 }
 
 /** Never listed: git's own folder anywhere, Lathe's run store at the top. */
@@ -50,11 +56,21 @@ function isIgnored(relative: string, isDir: boolean, sets: RuleSet[]): boolean {
 export async function listRepoFiles(root: string, options: { under?: string; limit?: number } = {}): Promise<ListedFiles> {
   const limit = options.limit ?? 10_000;
   const files: string[] = [];
+  const unreadable: string[] = [];
   let truncated = false;
+  const list = async (absolute: string, relative: string): Promise<fs.Dirent[]> => {
+    try {
+      return await fs.promises.readdir(absolute, { withFileTypes: true });
+    } catch (error) {
+      // Gone meanwhile (or `under` names no folder) is simply nothing to list; anything else is said.
+      if (!isMissing(error)) unreadable.push(relative || '.');
+      return [];
+    }
+  };
   const walk = async (relative: string, inherited: RuleSet[]): Promise<void> => {
     if (truncated) return;
     const absolute = path.join(root, relative);
-    const entries = await fs.promises.readdir(absolute, { withFileTypes: true }).catch(() => [] as fs.Dirent[]);
+    const entries = await list(absolute, relative);
     let sets = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
       const text = await fs.promises.readFile(path.join(absolute, '.gitignore'), 'utf8').catch(() => '');
@@ -88,11 +104,11 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
       const folder = parts.slice(0, depth).join('/');
       const text = await fs.promises.readFile(path.join(root, folder, '.gitignore'), 'utf8').catch(() => null);
       if (text !== null) inherited = [...inherited, { base: folder, rules: ignore().add(text) }];
-      if (isIgnored(parts.slice(0, depth + 1).join('/'), true, inherited)) return { files: [], truncated: false };
+      if (isIgnored(parts.slice(0, depth + 1).join('/'), true, inherited)) return { files: [], truncated: false, unreadable: [] };
     }
     await walk(under, inherited);
   } else {
     await walk('', sets);
   }
-  return { files, truncated };
+  return { files, truncated, unreadable };
 }

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { createReadOnlyTools } from './readOnlyTools';
 
 const repos: TempRepo[] = [];
 const dirs: string[] = [];
 afterEach(() => {
+  vi.restoreAllMocks();
   repos.splice(0).forEach((repo) => repo.remove());
   dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }));
 });
@@ -46,9 +47,24 @@ describe('listFiles', () => {
   it('lists under a folder with a limit, and refuses folders outside the repo', async () => {
     const repo = project();
     const tools = createReadOnlyTools(repo.dir);
-    expect(await tools.listFiles({ under: 'src', limit: 2 })).toEqual({ files: ['src/stats.py', 'src/util/strings.ts'], truncated: true });
-    expect(await tools.listFiles({ under: 'node_modules' })).toEqual({ files: [], truncated: false });
+    expect(await tools.listFiles({ under: 'src', limit: 2 })).toEqual({ files: ['src/stats.py', 'src/util/strings.ts'], truncated: true, unreadable: [] });
+    expect(await tools.listFiles({ under: 'node_modules' })).toEqual({ files: [], truncated: false, unreadable: [] });
+    expect(await tools.listFiles({ under: 'no/such/folder' })).toEqual({ files: [], truncated: false, unreadable: [] });
     await expect(tools.listFiles({ under: '../' })).rejects.toMatchObject({ code: 'INVALID_PATH' });
+  });
+
+  // Decision 75: a folder that cannot be listed is skipped as git status skips it, but named, as git warns.
+  it('skips a folder it cannot list and names it, as git warns', async () => {
+    const repo = project();
+    const readdir = fs.promises.readdir.bind(fs.promises);
+    const refused = new Set([path.join(repo.dir, 'src', 'util'), path.join(repo.dir, 'tests')]);
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folder: fs.PathLike, options?: { withFileTypes: true }) =>
+      refused.has(String(folder))
+        ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${String(folder)}'`), { code: 'EACCES' }))
+        : readdir(folder, options as { withFileTypes: true })) as unknown as typeof fs.promises.readdir);
+    const listed = await createReadOnlyTools(repo.dir).listFiles();
+    expect(listed.files).toEqual(['.gitignore', 'README.md', 'keep.log', 'package.json', 'src/stats.py', 'src/vendor/.gitignore', 'src/vendor/kept.js']);
+    expect(listed.unreadable).toEqual(['src/util', 'tests']);
   });
 });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { makeExampleRepo } from '../../../../test-support/exampleRepo';
 import { writeTinyModel } from '../../../../test-support/gguf';
 import { makeTempDir } from '../../../../test-support/tempRepo';
@@ -10,6 +10,7 @@ import { doctorCommand, doctorCommandWith } from './doctor';
 
 const home = makeTempDir('lathe-cli-doctor-');
 const repo = makeExampleRepo('js-stats');
+afterEach(() => vi.restoreAllMocks());
 afterAll(() => {
   fs.rmSync(home, { recursive: true, force: true });
   repo.remove();
@@ -39,7 +40,7 @@ describe('lathe doctor', () => {
     const { io, out } = capture();
     expect(await doctorCommand.run(['--json', '--dir', models], io)).toBe(0);
     const report = DoctorReportSchema.parse(JSON.parse(out.join('\n')));
-    expect(report.checks.map((check) => check.id)).toEqual(['llama', 'threads', 'models', 'memory', 'git', 'sandbox', 'tests', 'storage', 'electron']);
+    expect(report.checks.map((check) => check.id)).toEqual(['llama', 'threads', 'models', 'memory', 'git', 'sandbox', 'tests', 'files', 'storage', 'electron']);
     expect(report.checks.find((check) => check.id === 'tests')?.summary).toContain('not checked');
   });
 
@@ -79,6 +80,21 @@ describe('lathe doctor', () => {
     expect(err[0]).toContain(`set aside as ${path.join(home, kept[0] ?? '')} and`);
     expect(() => DoctorReportSchema.parse(JSON.parse(out.join('\n')))).not.toThrow();
     fs.rmSync(path.join(home, kept[0] ?? ''));
+  });
+
+  // The real listing on a real repository: a folder it cannot list (EACCES; root ignores chmod) is named.
+  it('warns, naming it, about a folder of the repository the listing could not read', async () => {
+    const readdir = fs.promises.readdir.bind(fs.promises);
+    const locked = path.join(repo.dir, 'src');
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folder: fs.PathLike, options?: { withFileTypes: true }) =>
+      String(folder) === locked
+        ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${locked}'`), { code: 'EACCES' }))
+        : readdir(folder, options as { withFileTypes: true })) as unknown as typeof fs.promises.readdir);
+    const { io, out } = capture();
+    await doctorCommand.run(['--repo', repo.dir, '--model', `llama:${modelPath}`, '--threads', '1'], io);
+    const text = out.join('\n');
+    expect(text).toMatch(/^Repository files\s+WARN\s+could not list 1 folder\(s\) \(src\): skipped, as git status skips them/m);
+    expect(text).toContain('  - cannot list: src');
   });
 
   it('refuses bad flags and a folder that is not a repository', async () => {
