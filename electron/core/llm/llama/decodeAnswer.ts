@@ -75,8 +75,7 @@ export async function decodeAnswer(request: DecodeRequest): Promise<DecodedAnswe
     pending = [];
     if (chunk === '') return;
     text += chunk;
-    if (steering) steering.accept(chunk);
-    else matcher?.feed(chunk);
+    matcher?.feed(chunk);
     request.onTextChunk?.(chunk);
   };
   try {

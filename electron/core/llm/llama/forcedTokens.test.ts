@@ -30,28 +30,28 @@ function steering(vocabulary: readonly string[], piecePrefix = '', gbnf = gramma
   const matcher = matcherForGbnf(gbnf);
   if (!matcher) throw new Error('grammar does not parse');
   const tokenizer = greedyTokenizer([...vocabulary, ...LETTERS, ...'0123456789', ' '], piecePrefix);
-  return { steer: new ForcedTokenSteering(matcher, tokenizer), tokenizer };
+  return { steer: new ForcedTokenSteering(matcher, tokenizer), tokenizer, answer: (text: string) => matcher.feed(text) };
 }
 
 describe('forced-token steering', () => {
   it('picks the first token the tokenizer writes for the forced text, and counts it', () => {
-    const { steer, tokenizer } = steering(['{"', '{', '"', 'name', '":', ':', ',', '"n', '}']);
+    const { steer, tokenizer, answer } = steering(['{"', '{', '"', 'name', '":', ':', ',', '"n', '}']);
     const first = steer.next();
     expect(tokenizer.text(first)).toBe('{"');
-    steer.accept('{"');
+    answer('{"');
     expect(tokenizer.text(steer.next())).toBe('name');
-    steer.accept('name');
+    answer('name');
     expect(tokenizer.text(steer.next())).toBe('":');
     expect(steer.steered).toBe(3);
   });
 
   it('leaves the layout to the model until it has chosen, then repeats its choice', () => {
-    const { steer, tokenizer } = steering(['{"', '"', 'name', '":', ',', ' "', '"n', '}']);
-    steer.accept('{"name":');
+    const { steer, tokenizer, answer } = steering(['{"', '"', 'name', '":', ',', ' "', '"n', '}']);
+    answer('{"name":');
     expect(steer.next()).toBeNull();
-    steer.accept(' "abc"');
+    answer(' "abc"');
     expect(tokenizer.text(steer.next())).toBe(',');
-    steer.accept(',');
+    answer(',');
     // The space after `,` is now forced, as the model put one after `:`.
     expect(tokenizer.text(steer.next())).toBe(' "');
   });
@@ -68,7 +68,7 @@ describe('forced-token steering', () => {
     const spaced = steering(['{"', 'name', '":', '"', ',', '}'], ' ');
     expect(spaced.steer.next()).toBeNull();
     const gone = steering(['{"', 'name', '":', '"', ',', '}']);
-    gone.steer.accept('[');
+    gone.answer('[');
     expect(gone.steer.next()).toBeNull();
     expect(gone.steer.steered).toBe(0);
   });

@@ -27,15 +27,11 @@ export class ForcedTokenSteering {
   private readonly firstTokens = new Map<string, Token | null>();
   steered = 0;
 
+  /** `matcher` is fed the answer's text by the caller; steering reads what it forces next. */
   constructor(
     private readonly matcher: GbnfMatcher,
     private readonly tokenizer: SteeringTokenizer,
   ) {}
-
-  /** Text the model produced (whole characters). */
-  accept(text: string): void {
-    this.matcher.feed(text);
-  }
 
   /** The token to pick next, or null to let the model sample. */
   next(): Token | null {
