@@ -51,7 +51,7 @@ function script(action: EngineAction, state: RunState, step: number): ActionOutc
     case 'apply':
       return { kind: 'applied', commit: `c${step}`, head: `c${step}`, files: [`src/helper${task}.js`] };
     case 'verify':
-      return { kind: 'verified', purpose: action.purpose, test: { status: 'PASS', passed: true, exit_code: 0, counts: null, first_failure: null, results_from: null, report: '', excerpt: '', tail: '', reason: null, isolation: 'none', duration_ms: 0, verify_run_id: 'v', artifact_dir: '', coverage_percent: null, failed_phase: null, work_dir_writes: null, tools: [] } };
+      return { kind: 'verified', purpose: action.purpose, test: { status: 'PASS', passed: true, exit_code: 0, counts: null, first_failure: null, results_from: null, report: '', excerpt: '', tail: '', reason: null, isolation: 'none', duration_ms: 0, verify_run_id: 'v', artifact_dir: '', coverage_percent: null, failed_phase: null, work_dir_writes: null, inventory: null, tools: [] } };
     default:
       return { kind: 'internal' };
   }

@@ -93,6 +93,10 @@ export const coreErrorCodes = [
   'BINARY_FILE',
   /** A file exists but could not be read or listed (EACCES, EIO, …): never taken for a missing one. */
   'FILE_UNREADABLE',
+  /** The writer gave an answer it had already given on the same base: not applied again. */
+  'REPEATED_ANSWER',
+  /** A change left fewer tests than the run started with (removed, renamed or skipped), or changed protected tests. */
+  'TESTS_WEAKENED',
   // models
   'MODEL_REJECTED',
   'MODEL_EXISTS',

@@ -57,6 +57,7 @@ export function testResult(passed: boolean, overrides: Partial<TestSummary> = {}
     coverage_percent: null,
     failed_phase: null,
     work_dir_writes: null,
+    inventory: null,
     tools: [],
     ...overrides,
   };

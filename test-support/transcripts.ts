@@ -10,6 +10,9 @@ export const STATS = {
   fixed: original.replace('  return mean(values);\n}', '  const s = [...values].sort((a, b) => a - b);\n  const m = Math.floor(s.length / 2);\n  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;\n}'),
 };
 
+/** Another wrong "fix" each time: a model that tries again says something new (the same answer twice is refused). */
+export const wrongTry = (n: number) => `${STATS.wrong}// try ${n}\n`;
+
 export const entry = {
   planner: (json: unknown) => ({ role: 'planner', json }),
   coder: (content: string, file = 'src/stats.js') => ({ role: 'coder', json: { edits: [{ path: file, content }] } }),

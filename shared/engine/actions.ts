@@ -8,8 +8,12 @@ export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'sco
 
 export type { AgentPurpose };
 
-/** `final`: seed 002's final full test run, before the goal gate's review. */
-export type VerifyPurpose = 'preflight' | 'step' | 'final';
+/**
+ * `preflight`: seed 001's run before any change (green means nothing to do). `baseline`: the same run in
+ * every other workflow, only recorded: the suite every later verification is compared with.
+ * `final`: seed 002's final full test run, before the goal gate's review.
+ */
+export type VerifyPurpose = 'preflight' | 'baseline' | 'step' | 'final';
 
 /** The one effect the engine must execute next. */
 export type EngineAction =

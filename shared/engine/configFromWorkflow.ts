@@ -12,6 +12,7 @@ export function configFromWorkflow(workflow: Workflow): RunConfig {
     edit_format: workflow.defaults.edit_format,
     artifacts_only: workflow.defaults.artifacts_only,
     tests_read_only: workflow.defaults.tests_read_only,
+    tests_policy: 'protect',
     test_command: null,
     build_command: null,
     extra_verification: [],

@@ -10,6 +10,7 @@ const report = { summary: 's', repo_map: [], target_files: ['src/stats.js'], api
 function script(options: { green?: (verifies: number) => boolean; scoutFails?: boolean; infra?: boolean } = {}): Script {
   let verifies = 0;
   let commits = 0;
+  let answers = 0;
   return (action: EngineAction, state: RunState): ActionOutcome => {
     switch (action.kind) {
       case 'prepare':
@@ -18,6 +19,9 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
         commits++;
         return { kind: 'applied', commit: `c${commits}`, head: `c${commits}`, files: ['src/stats.js'] };
       case 'verify':
+        if (options.infra) return { kind: 'verified', purpose: action.purpose, test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }) };
+        // A bug to fix: the suite fails at the run's start; `green` decides each later run.
+        if (action.purpose === 'baseline') return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
         verifies++;
         if (options.infra) return { kind: 'verified', purpose: action.purpose, test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }) };
         return { kind: 'verified', purpose: action.purpose, test: testResult(options.green?.(verifies) ?? true) };
@@ -28,7 +32,8 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
           const question = state.scouting?.brief?.questions[state.scouting.next];
           return agentOutput(action, { scout: question?.scout, question: question?.question, report, context_file: `context_00${state.contexts.length + 1}.md`, tool_calls: 2 });
         }
-        return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] });
+        // A new answer each time (the same answer twice is refused: attemptGuard.test.ts).
+        return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: `x${++answers}` }] });
       default:
         return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
@@ -53,7 +58,7 @@ describe('editor-scouts (seed 004) transitions', () => {
     const replans = run.events.filter((event) => event.type === 'replan').length;
     expect(replans).toBe(3);
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'scout_brief')).toBe(4);
-    expect(countOf(run.actions, (action) => action.kind === 'verify')).toBe(12);
+    expect(countOf(run.actions, (action) => action.kind === 'verify' && action.purpose === 'step')).toBe(12);
     const decisions = run.events.filter((event) => event.type === 'counters').map((event) => event.data.decision);
     expect(decisions.map((decision, index) => (decision === 'retry' ? null : `${index + 1}:${String(decision)}`)).filter(Boolean)).toEqual(['3:replan', '6:replan', '9:replan', '12:hard_stop']);
     expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 1 });

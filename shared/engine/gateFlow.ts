@@ -6,6 +6,7 @@ import { gateWaitsForUser, type GateKind } from './gates';
 import { currentPlan, currentStep, updatePlan } from './planOps';
 import type { Workflow } from './workflows';
 import type { RunState, Verdict } from './runState';
+import { rollBackTo } from './attemptGuard';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 
 const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_review', goal: 'goal_review' } as const;
@@ -19,7 +20,19 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
       ...state,
       counters: { ...state.counters, gates_opened: number },
       phase: PHASE_OF_GATE[kind],
-      gate: { gate_id: gateId, kind, step_id: stepId, threshold: state.config.thresholds[kind], verdict: null, escalation: null, opened_at: now, unreviewed: null, needs_final_test: kind === 'goal' },
+      gate: {
+        gate_id: gateId,
+        kind,
+        step_id: stepId,
+        threshold: state.config.thresholds[kind],
+        verdict: null,
+        escalation: null,
+        opened_at: now,
+        unreviewed: null,
+        needs_final_test: kind === 'goal',
+        test_files: kind === 'code' || kind === 'step' ? (state.last_test?.inventory?.test_files_changed ?? []) : [],
+        unrelated: kind === 'code' || kind === 'step' ? state.unrelated_hunks : [],
+      },
     },
     events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind] } }],
   };
@@ -99,7 +112,9 @@ function critiqueOf(verdict: Verdict, escalation: string | null, finalTestsFaile
 function decideGate(state: RunState, workflow: Workflow, approved: boolean, critique: string, by: 'supervisor' | 'user'): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
-  const closed: RunState = { ...state, gate: null };
+  // Passing a gate that showed changes to existing tests is the explicit approval they need.
+  const approvedTests = approved && gate.test_files.length > 0 ? [...new Set([...state.approved_test_files, ...gate.test_files])] : state.approved_test_files;
+  const closed: RunState = { ...state, gate: null, approved_test_files: approvedTests };
   const decision: PendingEvent = { role: by === 'user' ? 'user' : 'supervisor', type: 'gate_closed', data: { gate_id: gate.gate_id, gate: gate.kind, approved, by } };
   const tail = (transition: Transition): Transition => ({ state: transition.state, events: [decision, ...transition.events] });
   switch (gate.kind) {
@@ -117,9 +132,17 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', text: critique });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
-    case 'step':
+    case 'step': {
       if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, workflow));
-      return tail(failAttempt(closed, workflow, { kind: 'critique', text: critique }));
+      // Seed 001 refines a rejected step on top of it; but a change carrying what must never ship
+      // (unrelated hunks, changed tests) is undone, so the next attempt starts from the best state before it.
+      const base = closed.attempt_base;
+      const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
+      const rolledBack = base && mustGo ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`) : { state: closed, events: [] };
+      const undone = rolledBack.events.length > 0 ? `\n(Your change was undone: the files are back as they were before it.)` : '';
+      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', text: `${critique}${undone}` });
+      return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
+    }
     case 'goal':
       // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
       if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, by === 'user' ? 'the user confirmed the goal is met at the goal gate' : 'the Supervisor confirmed the goal is met'));

@@ -62,5 +62,11 @@ export function initialState(run: NewRun): RunState {
     elapsed_ms: 0,
     result: null,
     closed: null,
+    baseline: null,
+    tested_head: null,
+    attempt_base: null,
+    tried_answers: [],
+    approved_test_files: [],
+    unrelated_hunks: [],
   };
 }

@@ -10,8 +10,10 @@ const plan2 = {
     { id: 'T2', title: 'Add median', rationale: 'r', acceptance: 'a', artifacts: ['src/stats.py'] },
   ],
 };
-const wholeFile = { edits: [{ path: 'src/stats.py', content: 'x = 1\n' }] };
 let commitCounter = 0;
+let answerCounter = 0;
+/** A model that answers something new each time (the same answer twice is refused; attemptGuard.test.ts). */
+const wholeFile = () => ({ edits: [{ path: 'src/stats.py', content: `x = ${++answerCounter}\n` }] });
 
 /** A script where every effect succeeds, with overrides per action. */
 function happy(overrides: Partial<Record<string, (action: EngineAction) => ReturnType<Script>>> = {}): Script {
@@ -29,7 +31,7 @@ function happy(overrides: Partial<Record<string, (action: EngineAction) => Retur
         return { kind: 'applied', commit: `c${commitCounter}`, head: `c${commitCounter}`, files: ['src/stats.py'] };
       case 'agent':
         if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, plan2);
-        if (action.purpose === 'code') return agentOutput(action, wholeFile);
+        if (action.purpose === 'code') return agentOutput(action, wholeFile());
         if (action.purpose === 'test_report') return agentOutput(action, { task_id: 'T1', passed: false, report: 'model report' });
         if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
         return agentOutput(action, verdict(true, 90));
@@ -46,7 +48,7 @@ describe('minimal (seed 000)', () => {
     expect(run.state.result).toEqual({ status: 'complete', exit_code: 0, reason: expect.any(String) });
     expect(run.state.plans[0]?.steps.map((step) => [step.id, step.status])).toEqual([['T1', 'completed'], ['T2', 'completed']]);
     const sequence = run.actions.filter((action) => action.kind !== 'internal').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind));
-    expect(sequence).toEqual(['prepare', 'planner:plan', 'coder:code', 'apply', 'verify', 'tester:test_report', 'coder:code', 'apply', 'verify', 'tester:test_report', 'finish']);
+    expect(sequence).toEqual(['prepare', 'verify', 'planner:plan', 'coder:code', 'apply', 'verify', 'tester:test_report', 'coder:code', 'apply', 'verify', 'tester:test_report', 'finish']);
     expect(run.state.commits).toHaveLength(2);
   });
 
@@ -95,7 +97,11 @@ describe('minimal (seed 000)', () => {
 describe('retry-loop (seed 003)', () => {
   const failingUntil = (greenAtAttempt: number): Script => {
     let verifies = 0;
-    return happy({ 'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(++verifies >= greenAtAttempt) }) });
+    // A bug to fix: the suite fails at the start, and each attempt fails the same test until the green one.
+    return happy({
+      'verify:baseline': () => ({ kind: 'verified', purpose: 'baseline', test: testResult(false) }),
+      'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(++verifies >= greenAtAttempt) }),
+    });
   };
 
   // docs/seeds.md 3.5

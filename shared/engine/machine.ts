@@ -1,6 +1,7 @@
+import type { ErrorCode } from '../errors';
 import type { AgentOutputOutcome, EditProposal } from './agentOutputs';
 import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
-import { EXIT_GOAL_NOT_MET, EXIT_INFRA, EXIT_SUCCESS, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
+import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan } from './planning';
@@ -9,7 +10,10 @@ import type { Workflow } from './workflows';
 import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
-import { feedbackFrom, fixPlanFeedback } from './testFeedback';
+import { fixPlanFeedback } from './testFeedback';
+import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback, testedHead } from './attemptGuard';
+import { afterStartTests, phaseAfterPrepare } from './startTests';
+import type { TriedAnswer } from './runState';
 
 /** Purposes whose failure costs an attempt or a plan attempt, i.e. would call the same model again. */
 const WRITER_OR_PLANNER: ReadonlySet<AgentPurpose> = new Set<AgentPurpose>(['plan', 'subplan', 'code']);
@@ -29,7 +33,7 @@ export function nextAction(state: RunState, workflow: Workflow): EngineAction {
     case 'preparing':
       return { kind: 'prepare' };
     case 'preflight':
-      return { kind: 'verify', purpose: 'preflight' };
+      return { kind: 'verify', purpose: workflow.preflight_test ? 'preflight' : 'baseline' };
     case 'scouting': {
       const brief = state.scouting?.brief ?? null;
       if (!brief) return { kind: 'agent', role: 'editor', purpose: 'scout_brief' };
@@ -93,14 +97,15 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
         branch: outcome.workspace.branch,
         head: outcome.head,
         test_command: outcome.test_command,
-        phase: workflow.preflight_test ? 'preflight' : workflow.scouts ? 'scouting' : 'planning',
+        phase: phaseAfterPrepare(workflow, outcome.test_command),
       };
       const data = { branch: outcome.workspace.branch, base: outcome.workspace.baseCommit, work_dir: outcome.workspace.workDir, mode: outcome.workspace.mode, test_command: outcome.test_command };
       return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
     }
     case 'verified':
-      if (outcome.purpose === 'final') return afterFinalTest(state, outcome.test);
-      return outcome.purpose === 'preflight' ? afterPreflight(state, workflow, outcome.test) : afterVerify(state, workflow, outcome.test);
+      if (outcome.purpose === 'final') return afterFinalTest({ ...state, tested_head: testedHead(state, outcome.test) }, outcome.test);
+      if (outcome.purpose === 'preflight' || outcome.purpose === 'baseline') return afterStartTests(state, workflow, outcome.test, outcome.purpose);
+      return afterVerify({ ...state, tested_head: testedHead(state, outcome.test) }, workflow, outcome.test);
     case 'agent_output':
       return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), workflow, outcome, now);
     case 'agent_declined':
@@ -163,23 +168,6 @@ function internalStep(state: RunState, workflow: Workflow, now: string): Transit
   return { state, events: [] };
 }
 
-function afterPreflight(state: RunState, workflow: Workflow, test: TestSummary): Transition {
-  const recorded: RunState = { ...state, last_test: test };
-  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'preflight', ...test } };
-  if (test.status === 'INFRA_ERROR') {
-    const ended = finishRun(recorded, 'failed', EXIT_INFRA, `the test command could not run: ${test.reason ?? 'unknown reason'}`);
-    return { state: ended.state, events: [event, ...ended.events] };
-  }
-  if (test.passed) {
-    const ended = finishRun(recorded, 'complete', EXIT_SUCCESS, 'nothing to do: the tests already pass');
-    return { state: ended.state, events: [event, ...ended.events] };
-  }
-  // The failing tests the run starts from: the evidence a later green shows the change is tested (seed 004's done).
-  const failure = { step_id: null, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir };
-  const next: RunState = { ...recorded, phase: workflow.scouts ? 'scouting' : 'planning', feedback: feedbackFrom(test, 'first_failure', workflow.failure_view), failure_history: [...recorded.failure_history, failure].slice(-5) };
-  return { state: next, events: [event] };
-}
-
 function afterVerify(state: RunState, workflow: Workflow, test: TestSummary): Transition {
   const metrics = test.passed
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
@@ -210,8 +198,13 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
     }
     case 'code': {
       const files = proposalFiles(outcome.output);
-      const next: RunState = { ...state, proposal: outcome.output, proposal_files: files, phase: 'applying' };
-      return { state: next, events: [{ role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } }] };
+      const patch: PendingEvent = { role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } };
+      const answer = recordAnswer(state, outcome.output);
+      if (answer.kind === 'repeated') {
+        const repeated = refuseRepeatedAnswer(answer.state, workflow, answer.previous, answer.times);
+        return { state: repeated.state, events: [patch, ...repeated.events] };
+      }
+      return { state: { ...answer.state, proposal: outcome.output, proposal_files: files, phase: 'applying' }, events: [patch] };
     }
     case 'test_report': {
       const report = outcome.output;
@@ -316,3 +309,17 @@ export function proposalFiles(proposal: EditProposal): string[] {
   return [...new Set(paths)].sort();
 }
 
+/**
+ * An answer the writer gave before, on the same base, is not applied again: the writer is told; the
+ * third identical answer ends the attempts at the step (a sub-plan where the workflow makes them).
+ */
+function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: TriedAnswer, times: number): Transition {
+  const feedback = repeatedAnswerFeedback(previous, times);
+  const refused: PendingEvent = { role: 'engine', type: 'edit_rejected', data: { code: 'REPEATED_ANSWER' satisfies ErrorCode, rule: 'repeated-answer', path: null, message: feedback.text.slice(0, 500) } };
+  const recorded = recordWriterFailure(state, workflow, 'REPEATED_ANSWER', feedback.text);
+  const next =
+    times >= IDENTICAL_ANSWERS_LIMIT
+      ? outOfAttempts({ ...recorded, gate: null, proposal: null, feedback }, workflow, `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`)
+      : failAttempt(recorded, workflow, feedback);
+  return { state: next.state, events: [refused, ...next.events] };
+}

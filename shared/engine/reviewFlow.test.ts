@@ -9,7 +9,9 @@ import type { RunState } from './runState';
 
 const step = (id: string, depends: string[] = []) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: depends, artifacts: ['src/stats.js'] });
 const twoSteps = { plan_id: 'plan_0001', analysis: 'two steps', steps: [step('T1'), step('T2', ['T1'])] };
-const code = { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] };
+let answers = 0;
+/** A new answer each time (the same answer twice is refused: attemptGuard.test.ts). */
+const code = () => ({ edits: [{ path: 'src/stats.js', search: '', replace: `x${++answers}` }] });
 const fixPlan = { task_id: 'T1', summary: 'the even case fails', findings: [{ severity: 'high', kind: 'bug', description: 'off by one', location: 'src/stats.js' }], fix_plan: ['average the middle pair'] };
 
 interface Handlers {
@@ -32,7 +34,7 @@ function script(handlers: Handlers = {}): Script {
         return { kind: 'verified', purpose: action.purpose, test: testResult(handlers.verify?.(state, action.purpose) ?? true) };
       case 'agent': {
         if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, twoSteps);
-        if (action.purpose === 'code') return handlers.code?.(action, state) ?? agentOutput(action, code);
+        if (action.purpose === 'code') return handlers.code?.(action, state) ?? agentOutput(action, code());
         if (action.purpose === 'fix_plan') return agentOutput(action, handlers.tester?.(state) ?? { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
         const answer = handlers.review?.(action.purpose, state) ?? verdict(true, 90);
         return 'kind' in answer ? answer : agentOutput(action, answer);
@@ -99,7 +101,7 @@ describe('seed 002 (2.3): a gate passes only when approved AND at or over its th
     const devAgent: Workflow = WORKFLOWS['dev-agent'];
     const run = simulate(devAgent, (action, state) => {
       if (action.kind === 'verify' && action.purpose === 'preflight') return { kind: 'verified', purpose: 'preflight', test: testResult(false) };
-      if (action.kind === 'agent' && action.purpose === 'code') return agentOutput(action, { diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n' });
+      if (action.kind === 'agent' && action.purpose === 'code') return agentOutput(action, { diff: `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b${reviews}\n` });
       if (action.kind === 'agent' && action.purpose === 'review_step') return agentOutput(action, verdict(true, ++reviews === 1 ? 40 : 80));
       return script()(action, state);
     });
@@ -121,7 +123,7 @@ describe("seed 002 (2.1): the Supervisor verifies the Tester's fix plans too", (
       script({
         verify: failingOnce(),
         tester: (state) => (state.last_test?.passed ? { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] } : fixPlan),
-        code: (action, state) => (seen.push(state.feedback?.text ?? null), agentOutput(action, code)),
+        code: (action, state) => (seen.push(state.feedback?.text ?? null), agentOutput(action, code())),
         review: (purpose) => (purpose === 'review_fix_plan' ? verdict(true, 75, 'concrete and right') : verdict(true, 90)),
       }),
     );
@@ -140,7 +142,7 @@ describe("seed 002 (2.1): the Supervisor verifies the Tester's fix plans too", (
       script({
         verify: failingOnce(),
         tester: (state) => (state.last_test?.passed ? { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] } : fixPlan),
-        code: (action, state) => (seen.push(state.feedback?.text ?? null), agentOutput(action, code)),
+        code: (action, state) => (seen.push(state.feedback?.text ?? null), agentOutput(action, code())),
         review: (purpose) => (purpose === 'review_fix_plan' ? verdict(false, 30, 'the plan invents a bug') : verdict(true, 90)),
       }),
     );

@@ -78,6 +78,12 @@ export const RunConfigSchema = z.object({
   edit_format: EditFormatNameSchema,
   artifacts_only: z.boolean(),
   tests_read_only: z.boolean(),
+  /**
+   * `protect`: the repository's existing test files are not the writer's to change — refused where no
+   * gate reviews the change, and needing an explicit approval (never `--yes`) where one does; a run
+   * whose tests are fewer than at its start fails. `allow`: the user lets the run change them.
+   */
+  tests_policy: z.enum(['protect', 'allow']).default('protect'),
   /** null: detect from the repository. */
   test_command: z.array(z.string().max(4096)).min(1).max(64).nullable(),
   /** Seed 004's build step, run before the tests in the same sandbox; null: none. A run saved before it existed has none. */

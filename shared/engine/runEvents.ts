@@ -65,7 +65,7 @@ export const RUN_EVENTS = {
   fix_cycle: z.object({ step_id: stepId, cycle: z.number(), max: z.number() }),
   replan: z.object({ replan: z.number(), reason: z.string() }),
   replan_requested: z.object({ reason: z.string() }),
-  rollback: z.object({ step_id: stepId, to: z.string(), dropped: z.array(z.string()) }),
+  rollback: z.object({ step_id: stepId, to: z.string(), dropped: z.array(z.string()), reason: z.string().optional() }),
   budget_exhausted: z.object({ scope: z.enum(['step', 'execution']), step_id: stepId, reason: z.string(), failed_steps: z.array(z.string()).optional() }),
   command_rejected: z.object({ command: z.string(), reason: z.string() }),
   agent_call: z.object({ purpose: AgentPurposeSchema, model: z.string().nullable(), step_id: stepId }),
@@ -79,7 +79,7 @@ export const RUN_EVENTS = {
   patch: z.object({ task_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
   edit_rejected: z.object({ code: z.string(), rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
   commit: z.object({ sha: z.string().nullable(), task_id: stepId, files: z.array(z.string()) }),
-  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'step', 'final']), task_id: stepId.optional() }),
+  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), task_id: stepId.optional() }),
   tester_report: z.object({ task_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
   /** The Tester's fix plan; `invalid` (and nothing else but `task_id`) when its answer did not match the schema. */
   fix_plan: z.object({

@@ -3,6 +3,7 @@ import { RunClosureSchema, RunStatusSchema } from '../schemas/run';
 import { GateKindSchema } from './gates';
 import { RunConfigSchema } from './runConfig';
 import { EditorBriefSchema } from '../schemas/agents/scout';
+import { InventoryCheckSchema } from './testInventory';
 
 /**
  * Where a run stands. The engine asks `nextAction` what to do in each phase, runs the effect, and
@@ -98,13 +99,15 @@ export const TestSummarySchema = z.object({
     .object({ restored: z.array(z.string()), removed: z.array(z.string()), relinked: z.array(z.string()), failed: z.array(z.string()) })
     .nullable()
     .default(null),
+  /** This run's tests against the run's start (names or totals); null for the start itself or when either run reported no counts. */
+  inventory: InventoryCheckSchema.nullable().default(null),
   /** Seed 003's registered tools in order, the test command first (`tests`); `reason` when one did not pass. */
   tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean(), reason: z.string().nullable().default(null) })),
 });
 export type TestSummary = z.infer<typeof TestSummarySchema>;
 
 export const FeedbackSchema = z.object({
-  kind: z.enum(['test_output', 'first_failure', 'fix_plan', 'critique', 'edit_rejected', 'agent_error']),
+  kind: z.enum(['test_output', 'first_failure', 'fix_plan', 'critique', 'edit_rejected', 'agent_error', 'tests_weakened', 'rolled_back', 'repeated_answer']),
   text: z.string(),
 });
 export type Feedback = z.infer<typeof FeedbackSchema>;
@@ -130,6 +133,10 @@ export const PendingGateSchema = z.object({
   unreviewed: z.string().nullable().default(null),
   /** Seed 002's goal gate: the final full test run is still to be made before the review. */
   needs_final_test: z.boolean().default(false),
+  /** Existing test files the change under review modifies (`tests: protect`): passing the gate approves them, and `--yes` never does. */
+  test_files: z.array(z.string()).default([]),
+  /** The change's hunks classed as unrelated to the task (`path lines A-B: why`), shown apart for the reviewer. */
+  unrelated: z.array(z.string()).default([]),
 });
 export type PendingGate = z.infer<typeof PendingGateSchema>;
 
@@ -183,6 +190,40 @@ export const RunResultSchema = z.object({
   code: z.string().optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
+
+/** The suite at the run's start: what every later verification is compared with (names on disk, `baseline-tests.json`). */
+export const BaselineSchema = z.object({
+  status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']),
+  counts: TestSummarySchema.shape.counts,
+  commit: z.string().nullable(),
+});
+export type Baseline = z.infer<typeof BaselineSchema>;
+
+/**
+ * The best state of the current step so far: the base its next attempt builds on. An attempt that
+ * leaves more failing tests, weakens the tests or breaks the build is rolled back to it.
+ */
+export const AttemptBaseSchema = z.object({
+  commit: z.string(),
+  commit_count: z.number().int().nonnegative(),
+  /** Failing tests there; null when unknown (not verified yet, or no counts). */
+  failed: z.number().int().nonnegative().nullable(),
+  /** Tests there, to tell a new failing test (a test written first) from one that broke. */
+  total: z.number().int().nonnegative().nullable().default(null),
+  /** Whether the tests passed there; null when not verified. */
+  passed: z.boolean().nullable(),
+  /** The build failed there (seed 004's build step). */
+  build_failed: z.boolean(),
+});
+export type AttemptBase = z.infer<typeof AttemptBaseSchema>;
+
+/** The last verification's verdict on a commit: what a step started there, or an answer changing nothing, builds on. */
+export const TestedHeadSchema = AttemptBaseSchema.omit({ commit_count: true }).extend({ passed: z.boolean() });
+export type TestedHead = z.infer<typeof TestedHeadSchema>;
+
+/** A writer answer already tried in this step, by its fingerprint (the answer and the base it was given on). */
+export const TriedAnswerSchema = z.object({ key: z.string(), attempt: z.number().int().nonnegative(), times: z.number().int().positive(), outcome: z.string() });
+export type TriedAnswer = z.infer<typeof TriedAnswerSchema>;
 
 /** `.lathe/runs/<run_id>/state.json`; starts with the header every workflow shares (runs/listRuns.ts). */
 export const RunStateSchema = z.object({
@@ -243,6 +284,18 @@ export const RunStateSchema = z.object({
   /** Run time used as of the last save, across sessions (resume does not reset the budget). */
   elapsed_ms: z.number().nonnegative(),
   result: RunResultSchema.nullable(),
+  /** The suite at the run's start; null before it ran, or for states saved before it existed. */
+  baseline: BaselineSchema.nullable().default(null),
+  /** The last verified commit and its verdict. */
+  tested_head: TestedHeadSchema.nullable().default(null),
+  /** The current step's best state so far (see AttemptBaseSchema). */
+  attempt_base: AttemptBaseSchema.nullable().default(null),
+  /** The writer's answers tried in the current step (a repeated one is refused; the third ends the attempts). */
+  tried_answers: z.array(TriedAnswerSchema).default([]),
+  /** Hunks of the current step's change classed as unrelated to the task (`path lines A-B: why`), for its gates and the report. */
+  unrelated_hunks: z.array(z.string()).default([]),
+  /** Existing test files whose change a gate approved explicitly (never `--yes`). */
+  approved_test_files: z.array(z.string()).default([]),
   /** Undone or merged by the user after the run (the `run_undone`/`run_merged` event it mirrors); older states lack it. */
   closed: RunClosureSchema.nullable().default(null),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentOutput, simulate, usage, workspace, type Script } from '../../test-support/engineSim';
+import { agentOutput, simulate, testResult, usage, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
 import { configFromWorkflow } from './configFromWorkflow';
 import { countVerifyFailure, countVerifyPass } from './counters';
@@ -72,6 +72,9 @@ describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck,
     switch (action.kind) {
       case 'prepare':
         return { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] };
+      case 'verify':
+        // The run's start; no attempt gets as far as another test run.
+        return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
       case 'agent':
         if (action.purpose === 'scout_brief') return agentOutput(action, { behavior_change: 'b', success_criteria: ['s'], non_goals: [], questions: [{ scout: 'A', question: 'where?' }] });
         if (action.purpose === 'scout') return agentOutput(action, { scout: 'A', question: 'where?', report: scoutReport, context_file: 'context_001.md', tool_calls: 1 });

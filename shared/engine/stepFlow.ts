@@ -1,4 +1,5 @@
 import type { PendingEvent, Transition } from './actions';
+import { settleFailedAttempt, stepBase } from './attemptGuard';
 import { countVerifyFailure, countVerifyPass } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { openGate } from './gateFlow';
@@ -44,7 +45,9 @@ export function rollBackStep(state: RunState): Transition {
   const kept = state.commits.slice(0, base.commit_count);
   const step = currentStep(state);
   const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
-  return { state: { ...cleaned, head: base.commit, commits: kept }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped } }] };
+  const rolled: RunState = { ...cleaned, head: base.commit, commits: kept };
+  // The step's start is the next attempt's base again: nothing after it stands.
+  return { state: { ...rolled, attempt_base: stepBase(rolled) }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason: 'the code gate rejected the implementation' } }] };
 }
 
 export function completeStep(state: RunState, workflow: Workflow): Transition {
@@ -67,7 +70,10 @@ export function completeStep(state: RunState, workflow: Workflow): Transition {
  * A verify run failed. Seed 004's counters decide first (hard stop, then REPLAN); otherwise the
  * writer tries again with the feedback while attempts remain.
  */
-export function failVerification(state: RunState, workflow: Workflow, feedback: Feedback): Transition {
+export function failVerification(unsettled: RunState, workflow: Workflow, failure: Feedback): Transition {
+  // The attempt is undone first when it left things worse, so whatever comes next builds on the best state.
+  const settled = settleFailedAttempt(unsettled, failure);
+  const { state, feedback } = settled;
   const { counters, decision } = countVerifyFailure(state.counters, state.config.limits);
   const counted = { ...state, counters };
   const countersEvent = event('counters', {
@@ -78,7 +84,7 @@ export function failVerification(state: RunState, workflow: Workflow, feedback: 
   });
   if (decision === 'hard_stop') {
     const reason = `hard stop: ${counters.total_verify_loops} verify loops without green`;
-    return withEvents(finishRun(counted, 'stuck', EXIT_GOAL_NOT_MET, reason), countersEvent);
+    return withEvents(finishRun(counted, 'stuck', EXIT_GOAL_NOT_MET, reason), ...settled.events, countersEvent);
   }
   if (decision === 'replan') {
     const replanned: RunState = {
@@ -91,12 +97,12 @@ export function failVerification(state: RunState, workflow: Workflow, feedback: 
       proposal_files: [],
       metrics: { ...counted.metrics, replan_count: counted.metrics.replan_count + 1 },
     };
-    return { state: replanned, events: [countersEvent, event('replan', { replan: counters.replans, reason: feedback.text.slice(0, 500) })] };
+    return { state: replanned, events: [...settled.events, countersEvent, event('replan', { replan: counters.replans, reason: feedback.text.slice(0, 500) })] };
   }
   if (counted.counters.fix_cycles < state.config.limits.max_fix_cycles) {
-    return withEvents(fixCycle(counted, feedback), countersEvent);
+    return withEvents(fixCycle(counted, feedback), ...settled.events, countersEvent);
   }
-  return withEvents(failAttempt(counted, workflow, feedback), countersEvent);
+  return withEvents(failAttempt(counted, workflow, feedback), ...settled.events, countersEvent);
 }
 
 /** Seed 002: the Tester's fix plan goes back to the Coder within the same attempt. */
@@ -172,6 +178,8 @@ export function selectNext(state: RunState, workflow: Workflow, now = state.upda
     const based: RunState = {
       ...planStarted,
       step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null,
+      attempt_base: stepBase(planStarted),
+      tried_answers: [],
       // Seed 002: a sub-plan works within its blocked step's budget, so its steps carry on the time spent.
       step_time: { step_id: selection.step.id, spent_ms: selection.step.depth > 0 ? (state.step_time?.spent_ms ?? 0) : 0, fix_cycle_spent_ms: 0 },
     };

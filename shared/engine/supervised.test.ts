@@ -9,7 +9,9 @@ import type { RunState } from './runState';
 
 const step = (id: string, depends: string[] = []) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: depends, artifacts: ['src/stats.js'] });
 const twoSteps = { plan_id: 'plan_0001', analysis: 'two steps', steps: [step('T1'), step('T2', ['T1'])] };
-const code = { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] };
+let answers = 0;
+/** A new answer each time (the same answer twice is refused: attemptGuard.test.ts). */
+const code = () => ({ edits: [{ path: 'src/stats.js', search: '', replace: `x${++answers}` }] });
 const cleanFixPlan = (id: string) => ({ task_id: id, summary: 'fine', findings: [], fix_plan: [] });
 
 /** A supervised script: green tests and approving verdicts unless a handler says otherwise. */
@@ -23,10 +25,12 @@ function script(handlers: { verify?: (state: RunState) => boolean; review?: (kin
         commit++;
         return { kind: 'applied', commit: `c${commit}`, head: `c${commit}`, files: ['src/stats.js'] };
       case 'verify':
+        // The run starts from a failing suite (a bug to fix); `verify` decides every later run.
+        if (action.purpose === 'baseline') return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
         return { kind: 'verified', purpose: action.purpose, test: testResult(handlers.verify?.(state) ?? true) };
       case 'agent':
         if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, handlers.plan?.(state) ?? twoSteps);
-        if (action.purpose === 'code') return agentOutput(action, code);
+        if (action.purpose === 'code') return agentOutput(action, code());
         if (action.purpose === 'fix_plan') return agentOutput(action, cleanFixPlan(state.current_step_id ?? 'T1'));
         return agentOutput(action, handlers.review?.(action.purpose, state) ?? verdict(true, 90));
       default:
@@ -158,7 +162,9 @@ describe('human gates in the transition table', () => {
     const outcome = { kind: 'user_decision', gate_id: gateId, approved: false, comment: 'split the change', feedback: 'Keep median() pure.' } as const;
     const decided = applyOutcome(paused.state, supervised, outcome, 'later');
     expect(decided.state.status).toBe('running');
+    // Seed 001/002 refine a rejected step on top of it (only unrelated hunks or changed tests are undone: attemptGuard.test.ts).
     expect(decided.state.feedback).toEqual({ kind: 'critique', text: 'User: split the change\nKeep median() pure.' });
+    expect(decided.state.head).toBe(paused.state.head);
     expect(decided.events.find((event) => event.type === 'gate_decided')?.data).toMatchObject({ approved: false, comment: 'split the change', edited_feedback: 'Keep median() pure.' });
     const stale = applyOutcome(paused.state, supervised, { ...outcome, gate_id: 'another-gate' }, 'later');
     expect(stale).toEqual({ state: { ...paused.state, updated_at: 'later' }, events: [] });

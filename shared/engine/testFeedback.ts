@@ -24,9 +24,10 @@ export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_fai
   const text = testRunText(test, view);
   if (kind === 'first_failure' && test.first_failure) {
     if (view === 'excerpt') return { kind, text: `${firstFailureLine(test)}\n\n${text}` };
-    // Seed 004: the Verifier's status, the first failure, the last 200 lines and where the artifacts are.
+    // Seed 004: the Verifier's status, the first failure, the last 200 lines and the artifacts' reference (its run id:
+    // Lathe's own folders are not the model's business, and a path there only invites it to write one).
     if (view === 'tail') {
-      const run = `Verifier: ${test.status} (run ${test.verify_run_id || 'none'}, artifacts: ${test.artifact_dir || 'none'})`;
+      const run = `Verifier: ${test.status} (run ${test.verify_run_id || 'none'})`;
       return { kind, text: `${run}\n${firstFailureLine(test)}\n${test.first_failure.message}\n\nLast 200 lines of the output:\n${text}` };
     }
     return { kind, text: `First failing test: ${test.first_failure.test_id}\n${test.first_failure.message}\n\nTest output:\n${text}` };

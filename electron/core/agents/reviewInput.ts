@@ -60,7 +60,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
       const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
-      return { input: { ...input, task, test, changed_files: state.proposal_files, ...tests, ...findings }, context: files };
+      return { input: { ...input, task, test, changed_files: state.proposal_files, ...tests, ...protectedTestsNote(gate?.test_files ?? []), ...findings }, context: files };
     }
     case 'goal':
       // The last test result here is the final full test run made for this gate.
@@ -87,4 +87,13 @@ export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Pro
     fix_plan: state.fix_review?.plan ?? '',
   };
   return { input, context: files };
+}
+
+/** Existing tests a change modifies (`tests: protect`): the gate's approval is theirs too, so the reviewer is told so plainly. */
+function protectedTestsNote(testFiles: readonly string[]): Record<string, unknown> {
+  if (testFiles.length === 0) return {};
+  return {
+    existing_tests_changed: testFiles,
+    existing_tests_note: 'This change modifies test files that existed before the run. Approving this gate also approves those test changes: approve only if the task itself requires changing these tests, never to make failing tests pass.',
+  };
 }

@@ -11,12 +11,13 @@ export function terminalGateDecider(io: CliIo, approveAll: boolean) {
       : gate.unreviewed
         ? ` The Supervisor could not review it (${gate.unreviewed}).`
         : '';
-    // --yes approves the gates the Supervisor reviewed; one it could not review is never passed unseen.
-    if (approveAll && !gate.unreviewed) {
+    // --yes approves the gates the Supervisor reviewed; one it could not review, or one changing existing tests, is never passed unseen.
+    if (approveAll && !gate.unreviewed && gate.test_files.length === 0) {
       io.out(`    gate ${gate.kind}${gate.step_id ? ` (${gate.step_id})` : ''}: approved (--yes).${verdict}`);
       return { approved: true, comment: null };
     }
-    if (!io.ask) throw new LatheError('GATE_NEEDS_USER', gate.unreviewed ? `${gateNeedsUser(gate)}: resume the run on a terminal to decide` : `the ${gate.kind} gate needs a decision: rerun with a terminal, or --yes`);
+    if (!io.ask) throw new LatheError('GATE_NEEDS_USER', gate.unreviewed || gate.test_files.length > 0 ? `${gateNeedsUser(gate)}: resume the run on a terminal to decide` : `the ${gate.kind} gate needs a decision: rerun with a terminal, or --yes`);
+    if (gate.test_files.length > 0) io.out(`    this change modifies existing tests: ${gate.test_files.join(', ')} — approving it approves those test changes.`);
     io.out(`    gate ${gate.kind}${gate.step_id ? ` (${gate.step_id})` : ''} is waiting for you.${verdict}`);
     for (;;) {
       const answer = await io.ask('    approve? [y]es / [n]o / or type a comment to reject with: ');

@@ -61,7 +61,7 @@ export class ProgressPrinter {
         return this.io.out(`    commit ${short(d.sha)} (${(d.files ?? []).join(', ')})`);
       case 'test_result': {
         const counts = d.counts;
-        const label = d.purpose === 'preflight' ? 'tests before any change' : 'tests';
+        const label = d.purpose === 'preflight' || d.purpose === 'baseline' ? 'tests before any change' : 'tests';
         return this.io.out(`    ${label}: ${str(d.status)}${counts ? ` ${counts.passed} passed, ${counts.failed} failed` : ''} (${((Number(d.duration_ms) || 0) / 1000).toFixed(1)} s)${d.reason ? ` — ${str(d.reason)}` : ''}`);
       }
       case 'tester_report':

@@ -101,3 +101,63 @@ describe('applyProposal reads the files it edits through the workspace reader', 
   });
 });
 
+
+describe('refused before anything is written (issue 26)', () => {
+  const gateless = (state: RunState): RunState => ({ ...state, config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } } });
+
+  it('an answer that changes nothing, where the tests are known to fail, is told so', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\n');
+    const commits: string[][] = [];
+    const red: RunState = { ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]), tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false } };
+    const outcome = await applyProposal(deps(commits), red, 'coder');
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'no-change' });
+    expect(outcome.kind === 'apply_rejected' && outcome.message).toMatch(/^your edit changed nothing: every file is exactly as it was, so the tests fail as before/);
+    expect(commits).toEqual([]);
+  });
+
+  it('lets an answer that changes nothing through where the tests passed (a step that only confirms)', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\n');
+    const green: RunState = { ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]), tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false } };
+    expect(await applyProposal(deps([]), green, 'coder')).toMatchObject({ kind: 'applied', files: [] });
+  });
+
+  it('refuses a change to an existing test file where no gate reviews it, naming the file', async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'tests'));
+    fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_a():\n    assert f() == 2\n');
+    const commits: string[][] = [];
+    const state = gateless(stateFor(dir, [{ path: 'tests/test_a.py', search: 'assert f() == 2', replace: 'assert True' }]));
+    const outcome = await applyProposal(deps(commits), state, 'coder');
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'TESTS_WEAKENED', rule: 'tests-protected', path: 'tests/test_a.py' });
+    expect(outcome.kind === 'apply_rejected' && outcome.message).toContain('tests/test_a.py, an existing test file');
+    expect(fs.readFileSync(path.join(dir, 'tests', 'test_a.py'), 'utf8')).toContain('== 2');
+    expect(commits).toEqual([]);
+  });
+
+  it('lets it through where a gate will review it, where the user allows test changes, and for a new test file', async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'tests'));
+    fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_a():\n    assert f() == 2\n');
+    const edit = [{ path: 'tests/test_a.py', search: 'assert f() == 2', replace: 'assert f() == 3' }];
+    expect(await applyProposal(deps([]), stateFor(dir, edit), 'coder')).toMatchObject({ kind: 'applied' });
+    fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_a():\n    assert f() == 2\n');
+    const allowed = gateless(stateFor(dir, edit));
+    expect(await applyProposal(deps([]), { ...allowed, config: { ...allowed.config, tests_policy: 'allow' } }, 'coder')).toMatchObject({ kind: 'applied' });
+    const created = gateless(stateFor(dir, [{ path: 'tests/test_b.py', search: '', replace: 'def test_b():\n    assert True\n' }]));
+    expect(await applyProposal(deps([]), created, 'coder')).toMatchObject({ kind: 'applied', files: ['tests/test_b.py'] });
+  });
+});
+
+describe('new tests written into an existing test file (issue 26)', () => {
+  it('are no change to the tests that were there: allowed where no gate reviews the change', async () => {
+    dir = makeTempDir();
+    fs.mkdirSync(path.join(dir, 'tests'));
+    const before = 'def test_a():\n    assert f() == 2\n';
+    fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), before);
+    const state = stateFor(dir, [{ path: 'tests/test_a.py', search: before, replace: `${before}\n\ndef test_b():\n    assert f() != 3\n` }]);
+    const gateless: RunState = { ...state, config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } } };
+    expect(await applyProposal(deps([]), gateless, 'coder')).toMatchObject({ kind: 'applied', files: ['tests/test_a.py'] });
+  });
+});

@@ -4,6 +4,10 @@ import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError } from '../../../shared/errors';
 import { createWorkspaceReader } from '../workspace/index';
 import type { EngineDeps } from './engineDeps';
+import { isTestFile } from '../edits/policy';
+import { failingAtHead } from '../../../shared/engine/attemptGuard';
+import { onlyAddsLines } from '../../../shared/engine/testInventory';
+import type { PlannedEditSet } from '../workspace/types';
 
 /**
  * Guardrails, atomic write and the step's commit. The work tree is first reset to the last recorded
@@ -34,6 +38,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
       if (error instanceof LatheError) throw error;
       throw new LatheError('EDIT_REJECTED', `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`, { rule: 'patch-does-not-apply', path: '(proposal)' });
     });
+    const refused = refusedBeforeWriting(state, planned);
+    if (refused) return refused;
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
@@ -53,4 +59,31 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     const failure = LatheError.from(error);
     return { kind: 'fatal', code: failure.code, message: failure.message };
   }
+}
+
+/**
+ * What is refused once the proposal is resolved against the files, before anything is written: an
+ * answer that changes nothing where the tests are known to fail (it would only fail them again), and
+ * a change to the repository's existing tests where no gate reviews it (`tests: protect`).
+ */
+function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionOutcome | null {
+  if (planned.changes.length === 0) {
+    if (!failingAtHead(state)) return null;
+    const first = state.last_test?.first_failure;
+    const failing = first ? ` (first failure: ${first.test_id})` : '';
+    return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change', path: null, message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.` };
+  }
+  const gated = state.config.gates.code !== 'off' || state.config.gates.step !== 'off';
+  if (state.config.tests_policy !== 'protect' || gated) return null;
+  const approved = new Set(state.approved_test_files);
+  const test = planned.changes.find((change) => change.before !== null && isTestFile(change.path) && !approved.has(change.path) && !(change.after !== null && onlyAddsLines(change.before, change.after)));
+  if (!test) return null;
+  const what = test.after === null ? 'deletes' : 'changes';
+  return {
+    kind: 'apply_rejected',
+    code: 'TESTS_WEAKENED',
+    rule: 'tests-protected',
+    path: test.path,
+    message: `your edit ${what} ${test.path}, an existing test file, and the repository's tests are protected: leave every test as it is and change the code under test so the tests pass (a user can allow test changes with policies.tests: allow)`,
+  };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APP_ROOT, runFixturePerTest, treeAt, writeReplay } from '../../../test-support/exampleRepo';
 import type { TempRepo } from '../../../test-support/tempRepo';
-import { entry, STATS } from '../../../test-support/transcripts';
+import { entry, STATS, wrongTry } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
 import type { GenerateRequest, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
@@ -85,7 +85,7 @@ describe('editor-scouts (seed 004) end to end', () => {
   // docs/seeds.md 4.10 (debug loop), 4.11, 4.12, 4.13, 4.14 (RETAINED.json)
   it('REPLANs at exactly 3, 6 and 9 failed verify loops, hard-stops at 12, and writes a stuck report', async () => {
     const { repo, dataDir } = setup();
-    const rounds = [1, 2, 3, 4].flatMap((n) => [brief, ...scoutRound(n), entry.editor(STATS.wrong), entry.editor(STATS.wrong), entry.editor(STATS.wrong)]);
+    const rounds = [1, 2, 3, 4].flatMap((n) => [brief, ...scoutRound(n), ...[1, 2, 3].map((k) => entry.editor(wrongTry(n * 10 + k)))]);
     const { state, runDir, log } = await run(repo, dataDir, rounds);
     expect(state.result).toMatchObject({ status: 'stuck', exit_code: 1 });
     const counters = log.filter((event) => event.type === 'counters');
@@ -131,7 +131,7 @@ describe('editor-scouts (seed 004) end to end', () => {
 
   it('releases a stuck run\'s artifacts when a person fixes it and resumes it to green (4.14)', async () => {
     const { repo, dataDir } = setup();
-    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(wrongTry(1)), entry.editor(wrongTry(2))], quickStop);
     expect(state.result).toMatchObject({ status: 'stuck', reason: 'hard stop: 2 verify loops without green' });
     const kept = retainedDirs(runDir);
     expect(kept.length).toBeGreaterThan(0);
@@ -152,14 +152,14 @@ describe('editor-scouts (seed 004) end to end', () => {
 
   it('resumed but still red, a stuck run is stuck again at once (the total verify counter resets only on green)', async () => {
     const { repo, dataDir } = setup();
-    const { state, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    const { state, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(wrongTry(1)), entry.editor(wrongTry(2))], quickStop);
     const again = await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id });
     expect(again.result).toMatchObject({ status: 'stuck', reason: 'hard stop: 3 verify loops without green' });
   });
 
   it.each(['undo', 'merge'] as const)('releases a stuck run\'s artifacts when the run is resolved by %s (4.14)', async (resolution) => {
     const { repo, dataDir } = setup();
-    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(STATS.wrong), entry.editor(STATS.wrong)], quickStop);
+    const { state, runDir, env } = await run(repo, dataDir, [brief, ...scoutRound(1), entry.editor(wrongTry(1)), entry.editor(wrongTry(2))], quickStop);
     const kept = retainedDirs(runDir);
     expect(kept.length).toBeGreaterThan(0);
     await new RunOperations(env.deps, env.artifactRoot, () => false)[resolution](repo.dir, state.run_id);

@@ -38,8 +38,20 @@ function trackWorkTree(session: RunSession, action: EngineAction, outcome: Actio
   } else if (!(action.kind === 'agent' && action.purpose !== 'scout') && action.kind !== 'internal') session.markWorkTreeClean(null);
 }
 
+/**
+ * A rolled-back attempt moves the run's head back without touching files: the work tree follows it
+ * before anyone reads it (an agent's context) or tests it, so nobody sees the undone change.
+ */
+async function followHead(session: RunSession, state: RunState): Promise<void> {
+  const workspace = state.workspace;
+  if (!workspace || !state.head || (await session.deps.git.headOf(workspace)) === state.head) return;
+  await session.deps.git.resetTo(workspace, state.head);
+  session.markWorkTreeClean(state.head);
+}
+
 async function runEffect(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
   try {
+    if (action.kind === 'agent' || action.kind === 'verify') await followHead(session, state);
     switch (action.kind) {
       case 'prepare':
         return await prepare(session, state);
@@ -55,6 +67,8 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
             coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
             allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
             workTreeKnownClean: session.workTreeKnownClean(state.head),
+            runDir: session.store.dir,
+            purpose: action.purpose,
           }),
         };
       case 'agent':

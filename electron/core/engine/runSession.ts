@@ -32,6 +32,7 @@ export interface RunCallbacks {
 
 /** Why a gate waits for a person, in words for the stop message. */
 export function gateNeedsUser(gate: PendingGate): string {
+  if (gate.test_files.length > 0) return `the ${gate.kind} gate needs a person: the change modifies existing tests (${gate.test_files.join(', ')}), which only an explicit approval may pass`;
   return gate.unreviewed ? `the ${gate.kind} gate needs a person: the Supervisor could not review it (${gate.unreviewed})` : `gate ${gate.kind} needs a human decision`;
 }
 
@@ -40,7 +41,7 @@ export function gateNeedsUser(gate: PendingGate): string {
  * review never passes unseen, so the run stops there, resumable.
  */
 export async function approveReviewedGate(gate: PendingGate): Promise<GateDecision> {
-  if (gate.unreviewed) throw new LatheError('GATE_NEEDS_USER', gateNeedsUser(gate));
+  if (gate.unreviewed || gate.test_files.length > 0) throw new LatheError('GATE_NEEDS_USER', gateNeedsUser(gate));
   return { approved: true, comment: null };
 }
 

@@ -88,8 +88,9 @@ describe('supervised (seed 002) end to end', () => {
   // docs/seeds.md 2.5 (escalation), 2.7 (ABORT ends the session with a report)
   it('escalates REMIND → CORRECT → REFOCUS → CRITICAL → ABORT on consecutive low scores and ends with a report', async () => {
     const { repo, dataDir } = setup();
-    const attempt = (taskId: string, last = false) => [entry.coder(STATS.fixed), entry.tester(taskId), entry.supervisor(true, 65, 'no test for even lists'), ...(last ? [] : [entry.supervisor(false, 65, 'no test for even lists')])];
-    const outputs = [entry.planner(TWO_STEPS), entry.supervisor(true, 90), ...attempt('T1'), ...attempt('T1'), ...attempt('T1', true)];
+    // Each attempt says something new (the same answer twice on the same base is refused, not reviewed again).
+    const attempt = (taskId: string, n: number, last = false) => [entry.coder(`${STATS.fixed}// attempt ${n}\n`), entry.tester(taskId), entry.supervisor(true, 65, 'no test for even lists'), ...(last ? [] : [entry.supervisor(false, 65, 'no test for even lists')])];
+    const outputs = [entry.planner(TWO_STEPS), entry.supervisor(true, 90), ...attempt('T1', 1), ...attempt('T1', 2), ...attempt('T1', 3, true)];
     const { state, log } = await run(repo, dataDir, outputs, (config) => {
       config.limits.max_fix_cycles = 0;
       config.limits.max_attempts_per_task = 5;
@@ -105,7 +106,9 @@ describe('supervised (seed 002) end to end', () => {
   it('stops with time_expired mid-step on its time budget (fake clock), and resumes to completion', async () => {
     const { repo, dataDir } = setup();
     let offset = 0;
-    const clock = { now: () => new Date(Date.UTC(2026, 0, 1) + offset), advance: () => (offset += 20 * 60_000) };
+    let verifies = 0;
+    // Each test run after the run's baseline takes 20 minutes of the fake clock.
+    const clock = { now: () => new Date(Date.UTC(2026, 0, 1) + offset), advance: () => (verifies++ > 0 ? (offset += 20 * 60_000) : offset) };
     const outputs = [entry.planner(TWO_STEPS), entry.supervisor(true, 90), ...greenStep('T1', STATS.fixed), ...greenStep('T2', README, 'README.md'), entry.supervisor(true, 95)];
     const first = await run(repo, dataDir, outputs, (config) => {
       config.time_limit_ms = 30 * 60_000;

@@ -44,7 +44,7 @@ describe("seed 003's ToolRegistry (3.13)", () => {
       config.extra_verification = [tool('lint', ['node', '-e', 'process.exit(0)']), tool('typecheck', ['definitely-not-a-command-xyz'], false)];
     });
     expect(state.result?.status).toBe('complete');
-    const tools = log.find((event) => event.type === 'test_result')?.data.tools as { name: string; status: string; required: boolean; reason: string | null }[];
+    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as { name: string; status: string; required: boolean; reason: string | null }[];
     expect(tools.map(({ name, status, required }) => [name, status, required])).toEqual([
       ['tests', 'PASS', true],
       ['lint', 'PASS', true],
@@ -61,7 +61,7 @@ describe("seed 003's ToolRegistry (3.13)", () => {
       config.limits.max_attempts_per_task = 2;
     });
     expect(state.result).toMatchObject({ status: 'failed', exit_code: 1 });
-    const result = log.find((event) => event.type === 'test_result')?.data;
+    const result = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data;
     expect(result).toMatchObject({ status: 'FAIL', passed: false });
     const report = String(result?.report);
     expect(report).toContain('lint failed (exit code 3)');
@@ -80,7 +80,7 @@ describe("seed 003's ToolRegistry (3.13)", () => {
     const { log } = await run(repo, dataDir, (config) => {
       config.extra_verification = [tool('slow-check', ['node', '-e', 'setTimeout(() => {}, 60000)'], false, 1500)];
     });
-    const tools = log.find((event) => event.type === 'test_result')?.data.tools as { name: string; status: string; reason: string | null }[];
+    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as { name: string; status: string; reason: string | null }[];
     expect(tools.find((entry) => entry.name === 'slow-check')).toMatchObject({ status: 'FAIL', reason: expect.stringMatching(/time/i) });
     // Two verifications, each stopping the tool at 1.5 s, not at the two-minute test timeout.
     expect(Date.now() - started).toBeLessThan(60_000);

@@ -67,3 +67,50 @@ describe("the engine's test summary", () => {
     expect(failed.tools.map((tool) => [tool.name, tool.status])).toEqual([['build', 'FAIL']]);
   });
 });
+
+describe('the suite against the run start (issue 26: a weakened suite is never success)', () => {
+  const suite = {
+    'package.json': '{ "name": "t", "version": "1.0.0" }\n',
+    'src/sum.js': 'module.exports = (a, b) => a + b;\n',
+    'test/sum.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../src/sum.js');\ntest('adds', () => assert.equal(sum(1, 2), 3));\ntest('adds negatives', () => assert.equal(sum(-1, -2), -3));\n",
+  };
+
+  async function started(): Promise<{ state: RunState; runDir: string; artifacts: string }> {
+    const state = await runState(suite, { test: [process.execPath, '--test'], build: null });
+    const runDir = makeTempDir('lathe-run-');
+    dirs.push(runDir);
+    const artifacts = artifactRoot();
+    const start = await runVerification(deps, state, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'baseline' });
+    expect(start).toMatchObject({ status: 'PASS', counts: { total: 2 } });
+    return { state: { ...state, baseline: { status: 'PASS', counts: start.counts, commit: state.head } }, runDir, artifacts };
+  }
+
+  async function commit(state: RunState, files: Record<string, string>): Promise<RunState> {
+    const workspace = state.workspace as NonNullable<RunState['workspace']>;
+    for (const [file, content] of Object.entries(files)) fs.writeFileSync(path.join(workspace.workDir, file), content);
+    const sha = await deps.git.commitStep(workspace, Object.keys(files), { runId: 'r1', taskId: 'T1', title: 't', role: 'coder' });
+    return { ...state, head: sha };
+  }
+
+  it('a test rewritten into a trivial one fails the verification with TESTS_WEAKENED, though its runner passes', async () => {
+    const { state, runDir, artifacts } = await started();
+    const trivial = await commit(state, { 'test/sum.test.js': "const test = require('node:test');\ntest('adds', () => {});\n" });
+    const summary = await runVerification(deps, trivial, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'step' });
+    expect(summary).toMatchObject({ status: 'FAIL', passed: false, exit_code: 0, counts: { total: 1 } });
+    expect(summary.inventory).toMatchObject({ weakened: true, before_total: 2, after_total: 1, test_files_changed: ['test/sum.test.js'] });
+    expect(summary.reason).toBe('TESTS_WEAKENED: the run started with 2 tests; this change leaves 1.');
+    expect(feedbackFrom(summary, 'first_failure', 'excerpt').text).toContain('test/sum.test.js');
+    expect(feedbackFrom(summary, 'test_output', 'tail').text).toContain('TESTS_WEAKENED');
+  });
+
+  it('a change to the code that keeps every test is compared and passes; `tests: allow` reports a shrink without failing', async () => {
+    const { state, runDir, artifacts } = await started();
+    const fixed = await commit(state, { 'src/sum.js': 'module.exports = (a, b) => b + a;\n' });
+    const summary = await runVerification(deps, fixed, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'step' });
+    expect(summary).toMatchObject({ status: 'PASS', passed: true, inventory: { weakened: false, before_total: 2, after_total: 2, test_files_changed: [] } });
+    const allowed = { ...state, config: { ...state.config, tests_policy: 'allow' as const } };
+    const shrunk = await commit(allowed, { 'test/sum.test.js': "const test = require('node:test');\ntest('adds', () => {});\n" });
+    const reported = await runVerification(deps, shrunk, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'step' });
+    expect(reported).toMatchObject({ status: 'PASS', passed: true, inventory: { weakened: false, after_total: 1 } });
+  });
+});

@@ -4,6 +4,8 @@ import type { VerificationTool } from '../../../shared/engine/runConfig';
 import { checkShellCommand } from '../tools/shell';
 import type { VerifyRequest, VerifyResult } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
+import type { VerifyPurpose } from '../../../shared/engine/actions';
+import { checkInventory, failWeakened, writeBaseline } from './testInventory';
 
 /**
  * What the commands did to the work tree, said where every reader of the result looks (the report):
@@ -55,6 +57,7 @@ function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
     coverage_percent: result.coverage?.percent ?? null,
     failed_phase: result.failedPhase,
     work_dir_writes: result.workDirWrites,
+    inventory: null,
   };
 }
 
@@ -86,6 +89,7 @@ function infraSummary(reason: string): TestSummary {
     coverage_percent: null,
     failed_phase: null,
     work_dir_writes: null,
+    inventory: null,
     tools: [],
   };
 }
@@ -137,6 +141,10 @@ export interface VerificationOptions {
   allowlist?: readonly (readonly string[])[];
   /** The run worktree is known to equal the head (this process committed it, nothing wrote since). */
   workTreeKnownClean?: boolean;
+  /** The run's folder, where the starting suite is kept; without it no inventory is recorded or compared. */
+  runDir?: string;
+  /** Which run this is: the start records the inventory, every later one is compared with it. */
+  purpose?: VerifyPurpose;
 }
 
 /**
@@ -168,12 +176,16 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   const tests: TestSummary['tools'] = main.failedPhase === 'build' ? [] : [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
   const tools: TestSummary['tools'] = [...build, ...tests];
   const failures: string[] = [];
-  for (const tool of state.config.extra_verification) {
+  // The baseline is only a record of the suite: the registered tools judge changes, and there is none yet.
+  const registered = options.purpose === 'baseline' ? [] : state.config.extra_verification;
+  for (const tool of registered) {
     const outcome = await runTool(deps, base, tool, options);
     tools.push({ name: tool.name, status: outcome.status, required: tool.required, reason: outcome.reason });
     if (tool.required && outcome.status !== 'PASS') failures.push(`${tool.name} failed (${outcome.reason ?? outcome.status}):\n${cutToolOutput(outcome.output)}`);
   }
-  const summary = { ...summarize(main), tools };
+  const inventory = await recordOrCompare(deps, state, main, options);
+  const summarized = { ...summarize(main), tools };
+  const summary = inventory?.weakened ? failWeakened(summarized, inventory) : { ...summarized, inventory };
   // What a failing required tool printed reaches the Coder (its feedback is made of these texts), cut to a share.
   const note = failures.length > 0 ? `\n\nVerification tools:\n${failures.join('\n\n')}` : '';
   const withTools = { ...summary, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
@@ -181,4 +193,15 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     return { ...withTools, status: 'FAIL', passed: false };
   }
   return withTools;
+}
+
+/** The start records the inventory; a later run is compared with it (never on a run that could not start). */
+async function recordOrCompare(deps: EngineDeps, state: RunState, main: VerifyResult, options: VerificationOptions): Promise<TestSummary['inventory']> {
+  const { runDir, purpose } = options;
+  if (!runDir || !purpose || main.status === 'INFRA_ERROR') return null;
+  if (purpose === 'preflight' || purpose === 'baseline') {
+    writeBaseline(runDir, main);
+    return null;
+  }
+  return checkInventory(deps, state, runDir, main);
 }

@@ -52,11 +52,12 @@ describe('minimal (seed 000) end to end', () => {
     expect(repo.git('rev-parse', 'main')).toBe(base);
     expect(repo.git('status', '--porcelain')).toBe('');
     expectSoundLog(log);
-    expect(log.filter((event) => event.type === 'test_result').map((event) => event.data.status)).toEqual(['PASS', 'PASS']);
+    // The suite at the start (the baseline every run records: it fails, the bug is there), then one run per task.
+    expect(log.filter((event) => event.type === 'test_result').map((event) => [event.data.purpose, event.data.status])).toEqual([['baseline', 'FAIL'], ['step', 'PASS'], ['step', 'PASS']]);
     expect(log.find((event) => event.type === 'plan')?.data.tasks).toEqual([expect.objectContaining({ id: 'T1', artifacts: ['src/stats.js'] }), expect.objectContaining({ id: 'T2' })]);
     expect(log.filter((event) => event.type === 'patch').map((event) => event.data.format)).toEqual(['whole-file', 'whole-file']);
     const flow = log.filter((event) => ['plan', 'patch', 'commit', 'test_result', 'tester_report'].includes(event.type)).map((event) => event.type);
-    expect(flow).toEqual(['plan', 'patch', 'commit', 'test_result', 'tester_report', 'patch', 'commit', 'test_result', 'tester_report']);
+    expect(flow).toEqual(['test_result', 'plan', 'patch', 'commit', 'test_result', 'tester_report', 'patch', 'commit', 'test_result', 'tester_report']);
     expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'report.md'), 'utf8')).toContain(`Run id: ${state.run_id}`);
     expect(fs.existsSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'plan_0001.json'))).toBe(true);
   });
@@ -87,7 +88,7 @@ describe('minimal (seed 000) end to end', () => {
     const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model });
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     expect(state.test_command?.join(' ')).toContain('pytest');
-    expect(log.find((event) => event.type === 'test_result')?.data).toMatchObject({ status: 'PASS', counts: { passed: 3, failed: 0 } });
+    expect(log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data).toMatchObject({ status: 'PASS', counts: { passed: 3, failed: 0 } });
     expect(subjects(repo, base, state.branch ?? '')).toEqual(['lathe(T1): Fix median()']);
   });
 });
@@ -98,7 +99,7 @@ describe('retry-loop (seed 003) end to end', () => {
     const { repo, dataDir, base } = setup('js-stats');
     const { state, log } = await run(repo, dataDir, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    expect(log.filter((event) => event.type === 'test_result').map((event) => event.data.status)).toEqual(['FAIL', 'PASS']);
+    expect(log.filter((event) => event.type === 'test_result' && event.data.purpose === 'step').map((event) => event.data.status)).toEqual(['FAIL', 'PASS']);
     expect(log.filter((event) => event.type === 'patch').map((event) => event.data.format)).toEqual(['whole-file', 'whole-file']);
     expect(log.find((event) => event.type === 'retry')?.data).toMatchObject({ attempt: 2, feedback: 'test_output' });
     expect(subjects(repo, base, state.branch ?? '')).toHaveLength(2);

@@ -300,6 +300,8 @@ export interface VerifyResult {
   reason: string | null;
   isolation: { level: IsolationLevel; detail: string };
   counts: TestCounts | null;
+  /** Every test the runner named, with its outcome; null (or absent) when it names only failures or counts. */
+  tests?: readonly { id: string; outcome: 'passed' | 'failed' | 'skipped' }[] | null;
   /** The runner's first failing test: its id, the error's first lines, and its place in the repository when known. */
   firstFailure: { testId: string; message: string; location: string | null } | null;
   /** Where counts and failures were read from (`mocha (spec output)`, `pytest (JUnit XML)`); null when nothing could be read. */

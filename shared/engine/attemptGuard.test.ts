@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { agentOutput, countOf, simulate, testResult, workspace, type Script } from '../../test-support/engineSim';
+import type { ActionOutcome, EngineAction } from './actions';
+import { WORKFLOWS, WORKFLOW_NAMES } from './workflows';
+import type { RunState, TestSummary } from './runState';
+
+const failing = (failed: number, overrides: Partial<TestSummary> = {}): TestSummary => testResult(false, { counts: { passed: 5 - failed, failed, skipped: 0, total: 5 }, ...overrides });
+
+interface Handlers {
+  start?: TestSummary | null;
+  /** The n-th step verification (1-based). */
+  step?: (n: number) => TestSummary;
+  /** The n-th writer answer (1-based). */
+  answer?: (n: number) => unknown;
+  apply?: (n: number) => ActionOutcome | null;
+  testCommand?: string[] | null;
+}
+
+/** A retry-loop style run: seen[] records the state each writer call starts from. */
+function script(handlers: Handlers, seen: RunState[] = []): Script {
+  let verifies = 0;
+  let answers = 0;
+  let applies = 0;
+  return (action: EngineAction, state: RunState): ActionOutcome => {
+    switch (action.kind) {
+      case 'prepare':
+        return { kind: 'prepared', workspace, head: 'base', test_command: handlers.testCommand === undefined ? ['pytest'] : handlers.testCommand };
+      case 'verify':
+        if (action.purpose === 'baseline' || action.purpose === 'preflight') return { kind: 'verified', purpose: action.purpose, test: handlers.start ?? failing(2) };
+        verifies++;
+        return { kind: 'verified', purpose: action.purpose, test: handlers.step?.(verifies) ?? testResult(true) };
+      case 'apply': {
+        applies++;
+        const custom = handlers.apply?.(applies);
+        if (custom) return custom;
+        return { kind: 'applied', commit: `c${applies}`, head: `c${applies}`, files: ['src/a.py'] };
+      }
+      case 'agent':
+        if (action.purpose === 'code') {
+          seen.push(state);
+          answers++;
+          return agentOutput(action, handlers.answer?.(answers) ?? { edits: [{ path: 'src/a.py', content: `v${answers}\n` }] });
+        }
+        return agentOutput(action, { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['src/a.py'] }] });
+      default:
+        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
+    }
+  };
+}
+
+const retryLoop = WORKFLOWS['retry-loop'];
+
+describe('a failed attempt never becomes the next attempt’s base (issue 26)', () => {
+  it('undoes an attempt that fails more tests than its base, and tells the writer what was undone and why', () => {
+    const seen: RunState[] = [];
+    const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(3) : testResult(true)) }, seen));
+    expect(run.state.result?.status).toBe('complete');
+    const rollback = run.events.find((event) => event.type === 'rollback');
+    expect(rollback?.data).toMatchObject({ to: 'base', dropped: ['c1'], reason: 'it left 3 failing test(s) where 2 failed before' });
+    const second = seen[1] as RunState;
+    expect(second.head).toBe('base');
+    expect(second.commits).toEqual([]);
+    expect(second.feedback?.kind).toBe('rolled_back');
+    expect(second.feedback?.text).toMatch(/^Your last change was undone: it left 3 failing test\(s\) where 2 failed before\. Every file is back as it was/);
+    expect(run.state.commits).toEqual(['c2']);
+  });
+
+  it('keeps an attempt that fails fewer tests as the new base, and undoes a later one that is worse than it', () => {
+    const seen: RunState[] = [];
+    const run = simulate(retryLoop, script({ step: (n) => [failing(1), failing(2), testResult(true)][n - 1] ?? testResult(true) }, seen));
+    expect(seen[1]?.head).toBe('c1');
+    expect(seen[1]?.attempt_base).toMatchObject({ commit: 'c1', failed: 1 });
+    expect(seen[2]?.head).toBe('c1');
+    expect(run.events.filter((event) => event.type === 'rollback').map((event) => event.data.to)).toEqual(['c1']);
+    expect(run.state.commits).toEqual(['c1', 'c3']);
+  });
+
+  it('undoes an attempt that breaks the build, or weakens the tests', () => {
+    const broke = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(0, { counts: null, failed_phase: 'build' }) : testResult(true)) }));
+    expect(broke.events.find((event) => event.type === 'rollback')?.data.reason).toContain('broke the build');
+    const inventory = { compared: 'names' as const, before_total: 5, after_total: 4, before_passed: 3, after_passed: 4, missing: ['t::x'], missing_count: 1, skipped_now: [], skipped_now_count: 0, test_files_changed: [], weakened: true };
+    const weakened = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(0, { inventory }) : testResult(true)) }));
+    expect(weakened.events.find((event) => event.type === 'rollback')?.data.reason).toBe('it weakened the tests');
+  });
+
+  it('puts a new failing test down to the attempt that wrote it (a test written first is not a regression)', () => {
+    const seen: RunState[] = [];
+    const withNewTest = testResult(false, { counts: { passed: 3, failed: 3, skipped: 0, total: 6 } });
+    const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? withNewTest : testResult(true)) }, seen));
+    expect(run.events.some((event) => event.type === 'rollback')).toBe(false);
+    expect(seen[1]?.head).toBe('c1');
+  });
+
+  it('leaves an attempt that is no worse in place (the next one builds on it)', () => {
+    const seen: RunState[] = [];
+    simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(2) : testResult(true)) }, seen));
+    expect(seen[1]?.head).toBe('c1');
+  });
+});
+
+describe('the same answer twice (issue 26)', () => {
+  const rejected = (): ActionOutcome => ({ kind: 'apply_rejected', code: 'EDIT_REJECTED', message: 'edit 1: the search block was not found', rule: 'search-not-found', path: 'src/a.py' });
+  const same = () => ({ edits: [{ path: 'src/a.py', content: 'same\n' }] });
+
+  it('is not applied again: the writer is told, and the third identical answer ends the attempts', () => {
+    const seen: RunState[] = [];
+    const run = simulate(retryLoop, script({ answer: same, apply: rejected }, seen));
+    expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(3);
+    expect(countOf(run.actions, (action) => action.kind === 'apply')).toBe(1);
+    expect(seen[2]?.feedback?.kind).toBe('repeated_answer');
+    expect(seen[2]?.feedback?.text).toMatch(/^Your answer is identical to the one you gave in attempt 1 \(2 times now\), so it was not applied again/);
+    expect(seen[2]?.feedback?.text).toContain('Giving it once more ends the attempts');
+    expect(seen[2]?.feedback?.text).toContain('the search block was not found');
+    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(run.state.result?.reason).toContain('the writer gave the same answer 3 times');
+    expect(run.events.filter((event) => event.type === 'edit_rejected').map((event) => event.data.code)).toEqual(['EDIT_REJECTED', 'REPEATED_ANSWER', 'REPEATED_ANSWER']);
+  });
+
+  it('counts an answer given again on another base as new', () => {
+    // Attempt 1 is kept (no worse), so the same text at attempt 2 meets another head: it is applied.
+    const run = simulate(retryLoop, script({ answer: same, step: (n) => (n === 1 ? failing(2) : testResult(true)) }));
+    expect(countOf(run.actions, (action) => action.kind === 'apply')).toBe(2);
+    expect(run.state.result?.status).toBe('complete');
+  });
+});
+
+describe('the suite at the run start (issue 26)', () => {
+  it.each(WORKFLOW_NAMES)('%s runs the tests once before any model call and records them as the baseline', (name) => {
+    const run = simulate(WORKFLOWS[name], script({}), { maxSteps: 4 });
+    const preflight = WORKFLOWS[name].preflight_test;
+    expect(run.actions.slice(0, 2)).toEqual([{ kind: 'prepare' }, { kind: 'verify', purpose: preflight ? 'preflight' : 'baseline' }]);
+    expect(run.state.baseline).toEqual({ status: 'FAIL', counts: { passed: 3, failed: 2, skipped: 0, total: 5 }, commit: 'base' });
+    expect(run.state.tested_head).toMatchObject({ commit: 'base', failed: 2, passed: false });
+  });
+
+  it('without a test command there is nothing to record: the run goes on as before', () => {
+    const run = simulate(WORKFLOWS.minimal, script({ testCommand: null }), { maxSteps: 3 });
+    expect(run.actions.map((action) => action.kind)).toEqual(['prepare', 'agent', 'agent']);
+    expect(run.state.baseline).toBeNull();
+  });
+
+  it('a test command that cannot run ends the run before any model call', () => {
+    const infra = testResult(false, { status: 'INFRA_ERROR', counts: null, reason: 'pytest: not found' });
+    const run = simulate(WORKFLOWS.supervised, script({ start: infra }));
+    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 2, reason: 'the test command could not run: pytest: not found' });
+    expect(countOf(run.actions, (action) => action.kind === 'agent')).toBe(0);
+  });
+});

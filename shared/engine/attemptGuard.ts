@@ -1,0 +1,132 @@
+import type { PendingEvent, Transition } from './actions';
+import { currentStep, updateStep } from './planOps';
+import type { AttemptBase, Feedback, RunState, TestedHead, TestSummary, TriedAnswer } from './runState';
+
+/** What a verification says of the commit it ran on; null when it could not judge it. */
+export function testedHead(state: RunState, test: TestSummary): TestedHead | null {
+  if (!state.head || test.status === 'INFRA_ERROR') return null;
+  return { commit: state.head, failed: test.counts?.failed ?? null, total: test.counts?.total ?? null, passed: test.passed, build_failed: test.failed_phase === 'build' };
+}
+
+/** Whether the tests are known to fail at the run's head (its last verification, or the attempt base it was rolled back to). */
+export function failingAtHead(state: RunState): boolean {
+  if (state.tested_head?.commit === state.head) return !state.tested_head.passed;
+  if (state.attempt_base?.commit === state.head) return state.attempt_base.passed === false || (state.attempt_base.failed ?? 0) > 0 || state.attempt_base.build_failed;
+  return false;
+}
+
+/** Where a step's first attempt starts: the head, with what the last verification knew of it. */
+export function stepBase(state: RunState): AttemptBase | null {
+  if (!state.head) return null;
+  const known = state.tested_head?.commit === state.head ? state.tested_head : null;
+  return { commit: state.head, commit_count: state.commits.length, failed: known?.failed ?? null, total: known?.total ?? null, passed: known?.passed ?? null, build_failed: known?.build_failed ?? false };
+}
+
+/**
+ * Failing tests among those the base had: tests the attempt added may fail (a test written first), so
+ * as many failures as it added tests are put down to them.
+ */
+function failingOfBase(base: AttemptBase, test: TestSummary): number | null {
+  const counts = test.counts;
+  if (!counts) return null;
+  const added = base.total !== null ? Math.max(0, counts.total - base.total) : 0;
+  return Math.max(0, counts.failed - added);
+}
+
+/** Why an attempt that failed its verification is worse than the state it started from; null when it is not. */
+export function worseThanBase(base: AttemptBase, test: TestSummary): string | null {
+  if (test.inventory?.weakened && !test.passed) return 'it weakened the tests';
+  if (test.failed_phase === 'build' && !base.build_failed) return 'it broke the build (the tests could not run)';
+  const failed = failingOfBase(base, test);
+  if (base.failed !== null && failed === null) return 'the test command no longer reports any results';
+  if (base.passed === true && (failed === null || failed > 0)) return 'the tests passed before it and fail after it';
+  if (base.failed !== null && failed !== null && failed > base.failed) return `it left ${failed} failing test(s) where ${base.failed} failed before`;
+  return null;
+}
+
+/** The run branch back at `base`: the commits after it leave the run and the current step (the work tree follows before the next effect). */
+export function rollBackTo(state: RunState, base: AttemptBase, reason: string): Transition {
+  if (!state.head || state.head === base.commit || state.commits.length < base.commit_count) return { state, events: [] };
+  const dropped = state.commits.slice(base.commit_count);
+  const step = currentStep(state);
+  const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
+  const event: PendingEvent = { role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason } };
+  return { state: { ...cleaned, head: base.commit, commits: state.commits.slice(0, base.commit_count) }, events: [event] };
+}
+
+/**
+ * A failed verification settles the attempt: one worse than its base is undone, and the writer is told
+ * what was undone and why (and sees the files as they were); one that fails fewer tests than its base
+ * becomes the base. Every attempt therefore builds on the best state so far.
+ */
+export function settleFailedAttempt(state: RunState, feedback: Feedback): { state: RunState; events: PendingEvent[]; feedback: Feedback } {
+  const base = state.attempt_base;
+  const test = state.last_test;
+  if (!base || !test || !state.head || test.status === 'INFRA_ERROR') return { state, events: [], feedback };
+  const worse = worseThanBase(base, test);
+  if (worse === null) {
+    const failed = failingOfBase(base, test);
+    const better = failed !== null && test.failed_phase !== 'build' && (base.failed === null || failed < base.failed);
+    const advanced: AttemptBase = { commit: state.head, commit_count: state.commits.length, failed: test.counts?.failed ?? null, total: test.counts?.total ?? null, passed: false, build_failed: false };
+    return { state: better ? { ...state, attempt_base: advanced } : state, events: [], feedback };
+  }
+  const rolled = rollBackTo(state, base, worse);
+  if (rolled.events.length === 0) return { state, events: [], feedback };
+  const text = `Your last change was undone: ${worse}. Every file is back as it was before that change; the context shows them as they are now. What the change did:\n${feedback.text}`;
+  return { state: rolled.state, events: rolled.events, feedback: { kind: 'rolled_back', text } };
+}
+
+/** 64-bit FNV-1a of the text, as 16 hex digits: a fingerprint, not a security measure. */
+function fingerprint(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= BigInt(text.charCodeAt(index));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/** Object keys sorted, so the same answer always reads the same. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The same answer given on the same base is the same attempt, whatever the attempt number. */
+export function answerKey(head: string | null, proposal: unknown): string {
+  return fingerprint(`${head ?? ''}\n${stableJson(proposal)}`);
+}
+
+/** How many identical answers end the attempts at a step. */
+export const IDENTICAL_ANSWERS_LIMIT = 3;
+
+export type AnswerCheck = { kind: 'new'; state: RunState } | { kind: 'repeated'; state: RunState; times: number; previous: TriedAnswer };
+
+/**
+ * Records the writer's answer for the current step. The feedback it was given is why the previous
+ * answer failed, so it becomes that answer's outcome. An answer tried before is reported with how
+ * often it has now been given.
+ */
+export function recordAnswer(state: RunState, proposal: unknown): AnswerCheck {
+  const key = answerKey(state.head, proposal);
+  const attempt = currentStep(state)?.attempts ?? 0;
+  const tried = state.tried_answers.map((entry, index, all) => (index === all.length - 1 && entry.outcome === '' && state.feedback ? { ...entry, outcome: state.feedback.text.slice(0, 600) } : entry));
+  const previous = tried.find((entry) => entry.key === key);
+  if (!previous) return { kind: 'new', state: { ...state, tried_answers: [...tried, { key, attempt, times: 1, outcome: '' }] } };
+  const times = previous.times + 1;
+  return { kind: 'repeated', state: { ...state, tried_answers: tried.map((entry) => (entry.key === key ? { ...entry, times } : entry)) }, times, previous };
+}
+
+/** The writer's feedback for an answer it gave before. */
+export function repeatedAnswerFeedback(previous: TriedAnswer, times: number): Feedback {
+  const outcome = previous.outcome ? ` It failed then:\n${previous.outcome}` : '';
+  const warning = times + 1 >= IDENTICAL_ANSWERS_LIMIT ? ` Giving it once more ends the attempts at this task.` : '';
+  return {
+    kind: 'repeated_answer',
+    text: `Your answer is identical to the one you gave in attempt ${previous.attempt} (${times} times now), so it was not applied again: the same change cannot give a different result.${warning} Write a different change.${outcome}`,
+  };
+}
