@@ -39,6 +39,8 @@ export const ConfigFileSchema = z.strictObject({
       edit_format: EditFormatNameSchema.optional(),
       artifacts_only: z.boolean().optional(),
       tests_read_only: z.boolean().optional(),
+      /** `protect` (default): the repository's existing tests are not the writer's to change; `allow`: they are. */
+      tests: z.enum(['protect', 'allow']).optional(),
       test_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
       build_command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
       test_timeout: z.union([z.string(), z.number()]).optional(),

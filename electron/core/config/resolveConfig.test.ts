@@ -67,6 +67,14 @@ describe('resolveRunConfig', () => {
     expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  dependency_folders: [packages/a/node_modules]\n') })).toThrow(/workspace\.dependency_folders/);
   });
 
+  it('protects the repository\'s existing tests unless policies.tests says allow (issue 26)', () => {
+    expect(resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\n') }).tests_policy).toBe('protect');
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  tests: allow\n') }).tests_policy).toBe('allow');
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  tests: sometimes\n') })).toThrow(/policies\.tests/);
+  });
+
   it("reads seed 004's build step (policies.build_command), none by default", () => {
     expect(resolveRunConfig({ repoRoot: withRepoConfig('workflow: editor-scouts\n') }).build_command).toBeNull();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -92,6 +92,7 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (p.edit_format) config.edit_format = p.edit_format;
   if (p.artifacts_only !== undefined) config.artifacts_only = p.artifacts_only;
   if (p.tests_read_only !== undefined) config.tests_read_only = p.tests_read_only;
+  if (p.tests !== undefined) config.tests_policy = p.tests;
   const testCommand = p.test_command ?? file.test_command;
   if (testCommand) config.test_command = splitCommand(testCommand);
   if (p.build_command) config.build_command = splitCommand(p.build_command);
