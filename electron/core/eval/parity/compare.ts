@@ -52,3 +52,20 @@ export function excerptShowsEveryFailure(excerpt: string, reference: ReferenceRe
   const text = excerpt.replace(/\s+/g, '');
   return reference.failures.every((failure) => text.includes(shownName(failure.testId, idStyle).replace(/\s+/g, '')) && text.includes(normalized(failure.message)));
 }
+
+/** An inventory as sorted `outcome id` lines, ids in the report's style: two inventories list the same tests exactly when these are equal. */
+export function inventoryLines(tests: readonly { id: string; outcome: string }[], idStyle: IdStyle): string[] {
+  return tests.map((test) => `${test.outcome} ${idStyle === 'pytest-dotted' ? dotted(test.id) : test.id}`).sort();
+}
+
+/**
+ * Whether Lathe's inventory lists the same tests as the runner's own report, each with the same
+ * outcome, as a multiset (a reporter's tree and its JSON list tests in different orders; the same id
+ * twice is two tests). A missing inventory matches nothing.
+ */
+export function inventoryMatches(ours: readonly { id: string; outcome: string }[] | null, reference: ReferenceResult, idStyle: IdStyle): boolean {
+  if (!ours) return false;
+  const theirs = inventoryLines(reference.tests.map((test) => ({ id: test.testId, outcome: test.outcome })), 'exact');
+  const mine = inventoryLines(ours, idStyle);
+  return mine.length === theirs.length && mine.every((line, index) => line === theirs[index]);
+}
