@@ -61,6 +61,12 @@ describe('mocha spec output', () => {
     expect(parseSummaryLines(dots)).toMatchObject({ counts: { total: 6 }, tests: undefined });
   });
 
+  it('reads the list reporter’s full titles without their `: 3ms`', () => {
+    // What mocha --reporter list prints, its carriage returns made line breaks as the Verifier reads them.
+    const list = '\n    top level: \n  ✔ top level: 0ms\n    app works: \n  ✔ app works: 12ms\n    app fails: \n  1) app fails\n  - app later\n\n  2 passing (5ms)\n  1 pending\n  1 failing\n\n  1) app\n       fails:\n     Error: no\n';
+    expect(lines(parseSummaryLines(list))).toEqual(['passed top level', 'passed app works', 'failed app fails', 'skipped app later']);
+  });
+
   it('gives no inventory when a failing line names another test than the epilogue', () => {
     expect(parseSummaryLines(MOCHA_SPEC.replace('      1) "before each" hook for "gets"', '      1) something else'))?.tests).toBeUndefined();
   });

@@ -40,6 +40,7 @@ export function parseMochaOutput(output: string): TestOutcome | null {
 const SPEC_PASSED = /^( +)(?:✓|✔|√) (.*?)(?: \(\d+ms\))?$/;
 const SPEC_PENDING = /^( +)- (.*)$/;
 const SPEC_FAILED = /^( +)\d+\) (.*)$/;
+const LIST_DURATION = /: \d+ms$/;
 
 /**
  * Every test of one run from the spec reporter's tree: `✔ title` (passed, `(12ms)` when slow),
@@ -47,7 +48,7 @@ const SPEC_FAILED = /^( +)\d+\) (.*)$/;
  * suite titles; the root suite's title is empty, so every tree line is indented and unindented lines
  * (npm's banner, a build's output) are not part of it. Kept only when it adds up to the run's counts
  * and its failures are the epilogue's, in order: other reporters (dot, min) print no tree, and a
- * test's own output can look like one.
+ * test's own output can look like one. The list reporter's lines (full titles) are read too.
  */
 function specTests(lines: string[], run: TestOutcome): TestRecord[] | undefined {
   const tree: TreeLine[] = [];
@@ -59,6 +60,12 @@ function specTests(lines: string[], run: TestOutcome): TestRecord[] | undefined 
     const test = passed ?? pending ?? failed;
     const outcome = passed ? 'passed' : pending ? 'skipped' : failed ? 'failed' : null;
     tree.push({ indent: test ? (test[1] as string).length : indentOf(line), title: test ? (test[2] as string) : line.trim(), outcome });
+  }
+  // The list reporter prints full titles, every test at the top level, a passing one as `✓ title: 3ms`.
+  const testLines = tree.filter((line) => line.outcome !== null);
+  const passing = testLines.filter((line) => line.outcome === 'passed');
+  if (passing.length > 0 && testLines.every((line) => line.indent === 2) && passing.every((line) => LIST_DURATION.test(line.title))) {
+    for (const line of passing) line.title = line.title.replace(LIST_DURATION, '');
   }
   const tests = completeInventory(testsFromTree(tree, ' '), run.counts);
   const failedIds = tests?.filter((test) => test.outcome === 'failed').map((test) => test.id) ?? [];
