@@ -145,7 +145,7 @@ const git = { ...real.git };
 for (const name of Object.keys(git)) timedMethod(git, name, 'git');
 const instantVerify: EngineDeps['verify'] = async (request) => ({
   verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
-  isolation: { level: 'none', detail: 'bench' }, counts: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null, workDirWrites: null,
+  isolation: { level: 'none', detail: 'bench' }, counts: null, tests: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null, workDirWrites: null,
   artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
 });
 const overheadRuns: { perTransitionMs: number; storeMs: number; gitMs: number; restMs: number }[] = [];

@@ -32,7 +32,7 @@ try {
     process.stdout.write('running bare and through verify()… ');
     const row = await runnerParity(task, prepared.dir, { artifactRoot });
     rows.push(row);
-    process.stdout.write(`${row.match.counts && row.match.name && row.match.message && row.match.excerpt ? 'equal' : 'DIFFERENT'} (${row.bare.ms} ms bare, ${row.lathe.ms} ms verify)\n`);
+    process.stdout.write(`${Object.values(row.match).every(Boolean) ? 'equal' : 'DIFFERENT'} (${row.bare.ms} ms bare, ${row.lathe.ms} ms verify)\n`);
   }
 } finally {
   fs.rmSync(artifactRoot, { recursive: true, force: true });
@@ -40,8 +40,8 @@ try {
 
 const table = parityTable(rows);
 process.stdout.write(`\n${table}\n`);
-const equal = rows.filter((row) => row.match.counts && row.match.name && row.match.message && row.match.excerpt).length;
-process.stdout.write(`\n${equal} of ${rows.length} rows equal (counts, first failure name and message, every failure in the excerpt)\n`);
+const equal = rows.filter((row) => Object.values(row.match).every(Boolean)).length;
+process.stdout.write(`\n${equal} of ${rows.length} rows equal (counts, first failure name and message, every failure in the excerpt, the test inventory)\n`);
 const result = { bench: 'runner-parity', at: new Date().toISOString(), machine: machine(), corpus: corpusDir, equal, rows, table };
 fs.writeFileSync(path.join(here, 'results', 'runner-parity.json'), `${JSON.stringify(result, null, 2)}\n`);
 process.exitCode = equal === rows.length ? 0 : 1;

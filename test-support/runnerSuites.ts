@@ -193,6 +193,61 @@ func TestZPanics(t *testing.T) {
 
 export type RunnerSuite = keyof typeof RUNNER_SUITES;
 
+interface SuiteEdit {
+  file: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * Each suite as a model "fixing" it by weakening it would leave it: the top-level passing test
+ * renamed, and the test that throws deleted (python: in both files, for pytest and unittest).
+ */
+export const WEAKENED_EDITS: Record<RunnerSuite, SuiteEdit[]> = {
+  mocha: [
+    { file: 'test/a.test.js', from: "it('top level passes'", to: "it('top level passes, renamed'" },
+    { file: 'test/a.test.js', from: "    it('throws', function () { throw new TypeError('boom here'); });\n", to: '' },
+  ],
+  jest: [
+    { file: 'a.test.js', from: "test('top level passes'", to: "test('top level passes, renamed'" },
+    { file: 'a.test.js', from: "    test('throws', () => { throw new TypeError('boom here'); });\n", to: '' },
+  ],
+  vitest: [
+    { file: 'test/a.test.js', from: "test('top level passes'", to: "test('top level passes, renamed'" },
+    { file: 'test/a.test.js', from: "    it('throws', () => { throw new TypeError('boom here'); });\n", to: '' },
+  ],
+  node: [
+    { file: 'test/a.test.js', from: "test('top level passes'", to: "test('top level passes, renamed'" },
+    { file: 'test/a.test.js', from: "    it('throws', () => { throw new TypeError('boom here'); });\n", to: '' },
+  ],
+  python: [
+    { file: 'tests/test_a.py', from: 'def test_top():', to: 'def test_top_renamed():' },
+    { file: 'tests/test_a.py', from: '        def test_throws(self):\n            raise TypeError("boom here")\n\n', to: '' },
+    { file: 'tests/test_unit.py', from: 'def test_ok(self):', to: 'def test_ok_renamed(self):' },
+    { file: 'tests/test_unit.py', from: '    def test_err(self):\n        {}["missing"]\n\n', to: '' },
+  ],
+  cargo: [
+    { file: 'src/lib.rs', from: 'fn passes()', to: 'fn passes_renamed()' },
+    { file: 'src/lib.rs', from: '        #[test]\n        fn panics() {\n            panic!("boom here");\n        }\n\n', to: '' },
+  ],
+  go: [
+    { file: 'add_test.go', from: 'func TestPasses(', to: 'func TestPassesRenamed(' },
+    { file: 'add_test.go', from: 'func TestZPanics(t *testing.T) {\n\tpanic("boom here")\n}\n', to: '' },
+  ],
+};
+
+/** Writes the suite with WEAKENED_EDITS applied; an edit that no longer finds its text is an error, not a no-op. */
+export function writeWeakenedRunnerSuite(dir: string, suite: RunnerSuite, nodeModules?: string): string {
+  writeRunnerSuite(dir, suite, nodeModules);
+  for (const edit of WEAKENED_EDITS[suite]) {
+    const file = path.join(dir, edit.file);
+    const text = fs.readFileSync(file, 'utf8');
+    if (!text.includes(edit.from)) throw new Error(`${suite}/${edit.file} no longer holds ${JSON.stringify(edit.from)}`);
+    fs.writeFileSync(file, text.replace(edit.from, edit.to));
+  }
+  return dir;
+}
+
 /** Writes one suite into `dir`; `nodeModules` is linked in for JS runners that import their own package. */
 export function writeRunnerSuite(dir: string, suite: RunnerSuite, nodeModules?: string): string {
   for (const [file, text] of Object.entries(RUNNER_SUITES[suite])) {

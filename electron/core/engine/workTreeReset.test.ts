@@ -36,7 +36,7 @@ function passingVerify(failed: string[], onRun: (workDir: string) => void = () =
     onRun(request.workDir);
     const result: VerifyResult = {
       verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
-      isolation: { level: 'none', detail: 'test' }, counts: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null,
+      isolation: { level: 'none', detail: 'test' }, counts: null, tests: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null,
       workDirWrites: { restored: [], removed: [], relinked: [], failed }, artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
     };
     return result;

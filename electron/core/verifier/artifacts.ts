@@ -100,6 +100,8 @@ export interface VerifyManifest {
   counts: unknown;
   /** Where the counts were read from; null when no runner's results could be read. */
   results_from?: string | null;
+  /** `tests.json` beside it, when the runner's output named every test (the test inventory). */
+  tests_file?: string | null;
   output_bytes: number | null;
   log: string;
   build: { argv: string[]; status: string; exit_code: number | null; timed_out: boolean; duration_ms: number; reason: string | null; log: string } | null;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import type { TestCounts } from '../workspace/types';
+import type { TestRecord } from '../../../shared/schemas/testInventory';
 import { firstLines, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './parsers/outcome';
 
 type XmlNode = Record<string, unknown>;
@@ -52,7 +53,7 @@ export interface JUnitOptions {
   repoDir?: string | null;
 }
 
-/** Counts and failures from JUnit XML (pytest, node --test, vitest, jest-junit, mocha's xunit); null when unreadable. */
+/** Counts, failures and every test from JUnit XML (pytest, node --test, vitest, jest-junit, mocha's xunit); null when unreadable. */
 export function parseJUnit(xml: string, options: JUnitOptions = { runner: 'junit' }): TestOutcome | null {
   let root: XmlNode;
   try {
@@ -65,43 +66,60 @@ export function parseJUnit(xml: string, options: JUnitOptions = { runner: 'junit
   collectCases(root, cases, []);
   const counts: TestCounts = { passed: 0, failed: 0, skipped: 0, total: 0 };
   const failures: ParsedFailure[] = [];
+  const tests: TestRecord[] = [];
+  const naming = caseNaming(options);
   for (const { node: testCase, suites } of cases) {
     counts.total++;
+    const name = naming(testCase, suites);
     const failure = asNodes(testCase.failure)[0] ?? asNodes(testCase.error)[0];
+    let outcome: TestRecord['outcome'] = 'passed';
     if (failure) {
       counts.failed++;
-      if (failures.length < MAX_FAILURES) failures.push(failureOf(testCase, failure, suites, options));
+      outcome = 'failed';
+      if (failures.length < MAX_FAILURES) failures.push(failureOf(name, failure, options));
     } else if (testCase.skipped !== undefined) {
       counts.skipped++;
+      outcome = 'skipped';
     } else {
       counts.passed++;
     }
+    tests.push(name.file ? { id: name.testId, outcome, file: name.file } : { id: name.testId, outcome });
   }
-  return { runner: options.runner, source: 'JUnit XML', counts, failures, summary: [] };
+  return { runner: options.runner, source: 'JUnit XML', counts, failures, summary: [], tests };
 }
 
-function failureOf(testCase: XmlNode, failure: XmlNode, suites: string[], options: JUnitOptions): ParsedFailure {
-  const classname = attribute(testCase, 'classname');
-  const name = attribute(testCase, 'name') || '(unnamed)';
+interface CaseName {
+  testId: string;
+  file: string | null;
+}
+
+/**
+ * How a <testcase> is named, failing or not. pytest's module lookup is kept per classname: a suite
+ * of thousands of tests lives in a few dozen modules, and each lookup costs a file-system call.
+ */
+function caseNaming(options: JUnitOptions): (testCase: XmlNode, suites: string[]) => CaseName {
+  const modules = new Map<string, { module: string; rest: string[] } | null>();
+  return (testCase, suites) => {
+    const classname = attribute(testCase, 'classname');
+    const name = attribute(testCase, 'name') || '(unnamed)';
+    const file = attribute(testCase, 'file') || null;
+    if (options.runner === 'vitest' && classname) return { testId: `${classname} > ${name}`, file: classname };
+    if (options.runner === 'pytest' && classname) {
+      if (!modules.has(classname)) modules.set(classname, pytestModule(classname, options.repoDir ?? null));
+      const found = modules.get(classname);
+      return found ? { testId: [found.module, ...found.rest, name].join('::'), file: found.module } : { testId: `${classname}::${name}`, file };
+    }
+    if (classname && classname !== 'test') return { testId: `${classname}::${name}`, file };
+    // node --test uses classname "test" and nests suites instead.
+    return { testId: [...suites, name].join(' > '), file };
+  };
+}
+
+function failureOf(name: CaseName, failure: XmlNode, options: JUnitOptions): ParsedFailure {
   const detail = body(failure);
   const message = attribute(failure, 'message').trim() || detail;
-  let testId: string;
-  let file: string | null = attribute(testCase, 'file') || null;
-  if (options.runner === 'vitest' && classname) {
-    testId = `${classname} > ${name}`;
-    file = classname;
-  } else if (options.runner === 'pytest' && classname) {
-    const nodeId = pytestNodeId(classname, name, options.repoDir ?? null);
-    testId = nodeId ?? `${classname}::${name}`;
-    file = nodeId ? (nodeId.split('::')[0] as string) : file;
-  } else if (classname && classname !== 'test') {
-    testId = `${classname}::${name}`;
-  } else {
-    // node --test uses classname "test" and nests suites instead.
-    testId = [...suites, name].join(' > ');
-  }
   const errorLines = options.runner === 'pytest' ? pytestErrorLines(detail) : options.runner === 'node:test' ? nodeCause(detail) : null;
-  return { testId, message: firstLines(errorLines ?? message), detail, file };
+  return { testId: name.testId, message: firstLines(errorLines ?? message), detail, file: name.file };
 }
 
 /**
@@ -127,13 +145,13 @@ function pytestErrorLines(detail: string): string | null {
   return lines.length > 0 ? lines.map((line) => line.slice(4)).join('\n') : null;
 }
 
-/** `tests.test_a.Outer` + `test_x` → `tests/test_a.py::Outer::test_x`, when that module file exists. */
-function pytestNodeId(classname: string, name: string, repoDir: string | null): string | null {
+/** `tests.test_a.Outer` → module `tests/test_a.py` and `Outer`, when that module file exists (the node id's parts). */
+function pytestModule(classname: string, repoDir: string | null): { module: string; rest: string[] } | null {
   if (!repoDir) return null;
   const parts = classname.split('.');
   for (let cut = parts.length; cut > 0; cut--) {
     const module = `${parts.slice(0, cut).join('/')}.py`;
-    if (fs.existsSync(path.join(repoDir, module))) return [module, ...parts.slice(cut), name].join('::');
+    if (fs.existsSync(path.join(repoDir, module))) return { module, rest: parts.slice(cut) };
   }
   return null;
 }

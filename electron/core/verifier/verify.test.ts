@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { processesWith, uniqueSleepSeconds } from '../../../test-support/processes';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { probeSandbox } from './sandbox';
+import { readTestInventory } from './testInventory';
 import { verify } from './verify';
 
 const repos: TempRepo[] = [];
@@ -117,6 +118,14 @@ describe('inside the bubblewrap sandbox', () => {
     expect(fs.existsSync(path.join(result.artifactDir, 'junit.xml'))).toBe(true);
     expect(result.coverage).toEqual({ percent: 100, files: { 'calc.py': 100 } });
     expect(repo.git('status', '--porcelain', '--ignored', '--untracked-files=all')).toBe('');
+    // The inventory: every test, in the result and in tests.json beside the manifest.
+    const tests = [
+      { id: 'tests/test_calc.py::test_adds', outcome: 'passed', file: 'tests/test_calc.py' },
+      { id: 'tests/test_calc.py::test_broken', outcome: 'failed', file: 'tests/test_calc.py' },
+    ];
+    expect(result.tests).toEqual(tests);
+    expect(await readTestInventory(result.artifactDir)).toEqual({ runner: 'pytest', source: 'JUnit XML', tests });
+    expect(JSON.parse(fs.readFileSync(result.manifestPath, 'utf8'))).toMatchObject({ tests_file: path.join(result.artifactDir, 'tests.json') });
   });
 
   it('runs node --test and reads its JUnit report', async () => {
@@ -127,6 +136,16 @@ describe('inside the bubblewrap sandbox', () => {
     const result = await verify({ workDir: repo.dir, argv: ['node', '--test'], timeoutMs: 60_000, artifactRoot: artifactRoot() });
     expect(result).toMatchObject({ status: 'FAIL', counts: { passed: 1, failed: 1, skipped: 1, total: 3 }, firstFailure: { testId: 'math > fails' } });
     expect(result.tail.split('\n').length).toBeLessThanOrEqual(200);
+    expect(result.tests?.map((test) => `${test.outcome} ${test.id}`)).toEqual(['passed math > adds', 'failed math > fails', 'skipped math > later']);
+  });
+
+  it('keeps no inventory when the output names no test, only counts', async () => {
+    const repo = project({ 'a.txt': 'a\n' });
+    const result = await verify({ workDir: repo.dir, argv: [node, '-e', "console.log('unit: 2 passed, 0 failed')"], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    expect(result).toMatchObject({ status: 'PASS', counts: { passed: 2, failed: 0, skipped: 0, total: 2 }, tests: null });
+    expect(fs.existsSync(path.join(result.artifactDir, 'tests.json'))).toBe(false);
+    expect(await readTestInventory(result.artifactDir)).toBeNull();
+    expect(JSON.parse(fs.readFileSync(result.manifestPath, 'utf8'))).toMatchObject({ tests_file: null });
   });
 
   it('reports INFRA_ERROR for a command that does not exist', async () => {

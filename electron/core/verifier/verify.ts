@@ -12,6 +12,7 @@ import { cleanEnv, commandLine, planIsolation, type IsolationPlan } from './isol
 import { createProcessCap, type ProcessCap } from './processCap';
 import { runProcess, type RunProcessResult } from './processTree';
 import { readOutcome } from './readOutcome';
+import { writeTestInventory } from './testInventory';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand } from './runnerFlags';
 import { undoWorkDirWrites } from './workDirGuard';
@@ -156,6 +157,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
     verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
   }
+  const testsFile = outcome?.tests ? await writeTestInventory(artifactDir, { runner: outcome.runner, source: outcome.source, tests: outcome.tests }) : null;
   const coverage = !buildFailed && prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
   const finishedAt = new Date();
@@ -171,6 +173,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     isolation,
     counts: outcome?.counts ?? null,
     results_from: outcome ? `${outcome.runner} (${outcome.source})` : null,
+    tests_file: testsFile,
     output_bytes: run.outputBytes,
     build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
     work_dir_writes: writes,
@@ -186,6 +189,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     reason: verdict.reason,
     isolation,
     counts: outcome?.counts ?? null,
+    tests: outcome?.tests ?? null,
     firstFailure: firstFailure && { testId: firstFailure.testId, message: firstFailure.message, location: firstFailure.location },
     resultsFrom: outcome ? `${outcome.runner} (${outcome.source})` : null,
     report: buildFailed && build ? build.report : truncateReport(output),

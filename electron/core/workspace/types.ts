@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { LineChangeSchema } from '../../../shared/schemas/runRequests';
+import type { TestRecord } from '../../../shared/schemas/testInventory';
 
 /**
  * The workspace layer's contract with the engine: everything Lathe does to a user's repository goes
@@ -300,8 +301,11 @@ export interface VerifyResult {
   reason: string | null;
   isolation: { level: IsolationLevel; detail: string };
   counts: TestCounts | null;
-  /** Every test the runner named, with its outcome; null (or absent) when it names only failures or counts. */
-  tests?: readonly { id: string; outcome: 'passed' | 'failed' | 'skipped' }[] | null;
+  /**
+   * Every test the runner reported, in its order, ids as failures are named (the test inventory,
+   * also in `<artifactDir>/tests.json`); null when its output named only failures or counts.
+   */
+  tests: TestRecord[] | null;
   /** The runner's first failing test: its id, the error's first lines, and its place in the repository when known. */
   firstFailure: { testId: string; message: string; location: string | null } | null;
   /** Where counts and failures were read from (`mocha (spec output)`, `pytest (JUnit XML)`); null when nothing could be read. */

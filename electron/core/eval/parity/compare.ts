@@ -19,8 +19,11 @@ export type IdStyle = 'exact' | 'pytest-dotted';
 
 /** `tests/test_a.py::Outer::test_x[1]` → `tests.test_a.Outer.test_x[1]`, the JUnit `classname.name` form. */
 function dotted(nodeId: string): string {
-  const [file = '', ...rest] = nodeId.split('::');
-  return [file.replace(/\.py$/, '').split('/').join('.'), ...rest].join('.');
+  // A parameter id is the runner's text (`[sum(a)::integer]`): only the path before it is split.
+  const bracket = nodeId.indexOf('[');
+  const params = bracket === -1 ? '' : nodeId.slice(bracket);
+  const [file = '', ...rest] = (bracket === -1 ? nodeId : nodeId.slice(0, bracket)).split('::');
+  return `${[file.replace(/\.py$/, '').split('/').join('.'), ...rest].join('.')}${params}`;
 }
 
 /** Error-class prefixes and whitespace differ between a runner's text and its report; the words do not. */
@@ -51,4 +54,29 @@ function shownName(testId: string, idStyle: IdStyle): string {
 export function excerptShowsEveryFailure(excerpt: string, reference: ReferenceResult, idStyle: IdStyle): boolean {
   const text = excerpt.replace(/\s+/g, '');
   return reference.failures.every((failure) => text.includes(shownName(failure.testId, idStyle).replace(/\s+/g, '')) && text.includes(normalized(failure.message)));
+}
+
+/* eslint-disable no-control-regex -- the control characters XML 1.0 cannot hold are the point */
+const NOT_IN_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+/* eslint-enable no-control-regex */
+
+/**
+ * An inventory as sorted `outcome id` lines, ids in the report's style: two inventories list the same
+ * tests exactly when these are equal. A JUnit report cannot carry a title's control characters
+ * (vitest drops them) and its reader trims attribute values, so ids are compared without either.
+ */
+export function inventoryLines(tests: readonly { id: string; outcome: string }[], idStyle: IdStyle): string[] {
+  return tests.map((test) => `${test.outcome} ${(idStyle === 'pytest-dotted' ? dotted(test.id) : test.id).replace(NOT_IN_XML, '').trim()}`).sort();
+}
+
+/**
+ * Whether Lathe's inventory lists the same tests as the runner's own report, each with the same
+ * outcome, as a multiset (a reporter's tree and its JSON list tests in different orders; the same id
+ * twice is two tests). A missing inventory matches nothing.
+ */
+export function inventoryMatches(ours: readonly { id: string; outcome: string }[] | null, reference: ReferenceResult, idStyle: IdStyle): boolean {
+  if (!ours) return false;
+  const theirs = inventoryLines(reference.tests.map((test) => ({ id: test.testId, outcome: test.outcome })), 'exact');
+  const mine = inventoryLines(ours, idStyle);
+  return mine.length === theirs.length && mine.every((line, index) => line === theirs[index]);
 }

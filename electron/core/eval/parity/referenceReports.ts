@@ -11,6 +11,8 @@ export interface ReferenceResult {
   firstFailure: { testId: string; message: string; file: string | null } | null;
   /** Every failure in the report's order: its name and its message's first line. */
   failures: { testId: string; message: string }[];
+  /** Every test the report lists, named as its failures are, with how it ended (pending, todo and xfail as skipped). */
+  tests: { testId: string; outcome: 'passed' | 'failed' | 'skipped' }[];
 }
 
 type Json = Record<string, unknown>;
@@ -31,6 +33,12 @@ export function mochaJsonReference(stdout: string, repoDir: string | null): Refe
     counts: total({ passed: Number(stats.passes), failed: Number(stats.failures), skipped: Number(stats.pending) }),
     firstFailure: failure ? { testId: asString(failure.fullTitle), message: asString((failure.err as Json | undefined)?.message), file: failure.file ? relative(asString(failure.file), repoDir) : null } : null,
     failures: failures.map((item) => ({ testId: asString(item.fullTitle), message: asString((item.err as Json | undefined)?.message).split('\n')[0] ?? '' })),
+    // A failed hook is in `failures` only, and counted there, as mocha counts it.
+    tests: [
+      ...asArray(report.passes).map((item) => ({ testId: asString(item.fullTitle), outcome: 'passed' as const })),
+      ...failures.map((item) => ({ testId: asString(item.fullTitle), outcome: 'failed' as const })),
+      ...asArray(report.pending).map((item) => ({ testId: asString(item.fullTitle), outcome: 'skipped' as const })),
+    ],
   };
 }
 
@@ -48,7 +56,13 @@ export function jestJsonReference(json: string, repoDir: string | null): Referen
       .filter((result) => result.status === 'failed')
       .map((failed) => ({ testId: [...(failed.ancestorTitles as string[]), asString(failed.title)].join(' › '), message: firstMessageLine(failed), file: relative(asString(file.name), repoDir) })),
   );
-  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })) };
+  const tests = asArray(report.testResults).flatMap((file) => asArray(file.assertionResults).map((result) => ({ testId: [...(result.ancestorTitles as string[]), asString(result.title)].join(' › '), outcome: outcomeOfStatus(result.status) })));
+  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })), tests };
+}
+
+/** jest's and vitest's assertion statuses: anything but passed or failed is pending, skipped or todo. */
+function outcomeOfStatus(status: unknown): ReferenceResult['tests'][number]['outcome'] {
+  return status === 'passed' ? 'passed' : status === 'failed' ? 'failed' : 'skipped';
 }
 
 const firstMessageLine = (result: Json) => (asArray(result.failureMessages) as unknown as string[]).map(String)[0]?.split('\n')[0] ?? '';
@@ -68,7 +82,11 @@ export function vitestJsonReference(json: string, repoDir: string | null): Refer
       .filter((result) => result.status === 'failed')
       .map((failed) => ({ testId: [name, ...(failed.ancestorTitles as string[]).filter(Boolean), asString(failed.title)].join(' > '), message: firstMessageLine(failed), file: name }));
   });
-  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })) };
+  const tests = asArray(report.testResults).flatMap((file) => {
+    const name = relative(asString(file.name), repoDir);
+    return asArray(file.assertionResults).map((result) => ({ testId: [name, ...(result.ancestorTitles as string[]).filter(Boolean), asString(result.title)].join(' > '), outcome: outcomeOfStatus(result.status) }));
+  });
+  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })), tests };
 }
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
@@ -81,21 +99,23 @@ export function junitReference(text: string, style: 'pytest' | 'node'): Referenc
   const root = xml.parse(text) as Json;
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const failures: ReferenceResult['failures'] = [];
+  const tests: ReferenceResult['tests'] = [];
   const visit = (node: Json, suites: string[]) => {
     for (const testCase of asArray(node.testcase)) {
       const failure = asArray(testCase.failure)[0] ?? asArray(testCase.error)[0];
+      const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : [...suites, asString(testCase.name)].join(' > ');
       if (failure) {
         counts.failed++;
-        const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : [...suites, asString(testCase.name)].join(' > ');
         failures.push({ testId: name, message: asString(failure.message).split('\n')[0] ?? '' });
       } else if (testCase.skipped) counts.skipped++;
       else counts.passed++;
+      tests.push({ testId: name, outcome: failure ? 'failed' : testCase.skipped ? 'skipped' : 'passed' });
     }
     for (const suite of asArray(node.testsuite)) visit(suite, style === 'node' ? [...suites, asString(suite.name)] : suites);
   };
   const top = (root.testsuites as Json | undefined) ?? root;
   visit(top, []);
-  return { counts: total(counts), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures };
+  return { counts: total(counts), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests };
 }
 
 /** `go test -json` events: one result per leaf test (a test that ran subtests is their group). */
@@ -114,5 +134,6 @@ export function goJsonReference(stdout: string): ReferenceResult {
   const failures = leaves
     .filter((leaf) => leaf.action === 'fail')
     .map((leaf) => ({ testId: leaf.test, message: (output.get(leaf.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '' }));
-  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures };
+  const tests = leaves.map((leaf) => ({ testId: leaf.test, outcome: leaf.action === 'pass' ? ('passed' as const) : leaf.action === 'fail' ? ('failed' as const) : ('skipped' as const) }));
+  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests };
 }

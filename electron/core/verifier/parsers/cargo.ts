@@ -1,7 +1,10 @@
-import { firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
 
 const RESULT = /^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured/;
-const STDOUT_HEAD = /^---- (\S+) stdout ----$/;
+const STDOUT_HEAD = /^---- (.+?) stdout ----$/;
+/** libtest's line per test (not with `--quiet`, which prints dots): `test m::t ... ok`, `… - should panic ... ok`, a doc-test `test src/lib.rs - f (line 3) ... ok`. */
+const TEST_LINE = /^test (.+?)(?: - should panic)? \.\.\. (ok|FAILED|ignored(?:, .*)?)$/;
 
 /**
  * cargo test (libtest): one `test result:` line per test binary (unit tests, each integration test,
@@ -25,8 +28,11 @@ export function parseCargoOutput(output: string): TestOutcome | null {
     index = next - 1;
   }
   // A failure that printed nothing has no stdout block: the `test x ... FAILED` line names it.
+  const tests: TestRecord[] = [];
   for (const line of lines) {
-    const failed = /^test (\S+) (?:- should panic )?\.\.\. FAILED$/.exec(line);
+    const test = TEST_LINE.exec(line);
+    if (test) tests.push({ id: test[1] as string, outcome: test[2] === 'ok' ? 'passed' : test[2] === 'FAILED' ? 'failed' : 'skipped' });
+    const failed = test?.[2] === 'FAILED' ? test : null;
     if (failed && !seen.has(failed[1] as string) && failures.length < MAX_FAILURES) {
       seen.add(failed[1] as string);
       failures.push({ testId: failed[1] as string, message: '', detail: '' });
@@ -34,7 +40,8 @@ export function parseCargoOutput(output: string): TestOutcome | null {
   }
   const order = listedOrder(lines);
   failures.sort((a, b) => (order.get(a.testId) ?? Infinity) - (order.get(b.testId) ?? Infinity));
-  return { runner: 'cargo test', source: 'text output', counts: makeCounts(sum(1), sum(2), sum(3)), failures, summary: results };
+  const counts = makeCounts(sum(1), sum(2), sum(3));
+  return { runner: 'cargo test', source: 'text output', counts, failures, summary: results, tests: checkedInventory(tests, counts, failures) };
 }
 
 /**
@@ -45,7 +52,7 @@ function listedOrder(lines: string[]): Map<string, number> {
   const order = new Map<string, number>();
   lines.forEach((line, index) => {
     if (line !== 'failures:' || !/^ {4}\S/.test(lines[index + 1] ?? '')) return;
-    for (let next = index + 1; /^ {4}\S+$/.test(lines[next] ?? ''); next++) if (!order.has((lines[next] as string).trim())) order.set((lines[next] as string).trim(), order.size);
+    for (let next = index + 1; /^ {4}\S.*$/.test(lines[next] ?? ''); next++) if (!order.has((lines[next] as string).trim())) order.set((lines[next] as string).trim(), order.size);
   });
   return order;
 }

@@ -1,7 +1,10 @@
-import { firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
 
 const RESULT_LINE = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
 const PACKAGE_LINE = /^(ok|FAIL|\?)\s+\S+/;
+
+const GO_OUTCOMES = { pass: 'passed', fail: 'failed', skip: 'skipped' } as const satisfies Record<GoTest['status'], TestRecord['outcome']>;
 
 interface GoTest {
   name: string;
@@ -22,9 +25,11 @@ export function parseGoOutput(output: string): TestOutcome | null {
   const results: GoTest[] = [];
   let current: string | null = null;
   let after: { name: string; indent: number } | null = null;
+  let verbose = false;
   for (const line of lines) {
     const run = /^=== (?:RUN|CONT|PAUSE|NAME)\s+(\S+)$/.exec(line);
     if (run) {
+      verbose = true;
       current = run[1] as string;
       after = null;
       continue;
@@ -43,11 +48,18 @@ export function parseGoOutput(output: string): TestOutcome | null {
       continue;
     }
     const owner = after && ((/^\s*/.exec(line)?.[0].length ?? 0) > after.indent || /^(panic:|\t|goroutine |\S+\(.*\)$|created by )/.test(line)) ? after.name : current;
-    if (owner) logs.set(owner, [...(logs.get(owner) ?? []), line]);
+    if (owner) appendLog(logs, owner, [line]);
   }
   if (results.length === 0) return null;
   for (const test of results) test.log = logs.get(test.name) ?? [];
-  return outcomeOf(results, lines.filter((line) => PACKAGE_LINE.test(line)), 'text output');
+  // Without -v go prints only the failing tests' `--- FAIL` lines: an inventory would be those alone.
+  return outcomeOf(results, lines.filter((line) => PACKAGE_LINE.test(line)), 'text output', verbose);
+}
+
+function appendLog(logs: Map<string, string[]>, test: string, lines: string[]): void {
+  const log = logs.get(test);
+  if (log) log.push(...lines);
+  else logs.set(test, [...lines]);
 }
 
 function parseGoJson(output: string): TestOutcome | null {
@@ -67,7 +79,7 @@ function parseGoJson(output: string): TestOutcome | null {
   const packages: string[] = [];
   for (const event of events) {
     if (event.Action === 'output' && event.Test) {
-      logs.set(event.Test, [...(logs.get(event.Test) ?? []), ...(event.Output ?? '').replace(/\n$/, '').split('\n')]);
+      appendLog(logs, event.Test, (event.Output ?? '').replace(/\n$/, '').split('\n'));
     } else if (event.Test && (event.Action === 'pass' || event.Action === 'fail' || event.Action === 'skip')) {
       results.push({ name: event.Test, status: event.Action, log: [] });
     } else if (!event.Test && event.Action === 'output' && event.Output && PACKAGE_LINE.test(event.Output)) {
@@ -75,11 +87,15 @@ function parseGoJson(output: string): TestOutcome | null {
     }
   }
   for (const test of results) test.log = (logs.get(test.name) ?? []).filter((line) => !/^\s*(=== |--- )/.test(line));
-  return outcomeOf(results, packages, 'go test -json');
+  return outcomeOf(results, packages, 'go test -json', true);
 }
 
-function outcomeOf(results: GoTest[], packages: string[], source: string): TestOutcome {
-  const leaves = results.filter((test) => !results.some((other) => other.name.startsWith(`${test.name}/`)));
+/** `namesEveryTest`: the output lists passing tests too (`-v`, `-json`), so the leaves are the inventory. */
+function outcomeOf(results: GoTest[], packages: string[], source: string, namesEveryTest: boolean): TestOutcome {
+  // A test is a group when another's name continues it past a `/`; indexed once, not pair by pair.
+  const groups = new Set<string>();
+  for (const test of results) for (let at = test.name.indexOf('/'); at !== -1; at = test.name.indexOf('/', at + 1)) groups.add(test.name.slice(0, at));
+  const leaves = results.filter((test) => !groups.has(test.name));
   const count = (status: GoTest['status']) => leaves.filter((test) => test.status === status).length;
   const failures: ParsedFailure[] = leaves
     .filter((test) => test.status === 'fail')
@@ -94,5 +110,7 @@ function outcomeOf(results: GoTest[], packages: string[], source: string): TestO
     const broken = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/.exec(line);
     if (broken && failures.length < MAX_FAILURES) failures.push({ testId: `${broken[1]} [${broken[2]}]`, message: broken[2] as string, detail: '' });
   }
-  return { runner: 'go test', source, counts: makeCounts(count('pass'), count('fail'), count('skip')), failures, summary: packages };
+  const counts = makeCounts(count('pass'), count('fail'), count('skip'));
+  const tests = leaves.map((test): TestRecord => ({ id: test.name, outcome: GO_OUTCOMES[test.status] }));
+  return { runner: 'go test', source, counts, failures, summary: packages, tests: namesEveryTest ? checkedInventory(tests, counts, failures) : undefined };
 }

@@ -1,4 +1,5 @@
-import { dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
 
 const TOTAL = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/;
 const ENTRY = /^(\s*)(▶|✔|✖|﹣|#) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO))?$/;
@@ -14,16 +15,20 @@ export function parseNodeSpecOutput(output: string): TestOutcome | null {
   const text = summary.join('\n');
   const skipped = numberIn(text, /^ℹ skipped (\d+)$/m) + numberIn(text, /^ℹ todo (\d+)$/m);
   const counts = makeCounts(numberIn(text, /^ℹ pass (\d+)$/m), numberIn(text, /^ℹ fail (\d+)$/m) + numberIn(text, /^ℹ cancelled (\d+)$/m), skipped, numberIn(text, /^ℹ tests (\d+)$/m));
-  return { runner: 'node:test', source: 'spec output', counts, failures: readFailures(lines).slice(0, MAX_FAILURES), summary };
+  const tree = readTree(lines);
+  const failures = tree.failures.slice(0, MAX_FAILURES);
+  return { runner: 'node:test', source: 'spec output', counts, failures, summary, tests: checkedInventory(tree.tests, counts, failures) };
 }
 
 /**
- * Failures from the tree (before the totals), named by their suite path; a suite's own `✖` closes it.
- * The error comes from below the tree entry, or from the closing "failing tests" list when the
- * tree has none (newer node prints errors only there).
+ * The tree (before the totals): every test named by its suite path, and the failures; a suite's own
+ * `✖` closes it. A test is skipped when marked `﹣` or `# SKIP`/`# TODO` (node counts todo apart from
+ * pass and fail), failed when `✖`. The error comes from below the tree entry, or from the closing
+ * "failing tests" list when the tree has none (newer node prints errors only there).
  */
-function readFailures(lines: string[]): ParsedFailure[] {
+function readTree(lines: string[]): { tests: TestRecord[]; failures: ParsedFailure[] } {
   const failures: ParsedFailure[] = [];
+  const tests: TestRecord[] = [];
   const suites: { indent: number; name: string }[] = [];
   const listed = failingTestsList(lines);
   for (let index = 0; index < lines.length; index++) {
@@ -43,6 +48,9 @@ function readFailures(lines: string[]): ParsedFailure[] {
       suites.push({ indent, name });
       continue;
     }
+    if (entry[2] === '#') continue;
+    const testId = [...suites.map((suite) => suite.name), name].join(' > ');
+    tests.push({ id: testId, outcome: entry[2] === '﹣' || entry[4] ? 'skipped' : entry[2] === '✖' ? 'failed' : 'passed' });
     if (entry[2] !== '✖') continue;
     let body = blockBelow(lines, index, indent);
     if (body.every((text) => text.trim() === '')) {
@@ -51,9 +59,9 @@ function readFailures(lines: string[]): ParsedFailure[] {
     }
     const frameAt = body.findIndex((text) => /^\s+at /.test(text));
     const message = frameAt === -1 ? body.join('\n') : body.slice(0, frameAt).join('\n');
-    failures.push({ testId: [...suites.map((suite) => suite.name), name].join(' > '), message: firstLines(message), detail: body.join('\n') });
+    failures.push({ testId, message: firstLines(message), detail: body.join('\n') });
   }
-  return failures;
+  return { tests, failures };
 }
 
 /** The lines indented below entry `index`, up to the next entry. */

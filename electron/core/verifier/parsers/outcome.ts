@@ -1,3 +1,4 @@
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
 import type { TestCounts } from '../../workspace/types';
 
 /** One failing test as a parser found it: its id, the error's first lines, and the text its stack frames are read from. */
@@ -20,6 +21,11 @@ export interface TestOutcome {
   failures: ParsedFailure[];
   /** The runner's own closing lines (counts, timing), verbatim. */
   summary: string[];
+  /**
+   * Every test the runner named, in its order, ids as `failures` names them; absent when its output
+   * names only failures or counts. Never a partial list: it adds up to `counts`, outcome by outcome.
+   */
+  tests?: TestRecord[];
 }
 
 /** A parser's failures are capped: the excerpt shows at most a few dozen, the log has them all. */
@@ -27,6 +33,31 @@ export const MAX_FAILURES = 200;
 
 export function makeCounts(passed: number, failed: number, skipped: number, total?: number): TestCounts {
   return { passed, failed, skipped, total: total ?? passed + failed + skipped };
+}
+
+/**
+ * The inventory when it holds exactly the tests the counts do, outcome by outcome; else undefined.
+ * A text parser sees test lines among whatever else the run printed, so a list that does not add up
+ * (a reporter that names only failures, a test's own output looking like a test line) is left out
+ * rather than passed on as the whole suite.
+ */
+export function completeInventory(tests: TestRecord[], counts: TestCounts): TestRecord[] | undefined {
+  if (tests.length !== counts.total) return undefined;
+  const tally = { passed: 0, failed: 0, skipped: 0 };
+  for (const test of tests) tally[test.outcome]++;
+  return tally.passed === counts.passed && tally.failed === counts.failed && tally.skipped === counts.skipped ? tests : undefined;
+}
+
+/**
+ * A text parser's inventory, when it is one: complete (above), and every failed test in it named as
+ * one of the failures the same output describes, so an inventory id and a failure id always match.
+ * Past MAX_FAILURES the failures are cut, and only the counts can be checked.
+ */
+export function checkedInventory(tests: TestRecord[], counts: TestCounts, failures: ParsedFailure[]): TestRecord[] | undefined {
+  const complete = completeInventory(tests, counts);
+  if (!complete || failures.length >= MAX_FAILURES) return complete;
+  const named = new Set(failures.map((failure) => failure.testId));
+  return complete.every((test) => test.outcome !== 'failed' || named.has(test.id)) ? complete : undefined;
 }
 
 /* eslint-disable no-control-regex -- ANSI colour codes are control characters by definition */
@@ -72,5 +103,7 @@ export function combineOutcomes(outcomes: TestOutcome[]): TestOutcome | null {
     counts: { passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped'), total: sum('total') },
     failures: outcomes.flatMap((outcome) => outcome.failures).slice(0, MAX_FAILURES),
     summary: outcomes.flatMap((outcome) => outcome.summary),
+    // One part without an inventory makes the whole one partial.
+    tests: outcomes.every((outcome) => outcome.tests) ? outcomes.flatMap((outcome) => outcome.tests ?? []) : undefined,
   };
 }

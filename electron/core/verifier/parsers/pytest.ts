@@ -1,4 +1,5 @@
-import { firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
 
 const CLOSING = [/^=+ .*\b(passed|failed|errors?|skipped|xfailed|xpassed|deselected|no tests ran)\b.* in [\d.]+s/, /^\d+ (passed|failed|errors?|skipped|xfailed|deselected)\b.* in [\d.]+s/, /^no tests ran in [\d.]+s/];
 const SHORT = /^(FAILED|ERROR) (\S+)(?: - (.*))?$/;
@@ -29,7 +30,35 @@ export function parsePytestOutput(output: string): TestOutcome | null {
   }
   // Without the short summary (`-rN`), the FAILURES section's titles are all there is.
   if (failures.length === 0) for (const section of sections.slice(0, MAX_FAILURES)) failures.push({ testId: section.title, message: firstLines(section.body.filter((text) => /^E {3}/.test(text)).map((text) => text.slice(4)).join('\n')), detail: section.body.join('\n') });
-  return { runner: 'pytest', source: 'text output', counts, failures, summary: [closing.replace(/^=+ | =+$/g, '')] };
+  return { runner: 'pytest', source: 'text output', counts, failures, summary: [closing.replace(/^=+ | =+$/g, '')], tests: namedTests(lines, counts, failures) };
+}
+
+/** How pytest's words for a result count: xpass as passed, error as failed, xfail as skipped. */
+const PYTEST_OUTCOMES: Record<string, TestRecord['outcome']> = { PASSED: 'passed', XPASS: 'passed', FAILED: 'failed', ERROR: 'failed', SKIPPED: 'skipped', XFAIL: 'skipped' };
+/** `-v`: `tests/test_a.py::Class::test_x PASSED   [ 16%]` (a skip or xfail adds its reason in parentheses). */
+const VERBOSE_LINE = /^(\S[^ ]*::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d+%\])?\s*$/;
+/** `-rA`'s short summary: `PASSED tests/test_a.py::test_x` (skips are listed by place, `SKIPPED [1] file:line: why`, not by id). */
+const SUMMARY_LINE = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - .*)?$/;
+
+/**
+ * Every test, when pytest printed each one's id: `-v` lines, else `-rA`'s short summary (complete only
+ * without skips, which it lists by place). pytest's default `-q` prints dots: no inventory. A test
+ * that passed and then errored in teardown is two results in pytest's counts, and two entries here.
+ */
+function namedTests(lines: string[], counts: TestOutcome['counts'], failures: ParsedFailure[]): TestRecord[] | undefined {
+  const verbose: TestRecord[] = [];
+  const summary: TestRecord[] = [];
+  for (const line of lines) {
+    const test = VERBOSE_LINE.exec(line);
+    if (test) verbose.push(pytestRecord(test[1] as string, test[2] as string));
+    const listed = test ? null : SUMMARY_LINE.exec(line);
+    if (listed) summary.push(pytestRecord(listed[2] as string, listed[1] as string));
+  }
+  return checkedInventory(verbose, counts, failures) ?? checkedInventory(summary, counts, failures);
+}
+
+function pytestRecord(id: string, word: string): TestRecord {
+  return { id, outcome: PYTEST_OUTCOMES[word] ?? 'failed', file: id.split('::')[0] ?? null };
 }
 
 /** `____ TestClass.test_name ____` blocks of the FAILURES / ERRORS sections. */

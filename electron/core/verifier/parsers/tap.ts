@@ -1,4 +1,5 @@
-import { dedent, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
 
 const POINT = /^(\s*)(not )?ok \d+(?: -)?(?: (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i;
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -29,20 +30,18 @@ export function parseTapOutput(output: string): TestOutcome | null {
   const points = readPoints(lines);
   const isTap = lines.some((line) => /^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) && points.length > 0;
   if (!isTap && !(totals.has('tests') && points.length > 0)) return null;
-  const tests = points.filter((point) => !isSuite(point, points));
+  const isSuite = suiteTest(points);
+  const tests = points.filter((point) => !isSuite(point));
   const failing = tests.filter((point) => !point.ok && point.directive !== 'TODO');
   const directiveSkips = tests.filter((point) => point.directive !== null).length;
   const passed = totals.get('pass') ?? tests.filter((point) => point.ok && point.directive === null).length;
   const failed = totals.get('fail') ?? failing.length;
   const skipped = totals.has('skipped') || totals.has('skip') || totals.has('todo') ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) : directiveSkips;
   const summary = lines.filter((line) => TOTAL.test(line));
-  return {
-    runner: 'TAP',
-    source: 'TAP output',
-    counts: makeCounts(passed, failed, skipped),
-    failures: failing.slice(0, MAX_FAILURES).map(failureOf),
-    summary,
-  };
+  const counts = makeCounts(passed, failed, skipped);
+  const failures = failing.slice(0, MAX_FAILURES).map(failureOf);
+  const records = tests.map((point): TestRecord => ({ id: point.path.join(' > '), outcome: point.directive !== null ? 'skipped' : point.ok ? 'passed' : 'failed' }));
+  return { runner: 'TAP', source: 'TAP output', counts, failures, summary, tests: checkedInventory(records, counts, failures) };
 }
 
 function readPoints(lines: string[]): Point[] {
@@ -77,10 +76,20 @@ function readPoints(lines: string[]): Point[] {
   return points;
 }
 
-/** node marks suites with `type: 'suite'`; a point whose path prefixes another's is one too. */
-function isSuite(point: Point, all: Point[]): boolean {
-  if (point.block.some((line) => /^\s*type: 'suite'/.test(line))) return true;
-  return all.some((other) => other !== point && other.path.length > point.path.length && point.path.every((part, index) => other.path[index] === part) && other.indent > point.indent);
+/**
+ * node marks suites with `type: 'suite'`; a point whose path prefixes a deeper-indented point's is one
+ * too. The prefixes are indexed once (each with the deepest indent under it), so a suite of tens of
+ * thousands of points is not compared pair by pair.
+ */
+function suiteTest(all: Point[]): (point: Point) => boolean {
+  const deepestUnder = new Map<string, number>();
+  for (const other of all) {
+    for (let length = 1; length < other.path.length; length++) {
+      const key = other.path.slice(0, length).join('\0');
+      deepestUnder.set(key, Math.max(deepestUnder.get(key) ?? -1, other.indent));
+    }
+  }
+  return (point) => point.block.some((line) => /^\s*type: 'suite'/.test(line)) || (deepestUnder.get(point.path.join('\0')) ?? -1) > point.indent;
 }
 
 function failureOf(point: Point): ParsedFailure {

@@ -1,4 +1,5 @@
-import { firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
 
 const RAN = /^Ran (\d+) tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \((.*)\))?\s*$/;
@@ -29,7 +30,39 @@ export function parseUnittestOutput(output: string): TestOutcome | null {
     skipped += runSkipped;
     total += run.ran;
   }
-  return { runner: 'unittest', source: 'text output', counts: makeCounts(total - failed - skipped, failed, skipped, total), failures: readFailures(lines), summary: runs.flatMap((run) => run.lines) };
+  const counts = makeCounts(total - failed - skipped, failed, skipped, total);
+  const failures = readFailures(lines);
+  return { runner: 'unittest', source: 'text output', counts, failures, summary: runs.flatMap((run) => run.lines), tests: checkedInventory(verboseTests(lines), counts, failures) };
+}
+
+/** `-v`'s result words, counted as the closing line counts them. */
+const UNITTEST_OUTCOMES: Record<string, TestRecord['outcome']> = { ok: 'passed', FAIL: 'failed', ERROR: 'failed', 'unexpected success': 'failed', skipped: 'skipped', 'expected failure': 'skipped' };
+const VERBOSE_HEAD = /^(\w+) \(([\w.]+)\)/;
+const VERBOSE_RESULT = / \.\.\. (ok|FAIL|ERROR|unexpected success|expected failure|skipped)(?: .*)?$/;
+
+/**
+ * Every test from `-v` output: `test_ok (tests.test_a.Outer.test_ok) ... ok`, or with a docstring,
+ * the head on its own line and `First docstring line ... ok` below it. Without `-v` unittest prints
+ * dots: no inventory.
+ */
+function verboseTests(lines: string[]): TestRecord[] {
+  const tests: TestRecord[] = [];
+  lines.forEach((line, index) => {
+    const head = VERBOSE_HEAD.exec(line);
+    if (!head) return;
+    const result = VERBOSE_RESULT.exec(line) ?? (line === head[0] ? VERBOSE_RESULT.exec(lines[index + 1] ?? '') : null);
+    if (result) tests.push({ id: unittestId(head[1] as string, head[2]), outcome: UNITTEST_OUTCOMES[result[1] as string] as TestRecord['outcome'] });
+  });
+  return tests;
+}
+
+/**
+ * A test's id: Python 3.11 prints `test_x (pkg.mod.Class.test_x)`, older ones `test_x (pkg.mod.Class)`,
+ * where the method is added so that two tests of one class are two ids.
+ */
+function unittestId(method: string, inParentheses: string | undefined): string {
+  if (!inParentheses) return method;
+  return /^[\w.]+$/.test(inParentheses) && !inParentheses.endsWith(`.${method}`) ? `${inParentheses}.${method}` : inParentheses;
 }
 
 /** Each `FAIL: test (module.Class.test)` block: the traceback between the dashed line and the next `=`/`-` rule. */
@@ -47,7 +80,7 @@ function readFailures(lines: string[]): ParsedFailure[] {
     let messageStart = lastFrame + 1;
     while (messageStart < body.length && /^\s{4}/.test(body[messageStart] as string)) messageStart++;
     const message = head[1] === 'UNEXPECTED SUCCESS' ? 'unexpected success' : body.slice(Math.max(0, messageStart)).join('\n');
-    failures.push({ testId: head[3] ?? (head[2] as string), message: firstLines(message), detail: body.join('\n') });
+    failures.push({ testId: unittestId(head[2] as string, head[3]), message: firstLines(message), detail: body.join('\n') });
     index = next - 1;
   }
   return failures;

@@ -1,4 +1,5 @@
-import { dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import type { TestRecord } from '../../../../shared/schemas/testInventory';
+import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
 
 const TESTS_LINE = /^\s*Tests\s{2,}(.*\(\d+\))\s*$/;
 const FAIL_HEAD = /^\s*FAIL\s+(\S.*?)\s*$/;
@@ -16,7 +17,27 @@ export function parseVitestOutput(output: string): TestOutcome | null {
   const text = (TESTS_LINE.exec(testsLine) as RegExpExecArray)[1] as string;
   const counts = makeCounts(numberIn(text, /(\d+) passed/), numberIn(text, /(\d+) failed/), numberIn(text, /(\d+) skipped/) + numberIn(text, /(\d+) todo/), numberIn(text, /\((\d+)\)/));
   const summary = lines.filter((line) => /^\s*(Test Files|Tests)\s{2,}/.test(line)).map((line) => line.trim());
-  return { runner: 'vitest', source: 'text output', counts, failures: readFailures(lines).slice(0, MAX_FAILURES), summary };
+  const failures = readFailures(lines).slice(0, MAX_FAILURES);
+  return { runner: 'vitest', source: 'text output', counts, failures, summary, tests: verboseTests(lines, counts, failures) };
+}
+
+const VERBOSE_TEST = /^ +(✓|×|↓|□) (\S.*? > .*?)(?: \d+(?:\.\d+)?m?s)?$/;
+const VITEST_SYMBOLS: Record<string, TestRecord['outcome']> = { '✓': 'passed', '×': 'failed', '↓': 'skipped', '□': 'skipped' };
+
+/**
+ * Every test from the verbose reporter (`--reporter=verbose`): one `✓ file > describe > test 2ms`
+ * line per test (`×` failed, `↓` skipped, `□` todo), named as the "Failed Tests" section names them.
+ * The default reporter prints only files and, under a failing file, titles without their describes:
+ * no inventory. Kept only when it adds up to the counts.
+ */
+function verboseTests(lines: string[], counts: TestOutcome['counts'], failures: ParsedFailure[]): TestRecord[] | undefined {
+  const tests: TestRecord[] = [];
+  for (const line of lines) {
+    if (/^\s*(Test Files|Tests)\s{2,}/.test(line) || /⎯ Failed (Tests|Suites) \d+ ⎯/.test(line)) break;
+    const test = VERBOSE_TEST.exec(line);
+    if (test) tests.push({ id: test[2] as string, outcome: VITEST_SYMBOLS[test[1] as string] as TestRecord['outcome'], file: (test[2] as string).split(' > ')[0] ?? null });
+  }
+  return checkedInventory(tests, counts, failures);
 }
 
 function readFailures(lines: string[]): ParsedFailure[] {

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isLatheError } from '../../../shared/errors';
+import type { TestRecord } from '../../../shared/schemas/testInventory';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { parseJUnit } from './junit';
+import { parseSummaryLines } from './summaryLines';
+import { readTestInventory, writeTestInventory } from './testInventory';
+
+const scratch = makeTempDir('lathe-inventory-');
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const folder = (name: string) => fs.mkdtempSync(path.join(scratch, `${name}-`));
+
+const SUITE_SIZE = 20_000;
+/** Generous on a shared 2-core machine; reading pair by pair (what this guards against) took 3–5 s here. */
+const PARSE_BUDGET_MS = 2_000;
+
+function timed<T>(work: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = work();
+  return { value, ms: performance.now() - started };
+}
+
+describe('tests.json', () => {
+  it('is written one test a line, parses as one JSON value, and reads back as written', async () => {
+    const dir = folder('round-trip');
+    const tests: TestRecord[] = [
+      { id: 'outer "quoted" test', outcome: 'passed' },
+      { id: 'tests/test_a.py::test_x[1]', outcome: 'failed', file: 'tests/test_a.py' },
+      { id: 'tests/test_a.py::test_x[1]', outcome: 'skipped', file: null },
+    ];
+    const file = await writeTestInventory(dir, { runner: 'mocha', source: 'spec output', tests });
+    expect(file).toBe(path.join(dir, 'tests.json'));
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.split('\n')).toHaveLength(tests.length + 3);
+    expect(JSON.parse(text)).toEqual({ runner: 'mocha', source: 'spec output', tests });
+    expect(await readTestInventory(dir)).toEqual({ runner: 'mocha', source: 'spec output', tests });
+    await writeTestInventory(dir, { runner: 'pytest', source: 'JUnit XML', tests: [] });
+    expect(await readTestInventory(dir)).toEqual({ runner: 'pytest', source: 'JUnit XML', tests: [] });
+  });
+
+  it('is null when absent, and an error naming the file and the field when it is not an inventory', async () => {
+    const dir = folder('bad');
+    expect(await readTestInventory(dir)).toBeNull();
+    fs.writeFileSync(path.join(dir, 'tests.json'), '{"runner": "mocha", "source": "spec output", "tests": [');
+    await expect(readTestInventory(dir)).rejects.toThrow(/tests\.json is not JSON/);
+    fs.writeFileSync(path.join(dir, 'tests.json'), JSON.stringify({ runner: 'mocha', source: 'spec output', tests: [{ id: 'a', outcome: 'pending' }] }));
+    const error = await readTestInventory(dir).catch((caught: unknown) => caught);
+    expect(isLatheError(error, 'INVALID_PAYLOAD')).toBe(true);
+    expect((error as Error).message).toMatch(/tests\.json is not a test inventory: tests\.0\.outcome: /);
+  });
+
+  it(`holds a suite of ${SUITE_SIZE} tests whole: JUnit read, written and read back within the budget`, async () => {
+    const dir = folder('big');
+    fs.mkdirSync(path.join(dir, 'tests'));
+    for (let module = 0; module < 50; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
+    const cases = Array.from({ length: SUITE_SIZE }, (_, index) => `<testcase classname="tests.test_m${index % 50}.TestCase" name="test_${index}" time="0.001"/>`);
+    const xml = `<?xml version="1.0"?><testsuites><testsuite name="pytest">${cases.join('\n')}</testsuite></testsuites>`;
+    const parsed = timed(() => parseJUnit(xml, { runner: 'pytest', repoDir: dir }));
+    expect(parsed.value?.tests).toHaveLength(SUITE_SIZE);
+    expect(parsed.value?.tests?.[SUITE_SIZE - 1]).toEqual({ id: `tests/test_m${(SUITE_SIZE - 1) % 50}.py::TestCase::test_${SUITE_SIZE - 1}`, outcome: 'passed', file: `tests/test_m${(SUITE_SIZE - 1) % 50}.py` });
+    expect(parsed.ms).toBeLessThan(PARSE_BUDGET_MS);
+    const started = performance.now();
+    await writeTestInventory(dir, { runner: 'pytest', source: 'JUnit XML', tests: parsed.value?.tests ?? [] });
+    const back = await readTestInventory(dir);
+    expect(performance.now() - started).toBeLessThan(PARSE_BUDGET_MS);
+    expect(back?.tests).toEqual(parsed.value?.tests);
+  });
+
+  it(`reads the text of ${SUITE_SIZE}-test runs within the budget for every runner that names each test`, () => {
+    const many = (line: (index: number) => string) => Array.from({ length: SUITE_SIZE }, (_, index) => line(index)).join('\n');
+    const outputs: Record<string, string> = {
+      mocha: `\n  suite\n${many((index) => `    ✔ test ${index}`)}\n\n  ${SUITE_SIZE} passing (3s)\n`,
+      tap: `TAP version 13\n${many((index) => `# Subtest: t${index}\nok ${index + 1} - t${index}\n  ---\n  duration_ms: 0.1\n  ...`)}\n1..${SUITE_SIZE}\n# tests ${SUITE_SIZE}\n# pass ${SUITE_SIZE}\n# fail 0\n`,
+      go: `${many((index) => `=== RUN   TestX${index}\n--- PASS: TestX${index} (0.00s)`)}\nPASS\nok  \texample.com/x\t0.1s\n`,
+      pytest: `${many((index) => `tests/test_a.py::test_${index} PASSED [ 50%]`)}\n=== ${SUITE_SIZE} passed in 3.00s ===\n`,
+      cargo: `${many((index) => `test m::t${index} ... ok`)}\ntest result: ok. ${SUITE_SIZE} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n`,
+    };
+    for (const [runner, output] of Object.entries(outputs)) {
+      const parsed = timed(() => parseSummaryLines(output));
+      expect(parsed.value?.tests, runner).toHaveLength(SUITE_SIZE);
+      expect(parsed.ms, runner).toBeLessThan(PARSE_BUDGET_MS);
+    }
+  });
+});
