@@ -4,10 +4,10 @@ import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, Workspa
 import { describeClosestRegion } from './closestRegion';
 import { PathPolicy } from './guardrails';
 import { missingFileMessage } from './nearestPaths';
+import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
 import { rejectEdit } from './rejection';
 import { replaceBlock } from './textMatch';
-import { sortChanges } from './wholeFile';
 
 /** Search/replace blocks, applied in order; an empty `search` creates a new file. */
 export const SearchReplaceProposalSchema = z.object({
@@ -53,7 +53,7 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
       rules.checkContent(normalized, after);
       changes.push({ path: normalized, before, after });
     }
-    return { format: 'search-replace', changes: sortChanges(changes) };
+    return checkedEditSet('search-replace', changes, reader, rules);
   },
 };
 

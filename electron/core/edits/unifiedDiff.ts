@@ -6,9 +6,9 @@ import { describeClosestRegion } from './closestRegion';
 import { repairDiffText } from './diffText';
 import { PathPolicy } from './guardrails';
 import { missingFileMessage } from './nearestPaths';
+import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
 import { rejectEdit } from './rejection';
-import { sortChanges } from './wholeFile';
 
 /** Seed 001: one unified diff text, may span files; /dev/null on one side creates or deletes. */
 export const UnifiedDiffProposalSchema = z.object({ diff: z.string().min(1).max(LIMITS.fileContent) });
@@ -69,7 +69,7 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       const targetBefore = source === target ? before : null;
       if (after !== targetBefore) changes.push({ path: target, before: targetBefore, after });
     }
-    return { format: 'unified-diff', changes: sortChanges(changes) };
+    return checkedEditSet('unified-diff', changes, reader, rules);
   },
 };
 
