@@ -230,6 +230,14 @@ describe('search-replace', () => {
     expect(planned.changes[0]?.after).toBe('class K:\n    def f(self):\n        return 2\n');
   });
 
+  it("re-indents in the file's style: a tab-indented block written into a spaces-only Python file gets spaces", async () => {
+    const dir = workspace({ 'stack.py': 'class Stack:\n    def push(self, item):\n        if item is None:\n            raise ValueError("no item")\n        self.items.append(item)\n' });
+    const search = '\tdef push(self, item):\n\t\tif item is None:\n\t\t\traise ValueError("no item")\n';
+    const replace = '\tdef push(self, item):\n\t\tif item is None:\n\t\t\treturn\n\t\tself.count += 1\n';
+    const planned = await plan('search-replace', dir, { edits: [{ path: 'stack.py', search, replace }] });
+    expect(planned.changes[0]?.after).toBe('class Stack:\n    def push(self, item):\n        if item is None:\n            return\n        self.count += 1\n        self.items.append(item)\n');
+  });
+
   it('keeps CRLF line endings', async () => {
     const dir = workspace({ 'w.txt': 'one\r\ntwo\r\n' });
     const planned = await plan('search-replace', dir, { edits: [{ path: 'w.txt', search: 'two\n', replace: 'TWO\n' }] });

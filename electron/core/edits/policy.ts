@@ -28,6 +28,7 @@ export function defaultEditPolicy(overrides: Partial<EditPolicy> = {}): EditPoli
     testPatterns: [...DEFAULT_TEST_PATTERNS],
     protectedPaths: [],
     maxFileBytes: DEFAULT_MAX_FILE_BYTES,
+    allowLargeDeletions: false,
     ...overrides,
   };
 }

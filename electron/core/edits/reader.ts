@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { isMissing, unreadable } from '../fsErrors';
+import { listRepoFiles } from '../tools/listFiles';
 import type { WorkspaceReader } from '../workspace/types';
 import { looksBinary, normalizeEditPath } from './guardrails';
 import { rejectEdit } from './rejection';
@@ -7,6 +8,8 @@ import { resolveInsideRepo } from './symlinks';
 
 /** Largest file a format will read to plan an edit; past it the edit is refused, not truncated. */
 const MAX_PLANNED_READ_BYTES = 8 * 1024 * 1024;
+/** Files a plan compares a wrong or new path with; past it the rest are not suggested. */
+const MAX_LISTED_FILES = 20_000;
 
 /**
  * The reader formats plan against: repo-relative, never outside the repo (symlinks included), null
@@ -14,6 +17,7 @@ const MAX_PLANNED_READ_BYTES = 8 * 1024 * 1024;
  */
 export function createWorkspaceReader(workDir: string): WorkspaceReader {
   let realRoot: string | undefined;
+  let listing: Promise<string[]> | undefined;
   return {
     async read(raw: string): Promise<string | null> {
       const normalized = normalizeEditPath(raw);
@@ -31,6 +35,11 @@ export function createWorkspaceReader(workDir: string): WorkspaceReader {
       if (looksBinary(bytes)) throw rejectEdit('binary-content', normalized, 'the current file is binary and cannot be edited as text');
       return bytes.toString('utf8');
     },
+    listFiles(): Promise<string[]> {
+      // Listed as the agents see the repository (gitignore honoured), once: a plan asks for each wrong or new path.
+      listing ??= listRepoFiles(workDir, { limit: MAX_LISTED_FILES }).then((listed) => listed.files);
+      return listing;
+    },
   };
 }
 
@@ -39,6 +48,9 @@ export function createMemoryReader(files: Record<string, string>): WorkspaceRead
   return {
     async read(raw: string) {
       return files[normalizeEditPath(raw)] ?? null;
+    },
+    async listFiles() {
+      return Object.keys(files).sort();
     },
   };
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { LIMITS, repoPath } from '../../../shared/schemas/agents/bounds';
 import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import { describeClosestRegion } from './closestRegion';
 import { PathPolicy } from './guardrails';
+import { missingFileMessage } from './nearestPaths';
+import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
 import { rejectEdit } from './rejection';
 import { replaceBlock } from './textMatch';
-import { sortChanges } from './wholeFile';
 
 /** Search/replace blocks, applied in order; an empty `search` creates a new file. */
 export const SearchReplaceProposalSchema = z.object({
@@ -38,6 +40,10 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
         current.set(normalized, before);
       }
       const content = current.get(normalized) ?? null;
+      if (content === null && edit.search !== '') {
+        const missing = await missingFileMessage(normalized, reader, 'to create it, use an empty search');
+        throw rejectEdit('search-not-found', normalized, `edit ${index + 1}: ${missing.message}`, { suggestions: missing.suggestions });
+      }
       current.set(normalized, applyOne(normalized, index, content, edit.search, edit.replace));
     }
     const changes: PlannedFileChange[] = [];
@@ -47,7 +53,7 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
       rules.checkContent(normalized, after);
       changes.push({ path: normalized, before, after });
     }
-    return { format: 'search-replace', changes: sortChanges(changes) };
+    return checkedEditSet('search-replace', changes, reader, rules);
   },
 };
 
@@ -56,15 +62,17 @@ function applyOne(filePath: string, index: number, content: string | null, searc
     if (content === null || content === '') return replace;
     throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: an empty search creates a new file, but this file already exists`);
   }
-  if (content === null) throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the file does not exist (use an empty search to create it)`);
+  if (content === null) throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the file does not exist`);
   const result = replaceBlock(content, search, replace);
+  // A block that replaces itself changes nothing, wherever it is found (the loose match would re-indent it).
+  if (search === replace && result.kind !== 'not-found') return content;
   if (result.kind === 'replaced') return result.content;
   if (result.kind === 'ambiguous') {
     throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the search block matches ${result.count} places; include more lines to make it unique`, {
       matches: result.count,
     });
   }
-  throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the search block was not found, even ignoring indentation`, {
+  throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the search block was not found; ${describeClosestRegion(content, search, 'search')}`, {
     search: search.slice(0, 200),
   });
 }

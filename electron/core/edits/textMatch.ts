@@ -1,6 +1,9 @@
+import { indentStyleOf, toIndentStyle } from './indentStyle';
+
 /**
  * Locating a search block in a file: exact first, then line by line ignoring leading/trailing
- * whitespace (small models get indentation wrong), re-indenting the replacement by the same amount.
+ * whitespace (small models get indentation wrong), re-indenting the replacement by the same amount,
+ * in the file's own style (spaces or tabs).
  */
 export type MatchResult =
   | { kind: 'replaced'; content: string; fuzzy: boolean }
@@ -59,10 +62,13 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
   if (starts.length === 0) return { kind: 'not-found' };
   if (starts.length > 1) return { kind: 'ambiguous', count: starts.length };
   const start = starts[0] as number;
-  const searchLines = splitLines(search).filter((line) => line.trim() !== '');
+  // Search and replacement are put in the file's style together, so their levels keep one measure.
+  const searchRaw = splitLines(search);
+  const styled = toIndentStyle([...searchRaw, ...splitLines(replace)], indentStyleOf(fileLines));
+  const searchLines = styled.slice(0, searchRaw.length).filter((line) => line.trim() !== '');
   const fileIndent = indentOf(fileLines[start] as string);
   const searchIndent = indentOf(searchLines[0] ?? '');
-  const replacement = splitLines(replace).map((line) => reindent(line, searchIndent, fileIndent));
+  const replacement = styled.slice(searchRaw.length).map((line) => reindent(line, searchIndent, fileIndent));
   const end = start + wanted.length;
   const endingOf = (line: string | undefined) => /\r?\n$/.exec(line ?? '')?.[0] ?? '';
   // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).

@@ -2,11 +2,13 @@ import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/schemas/agents/bounds';
 import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import { describeClosestRegion } from './closestRegion';
 import { repairDiffText } from './diffText';
 import { PathPolicy } from './guardrails';
+import { missingFileMessage } from './nearestPaths';
+import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
 import { rejectEdit } from './rejection';
-import { sortChanges } from './wholeFile';
 
 /** Seed 001: one unified diff text, may span files; /dev/null on one side creates or deletes. */
 export const UnifiedDiffProposalSchema = z.object({ diff: z.string().min(1).max(LIMITS.fileContent) });
@@ -47,7 +49,10 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       const target = newName === null ? null : newName === oldName ? source : claim(newName);
       const label = (target ?? source) as string;
       const before = source === null ? null : await reader.read(source);
-      if (source !== null && before === null) throw rejectEdit('patch-does-not-apply', source, 'the diff changes a file that does not exist');
+      if (source !== null && before === null) {
+        const missing = await missingFileMessage(source, reader, 'to create it, write its section from --- /dev/null');
+        throw rejectEdit('patch-does-not-apply', source, missing.message, { suggestions: missing.suggestions });
+      }
       if (source === null && target !== null && (await reader.read(target)) !== null) {
         throw rejectEdit('patch-does-not-apply', target, 'the diff creates a file that already exists');
       }
@@ -64,9 +69,12 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       const targetBefore = source === target ? before : null;
       if (after !== targetBefore) changes.push({ path: target, before: targetBefore, after });
     }
-    return { format: 'unified-diff', changes: sortChanges(changes) };
+    return checkedEditSet('unified-diff', changes, reader, rules);
   },
 };
+
+// A hunk pointing past the end of the file reaches the comparer with no line at all.
+const looseLine = (_lineNumber: number, line: string | undefined, _operation: string, content: string) => line !== undefined && line.trim() === content.trim();
 
 /** Exact context first; then context lines compared without surrounding whitespace. */
 function applyHunks(label: string, source: string, patch: StructuredPatch): string {
@@ -74,14 +82,26 @@ function applyHunks(label: string, source: string, patch: StructuredPatch): stri
   try {
     const exact = applyPatch(source, patch);
     if (exact !== false) return exact;
-    // A hunk pointing past the end of the file reaches the comparer with no line at all.
-    const loose = applyPatch(source, patch, { compareLine: (_line, line, _operation, content) => line !== undefined && line.trim() === content.trim() });
+    const loose = applyPatch(source, patch, { compareLine: looseLine });
     if (loose !== false) return loose;
   } catch (error) {
     // Whatever a malformed diff does to the patch library, it is the model's error, never the run's.
     throw rejectEdit('patch-does-not-apply', label, `the diff cannot be applied: ${error instanceof Error ? error.message : String(error)}`);
   }
-  throw rejectEdit('patch-does-not-apply', label, 'a hunk does not match the current file; nothing was written');
+  const failing = firstFailingHunk(source, patch);
+  const hunk = patch.hunks[failing] as StructuredPatch['hunks'][number];
+  const oldLines = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-')).map((line) => line.slice(1));
+  throw rejectEdit('patch-does-not-apply', label, `hunk ${failing + 1} of ${patch.hunks.length} does not match the file, even ignoring indentation; ${describeClosestRegion(source, oldLines.join('\n'), 'hunk')}`, {
+    hunk: failing + 1,
+  });
+}
+
+/** The first hunk that does not apply after the ones before it (0-based). */
+function firstFailingHunk(source: string, patch: StructuredPatch): number {
+  for (let count = 1; count < patch.hunks.length; count++) {
+    if (applyPatch(source, { ...patch, hunks: patch.hunks.slice(0, count) }, { compareLine: looseLine }) === false) return count - 1;
+  }
+  return patch.hunks.length - 1;
 }
 
 /** `a/x` and `b/x` → `x` (git style, when both sides carry the prefix or the other is /dev/null). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, repoPath } from '../../../shared/schemas/agents/bounds';
 import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
 import { PathPolicy } from './guardrails';
+import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
 import { rejectEdit } from './rejection';
 
@@ -30,10 +31,6 @@ export const wholeFileFormat: EditFormat<WholeFileProposal> = {
       const before = await reader.read(normalized);
       if (before !== edit.content) changes.push({ path: normalized, before, after: edit.content });
     }
-    return { format: 'whole-file', changes: sortChanges(changes) };
+    return checkedEditSet('whole-file', changes, reader, rules);
   },
 };
-
-export function sortChanges(changes: PlannedFileChange[]): PlannedFileChange[] {
-  return [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}

@@ -23,6 +23,11 @@ export interface EditPolicy {
   protectedPaths: string[];
   /** Largest content a single file may get, in bytes. */
   maxFileBytes: number;
+  /**
+   * Whether a whole-file answer may drop a large part of a file (`drops-code`): the engine allows it
+   * when the task asks for a removal; otherwise such an answer is a model that skipped what it keeps.
+   */
+  allowLargeDeletions: boolean;
 }
 
 /** Rule names carried in `data.rule` of an EDIT_REJECTED error, with `data.path`. */
@@ -41,6 +46,9 @@ export const GUARDRAIL_RULES = [
   'patch-does-not-apply',
   'search-not-found',
   'duplicate-path',
+  'elided-code',
+  'drops-code',
+  'duplicate-file',
 ] as const;
 export type GuardrailRule = (typeof GUARDRAIL_RULES)[number];
 
@@ -60,6 +68,12 @@ export interface PlannedEditSet {
 export interface WorkspaceReader {
   /** Repo-relative read of the current file, or null when it does not exist. */
   read(path: string): Promise<string | null>;
+  /**
+   * The repository's files (repo-relative, gitignored ones left out), listed once per reader. Lets a
+   * format name the file a wrong path meant and refuse a new file that copies one; without it those
+   * checks are skipped.
+   */
+  listFiles?(): Promise<string[]>;
 }
 
 /**
