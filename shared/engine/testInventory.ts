@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import type { TestRecord } from '../schemas/testInventory';
 
 /** One test as the runner reported it: the inventory a verification compares with the run's start. */
-export const InventoryTestSchema = z.object({ id: z.string(), outcome: z.enum(['passed', 'failed', 'skipped']) });
-export type InventoryTest = z.infer<typeof InventoryTestSchema>;
+type InventoryTest = Pick<TestRecord, 'id' | 'outcome'>;
 
 /** What one verification knew of the suite: its counts, and every test's id when the runner names them all. */
 export interface InventorySnapshot {

@@ -27,6 +27,7 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     artifacts: state.config.artifacts_only ? (step?.artifacts ?? []) : null,
     testsReadOnly: state.config.tests_read_only,
     protectedPaths: workspace.protectedPaths,
+    allowLargeDeletions: asksToRemoveCode([state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n')),
   });
   try {
     const headMoved = (await deps.git.headOf(workspace)) !== state.head;
@@ -86,4 +87,11 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
     path: test.path,
     message: `your edit ${what} ${test.path}, an existing test file, and the repository's tests are protected: leave every test as it is and change the code under test so the tests pass (a user can allow test changes with policies.tests: allow)`,
   };
+}
+
+/** Words of a task that asks for code to go: then a whole-file answer may leave large parts of a file out. */
+const REMOVES_CODE = /\b(remov\w*|delet\w*|drop\w*|strip\w*|get rid of|eliminat\w*|prun\w*|clean\w* up|deprecat\w*|mov(e|es|ed|ing)|extract\w*|refactor\w*|split\w*|merg\w*|simplif\w*|rewrit\w*|replac\w*|consolidat\w*|dedup\w*|inlin\w*)\b/i;
+
+export function asksToRemoveCode(taskText: string): boolean {
+  return REMOVES_CODE.test(taskText);
 }

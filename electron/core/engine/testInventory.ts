@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { compareInventory, InventoryTestSchema, onlyAddsLines, weakenedFeedback, type InventoryCheck, type InventorySnapshot } from '../../../shared/engine/testInventory';
+import { TestRecordSchema } from '../../../shared/schemas/testInventory';
+import { compareInventory, onlyAddsLines, weakenedFeedback, type InventoryCheck, type InventorySnapshot } from '../../../shared/engine/testInventory';
 import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { z } from 'zod';
 import { isTestFile } from '../edits/policy';
@@ -13,11 +14,12 @@ export const BASELINE_FILE = 'baseline-tests.json';
 
 const SnapshotFileSchema = z.object({
   counts: z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() }).nullable(),
-  tests: z.array(InventoryTestSchema).nullable(),
+  tests: z.array(TestRecordSchema.pick({ id: true, outcome: true })).nullable(),
 });
 
 function snapshotOf(result: Pick<VerifyResult, 'counts' | 'tests'>): InventorySnapshot {
-  return { counts: result.counts, tests: result.tests ?? null };
+  // The baseline keeps what the comparison needs: a name and an outcome per test.
+  return { counts: result.counts, tests: result.tests?.map(({ id, outcome }) => ({ id, outcome })) ?? null };
 }
 
 export function writeBaseline(runDir: string, result: Pick<VerifyResult, 'counts' | 'tests'>): void {

@@ -97,10 +97,17 @@ describe('the suite against the run start (issue 26: a weakened suite is never s
     const trivial = await commit(state, { 'test/sum.test.js': "const test = require('node:test');\ntest('adds', () => {});\n" });
     const summary = await runVerification(deps, trivial, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'step' });
     expect(summary).toMatchObject({ status: 'FAIL', passed: false, exit_code: 0, counts: { total: 1 } });
-    expect(summary.inventory).toMatchObject({ weakened: true, before_total: 2, after_total: 1, test_files_changed: ['test/sum.test.js'] });
+    expect(summary.inventory).toMatchObject({ compared: 'names', weakened: true, before_total: 2, after_total: 1, missing: ['adds negatives'], test_files_changed: ['test/sum.test.js'] });
     expect(summary.reason).toBe('TESTS_WEAKENED: the run started with 2 tests; this change leaves 1.');
     expect(feedbackFrom(summary, 'first_failure', 'excerpt').text).toContain('test/sum.test.js');
     expect(feedbackFrom(summary, 'test_output', 'tail').text).toContain('TESTS_WEAKENED');
+  });
+
+  it('a renamed test is a missing one, though the total stays', async () => {
+    const { state, runDir, artifacts } = await started();
+    const renamed = await commit(state, { 'test/sum.test.js': suite['test/sum.test.js'].replace("test('adds negatives'", "test('adds two negatives'") });
+    const summary = await runVerification(deps, renamed, { artifactRoot: artifacts, timeoutMs: 20_000, coverage: false, runDir, purpose: 'step' });
+    expect(summary).toMatchObject({ status: 'FAIL', passed: false, inventory: { weakened: true, before_total: 2, after_total: 2, missing: ['adds negatives'] } });
   });
 
   it('a change to the code that keeps every test is compared and passes; `tests: allow` reports a shrink without failing', async () => {
