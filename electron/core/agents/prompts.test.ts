@@ -36,7 +36,7 @@ describe('every role\'s prompt, rendered per workflow', () => {
   });
 
   it('finds a writer taught another edit format, and a rule text reworded in one prompt', () => {
-    const config = { tests_read_only: true, artifacts_only: true, edit_format: 'whole-file' as const };
+    const config = { tests_read_only: true, artifacts_only: true, tests_policy: 'protect' as const, edit_format: 'whole-file' as const };
     const texts = ruleTexts(config);
     const system = `rules\n${texts.tests}\n${texts.files}\n# Edit format: search-replace\n`;
     const found = checkPromptCoherence([{ role: 'coder', purpose: 'code', system, user: '{}' }, { role: 'planner', purpose: 'plan', system: texts.files, user: '{}' }], config, texts);

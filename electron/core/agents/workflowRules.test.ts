@@ -8,8 +8,9 @@ const prompts = new PromptLibrary(path.resolve(__dirname, '../../../prompts'));
 
 describe('one rule for tests and files per run', () => {
   it('picks the rule texts from the run configuration', () => {
-    expect(workflowRulePrompts({ tests_read_only: true, artifacts_only: true })).toEqual(['rules/tests-read-only', 'rules/artifacts-only']);
-    expect(workflowRulePrompts({ tests_read_only: false, artifacts_only: false })).toEqual(['rules/tests-with-change', 'rules/artifacts-guide']);
+    expect(workflowRulePrompts({ tests_read_only: true, artifacts_only: true, tests_policy: 'protect' })).toEqual(['rules/tests-read-only', 'rules/artifacts-only']);
+    expect(workflowRulePrompts({ tests_read_only: false, artifacts_only: false, tests_policy: 'protect' })).toEqual(['rules/tests-protected', 'rules/artifacts-guide']);
+    expect(workflowRulePrompts({ tests_read_only: false, artifacts_only: false, tests_policy: 'allow' })).toEqual(['rules/tests-with-change', 'rules/artifacts-guide']);
   });
 
   it('the code gate asks for tests where the writer writes them, and for untouched tests where they are read-only', () => {
