@@ -5,7 +5,7 @@ import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { gateWaitsForUser, type GateKind } from './gates';
 import { currentPlan, currentStep, updatePlan } from './planOps';
 import type { Workflow } from './workflows';
-import type { RunState, Verdict } from './runState';
+import type { PendingGate, RunState, Verdict } from './runState';
 import { rollBackTo } from './attemptGuard';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 
@@ -15,26 +15,22 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
   const stepId = kind === 'step' || kind === 'code' ? state.current_step_id : null;
   const number = state.counters.gates_opened + 1;
   const gateId = `${kind}-${number}-${stepId ?? currentPlan(state)?.plan_id ?? 'run'}`;
+  const gate: PendingGate = {
+    gate_id: gateId,
+    kind,
+    step_id: stepId,
+    threshold: state.config.thresholds[kind],
+    verdict: null,
+    escalation: null,
+    opened_at: now,
+    unreviewed: null,
+    needs_final_test: kind === 'goal',
+    test_files: kind === 'code' || kind === 'step' ? (state.last_test?.inventory?.test_files_changed ?? []) : [],
+    unrelated: kind === 'code' || kind === 'step' ? state.unrelated_hunks : [],
+  };
   return {
-    state: {
-      ...state,
-      counters: { ...state.counters, gates_opened: number },
-      phase: PHASE_OF_GATE[kind],
-      gate: {
-        gate_id: gateId,
-        kind,
-        step_id: stepId,
-        threshold: state.config.thresholds[kind],
-        verdict: null,
-        escalation: null,
-        opened_at: now,
-        unreviewed: null,
-        needs_final_test: kind === 'goal',
-        test_files: kind === 'code' || kind === 'step' ? (state.last_test?.inventory?.test_files_changed ?? []) : [],
-        unrelated: kind === 'code' || kind === 'step' ? state.unrelated_hunks : [],
-      },
-    },
-    events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind] } }],
+    state: { ...state, counters: { ...state.counters, gates_opened: number }, phase: PHASE_OF_GATE[kind], gate },
+    events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind], test_files: gate.test_files, unrelated: gate.unrelated } }],
   };
 }
 

@@ -91,7 +91,7 @@ export const RUN_EVENTS = {
     invalid: z.literal(true).optional(),
   }),
   fix_plan_verdict: z.object({ step_id: stepId, approved: z.boolean(), score: z.number(), threshold: z.number(), issues: z.array(z.string()), feedback: z.string(), escalation: z.string().nullable() }),
-  gate_opened: z.object({ gate_id: z.string(), kind: GateKindSchema, step_id: stepId, mode: GateModeSchema }),
+  gate_opened: z.object({ gate_id: z.string(), kind: GateKindSchema, step_id: stepId, mode: GateModeSchema, test_files: z.array(z.string()).default([]), unrelated: z.array(z.string()).default([]) }),
   verdict: z.object({
     ...gateRef,
     step_id: stepId,

@@ -21,6 +21,8 @@ function blankGate(gateId: string, event: GateEvent): GateView {
     editedFeedback: null,
     fallback: false,
     unreviewed: null,
+    testFiles: [],
+    unrelated: [],
     openedSeq: event.seq,
     openedTs: event.ts,
   };
@@ -53,7 +55,7 @@ function verdictFrom(data: Partial<Verdict> & { threshold?: number; escalation?:
 export function applyGateEvent(view: RunView, event: RunEvent): void {
   switch (event.type) {
     case 'gate_opened': {
-      const gate = updateGate(view, event, (current) => ({ ...current, mode: event.data.mode ?? current.mode, status: 'open' }));
+      const gate = updateGate(view, event, (current) => ({ ...current, mode: event.data.mode ?? current.mode, status: 'open', testFiles: event.data.test_files ?? [], unrelated: event.data.unrelated ?? [] }));
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), 'in_review');
       return;
     }
@@ -65,6 +67,8 @@ export function applyGateEvent(view: RunView, event: RunEvent): void {
       updateGate(view, event, (gate) => ({
         ...gate,
         status: 'pending',
+        testFiles: event.data.test_files ?? gate.testFiles,
+        unrelated: event.data.unrelated ?? gate.unrelated,
         verdict: gate.verdict ?? (saved ? verdictFrom(saved, event.data.threshold ?? null, event.data.escalation ?? null) : null),
       }));
       view.status = 'waiting_for_gate';

@@ -60,6 +60,10 @@ export interface GateView {
   fallback: boolean;
   /** Why the Supervisor could not review this gate: a person decides it. */
   unreviewed: string | null;
+  /** Existing tests the change modifies: passing the gate approves them (never `--yes`). */
+  testFiles: string[];
+  /** Hunks classed as unrelated to the task, shown apart for the reviewer. */
+  unrelated: string[];
   openedSeq: number;
   openedTs: string;
 }

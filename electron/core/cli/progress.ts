@@ -80,7 +80,7 @@ export class ProgressPrinter {
       case 'fix_cycle':
         return this.io.out(`    fix cycle ${String(d.cycle)}/${String(d.max)} (the Tester's fix plan goes back to the Coder)`);
       case 'rollback':
-        return this.io.out(`    rolled back to ${short(d.to)} (${d.dropped?.length ?? 0} commit(s) dropped)`);
+        return this.io.out(`    rolled back to ${short(d.to)} (${d.dropped?.length ?? 0} commit(s) dropped)${d.reason ? `: ${d.reason}` : ''}`);
       case 'step_blocked':
         return this.io.out(`    ${str(d.step_id)} blocked → sub-plan (depth ${Number(d.depth) + 1})`);
       case 'step_failed':

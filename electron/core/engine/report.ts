@@ -23,8 +23,25 @@ function verificationLines(state: RunState): string[] {
     ...(test.first_failure ? [`First failure: ${test.first_failure.test_id}${test.first_failure.location ? ` (${test.first_failure.location})` : ''} — ${test.first_failure.message}`] : []),
     ...(test.coverage_percent !== null ? [`Coverage of changed files: ${test.coverage_percent.toFixed(1)}%`] : []),
     ...test.tools.map((tool) => `Tool ${tool.name}: ${tool.status}${tool.required ? '' : ' (optional)'}`),
+    ...inventoryLines(state),
     `Verifier run: ${test.verify_run_id} (artifacts: ${test.artifact_dir})`,
   ];
+}
+
+/** The suite against the run's start, and which existing tests a reviewer let the run change. */
+function inventoryLines(state: RunState): string[] {
+  const check = state.last_test?.inventory;
+  const start = state.baseline?.counts;
+  const lines: string[] = [];
+  if (check) {
+    const missing = check.missing_count > 0 ? `; ${check.missing_count} test(s) of the start missing (${check.missing.slice(0, 5).join(', ')}${check.missing_count > 5 ? ', …' : ''})` : '; every test of the start is still there';
+    lines.push(`Tests against the run's start: ${check.before_total} then, ${check.after_total} now (compared by ${check.compared === 'names' ? 'name' : 'total only'})${check.compared === 'names' ? missing : ''}${check.weakened ? ' — WEAKENED' : ''}`);
+  } else if (start) {
+    lines.push(`Tests at the run's start: ${start.passed} passed, ${start.failed} failed, ${start.skipped} skipped`);
+  }
+  if (state.approved_test_files.length > 0) lines.push(`Existing tests changed with a reviewer's explicit approval: ${state.approved_test_files.join(', ')}`);
+  if (state.unrelated_hunks.length > 0) lines.push('Changes classed as unrelated to the task (for the reviewer):', ...state.unrelated_hunks.map((hunk) => `- ${hunk}`));
+  return lines;
 }
 
 function commitLines(commits: RunCommitInfo[]): string[] {

@@ -71,7 +71,7 @@ export function describeEvent(event: RunLogEvent): EventSummary {
     case 'commit':
       return { text: `commit ${(data.sha ?? '').slice(0, 10)} · ${list((data.files ?? []))}`, tone: 'ok' };
     case 'rollback':
-      return { text: `rolled back ${(data.dropped ?? []).length} commit(s) to ${(data.to ?? '').slice(0, 10)}`, tone: 'warn' };
+      return { text: `rolled back ${(data.dropped ?? []).length} commit(s) to ${(data.to ?? '').slice(0, 10)}${data.reason ? `: ${data.reason}` : ''}`, tone: 'warn' };
     case 'test_result':
       return describeTest(data);
     case 'tester_report':

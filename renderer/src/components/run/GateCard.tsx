@@ -90,6 +90,28 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
           The Supervisor could not review this gate ({gate.unreviewed}): it passes only if you approve it.
         </p>
       )}
+      {gate.testFiles.length > 0 && (
+        <div className="gate-warning" data-testid="gate-test-files">
+          <p className="error-text">This change modifies tests the repository already had. Approving the gate approves these test changes (a run with --yes never does):</p>
+          <ul>
+            {gate.testFiles.map((file) => (
+              <li key={file}>
+                <code>{file}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {gate.unrelated.length > 0 && (
+        <div className="gate-warning" data-testid="gate-unrelated">
+          <p className="error-text">Changes classed as unrelated to the task:</p>
+          <ul>
+            {gate.unrelated.map((hunk) => (
+              <li key={hunk}>{hunk}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {verdict ? (
         <div className="verdict">
           <div className="score-row">
