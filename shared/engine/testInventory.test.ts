@@ -66,3 +66,15 @@ describe('adding tests to an existing test file changes none of its tests', () =
     expect(onlyAddsLines(before, "test('a', () => {});\n")).toBe(false);
   });
 });
+
+describe('a test file that could not load at the start', () => {
+  it('is one failing entry named after the file; once it loads, its tests take its place', () => {
+    const start = snapshot([{ id: '/tmp/w/test/twins.test.js', outcome: 'failed' }]);
+    const loaded = snapshot(passed('twins > a', 'twins > b', 'twins > c', 'twins > d'));
+    expect(compareInventory(start, loaded)).toMatchObject({ weakened: false, missing_count: 0, before_total: 1, after_total: 4 });
+    // Deleting the file instead leaves fewer tests than the start.
+    expect(compareInventory(start, snapshot([]))?.weakened).toBe(true);
+    const pytest = snapshot([{ id: 'tests/test_a.py', outcome: 'failed' }, ...passed('tests/test_b.py::test_b')]);
+    expect(compareInventory(pytest, snapshot(passed('tests/test_a.py::test_a', 'tests/test_b.py::test_b')))?.weakened).toBe(false);
+  });
+});
