@@ -37,7 +37,7 @@ interface Hunk {
 const ABSENT: FileSide & { close(): void } = { lines: 0, symbols: [], tokensIn: () => [], close: () => undefined };
 
 function label(symbol: FileSymbol): string {
-  return isFunction(symbol) ? `${symbol.name}()` : symbol.kind === 'class' ? `class ${symbol.name}` : symbol.name;
+  return isFunction(symbol) ? `${symbol.name}()` : `${symbol.kind} ${symbol.name}`;
 }
 
 /** The identifiers on one side of a hunk; members (`b` of `a.b`) as `.b`, apart from the variable `b`. */
@@ -121,8 +121,11 @@ function describe(hunk: Hunk): string {
     }
     case 'layout':
       return `changes only blank lines or indentation${at}`;
-    case 'code':
-      return `${hunk.oldRange.count === 0 ? 'adds' : hunk.newRange.count === 0 ? 'deletes' : 'changes'} code${at}`;
+    case 'code': {
+      const verb = hunk.oldRange.count === 0 ? 'adds' : hunk.newRange.count === 0 ? 'deletes' : 'changes';
+      const whole = hunk.oldRange.count === 0 && hunk.definitions.length > 0 ? hunk.definitions : null;
+      return whole ? `adds ${whole.map((symbol) => `${symbol.kind} '${symbol.name}'`).join(', ')}` : `${verb} code${at}`;
+    }
     default:
       return hunk.kind satisfies never;
   }
@@ -136,7 +139,8 @@ function namesToCheck(hunk: Hunk): string[] {
       return hunk.kind.definitions.map((symbol) => symbol.name);
     case 'create':
     case 'remove':
-      return [stem(hunk.path), ...hunk.definitions.filter((symbol) => !symbol.name.includes('.')).map((symbol) => symbol.name)];
+      // Not its definitions: a stray copy of the file being fixed defines the very names the task uses.
+      return [stem(hunk.path)];
     default:
       return [...own, ...hunk.definitions.map((symbol) => symbol.name)];
   }
@@ -222,11 +226,18 @@ function unrelatedReason(hunk: Hunk, evidence: EvidenceIndex): string {
  */
 export async function classifyHunks(changes: ProposedFileChange[], evidence: ScopeEvidence): Promise<HunkScope[]> {
   const checkedEvidence = ScopeEvidenceSchema.safeParse(evidence);
-  if (!checkedEvidence.success) throw new LatheError('INVALID_PAYLOAD', `scope evidence: ${checkedEvidence.error.issues[0]?.path.join('.') ?? ''}: ${checkedEvidence.error.issues[0]?.message ?? 'invalid'}`);
+  if (!checkedEvidence.success) {
+    const issue = checkedEvidence.error.issues[0];
+    throw new LatheError('INVALID_PAYLOAD', `scope evidence: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
   const seen = new Set<string>();
   for (const [index, change] of changes.entries()) {
     const checked = ProposedFileChangeSchema.safeParse(change);
-    if (!checked.success) throw new LatheError('INVALID_PAYLOAD', `change #${index + 1}${typeof change?.path === 'string' ? ` (${change.path})` : ''}: ${checked.error.issues[0]?.path.join('.') || 'change'}: ${checked.error.issues[0]?.message ?? 'invalid'}`, { index });
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      const field = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+      throw new LatheError('INVALID_PAYLOAD', `change #${index + 1}${typeof change?.path === 'string' ? ` (${change.path})` : ''}: ${field}${issue?.message ?? 'invalid'}`, { index });
+    }
     if (seen.has(change.path)) throw new LatheError('INVALID_PAYLOAD', `${change.path} appears twice in one change: pass each file once, with its text before and after`, { path: change.path });
     seen.add(change.path);
   }
