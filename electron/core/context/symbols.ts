@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { grammarFor, parserFor } from './grammars';
+import { grammarFor, parserFor, type GrammarName } from './grammars';
 
 export type SymbolKind = 'function' | 'class' | 'method' | 'variable' | 'type';
 
@@ -18,7 +18,7 @@ const SIGNATURE_CHARS = 160;
 /** A function this long gets its own nested functions mapped too: a fix often lands in one of them. */
 const NESTED_MIN_LINES = 40;
 /** Files past this are mapped by the plain scan: a generated bundle is not worth a parse. */
-const MAX_PARSE_BYTES = 1024 * 1024;
+export const MAX_PARSE_BYTES = 1024 * 1024;
 
 function collapse(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -198,6 +198,13 @@ export function plainSymbols(source: string): FileSymbol[] {
   });
 }
 
+/** The definitions in a tree already parsed with `grammar` (a caller that reads the tree for more parses once). */
+export function symbolsOfTree(grammar: GrammarName, root: Node, source: string): FileSymbol[] {
+  if (grammar === 'python') return pythonSymbols(root, source);
+  if (grammar === 'javascript' || grammar === 'typescript' || grammar === 'tsx') return scriptSymbols(root, source);
+  return genericSymbols(root, source);
+}
+
 /** The definitions of one file: tree-sitter where a grammar exists, the plain scan otherwise. */
 export async function extractSymbols(file: string, source: string): Promise<FileSymbol[]> {
   const grammar = grammarFor(file);
@@ -206,9 +213,7 @@ export async function extractSymbols(file: string, source: string): Promise<File
   const tree = parser.parse(source);
   if (!tree) return plainSymbols(source);
   try {
-    if (grammar === 'python') return pythonSymbols(tree.rootNode, source);
-    if (grammar === 'javascript' || grammar === 'typescript' || grammar === 'tsx') return scriptSymbols(tree.rootNode, source);
-    return genericSymbols(tree.rootNode, source);
+    return symbolsOfTree(grammar, tree.rootNode, source);
   } finally {
     tree.delete();
   }
