@@ -45,7 +45,8 @@ export type ActionOutcome =
   | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */
   | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
-  | { kind: 'applied'; commit: string | null; head: string; files: string[] }
+  /** `unrelated`: the change's hunks classed as unrelated to the task, for its gates (where none reviews it, they were refused). */
+  | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }
   | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
   | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null }

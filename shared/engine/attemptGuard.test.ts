@@ -146,3 +146,31 @@ describe('the suite at the run start (issue 26)', () => {
     expect(countOf(run.actions, (action) => action.kind === 'agent')).toBe(0);
   });
 });
+
+describe('a rejected step that carried what must never ship (issue 26)', () => {
+  function devAgent(unrelated: string[], seen: RunState[]): Script {
+    let reviews = 0;
+    const base = script({ start: failing(1), step: () => testResult(true) }, seen);
+    return (action, state) => {
+      if (action.kind === 'apply' && state.current_step_id) {
+        const applied = base(action, state);
+        return applied.kind === 'applied' ? { ...applied, unrelated: reviews === 0 ? unrelated : [] } : applied;
+      }
+      if (action.kind === 'agent' && action.purpose === 'review_step') return agentOutput(action, { approved: ++reviews > 1, score: reviews > 1 ? 90 : 30, issues: [], feedback: 'n' });
+      return base(action, state);
+    };
+  }
+
+  it('is undone when its gate showed unrelated hunks; a plain rejection is refined on top (seed 001)', () => {
+    const seen: RunState[] = [];
+    const run = simulate(WORKFLOWS['dev-agent'], devAgent(['a.py lines 8-9 (original lines 8-9): renames x'], seen));
+    expect(run.events.find((event) => event.type === 'gate_opened')?.data).toMatchObject({ unrelated: ['a.py lines 8-9 (original lines 8-9): renames x'] });
+    expect(run.events.find((event) => event.type === 'rollback')?.data).toMatchObject({ to: 'base', reason: 'the Supervisor rejected it at the step gate' });
+    expect(seen[1]?.head).toBe('base');
+    expect(seen[1]?.feedback?.text).toContain('Your change was undone');
+    const plain: RunState[] = [];
+    const refined = simulate(WORKFLOWS['dev-agent'], devAgent([], plain));
+    expect(refined.events.some((event) => event.type === 'rollback')).toBe(false);
+    expect(plain[1]?.head).toBe('c1');
+  });
+});

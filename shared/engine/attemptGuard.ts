@@ -51,7 +51,7 @@ export function rollBackTo(state: RunState, base: AttemptBase, reason: string): 
   const step = currentStep(state);
   const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
   const event: PendingEvent = { role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason } };
-  return { state: { ...cleaned, head: base.commit, commits: state.commits.slice(0, base.commit_count) }, events: [event] };
+  return { state: { ...cleaned, head: base.commit, commits: state.commits.slice(0, base.commit_count), unrelated_hunks: [] }, events: [event] };
 }
 
 /**

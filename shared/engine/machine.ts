@@ -126,7 +126,7 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       const commits = commit ? [...state.commits, commit] : state.commits;
       const withCommit = step && commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] })) : state;
       return {
-        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null },
+        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null, unrelated_hunks: [...state.unrelated_hunks, ...(outcome.unrelated ?? [])] },
         events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, task_id: step?.id ?? null, files: outcome.files } }],
       };
     }

@@ -45,7 +45,7 @@ export function rollBackStep(state: RunState): Transition {
   const kept = state.commits.slice(0, base.commit_count);
   const step = currentStep(state);
   const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
-  const rolled: RunState = { ...cleaned, head: base.commit, commits: kept };
+  const rolled: RunState = { ...cleaned, head: base.commit, commits: kept, unrelated_hunks: [] };
   // The step's start is the next attempt's base again: nothing after it stands.
   return { state: { ...rolled, attempt_base: stepBase(rolled) }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason: 'the code gate rejected the implementation' } }] };
 }
@@ -180,6 +180,7 @@ export function selectNext(state: RunState, workflow: Workflow, now = state.upda
       step_base: state.head ? { commit: state.head, commit_count: state.commits.length } : null,
       attempt_base: stepBase(planStarted),
       tried_answers: [],
+      unrelated_hunks: [],
       // Seed 002: a sub-plan works within its blocked step's budget, so its steps carry on the time spent.
       step_time: { step_id: selection.step.id, spent_ms: selection.step.depth > 0 ? (state.step_time?.spent_ms ?? 0) : 0, fix_cycle_spent_ms: 0 },
     };

@@ -69,18 +69,20 @@ export function isLoadFailureEntry(test: InventoryTest): boolean {
 
 /** Null when the later run reported no counts (it did not get as far as the tests): nothing to compare. */
 export function compareInventory(before: InventorySnapshot, after: InventorySnapshot, testFilesChanged: readonly string[] = []): InventoryCheck | null {
-  if (!before.counts || !after.counts) return null;
-  const named = before.tests !== null && after.tests !== null && before.tests.length === before.counts.total && after.tests.length === after.counts.total;
+  const start = before.counts;
+  const now = after.counts;
+  if (!start || !now) return null;
+  const named = before.tests !== null && after.tests !== null && before.tests.length === start.total && after.tests.length === now.total;
   const loadFailures = new Set((before.tests ?? []).filter(isLoadFailureEntry).map((test) => test.id));
-  const missing = named ? missingIds(before.tests ?? [], after.tests ?? []).filter((id) => !(loadFailures.has(id) && after.counts.total >= before.counts.total)) : [];
+  const missing = named ? missingIds(before.tests ?? [], after.tests ?? []).filter((id) => !(loadFailures.has(id) && now.total >= start.total)) : [];
   const skipped = named ? skippedNow(before.tests ?? [], after.tests ?? []) : [];
-  const lower = after.counts.total < before.counts.total;
+  const lower = now.total < start.total;
   return {
     compared: named ? 'names' : 'totals',
-    before_total: before.counts.total,
-    after_total: after.counts.total,
-    before_passed: before.counts.passed,
-    after_passed: after.counts.passed,
+    before_total: start.total,
+    after_total: now.total,
+    before_passed: start.passed,
+    after_passed: now.passed,
     missing: missing.slice(0, NAMES_KEPT),
     missing_count: missing.length,
     skipped_now: skipped.slice(0, NAMES_KEPT),

@@ -197,7 +197,7 @@ describe('unrelatedFeedback', () => {
     expect(unrelatedFeedback(hunks)).toBe(
       [
         'Your change also edits code the task does not ask for (2 of 3 hunks). Put these lines back exactly as they were and keep the rest of your change:',
-        "- money.py lines 3-4: renames 'total' to 'amount_due' in discount(), which nothing in the task names",
+        "- money.py lines 3-4 (original lines 3-4): renames 'total' to 'amount_due' in discount(), which nothing in the task names",
         "- money.py (the deleted original lines 7-10): deletes function '_clamp', which nothing in the task names or uses",
       ].join('\n'),
     );

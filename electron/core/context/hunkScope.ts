@@ -282,7 +282,13 @@ export function unrelatedFeedback(hunks: readonly HunkScope[]): string | null {
   const unrelated = hunks.filter((hunk) => !hunk.onTarget);
   if (unrelated.length === 0) return null;
   const rows = unrelated.map((hunk) => {
-    const where = hunk.newLines > 0 ? `${hunk.path} ${lineSpan(hunk.newStart, hunk.newLines)}` : `${hunk.path} (the deleted original ${lineSpan(hunk.oldStart, hunk.oldLines)})`;
+    // Both sides: the writer reads its own answer (new lines), a reviewer the file as it was (old lines).
+    const where =
+      hunk.newLines === 0
+        ? `${hunk.path} (the deleted original ${lineSpan(hunk.oldStart, hunk.oldLines)})`
+        : hunk.oldLines === 0
+          ? `${hunk.path} ${lineSpan(hunk.newStart, hunk.newLines)} (added after original line ${hunk.oldStart})`
+          : `${hunk.path} ${lineSpan(hunk.newStart, hunk.newLines)} (original ${lineSpan(hunk.oldStart, hunk.oldLines)})`;
     return `- ${where}: ${hunk.reason}`;
   });
   return [

@@ -161,3 +161,46 @@ describe('new tests written into an existing test file (issue 26)', () => {
     expect(await applyProposal(deps([]), gateless, 'coder')).toMatchObject({ kind: 'applied', files: ['tests/test_a.py'] });
   });
 });
+
+describe('scope: hunks unrelated to the task (issue 26)', () => {
+  const source = 'def discount(price, percent):\n    total = price * (1 - percent / 100)\n    return round(total, 2)\n\n\ndef tax(amount, rate):\n    """Tax on an amount."""\n    value = amount * rate\n    return value\n';
+  const fixed = source.replace('percent / 100)', 'percent / 100.0)');
+  const renamed = fixed.replace('    value = amount * rate\n    return value\n', '    result = amount * rate\n    return result\n');
+
+  function scoped(dir: string, gates: 'off' | 'auto'): RunState {
+    const state = stateFor(dir, [{ path: 'money.py', search: source, replace: renamed }]);
+    return {
+      ...state,
+      goal: 'discount() must divide the percentage as a float',
+      config: { ...state.config, gates: { plan: 'off', code: 'off', step: gates, goal: 'off' } },
+    };
+  }
+
+  it('refuses them where no gate reviews the change, naming the file, the lines and why', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'money.py'), source);
+    const commits: string[][] = [];
+    const outcome = await applyProposal(deps(commits), scoped(dir, 'off'), 'coder', { contextFiles: ['money.py'] });
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'unrelated-change', path: 'money.py' });
+    const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
+    expect(message).toMatch(/^Your change also edits code the task does not ask for \(1 of 2 hunks\)/);
+    expect(message).toContain("money.py lines 8-9 (original lines 8-9): renames 'value' to 'result' in tax()");
+    expect(fs.readFileSync(path.join(dir, 'money.py'), 'utf8')).toBe(source);
+    expect(commits).toEqual([]);
+  });
+
+  it('applies them where a gate reviews the change, and names them for the gate', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'money.py'), source);
+    const outcome = await applyProposal(deps([]), scoped(dir, 'auto'), 'coder', { contextFiles: ['money.py'] });
+    expect(outcome).toMatchObject({ kind: 'applied', files: ['money.py'] });
+    expect(outcome.kind === 'applied' && outcome.unrelated).toEqual([expect.stringMatching(/^money\.py lines 8-9 \(original lines 8-9\): renames 'value' to 'result' in tax\(\)/)]);
+  });
+
+  it('lets the fix alone through with nothing to say', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'money.py'), source);
+    const state = { ...scoped(dir, 'off'), proposal: { edits: [{ path: 'money.py', search: source, replace: fixed }] } };
+    expect(await applyProposal(deps([]), state, 'coder', { contextFiles: ['money.py'] })).toMatchObject({ kind: 'applied', unrelated: [] });
+  });
+});

@@ -7,6 +7,7 @@ import type { EngineDeps } from './engineDeps';
 import { isTestFile } from '../edits/policy';
 import { failingAtHead } from '../../../shared/engine/attemptGuard';
 import { onlyAddsLines } from '../../../shared/engine/testInventory';
+import { changeScope, describeHunk } from './changeScope';
 import type { PlannedEditSet } from '../workspace/types';
 
 /**
@@ -14,7 +15,7 @@ import type { PlannedEditSet } from '../workspace/types';
  * commit, so a step redone after a crash starts from exactly where the first try did, unless this
  * process knows it equals that commit (`workTreeClean`: it committed it, and nothing wrote since).
  */
-export async function applyProposal(deps: EngineDeps, state: RunState, role: string, options: { workTreeClean?: boolean } = {}): Promise<ActionOutcome> {
+export async function applyProposal(deps: EngineDeps, state: RunState, role: string, options: { workTreeClean?: boolean; contextFiles?: readonly string[] } = {}): Promise<ActionOutcome> {
   const workspace = state.workspace;
   if (!workspace || !state.head) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
   const step = currentStep(state);
@@ -41,6 +42,9 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     });
     const refused = refusedBeforeWriting(state, planned);
     if (refused) return refused;
+    // Unrelated hunks are refused where no gate reviews the change, and shown apart where one does.
+    const scope = await changeScope(state, planned, options.contextFiles ?? []);
+    if (scope.feedback && !reviewedByGate(state)) return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message: scope.feedback };
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
@@ -51,7 +55,7 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
       role,
       attempt: step?.attempts,
     });
-    return { kind: 'applied', commit, head: commit ?? state.head, files };
+    return { kind: 'applied', commit, head: commit ?? state.head, files, unrelated: scope.unrelated.map(describeHunk) };
   } catch (error) {
     if (isLatheError(error, 'EDIT_REJECTED')) {
       const data = error.data ?? {};
@@ -74,8 +78,7 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
     const failing = first ? ` (first failure: ${first.test_id})` : '';
     return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change', path: null, message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.` };
   }
-  const gated = state.config.gates.code !== 'off' || state.config.gates.step !== 'off';
-  if (state.config.tests_policy !== 'protect' || gated) return null;
+  if (state.config.tests_policy !== 'protect' || reviewedByGate(state)) return null;
   const approved = new Set(state.approved_test_files);
   const test = planned.changes.find((change) => change.before !== null && isTestFile(change.path) && !approved.has(change.path) && !(change.after !== null && onlyAddsLines(change.before, change.after)));
   if (!test) return null;
@@ -94,4 +97,9 @@ const REMOVES_CODE = /\b(remov\w*|delet\w*|drop\w*|strip\w*|get rid of|eliminat\
 
 export function asksToRemoveCode(taskText: string): boolean {
   return REMOVES_CODE.test(taskText);
+}
+
+/** Whether a code or step gate reviews each change before its step is done. */
+function reviewedByGate(state: RunState): boolean {
+  return state.config.gates.code !== 'off' || state.config.gates.step !== 'off';
 }

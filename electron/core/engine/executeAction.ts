@@ -74,7 +74,7 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
-        return await applyProposal(session.deps, state, session.workflow.writer, { workTreeClean: session.workTreeKnownClean(state.head) });
+        return await applyProposal(session.deps, state, session.workflow.writer, { workTreeClean: session.workTreeKnownClean(state.head), contextFiles: session.writerContextFiles });
       case 'await_user': {
         try {
           const decision = await session.waitForGate(action.gate, state);
@@ -164,7 +164,10 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   const ctx = await session.agentContext(state);
   const router: ModelRouter = session.router;
   session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model: router.specFor(spec.modelRole), step_id: state.current_step_id } });
-  ctx.onContextBuilt = (report) => session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...report } });
+  ctx.onContextBuilt = (report) => {
+    if (action.purpose === 'code') session.writerContextFiles = [...new Set(report.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path))];
+    session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...report } });
+  };
   const options = {
     router,
     purpose: action.purpose,

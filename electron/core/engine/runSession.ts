@@ -140,6 +140,9 @@ export class RunSession {
     this.cleanWorkTreeAt = head;
   }
 
+  /** Files the writer's last call was shown (its context): what the change may be judged against. Lost on restart, then unknown. */
+  writerContextFiles: string[] = [];
+
   markTimeExpired(): void {
     this.timeExpired = true;
   }

@@ -1,0 +1,42 @@
+import { currentStep } from '../../../shared/engine/planOps';
+import type { RunState } from '../../../shared/engine/runState';
+import { classifyHunks, unrelatedFeedback, type HunkScope } from '../context/hunkScope';
+import type { PlannedEditSet } from '../workspace/types';
+
+/** Repo files a test output names in its frames (`lib/a.js:12`, `tests/test_a.py::test_b`). */
+function framedFiles(text: string): string[] {
+  return [...new Set([...text.matchAll(/(?:^|[\s("'])((?:[\w.-]+\/)*[\w.-]+\.(?:[cm]?[jt]sx?|py|go|rs|rb|java))(?::\d+|::)/g)].map((match) => match[1] ?? ''))].filter(Boolean);
+}
+
+/**
+ * What the change may be judged against (docs/context.md, "Scope of a change"): the goal, the task,
+ * the failing tests and the feedback the writer was given, and the files the plan, the tests or the
+ * writer's context named. Unknown context files leave the file list as the plan and tests name it.
+ */
+export function scopeEvidence(state: RunState, contextFiles: readonly string[]) {
+  const step = currentStep(state);
+  const test = state.last_test;
+  const failure = test?.first_failure ? `${test.first_failure.test_id}\n${test.first_failure.message}\n${test.first_failure.location ?? ''}` : '';
+  const testText = test && !test.passed ? `${failure}\n${test.excerpt}` : '';
+  const texts = [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? '', testText, state.feedback?.text ?? ''].filter((text) => text.trim() !== '');
+  const named = [...(step?.artifacts ?? []), ...framedFiles(testText), ...contextFiles];
+  // No context known (a restarted process) and nothing named: "not known", so no file alone is doubted.
+  return { texts, files: contextFiles.length > 0 ? [...new Set(named)] : [] };
+}
+
+/** A hunk as the gate, the report and the writer name it: `path lines A-B (original lines C-D): why`. */
+export function describeHunk(hunk: HunkScope): string {
+  return (unrelatedFeedback([hunk]) ?? '').split('\n').slice(1).join(' ').replace(/^- /, '');
+}
+
+export interface ChangeScope {
+  unrelated: HunkScope[];
+  /** The writer's refusal text, when any hunk is unrelated. */
+  feedback: string | null;
+}
+
+export async function changeScope(state: RunState, planned: PlannedEditSet, contextFiles: readonly string[]): Promise<ChangeScope> {
+  if (planned.changes.length === 0) return { unrelated: [], feedback: null };
+  const hunks = await classifyHunks(planned.changes, scopeEvidence(state, contextFiles));
+  return { unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
+}
