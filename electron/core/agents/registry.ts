@@ -36,6 +36,8 @@ export interface AgentContext {
    * vouches that the work tree equals its index (then git is not asked what changed).
    */
   repoMap?: RepoMapOptions;
+  /** The current step's change as a unified diff (its start to the head), for its reviewers; absent in tests that need none. */
+  changeDiff?: () => Promise<string>;
   /** Told what a call's budgeted context included and dropped, before the call is made. */
   onContextBuilt?: (report: ContextReport) => void;
 }

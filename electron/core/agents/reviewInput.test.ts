@@ -75,3 +75,19 @@ describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and co
     expect(review.input).toMatchObject({ gate: 'fix_plan', threshold: 60, fix_plan: 'Tester: x\nFix plan:\n1. y', tester_findings: [finding] });
   });
 });
+
+describe('what the code and step gates are shown of a change (issue 26)', () => {
+  it("the step's diff, the existing tests it changes and its unrelated hunks, each said plainly", async () => {
+    const opened = firstCodeGate();
+    const gate = opened.gate ? { ...opened.gate, test_files: ['test/stats.test.js'], unrelated: ['src/stats.js line 9 (original line 9): deletes a comment'] } : null;
+    const state = { ...opened, gate };
+    const diff = '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -1 +1 @@\n-x\n+y\n';
+    const task = { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: ['src/stats.js'] };
+    const review = await reviewInput('step', { ...contextFor(state), changeDiff: async () => diff }, task, null);
+    expect(review.input).toMatchObject({ diff, existing_tests_changed: ['test/stats.test.js'], unrelated_changes: ['src/stats.js line 9 (original line 9): deletes a comment'] });
+    expect(String(review.input.existing_tests_note)).toContain('Approving this gate also approves those test changes');
+    const plain = await reviewInput('step', contextFor(opened), task, null);
+    expect(plain.input).not.toHaveProperty('existing_tests_changed');
+    expect(plain.input).not.toHaveProperty('unrelated_changes');
+  });
+});

@@ -60,7 +60,9 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
       const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
-      return { input: { ...input, task, test, changed_files: state.proposal_files, ...tests, ...protectedTestsNote(gate?.test_files ?? []), ...findings }, context: files };
+      const diff = (await ctx.changeDiff?.()) ?? '';
+      const scope = gate && gate.unrelated.length > 0 ? { unrelated_changes: gate.unrelated } : {};
+      return { input: { ...input, task, test, changed_files: state.proposal_files, ...(diff ? { diff } : {}), ...tests, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...findings }, context: files };
     }
     case 'goal':
       // The last test result here is the final full test run made for this gate.

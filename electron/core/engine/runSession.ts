@@ -11,6 +11,7 @@ import { PromptLibrary } from '../agents/promptLibrary';
 import type { ContextItem, ModelRouter } from '../llm/types';
 import type { Clock, EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
+import { stepDiff } from './stepDiff';
 
 export type { TransientEvent };
 
@@ -183,6 +184,7 @@ export class RunSession {
       editFormat: this.deps.getEditFormat(state.config.edit_format),
       knowledge: await this.loadKnowledge(state.config.kb_dir),
       scoutReport: this.readScoutReport(),
+      changeDiff: () => stepDiff(this.deps, state),
       repoMap: {
         // Beside the run store: never listed, never committed, shared by the repository's runs.
         cacheFile: path.join(this.repoRoot, '.lathe', 'cache', 'repo-map.json'),
