@@ -40,6 +40,8 @@ export const GUARDRAIL_RULES = [
   'patch-does-not-apply',
   'search-not-found',
   'duplicate-path',
+  /** The step commit: a file git would store through a filter driver, which Lathe never runs. */
+  'needs-filter',
 ] as const;
 export type GuardrailRule = (typeof GUARDRAIL_RULES)[number];
 
