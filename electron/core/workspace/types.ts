@@ -233,6 +233,8 @@ export interface VerifyRequest {
   /** `auto` probes bubblewrap once and falls back to a temporary checkout. */
   isolation?: 'auto' | IsolationLevel;
   env?: Record<string, string>;
+  /** Extra folders or files shown read-only in the sandbox (`policies.sandbox.read_paths`), absolute. */
+  readPaths?: string[];
   /** Cap on captured output; the full log (up to a larger cap) goes to the artifact file. */
   outputCapBytes?: number;
   /** A command writing more than this is killed as a flood (default 64 MiB). */
