@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGitFacade } from '../electron/core/git/gitFacade';
 import { createReadOnlyTools } from '../electron/core/tools/readOnlyTools';
-import { bwrapArgv, readOnlyRootsFor } from '../electron/core/verifier/sandbox';
+import { bwrapArgv, readOnlyRootsFor, SANDBOX_TMP_BYTES } from '../electron/core/verifier/sandbox';
+import { sandboxView } from '../electron/core/verifier/sandboxView';
 import { verify } from '../electron/core/verifier/verify';
 import { generateRepo, git } from './workspace/generateRepo';
 import { round, summarize, time, type Timing } from './workspace/timing';
@@ -108,7 +109,8 @@ async function verifierBench(): Promise<Record<string, Timing | number>> {
   const argv = ['/bin/true'];
   const runs = Number(process.env.BENCH_VERIFY_RUNS ?? 60);
   const commit = git(repo, 'rev-parse', 'HEAD');
-  const sandboxOnly = bwrapArgv({ readOnly: readOnlyRootsFor(repo), writableWorkDir: null, protect: [], writable: artifacts, cwd: repo, argv });
+  const view = sandboxView({ env: { PATH: process.env.PATH }, commands: [argv], cwd: repo, readPaths: [], shown: [repo] });
+  const sandboxOnly = bwrapArgv({ readOnly: readOnlyRootsFor(repo), writableWorkDir: null, protect: [], writable: artifacts, view, tmpBytes: SANDBOX_TMP_BYTES, cwd: repo, argv });
   const verified = async (request: Parameters<typeof verify>[0]) => {
     const result = await verify(request);
     if (result.status !== 'PASS') throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);

@@ -1,6 +1,6 @@
 import { DEFAULT_GATE_THRESHOLDS } from './gates';
 import type { Workflow } from './workflows';
-import { DEFAULT_MODEL_ACCESS, DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
+import { DEFAULT_MODEL_ACCESS, DEFAULT_SANDBOX_CONFIG, DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
 
 /** Seed 001's allowlist. */
 export const DEFAULT_SHELL_ALLOWLIST = ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'];
@@ -28,5 +28,6 @@ export function configFromWorkflow(workflow: Workflow): RunConfig {
     kb_dir: '.lathe/kb',
     push: { remote: null, write_pr_description: true, enabled: workflow.push_on_approval },
     workspace: { ...DEFAULT_WORKSPACE_CONFIG },
+    sandbox: structuredClone(DEFAULT_SANDBOX_CONFIG),
   };
 }

@@ -62,6 +62,16 @@ export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 export const DEFAULT_WORKSPACE_CONFIG: WorkspaceConfig = { worktree_root: null, setup_command: null, setup_timeout_ms: 10 * 60_000, dependency_folders: null };
 
 /**
+ * What the test sandbox shows beyond the system, the toolchains and the run (docs/workspace.md,
+ * "What the sandbox shows"): `read_paths`, absolute, read-only. Only the user's own config sets it.
+ */
+export const SandboxConfigSchema = z.object({
+  read_paths: z.array(z.string().min(2).max(4096).regex(/^\//, 'must be an absolute path')).max(64),
+});
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+export const DEFAULT_SANDBOX_CONFIG: SandboxConfig = { read_paths: [] };
+
+/**
  * Which model servers beyond this machine a run may reach (`models.allow_hosts`), and the environment
  * variable holding their bearer token (`models.token_env`: its name only; the token is never saved).
  */
@@ -108,5 +118,7 @@ export const RunConfigSchema = z.object({
   push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean(), enabled: z.boolean().default(false) }),
   /** Runs saved before this existed read as the defaults. */
   workspace: WorkspaceConfigSchema.default(DEFAULT_WORKSPACE_CONFIG),
+  /** Runs saved before this existed read as the defaults (nothing more shown). */
+  sandbox: SandboxConfigSchema.default(DEFAULT_SANDBOX_CONFIG),
 });
 export type RunConfig = z.infer<typeof RunConfigSchema>;

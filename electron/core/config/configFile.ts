@@ -58,6 +58,8 @@ export const ConfigFileSchema = z.strictObject({
       thresholds: z.strictObject({ plan: z.number().optional(), code: z.number().optional(), step: z.number().optional(), goal: z.number().optional() }).optional(),
       allowlist: z.array(z.string()).optional(),
       allow_dirty: z.boolean().optional(),
+      /** Extra read-only paths for the test sandbox; never from the repository's own file (resolveConfig.ts). */
+      sandbox: z.strictObject({ read_paths: z.array(z.string().min(1)).optional() }).optional(),
     })
     .optional(),
   max_iterations: z.number().int().min(1).optional(),

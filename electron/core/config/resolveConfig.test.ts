@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test-support/tempRepo';
@@ -28,6 +29,18 @@ describe('resolveRunConfig', () => {
     expect(resolveRunConfig({ repoRoot: repo }, {}).model_access).toEqual({ allow_hosts: ['gpu-box.lan', '10.0.0.5:8080'], token_env: 'TEAM_LLM_TOKEN' });
     fs.writeFileSync(path.join(repo, 'lathe.config.yaml'), 'models:\n  token_env: "not a name"\n');
     expect(() => resolveRunConfig({ repoRoot: repo }, {})).toThrow(/model_access\.token_env/);
+  });
+
+  it("takes policies.sandbox.read_paths from the user's own config only, absolute or ~/", () => {
+    dir = makeTempDir();
+    expect(resolveRunConfig({ repoRoot: dir }, {}).sandbox).toEqual({ read_paths: [] });
+    const own = path.join(dir, 'mine.yaml');
+    fs.writeFileSync(own, 'policies:\n  sandbox:\n    read_paths: [/srv/data, ~/datasets/x]\n');
+    expect(resolveRunConfig({ repoRoot: dir, configFile: own }, {}).sandbox.read_paths).toEqual(['/srv/data', path.join(os.homedir(), 'datasets/x')]);
+    fs.writeFileSync(own, 'policies:\n  sandbox:\n    read_paths: [data]\n');
+    expect(() => resolveRunConfig({ repoRoot: dir, configFile: own }, {})).toThrow(/read_paths: data is not an absolute path/);
+    fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'policies:\n  sandbox:\n    read_paths: [~/.ssh]\n');
+    expect(() => resolveRunConfig({ repoRoot: dir }, {})).toThrow(/lathe\.config\.yaml: policies\.sandbox\.read_paths: a repository cannot widen the sandbox its own tests run in/);
   });
 
   it('turns prompt-lookup decoding on for the roles that ask for it', () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
@@ -76,7 +77,22 @@ function setModel(config: RunConfig, role: RoleName, entry: string | { model: st
   config.models[role] = typeof entry === 'string' ? { model: normalizeSpec(entry) } : { ...entry, model: normalizeSpec(entry.model) };
 }
 
-function applyFile(config: RunConfig, file: ConfigFile): void {
+/**
+ * `policies.sandbox.read_paths` as absolute paths (`~/` is the user's home). A repository's own
+ * lathe.config.yaml may not set it: its tests would widen their own sandbox to `~/.ssh`.
+ */
+function sandboxReadPaths(paths: string[], source: { file: string; fromRepository: boolean }): string[] {
+  if (source.fromRepository) {
+    throw new LatheError('BAD_CONFIG', `${source.file}: policies.sandbox.read_paths: a repository cannot widen the sandbox its own tests run in; set it in your own config (--config FILE) instead`, { file: source.file, key: 'policies.sandbox.read_paths' });
+  }
+  return paths.map((entry) => {
+    const expanded = entry === '~' || entry.startsWith('~/') ? path.join(os.homedir(), entry.slice(1)) : entry;
+    if (!path.isAbsolute(expanded)) throw new LatheError('BAD_CONFIG', `${source.file}: policies.sandbox.read_paths: ${entry} is not an absolute path (or ~/…)`, { file: source.file, key: 'policies.sandbox.read_paths' });
+    return path.resolve(expanded);
+  });
+}
+
+function applyFile(config: RunConfig, file: ConfigFile, source: { file: string; fromRepository: boolean }): void {
   const agents = file.agents ?? {};
   if (agents.default) for (const role of MODEL_ROLE_NAMES) setModel(config, role, agents.default);
   for (const role of MODEL_ROLE_NAMES) {
@@ -116,6 +132,7 @@ function applyFile(config: RunConfig, file: ConfigFile): void {
   if (p.thresholds) config.thresholds = { ...config.thresholds, ...p.thresholds };
   if (p.allowlist) config.shell_allowlist = p.allowlist;
   if (p.allow_dirty !== undefined) config.allow_dirty = p.allow_dirty;
+  if (p.sandbox?.read_paths) config.sandbox.read_paths = sandboxReadPaths(p.sandbox.read_paths, source);
   // Naming a remote asks for the push; `remote: null` turns it off.
   if (file.git?.remote !== undefined) Object.assign(config.push, { remote: file.git.remote, enabled: file.git.remote !== null });
   if (file.git?.push !== undefined) config.push.enabled = file.git.push;
@@ -147,18 +164,18 @@ function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
 
 /** Workflow defaults ← resources/defaults.yaml ← <repo>/lathe.config.yaml ← --config FILE ← flags. */
 export function resolveRunConfig(sources: ConfigSources, overrides: ConfigOverrides = {}): RunConfig {
-  const files: ConfigFile[] = [];
-  if (sources.defaultsFile && fs.existsSync(sources.defaultsFile)) files.push(readConfigFile(sources.defaultsFile));
+  const files: { file: string; fromRepository: boolean; config: ConfigFile }[] = [];
+  if (sources.defaultsFile && fs.existsSync(sources.defaultsFile)) files.push({ file: sources.defaultsFile, fromRepository: false, config: readConfigFile(sources.defaultsFile) });
   const repoFile = path.join(sources.repoRoot, 'lathe.config.yaml');
-  if (fs.existsSync(repoFile)) files.push(readConfigFile(repoFile));
+  if (fs.existsSync(repoFile)) files.push({ file: repoFile, fromRepository: true, config: readConfigFile(repoFile) });
   if (sources.configFile) {
     if (!fs.existsSync(sources.configFile)) throw new LatheError('BAD_CONFIG', `config file not found: ${sources.configFile}`, { file: sources.configFile });
-    files.push(readConfigFile(sources.configFile));
+    files.push({ file: sources.configFile, fromRepository: false, config: readConfigFile(sources.configFile) });
   }
-  const workflow = overrides.workflow ?? [...files].reverse().find((file) => file.workflow)?.workflow ?? 'minimal';
+  const workflow = overrides.workflow ?? [...files].reverse().find((entry) => entry.config.workflow)?.config.workflow ?? 'minimal';
   if (!isWorkflowName(workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow '${workflow}'; choose one of: ${WORKFLOW_NAMES.join(', ')}`, { key: 'workflow' });
   const config = structuredClone(configFromWorkflow(WORKFLOWS[workflow]));
-  for (const file of files) applyFile(config, file);
+  for (const entry of files) applyFile(config, entry.config, entry);
   applyOverrides(config, overrides);
   const checked = RunConfigSchema.safeParse(config);
   if (!checked.success) {

@@ -176,6 +176,9 @@ describe('lathe doctor checks', () => {
     expect(refused.byId.sandbox?.fix).toContain('apparmor_restrict_unprivileged_userns');
     const mac = await doctor({ platform: 'darwin', sandbox: async () => ({ available: false, detail: 'bubblewrap is Linux-only (this is darwin)' }) });
     expect(mac.byId.sandbox?.fix).toContain('Linux-only');
+    const uncapped = await doctor({ sandbox: async () => ({ available: true, detail: 'bubblewrap works, but …', capsTmp: false }) });
+    expect(uncapped.byId.sandbox).toMatchObject({ status: 'warn', fix: expect.stringContaining('bubblewrap to 0.5 or later') });
+    expect(uncapped.byId.sandbox?.summary).toMatch(/^isolation level bwrap: /);
   });
 
   it('checks the test runner of the repository: none detected, runner missing, no repository', async () => {

@@ -26,9 +26,11 @@ export async function checkSandbox(probes: DoctorProbes): Promise<DoctorCheck> {
   const sandbox = await probes.sandbox();
   const base = { id: 'sandbox', title: 'Test isolation', details: [sandbox.detail] };
   if (sandbox.available) {
-    return { ...base, status: 'ok', summary: 'isolation level bwrap: tests run in bubblewrap with no network, a read-only repository and a private /tmp', fix: null };
+    const summary = 'isolation level bwrap: tests run in bubblewrap that shows them only the system, their toolchains and the run (no home folder, no host sockets), with no network and a read-only repository';
+    if (sandbox.capsTmp === false) return { ...base, status: 'warn', summary, fix: "Upgrade bubblewrap to 0.5 or later: this one cannot cap the sandbox's private /tmp, so a suite can fill memory there." };
+    return { ...base, status: 'ok', summary, fix: null };
   }
-  const summary = 'isolation level checkout: tests run in a temporary checkout, with network access and the rest of the file system writable';
+  const summary = 'isolation level checkout: tests run in a temporary checkout, with network access, the home folder, host sockets and the rest of the file system reachable';
   if (probes.platform !== 'linux') return { ...base, status: 'warn', summary, fix: `bubblewrap is Linux-only; on ${probes.platform} only run tests you trust.` };
   const missing = /not installed/.test(sandbox.detail);
   return {

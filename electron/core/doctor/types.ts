@@ -70,7 +70,7 @@ export interface DoctorProbes {
   scanModels(folders: readonly string[]): Promise<ModelEntry[]>;
   inspectModel(file: string): Promise<ModelEntry>;
   gitVersion(): Promise<string | null>;
-  sandbox(): Promise<{ available: boolean; detail: string }>;
+  sandbox(): Promise<{ available: boolean; detail: string; capsTmp?: boolean }>;
   detectTestCommand(dir: string): Promise<DetectedTestCommand | null>;
   /** Whether the test runner can start at all (pytest importable, the program on PATH). */
   testRunnerWorks(command: DetectedTestCommand, dir: string): Promise<CommandProbe>;

@@ -6,6 +6,7 @@ import { initialState } from '../../../shared/engine/initialState';
 import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { makeTempDir } from '../../../test-support/tempRepo';
+import { rejectEdit } from '../edits/rejection';
 import { applyProposal } from './applyProposal';
 import { createDefaultDeps } from './defaultDeps';
 import type { EngineDeps } from './engineDeps';
@@ -45,6 +46,23 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'binary-content', path: 'logo.png' });
     expect(fs.readFileSync(path.join(dir, 'logo.png'))).toEqual(bytes);
     expect(commits).toEqual([]);
+  });
+
+  it('puts the work tree back when the commit refuses a file git would store through a filter', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'secret.env'), 'KEY=1\n');
+    const resets: string[] = [];
+    const base = deps([]);
+    const refusing = {
+      ...base.git,
+      resetTo: async (_workspace: unknown, commit: string) => void resets.push(commit),
+      commitStep: async () => {
+        throw rejectEdit('needs-filter', 'secret.env', 'git stores this file through the "crypt" filter');
+      },
+    };
+    const outcome = await applyProposal({ ...base, git: refusing as EngineDeps['git'] }, stateFor(dir, [{ path: 'secret.env', search: 'KEY=1', replace: 'KEY=2' }]), 'coder');
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'needs-filter', path: 'secret.env' });
+    expect(resets).toEqual(['base']);
   });
 
   it('refuses an edit to a file too large to plan, untouched', async () => {

@@ -17,7 +17,8 @@ import type { PlannedEditSet } from '../workspace/types';
  */
 export async function applyProposal(deps: EngineDeps, state: RunState, role: string, options: { workTreeClean?: boolean; contextFiles?: readonly string[] } = {}): Promise<ActionOutcome> {
   const workspace = state.workspace;
-  if (!workspace || !state.head) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
+  const base = state.head;
+  if (!workspace || !base) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
   const step = currentStep(state);
   const format = deps.getEditFormat(state.config.edit_format);
   const proposal = format.schema.safeParse(state.proposal);
@@ -31,8 +32,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     allowLargeDeletions: asksToRemoveCode([state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n')),
   });
   try {
-    const headMoved = (await deps.git.headOf(workspace)) !== state.head;
-    if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean)) await deps.git.resetTo(workspace, state.head);
+    const headMoved = (await deps.git.headOf(workspace)) !== base;
+    if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean)) await deps.git.resetTo(workspace, base);
     // The tested reader: inside the work tree only, binary and oversized files refused, unreadable never taken for missing.
     const reader = createWorkspaceReader(workspace.workDir);
     const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
@@ -48,14 +49,20 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
-    const commit = await deps.git.commitStep(workspace, files, {
-      runId: state.run_id,
-      taskId: step?.id ?? 'T1',
-      title: step?.title ?? state.goal.slice(0, 100),
-      role,
-      attempt: step?.attempts,
-    });
-    return { kind: 'applied', commit, head: commit ?? state.head, files, unrelated: scope.unrelated.map(describeHunk) };
+    const commit = await deps.git
+      .commitStep(workspace, files, {
+        runId: state.run_id,
+        taskId: step?.id ?? 'T1',
+        title: step?.title ?? state.goal.slice(0, 100),
+        role,
+        attempt: step?.attempts,
+      })
+      .catch(async (error: unknown) => {
+        // Refused at commit time (a file git stores through a filter): what was written goes back.
+        if (isLatheError(error, 'EDIT_REJECTED')) await deps.git.resetTo(workspace, base);
+        throw error;
+      });
+    return { kind: 'applied', commit, head: commit ?? base, files, unrelated: scope.unrelated.map(describeHunk) };
   } catch (error) {
     if (isLatheError(error, 'EDIT_REJECTED')) {
       const data = error.data ?? {};

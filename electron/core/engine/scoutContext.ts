@@ -79,7 +79,7 @@ export function scoutSandbox(deps: EngineDeps, state: RunState, artifactRoot: st
   const workspace = state.workspace;
   const run = async (argv: string[], buildArgv?: string[]) => {
     if (!workspace) throw new LatheError('NO_WORKSPACE', 'the run has no workspace');
-    return summarizeVerify(await deps.verify({ workDir: workspace.workDir, argv, buildArgv, timeoutMs: state.config.limits.test_timeout_ms, artifactRoot, commit: state.head ?? undefined, isolation: 'auto', signal }));
+    return summarizeVerify(await deps.verify({ workDir: workspace.workDir, argv, buildArgv, timeoutMs: state.config.limits.test_timeout_ms, artifactRoot, commit: state.head ?? undefined, isolation: 'auto', readPaths: state.config.sandbox.read_paths, signal }));
   };
   return {
     runTests: async () => (state.test_command ? run(state.test_command, state.config.build_command ?? undefined) : 'no test command is configured or detected'),

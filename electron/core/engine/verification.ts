@@ -161,6 +161,7 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     artifactRoot: options.artifactRoot,
     commit: state.head ?? undefined,
     isolation: 'auto' as const,
+    readPaths: state.config.sandbox.read_paths,
     signal: options.signal,
     ...(options.workTreeKnownClean && workspace.mode === 'worktree' && state.head ? { workTreeAt: state.head } : {}),
   };

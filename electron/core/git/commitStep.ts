@@ -3,9 +3,11 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { type LatheError } from '../../../shared/errors';
 import { normalizeEditPath } from '../edits/guardrails';
+import { rejectEdit } from '../edits/rejection';
 import type { RunWorkspace, StepCommit } from '../workspace/types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
 import { resolveGitDirs } from './gitDirs';
+import { filteredPaths } from './filterAttributes';
 import { gitError } from './gitErrors';
 import { stagingRules } from './stagingRules';
 import { updateIndexInProcess } from './indexUpdate';
@@ -68,6 +70,16 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   const linked = workspace.mode === 'worktree' ? ((await readRunMetadata(context.dirs.commonDir, workspace.runId))?.linked_dependencies ?? []) : [];
   const clean = await checkCommitPaths(workspace, paths, linked);
   if (clean.length === 0) return null;
+  const [filtered, ...moreFiltered] = await filteredPaths(context, workspace.workDir, clean);
+  if (filtered) {
+    const others = moreFiltered.length > 0 ? ` (and ${moreFiltered.map((entry) => entry.path).join(', ').slice(0, 300)})` : '';
+    throw rejectEdit(
+      'needs-filter',
+      filtered.path,
+      `git stores this file through the "${filtered.filter}" filter its attributes name, a program Lathe never runs, so it cannot commit the file as git would${others}; leave it unchanged`,
+      { filter: filtered.filter, paths: [filtered, ...moreFiltered].map((entry) => entry.path) },
+    );
+  }
   const ref = `refs/heads/${workspace.branch}`;
   const parent = await resolveBranch(context, workspace.branch);
   if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });

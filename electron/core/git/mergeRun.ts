@@ -60,7 +60,7 @@ export async function pushRunIn(context: RepoContext, workspace: RunWorkspace, r
   if (url.code !== 0) throw gitError('REMOTE_NOT_FOUND', `no remote named ${remote}`, { remote });
   await runHead(context, workspace);
   const ref = `refs/heads/${workspace.branch}`;
-  const result = await context.git(workspace.repoRoot, ['-c', 'core.sshCommand=ssh -o BatchMode=yes -o ConnectTimeout=10', 'push', '--porcelain', remote, `${ref}:${ref}`], {
+  const result = await context.git(workspace.repoRoot, ['-c', 'core.sshCommand=ssh -o BatchMode=yes -o ConnectTimeout=10', 'push', '--porcelain', '--receive-pack=git-receive-pack', remote, `${ref}:${ref}`], {
     allowFailure: true,
   });
   if (result.code !== 0) {

@@ -18,8 +18,8 @@ export interface RepoContext {
   git(cwd: string, args: readonly string[], options?: { input?: string; allowFailure?: boolean; literalPathspecs?: boolean }): Promise<NativeGitResult>;
 }
 
-/** Hooks never run for Lathe's own git calls: a post-checkout hook could do anything. */
-const NATIVE_PREFIX = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.quotePath=false'] as const;
+/** Hooks, filters and every other program the repository's config names are off in runNativeGit itself. */
+const NATIVE_PREFIX = ['-c', 'core.quotePath=false'] as const;
 const NATIVE_ENV = { GIT_LITERAL_PATHSPECS: '1', GIT_OPTIONAL_LOCKS: '0' };
 
 export async function openRepo(repoRoot: string, options: { useNative: boolean }): Promise<RepoContext> {

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { configOf } from './nativeGit';
+import type { ConfigEntry } from './repoPrograms';
 import type { RepoContext } from './repoContext';
 
 /** Config that makes `git add` store something other than a file's raw bytes: line-ending conversion, attribute files named elsewhere, clean filters. */
@@ -18,7 +20,8 @@ export interface StagingRules {
 }
 
 const NATIVE_RULES: StagingRules = { convertsContent: false, trustsExecutableBit: true, hasSymlinks: true };
-const configVerdicts = new Map<string, { stamp: string; rules: StagingRules }>();
+/** Keyed by the listing itself: configOf hands back the same array until a config file changes. */
+const configVerdicts = new Map<string, { stamp: readonly ConfigEntry[] | null; rules: StagingRules }>();
 
 /** The last value of a key as `git config --list` gives it (later files win). */
 function lastValue(entries: readonly string[], key: string): string | null {
@@ -27,46 +30,23 @@ function lastValue(entries: readonly string[], key: string): string | null {
 }
 const isFalse = (value: string | null) => value !== null && ['false', 'no', 'off', '0', ''].includes(value);
 
-function stampOf(file: string): string {
-  try {
-    const stat = fs.statSync(file, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
-  } catch {
-    return '-';
-  }
-}
-
-function configFiles(context: RepoContext, gitDir: string): string[] {
-  const home = os.homedir();
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  return [
-    path.join(context.dirs.commonDir, 'config'),
-    path.join(gitDir, 'config.worktree'),
-    process.env.GIT_CONFIG_GLOBAL ?? path.join(home, '.gitconfig'),
-    path.join(xdg, 'git', 'config'),
-    process.env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
-  ];
-}
-
 /** Attribute files outside the work tree that apply to every path (git's defaults; a custom one is caught by its config key). */
 function globalAttributeFiles(context: RepoContext): string[] {
   const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   return [path.join(context.dirs.commonDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes'), '/etc/gitattributes'];
 }
 
-/** What the config git reads for this work tree says (asked of git once, again only when a config file changes). */
-async function configRules(context: RepoContext, workDir: string, gitDir: string): Promise<StagingRules> {
-  const files = configFiles(context, gitDir);
-  const envStamp = Object.keys(process.env).filter((key) => key.startsWith('GIT_CONFIG')).map((key) => `${key}=${process.env[key]}`).join('\n');
-  const stamp = `${files.map(stampOf).join('|')}\n${envStamp}`;
+/** What the config git reads for this work tree says (listed once, again only when a config file changes). */
+async function configRules(workDir: string, gitDir: string): Promise<StagingRules> {
+  const listed = await configOf(workDir);
+  const stamp = 'entries' in listed ? listed.entries : null;
   const known = configVerdicts.get(gitDir);
-  if (known?.stamp === stamp) return known.rules;
-  const listed = await context.git(workDir, ['config', '-z', '--list'], { allowFailure: true });
-  const entries = listed.code === 0 ? listed.stdout.split('\0').map((entry) => entry.replace('\n', '=').toLowerCase()) : [];
+  if (known && known.stamp === stamp) return known.rules;
+  const entries = 'entries' in listed ? listed.entries.map((entry) => `${entry.key}=${entry.value}`.toLowerCase()) : [];
   const rules: StagingRules = {
     // Unreadable config: assume the worst and let git stage the files itself.
     convertsContent:
-      listed.code !== 0 ||
+      !('entries' in listed) ||
       !['false', 'no', 'off', '0', null].includes(lastValue(entries, 'core.autocrlf')) ||
       entries.some((entry) => CONVERTING_KEYS.some((key) => key.test(entry))),
     trustsExecutableBit: !isFalse(lastValue(entries, 'core.filemode')),
@@ -84,7 +64,7 @@ async function configRules(context: RepoContext, workDir: string, gitDir: string
  */
 export async function stagingRules(context: RepoContext, workDir: string, gitDir: string, paths: readonly string[]): Promise<StagingRules> {
   if (!context.native) return NATIVE_RULES;
-  const rules = await configRules(context, workDir, gitDir);
+  const rules = await configRules(workDir, gitDir);
   if (rules.convertsContent) return rules;
   const folders = new Set<string>(['']);
   for (const file of paths) {

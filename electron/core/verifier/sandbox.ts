@@ -2,10 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SandboxView } from './sandboxView';
 
 export interface SandboxProbe {
   available: boolean;
   detail: string;
+  /** Whether this bubblewrap can cap a tmpfs's size (`--size`, bubblewrap 0.5 and later). */
+  capsTmp: boolean;
 }
 
 let probed: Promise<SandboxProbe> | undefined;
@@ -22,30 +25,38 @@ export function resetSandboxProbe(): void {
 }
 
 async function runProbe(): Promise<SandboxProbe> {
-  if (process.platform !== 'linux') return { available: false, detail: `bubblewrap is Linux-only (this is ${process.platform})` };
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', 'true'];
+  if (process.platform !== 'linux') return { available: false, detail: `bubblewrap is Linux-only (this is ${process.platform})`, capsTmp: false };
+  const capped = await tryBwrap(true);
+  if (capped.ok) return { available: true, detail: 'bubblewrap works: only the system, toolchains and the run are visible, private capped /tmp, no network, own PID namespace', capsTmp: true };
+  if (!/size/i.test(capped.detail)) return { available: false, detail: capped.detail, capsTmp: false };
+  const plain = await tryBwrap(false);
+  if (!plain.ok) return { available: false, detail: plain.detail, capsTmp: false };
+  return { available: true, detail: 'bubblewrap works, but this version cannot cap the private /tmp (--size needs bubblewrap 0.5 or later)', capsTmp: false };
+}
+
+function tryBwrap(withSize: boolean): Promise<{ ok: boolean; detail: string }> {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...(withSize ? ['--size', '1048576'] : []), '--tmpfs', '/tmp', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', 'true'];
   return new Promise((resolve) => {
     let stderr = '';
     const child = spawn('bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      resolve({ available: false, detail: 'bubblewrap did not answer within 5 s' });
+      resolve({ ok: false, detail: 'bubblewrap did not answer within 5 s' });
     }, 5000);
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ available: false, detail: error.code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bubblewrap failed to start: ${error.message}` });
+      resolve({ ok: false, detail: error.code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bubblewrap failed to start: ${error.message}` });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      if (code === 0) resolve({ available: true, detail: 'bubblewrap works: read-only root, private /tmp, no network, own PID namespace' });
-      else resolve({ available: false, detail: `bubblewrap is refused here (exit ${code}): ${stderr.trim().slice(0, 300) || 'user namespaces may be disabled (AppArmor, sysctl)'}` });
+      resolve(code === 0 ? { ok: true, detail: '' } : { ok: false, detail: `bubblewrap is refused here (exit ${code}): ${stderr.trim().slice(0, 300) || 'user namespaces may be disabled (AppArmor, sysctl)'}` });
     });
   });
 }
 
 export interface BwrapLayout {
-  /** Folders bound read-only over the tmpfs (the work dir or its repository, git data, linked deps). */
+  /** Folders bound read-only (the work dir or its repository, git data, linked deps). */
   readOnly: string[];
   /** The run's own work tree, bound writable over them; null keeps it read-only. */
   writableWorkDir: string | null;
@@ -55,46 +66,66 @@ export interface BwrapLayout {
   writableInside?: string[];
   /** ARTIFACT_DIR, writable. */
   writable: string;
+  /** The system, /etc and toolchains the command is shown (sandboxView.ts). */
+  view: SandboxView;
+  /** The private /tmp's size; null when this bubblewrap cannot cap it (before 0.5). */
+  tmpBytes: number | null;
   cwd: string;
   argv: string[];
 }
 
+/** The private /tmp (HOME lives in it) and /dev/shm: memory, so capped. */
+export const SANDBOX_TMP_BYTES = 512 * 1024 * 1024;
+export const SANDBOX_SHM_BYTES = 64 * 1024 * 1024;
+
 /**
- * The bubblewrap command line. Order matters, later mounts win: `/` read-only first, then a private
- * `/tmp` (which hides a repo that lives under /tmp), then the repo's folders read-only again on top,
- * then the run's work tree writable, then what inside it must stay read-only, then ARTIFACT_DIR
- * writable last so it wins even when it sits inside the repo.
+ * The bubblewrap command line. Nothing of the host is there unless named: the system and its /etc
+ * (read-only), a private /dev, /proc of the sandbox's own PID namespace, a private capped /tmp with an
+ * empty HOME, then the toolchains, the user's read paths and the repo's folders read-only (after
+ * /tmp, which would hide any under it), then the run's work tree writable, what inside it must stay
+ * read-only, ARTIFACT_DIR writable last so it wins even inside the repo; the root itself read-only.
  */
 export function bwrapArgv(layout: BwrapLayout): string[] {
   // --cap-drop ALL: bwrap run by root makes no user namespace and would leave the command every
-  // capability, enough to `mount -o remount,rw /` and write anywhere; a user's bwrap drops them anyway.
+  // capability, enough to mount over anything; a user's bwrap drops them anyway. The network
+  // namespace also takes away the host's abstract Unix sockets (they belong to a network namespace).
   const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--dir', '/tmp/home');
-  for (const dir of minimalRoots([...layout.readOnly, ...lathesOwnFilesUnderTmp()])) args.push('--ro-bind', dir, dir);
+  const { view } = layout;
+  const underTmp = (dir: string) => dir === '/tmp' || dir.startsWith('/tmp/');
+  for (const dir of minimalRoots(view.readOnly.filter((dir) => !underTmp(dir)))) args.push('--ro-bind-try', dir, dir);
+  for (const link of view.links) args.push('--symlink', link.target, link.path);
+  args.push('--dev', '/dev', '--proc', '/proc');
+  args.push(...sized(layout.tmpBytes === null ? null : SANDBOX_SHM_BYTES), '--tmpfs', '/dev/shm');
+  args.push(...sized(layout.tmpBytes), '--tmpfs', '/tmp', '--dir', '/tmp/home', '--symlink', '/tmp', '/var/tmp');
+  const shown = [...view.readOnly.filter(underTmp), ...layout.readOnly, ...lathesOwnFiles()];
+  for (const dir of minimalRoots(shown)) args.push('--ro-bind', dir, dir);
+  for (const file of view.masked) args.push('--ro-bind', '/dev/null', file);
   if (layout.writableWorkDir) {
     args.push('--bind', layout.writableWorkDir, layout.writableWorkDir);
     for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
     for (const entry of layout.writableInside ?? []) args.push('--bind', entry, entry);
   }
-  args.push('--bind', layout.writable, layout.writable, '--chdir', layout.cwd, '--', ...layout.argv);
+  args.push('--bind', layout.writable, layout.writable, '--remount-ro', '/', '--chdir', layout.cwd, '--', ...layout.argv);
   return args;
 }
 
-let ownRoot: string | null | undefined;
+function sized(bytes: number | null): string[] {
+  return bytes === null ? [] : ['--size', String(bytes)];
+}
+
+let ownRoot: string | undefined;
 
 /**
- * Lathe's own folder when it lives under /tmp (a CI clone, an unpacked AppImage): the private /tmp
- * would hide the reporters and runners Lathe hands the command (node:test's reporter, its own mocha
- * or jest), which then fail with exit 127. Read-only, like the rest of `/`.
+ * Lathe's own folder, read-only: the runners it ships (its mocha, jest) may be what the command
+ * runs. It holds Lathe's code and packages, nothing of the user's.
  */
-export function lathesOwnFilesUnderTmp(): string[] {
+export function lathesOwnFiles(): string[] {
   if (ownRoot === undefined) {
     let dir = path.dirname(fileURLToPath(import.meta.url));
     while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-    const real = realpathOr(dir);
-    ownRoot = real.startsWith('/tmp/') ? real : null;
+    ownRoot = realpathOr(dir);
   }
-  return ownRoot ? [ownRoot] : [];
+  return [ownRoot];
 }
 
 /** Drops folders already inside another listed folder; parents first. */

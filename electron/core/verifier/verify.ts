@@ -55,7 +55,7 @@ async function runPhase(context: PhaseContext, argv: string[], env: Record<strin
     return notRun(`command not found: ${argv[0]}`);
   }
   return runProcess({
-    argv: commandLine(plan, argv, context.artifactDir, context.cap),
+    argv: commandLine(plan, argv, context.artifactDir, env, context.cap),
     cwd: plan.runDir,
     env,
     timeoutMs: request.timeoutMs,

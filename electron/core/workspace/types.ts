@@ -49,6 +49,8 @@ export const GUARDRAIL_RULES = [
   'elided-code',
   'drops-code',
   'duplicate-file',
+  /** The step commit: a file git would store through a filter driver, which Lathe never runs. */
+  'needs-filter',
 ] as const;
 export type GuardrailRule = (typeof GUARDRAIL_RULES)[number];
 
@@ -246,6 +248,8 @@ export interface VerifyRequest {
   /** `auto` probes bubblewrap once and falls back to a temporary checkout. */
   isolation?: 'auto' | IsolationLevel;
   env?: Record<string, string>;
+  /** Extra folders or files shown read-only in the sandbox (`policies.sandbox.read_paths`), absolute. */
+  readPaths?: string[];
   /** Cap on captured output; the full log (up to a larger cap) goes to the artifact file. */
   outputCapBytes?: number;
   /** A command writing more than this is killed as a flood (default 64 MiB). */
