@@ -15,7 +15,8 @@ import { testPath } from './testPath';
 import { unrelatedChange } from './unrelatedChange';
 import { wrongPath } from './wrongPath';
 
-const SPOILERS: Record<EditFaultKind, Spoiler> = {
+/** The spoiler of each kind that changes an answer's content. */
+export const SPOILERS: Record<EditFaultKind, Spoiler> = {
   elide,
   reindent,
   'near-miss-search': nearMissSearch,
@@ -91,7 +92,8 @@ export class FaultSession {
 
   constructor(private readonly settings: FaultSettings) {}
 
-  answer(call: WriterCall): { reply: WriterReply; journal: FaultJournalLine } {
+  /** The reply to one writer call, its journal line, and the evidence of each defect it carries (what would name it). */
+  answer(call: WriterCall): { reply: WriterReply; journal: FaultJournalLine; evidence: FaultEvidence[] } {
     let step = this.steps.get(call.step);
     if (!step) this.steps.set(call.step, (step = { answers: 0, frozen: null, repeatOf: null, pending: new Set(), evidence: new Map(), seen: new Map() }));
     step.answers++;
@@ -100,7 +102,8 @@ export class FaultSession {
     const key = JSON.stringify(line.reply);
     const identical = line.reply.kind === 'decline' ? 0 : (step.seen.get(key) ?? 0) + 1;
     if (line.reply.kind !== 'decline') step.seen.set(key, identical);
-    return { reply: line.reply, journal: { task: this.settings.task, step: call.step, answer: step.answers, carried: line.carried, named: line.named, skipped: line.skipped, repeat_of: step.repeatOf, identical, reply: line.reply.kind } };
+    const evidence = line.carried.flatMap((kind) => step.evidence.get(kind) ?? []);
+    return { reply: line.reply, evidence, journal: { task: this.settings.task, step: call.step, answer: step.answers, carried: line.carried, named: line.named, skipped: line.skipped, repeat_of: step.repeatOf, identical, reply: line.reply.kind } };
   }
 
   private random(step: string, kind: FaultKind, purpose: string) {

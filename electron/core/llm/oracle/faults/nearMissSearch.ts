@@ -1,5 +1,5 @@
 import { splitLines } from '../applyGold';
-import { findInRuns, placeBlocks } from './blockPlaces';
+import { placeBlocks } from './blockPlaces';
 import { shuffled, type Random } from './random';
 import { isBlank, notApplicable, shownRuns, type LineRange, type SpoilInput, type SpoilResult } from './spoil';
 
@@ -68,7 +68,7 @@ export function nearMissSearch(input: SpoilInput): SpoilResult {
         const slipped = slip(line.slice(0, line.length - eol.length), input.random);
         if (slipped === null || slipped === line.slice(0, line.length - eol.length)) continue;
         const search = lines.map((other, at) => (at === lineIndex ? `${slipped}${eol}` : other)).join('');
-        if (findInRuns(runs, search)) continue;
+        if (runs.some((run) => run.lines.join('').includes(search))) continue;
         const next = answer.edits.map((other, at) => (at === index ? { ...other, search } : other));
         // Lathe may count lines in the file as shown or as the earlier blocks left it: either range is the true one.
         const ranges: LineRange[] = [[place.originalLine + 1, place.originalLine + place.count]];

@@ -1,7 +1,7 @@
 import { splitLines } from '../applyGold';
 import type { PatchLine } from '../goldPatch';
 import { formatDiff, parseDiff } from './diffSections';
-import { findInRuns } from './blockPlaces';
+
 import { shuffled, type Random } from './random';
 import { indentOf, isBlank, notApplicable, shownRuns, type SpoilInput, type SpoilResult } from './spoil';
 
@@ -49,7 +49,7 @@ function reindentSearchReplace(input: SpoilInput & { answer: { format: 'search-r
       const search = driftLines(searchLines, drift).join('');
       const replace = driftLines(splitLines(edit.replace), drift, searchLines).join('');
       // Drifted, the block must match nowhere as it is: else it is just another exact block.
-      if (search === edit.search || findInRuns(runs, search)) continue;
+      if (search === edit.search || runs.some((run) => run.lines.join('').includes(search))) continue;
       const next = edits.map((other, at) => (at === index ? { path: other.path, search, replace } : other));
       return { ok: true, answer: { format: 'search-replace', edits: next }, evidence: { kind: 'reindent', path: edit.path } };
     }
