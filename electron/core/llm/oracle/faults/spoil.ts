@@ -65,6 +65,9 @@ export function placeholderLine(path: string, indent: string, eol: string): stri
   return `${indent}${commentLeader(path)} ... existing code ...${eol}`;
 }
 
+/** `text` as a literal inside a regular expression. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export const indentOf = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? '';
 export const eolOf = (line: string): string => (line.endsWith('\r\n') ? '\r\n' : line.endsWith('\n') ? '\n' : '');
 export const isBlank = (line: string): boolean => line.trim() === '';

@@ -4,7 +4,7 @@ import { uniqueBlock } from './blockPlaces';
 import { isPython, testsIn, type CodeSpan } from './codeShapes';
 import { formatDiff, hunkAt, sectionFor } from './diffSections';
 import { shuffled } from './random';
-import { eolOf, indentOf, notApplicable, shownRuns, type SpoilInput, type SpoilResult } from './spoil';
+import { eolOf, escapeRegExp, indentOf, notApplicable, shownRuns, type SpoilInput, type SpoilResult } from './spoil';
 
 const PATH_TOKEN = /[\w.-]+(?:\/[\w.-]+)*\.(?:py|[cm]?[jt]sx?)\b/g;
 
@@ -28,7 +28,7 @@ export function visibleTestFiles(input: Pick<SpoilInput, 'feedback' | 'files' | 
 
 /** Whether the feedback names a test (a whole word of it: `test_partition` is not `test_partition_all`). */
 function names(feedback: string, name: string): boolean {
-  return name.length > 2 && new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`).test(feedback);
+  return name.length > 2 && new RegExp(`(^|[^\\w])${escapeRegExp(name)}($|[^\\w])`).test(feedback);
 }
 
 /** An assertion statement and the trivially true line a model writes over it. */
@@ -92,7 +92,7 @@ function weakenAssertion(input: SpoilInput & { answer: { format: 'search-replace
   const feedback = input.feedback ?? '';
   for (const testPath of tests) {
     const runs = shownRuns(input.files.get(testPath));
-    const cited = new Set([...feedback.matchAll(new RegExp(`${testPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+)`, 'g'))].map((match) => Number(match[1])));
+    const cited = new Set([...feedback.matchAll(new RegExp(`${escapeRegExp(testPath)}:(\\d+)`, 'g'))].map((match) => Number(match[1])));
     const found = runs.flatMap((run, runIndex) =>
       testsIn(testPath, run.lines).flatMap((test) => {
         const weak = weakening(testPath, run, test, cited);

@@ -4,7 +4,7 @@ import { lineCorrespondence, placeBlocks, uniqueBlock } from './blockPlaces';
 import { commentBlocks, docstringOf, functionsIn, isPython, type CodeSpan } from './codeShapes';
 import { formatDiff, hunkAt, hunkHeader, parseDiff, sectionFor } from './diffSections';
 import { pick, shuffled, type Random } from './random';
-import { awayFromGold, isBlank, notApplicable, shownRuns, type ShownRun, type SpoilInput, type SpoilResult, type WriterAnswer } from './spoil';
+import { awayFromGold, escapeRegExp, isBlank, notApplicable, shownRuns, type ShownRun, type SpoilInput, type SpoilResult, type WriterAnswer } from './spoil';
 
 /** Lines kept between the unrelated change and the gold hunks (which carry 3 lines of context themselves). */
 const MARGIN = 4;
@@ -19,12 +19,10 @@ export interface UnrelatedEdit {
   variant: 'rename' | 'delete-comment' | 'delete-helper';
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A shorter or longer spelling of a local's name, as a model "tidying up" writes it. */
 function renamed(name: string, path: string, text: string): string | null {
   const options = name.length >= 5 ? [name.slice(0, 3), isPython(path) ? `${name}_` : `${name}Value`] : [isPython(path) ? `${name}_val` : `${name}Val`];
-  return options.find((option) => !new RegExp(`\\b${escape(option)}\\b`).test(text)) ?? null;
+  return options.find((option) => !new RegExp(`\\b${escapeRegExp(option)}\\b`).test(text)) ?? null;
 }
 
 /** Locals assigned in a function (not its parameters), every use of which can be renamed safely. */
@@ -36,8 +34,8 @@ function renamableLocals(path: string, lines: readonly PatchLine[], fn: CodeSpan
   });
   const signature = lines[fn.head] ?? '';
   return [...new Set(assigned)].filter((name) => {
-    if (new RegExp(`\\b${escape(name)}\\b`).test(signature) || ['self', 'cls'].includes(name)) return false;
-    const use = new RegExp(`(^|[^\\w.$])${escape(name)}\\b`, 'g');
+    if (new RegExp(`\\b${escapeRegExp(name)}\\b`).test(signature) || ['self', 'cls'].includes(name)) return false;
+    const use = new RegExp(`(^|[^\\w.$])${escapeRegExp(name)}\\b`, 'g');
     return body.every((line) =>
       [...line.matchAll(use)].every((match) => {
         const at = (match.index ?? 0) + (match[1]?.length ?? 0);
@@ -55,7 +53,7 @@ function renamableLocals(path: string, lines: readonly PatchLine[], fn: CodeSpan
 function renameEdit(path: string, run: ShownRun, runIndex: number, fn: CodeSpan, name: string, text: string): UnrelatedEdit | null {
   const other = renamed(name, path, text);
   if (!other) return null;
-  const pattern = `(^|[^\\w.$])${escape(name)}\\b`;
+  const pattern = `(^|[^\\w.$])${escapeRegExp(name)}\\b`;
   const uses = new RegExp(pattern);
   const use = new RegExp(pattern, 'g');
   const touched = run.lines.map((line, at) => (at > fn.head && at < fn.end && uses.test(line) ? at : -1)).filter((at) => at >= 0);
@@ -90,7 +88,7 @@ export function unrelatedEdits(file: GoldFile, runs: readonly ShownRun[]): Unrel
     functions.forEach((fn, index) => {
       if (!holdsFix(fn)) return;
       for (const helper of [functions[index - 1], functions[index + 1]]) {
-        if (!helper || holdsFix(helper) || (text.match(new RegExp(`\\b${escape(helper.name)}\\b`, 'g')) ?? []).length !== 1) continue;
+        if (!helper || holdsFix(helper) || (text.match(new RegExp(`\\b${escapeRegExp(helper.name)}\\b`, 'g')) ?? []).length !== 1) continue;
         const end = isBlank(run.lines[helper.end] ?? 'x') ? helper.end + 1 : helper.end;
         if (away(helper.start, end)) edits.push({ path, runIndex, at: helper.start, count: end - helper.start, replacement: [], variant: 'delete-helper' });
       }
