@@ -1,12 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { FaultSettings } from './oracle/faults/faultSettings';
+import { splitFaultSpec } from './oracle/faults/faultSpec';
 
 /** A parsed `RoleModelConfig.model` string. */
 export type ModelSpec =
   | { kind: 'llama'; spec: string; modelPath: string }
   | { kind: 'openai'; spec: string; baseUrl: string; model: string }
   | { kind: 'replay'; spec: string; filePath: string }
-  | { kind: 'oracle'; spec: string; patchPath: string };
+  | { kind: 'oracle'; spec: string; patchPath: string; faults: FaultSettings | null };
 
 /** Why a spec was refused: `HOST_NOT_ALLOWED` for a network spec naming a host Lathe may not reach. */
 export type ModelSpecProblem = 'BAD_MODEL_SPEC' | 'HOST_NOT_ALLOWED';
@@ -81,8 +83,13 @@ export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): Mo
       return { ok: true, value: { kind: 'llama', spec, modelPath: specFilePath(rest, cwd) } };
     case 'replay':
       return { ok: true, value: { kind: 'replay', spec, filePath: specFilePath(rest, cwd) } };
-    case 'oracle':
-      return { ok: true, value: { kind: 'oracle', spec, patchPath: specFilePath(rest, cwd) } };
+    case 'oracle': {
+      // `oracle:PATCH#faults=…`: the writer's answers spoiled as a 7B model spoils them (docs/oracle-model.md).
+      const split = splitFaultSpec(rest);
+      if (!split.ok) return refused(`${split.message} in '${spec}'`);
+      if (split.value.patch === '') return refused(`'${spec}' names no patch file before its fault settings`);
+      return { ok: true, value: { kind: 'oracle', spec, patchPath: specFilePath(split.value.patch, cwd), faults: split.value.faults } };
+    }
     case 'ollama':
       if (rest.includes('#') || rest.includes('://')) return refused(`ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b`);
       return checkedOpenAi(spec, OLLAMA_BASE_URL, rest, options);

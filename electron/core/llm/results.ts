@@ -40,3 +40,11 @@ export function tokensPerSecond(completionTokens: number, totalMs: number, timeT
   const tokens = completionTokens > 1 ? completionTokens - 1 : completionTokens;
   return decodeMs > 0 ? Math.round((tokens / decodeMs) * 1000 * 10) / 10 : 0;
 }
+
+/**
+ * The failure of an answer cut off at the call's token budget (its JSON unfinished): retryable, since a
+ * retry with a larger budget or another edit format can succeed. Providers that stop at `maxTokens` use it.
+ */
+export function cutOffFailure<T>(message: string, maxTokens: number, raw: string): GenerateResult<T> {
+  return failure('INVALID_OUTPUT', `${message} (cut at maxTokens ${maxTokens})`, { raw, retryable: true });
+}

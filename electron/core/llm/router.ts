@@ -3,6 +3,7 @@ import type { LlamaModelPool } from './llama/modelPool';
 import { parseModelSpec, type ModelSpec } from './modelSpec';
 import type { LlamaSampling } from './providers/llamaProvider';
 import { OpenAiProvider } from './providers/openaiProvider';
+import { faultSpecSuffix } from './oracle/faults/faultSpec';
 import { OracleProvider } from './providers/oracleProvider';
 import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
@@ -33,7 +34,8 @@ function providerKey(spec: ModelSpec): string {
     case 'replay':
       return `replay:${spec.filePath}`;
     case 'oracle':
-      return `oracle:${spec.patchPath}`;
+      // Spoiled and perfect answers from one patch are two models, each with its own per-run state.
+      return `oracle:${spec.patchPath}${spec.faults ? faultSpecSuffix(spec.faults) : ''}`;
     case 'openai':
       return `openai:${spec.baseUrl}#${spec.model}`;
     default:
@@ -77,7 +79,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     let provider: Provider;
     if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {}, owner);
     else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
-    else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath);
+    else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath, spec.faults);
     else {
       const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
       replays.push(replay);

@@ -48,7 +48,13 @@ afterwards unless --keep. \`--model oracle:\` answers every role from each task'
   --corpus DIR            the corpus folder
   --edit-format F         whole-file | search-replace | unified-diff (default: the workflow's)
   --cache DIR             where prepared task repositories are kept (default: LATHE_CORPUS_CACHE or a temp folder)
-  --json                  one JSON line per task, then a summary line {"tasks", "green", "faithful", …}
+  --json                  one JSON line per task, then a summary line {"tasks", "green", "faithful", "damaging", …}
+  --faults KIND[:RATE],…  spoil the oracle's writer answers as a 7B model does (oracle: writer models only):
+                          elide, reindent, near-miss-search, diff-header, diff-whitespace, wrong-path,
+                          test-path, unrelated-change, no-op, cut-off, repeat, or mixed (every kind but
+                          repeat at 0.3); RATE (default 1) is the chance a step's first answer carries it
+  --fault-seed N          the seed of every fault decision (default 1)
+  --feedback-check        keep a defect in later answers until the writer's feedback names it
 Exit codes: 0 every task was judged (solved or not) — with --corpus: every task green, 1 interrupted — with
 --corpus: a task not green, 2 a task could not be judged, 64 usage error.`;
 
@@ -70,6 +76,9 @@ const options = {
   corpus: { type: 'string' },
   'edit-format': { type: 'string' },
   cache: { type: 'string' },
+  faults: { type: 'string' },
+  'fault-seed': { type: 'string' },
+  'feedback-check': { type: 'boolean' },
 } as const;
 
 const DEFAULT_TIME_LIMIT_MS = 30 * 60_000;
@@ -140,11 +149,15 @@ export const evalCommand: Command = {
           cache: values.cache,
           keep: values.keep === true,
           json: values.json === true,
+          faults: values.faults,
+          faultSeed: values['fault-seed'],
+          feedbackCheck: values['feedback-check'] === true,
         },
         io,
       );
     }
     if (values['edit-format'] !== undefined || values.cache !== undefined) throw new UsageError('--edit-format and --cache go with --corpus (the bundled suite takes --config FILE)');
+    if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check']) throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
     const appRoot = sourceAppRoot();
     const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);
     const suite = loadEvalSuite(suiteDir);

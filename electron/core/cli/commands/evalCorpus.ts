@@ -4,7 +4,9 @@ import path from 'node:path';
 import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
+import { isOracleSpec, type CorpusFaults } from '../../eval/corpus/corpusFaults';
 import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
+import { parseFaultList } from '../../llm/oracle/faults/faultSettings';
 import { formatDurationMs } from '../../eval/index';
 import { isBareOracleSpec, parseModelSpec } from '../../llm/index';
 import { UsageError, type CliIo } from '../command';
@@ -25,6 +27,9 @@ export interface CorpusEvalFlags {
   cache?: string;
   keep: boolean;
   json: boolean;
+  faults?: string;
+  faultSeed?: string;
+  feedbackCheck?: boolean;
 }
 
 function checkSpec(spec: string, cwd: string): void {
@@ -33,9 +38,36 @@ function checkSpec(spec: string, cwd: string): void {
   if (!parsed.ok) throw new UsageError(parsed.message);
 }
 
+/** `--faults`: only an oracle writer can be spoiled, so every writer role's model must be one. */
+function faultSettings(flags: CorpusEvalFlags): CorpusFaults | undefined {
+  if (flags.faults === undefined) {
+    if (flags.faultSeed !== undefined || flags.feedbackCheck) throw new UsageError('--fault-seed and --feedback-check go with --faults KIND[:RATE],…');
+    return undefined;
+  }
+  const faults = parseFaultList(flags.faults);
+  if (!faults.ok) throw new UsageError(`--faults: ${faults.message}`);
+  const seed = flags.faultSeed === undefined ? 1 : Number(flags.faultSeed);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 999_999_999) throw new UsageError('--fault-seed must be a whole number from 0 to 999999999');
+  for (const role of ['coder', 'editor'] as const) {
+    const spec = flags.roleModels[role] ?? flags.model;
+    if (spec !== undefined && !isOracleSpec(spec)) {
+      throw new UsageError(`--faults spoils the oracle's answers, but the ${role}'s model is ${spec}: use --model oracle: (or --role-model ${role}=oracle:…)`);
+    }
+  }
+  return { faults: faults.value, seed, feedbackCheck: flags.feedbackCheck === true };
+}
+
+function damageText(line: CorpusTaskLine): string {
+  const damage = line.damage;
+  if (!damage) return '';
+  const parts = Object.entries(damage).flatMap(([name, count]) => (count > 0 ? [`${name.replace(/_/g, ' ')} ${count}`] : []));
+  return parts.length > 0 ? `; damage: ${parts.join(', ')}` : '';
+}
+
 function taskLineText(line: CorpusTaskLine): string {
   const verdict = line.faithful ? 'GREEN' : line.green ? 'green (unfaithful)' : line.error ? 'ERROR' : 'not green';
-  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${line.miss ? `\n    ${line.miss}` : ''}`;
+  const faults = line.faults ? `; faults ${line.faults_applied.join(', ') || 'none applied'}, ${line.attempts ?? 0} writer answer(s)` : '';
+  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}`;
 }
 
 /**
@@ -58,6 +90,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
   if (editFormat && !editFormat.success) throw new UsageError(`--edit-format must be one of ${EditFormatNameSchema.options.join(', ')}`);
   if (!flags.model && Object.keys(flags.roleModels).length === 0) throw new UsageError('pass --model SPEC (or --role-model ROLE=SPEC); `oracle:` answers from each task\'s gold patch');
   for (const spec of [flags.model, ...Object.values(flags.roleModels)]) if (spec) checkSpec(spec, io.cwd);
+  const faults = faultSettings(flags);
 
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-corpus-eval-'));
   const outDir = flags.out ? path.resolve(io.cwd, flags.out) : null;
@@ -66,7 +99,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
   try {
-    if (!flags.json) io.out(`Lathe corpus eval — ${tasks.length} task(s) from ${corpusDir}, workflow ${workflow}${flags.editFormat ? `, edit format ${flags.editFormat}` : ''}, ${flags.model ? `model ${flags.model}` : 'models per role'}\n`);
+    if (!flags.json) io.out(`Lathe corpus eval — ${tasks.length} task(s) from ${corpusDir}, workflow ${workflow}${flags.editFormat ? `, edit format ${flags.editFormat}` : ''}, ${flags.model ? `model ${flags.model}` : 'models per role'}${faults ? `, faults ${flags.faults ?? ''} (seed ${faults.seed}${faults.feedbackCheck ? ', feedback-check' : ''})` : ''}\n`);
     const result = await runCorpusEval({
       appRoot: sourceAppRoot(),
       corpusDir,
@@ -83,6 +116,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
       workDir,
       outDir,
       keepRuns: flags.keep,
+      faults,
       signal: controller.signal,
       onTaskStart: (task) => flags.json || io.status?.(`${task.id} running…`),
       onTaskLine: (line) => io.out(flags.json ? JSON.stringify(line) : taskLineText(line)),
@@ -93,7 +127,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
     }
     const { summary } = result;
     if (flags.json) io.out(JSON.stringify(summary));
-    else io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
+    else io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
     if (summary.interrupted) return ExitCode.goalNotMet;
     if (summary.errors > 0) return ExitCode.infraError;
     return summary.green === summary.tasks ? ExitCode.success : ExitCode.goalNotMet;

@@ -6,6 +6,8 @@ import { makeMiniCorpus } from '../../../../test-support/miniCorpus';
 import { runLathe } from '../../../../test-support/runCli';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { sourceAppRoot } from '../../appRoot';
+import { UsageError } from '../../cli/command';
+import { evalCommand } from '../../cli/commands/eval';
 import { CorpusSummaryLineSchema, CorpusTaskLineSchema, loadCorpus, runCorpusEval } from './index';
 
 const mini = makeMiniCorpus();
@@ -75,5 +77,24 @@ describe('lathe eval --corpus', () => {
     const cases = [['--workflow', 'nope'], ['--edit-format', 'poetry'], ['--tasks', 'no-such-task']];
     const outcomes = await Promise.all(cases.map((args) => runLathe(['eval', '--corpus', mini.dir, '--model', 'oracle:', '--workflow', 'minimal', ...args], { timeoutMs: 60_000 })));
     outcomes.forEach((out, index) => expect(out.code, cases[index]?.join(' ')).toBe(64));
+  });
+});
+
+describe('lathe eval --corpus --faults: refused before anything is prepared (exit 64)', () => {
+  const io = { out: () => undefined, err: () => undefined, env: {}, cwd: scratch };
+  it.each([
+    [['--model', 'replay:x.json', '--faults', 'elide'], /--faults spoils the oracle's answers, but the coder's model is replay:.*x\.json: use --model oracle:/],
+    [['--model', 'oracle:', '--role-model', 'editor=replay:x.json', '--faults', 'elide'], /the editor's model is replay:/],
+    [['--model', 'oracle:', '--faults', 'elide:1.5'], /--faults: the rate of 'elide:1.5' must be a number from 0 to 1/],
+    [['--model', 'oracle:', '--faults', 'typo'], /--faults: unknown fault kind 'typo'/],
+    [['--model', 'oracle:', '--faults', 'elide', '--fault-seed', '1.5'], /--fault-seed must be a whole number/],
+    [['--model', 'oracle:', '--feedback-check'], /--fault-seed and --feedback-check go with --faults/],
+  ])('%j', async (args, message) => {
+    await expect(evalCommand.run(['--corpus', mini.dir, '--workflow', 'minimal', ...args], io)).rejects.toThrow(message);
+    await expect(evalCommand.run(['--corpus', mini.dir, '--workflow', 'minimal', ...args], io)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('--faults without --corpus is refused too', async () => {
+    await expect(evalCommand.run(['--model', 'replay:x.json', '--faults', 'elide'], io)).rejects.toThrow(/--faults, --fault-seed and --feedback-check go with --corpus/);
   });
 });

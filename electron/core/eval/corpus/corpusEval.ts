@@ -1,3 +1,5 @@
+import { faultRun } from './corpusFaults';
+import { isDamaging } from './damage';
 import { CorpusSummaryLineSchema, CorpusTaskLineSchema, type CorpusSummaryLine, type CorpusTaskLine } from './corpusReport';
 import type { CorpusTask } from './corpusTasks';
 import { runCorpusTask, type CorpusRunSettings } from './runCorpusTask';
@@ -40,10 +42,12 @@ export async function runCorpusEval(options: CorpusEvalOptions): Promise<CorpusE
     green: done.filter((line) => line.green).length,
     faithful,
     errors: done.filter((line) => line.error !== null).length,
+    damaging: done.filter((line) => isDamaging(line.damage)).length,
     fidelity: done.length === 0 ? null : faithful / done.length,
     workflow: options.workflow,
     edit_format: done[0]?.edit_format ?? options.editFormat ?? 'default',
     model: options.model ?? null,
+    faults: faultRun(options.faults),
     corpus: options.corpusDir,
     elapsed_ms: Date.now() - started,
     interrupted: options.signal?.aborted === true || done.length < options.tasks.length,

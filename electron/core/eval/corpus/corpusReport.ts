@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FaultRunSchema, FaultSkipSchema } from './corpusFaults';
+import { DamageSchema } from './damage';
 
 const CountsSchema = z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() });
 
@@ -43,6 +45,18 @@ export const CorpusTaskLineSchema = z.object({
   head_tests: BareSchema.nullable(),
   /** The test command bare on the starting commit with the gold patch applied. */
   fixed_tests: BareSchema.nullable(),
+  /** The writer's answers in the run (its model calls for the code, retries included); null when the run did not happen. */
+  attempts: z.number().nullable().default(null),
+  /** What the run branch changed beyond the fix, measured before the run is undone (docs/eval.md, "Damage"). */
+  damage: DamageSchema.nullable().default(null),
+  /** The faults the oracle's writer was spoiled with (`--faults`); null for a perfect model. */
+  faults: FaultRunSchema.nullable().default(null),
+  /** The kinds the steps' first writer answers carried. */
+  faults_applied: z.array(z.string()).default([]),
+  /** Kinds that could not apply to a first answer, and why (that answer stayed correct there). */
+  faults_skipped: z.array(FaultSkipSchema).default([]),
+  /** The most byte-identical writer answers seen in one step (the repeat kind's measure; goal ≤ 3). */
+  most_identical_answers: z.number().default(0),
   wall_ms: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
@@ -54,11 +68,14 @@ export const CorpusSummaryLineSchema = z.object({
   green: z.number(),
   faithful: z.number(),
   errors: z.number(),
+  /** Tasks whose run branch carried any damage. */
+  damaging: z.number().default(0),
   /** faithful / tasks; null for no tasks. */
   fidelity: z.number().nullable(),
   workflow: z.string(),
   edit_format: z.string(),
   model: z.string().nullable(),
+  faults: FaultRunSchema.nullable().default(null),
   corpus: z.string(),
   elapsed_ms: z.number(),
   interrupted: z.boolean(),

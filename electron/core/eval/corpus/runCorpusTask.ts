@@ -15,7 +15,10 @@ import { copyTree } from '../files';
 import { modelForTask, unattendedGates } from '../runTask';
 import { runHead } from '../taskRepo';
 import { bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
+import { faultJournalPath, faultRun, readFaultJournal, spoiledSpec, writerAttempts, type CorpusFaults } from './corpusFaults';
 import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
+import { branchDamage, fewerTests } from './damage';
+import { parseGoldPatch } from '../../llm/oracle/goldPatch';
 import type { CorpusTask } from './corpusTasks';
 import { preparedTaskRepo } from './preparedRepo';
 
@@ -36,6 +39,8 @@ export interface CorpusRunSettings {
   workDir: string;
   /** Each run's folder is copied to `<outDir>/tasks/<task>/<workflow>-<format>/`. */
   outDir: string | null;
+  /** Spoil the oracle's writer answers (only `oracle:` specs carry them; docs/eval.md, "Faults"). */
+  faults?: CorpusFaults;
   /** Leave the run branch in the task repository (default: undone after grading). */
   keepRuns?: boolean;
   bareTimeoutMs?: number;
@@ -46,22 +51,31 @@ export interface CorpusRunSettings {
   onTransient?: (taskId: string, event: TransientEvent) => void;
 }
 
-/** `oracle:` names no file: the harness gives it this task's gold patch, kept outside the repository. */
-export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string): string {
-  if (!isBareOracleSpec(spec)) return modelForTask(spec, task.id);
+/**
+ * `oracle:` names no file: the harness gives it this task's gold patch, kept outside the repository.
+ * With `faults`, an oracle spec also carries the fault settings and the journal it writes to.
+ */
+export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string, faults?: { settings: CorpusFaults; journal: string }): string {
+  if (!isBareOracleSpec(spec)) return spoiledSpec(modelForTask(spec, task.id), faults?.settings, task.id, faults?.journal ?? '');
   const file = path.join(workDir, 'gold', `${task.id}.patch`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, task.gold_patch.endsWith('\n') ? task.gold_patch : `${task.gold_patch}\n`);
-  return oracleSpecFor(file);
+  return spoiledSpec(oracleSpecFor(file), faults?.settings, task.id, faults?.journal ?? '');
+}
+
+/** This run's fault journal: named by task, workflow and format, so runs in one work folder never share one. */
+function journalFor(task: CorpusTask, settings: CorpusRunSettings): { settings: CorpusFaults; journal: string } | undefined {
+  return settings.faults && { settings: settings.faults, journal: faultJournalPath(settings.workDir, task.id, settings.workflow, settings.editFormat ?? 'default') };
 }
 
 export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: CorpusRunSettings): RunConfig {
-  const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) => (spec ? [[role, modelSpecForTask(spec, task, settings.workDir)]] : [])));
+  const faults = journalFor(task, settings);
+  const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) => (spec ? [[role, modelSpecForTask(spec, task, settings.workDir, faults)]] : [])));
   const config = resolveRunConfig(
     { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir, configFile: settings.configFile },
     {
       workflow: settings.workflow,
-      model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir),
+      model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir, faults),
       roleModels,
       editFormat: settings.editFormat,
       timeLimitMs: settings.timeLimitMs,
@@ -110,6 +124,12 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     run_tests: null,
     head_tests: null,
     fixed_tests: null,
+    attempts: null,
+    damage: null,
+    faults: faultRun(settings.faults),
+    faults_applied: [],
+    faults_skipped: [],
+    most_identical_answers: 0,
     wall_ms: 0,
     error: null,
   };
@@ -121,6 +141,11 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     const fixed = await fixedCommit(prepared.dir, prepared.commit, task.gold_patch, settings.workDir);
     const fixedResult = await fixedTests(prepared.dir, prepared.home, fixed, task, settings);
     line = { ...line, fixed_tests: fixedResult };
+    const journal = journalFor(task, settings)?.journal;
+    if (journal) {
+      fs.mkdirSync(path.dirname(journal), { recursive: true });
+      fs.rmSync(journal, { force: true });
+    }
 
     const env = createEngineEnv({
       appRoot: settings.appRoot,
@@ -140,6 +165,12 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     const headResult = head === fixed || (await sameTree(prepared.dir, head, fixed)) ? { ...fixedResult, commit: head } : bareResult(await runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }));
     const runDir = path.join(prepared.dir, '.lathe', 'runs', state.run_id);
     if (settings.outDir) copyTree(runDir, path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`));
+    // Measured on the branch as the run left it, before the undo takes it away.
+    const gold = parseGoldPatch(task.gold_patch);
+    if (!gold.ok) throw new LatheError('CORPUS_GOLD_PATCH', `task ${task.id}: ${gold.message}`, { task: task.id });
+    const damage = await branchDamage(prepared.dir, prepared.commit, head, gold.patch, { head: headResult.counts, fixed: fixedResult.counts });
+    const spoiled = journal ? readFaultJournal(journal) : null;
+    line = { ...line, attempts: writerAttempts(runDir), damage, faults_applied: spoiled?.applied ?? [], faults_skipped: spoiled?.skipped ?? [], most_identical_answers: spoiled?.mostIdentical ?? 0 };
     let undone = false;
     if (!settings.keepRuns && state.workspace) {
       await new RunOperations(env.deps, env.artifactRoot, () => false).undo(prepared.dir, state.run_id);
@@ -167,8 +198,11 @@ function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
 
 function judge(state: RunState, head: BareTestResult, fixed: BareTestResult): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
   const status = state.result?.status ?? state.status;
-  const green = status === 'complete' && head.exit_code === 0;
+  // A branch that runs fewer tests passes by losing the ones that failed: that is not a fix.
+  const lostTests = fewerTests(head.counts, fixed.counts);
+  const green = status === 'complete' && head.exit_code === 0 && !lostTests;
   const misses: string[] = [];
+  if (lostTests) misses.push(`the run branch runs fewer tests than the fixed tree (${head.counts?.total ?? 0} vs ${fixed.counts?.total ?? 0}, bare): tests were deleted, emptied or overwritten`);
   if (fixed.exit_code !== 0) misses.push(`the test command fails bare on the fixed tree (exit ${fixed.exit_code}${fixed.timed_out ? ', timed out' : ''}): the corpus task or this machine is at fault`);
   if (status !== 'complete') misses.push(`the run ended ${status}${state.result?.reason ? `: ${state.result.reason}` : ''}`);
   if (head.exit_code !== 0) misses.push(`the tests fail bare on the run branch (exit ${head.exit_code}${head.timed_out ? ', timed out' : ''}; ${describeCounts(head.counts)})`);

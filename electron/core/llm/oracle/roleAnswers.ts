@@ -6,7 +6,7 @@ import type { ModelRole } from '../types';
 import { goldFileState } from './applyGold';
 import { editAnswer } from './editAnswers';
 import { wholeText, type VisibleFile } from './visibleFile';
-import type { GoldPatch } from './goldPatch';
+import type { GoldFile, GoldPatch } from './goldPatch';
 
 /** What the oracle says to one call: a value for the schema, or why a perfect model could not answer. */
 export type OracleAnswer = { kind: 'value'; value: unknown } | { kind: 'decline'; reason: string };
@@ -88,13 +88,19 @@ function plan(call: OracleCall): OracleAnswer {
   });
 }
 
+/** The step a writer's request is for (its task id), and the gold files of that task: all of them for a task without artifacts. */
+export function writerTask(input: Record<string, unknown>, gold: GoldPatch): { step: string; artifacts: string[]; files: GoldFile[] } {
+  const task = record(input.task);
+  const artifacts = strings(task.artifacts);
+  return { step: text(task.id) || 'T1', artifacts, files: artifacts.length === 0 ? gold.files : gold.files.filter((file) => artifacts.includes(file.path)) };
+}
+
 /** The writer: the gold patch restricted to the task's artifacts (all of it for a task without any). */
 function code(call: OracleCall): OracleAnswer {
   const format = editFormatOf(call.schema);
   if (!format) return decline('the writer schema is none of the known edit formats');
   const task = record(call.input.task);
-  const artifacts = strings(task.artifacts);
-  const files = artifacts.length === 0 ? call.gold.files : call.gold.files.filter((file) => artifacts.includes(file.path));
+  const { artifacts, files } = writerTask(call.input, call.gold);
   if (files.length === 0) return decline(`task ${text(task.id) || '?'} lists ${listed(artifacts)}, none of the files the gold patch changes (${listed(goldPaths(call.gold))})`);
   const answer = editAnswer(format, files, call.files);
   return answer.ok ? value(answer.proposal) : decline(answer.reason);

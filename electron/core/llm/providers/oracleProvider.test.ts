@@ -42,7 +42,7 @@ async function writerRequest(context: ContextItem[]) {
 
 describe('oracle provider', () => {
   it('parses oracle:PATH against the cwd, and says where a bare oracle: is valid', () => {
-    expect(parseModelSpec('oracle:gold.patch', { cwd: '/work' })).toEqual({ ok: true, value: { kind: 'oracle', spec: 'oracle:gold.patch', patchPath: '/work/gold.patch' } });
+    expect(parseModelSpec('oracle:gold.patch', { cwd: '/work' })).toEqual({ ok: true, value: { kind: 'oracle', spec: 'oracle:gold.patch', patchPath: '/work/gold.patch', faults: null } });
     expect(parseModelSpec('oracle:')).toEqual({ ok: false, problem: 'BAD_MODEL_SPEC', message: expect.stringContaining('lathe eval --corpus') });
   });
 

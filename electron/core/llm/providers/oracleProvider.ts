@@ -1,12 +1,14 @@
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
+import type { FaultSettings } from '../oracle/faults/faultSettings';
+import { SpoiledWriter } from '../oracle/faults/spoiledWriter';
 import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
 import { requestInput, visibleFiles } from '../oracle/requestView';
 import { inferPurpose, oracleAnswer } from '../oracle/roleAnswers';
-import { validateValue } from '../output';
-import { estimateTokens, failure, tokensPerSecond } from '../results';
+import { parseModelOutput, validateValue } from '../output';
+import { cutOffFailure, estimateTokens, failure, tokensPerSecond } from '../results';
 import type { GenerateResult, GenerationUsage } from '../types';
-import { fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
+import { DEFAULT_MAX_TOKENS, fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 
 const STREAM_PIECE = 256;
 
@@ -17,8 +19,15 @@ const STREAM_PIECE = 256;
  */
 export class OracleProvider implements Provider {
   private patch: Promise<GoldPatchResult> | null = null;
+  /** With fault settings, the writer's answers are spoiled; its per-step memory lives as long as this provider (one run). */
+  private readonly spoiled: SpoiledWriter | null;
 
-  constructor(private readonly patchPath: string) {}
+  constructor(
+    private readonly patchPath: string,
+    faults: FaultSettings | null = null,
+  ) {
+    this.spoiled = faults ? new SpoiledWriter(faults) : null;
+  }
 
   async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
     this.patch ??= loadGoldPatch(this.patchPath);
@@ -40,15 +49,24 @@ export class OracleProvider implements Provider {
 
     const input = requestInput(call.request.messages);
     const kept = new Set(fitted.fit.kept);
-    const answer = input
-      ? oracleAnswer({
-          purpose: call.request.purpose ?? inferPurpose(call.role, input),
-          input,
-          files: visibleFiles((call.request.context ?? []).filter((item) => kept.has(item.id))),
-          schema: call.request.schema,
-          gold: loaded.patch,
-        })
+    const context = (call.request.context ?? []).filter((item) => kept.has(item.id));
+    const purpose = input ? (call.request.purpose ?? inferPurpose(call.role, input)) : null;
+    const files = visibleFiles(context);
+    let answer = input && purpose
+      ? oracleAnswer({ purpose, input, files, schema: call.request.schema, gold: loaded.patch })
       : { kind: 'decline' as const, reason: 'the request has no input JSON to answer' };
+    if (this.spoiled && input && purpose === 'code') {
+      const maxTokens = call.config.maxTokens ?? DEFAULT_MAX_TOKENS;
+      const spoiled = this.spoiled.reply({ input, files, context, schema: call.request.schema, gold: loaded.patch, correct: answer, maxTokens, budgetStated: call.config.maxTokens !== undefined });
+      if (!spoiled.ok) return failure<T>('BAD_MODEL_SPEC', spoiled.message);
+      const { reply } = spoiled;
+      if (reply.kind === 'cut') {
+        for (let i = 0; i < reply.raw.length; i += STREAM_PIECE) call.emitToken(reply.raw.slice(i, i + STREAM_PIECE));
+        const parsed = parseModelOutput(reply.raw, call.request.schema);
+        return { ...cutOffFailure<T>(parsed.ok ? 'the answer ends early' : parsed.message, reply.maxTokens, reply.raw), usage: usageFor(reply.raw) };
+      }
+      answer = reply;
+    }
     let output: unknown;
     if (answer.kind === 'value') output = answer.value;
     else {
