@@ -73,6 +73,9 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
       const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n');
       throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited ${result}; last lines:\n${tail}`, { task: task.id, log });
     }
+    if (/\bnpm\b|\bpnpm\b|\byarn\b/.test(setup) && missingPackages(dir)) {
+      throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited 0 but installed no node_modules for the packages package.json declares (see ${path.join(home, 'setup.log')})`, { task: task.id });
+    }
     await ignoreSetupOutputs(dir, task);
   }
   const record: PreparedRecord = { task: task.id, commit, setup_command: setup, setup_ms: Date.now() - started, node: process.version };
@@ -133,6 +136,7 @@ async function readyRecord(home: string, dir: string): Promise<PreparedRecord | 
   const head = await runNativeGit(dir, ['rev-parse', '-q', '--verify', 'refs/heads/main']).catch(() => null);
   if (head?.code !== 0 || head.stdout.trim() !== record.commit) return null;
   const status = await runNativeGit(dir, ['status', '--porcelain']).catch(() => null);
+  if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b/.test(record.setup_command) && missingPackages(dir)) return null;
   return status?.code === 0 && status.stdout.trim() === '' ? record : null;
 }
 
@@ -153,10 +157,32 @@ async function ignoreSetupOutputs(dir: string, task: CorpusTask): Promise<void> 
   fs.appendFileSync(exclude, `\n# written by the corpus setup (${task.setup_command})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`);
 }
 
+/**
+ * The caller's environment without what changes what a package manager installs: an eval started from
+ * a `NODE_ENV=production` shell, or an npm script with `omit=dev`, prepared ufo with no dev dependencies
+ * at all (its test runner among them), and the cached repository then failed every run.
+ */
+export function setupEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(NODE_ENV|npm_config_(omit|only|production|dry_run|include|global|prefix))$/i.test(name)));
+  return { ...kept, npm_config_update_notifier: 'false' };
+}
+
+/** A JavaScript repository that declares packages must have them installed once its setup ran. */
+function missingPackages(dir: string): boolean {
+  let manifest: { dependencies?: object; devDependencies?: object };
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return false;
+  }
+  const declares = Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length > 0;
+  return declares && !fs.existsSync(path.join(dir, 'node_modules'));
+}
+
 function runShell(command: string, cwd: string, logFile: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
   return new Promise((resolve) => {
     const log = fs.openSync(logFile, 'w');
-    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', log, log], detached: true, env: { ...process.env, npm_config_update_notifier: 'false' } });
+    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', log, log], detached: true, env: setupEnv(process.env) });
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
