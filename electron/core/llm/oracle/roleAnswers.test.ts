@@ -69,6 +69,16 @@ describe('oracle role answers', () => {
     expect(verdict('review_goal', { gate: 'goal', threshold: 80, test: { status: 'FAIL' } })).toMatchObject({ approved: false });
   });
 
+  it('as a perfect reviewer, passes the fix alone: no changed tests, no hunk the fix does not make (issue 26)', () => {
+    const verdict = (input: Record<string, unknown>) => SupervisorVerdictSchema.parse(valueOf(ask('review_step', { gate: 'step', threshold: 70, test: { status: 'PASS' }, ...input }, SupervisorVerdictSchema, { 'pkg/mid.py': AFTER }), SupervisorVerdictSchema));
+    const goldDiff = gitPatch({ 'pkg/mid.py': BEFORE }, { 'pkg/mid.py': AFTER });
+    expect(verdict({ diff: goldDiff })).toMatchObject({ approved: true });
+    const extra = gitPatch({ 'pkg/mid.py': BEFORE, 'pkg/other.py': 'x = 1\n' }, { 'pkg/mid.py': AFTER, 'pkg/other.py': 'y = 1\n' });
+    expect(verdict({ diff: extra })).toMatchObject({ approved: false, issues: [expect.stringMatching(/^Unrelated to the task, put it back as it was: pkg\/other\.py line 1 of the file before the change/)] });
+    expect(verdict({ diff: goldDiff, existing_tests_changed: ['tests/test_mid.py'] })).toMatchObject({ approved: false, issues: [expect.stringContaining('tests/test_mid.py')] });
+    expect(verdict({ diff: goldDiff, unrelated_changes: ['pkg/mid.py line 9 (original line 9): deletes a comment'] })).toMatchObject({ approved: false, issues: [expect.stringContaining('pkg/mid.py line 9')] });
+  });
+
   it('briefs the Scouts and answers a Scout at once with the gold files as targets', () => {
     expect(valueOf(ask('scout_brief', { goal: 'fix middle()', test_command: 'python3 -m pytest' }, orError(EditorBriefSchema)), EditorBriefSchema)).toMatchObject({
       success_criteria: ['`python3 -m pytest` exits 0', expect.any(String)],

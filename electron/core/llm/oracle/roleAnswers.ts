@@ -4,6 +4,7 @@ import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import type { EditFormatName } from '../../workspace/types';
 import type { ModelRole } from '../types';
 import { goldFileState } from './applyGold';
+import { foreignHunks } from './reviewScope';
 import { editAnswer } from './editAnswers';
 import { wholeText, type VisibleFile } from './visibleFile';
 import type { GoldFile, GoldPatch } from './goldPatch';
@@ -158,6 +159,11 @@ function review(call: OracleCall): OracleAnswer {
       if (test.status !== 'PASS') return reject([`The tests do not pass (${text(test.status) || 'no result'}).`]);
       const unfixed = unfixedFiles(call);
       if (unfixed.length > 0) return reject([`${listed(unfixed)} does not carry the fix.`]);
+      // A perfect reviewer lets nothing but the fix through: no changed tests, no other hunks.
+      const tests = strings(call.input.existing_tests_changed);
+      if (tests.length > 0) return reject([`The change edits existing tests (${listed(tests)}): leave every test as it is and fix the code under test instead.`]);
+      const foreign = [...strings(call.input.unrelated_changes), ...foreignHunks(text(call.input.diff), call.gold)];
+      if (foreign.length > 0) return reject([...new Set(foreign)].map((hunk) => `Unrelated to the task, put it back as it was: ${hunk}`));
       return approve('The change is the fix the goal asks for and the tests pass.');
     }
     case 'review_fix_plan':
