@@ -91,6 +91,12 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
     expect(seen[1]?.head).toBe('c1');
   });
 
+  it('undoes a failed attempt that changed existing tests: no gate approved them', () => {
+    const inventory = { compared: 'names' as const, before_total: 5, after_total: 5, before_passed: 3, after_passed: 3, missing: [], missing_count: 0, skipped_now: [], skipped_now_count: 0, test_files_changed: ['tests/test_a.py'], weakened: false };
+    const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(2, { inventory }) : testResult(true)) }));
+    expect(run.events.find((event) => event.type === 'rollback')?.data.reason).toBe('it changed existing tests (tests/test_a.py), which only a reviewer may approve');
+  });
+
   it('leaves an attempt that is no worse in place (the next one builds on it)', () => {
     const seen: RunState[] = [];
     simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(2) : testResult(true)) }, seen));

@@ -36,6 +36,9 @@ function failingOfBase(base: AttemptBase, test: TestSummary): number | null {
 /** Why an attempt that failed its verification is worse than the state it started from; null when it is not. */
 export function worseThanBase(base: AttemptBase, test: TestSummary): string | null {
   if (test.inventory?.weakened && !test.passed) return 'it weakened the tests';
+  // A change to existing tests stands only once a gate approves it, and a failed attempt reaches no gate.
+  const tests = test.inventory?.test_files_changed ?? [];
+  if (tests.length > 0) return `it changed existing tests (${tests.join(', ')}), which only a reviewer may approve`;
   if (test.failed_phase === 'build' && !base.build_failed) return 'it broke the build (the tests could not run)';
   const failed = failingOfBase(base, test);
   if (base.failed !== null && failed === null) return 'the test command no longer reports any results';

@@ -24,7 +24,7 @@ describe('findDuplicate', () => {
 
   it('refuses a copy of a file under another name, the copy of a fix or a snippet under a mistyped name', async () => {
     const fixedCopy = SQL.replace("return self.normalized + '3'", "return self.value + '3'");
-    expect(await findDuplicate('sqlparse/sqls.py', fixedCopy, check)).toEqual({ kind: 'content', paths: ['sqlparse/sql.py'], share: expect.closeTo(0.99, 2) });
+    expect(await findDuplicate('sqlparse/sqls.py', fixedCopy, check)).toEqual({ kind: 'content', paths: ['sqlparse/sql.py'], share: expect.closeTo(0.99, 2), nearNames: [] });
     expect(await findDuplicate('sqlparse/tokens_v2.py', fixedCopy, check)).toMatchObject({ kind: 'content', paths: ['sqlparse/sql.py'] });
     const snippet = 'class Token4(TokenBase):\n    """Token number 4."""\n    def value_4(self):\n        return self.value\n';
     expect(await findDuplicate('sqlparse/sqls.py', snippet, check)).toMatchObject({ kind: 'content', paths: ['sqlparse/sql.py'] });
@@ -58,8 +58,12 @@ describe('duplicateFileMessage', () => {
     expect(duplicateFileMessage('response.js', { kind: 'name', paths: ['lib/response.js'] })).toBe(
       'a file named response.js already exists; did you mean lib/response.js? Change the existing file at its own path instead of creating a new one',
     );
-    expect(duplicateFileMessage('sqlparse/sqls.py', { kind: 'content', paths: ['sqlparse/sql.py', 'sqlparse/x.py'], share: 0.923 })).toBe(
+    expect(duplicateFileMessage('sqlparse/sqls.py', { kind: 'content', paths: ['sqlparse/sql.py', 'sqlparse/x.py'], share: 0.923, nearNames: [] })).toBe(
       'this new file repeats 92% of the lines of sqlparse/sql.py; did you mean sqlparse/sql.py, sqlparse/x.py? Change the existing file at its own path instead of creating a copy',
+    );
+    // A source file's copy under a misspelled test file's name: both files it could mean are named.
+    expect(duplicateFileMessage('tests/test_sqls.py', { kind: 'content', paths: ['sqlparse/sql.py'], share: 0.99, nearNames: ['tests/test_sql.py'] })).toBe(
+      'this new file repeats 99% of the lines of sqlparse/sql.py; did you mean sqlparse/sql.py? (By its name it is closest to tests/test_sql.py.) Change the existing file at its own path instead of creating a copy',
     );
   });
 });

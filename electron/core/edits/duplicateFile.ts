@@ -7,7 +7,7 @@ import { editDistance, nearestPaths } from './nearestPaths';
  * A new file that is an existing one in the wrong place (`response.js` for `lib/response.js`, a copy
  * named `sqls.py` beside `sql.py`) leaves the real file unfixed and a stray copy behind.
  */
-export type Duplicate = { kind: 'name'; paths: string[] } | { kind: 'content'; paths: string[]; share: number };
+export type Duplicate = { kind: 'name'; paths: string[] } | { kind: 'content'; paths: string[]; share: number; nearNames: string[] };
 
 /** Names every package or folder has its own of: a new one beside others is normal. */
 const PER_FOLDER_NAME = /^(?:__init__\.py|__main__\.py|index\.[cm]?[jt]sx?|mod\.rs|main\.(?:rs|go)|lib\.rs|doc\.go|conftest\.py|package\.json|tsconfig(?:\..+)?\.json|pyproject\.toml|setup\.(?:py|cfg)|cargo\.toml|go\.mod|makefile|dockerfile|cmakelists\.txt|build(?:\.bazel)?|readme(?:\..+)?|license(?:\..+)?|changelog(?:\..+)?|\.gitignore|\.gitkeep|\.keep|\.npmignore|py\.typed|\.eslintrc(?:\..+)?)$/i;
@@ -94,7 +94,9 @@ export async function findDuplicate(created: string, content: string, check: Dup
   }
   if (copies.length === 0) return null;
   copies.sort((a, b) => b.share - a.share);
-  return { kind: 'content', paths: copies.slice(0, 3).map((copy) => copy.file), share: (copies[0] as { share: number }).share };
+  const paths = copies.slice(0, 3).map((copy) => copy.file);
+  // A copy under a mistyped name can mean either file: the one it copies, or the one its name misspells.
+  return { kind: 'content', paths, share: (copies[0] as { share: number }).share, nearNames: [...near].filter((file) => !paths.includes(file)).slice(0, 2) };
 }
 
 /** A file that cannot be edited (binary, huge, a symlink out of the repo) cannot be what the model copied. */
@@ -113,5 +115,6 @@ export function duplicateFileMessage(created: string, duplicate: Duplicate): str
   if (duplicate.kind === 'name') {
     return `a file named ${path.posix.basename(created)} already exists; did you mean ${meant}? Change the existing file at its own path instead of creating a new one`;
   }
-  return `this new file repeats ${Math.round(duplicate.share * 100)}% of the lines of ${duplicate.paths[0] as string}; did you mean ${meant}? Change the existing file at its own path instead of creating a copy`;
+  const byName = duplicate.nearNames.length > 0 ? ` (By its name it is closest to ${duplicate.nearNames.join(', ')}.)` : '';
+  return `this new file repeats ${Math.round(duplicate.share * 100)}% of the lines of ${duplicate.paths[0] as string}; did you mean ${meant}?${byName} Change the existing file at its own path instead of creating a copy`;
 }
