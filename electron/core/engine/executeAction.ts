@@ -43,20 +43,20 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
     switch (action.kind) {
       case 'prepare':
         return await prepare(session, state);
-      case 'verify':
-        return {
-          kind: 'verified',
-          purpose: action.purpose,
-          test: await runVerification(session.deps, state, {
-            artifactRoot: session.artifactRoot,
-            timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
-            timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
-            signal: session.signal,
-            coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
-            allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
-            workTreeKnownClean: session.workTreeKnownClean(state.head),
-          }),
-        };
+      case 'verify': {
+        const test = await runVerification(session.deps, state, {
+          artifactRoot: session.artifactRoot,
+          timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
+          timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
+          signal: session.signal,
+          coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
+          allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
+          workTreeKnownClean: session.workTreeKnownClean(state.head),
+        });
+        // Tests cut short by Ctrl-C say nothing about the code: the run stops at the commit, and a resume verifies it again.
+        if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+        return { kind: 'verified', purpose: action.purpose, test };
+      }
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
@@ -124,6 +124,11 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   const adopted = await deps.git.adoptRun(repoRoot, options);
   const workspace = adopted ?? (await deps.git.startRun(repoRoot, options));
   const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  if (setupFailure && session.signal.aborted) {
+    // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
+    await deps.git.undoRun(workspace).catch(() => undefined);
+    return { kind: 'stopped', reason: session.stopReason() };
+  }
   if (setupFailure) {
     // The fresh worktree holds nothing of the run's yet (no step ran): take it back so no half-prepared branch or folder stays.
     await deps.git.undoRun(workspace).catch(() => undefined);

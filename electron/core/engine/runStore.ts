@@ -10,6 +10,8 @@ import { runsDir } from '../runs/listRuns';
 
 /** Test hook: SIGKILL this process right after the Nth log line is written (crash tests). */
 const KILL_AT_EVENT = Number(process.env.LATHE_TEST_KILL_AT_EVENT ?? 0);
+/** Test hook, `N:SIGINT` or `N:SIGTERM`: the signal a person's Ctrl-C sends, right after the Nth log line (interruption tests). */
+const SIGNAL_AT_EVENT = /^(\d+):(SIGINT|SIGTERM)$/.exec(process.env.LATHE_TEST_SIGNAL_AT_EVENT ?? '');
 
 export function runDir(repoRoot: string, runId: string): string {
   return path.join(runsDir(repoRoot), runId);
@@ -99,6 +101,7 @@ export class RunStore {
     const event: RunLogEvent = { ts: now.toISOString(), seq: ++this.seq, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
     fs.appendFileSync(path.join(this.dir, 'log.jsonl'), `${JSON.stringify(event)}\n`);
     if (KILL_AT_EVENT > 0 && event.seq === KILL_AT_EVENT) process.kill(process.pid, 'SIGKILL');
+    if (SIGNAL_AT_EVENT && event.seq === Number(SIGNAL_AT_EVENT[1])) process.kill(process.pid, SIGNAL_AT_EVENT[2] as NodeJS.Signals);
     if (options.announce !== false) this.onAppend(event);
     return event;
   }
