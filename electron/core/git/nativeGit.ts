@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { decodeName, encodeName } from './pathBytes';
 
 export interface NativeGitResult {
   code: number;
@@ -17,7 +18,12 @@ export function nativeGitVersion(): Promise<string | null> {
   return cachedVersion;
 }
 
-/** Runs git without a shell; a missing binary rejects, a git error resolves with its code. */
+/**
+ * Runs git without a shell; a missing binary rejects, a git error resolves with its code. Output is
+ * decoded losslessly (shared/gitPath.ts): a name that is not UTF-8 comes back as the same bytes when
+ * given to git again on stdin. An argument cannot carry such bytes (Node writes argv as UTF-8), so
+ * names go on stdin (`-z --stdin`) or are filtered from a whole listing.
+ */
 export function runNativeGit(
   cwd: string,
   args: readonly string[],
@@ -30,7 +36,7 @@ export function runNativeGit(
       {
         cwd,
         maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
-        encoding: 'utf8',
+        encoding: 'buffer',
         env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       },
       (error, stdout, stderr) => {
@@ -39,9 +45,9 @@ export function runNativeGit(
           return;
         }
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        resolve({ code, stdout: decodeName(stdout), stderr: decodeName(stderr) });
       },
     );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    if (options.input !== undefined) child.stdin?.end(encodeName(options.input));
   });
 }
