@@ -93,6 +93,8 @@ export const coreErrorCodes = [
   'BINARY_FILE',
   /** A file exists but could not be read or listed (EACCES, EIO, …): never taken for a missing one. */
   'FILE_UNREADABLE',
+  /** No space left (ENOSPC, EDQUOT) on the disk of the folder in `data.folder`: the run stops, resumable, nothing half-written. */
+  'DISK_FULL',
   // models
   'MODEL_REJECTED',
   'MODEL_EXISTS',

@@ -118,6 +118,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const started = Date.now();
   const graceMs = options.graceMs ?? 2000;
   const log = options.logFile ? fs.createWriteStream(options.logFile) : null;
+  // A log that cannot be written (a full disk) loses its tail; unheard, its 'error' would end the process.
+  log?.on('error', () => undefined);
   const capture = new OutputCapture(options.capBytes, log, options.logCapBytes);
   const env = { ...options.env, [PROCESS_MARK_VAR]: options.marker };
   return new Promise((resolve) => {
