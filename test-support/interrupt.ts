@@ -13,6 +13,8 @@ export interface Baseline {
 }
 
 export interface InterruptOutcome {
+  /** The run ended before the signal was handled (a signal after its last step): complete, nothing to resume. */
+  completedFirst: boolean;
   exitCode: number | null;
   resumedCode: number | null;
   finished: Finished | null;
@@ -49,9 +51,13 @@ export async function interruptAndResume(workflow: WorkflowName, point: number, 
   try {
     const stopped = await runLathe(runArgs(workflow, repo), { env: { LATHE_HOME: home, LATHE_TEST_SIGNAL_AT_EVENT: `${point}:${signal}` } });
     const runId = onlyRun(repo);
+    if (stopped.code === 0 && runId && finished(repo, runId).status === 'complete') {
+      if (repo.git('status', '--porcelain') !== '') problems.push("the user's work tree changed");
+      return { completedFirst: true, exitCode: 0, resumedCode: null, finished: finished(repo, runId), problems };
+    }
     if (stopped.code !== 1) problems.push(`interrupted run exited ${stopped.code ?? stopped.signal}, not 1: ${stopped.stderr.slice(-400)}`);
     if (!stopped.stderr.includes(`stopping (${signal})`)) problems.push('no stop message on stderr');
-    if (!runId) return { exitCode: stopped.code, resumedCode: null, finished: null, problems: [...problems, 'no run folder'] };
+    if (!runId) return { completedFirst: false, exitCode: stopped.code, resumedCode: null, finished: null, problems: [...problems, 'no run folder'] };
     const listed = await runLathe(['runs', '--repo', repo.dir, '--json'], { env: { LATHE_HOME: home } });
     const run = (JSON.parse(listed.stdout) as { runId: string; status: string; resumable: boolean }[]).find((entry) => entry.runId === runId);
     if (run?.status !== 'aborted' || !run.resumable) problems.push(`listed as ${run?.status ?? 'nothing'}, resumable ${run?.resumable ?? false}`);
@@ -66,7 +72,7 @@ export async function interruptAndResume(workflow: WorkflowName, point: number, 
     const locks = lockFiles(path.join(repo.dir, '.git'));
     if (locks.length > 0) problems.push(`lock files left: ${locks.join(', ')}`);
     if (repo.git('status', '--porcelain') !== '') problems.push("the user's work tree changed");
-    return { exitCode: stopped.code, resumedCode: resumed.code, finished: finished(repo, runId), problems };
+    return { completedFirst: false, exitCode: stopped.code, resumedCode: resumed.code, finished: finished(repo, runId), problems };
   } finally {
     repo.remove();
   }

@@ -1,5 +1,6 @@
 import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
+import { quoteGitPath } from '../../../shared/gitPath';
 import type { VerificationTool } from '../../../shared/engine/runConfig';
 import { diskFull, isDiskFull } from '../fsErrors';
 import { checkShellCommand } from '../tools/shell';
@@ -14,7 +15,7 @@ export function workDirNote(result: Pick<VerifyResult, 'workDirWrites'>): string
   const writes = result.workDirWrites;
   if (!writes) return '';
   const lines: string[] = [];
-  const list = (paths: string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
+  const list = (paths: string[]) => `${paths.slice(0, 10).map(quoteGitPath).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
   if (writes.restored.length > 0) {
     lines.push(`Note: the test command changed ${writes.restored.length} tracked file(s) in the work tree: ${list(writes.restored)}. Lathe put the committed content back after the run, so the change is in no commit; a suite that rewrites sources needs a look.`);
   }
