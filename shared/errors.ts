@@ -97,6 +97,8 @@ export const coreErrorCodes = [
   'REPEATED_ANSWER',
   /** A change left fewer tests than the run started with (removed, renamed or skipped), or changed protected tests. */
   'TESTS_WEAKENED',
+  /** No space left (ENOSPC, EDQUOT) on the disk of the folder in `data.folder`: the run stops, resumable, nothing half-written. */
+  'DISK_FULL',
   // models
   'MODEL_REJECTED',
   'MODEL_EXISTS',

@@ -20,24 +20,24 @@ export interface KillOutcome {
   problems: string[];
 }
 
-const GOAL = 'fix median and document it';
+export const GOAL = 'fix median and document it';
 
-function onlyRun(repo: TempRepo): string {
+export function onlyRun(repo: TempRepo): string {
   const runs = fs.existsSync(path.join(repo.dir, '.lathe', 'runs')) ? fs.readdirSync(path.join(repo.dir, '.lathe', 'runs')) : [];
   return runs.length === 1 ? (runs[0] ?? '') : '';
 }
 
-function finished(repo: TempRepo, runId: string): Finished {
+export function finished(repo: TempRepo, runId: string): Finished {
   const state = JSON.parse(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', runId, 'state.json'), 'utf8')) as { branch: string; status: string; workspace: { baseCommit: string } };
   const subjects = repo.git('log', '--format=%s', '--reverse', `${state.workspace.baseCommit}..${state.branch}`).split('\n').filter(Boolean);
   return { tree: treeAt(repo, state.branch), subjects, status: state.status };
 }
 
-function runArgs(workflow: WorkflowName, repo: TempRepo): string[] {
+export function runArgs(workflow: WorkflowName, repo: TempRepo): string[] {
   return ['run', '--repo', repo.dir, '--goal', GOAL, '--workflow', workflow, '--model', `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}`, '--json', '--yes'];
 }
 
-function lockFiles(dir: string): string[] {
+export function lockFiles(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.lock'));
 }
 

@@ -1,5 +1,6 @@
 import { readRunEvent } from '../../../shared/engine/readRunEvent';
 import type { RunState } from '../../../shared/engine/runState';
+import { quoteGitPath } from '../../../shared/gitPath';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { TransientEvent } from '../engine/runSession';
 import type { CliIo } from './command';
@@ -54,11 +55,11 @@ export class ProgressPrinter {
       case 'agent_retry':
         return this.io.out(`    ${event.role}: ${str(d.code)} (${str(d.message).slice(0, 120)}), retrying (${String(d.attempt)})`);
       case 'patch':
-        return this.io.out(`    ${event.role} → edits ${(d.files ?? []).join(', ')}`);
+        return this.io.out(`    ${event.role} → edits ${(d.files ?? []).map(quoteGitPath).join(', ')}`);
       case 'edit_rejected':
-        return this.io.out(`    ✗ edits rejected: ${str(d.rule) || str(d.code)} ${str(d.path)} — ${str(d.message)}`);
+        return this.io.out(`    ✗ edits rejected: ${str(d.rule) || str(d.code)} ${quoteGitPath(str(d.path))} — ${str(d.message)}`);
       case 'commit':
-        return this.io.out(`    commit ${short(d.sha)} (${(d.files ?? []).join(', ')})`);
+        return this.io.out(`    commit ${short(d.sha)} (${(d.files ?? []).map(quoteGitPath).join(', ')})`);
       case 'test_result': {
         const counts = d.counts;
         const label = d.purpose === 'preflight' || d.purpose === 'baseline' ? 'tests before any change' : 'tests';

@@ -11,6 +11,7 @@ function hasControlChar(text: string): boolean {
   }
   return false;
 }
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** `.git`, and the names Windows and macOS treat as `.git` (`.GIT`, `.git.`, `.git `). */
 const GIT_SEGMENT = /^\.git[. ]*$/i;
 
@@ -23,6 +24,8 @@ export function normalizeEditPath(raw: string): string {
   if (typeof raw !== 'string' || raw.length === 0) throw rejectEdit('invalid-path', shown, 'empty path');
   if (raw.length > LIMITS.path) throw rejectEdit('invalid-path', shown, `path longer than ${LIMITS.path} characters`);
   if (hasControlChar(raw)) throw rejectEdit('invalid-path', shown, 'control character in path');
+  // `\udce9` in JSON is no character: on disk it would be U+FFFD, in the commit a raw byte (shared/gitPath.ts).
+  if (LONE_SURROGATE.test(raw)) throw rejectEdit('invalid-path', shown, 'a lone \\uD800-\\uDFFF escape in path is not a character; write the name in plain UTF-8');
   if (raw.startsWith('/') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || raw.startsWith('\\\\')) {
     throw rejectEdit('absolute-path', shown, 'absolute paths are not allowed; use a path relative to the repository');
   }

@@ -2,6 +2,7 @@ import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError, type ErrorCode } from '../../../shared/errors';
+import { diskFull, isDiskFull } from '../fsErrors';
 import type { AgentContext } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
@@ -55,22 +56,22 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
     switch (action.kind) {
       case 'prepare':
         return await prepare(session, state);
-      case 'verify':
-        return {
-          kind: 'verified',
+      case 'verify': {
+        const test = await runVerification(session.deps, state, {
+          artifactRoot: session.artifactRoot,
+          timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
+          timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
+          signal: session.signal,
+          coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
+          allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
+          workTreeKnownClean: session.workTreeKnownClean(state.head),
+          runDir: session.store.dir,
           purpose: action.purpose,
-          test: await runVerification(session.deps, state, {
-            artifactRoot: session.artifactRoot,
-            timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
-            timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
-            signal: session.signal,
-            coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
-            allowlist: session.workflow.allowlist_commands ? allowRules(state) : undefined,
-            workTreeKnownClean: session.workTreeKnownClean(state.head),
-            runDir: session.store.dir,
-            purpose: action.purpose,
-          }),
-        };
+        });
+        // Tests cut short by Ctrl-C say nothing about the code: the run stops at the commit, and a resume verifies it again.
+        if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+        return { kind: 'verified', purpose: action.purpose, test };
+      }
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
@@ -94,6 +95,8 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
     }
   } catch (error) {
     if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+    // Not a failure of the run's work: the session stops, resumable, once the runner has recorded it.
+    if (isDiskFull(error)) throw diskFull(error, session.repoRoot);
     const failure = LatheError.from(error);
     return { kind: 'fatal', code: failure.code, message: failure.message };
   }
@@ -136,8 +139,21 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     ...(settings.dependency_folders ? { dependencyFolders: settings.dependency_folders } : {}),
   };
   const adopted = await deps.git.adoptRun(repoRoot, options);
-  const workspace = adopted ?? (await deps.git.startRun(repoRoot, options));
+  let workspace;
+  try {
+    workspace = adopted ?? (await deps.git.startRun(repoRoot, options));
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    // A branch or worktree half made on a full disk is taken back: a resume prepares from nothing.
+    await deps.git.discardStartedRun(repoRoot, options);
+    throw error;
+  }
   const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  if (setupFailure && session.signal.aborted) {
+    // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
+    await deps.git.undoRun(workspace).catch(() => undefined);
+    return { kind: 'stopped', reason: session.stopReason() };
+  }
   if (setupFailure) {
     // The fresh worktree holds nothing of the run's yet (no step ran): take it back so no half-prepared branch or folder stays.
     await deps.git.undoRun(workspace).catch(() => undefined);

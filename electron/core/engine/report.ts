@@ -1,3 +1,4 @@
+import { quoteGitPath } from '../../../shared/gitPath';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunCommitInfo } from '../workspace/types';
 import type { DoneCheck } from './doneChecks';
@@ -48,7 +49,7 @@ function commitLines(commits: RunCommitInfo[]): string[] {
   if (commits.length === 0) return ['No commits.'];
   return commits.flatMap((commit) => [
     `- ${commit.sha.slice(0, 10)} ${commit.subject}`,
-    ...commit.files.map((file) => `  - ${file.path} (+${file.added} −${file.removed})`),
+    ...commit.files.map((file) => `  - ${quoteGitPath(file.path)} (+${file.added} −${file.removed})`),
   ]);
 }
 

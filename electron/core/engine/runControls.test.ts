@@ -55,6 +55,25 @@ describe('Pause', () => {
   });
 });
 
+describe('Stop (Ctrl-C) at a human gate', () => {
+  it('ends the wait for an answer at once, keeping the gate pending for the resume', async () => {
+    const { repo, dataDir } = setup();
+    const stop = new AbortController();
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, gates: { step: 'human' } });
+    // A question on the terminal nobody answers: before, a Ctrl-C waited for it forever.
+    const never = () => new Promise<GateDecision>(() => {});
+    const onEvent = (event: RunLogEvent) => {
+      if (event.type === 'gate_pending') stop.abort();
+    };
+    const stopped = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, signal: stop.signal, callbacks: { onEvent, decideGate: never } }), { repoRoot: repo.dir, goal: 'fix median', config });
+    expect(stopped).toMatchObject({ status: 'aborted', result: { exit_code: 1 } });
+    expect(stopped.gate?.kind).toBe('step');
+    const approve = async (): Promise<GateDecision> => ({ approved: true, comment: null });
+    const resumed = await resumeRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, callbacks: { decideGate: approve } }), { repoRoot: repo.dir, runId: stopped.run_id });
+    expect(resumed.result).toMatchObject({ status: 'complete' });
+  });
+});
+
 describe('the time budget', () => {
   it('does not count the minutes a human gate waits for its decision (fake clock)', async () => {
     const { repo, dataDir } = setup();

@@ -152,22 +152,25 @@ export class RunSession {
     return this.timeExpired ? 'time_expired' : 'aborted';
   }
 
-  /** The person's decision; a pause ends the wait at once (PAUSED), with the gate still pending. */
+  /**
+   * The person's decision; a pause or a stop (Ctrl-C) ends the wait at once (PAUSED), with the gate
+   * still pending: a question on the terminal would otherwise hold the stop until it is answered.
+   */
   async waitForGate(gate: PendingGate, state: RunState): Promise<GateDecision> {
     const decideGate = this.callbacks.decideGate;
     if (!decideGate) throw new LatheError('NO_GATE_HANDLER', `${gateNeedsUser(gate)}, but nobody is asked`);
-    const pause = this.pause;
+    const signals = [this.pause, this.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const since = this.clock.now().getTime();
-    let onPause = () => {};
+    let onStop = () => {};
     try {
-      const paused = new Promise<never>((_, reject) => {
-        onPause = () => reject(new LatheError('PAUSED', `paused while gate ${gate.gate_id} waits for a decision`));
-        if (pause?.aborted) onPause();
-        else pause?.addEventListener('abort', onPause, { once: true });
+      const stopped = new Promise<never>((_, reject) => {
+        onStop = () => reject(new LatheError('PAUSED', `stopped while gate ${gate.gate_id} waits for a decision`));
+        if (signals.some((signal) => signal.aborted)) onStop();
+        else for (const signal of signals) signal.addEventListener('abort', onStop, { once: true });
       });
-      return await Promise.race([decideGate(gate, state), paused]);
+      return await Promise.race([decideGate(gate, state), stopped]);
     } finally {
-      pause?.removeEventListener('abort', onPause);
+      for (const signal of signals) signal.removeEventListener('abort', onStop);
       this.waitedMs += Math.max(0, this.clock.now().getTime() - since);
     }
   }

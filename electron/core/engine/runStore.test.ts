@@ -81,7 +81,7 @@ describe('RunStore', () => {
     const store = RunStore.create(repo.dir, 'r1');
     store.saveState(state('r1'));
     store.saveState({ ...state('r1'), phase: 'planning' });
-    expect(fs.readdirSync(store.dir).sort()).toEqual(['state.json']);
+    expect(fs.readdirSync(store.dir).sort()).toEqual(['disk-reserve', 'state.json']);
     expect(RunStore.open(repo.dir, 'r1').state.phase).toBe('planning');
   });
 

@@ -4,12 +4,20 @@ import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
 import { RunStateSchema, type RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import { isMissing, unreadable } from '../fsErrors';
+import { diskFull, isDiskFull, isMissing, unreadable } from '../fsErrors';
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
 import { runsDir } from '../runs/listRuns';
 
 /** Test hook: SIGKILL this process right after the Nth log line is written (crash tests). */
 const KILL_AT_EVENT = Number(process.env.LATHE_TEST_KILL_AT_EVENT ?? 0);
+/** Test hook, `N:SIGINT` or `N:SIGTERM`: the signal a person's Ctrl-C sends, right after the Nth log line (interruption tests). */
+const SIGNAL_AT_EVENT = /^(\d+):(SIGINT|SIGTERM)$/.exec(process.env.LATHE_TEST_SIGNAL_AT_EVENT ?? '');
+/** Test hook, `N:FOLDER`: right after the Nth log line, fill the disk holding FOLDER to the last byte (disk-full tests). */
+const FILL_DISK_AT_EVENT = /^(\d+):(\/.+)$/.exec(process.env.LATHE_TEST_FILL_DISK_AT_EVENT ?? '');
+
+/** The run folder's reserve of free space (`RunStore.reserveSpace`). */
+const RESERVE_FILE = 'disk-reserve';
+const RESERVE_BYTES = 256 * 1024;
 
 export function runDir(repoRoot: string, runId: string): string {
   return path.join(runsDir(repoRoot), runId);
@@ -34,6 +42,7 @@ export function ensureWritableRepo(repoRoot: string): void {
     fs.writeFileSync(probe, '');
     fs.rmSync(probe);
   } catch (error) {
+    if (isDiskFull(error)) throw diskFull(error, path.dirname(probe));
     const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
     throw new LatheError('REPO_READ_ONLY', `the repository ${repoRoot} is not writable (${code}): Lathe keeps its run folder in .lathe/ and commits to a branch of its own; make the folder writable or work on a copy`, { repo: repoRoot, code });
   }
@@ -61,9 +70,16 @@ export class RunStore {
 
   static create(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): RunStore {
     const dir = runDir(repoRoot, runId);
-    fs.mkdirSync(dir, { recursive: true });
-    ensureExcluded(repoRoot);
-    return new RunStore(dir, runId, 0, onAppend);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      ensureExcluded(repoRoot);
+      const store = new RunStore(dir, runId, 0, onAppend);
+      store.reserveSpace();
+      return store;
+    } catch (error) {
+      if (isDiskFull(error)) throw diskFull(error, dir);
+      throw error;
+    }
   }
 
   /** A run's saved state alone, for readers (the window): no log repair, no store to append with. */
@@ -82,12 +98,38 @@ export class RunStore {
   }
 
   /** Reopens a run for resume; a torn last line (killed mid-write) is cut, never kept half-written. */
-  static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
+  static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}, options: { reserve?: boolean } = {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
     const dir = runDir(repoRoot, runId);
     const state = RunStore.readState(repoRoot, runId);
     const events = repairAndReadLog(path.join(dir, 'log.jsonl'));
     const lastSeq = Math.max(state.log_seq, events.at(-1)?.seq ?? 0);
-    return { store: new RunStore(dir, runId, lastSeq, onAppend), state, events };
+    const store = new RunStore(dir, runId, lastSeq, onAppend);
+    // A run driven again (a resume) sets its reserve aside again; on a disk still nearly full it goes on without.
+    if (options.reserve === true) store.reserveSpace({ optional: true });
+    return { store, state, events };
+  }
+
+  /**
+   * A few hundred KiB set aside in the run folder: when the disk fills up (a suite, a large commit,
+   * another program), deleting it leaves room to record the stop (`releaseReserve`) — a run that
+   * cannot even say it stopped would stay listed as running.
+   */
+  reserveSpace(options: { optional?: boolean } = {}): void {
+    const file = path.join(this.dir, RESERVE_FILE);
+    try {
+      if (fs.statSync(file, { throwIfNoEntry: false })?.size === RESERVE_BYTES) return;
+      writeFileAtomic(file, Buffer.alloc(RESERVE_BYTES), { durable: false });
+    } catch (error) {
+      if (!(options.optional && isDiskFull(error))) throw error;
+    }
+  }
+
+  /** Frees the reserve (when the disk is full, and when the session ends); true when there was one to free. */
+  releaseReserve(): boolean {
+    const file = path.join(this.dir, RESERVE_FILE);
+    const existed = fs.existsSync(file);
+    fs.rmSync(file, { force: true });
+    return existed;
   }
 
   get lastSeq(): number {
@@ -96,9 +138,20 @@ export class RunStore {
 
   /** Writes the event and tells the listeners, unless `announce` is false (then call `announce` later). */
   append(pending: PendingEvent, now = new Date(), options: { announce?: boolean } = {}): RunLogEvent {
-    const event: RunLogEvent = { ts: now.toISOString(), seq: ++this.seq, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
-    fs.appendFileSync(path.join(this.dir, 'log.jsonl'), `${JSON.stringify(event)}\n`);
+    const event: RunLogEvent = { ts: now.toISOString(), seq: this.seq + 1, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
+    const logFile = path.join(this.dir, 'log.jsonl');
+    try {
+      fs.appendFileSync(logFile, `${JSON.stringify(event)}\n`);
+    } catch (error) {
+      // A line cut short by a full disk is taken back: the log never holds half an event.
+      cutTornTail(logFile);
+      if (isDiskFull(error)) throw diskFull(error, this.dir);
+      throw error;
+    }
+    this.seq = event.seq;
     if (KILL_AT_EVENT > 0 && event.seq === KILL_AT_EVENT) process.kill(process.pid, 'SIGKILL');
+    if (SIGNAL_AT_EVENT && event.seq === Number(SIGNAL_AT_EVENT[1])) process.kill(process.pid, SIGNAL_AT_EVENT[2] as NodeJS.Signals);
+    if (FILL_DISK_AT_EVENT && event.seq === Number(FILL_DISK_AT_EVENT[1])) fillDisk(FILL_DISK_AT_EVENT[2] as string);
     if (options.announce !== false) this.onAppend(event);
     return event;
   }
@@ -114,7 +167,12 @@ export class RunStore {
    * not fsynced either (decision 57).
    */
   saveState(state: RunState): void {
-    writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: state.status !== 'running' });
+    try {
+      writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: state.status !== 'running' });
+    } catch (error) {
+      if (isDiskFull(error)) throw diskFull(error, this.dir);
+      throw error;
+    }
   }
 
   /** `plan_0001.json`, … — one snapshot per plan, written once. */
@@ -130,17 +188,49 @@ export class RunStore {
   }
 }
 
-/** Temp file + rename; `durable` (the default) also flushes the content to the disk before the rename. */
-export function writeFileAtomic(file: string, content: string, options: { durable?: boolean } = {}): void {
+/**
+ * Temp file + rename; `durable` (the default) also flushes the content to the disk before the rename.
+ * A write that fails (a full disk) leaves the old file and no temp file.
+ */
+export function writeFileAtomic(file: string, content: string | Buffer, options: { durable?: boolean } = {}): void {
   const temp = `${file}.${process.pid}.tmp`;
   const handle = fs.openSync(temp, 'w');
   try {
-    fs.writeFileSync(handle, content);
-    if (options.durable !== false) fs.fsyncSync(handle);
+    try {
+      fs.writeFileSync(handle, content);
+      if (options.durable !== false) fs.fsyncSync(handle);
+    } finally {
+      fs.closeSync(handle);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** The disk-full test hook: writes `lathe-test-filler` in `folder` until the disk takes no more, in ever smaller pieces. */
+function fillDisk(folder: string): void {
+  const handle = fs.openSync(path.join(folder, 'lathe-test-filler'), 'a');
+  try {
+    for (const size of [1 << 20, 1 << 12, 1]) {
+      const chunk = Buffer.alloc(size, 0x2e);
+      try {
+        for (;;) fs.writeSync(handle, chunk);
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+      }
+    }
   } finally {
     fs.closeSync(handle);
   }
-  fs.renameSync(temp, file);
+}
+
+/** Cuts a last line that has no newline (a write cut short): what `open` also does after a kill. */
+function cutTornTail(file: string): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file) : null;
+  if (!text || text.length === 0 || text[text.length - 1] === 0x0a) return;
+  fs.truncateSync(file, text.lastIndexOf(0x0a) + 1);
 }
 
 export function readLog(file: string): RunLogEvent[] {
@@ -154,11 +244,7 @@ export function readLog(file: string): RunLogEvent[] {
 
 function repairAndReadLog(file: string): RunLogEvent[] {
   if (!fs.existsSync(file)) return [];
-  const text = fs.readFileSync(file, 'utf8');
-  if (text.length > 0 && !text.endsWith('\n')) {
-    const keep = text.lastIndexOf('\n') + 1;
-    fs.truncateSync(file, keep);
-  }
+  cutTornTail(file);
   return readLog(file);
 }
 

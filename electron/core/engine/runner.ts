@@ -17,7 +17,9 @@ import { preflightRun } from './preflight';
 import type { SharedModelPool } from '../llm/sharedPool';
 import { refuseUndone } from '../runs/closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
-import { ensureWritableRepo, hashGoal, newRunId, RunStore } from './runStore';
+import { ensureWritableRepo, hashGoal, newRunId, runDir, RunStore } from './runStore';
+import { stopRunNow } from './hardStop';
+import { diskFull, isDiskFull } from '../fsErrors';
 import { setUpWorkspace } from './workspaceSetup';
 
 export interface EngineEnv {
@@ -86,18 +88,27 @@ export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal
   const now = clock.now();
   const branches = await existingBranches(request.repoRoot);
   const runId = newRunId(request.repoRoot, now, (candidate) => branches.has(`${request.config.branch_prefix}/${candidate}`));
-  const store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
+  let store: RunStore;
   let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
-  // Saved before the first event, so a run killed at any point has a state to resume from.
-  store.saveState(state);
-  store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
-  state = { ...state, log_seq: store.lastSeq };
-  store.saveState(state);
+  try {
+    store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
+    // Saved before the first event, so a run killed at any point has a state to resume from.
+    store.saveState(state);
+    store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
+    state = { ...state, log_seq: store.lastSeq };
+    store.saveState(state);
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    // Nothing was recorded that a resume could use: the run's folder goes, and the run never was.
+    fs.rmSync(runDir(request.repoRoot, runId), { recursive: true, force: true });
+    const full = diskFull(error, runDir(request.repoRoot, runId));
+    throw new LatheError('DISK_FULL', `cannot start: ${full.message}; nothing was created`, full.data);
+  }
   return { runId, done: drive(env, store, state, workflow, request.repoRoot) };
 }
 
 export async function beginResume(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunHandle> {
-  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent);
+  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent, { reserve: true });
   if (request.goal !== undefined && hashGoal(request.goal) !== saved.goal_hash) {
     throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
   }
@@ -218,11 +229,35 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
     state = { ...state, log_seq: store.lastSeq };
     store.saveState(state);
     return state;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    throw stopOnFullDisk(store, repoRoot, state.run_id, diskFull(error, store.dir));
   } finally {
     env.signal?.removeEventListener('abort', onOuterAbort);
     env.pause?.removeEventListener('abort', onPause);
+    store.releaseReserve();
     await router.dispose();
   }
+}
+
+/**
+ * The disk filled up during the session: the reserve makes room to mark the last saved state (the
+ * last completed sub-step) stopped, resumable, so the run is not left listed as running; the error
+ * says where the disk is full and how to go on once there is space.
+ */
+function stopOnFullDisk(store: RunStore, repoRoot: string, runId: string, full: LatheError): LatheError {
+  store.releaseReserve();
+  const resume = `lathe run --repo ${repoRoot} --resume ${runId}`;
+  let next: string;
+  try {
+    const stopped = stopRunNow(repoRoot, runId, `stopped: ${full.message}`);
+    const ended = stopped ? null : RunStore.readState(repoRoot, runId);
+    next = ended?.phase === 'finished' ? `run ${runId} had ended (${ended.status}); its report may be missing` : `run ${runId} is saved at its last completed sub-step, resumable: once there is space, ${resume}`;
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    next = `run ${runId} could not even record its stop; once there is space, ${resume} continues from its last saved sub-step`;
+  }
+  return new LatheError('DISK_FULL', `${full.message}; ${next}`, { ...full.data, run_id: runId });
 }
 
 /** Ends a run that is not being driven, for good: status aborted, phase finished, report written. */

@@ -1,6 +1,8 @@
 import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
+import { quoteGitPath } from '../../../shared/gitPath';
 import type { VerificationTool } from '../../../shared/engine/runConfig';
+import { diskFull, isDiskFull } from '../fsErrors';
 import { checkShellCommand } from '../tools/shell';
 import type { VerifyRequest, VerifyResult } from '../workspace/types';
 import type { EngineDeps } from './engineDeps';
@@ -15,7 +17,7 @@ export function workDirNote(result: Pick<VerifyResult, 'workDirWrites'>): string
   const writes = result.workDirWrites;
   if (!writes) return '';
   const lines: string[] = [];
-  const list = (paths: string[]) => `${paths.slice(0, 10).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
+  const list = (paths: string[]) => `${paths.slice(0, 10).map(quoteGitPath).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
   if (writes.restored.length > 0) {
     lines.push(`Note: the test command changed ${writes.restored.length} tracked file(s) in the work tree: ${list(writes.restored)}. Lathe put the committed content back after the run, so the change is in no commit; a suite that rewrites sources needs a look.`);
   }
@@ -125,6 +127,7 @@ async function runTool(deps: EngineDeps, base: Omit<VerifyRequest, 'argv'>, tool
     return { status: result.status, reason: result.reason ?? (result.status === 'PASS' ? null : `exit code ${result.exitCode ?? 'none'}`), output: result.report };
   } catch (error) {
     if (options.signal?.aborted) throw error;
+    if (isDiskFull(error)) throw diskFull(error, options.artifactRoot);
     const message = LatheError.from(error).message;
     return { status: 'INFRA_ERROR', reason: message, output: message };
   }
@@ -170,7 +173,15 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
     main = await deps.verify({ ...base, argv: state.test_command, buildArgv: state.config.build_command ?? undefined, coverageFor: coverageTargets(state, options.coverage) });
   } catch (error) {
     if (options.signal?.aborted) throw error;
+    if (isDiskFull(error)) throw diskFull(error, options.artifactRoot);
     return infraSummary(`the Verifier failed: ${LatheError.from(error).message}`);
+  }
+  // The commands filled a disk (their writes are undone by now): no verdict on the code, the run stops.
+  if (main.diskFull) {
+    throw new LatheError('DISK_FULL', `the disk holding ${main.diskFull} filled up while the test command ran; what it wrote in the run's folder was undone — free some space there`, {
+      folder: main.diskFull,
+      log: main.logPath,
+    });
   }
   // Seed 004's build step runs first in the same sandbox; when it failed the tests did not run.
   const build: TestSummary['tools'] = main.build ? [{ name: BUILD_TOOL, status: main.build.status, required: true, reason: main.build.reason }] : [];

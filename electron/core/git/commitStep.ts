@@ -16,6 +16,7 @@ import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
 import { modeInTree, rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 import { syncFs } from './localFs';
+import { diskPath, hasRawBytes } from './pathBytes';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
 export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
@@ -34,10 +35,9 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
     if (workspace.mode === 'worktree' && linkedFolders.some((folder) => clean === folder || clean.startsWith(`${folder}/`))) {
       throw gitError('INVALID_PATH', `${clean} is inside a dependency folder linked from the user's checkout`, { path: clean });
     }
-    let current = workspace.workDir;
-    for (const segment of clean.split('/').slice(0, -1)) {
-      current = path.join(current, segment);
-      const stat = await syncFs.lstat(current).catch(() => null);
+    const segments = clean.split('/');
+    for (let depth = 1; depth < segments.length; depth++) {
+      const stat = await syncFs.lstat(diskPath(workspace.workDir, segments.slice(0, depth).join('/'))).catch(() => null);
       if (stat?.isSymbolicLink()) throw gitError('INVALID_PATH', `${clean} is beyond a symbolic link`, { path: clean });
     }
     normalized.add(clean);
@@ -91,7 +91,7 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   if (stagedByGit) for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
   else {
     for (const file of clean) {
-      const stat = await syncFs.lstat(path.join(workspace.workDir, file), { bigint: true }).catch(() => null);
+      const stat = await syncFs.lstat(diskPath(workspace.workDir, file), { bigint: true }).catch(() => null);
       if (stat) statsBefore.set(file, stat);
       const known = rules.trustsExecutableBit && rules.hasSymlinks ? null : await modeInTree(context, parentTree, file);
       changes.set(file, await stageFromDisk(context, workspace.workDir, file, { ...rules, knownMode: known }));
@@ -122,7 +122,8 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
  */
 async function stageWithGit(context: RepoContext, workDir: string, paths: string[]): Promise<Map<string, PathState>> {
   await context.git(workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
-  const listed = await context.git(workDir, ['ls-files', '--stage', '-z', '--', ...paths]);
+  // A name that is not UTF-8 cannot be an argument: then the whole index is listed and filtered.
+  const listed = await context.git(workDir, ['ls-files', '--stage', '-z', ...(paths.some(hasRawBytes) ? [] : ['--', ...paths])]);
   const states = new Map<string, PathState>(paths.map((file) => [file, null]));
   for (const entry of listed.stdout.split('\0')) {
     const match = /^(100644|100755|120000) ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(entry);
@@ -150,7 +151,7 @@ export async function refreshIndex(
     return;
   }
   for (const file of paths) {
-    const exists = await syncFs.lstat(path.join(dir, file)).catch(() => null);
+    const exists = await syncFs.lstat(diskPath(dir, file)).catch(() => null);
     if (exists) await git.add({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file, force: true });
     else await git.remove({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file });
   }

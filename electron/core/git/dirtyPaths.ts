@@ -1,12 +1,18 @@
 import git from 'isomorphic-git';
 import { fastDirtyPaths } from './fastStatus';
 import { gitError } from './gitErrors';
+import { hasRawBytes } from './pathBytes';
 import type { RepoContext } from './repoContext';
 
 /** Uncommitted paths of a whole work tree by native git (fast): modified, staged, untracked; not ignored. */
 export async function nativeDirtyPaths(context: RepoContext, workTree: string, paths?: string[]): Promise<string[]> {
   const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'];
   if (paths?.length === 0) return [];
+  // A name that is not UTF-8 cannot be an argument (shared/gitPath.ts): then the whole tree's status, filtered.
+  if (paths?.some(hasRawBytes)) {
+    const wanted = new Set(paths);
+    return (await nativeDirtyPaths(context, workTree)).filter((file) => wanted.has(file));
+  }
   // Literal pathspecs (GIT_LITERAL_PATHSPECS), in chunks so a long list never exceeds the argv limit.
   const chunks = paths ? Array.from({ length: Math.ceil(paths.length / 500) }, (_, index) => paths.slice(index * 500, index * 500 + 500)) : [null];
   const found: string[] = [];

@@ -4,7 +4,9 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { listRepoFiles } from '../tools/listFiles';
 import { parseIndexEntries, type IndexEntry } from './indexEntries';
+import { diskPath } from './pathBytes';
 import type { RepoContext } from './repoContext';
+import { readTreeEntries } from './treeObjects';
 
 /**
  * Whole-tree status without the git command line, the way git itself does it: compare each index
@@ -40,7 +42,7 @@ export async function fastDirtyPaths(context: RepoContext, workTree: string, hea
 }
 
 async function workTreeDiffers(workTree: string, entry: IndexEntry, indexMtimeNs: bigint): Promise<boolean> {
-  const absolute = path.join(workTree, entry.path);
+  const absolute = diskPath(workTree, entry.path);
   const stat = await fs.promises.lstat(absolute, { bigint: true }).catch(() => null);
   if (!stat) return true;
   const isLink = stat.isSymbolicLink();
@@ -51,7 +53,7 @@ async function workTreeDiffers(workTree: string, entry: IndexEntry, indexMtimeNs
     Number(stat.size) === entry.size && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
   // A file written in the same instant as the index could have changed without its stat changing ("racy git").
   if (sameStat && stat.mtimeNs < indexMtimeNs) return false;
-  const content = isLink ? Buffer.from(await fs.promises.readlink(absolute)) : await fs.promises.readFile(absolute);
+  const content = isLink ? await fs.promises.readlink(absolute, { encoding: 'buffer' }) : await fs.promises.readFile(absolute);
   const oid = crypto.createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
   return oid !== entry.oid;
 }
@@ -62,7 +64,7 @@ async function stagedPaths(context: RepoContext, headCommit: string | null, trac
   if (headTree && cachedRoot === headTree) return [];
   const inHead = new Map<string, { oid: string; mode: string }>();
   const walk = async (oid: string, prefix: string): Promise<void> => {
-    for (const entry of (await git.readTree({ ...context.iso, oid })).tree) {
+    for (const entry of await readTreeEntries(context, oid)) {
       if (entry.type === 'tree') await walk(entry.oid, `${prefix}${entry.path}/`);
       else inHead.set(`${prefix}${entry.path}`, { oid: entry.oid, mode: entry.mode });
     }

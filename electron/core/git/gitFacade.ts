@@ -7,7 +7,7 @@ import { preflightRepo } from './preflight';
 import { openRepo, type RepoContext } from './repoContext';
 import { resetRunTo, undoRunIn } from './restore';
 import { readRunMetadata, recordedWorktreeDir } from './runMetadata';
-import { adoptRunIn, reopenRunIn, startRunIn } from './runWorkspace';
+import { adoptRunIn, discardStartedRunIn, reopenRunIn, startRunIn } from './runWorkspace';
 import { removeRunWorktree } from './worktreeFolders';
 
 export interface GitFacadeOptions {
@@ -50,6 +50,7 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
       return serialize(preflight.repoRoot, () => startRunIn(context, preflight, startOptions));
     },
     adoptRun: (repoRoot, adoptOptions) => withRepo(repoRoot, (context) => adoptRunIn(context, repoRoot, adoptOptions)),
+    discardStartedRun: (repoRoot, discardOptions) => withRepo(repoRoot, (context) => discardStartedRunIn(context, repoRoot, discardOptions)),
     reopenRun: (workspace) => withRepo(workspace.repoRoot, (context) => reopenRunIn(context, workspace)),
     commitStep: (workspace, paths, commit) =>
       withRepo(workspace.repoRoot, (context) => {

@@ -6,6 +6,7 @@ import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/type
 import { parseCommitMessage } from './commitMessage';
 import { countChangedLines, lineDiff, type LineChange, type LineCounts } from './lineCounts';
 import { gitError } from './gitErrors';
+import { encodeName } from './pathBytes';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { diffTrees, readBlobText, treeOf, type TreeChange } from './treeObjects';
 
@@ -97,7 +98,8 @@ export async function exportPatchIn(context: RepoContext, workspace: RunWorkspac
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
   if (context.native) {
     const result = await context.git(workspace.repoRoot, ['format-patch', '--stdout', '--no-signature', '--full-index', `${workspace.baseCommit}..${head}`]);
-    await fs.promises.writeFile(target, result.stdout);
+    // The patch's own bytes: file contents and names that are not UTF-8 stay as git wrote them.
+    await fs.promises.writeFile(target, encodeName(result.stdout));
     return { file: target, commits: commits.length };
   }
   const parts: string[] = [];

@@ -1,3 +1,5 @@
+import { decodeName } from './pathBytes';
+
 /** One index entry as git stores it (v2/v3): enough to tell whether the work-tree file changed. */
 export interface IndexEntry {
   path: string;
@@ -38,7 +40,7 @@ export function parseIndexEntries(buffer: Buffer): IndexContents | null {
     const nul = buffer.indexOf(0, offset);
     if (nul < 0 || nul > end) return null;
     entries.push({
-      path: buffer.toString('utf8', offset, nul),
+      path: decodeName(buffer, offset, nul),
       mtimeSeconds: buffer.readUInt32BE(start + 8),
       mtimeNanoseconds: buffer.readUInt32BE(start + 12),
       mode: buffer.readUInt32BE(start + 24),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PathState } from './treeObjects';
 import { syncFs } from './localFs';
+import { decodeName, diskPath, encodeName } from './pathBytes';
 
 /**
  * `git update-index --add --remove` for the paths a step committed, done in this process: a git
@@ -42,20 +43,21 @@ export async function updateIndexInProcess(
   for (const [file, state] of changes) {
     if (!state) continue;
     if (hasFolderConflict(file, byPath, parsed.entries)) return false;
-    const stat = await syncFs.lstat(path.join(workDir, file), { bigint: true }).catch(() => null);
+    const stat = await syncFs.lstat(diskPath(workDir, file), { bigint: true }).catch(() => null);
     if (!stat || (statsBefore && !sameFile(statsBefore.get(file), stat))) return false;
     fresh.set(file, encodeEntry(file, state, stat));
   }
   const oldTime = indexStat.mtimeNs;
-  const kept: { path: string; bytes: Buffer }[] = [];
+  const kept: { name: Buffer; bytes: Buffer }[] = [];
   for (const entry of parsed.entries) {
     if (touched.has(entry.path)) continue;
     const bytes = Buffer.from(entry.bytes);
     if (entry.mtimeNs >= oldTime && (entry.mode & 0o170000) !== 0o160000) bytes.writeUInt32BE(0, 36);
-    kept.push({ path: entry.path, bytes });
+    kept.push({ name: encodeName(entry.path), bytes });
   }
-  for (const [file, bytes] of fresh) kept.push({ path: file, bytes });
-  kept.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+  for (const [file, bytes] of fresh) kept.push({ name: encodeName(file), bytes });
+  // Git orders the index by the names' bytes.
+  kept.sort((a, b) => Buffer.compare(a.name, b.name));
   const header = Buffer.alloc(12);
   header.write('DIRC', 0, 'latin1');
   header.writeUInt32BE(parsed.version, 4);
@@ -106,7 +108,7 @@ function sameFile(before: fs.BigIntStats | undefined, after: fs.BigIntStats): bo
 const u32 = (value: bigint) => Number(value & 0xffffffffn);
 
 function encodeEntry(file: string, state: NonNullable<PathState>, stat: fs.BigIntStats): Buffer {
-  const name = Buffer.from(file);
+  const name = encodeName(file);
   const size = (62 + name.length + 8) & ~7;
   const entry = Buffer.alloc(size);
   const nanos = 1_000_000_000n;
@@ -156,7 +158,7 @@ function parseIndex(buffer: Buffer): { version: number; entries: RawEntry[] } | 
     offset = start + ((nul - start + 8) & ~7);
     if (offset > end) return null;
     entries.push({
-      path: buffer.toString('utf8', nameStart, nul),
+      path: decodeName(buffer, nameStart, nul),
       bytes: buffer.subarray(start, offset),
       mode: buffer.readUInt32BE(start + 24),
       mtimeNs: BigInt(buffer.readUInt32BE(start + 8)) * 1_000_000_000n + BigInt(buffer.readUInt32BE(start + 12)),

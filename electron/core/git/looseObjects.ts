@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { TreeEntry } from 'isomorphic-git';
 import type { RepoContext } from './repoContext';
 import { syncFs } from './localFs';
+import { encodeName } from './pathBytes';
 
 /**
  * Writes git objects as loose files with Node's own zlib and sha1: isomorphic-git deflates through
@@ -33,12 +34,16 @@ export async function writeLooseObject(context: RepoContext, type: ObjectType, b
   return oid;
 }
 
+const SLASH = Buffer.from('/');
+const NUL = Buffer.alloc(1);
+
 /** A tree's canonical bytes: entries in git's order (by name bytes, folders as if ending in '/'), modes without a leading zero. */
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
-  const keyed = entries.map((entry) => ({ entry, key: Buffer.from(entry.mode === '040000' ? `${entry.path}/` : entry.path) }));
-  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  const keyed = entries.map((entry) => ({ entry, name: encodeName(entry.path) }));
+  const sortKey = ({ entry, name }: { entry: TreeEntry; name: Buffer }) => (entry.mode === '040000' ? Buffer.concat([name, SLASH]) : name);
+  keyed.sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
   return Buffer.concat(
-    keyed.flatMap(({ entry }) => [Buffer.from(`${entry.mode.replace(/^0/, '')} ${entry.path}\0`), Buffer.from(entry.oid, 'hex')]),
+    keyed.flatMap(({ entry, name }) => [Buffer.from(`${entry.mode.replace(/^0/, '')} `), name, NUL, Buffer.from(entry.oid, 'hex')]),
   );
 }
 

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { decodeName, encodeName } from './pathBytes';
 import { configFilesFor, parseConfigListing, programOverrides, PROGRAMS_OFF_ENV, stampOf, type ConfigEntry } from './repoPrograms';
 
 export interface NativeGitResult {
@@ -27,7 +28,10 @@ export function nativeGitVersion(): Promise<string | null> {
 /**
  * Runs git without a shell, with every program the repository's config could name switched off
  * (hooks, fsmonitor, filters, textconv, external diff, pager, askpass, credential helpers of the
- * repository's own): a missing binary rejects, a git error resolves with its code.
+ * repository's own): a missing binary rejects, a git error resolves with its code. Output is decoded
+ * losslessly (shared/gitPath.ts): a name that is not UTF-8 comes back as the same bytes when given to
+ * git again on stdin. An argument cannot carry such bytes (Node writes argv as UTF-8), so names go on
+ * stdin (`-z --stdin`) or are filtered from a whole listing.
  */
 export async function runNativeGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<NativeGitResult> {
   const config = await configOf(cwd, options.env);
@@ -72,14 +76,14 @@ function spawnGit(cwd: string, args: readonly string[], options: GitOptions = {}
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, ...PROGRAMS_OFF_ENV, LC_ALL: 'C' };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024, encoding: 'utf8', env }, (error, stdout, stderr) => {
+    const child = execFile('git', args, { cwd, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024, encoding: 'buffer', env }, (error, stdout, stderr) => {
       if (error && typeof error.code === 'string') {
         reject(error);
         return;
       }
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout: decodeName(stdout), stderr: decodeName(stderr) });
     });
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    if (options.input !== undefined) child.stdin?.end(encodeName(options.input));
   });
 }

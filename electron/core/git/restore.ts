@@ -7,6 +7,7 @@ import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';
 import { resolveBranch, type RepoContext } from './repoContext';
 import { readRunMetadata, recordedWorktreeDir, removeRunMetadata } from './runMetadata';
+import { diskPath } from './pathBytes';
 import { blobAt, diffTrees, treeOf, type PathState } from './treeObjects';
 import { removeRunWorktree } from './worktreeFolders';
 
@@ -35,19 +36,20 @@ async function changedByCommands(context: RepoContext, workspace: RunWorkspace):
 async function restorePaths(context: RepoContext, workspace: RunWorkspace, commit: string, paths: string[]): Promise<void> {
   const restored = new Map<string, PathState>();
   for (const file of paths) {
-    const absolute = path.join(workspace.workDir, file);
+    // Names and link targets as bytes (pathBytes.ts): a name that is not UTF-8 is restored under itself.
+    const absolute = diskPath(workspace.workDir, file);
     const blob = await blobAt(context, commit, file);
     restored.set(file, blob ? { oid: blob.oid, mode: blob.mode as NonNullable<PathState>['mode'] } : null);
     if (!blob) {
       await fs.promises.rm(absolute, { force: true });
-      await removeEmptyParents(workspace.workDir, path.dirname(absolute));
+      await removeEmptyParents(workspace.workDir, path.posix.dirname(file));
       continue;
     }
     const { blob: bytes } = await git.readBlob({ ...context.iso, oid: blob.oid });
     await fs.promises.rm(absolute, { force: true, recursive: true });
-    await fs.promises.mkdir(path.dirname(absolute), { recursive: true });
+    await fs.promises.mkdir(diskPath(workspace.workDir, path.posix.dirname(file)), { recursive: true });
     if (blob.mode === '120000') {
-      await fs.promises.symlink(Buffer.from(bytes).toString('utf8'), absolute);
+      await fs.promises.symlink(Buffer.from(bytes), absolute);
     } else {
       await fs.promises.writeFile(absolute, bytes, { mode: blob.mode === '100755' ? 0o755 : 0o644 });
     }
@@ -55,15 +57,16 @@ async function restorePaths(context: RepoContext, workspace: RunWorkspace, commi
   await refreshIndex(context, workspace, restored);
 }
 
-async function removeEmptyParents(root: string, dir: string): Promise<void> {
-  let current = dir;
-  while (current !== root && current.startsWith(root)) {
+/** Removes `relative` (a folder of the work tree) and its parents while they are empty; never the root. */
+async function removeEmptyParents(root: string, relative: string): Promise<void> {
+  let current = relative;
+  while (current !== '.' && current !== '' && current !== '/') {
     try {
-      await fs.promises.rmdir(current);
+      await fs.promises.rmdir(diskPath(root, current));
     } catch {
       return;
     }
-    current = path.dirname(current);
+    current = path.posix.dirname(current);
   }
 }
 

@@ -8,7 +8,7 @@ import { gitError } from './gitErrors';
 import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
 import { readRunMetadata, recordedWorktreeDir, removeRunMetadata, writeRunMetadata, type RunMetadata } from './runMetadata';
-import { ensureWorktreeRoot, sweepOrphanWorktrees } from './worktreeFolders';
+import { ensureWorktreeRoot, removeRunWorktree, sweepOrphanWorktrees } from './worktreeFolders';
 import { chooseWorktreeRoot, repoFolderName } from './worktreeRoot';
 
 export { DEPENDENCY_FOLDERS } from './dependencyLinks';
@@ -127,6 +127,25 @@ export async function adoptRunIn(context: RepoContext, repoRoot: string, options
     }
   }
   return reopenRunIn(context, workspace);
+}
+
+/**
+ * Takes back what a `startRun` that failed half-way (a full disk) made, without reopening it: the
+ * worktree and its folder, the switch to the branch in place, the branch while it still points at the
+ * base (nothing of the run's is on it), the metadata. Nothing made is nothing done.
+ */
+export async function discardStartedRunIn(context: RepoContext, repoRoot: string, options: StartRunOptions): Promise<void> {
+  const metadata = await readRunMetadata(context.dirs.commonDir, options.runId);
+  if (!metadata) return;
+  const branch = runBranchName(options.branchPrefix, options.runId);
+  if (metadata.mode === 'worktree') {
+    if (context.native) await removeRunWorktree(context, repoRoot, recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata));
+  } else if ((await readHeadOf(context, context.dirs.gitDir)).branch === branch) {
+    const back = metadata.original_branch ? { value: `refs/heads/${metadata.original_branch}`, symbolic: true } : { value: metadata.base_commit, symbolic: false };
+    await git.writeRef({ ...context.iso, ref: 'HEAD', ...back, force: true });
+  }
+  if ((await resolveBranch(context, branch)) === metadata.base_commit) await git.deleteRef({ ...context.iso, ref: `refs/heads/${branch}` });
+  await removeRunMetadata(context.dirs.commonDir, options.runId);
 }
 
 export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace): Promise<RunWorkspace> {

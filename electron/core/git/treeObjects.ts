@@ -1,11 +1,12 @@
 import type fs from 'node:fs';
-import path from 'node:path';
 import git, { type TreeEntry } from 'isomorphic-git';
 import { isMissing, unreadable } from '../fsErrors';
 import { gitError } from './gitErrors';
 import { serializeTree, writeLooseObject } from './looseObjects';
 import type { RepoContext } from './repoContext';
 import { syncFs } from './localFs';
+import { decodeName, diskPath } from './pathBytes';
+import { quoteGitPath } from '../../../shared/gitPath';
 
 /** A path's new state in a commit: a blob with its mode, or deleted. */
 export type PathState = { oid: string; mode: BlobMode } | null;
@@ -46,7 +47,7 @@ export async function modeInTree(context: RepoContext, tree: string, relative: s
 
 /** Hashes the work-tree file at `relative` into the object store; null when it does not exist. */
 export async function stageFromDisk(context: RepoContext, workDir: string, relative: string, rules: ModeRules = TRUSTING): Promise<PathState> {
-  const absolute = path.join(workDir, relative);
+  const absolute = diskPath(workDir, relative);
   let stat: fs.Stats;
   try {
     stat = await syncFs.lstat(absolute);
@@ -56,8 +57,9 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
     throw unreadable(relative, error);
   }
   if (stat.isSymbolicLink()) {
-    const target = await syncFs.readlink(absolute);
-    return { oid: await writeLooseObject(context, 'blob', Buffer.from(target)), mode: '120000' };
+    // The target's own bytes: a link to a name that is not UTF-8 must point at the same name after the commit.
+    const target = await syncFs.readlink(absolute, { encoding: 'buffer' });
+    return { oid: await writeLooseObject(context, 'blob', target), mode: '120000' };
   }
   // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
   if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
@@ -83,7 +85,35 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): V {
 /** A tree's entries (cached; callers must not change the array). */
 export async function readTreeEntries(context: RepoContext, oid: string): Promise<readonly TreeEntry[]> {
   const key = `${context.dirs.commonDir}\0${oid}`;
-  return treeCache.get(key) ?? remember(treeCache, key, (await git.readTree({ ...context.iso, oid })).tree);
+  const cached = treeCache.get(key);
+  if (cached) return cached;
+  const { type, object } = await git.readObject({ ...context.iso, oid, format: 'content' });
+  if (type !== 'tree') throw gitError('FAILED', `object ${oid} is a ${type}, not a tree`, { oid });
+  return remember(treeCache, key, parseTree(Buffer.from(object as Uint8Array), oid));
+}
+
+/**
+ * A tree's entries with their names exactly as stored (isomorphic-git's readTree decodes them as
+ * UTF-8, so a name that is not became another, and a commit that rewrote its folder renamed the file)
+ * and their modes as written, so an untouched entry is written back byte for byte.
+ */
+export function parseTree(buffer: Buffer, oid: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  let cursor = 0;
+  while (cursor < buffer.length) {
+    const space = buffer.indexOf(0x20, cursor);
+    const nul = space < 0 ? -1 : buffer.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 21 > buffer.length) throw gitError('FAILED', `tree ${oid} is malformed at byte ${cursor}`, { oid });
+    const written = buffer.toString('latin1', cursor, space);
+    const mode = written === '40000' ? '040000' : written;
+    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    const name = decodeName(buffer, space + 1, nul);
+    // What git's verify_path refuses to check out: such a name would reach outside the work tree, or into .git.
+    if (unsafeEntryName(name)) throw gitError('FAILED', `tree ${oid} has an entry named ${quoteGitPath(name)}, which git refuses to check out`, { oid });
+    entries.push({ mode, path: name, oid: buffer.toString('hex', nul + 1, nul + 21), type });
+    cursor = nul + 21;
+  }
+  return entries;
 }
 
 async function writeTreeEntries(context: RepoContext, entries: TreeEntry[]): Promise<string> {
@@ -149,6 +179,13 @@ export async function diffTrees(context: RepoContext, left: string | null, right
     if (xBlob || yBlob) out.push({ path: full, before: xBlob, after: yBlob });
   }
   return out.sort((p, q) => (p.path < q.path ? -1 : p.path > q.path ? 1 : 0));
+}
+
+/** `/`, `.`, `..`, and `.git` as NTFS and HFS+ also read it (case, trailing dots and spaces, 8.3 names, streams, ignorable characters). */
+function unsafeEntryName(name: string): boolean {
+  const hfs = name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, '');
+  const ntfs = (hfs.split(':')[0] ?? '').toLowerCase().replace(/[. ]+$/, '');
+  return name === '' || name.includes('/') || hfs === '.' || hfs === '..' || ntfs === '.git' || /^\.?git~[1-9]$/.test(ntfs);
 }
 
 export async function treeOf(context: RepoContext, commit: string): Promise<string> {

@@ -19,6 +19,8 @@ export interface WebHostOptions {
   token?: string;
   /** Extra query parameters for the printed URL, such as the repo to open. */
   launchQuery?: Record<string, string>;
+  /** One line per client connection the host had to close (a bad frame, a flood); stderr by default. */
+  log?: (line: string) => void;
 }
 
 export interface WebHost {
@@ -48,6 +50,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const rendererDir = fs.realpathSync(options.rendererDir);
   const sessions = new Set<SocketSession>();
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   let port = options.port;
 
   const server = http.createServer((request, response) => {
@@ -79,6 +82,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   server.on('upgrade', (request, socket: Duplex, head) => {
+    // Until ws takes the socket over, a reset from the client would be an unhandled 'error' that ends the process.
+    socket.on('error', () => socket.destroy());
     const access = checkAccess(request, port, token, true);
     const pathname = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (!access.allowed || pathname !== '/ws') {
@@ -86,7 +91,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const session = new SocketSession(webSocket, options.handlers);
+      const session = new SocketSession(webSocket, options.handlers, log);
       sessions.add(session);
       webSocket.on('close', () => sessions.delete(session));
     });

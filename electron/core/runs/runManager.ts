@@ -201,8 +201,19 @@ export class RunManager {
     this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'running', active: true });
     handle.done
       .then((state) => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: state.status, active: false }))
-      .catch(() => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'failed', active: false }))
+      // A session ended by an error may still have saved where it stopped (a full disk: aborted, resumable).
+      .catch(() => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: savedStatus(run.repoRoot, handle.runId) ?? 'failed', active: false }))
       .finally(() => this.active.delete(runKey));
     return { runId: handle.runId };
+  }
+}
+
+function savedStatus(repoRoot: string, runId: string): RunState['status'] | null {
+  try {
+    const state = RunStore.readState(repoRoot, runId);
+    return state.status === 'running' ? null : state.status;
+  } catch {
+    // No state to read (the run never recorded one): the session simply failed.
+    return null;
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isMissing } from '../fsErrors';
 import { resolveGitDirs } from '../git/gitDirs';
+import { decodeName, diskPath } from '../git/pathBytes';
 
 interface RuleSet {
   /** Folder (repo-relative, '' for the root) the patterns are relative to. */
@@ -58,9 +59,14 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
   const files: string[] = [];
   const unreadable: string[] = [];
   let truncated = false;
-  const list = async (absolute: string, relative: string): Promise<fs.Dirent[]> => {
+  // Names as bytes, decoded losslessly (shared/gitPath.ts): a name that is not UTF-8 is listed as itself, not as another.
+  const list = async (absolute: string | Buffer, relative: string): Promise<{ name: string; isFile(): boolean; isDirectory(): boolean }[]> => {
     try {
-      return await fs.promises.readdir(absolute, { withFileTypes: true });
+      return (await fs.promises.readdir(absolute, { withFileTypes: true, encoding: 'buffer' })).map((entry) => ({
+        name: decodeName(entry.name),
+        isFile: () => entry.isFile(),
+        isDirectory: () => entry.isDirectory(),
+      }));
     } catch (error) {
       // Gone meanwhile (or `under` names no folder) is simply nothing to list; anything else is said.
       if (!isMissing(error)) unreadable.push(relative || '.');
@@ -69,11 +75,10 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
   };
   const walk = async (relative: string, inherited: RuleSet[]): Promise<void> => {
     if (truncated) return;
-    const absolute = path.join(root, relative);
-    const entries = await list(absolute, relative);
+    const entries = await list(diskPath(root, relative), relative);
     let sets = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
-      const text = await fs.promises.readFile(path.join(absolute, '.gitignore'), 'utf8').catch(() => '');
+      const text = await fs.promises.readFile(diskPath(root, relative ? `${relative}/.gitignore` : '.gitignore'), 'utf8').catch(() => '');
       sets = [...inherited, { base: relative, rules: ignore().add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -69,6 +69,31 @@ function signalAll(pgid: number | undefined, pids: number[], signal: NodeJS.Sign
   }
 }
 
+/** Process groups of the commands running now, with their markers: what a process that must exit at once kills first. */
+const liveTrees = new Map<number, string>();
+
+/**
+ * SIGKILL to every command this process started and is still running, synchronously: for an exit
+ * that cannot wait (a second Ctrl-C), so no test suite goes on writing in a run's worktree after Lathe.
+ */
+export function killLiveTreesNow(): void {
+  for (const [pgid, marker] of liveTrees) {
+    const needle = Buffer.from(`${PROCESS_MARK_VAR}=${marker}\0`);
+    const marked = process.platform !== 'linux' ? [] : fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && readEnviron(name)?.includes(needle)).map(Number);
+    signalAll(pgid, marked, 'SIGKILL');
+  }
+  liveTrees.clear();
+}
+
+function readEnviron(pid: string): Buffer | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    // The process has exited, or is not ours to read.
+    return null;
+  }
+}
+
 /** Kills the process group and every marked descendant (setsid escapes the group, not the marker). */
 export async function killTree(pgid: number | undefined, marker: string, graceMs: number, leaderExited: () => boolean): Promise<void> {
   signalAll(pgid, await markedPids(marker), 'SIGTERM');
@@ -93,6 +118,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
   const started = Date.now();
   const graceMs = options.graceMs ?? 2000;
   const log = options.logFile ? fs.createWriteStream(options.logFile) : null;
+  // A log that cannot be written (a full disk) loses its tail; unheard, its 'error' would end the process.
+  log?.on('error', () => undefined);
   const capture = new OutputCapture(options.capBytes, log, options.logCapBytes);
   const env = { ...options.env, [PROCESS_MARK_VAR]: options.marker };
   return new Promise((resolve) => {
@@ -104,6 +131,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     const finish = async (exitCode: number | null, signal: string | null, spawnError: string | null) => {
       if (settled) return;
       settled = true;
+      if (child.pid !== undefined) liveTrees.delete(child.pid);
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       // Give the pipes a moment to drain, then stop reading: an escaped child may never close them.
@@ -129,6 +157,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       });
     };
     const child = spawn(options.argv[0] as string, options.argv.slice(1), { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) liveTrees.set(child.pid, options.marker);
     const onData = (chunk: Buffer) => {
       capture.push(chunk);
       if (!flooded && options.outputLimitBytes !== undefined && capture.totalBytes > options.outputLimitBytes) {

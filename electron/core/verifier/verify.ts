@@ -16,6 +16,7 @@ import { writeTestInventory } from './testInventory';
 import { lastLines, truncateReport } from './report';
 import { prepareCommand } from './runnerFlags';
 import { undoWorkDirWrites } from './workDirGuard';
+import { fullDiskAmong } from './diskSpace';
 import { readHeadCommit } from './workTreeStatus';
 
 export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, outputLimitBytes: 64 * 1024 * 1024, tailLines: 200 } as const;
@@ -121,6 +122,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   let runDir = workDir;
   let build: BuildResult | null = null;
   let writes: WorkDirWrites | null = null;
+  let diskFull: string | null = null;
   if ('error' in plan) {
     isolation = { level: plan.level, detail: plan.error };
     run = notRun(plan.error);
@@ -144,6 +146,8 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
       }
     } finally {
       await cap.release();
+      // Asked before the writes are undone, which frees what the commands took.
+      diskFull = fullDiskAmong([plan.runDir, artifactDir]);
       if (plan.guard) writes = await undoWorkDirWrites(plan.guard);
       if (plan.checkout) await plan.checkout.remove();
     }
@@ -210,6 +214,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     artifactDir,
     logPath: buildFailed && build ? build.logPath : logPath,
     manifestPath,
+    diskFull,
   };
 }
 

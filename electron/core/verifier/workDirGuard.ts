@@ -5,6 +5,7 @@ import type { WorkDirWrites } from '../workspace/types';
 import { runNativeGit } from '../git/nativeGit';
 import { UNSHARED_NODE_ENTRIES } from '../git/dependencyLinks';
 import { parseIndexEntries } from '../git/indexEntries';
+import { diskPath } from '../git/pathBytes';
 import { gitDirsOf, gitRootsFor } from './sandbox';
 import { readHeadCommit, readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
 import { sameSnapshot, snapshotWorkTree, type WorkTreeSnapshot } from './workTreeSnapshot';
@@ -257,9 +258,12 @@ async function relink(guard: WorkDirGuard, writes: WorkDirWrites): Promise<void>
 async function removeInside(workDir: string, entry: string): Promise<boolean> {
   const relative = bare(entry);
   if (!relative || path.isAbsolute(relative) || relative.split('/').some((part) => part === '..' || part === '.' || part === '')) return false;
-  const parent = path.dirname(path.join(workDir, relative));
-  const realParent = await fs.promises.realpath(parent).catch(() => null);
-  if (realParent !== parent) return realParent === null;
-  await fs.promises.rm(path.join(workDir, relative), { recursive: true, force: true, maxRetries: 2 });
-  return !(await fs.promises.lstat(path.join(workDir, relative)).catch(() => null));
+  // As bytes (git/pathBytes.ts): an entry whose name is not UTF-8 is removed under its own name, not another.
+  const parentRelative = path.posix.dirname(relative);
+  const parent = Buffer.from(parentRelative === '.' ? workDir : diskPath(workDir, parentRelative));
+  const realParent = await fs.promises.realpath(parent, { encoding: 'buffer' }).catch(() => null);
+  if (realParent === null || !realParent.equals(parent)) return realParent === null;
+  const target = diskPath(workDir, relative);
+  await fs.promises.rm(target, { recursive: true, force: true, maxRetries: 2 });
+  return !(await fs.promises.lstat(target).catch(() => null));
 }

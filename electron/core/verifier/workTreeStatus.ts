@@ -22,7 +22,10 @@ const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-b
 
 /** Runs `git status` in `workDir` (never through a shell); null when git cannot tell (not a work tree, no git). */
 export async function readWorkTreeStatus(workDir: string): Promise<WorkTreeStatus | null> {
-  const result = await runNativeGit(workDir, STATUS_ARGS).catch(() => null);
+  let result = await runNativeGit(workDir, STATUS_ARGS).catch(() => null);
+  // On a full disk the refreshed index cannot be written and git gives up ("Out of diskspace"): ask
+  // again without it, or a suite that filled the disk would leave what it wrote behind.
+  if (result && result.code !== 0) result = await runNativeGit(workDir, STATUS_ARGS, { env: { GIT_OPTIONAL_LOCKS: '0' } }).catch(() => null);
   if (!result || result.code !== 0) return null;
   return parseStatus(result.stdout);
 }

@@ -210,6 +210,8 @@ export interface GitFacade {
   startRun(repoRoot: string, options: StartRunOptions): Promise<RunWorkspace>;
   /** The workspace `startRun` made for this run id before a crash kept it from being recorded, or null. */
   adoptRun(repoRoot: string, options: StartRunOptions): Promise<RunWorkspace | null>;
+  /** Takes back what a `startRun` that failed half-way made (worktree, branch still at the base, metadata), without reopening it. */
+  discardStartedRun(repoRoot: string, options: StartRunOptions): Promise<void>;
   /** Reopens a persisted workspace for resume; recreates a missing worktree from the branch. */
   reopenRun(workspace: RunWorkspace): Promise<RunWorkspace>;
   /** Commits exactly `paths` (never `add -A`); returns the new commit, or null when nothing changed. */
@@ -345,6 +347,8 @@ export interface VerifyResult {
   artifactDir: string;
   logPath: string;
   manifestPath: string;
+  /** A folder whose disk was full when the commands ended (they filled it): the result says nothing of the code. */
+  diskFull?: string | null;
 }
 
 export interface DetectedTestCommand {

@@ -20,6 +20,11 @@ describe('timeline lines', () => {
     expect(text(89)).toEqual({ text: 'run complete (exit 0): the Supervisor confirmed the goal is met', tone: 'ok' });
   });
 
+  it("shows a file name that is not UTF-8, or holds control characters, in git's quoting (issue 27)", () => {
+    const commit = { ts: 't', seq: 1, run_id: 'r', role: 'git' as const, type: 'commit', data: { sha: 'abcdef0123456789', task_id: 'T1', files: ['caf\udce9.txt', 'new\nline.txt', 'src/ok.js'] } };
+    expect(describeEvent(commit).text).toBe('commit abcdef0123 · "caf\\351.txt", "new\\nline.txt", src/ok.js');
+  });
+
   it('describes every event of a recorded run without falling back to the raw type', () => {
     const fallbacks = events.filter((event) => describeEvent(event).text === event.type.replaceAll('_', ' '));
     expect(fallbacks.map((event) => event.type)).toEqual([]);

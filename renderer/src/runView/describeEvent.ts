@@ -1,4 +1,5 @@
 import { readRunEvent, stepIdOf, type RunEventOf } from '../../../shared/engine/readRunEvent';
+import { quoteGitPath } from '../../../shared/gitPath';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 
 export type EventTone = 'ok' | 'fail' | 'warn' | 'info' | 'gate';
@@ -65,11 +66,11 @@ export function describeEvent(event: RunLogEvent): EventSummary {
     case 'agent_declined':
       return { text: `${role} ${type.replace('agent_', '')}: ${('reason' in data ? data.reason : undefined) ?? ''}`, tone: 'fail' };
     case 'patch':
-      return { text: `edits to ${list((data.files ?? []))} (${data.format ?? '?'})`, tone: 'info' };
+      return { text: `edits to ${list((data.files ?? []).map((file) => quoteGitPath(file)))} (${data.format ?? '?'})`, tone: 'info' };
     case 'edit_rejected':
-      return { text: `edit rejected${(data.path ?? null) ? ` (${(data.path ?? null)})` : ''}: ${data.message ?? ''}`, tone: 'warn' };
+      return { text: `edit rejected${(data.path ?? null) ? ` (${quoteGitPath(data.path ?? '')})` : ''}: ${data.message ?? ''}`, tone: 'warn' };
     case 'commit':
-      return { text: `commit ${(data.sha ?? '').slice(0, 10)} · ${list((data.files ?? []))}`, tone: 'ok' };
+      return { text: `commit ${(data.sha ?? '').slice(0, 10)} · ${list((data.files ?? []).map((file) => quoteGitPath(file)))}`, tone: 'ok' };
     case 'rollback':
       return { text: `rolled back ${(data.dropped ?? []).length} commit(s) to ${(data.to ?? '').slice(0, 10)}${data.reason ? `: ${data.reason}` : ''}`, tone: 'warn' };
     case 'test_result':

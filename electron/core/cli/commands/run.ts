@@ -11,9 +11,11 @@ import { fillDefaultModels } from '../../config/defaultModel';
 import { defaultDataDir } from '../../dataDir';
 import { createEngineEnv } from '../../engine/defaultDeps';
 import { modelAssignments } from '../../engine/preflight';
+import { stopRunNow } from '../../engine/hardStop';
 import { workflowOf, resumeRun, startRun } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
 import { resolveRepoRoot } from '../../git/repoStatus';
+import { killLiveTreesNow } from '../../verifier/processTree';
 import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -128,10 +130,17 @@ export const runCommand: Command = {
 
     const controller = new AbortController();
     let interrupts = 0;
-    const onInterrupt = () => {
+    // The run this process drives: a second Ctrl-C marks it stopped before the process exits.
+    let current: string | null = resumption.kind === 'resume' ? resumption.runId : null;
+    const onInterrupt = (signal: NodeJS.Signals) => {
       interrupts++;
-      if (interrupts > 1) process.exit(130);
-      io.err('\nstopping after the current step (Ctrl-C again to quit at once)…');
+      if (interrupts > 1) {
+        const stopped = current ? stopRunNow(repoRoot, current, `stopped at once by a second ${signal}; resumable from its last completed sub-step`) : null;
+        io.err(stopped ? `quit at once: run ${stopped.run_id} is saved at its last completed sub-step; resume with: lathe run --repo ${repoRoot} --resume ${stopped.run_id}` : 'quit at once.');
+        killLiveTreesNow();
+        process.exit(ExitCode.goalNotMet);
+      }
+      io.err(`\nstopping (${signal}): the operation under way is cut short and the run kept at its last completed sub-step, resumable (Ctrl-C again to quit at once)…`);
       controller.abort();
     };
     process.on('SIGINT', onInterrupt);
@@ -143,7 +152,11 @@ export const runCommand: Command = {
       signal: controller.signal,
       threads,
       callbacks: {
-        onEvent: (event) => (values.json ? io.out(JSON.stringify(event)) : printer.onEvent(event)),
+        onEvent: (event) => {
+          current = event.run_id;
+          if (values.json) io.out(JSON.stringify(event));
+          else printer.onEvent(event);
+        },
         onTransient: (event) => values.json || printer.onTransient(event),
         decideGate: terminalGateDecider(io, values.yes === true),
       },

@@ -49,7 +49,7 @@ export const serveCommand: Command = {
     const events = new EventBus();
     const core = createCore({ mode: 'browser', dataDir: defaultDataDir(io.env), events, appRoot: sourceAppRoot() });
     const handlers: Handlers = { ...core.handlers, ...browserShellHandlers };
-    const host = await startWebHost({ port, rendererDir, handlers, events, launchQuery });
+    const host = await startWebHost({ port, rendererDir, handlers, events, launchQuery, log: io.err });
     io.out(host.url);
 
     await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { quoteGitPath } from '../../../../shared/gitPath';
 import { useDiffStore } from '../../stores/diffStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
@@ -27,7 +28,8 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
     void useDiffStore.getState().load(repo, runId, useUiStore.getState().route.range, { force: true });
   }, [repo, runId, liveCommits]);
 
-  const selected = diff.files.find((entry) => entry.path === file) ?? diff.files[0];
+  // Names are shown, and named in the address, in git's quoting: one that is not UTF-8 is no text (shared/gitPath.ts).
+  const selected = diff.files.find((entry) => quoteGitPath(entry.path) === file) ?? diff.files[0];
   const commit = diff.commits.find((entry) => entry.sha === diff.range);
 
   if (diff.error) {
@@ -74,11 +76,11 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
                   type="button"
                   className={`file-entry${entry === selected ? ' selected' : ''}`}
                   aria-current={entry === selected ? 'true' : undefined}
-                  onClick={() => navigate({ file: entry.path }, { replace: true })}
-                  title={entry.path}
+                  onClick={() => navigate({ file: quoteGitPath(entry.path) }, { replace: true })}
+                  title={quoteGitPath(entry.path)}
                 >
                   <span className="file-path mono">
-                    {entry.before === null ? <span className="chip chip-ok">new</span> : entry.after === null ? <span className="chip chip-fail">deleted</span> : null} {entry.path}
+                    {entry.before === null ? <span className="chip chip-ok">new</span> : entry.after === null ? <span className="chip chip-fail">deleted</span> : null} {quoteGitPath(entry.path)}
                   </span>
                   <span className="line-counts mono">
                     <span className="added" aria-label={`${entry.added} lines added`}>
@@ -92,7 +94,7 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
               </li>
             ))}
           </ul>
-          {selected && <DiffView key={`${range}:${selected.path}`} path={selected.path} file={selected} sideBySide={diff.sideBySide} />}
+          {selected && <DiffView key={`${range}:${quoteGitPath(selected.path)}`} path={quoteGitPath(selected.path)} file={selected} sideBySide={diff.sideBySide} />}
         </div>
       )}
     </div>

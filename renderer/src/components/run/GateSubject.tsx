@@ -1,3 +1,4 @@
+import { quoteGitPath } from '../../../../shared/gitPath';
 import { useEffect, useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { gateSubject } from '../../runView/gateSubject';
@@ -74,7 +75,7 @@ function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSub
         <ul className="gate-files" aria-label="Changed files">
           {files.map((file) => (
             <li key={file.path} className="mono small">
-              {file.path}{' '}
+              {quoteGitPath(file.path)}{' '}
               {file.added !== null && file.removed !== null ? (
                 <span className="line-counts">
                   <span className="added" aria-label={`${file.added} lines added`}>
