@@ -11,9 +11,11 @@ export interface CliOutcome {
 }
 
 /** Runs the real `lathe` bin in a child process and collects its output. */
-export function runLathe(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliOutcome> {
+export function runLathe(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; closeStdin?: boolean } = {}): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawnLathe(args, options);
+    // Nobody at the keyboard: a question on the terminal gets end-of-input.
+    if (options.closeStdin) child.stdin.end();
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -10,8 +10,11 @@ export const STATS = {
   fixed: original.replace('  return mean(values);\n}', '  const s = [...values].sort((a, b) => a - b);\n  const m = Math.floor(s.length / 2);\n  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;\n}'),
 };
 
-/** Another wrong "fix" each time: a model that tries again says something new (the same answer twice is refused). */
-export const wrongTry = (n: number) => `${STATS.wrong}// try ${n}\n`;
+/**
+ * Another wrong "fix" each time, inside median() (a comment added elsewhere would be an unrelated
+ * hunk): a model that tries again says something new (the same answer twice is refused).
+ */
+export const wrongTry = (n: number) => STATS.wrong.replace('return sorted[Math.floor(sorted.length / 2)];', `return sorted[Math.floor(sorted.length / 2)] + ${n} * 0;`);
 
 export const entry = {
   planner: (json: unknown) => ({ role: 'planner', json }),

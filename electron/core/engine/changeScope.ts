@@ -18,7 +18,9 @@ export function scopeEvidence(state: RunState, contextFiles: readonly string[]) 
   const test = state.last_test;
   const failure = test?.first_failure ? `${test.first_failure.test_id}\n${test.first_failure.message}\n${test.first_failure.location ?? ''}` : '';
   const testText = test && !test.passed ? `${failure}\n${test.excerpt}` : '';
-  const texts = [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? '', testText, state.feedback?.text ?? ''].filter((text) => text.trim() !== '');
+  // The plan's artifacts name their files whether or not the writer's context is known.
+  const artifacts = (step?.artifacts ?? []).join('\n');
+  const texts = [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? '', artifacts, testText, state.feedback?.text ?? ''].filter((text) => text.trim() !== '');
   const named = [...(step?.artifacts ?? []), ...framedFiles(testText), ...contextFiles];
   // No context known (a restarted process) and nothing named: "not known", so no file alone is doubted.
   return { texts, files: contextFiles.length > 0 ? [...new Set(named)] : [] };
@@ -36,7 +38,9 @@ export interface ChangeScope {
 }
 
 export async function changeScope(state: RunState, planned: PlannedEditSet, contextFiles: readonly string[]): Promise<ChangeScope> {
-  if (planned.changes.length === 0) return { unrelated: [], feedback: null };
+  // A change that only creates files is the whole of what the writer did: nothing in it stands beside a
+  // fix it could be unrelated to (a copy of an existing file is refused as a duplicate before this).
+  if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null)) return { unrelated: [], feedback: null };
   const hunks = await classifyHunks(planned.changes, scopeEvidence(state, contextFiles));
   return { unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
 }

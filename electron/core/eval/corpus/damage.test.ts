@@ -67,3 +67,17 @@ describe('damage on a run branch', () => {
     expect(fewerTests(null, counts(491))).toBe(false);
   });
 });
+
+describe("the eval's judgement of a branch that lost tests", () => {
+  it('is not green, whatever the run ended as: passing by losing the failing tests is no fix', async () => {
+    const { judge } = await import('./runCorpusTask');
+    const { configFromWorkflow } = await import('../../../../shared/engine/configFromWorkflow');
+    const { initialState } = await import('../../../../shared/engine/initialState');
+    const { WORKFLOWS } = await import('../../../../shared/engine/workflows');
+    const start = initialState({ runId: 'r', goal: 'g', goalHash: 'h', config: configFromWorkflow(WORKFLOWS['dev-agent']), now: 't', nowMs: 0 });
+    const complete = { ...start, status: 'complete' as const, result: { status: 'complete' as const, exit_code: 0, reason: 'done' } };
+    const run = (total: number) => ({ commit: 'c', exit_code: 0, timed_out: false, counts: { passed: total, failed: 0, skipped: 0, total }, duration_ms: 1 });
+    expect(judge(complete, run(391), run(491))).toMatchObject({ green: false, miss: expect.stringContaining('the run branch runs fewer tests than the fixed tree (391 vs 491, bare)') });
+    expect(judge(complete, run(491), run(491)).green).toBe(true);
+  });
+});

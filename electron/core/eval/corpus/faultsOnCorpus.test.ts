@@ -50,15 +50,15 @@ describe('lathe eval --corpus --faults on a real task', () => {
     expect(result.summary.damaging).toBe(byGit > 0 ? 1 : 0);
   }, 600_000);
 
-  it('test-path in whole-file: the fixed source written over the test file is not green, whatever the run says', async (context) => {
+  it('test-path in whole-file: the fixed source written over the test file is undone, and the run ends green with every test (issue 26)', async (context) => {
     if (!corpusDir) return context.skip('no corpus here: set LATHE_CORPUS or place it at ../shared/corpus');
     const task = loadCorpus(corpusDir).tasks.find((entry) => entry.id === TASK) as CorpusTask;
     const result = await runCorpusEval(settings(task, 'test-path', { editFormat: 'whole-file', faults: 'test-path', keepRuns: false }));
     const [line] = result.lines;
     expect(line?.faults_applied).toEqual(['test-path']);
-    expect(line?.head_tests?.counts?.total).toBeLessThan(line?.fixed_tests?.counts?.total ?? 0);
-    expect(line).toMatchObject({ green: false, faithful: false, miss: expect.stringContaining('the run branch runs fewer tests than the fixed tree') });
-    expect(line?.damage?.tests_weakened).toBeGreaterThanOrEqual(2);
-    expect(result.summary).toMatchObject({ green: 0, damaging: 1 });
+    // dev-agent's step gate reviews the change, so it is written and verified: TESTS_WEAKENED, rolled back, and the next answer is the fix.
+    expect(line).toMatchObject({ green: true, faithful: true, attempts: 2, damage: { placeholder_lines: 0, unrelated_hunks: 0, tests_weakened: 0, stray_files: 0 } });
+    expect(line?.head_tests?.counts?.total).toBe(line?.fixed_tests?.counts?.total);
+    expect(result.summary).toMatchObject({ green: 1, damaging: 0 });
   }, 600_000);
 });

@@ -196,7 +196,8 @@ function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
   };
 }
 
-function judge(state: RunState, head: BareTestResult, fixed: BareTestResult): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
+/** Green, faithful, and why not: exported for its tests. */
+export function judge(state: RunState, head: BareTestResult, fixed: BareTestResult): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
   const status = state.result?.status ?? state.status;
   // A branch that runs fewer tests passes by losing the ones that failed: that is not a fix.
   const lostTests = fewerTests(head.counts, fixed.counts);
