@@ -130,6 +130,7 @@ describe('the same answer twice (issue 26)', () => {
   });
 });
 
+// docs/seeds.md 0.32
 describe('the suite at the run start (issue 26)', () => {
   it.each(WORKFLOW_NAMES)('%s runs the tests once before any model call and records them as the baseline', (name) => {
     const run = simulate(WORKFLOWS[name], script({}), { maxSteps: 4 });
