@@ -9,7 +9,7 @@ import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { gitPatch } from '../../../test-support/gitPatch';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { getEditFormat } from '../edits/formats';
-import { cutOffFailure, estimateTokens } from '../llm/results';
+import { cutOffFailure, estimateTokens, failure } from '../llm/results';
 import { createModelRouter } from '../llm/router';
 import type { GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
@@ -115,6 +115,15 @@ describe('a cut-off answer is asked for again with more room, never as it was', 
       calls: budgets.length,
       message: `the answer was cut off at ${budgets.at(-1)} tokens, all the room the coder's 8192-token window leaves beside its prompt; make a smaller change: fewer and shorter edits, each with only the lines that change and a few unchanged lines around them`,
     });
+  });
+
+  it('ends as a cut-off, not as an infrastructure error, when the grown request does not fit the exact count', async () => {
+    const { spec, ctx } = writerContext('search-replace', { model: 'replay:none.json', context_size: 8192 }, []);
+    const { router, seen } = cuttingRouter(1);
+    const answering = router.generate.bind(router);
+    router.generate = async <T>(request: GenerateRequest<T>) => (seen.length === 0 ? answering(request) : failure<T>('CONTEXT_OVERFLOW', 'the mandatory prompt is 7000 tokens'));
+    const result = await runAgent(spec, ctx, optionsFor(router, 3, []));
+    expect(result).toMatchObject({ kind: 'failed', code: 'ANSWER_CUT_OFF', calls: 2, message: expect.stringMatching(/^the answer was cut off at 1024 tokens, all the room the coder's 8192-token window/) });
   });
 
   it('stops when the retries are spent, and tells a whole-file writer to rewrite fewer files', async () => {
