@@ -4,7 +4,7 @@ import type { BuiltContext } from '../context/index';
 import { estimateTokens } from '../llm/results';
 import type { ChatMessage, ContextItem } from '../llm/types';
 import { answerTokensLeft } from './answerRoom';
-import { mayRewrite, rewriteBasis, type WholeFiles } from './contextFiles';
+import { invitesRewrite, rewriteBasis, type WholeFiles } from './contextFiles';
 import type { AgentContext, AgentSpec, ContextReport } from './registry';
 import { workflowRulePrompts } from './workflowRules';
 
@@ -108,8 +108,9 @@ interface Reserve {
 function initialReserve(spec: AgentSpec, roleReserve: number, wholeFiles: WholeFiles | undefined, answerTokens: number | undefined): Reserve {
   let reserve: Reserve = { tokens: roleReserve, sizedOn: `the ${spec.modelRole}'s max_tokens` };
   if (wholeFiles && wholeFiles.answerBasis > 0 && wholeFileAnswerTokens(wholeFiles.answerBasis) > reserve.tokens) {
-    const guessed = wholeFiles.rules.named.length > 0 ? 'its files to rewrite' : 'the largest file it is likely to rewrite';
-    reserve = { tokens: wholeFileAnswerTokens(wholeFiles.answerBasis), sizedOn: `${guessed}: ${listed(wholeFiles.perFile)}` };
+    const largest = [...wholeFiles.perFile].sort((a, b) => b.tokens - a.tokens).slice(0, 1);
+    const sizedOn = wholeFiles.rules.named.length > 0 ? `its files to rewrite: ${listed(wholeFiles.perFile)}` : `the largest file it is likely to rewrite: ${listed(largest)}`;
+    reserve = { tokens: wholeFileAnswerTokens(wholeFiles.answerBasis), sizedOn };
   }
   if (answerTokens !== undefined && answerTokens > reserve.tokens) reserve = { tokens: answerTokens, sizedOn: 'a retry after an answer cut off at a smaller budget' };
   return reserve;
@@ -140,7 +141,7 @@ function withholdUncovered(built: BuiltContext, wholeFiles: WholeFiles, reserve:
   const named = built.included.filter((entry) => entry.kind === 'file' && rules.named.includes(entry.path)).reduce((sum, entry) => sum + entry.tokens, 0);
   const uncovered = new Set(
     built.included
-      .filter((entry) => entry.kind === 'file' && !rules.named.includes(entry.path) && mayRewrite(entry.path, rules) && wholeFileAnswerTokens(named + entry.tokens) > reserve)
+      .filter((entry) => entry.kind === 'file' && invitesRewrite(entry.path, rules) && wholeFileAnswerTokens(named + entry.tokens) > reserve)
       .map((entry) => entry.id),
   );
   if (uncovered.size === 0) return built;

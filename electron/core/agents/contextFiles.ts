@@ -116,19 +116,25 @@ export interface RewriteRules {
 
 /**
  * The largest answer a whole-file writer is invited to give by what its context shows whole: every
- * named file, plus the largest other file its rules let it rewrite (a ranker's guess can be wrong,
- * and the writer then rewrites the file it finds the fault in). Map entries are outlines, never rewritten.
+ * named file, plus the largest other file it would rewrite (a ranker's guess can be wrong, and the
+ * writer then rewrites the file it finds the fault in). Map entries are outlines, never rewritten.
  */
 export function rewriteBasis(included: readonly ContextEntry[], rules: RewriteRules): { tokens: number; files: { path: string; tokens: number }[] } {
-  const shown = included.filter((entry) => entry.kind === 'file' && mayRewrite(entry.path, rules));
+  const shown = included.filter((entry) => entry.kind === 'file');
   const named = shown.filter((entry) => rules.named.includes(entry.path));
-  const other = shown.filter((entry) => !rules.named.includes(entry.path)).sort((a, b) => b.tokens - a.tokens)[0];
+  const other = shown.filter((entry) => invitesRewrite(entry.path, rules)).sort((a, b) => b.tokens - a.tokens)[0];
   const files = [...named, ...(other ? [other] : [])].map((entry) => ({ path: entry.path, tokens: entry.tokens }));
   return { tokens: files.reduce((sum, file) => sum + file.tokens, 0), files };
 }
 
-export function mayRewrite(path: string, rules: RewriteRules): boolean {
-  if (rules.artifactsOnly && !rules.named.includes(path)) return false;
+/**
+ * Whether an unnamed file shown whole is one the writer would rewrite: its files and tests rules allow
+ * it, and it is source. Prose (a changelog, a readme) is left out as in the guess: a fix seldom
+ * rewrites it, and covering a 7,000-token changelog would cost that much context on every call; a
+ * rewrite of one that is cut off gets its room from the cut-off retry instead.
+ */
+export function invitesRewrite(path: string, rules: RewriteRules): boolean {
+  if (rules.named.includes(path) || rules.artifactsOnly || PROSE.test(path)) return false;
   return !(rules.testsReadOnly && isTestFile(path));
 }
 
