@@ -107,6 +107,11 @@ export const coreErrorCodes = [
   'UNBOUNDED_SCHEMA',
   // agents, as ActionOutcome codes
   'NO_AGENT',
+  /**
+   * An answer was cut off at its answer budget and a longer one cannot be had (the role's window is
+   * full, or the retries are spent): the writer is asked for a smaller change, not the same one again.
+   */
+  'ANSWER_CUT_OFF',
   'NO_QUESTION',
   // eval and the corpus
   'BAD_CORPUS',

@@ -19,6 +19,8 @@ export const AgentContextDataSchema = z.object({
   /** The role's window and the answer's reserve, in tokens. */
   context_size: z.number(),
   answer_reserve: z.number(),
+  /** What the reserve was sized on: the role's max_tokens, the files a whole-file writer may rewrite, a retry after a cut-off. */
+  answer_sized_on: z.string().optional(),
   /** System prompt and input (goal, task, feedback), estimated. */
   mandatory_tokens: z.number(),
   budget_tokens: z.number(),

@@ -1,4 +1,5 @@
-import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextQuery, type RepoMapOptions } from '../context/index';
+import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextEntry, type ContextQuery, type RepoMapOptions } from '../context/index';
+import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
@@ -83,7 +84,7 @@ async function readWhole(tools: ReadOnlyTools, path: string): Promise<string | n
  * The context tokens of the files a whole-file writer rewrites, each shown whole. Files that do not
  * exist yet, or are binary or over 1 MB (never context), cost nothing.
  */
-export async function wholeFilesTokens(tools: ReadOnlyTools, target: { files: string[]; named: boolean }): Promise<WholeFiles> {
+export async function wholeFilesTokens(tools: ReadOnlyTools, target: { files: string[]; named: boolean }, rules: Omit<RewriteRules, 'named'>): Promise<WholeFiles> {
   const perFile: { path: string; tokens: number }[] = [];
   for (const path of target.files) {
     const text = await readWhole(tools, path);
@@ -92,15 +93,49 @@ export async function wholeFilesTokens(tools: ReadOnlyTools, target: { files: st
   const tokens = perFile.reduce((sum, file) => sum + file.tokens, 0);
   // Named files are all rewritten; of guessed ones, the writer rewrites one (the answer is sized on the largest).
   const answerBasis = target.named ? tokens : Math.max(0, ...perFile.map((file) => file.tokens));
-  return { tokens, answerBasis, perFile };
+  return { tokens, answerBasis, perFile, rules: { ...rules, named: target.named ? target.files : [] } };
 }
 
 export interface WholeFiles {
   /** The files' context tokens, each shown whole. */
   tokens: number;
-  /** The file tokens the answer repeats. */
+  /** The file tokens the answer repeats, before the context is built (the guess). */
   answerBasis: number;
   perFile: { path: string; tokens: number }[];
+  /** Which of the files the context shows whole the writer may rewrite (its answer budget covers them). */
+  rules: RewriteRules;
+}
+
+/** What a whole-file writer may rewrite: its files rule (artifacts only) and tests rule (read-only). */
+export interface RewriteRules {
+  /** The task's artifacts and the Scouts' targets: all of them are rewritten. */
+  named: string[];
+  artifactsOnly: boolean;
+  testsReadOnly: boolean;
+}
+
+/**
+ * The largest answer a whole-file writer is invited to give by what its context shows whole: every
+ * named file, plus the largest other file it would rewrite (a ranker's guess can be wrong, and the
+ * writer then rewrites the file it finds the fault in). Map entries are outlines, never rewritten.
+ */
+export function rewriteBasis(included: readonly ContextEntry[], rules: RewriteRules): { tokens: number; files: { path: string; tokens: number }[] } {
+  const shown = included.filter((entry) => entry.kind === 'file');
+  const named = shown.filter((entry) => rules.named.includes(entry.path));
+  const other = shown.filter((entry) => invitesRewrite(entry.path, rules)).sort((a, b) => b.tokens - a.tokens)[0];
+  const files = [...named, ...(other ? [other] : [])].map((entry) => ({ path: entry.path, tokens: entry.tokens }));
+  return { tokens: files.reduce((sum, file) => sum + file.tokens, 0), files };
+}
+
+/**
+ * Whether an unnamed file shown whole is one the writer would rewrite: its files and tests rules allow
+ * it, and it is source. Prose (a changelog, a readme) is left out as in the guess: a fix seldom
+ * rewrites it, and covering a 7,000-token changelog would cost that much context on every call; a
+ * rewrite of one that is cut off gets its room from the cut-off retry instead.
+ */
+export function invitesRewrite(path: string, rules: RewriteRules): boolean {
+  if (rules.named.includes(path) || rules.artifactsOnly || PROSE.test(path)) return false;
+  return !(rules.testsReadOnly && isTestFile(path));
 }
 
 /**

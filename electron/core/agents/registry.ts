@@ -145,7 +145,8 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       if (!workDir) return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
       const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
-      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {})) : undefined;
+      const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
+      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
       const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
       return { input, context: [], wholeFiles, budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.repoMap ?? {}, options) };
     },

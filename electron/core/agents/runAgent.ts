@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import { roleBudget } from '../context/roleBudget';
-import { estimateTokens } from '../llm/results';
-import type { ChatMessage, ContextItem, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
-import type { AgentContext, AgentSpec, ContextReport } from './registry';
-import { workflowRulePrompts } from './workflowRules';
+import type { GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
+import { cutOffMessage, grownAnswerBudget, SHORTER_ANSWER, smallerChangeAdvice, type AnswerRoom } from './answerRoom';
+import { prepareMessages, type BuiltMessages } from './buildMessages';
+import type { AgentContext, AgentSpec } from './registry';
 
 export interface AgentUsage {
   prompt_tokens: number;
@@ -40,105 +39,71 @@ export interface RunAgentOptions {
   onRetry?: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) => void;
 }
 
-const schemaText = new WeakMap<z.ZodType, string>();
-
-function describeSchema(schema: z.ZodType): string {
-  let text = schemaText.get(schema);
-  if (text === undefined) {
-    text = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
-    schemaText.set(schema, text);
-  }
-  return text;
-}
-
-/** A role's system message: its prompts and the answer's JSON Schema. */
-export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodType): string {
-  return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\n${ctx.prompts.get('answer-schema')}\n${describeSchema(schema)}`;
-}
-
-/** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
-export interface BuiltMessages {
-  messages: ChatMessage[];
-  context: ContextItem[];
-  schema: z.ZodType;
-  report: ContextReport | null;
-  /** This call's answer budget when the role's own is too small (a whole-file answer). */
-  maxTokens?: number;
-  /** Why the call cannot be made in this window at all (then nothing is asked of the model). */
-  overflow?: string;
-}
-
-/** A whole-file answer repeats the files it rewrites, in JSON strings (escapes), plus its own fields. */
-export const wholeFileAnswerTokens = (fileTokens: number) => Math.ceil(fileTokens * 1.15) + 256;
-
-export async function buildMessages(spec: AgentSpec, ctx: AgentContext): Promise<BuiltMessages> {
-  const schema = spec.schema(ctx);
-  const system = systemPrompt(spec, ctx, schema);
-  const { input, context, budgeted, wholeFiles } = await spec.input(ctx);
-  const head = `Input:\n${JSON.stringify(input, null, 2)}`;
-  const marker = '\n\nRelevant files and notes:\n{{context}}';
-  if (!budgeted) return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${context.length > 0 ? marker : ''}` }], context, schema, report: null };
-  // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
-  const { contextSize, answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
-  const answerReserve = wholeFiles && wholeFiles.answerBasis > 0 ? Math.max(roleReserve, wholeFileAnswerTokens(wholeFiles.answerBasis)) : roleReserve;
-  const mandatory = estimateTokens(system) + estimateTokens(head + marker) + 8;
-  if (wholeFiles && mandatory + wholeFiles.tokens + answerReserve > contextSize) {
-    const files = wholeFiles.perFile.map((file) => `${file.path} (~${file.tokens})`).join(', ');
-    const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + answerReserve} tokens to show and rewrite ${files} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${answerReserve}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
-    return { messages: [], context: [], schema, report: null, overflow };
-  }
-  const built = await budgeted(Math.max(0, contextSize - answerReserve - mandatory));
-  const report: ContextReport = {
-    role: spec.modelRole,
-    context_size: contextSize,
-    answer_reserve: answerReserve,
-    mandatory_tokens: mandatory,
-    budget_tokens: built.budgetTokens,
-    used_tokens: built.usedTokens,
-    included: built.included,
-    dropped: built.dropped,
-  };
-  const maxTokens = answerReserve > roleReserve ? answerReserve : undefined;
-  return { messages: [{ role: 'system', content: system }, { role: 'user', content: `${head}${marker}` }], context: built.items, schema, report, ...(maxTokens ? { maxTokens } : {}) };
-}
+export { buildMessages, prepareMessages, systemPrompt, wholeFileAnswerTokens, type BuiltMessages } from './buildMessages';
 
 export interface RetriedCall {
   last: GenerateResult<unknown> | null;
   calls: number;
   usage: AgentUsage;
+  /** Why the call ended on a cut-off answer no retry could make room for (ANSWER_CUT_OFF). */
+  cutOff?: string;
 }
 
 /**
  * One model call with seed 002's recovery: transient failures (provider errors, malformed output,
- * timeouts) are retried with exponential backoff, up to `options.retries` times.
+ * timeouts) are retried with exponential backoff, up to `options.retries` times. A cut-off answer is
+ * never asked for again as it was: the retry gets a larger answer budget from `room` (its context
+ * refitted to the rest), and when the window has no more, the call ends with what to change instead.
  */
-export async function generateWithRetries(request: GenerateRequest<unknown>, options: RunAgentOptions, usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 }): Promise<RetriedCall> {
+export async function generateWithRetries(request: GenerateRequest<unknown>, options: RunAgentOptions, usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 }, room?: AnswerRoom): Promise<RetriedCall> {
   let calls = 0;
   let last: GenerateResult<unknown> | null = null;
+  let current = request;
+  let grown = false;
+  let lastCut = 0;
   for (let attempt = 0; attempt <= options.retries; attempt++) {
-    if (attempt > 0) {
+    // A retry with more room is not waiting out a transient failure.
+    if (attempt > 0 && !grown) {
       await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch(() => undefined);
     }
     if (options.signal?.aborted) break;
-    last = await options.router.generate({ ...request, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken });
+    last = await options.router.generate({ ...current, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken });
     calls++;
-    if (last.usage) {
-      usage.prompt_tokens += last.usage.promptTokens;
-      usage.completion_tokens += last.usage.completionTokens;
-      if (last.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, last.usage.totalMs - last.usage.timeToFirstTokenMs);
-      if (last.usage.steeredTokens !== undefined) usage.steered_tokens = (usage.steered_tokens ?? 0) + last.usage.steeredTokens;
-      if (last.usage.lookup) {
-        usage.lookup_validated = (usage.lookup_validated ?? 0) + last.usage.lookup.validated;
-        usage.lookup_refuted = (usage.lookup_refuted ?? 0) + last.usage.lookup.refuted;
-      }
+    addUsage(usage, last);
+    if (last.ok) break;
+    // A grown request the exact fit finds too long: the window had less room than estimated.
+    const overflowedGrown = grown && last.error.code === 'CONTEXT_OVERFLOW';
+    if (last.error.cutOffAt !== undefined || overflowedGrown) {
+      lastCut = last.error.cutOffAt ?? lastCut;
+      const next = room && !overflowedGrown ? grownAnswerBudget(lastCut, last.raw, room.tokens) : null;
+      if (!room || next === null) return { last, calls, usage, cutOff: room ? cutOffMessage(room, lastCut, 'window', calls) : `the answer was cut off at ${lastCut} tokens; ${SHORTER_ANSWER}` };
+      if (attempt === options.retries) return { last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'retries', calls) };
+      options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: `cut off at ${lastCut} tokens; retrying with ${next}: ${last.error.message}`, raw: last.raw });
+      current = await room.refit(next);
+      grown = true;
+      continue;
     }
-    if (last.ok || !last.error.retryable || attempt === options.retries) break;
+    grown = false;
+    if (!last.error.retryable || attempt === options.retries) break;
     options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: last.error.message, raw: last.raw });
   }
   return { last, calls, usage };
 }
 
+function addUsage(usage: AgentUsage, result: GenerateResult<unknown>): void {
+  if (!result.usage) return;
+  usage.prompt_tokens += result.usage.promptTokens;
+  usage.completion_tokens += result.usage.completionTokens;
+  if (result.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, result.usage.totalMs - result.usage.timeToFirstTokenMs);
+  if (result.usage.steeredTokens !== undefined) usage.steered_tokens = (usage.steered_tokens ?? 0) + result.usage.steeredTokens;
+  if (result.usage.lookup) {
+    usage.lookup_validated = (usage.lookup_validated ?? 0) + result.usage.lookup.validated;
+    usage.lookup_refuted = (usage.lookup_refuted ?? 0) + result.usage.lookup.refuted;
+  }
+}
+
 export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: 'failed' }> {
+  if (call.cutOff) return { kind: 'failed', code: 'ANSWER_CUT_OFF', message: call.cutOff, raw: call.last?.raw ?? null, calls: call.calls, usage: call.usage };
   if (call.last && !call.last.ok) return { kind: 'failed', code: call.last.error.code, message: call.last.error.message, raw: call.last.raw, calls: call.calls, usage: call.usage };
   return { kind: 'failed', code: 'ABORTED', message: 'the run was stopped', raw: null, calls: call.calls, usage: call.usage };
 }
@@ -148,10 +113,21 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
  * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
  */
 export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
-  const { messages, context, schema, report, maxTokens, overflow } = await buildMessages(spec, ctx);
-  if (overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
-  if (report) ctx.onContextBuilt?.(report);
-  const call = await generateWithRetries({ role: spec.modelRole, purpose: options.purpose, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) }, options);
+  const fit = await prepareMessages(spec, ctx);
+  const built = await fit();
+  if (built.overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: built.overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+  const requestOf = ({ messages, context, schema, report, maxTokens }: BuiltMessages): GenerateRequest<unknown> => {
+    if (report) ctx.onContextBuilt?.(report);
+    return { role: spec.modelRole, purpose: options.purpose, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) };
+  };
+  const room: AnswerRoom = {
+    tokens: built.answerRoom,
+    role: spec.modelRole,
+    contextSize: roleBudget(ctx.state.config, spec.modelRole).contextSize,
+    advice: options.purpose === 'code' ? smallerChangeAdvice(ctx.editFormat.name) : SHORTER_ANSWER,
+    refit: async (answerTokens) => requestOf(await fit(answerTokens)),
+  };
+  const call = await generateWithRetries(requestOf(built), options, undefined, room);
   if (call.last?.ok) {
     if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
     return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };

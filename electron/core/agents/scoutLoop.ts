@@ -1,6 +1,8 @@
 import { ScoutActionSchema, ScoutAnswerSchema, type ScoutAction, type ScoutReport } from '../../../shared/schemas/agents/scout';
+import { roleBudget } from '../context/roleBudget';
 import type { ChatMessage } from '../llm/types';
 import type { ReadOnlyTools } from '../workspace/types';
+import { providerFittedRoom } from './answerRoom';
 import type { AgentContext } from './registry';
 import { agentSpecFor } from './registry';
 import { buildMessages, failedCall, generateWithRetries, type AgentRunResult, type RunAgentOptions } from './runAgent';
@@ -64,12 +66,14 @@ export async function runScoutQuestion(ctx: AgentContext, sandbox: ScoutSandbox,
   const scout = ctx.state.scouting?.brief?.questions[ctx.state.scouting.next]?.scout ?? 'A';
   const { messages } = await buildMessages(spec, ctx);
   const conversation: ChatMessage[] = [...messages];
+  const { contextSize } = roleBudget(ctx.state.config, 'scout');
   const transcript: string[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   let calls = 0;
   for (let step = 0; step < SCOUT_MAX_STEPS; step++) {
     const last = step === SCOUT_MAX_STEPS - 1;
-    const call = await generateWithRetries({ role: 'scout', purpose: 'scout', messages: conversation, schema: last ? ScoutAnswerSchema : ScoutActionSchema }, options, usage);
+    const request = { role: 'scout' as const, purpose: 'scout' as const, messages: conversation, schema: last ? ScoutAnswerSchema : ScoutActionSchema };
+    const call = await generateWithRetries(request, options, usage, providerFittedRoom(request, contextSize));
     calls += call.calls;
     if (!call.last?.ok) return { ...failedCall(call), calls };
     const action = ScoutActionSchema.parse(call.last.value);

@@ -148,7 +148,7 @@ describe('llama provider on a generated GGUF', () => {
 
   it('returns INVALID_OUTPUT with the raw text when max tokens cut the answer', async () => {
     const result = await router.generate({ role: 'tester', messages: [{ role: 'user', content: 'go' }], schema: TinyPlan });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, message: expect.stringContaining('cut at maxTokens 8') } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 8, message: expect.stringContaining('cut at maxTokens 8') } });
     expect(result.raw?.length).toBeGreaterThan(0);
     expect(result.usage?.completionTokens).toBe(8);
   });

@@ -15,14 +15,28 @@ const RETRYABLE: Record<GenerationErrorCode, boolean> = {
 export function failure<T>(
   code: GenerationErrorCode,
   message: string,
-  extra: { raw?: string | null; usage?: GenerationUsage | null; retryable?: boolean } = {},
+  extra: { raw?: string | null; usage?: GenerationUsage | null; retryable?: boolean; cutOffAt?: number } = {},
 ): GenerateResult<T> {
+  const error = { code, message: message.slice(0, 4000), retryable: extra.retryable ?? RETRYABLE[code] };
   return {
     ok: false,
-    error: { code, message: message.slice(0, 4000), retryable: extra.retryable ?? RETRYABLE[code] },
+    error: extra.cutOffAt === undefined ? error : { ...error, cutOffAt: extra.cutOffAt },
     raw: extra.raw ?? null,
     usage: extra.usage ?? null,
   };
+}
+
+/**
+ * An answer the model was stopped in at its answer budget, so it does not parse. Retryable, but
+ * never as it was: `error.cutOffAt` tells the caller to ask again with more room (runAgent).
+ */
+export function cutOffFailure<T>(message: string, maxTokens: number, raw: string): GenerateResult<T> {
+  return failure<T>('INVALID_OUTPUT', `${message} (cut at maxTokens ${maxTokens})`, { raw, retryable: true, cutOffAt: maxTokens });
+}
+
+/** A result with the call's usage attached (a failure made before the usage was known). */
+export function withUsage<T>(result: GenerateResult<T>, usage: GenerationUsage): GenerateResult<T> {
+  return { ...result, usage };
 }
 
 export function emptyUsage(model: string): GenerationUsage {
@@ -41,10 +55,3 @@ export function tokensPerSecond(completionTokens: number, totalMs: number, timeT
   return decodeMs > 0 ? Math.round((tokens / decodeMs) * 1000 * 10) / 10 : 0;
 }
 
-/**
- * The failure of an answer cut off at the call's token budget (its JSON unfinished): retryable, since a
- * retry with a larger budget or another edit format can succeed. Providers that stop at `maxTokens` use it.
- */
-export function cutOffFailure<T>(message: string, maxTokens: number, raw: string): GenerateResult<T> {
-  return failure('INVALID_OUTPUT', `${message} (cut at maxTokens ${maxTokens})`, { raw, retryable: true });
-}

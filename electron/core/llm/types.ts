@@ -76,6 +76,11 @@ export interface GenerationError {
   message: string;
   /** Whether retrying the same call may succeed (transient provider failures, invalid output). */
   retryable: boolean;
+  /**
+   * Set when the answer was cut off at this answer budget (maxTokens) before it was whole: the same
+   * request would be cut again, so a retry asks for more room (runAgent's generateWithRetries).
+   */
+  cutOffAt?: number;
 }
 
 export type GenerateResult<T> =

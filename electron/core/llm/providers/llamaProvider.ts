@@ -8,7 +8,7 @@ import { decodeAnswer, type DecodedAnswer } from '../llama/decodeAnswer';
 import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
-import { failure, tokensPerSecond } from '../results';
+import { cutOffFailure, failure, tokensPerSecond, withUsage } from '../results';
 import type { GenerateResult, GenerationErrorCode, GenerationUsage } from '../types';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, overflow, reportDropped, stoppedResult, type Provider, type ProviderCall } from './provider';
 
@@ -138,8 +138,8 @@ export class LlamaProvider implements Provider {
     if (stopReason === 'abort' || call.callSignal.signal.aborted) return stoppedResult(call, text, usage);
     const parsed = parseModelOutput(text, call.request.schema);
     if (!parsed.ok) {
-      const cut = stopReason === 'maxTokens' ? ` (cut at maxTokens ${maxTokens})` : '';
-      return failure<T>('INVALID_OUTPUT', `${parsed.message}${cut}`, { raw: text, usage });
+      if (stopReason === 'maxTokens') return withUsage(cutOffFailure<T>(parsed.message, maxTokens, text), usage);
+      return failure<T>('INVALID_OUTPUT', parsed.message, { raw: text, usage });
     }
     return { ok: true, value: parsed.value, raw: text, usage, droppedContext: fit.dropped };
   }

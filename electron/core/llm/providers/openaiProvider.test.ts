@@ -111,6 +111,17 @@ describe('OpenAI-compatible provider', () => {
     expect(result.ok && result.usage).toMatchObject({ promptTokens: 12, completionTokens: 5 });
   });
 
+  it('marks an answer the server stopped at max_tokens as cut off (cutOffAt), an unparsable finished one not', async () => {
+    const cut = { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 8, "appr' }, finish_reason: 'length' }] };
+    queue.push({ kind: 'json', body: cut }, { kind: 'json', body: completion('{"score": 8, "appr') });
+    const { router } = routerFor({ maxTokens: 16 });
+    const stopped = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
+    expect(stopped).toMatchObject({ ok: false, raw: '{"score": 8, "appr', error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 16, message: expect.stringContaining('(cut at maxTokens 16)') } });
+    expect(stopped.ok || stopped.usage).toMatchObject({ model: `openai:${baseUrl}#test-model` });
+    const malformed = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
+    expect(malformed.ok || malformed.error.cutOffAt).toBeUndefined();
+  });
+
   it('turns a malformed body into a retryable PROVIDER_ERROR', async () => {
     queue.push({ kind: 'text', status: 200, body: '<html>proxy error</html>' });
     const { router } = routerFor();

@@ -1,6 +1,6 @@
 import { zodToJsonSchema } from '../grammar/jsonSchema';
 import { parseModelOutput } from '../output';
-import { estimateTokens, failure, tokensPerSecond } from '../results';
+import { cutOffFailure, estimateTokens, failure, tokensPerSecond, withUsage } from '../results';
 import type { ChatMessage, GenerateResult, GenerationUsage } from '../types';
 import { readChunk, readErrorMessage, readMessage, readUsage, sseData, type CompletionUsage } from './openaiWire';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
@@ -67,8 +67,8 @@ export class OpenAiProvider implements Provider {
     };
     const parsed = parseModelOutput(reply.text, call.request.schema);
     if (!parsed.ok) {
-      const cut = reply.finishReason === 'length' ? ` (the server stopped at max tokens: ${call.config.maxTokens ?? DEFAULT_MAX_TOKENS})` : '';
-      return failure<T>('INVALID_OUTPUT', `${parsed.message}${cut}`, { raw: reply.text, usage });
+      if (reply.finishReason === 'length') return withUsage(cutOffFailure<T>(parsed.message, call.config.maxTokens ?? DEFAULT_MAX_TOKENS, reply.text), usage);
+      return failure<T>('INVALID_OUTPUT', parsed.message, { raw: reply.text, usage });
     }
     return { ok: true, value: parsed.value, raw: reply.text, usage, droppedContext: fitted.fit.dropped };
   }

@@ -12,7 +12,7 @@ import { makeTempDir } from '../../../../test-support/tempRepo';
 import { APP_ROOT } from '../../../../test-support/exampleRepo';
 import { fileItem } from '../../agents/contextFiles';
 import { PromptLibrary } from '../../agents/promptLibrary';
-import { buildMessages } from '../../agents/runAgent';
+import { buildMessages, runAgent } from '../../agents/runAgent';
 import type { AgentContext, AgentSpec } from '../../agents/registry';
 import { editFormats } from '../../edits/formats';
 import { parseModelSpec } from '../modelSpec';
@@ -28,16 +28,22 @@ const patchFile = path.join(dir, 'gold.patch');
 fs.writeFileSync(patchFile, gitPatch({ 'src/answer.js': BEFORE }, { 'src/answer.js': AFTER }));
 const WholeFileOutput = z.union([editFormats['whole-file'].schema, AgentErrorSchema]);
 
-/** The messages and context of a writer call, built by the agents layer itself (its prompt format). */
-async function writerRequest(context: ContextItem[]) {
-  const spec: AgentSpec = {
+/** A writer whose input shows `context` as it is (no budgeted context). */
+function writerSpec(context: ContextItem[]): AgentSpec {
+  return {
     modelRole: 'coder',
     prompts: () => [],
     schema: () => WholeFileOutput,
     input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context }),
   };
-  const ctx = { prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: configFromWorkflow(WORKFLOWS.minimal) } } as unknown as AgentContext;
-  return buildMessages(spec, ctx);
+}
+
+const writerContext = (models: Record<string, unknown> = {}) =>
+  ({ prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: { ...configFromWorkflow(WORKFLOWS.minimal), models } }, editFormat: editFormats['whole-file'] }) as unknown as AgentContext;
+
+/** The messages and context of a writer call, built by the agents layer itself (its prompt format). */
+function writerRequest(context: ContextItem[]) {
+  return buildMessages(writerSpec(context), writerContext());
 }
 
 describe('oracle provider', () => {
@@ -59,11 +65,23 @@ describe('oracle provider', () => {
     await Promise.all([wide.dispose(), narrow.dispose()]);
   });
 
-  it('holds the answer to the role’s maxTokens when the role states one', async () => {
+  it('cuts an answer over the role’s maxTokens as a model would: a retryable cut-off with the first maxTokens written', async () => {
     const { messages, context } = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
     const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}`, maxTokens: 200 } } });
     const cut = await router.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
-    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: false, message: expect.stringMatching(/about \d+ tokens, over this role's maxTokens of 200/) } });
+    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 200, message: expect.stringMatching(/about \d+ tokens, over this role's maxTokens of 200.*\(cut at maxTokens 200\)$/) } });
+    expect(cut.raw).toHaveLength(800);
+    expect(cut.usage?.completionTokens).toBe(200);
+    await router.dispose();
+  });
+
+  it('answers, through runAgent, once the cut-off retries give the answer room', async () => {
+    const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}`, maxTokens: 200 } } });
+    const retries: string[] = [];
+    const ctx = writerContext({ coder: { model: `oracle:${patchFile}`, max_tokens: 200 } });
+    const result = await runAgent(writerSpec([fileItem('src/answer.js', BEFORE, 1000)]), ctx, { router, purpose: 'code', retries: 3, backoffMs: 0, onRetry: (failure) => retries.push(failure.message) });
+    expect(result).toMatchObject({ kind: 'output', calls: 3, output: { edits: [{ path: 'src/answer.js', content: AFTER }] } });
+    expect(retries.map((message) => message.split(':')[0])).toEqual(['cut off at 200 tokens; retrying with 456', 'cut off at 456 tokens; retrying with 912']);
     await router.dispose();
   });
 

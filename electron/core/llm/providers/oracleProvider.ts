@@ -6,7 +6,7 @@ import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
 import { requestInput, visibleFiles } from '../oracle/requestView';
 import { inferPurpose, oracleAnswer } from '../oracle/roleAnswers';
 import { parseModelOutput, validateValue } from '../output';
-import { cutOffFailure, estimateTokens, failure, tokensPerSecond } from '../results';
+import { cutOffFailure, estimateTokens, failure, tokensPerSecond, withUsage } from '../results';
 import type { GenerateResult, GenerationUsage } from '../types';
 import { DEFAULT_MAX_TOKENS, fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 
@@ -81,7 +81,9 @@ export class OracleProvider implements Provider {
     const limit = call.config.maxTokens;
     // Like context fitting, the answer's length is held to the role's budget only when the role states one.
     if (limit !== undefined && estimateTokens(raw) > limit) {
-      return failure<T>('INVALID_OUTPUT', `oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`, { usage: usageFor(raw), retryable: false });
+      // What a model would have written when stopped: the answer's first maxTokens, which do not parse.
+      const cut = raw.slice(0, limit * 4);
+      return withUsage(cutOffFailure<T>(`oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`, limit, cut), usageFor(cut));
     }
     for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
     const usage = usageFor(raw);
