@@ -61,7 +61,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     // Test output: counts, the first failure highlighted in the report.
     await page.getByRole('tab', { name: /Tests/ }).click();
     await expect(page.getByTestId('test-status')).toHaveText('PASS');
-    await page.getByRole('button', { name: /FAIL/ }).click();
+    await page.getByRole('button', { name: /FAIL T1/ }).click();
     await expect(page.getByTestId('test-counts')).toContainText('2 passed');
     await expect(page.getByTestId('test-counts')).toContainText('2 failed');
     await expect(page.getByTestId('first-failure')).toContainText('median is the middle value of the sorted list');
@@ -137,7 +137,7 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await timeline.getByRole('button', { name: /^supervisor \d+$/ }).click();
     await timeline.getByLabel('Event type').selectOption({ label: 'verdict (8)' });
     await expect(timeline.locator('[role="listitem"]')).toHaveCount(8);
-    await expect(timeline).toContainText('8 of 131 events');
+    await expect(timeline).toContainText('8 of 133 events');
     await timeline.locator('[role="listitem"][data-type="verdict"]').filter({ hasText: '64/70' }).getByRole('button').click();
     await expect(timeline.locator('.timeline-detail')).toContainText('"score": 64');
     await screen(page, '09b-report-and-filtered-timeline');
