@@ -1,3 +1,4 @@
+import { firstLine, shortenAtWord, SUBJECT_MAX } from '../headline';
 import type { Plan } from '../schemas/agents/planner';
 import type { SteppedPlan } from '../schemas/agents/steppedPlan';
 import type { PendingEvent, Transition } from './actions';
@@ -9,24 +10,35 @@ import { selectNext } from './stepFlow';
 
 export type PlanInput = { kind: 'single_task' } | { kind: 'tasks'; plan: Plan } | { kind: 'steps'; plan: SteppedPlan };
 
+/**
+ * A title made from the goal: the first sentence of its first line, cut at a word to a commit
+ * subject's 72 characters (the agents and the commit body get the whole goal).
+ */
+export function goalTitle(goal: string): string {
+  const firstSentence = firstLine(goal).line.split(/(?<=[.!?])\s/)[0] ?? '';
+  return shortenAtWord(firstSentence, SUBJECT_MAX) || 'goal';
+}
+
 /** The one task of a single-task workflow is the goal itself (seeds 001, 003, 004). */
 function singleTask(goal: string): StepDraft[] {
-  const firstSentence = goal.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s/)[0] ?? '';
-  return [{ id: 'T1', title: firstSentence.slice(0, 200) || 'goal', rationale: 'the goal', acceptance: 'the tests pass', artifacts: [] }];
+  return [{ id: 'T1', title: goalTitle(goal), rationale: 'the goal', acceptance: 'the tests pass', artifacts: [] }];
 }
+
+/** A Planner's blank title (the schema only asks for one character) reads as the goal's. */
+const titled = (title: string, goal: string) => (title.trim() === '' ? goalTitle(goal) : title);
 
 function draftsOf(input: PlanInput, goal: string): { drafts: StepDraft[]; analysis: string } {
   switch (input.kind) {
     case 'single_task':
       return { drafts: singleTask(goal), analysis: '' };
     case 'tasks':
-      return { drafts: input.plan.tasks.map((task) => ({ ...task })), analysis: '' };
+      return { drafts: input.plan.tasks.map((task) => ({ ...task, title: titled(task.title, goal) })), analysis: '' };
     case 'steps':
       return {
         analysis: input.plan.analysis,
         drafts: input.plan.steps.map((step) => ({
           id: step.id,
-          title: step.title,
+          title: titled(step.title, goal),
           rationale: step.description,
           acceptance: step.acceptance,
           artifacts: step.artifacts,

@@ -53,7 +53,9 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
       .commitStep(workspace, files, {
         runId: state.run_id,
         taskId: step?.id ?? 'T1',
-        title: step?.title ?? state.goal.slice(0, 100),
+        // The subject is cut to 72 characters; the whole goal is in the body.
+        title: step?.title ?? state.goal,
+        body: `Goal:\n${state.goal.trim()}`,
         role,
         attempt: step?.attempts,
       })

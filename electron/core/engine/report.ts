@@ -1,4 +1,5 @@
 import { quoteGitPath } from '../../../shared/gitPath';
+import { firstLine, shortenAtWord, SUBJECT_MAX } from '../../../shared/headline';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunCommitInfo } from '../workspace/types';
 import type { DoneCheck } from './doneChecks';
@@ -98,7 +99,7 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
 
 /** Seed 001's "push & PR": a ready-to-paste description, written whether or not a push happened. */
 export function renderPrDescription(state: RunState, commits: RunCommitInfo[]): string {
-  const title = state.goal.split('\n')[0]?.slice(0, 72) ?? 'Lathe run';
+  const title = shortenAtWord(firstLine(state.goal).line, SUBJECT_MAX) || 'Lathe run';
   return [
     `# ${title}`,
     '',

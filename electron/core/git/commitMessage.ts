@@ -1,3 +1,4 @@
+import { headline, SUBJECT_MAX } from '../../../shared/headline';
 import type { StepCommit } from '../workspace/types';
 
 export const LATHE_AUTHOR = { name: 'Lathe', email: 'lathe@localhost' } as const;
@@ -9,17 +10,26 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** The goal is bounded by the run preflight (the smallest role window); this only keeps a commit sane. */
+const BODY_MAX = 256 * 1024;
+
 /**
- * `lathe(<taskId>): <title>`, the body, then git trailers so `git log --format=%(trailers)` and
- * `git interpret-trailers` read the run, task, role and attempt back.
+ * `lathe(<taskId>): <title>` within git's 72 characters (the title's first line, cut at a word with
+ * `…`), the body (the whole title when it was cut, then the goal), then git trailers so
+ * `git log --format=%(trailers)` and `git interpret-trailers` read the run, task, role and attempt back.
  */
 export function formatCommitMessage(commit: StepCommit): string {
   const taskId = oneLine(commit.taskId, 32) || 'task';
-  const subject = `lathe(${taskId}): ${oneLine(commit.title, 180) || 'step'}`;
+  const prefix = `lathe(${taskId}): `;
+  const title = headline(commit.title, SUBJECT_MAX - prefix.length);
+  const subject = `${prefix}${title || 'step'}`;
   const trailers = [`Lathe-Run: ${oneLine(commit.runId, 64)}`, `Lathe-Task: ${taskId}`, `Lathe-Role: ${oneLine(commit.role, 32)}`];
   if (commit.attempt !== undefined) trailers.push(`Lathe-Attempt: ${Math.max(0, Math.floor(commit.attempt))}`);
-  const body = commit.body?.replace(/\r\n/g, '\n').trim().slice(0, 4000);
-  return [subject, ...(body ? ['', body] : []), '', ...trailers, ''].join('\n');
+  // A cut title is kept whole in the body, unless the body already holds it (a goal used as the title).
+  const fullTitle = title === commit.title.trim() || commit.body?.includes(commit.title.trim()) ? '' : commit.title.trim();
+  const body = [fullTitle, commit.body ?? ''].map((part) => part.replace(/\r\n?/g, '\n').trim()).filter(Boolean).join('\n\n');
+  const bounded = body.length > BODY_MAX ? `${body.slice(0, BODY_MAX)}\n…` : body;
+  return [subject, ...(bounded ? ['', bounded] : []), '', ...trailers, ''].join('\n');
 }
 
 export interface ParsedCommitMessage {
