@@ -30,10 +30,25 @@ export const MODEL_UNAVAILABLE_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED
  */
 export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string, code?: ErrorCode): Transition {
   const result = code === undefined ? { status, exit_code: exitCode, reason } : { status, exit_code: exitCode, reason, code };
+  const closed = status === 'complete' ? state : failRunningSteps(state, reason);
   return {
-    state: { ...state, phase: 'finished', status, gate: null, result },
+    state: { ...closed, phase: 'finished', status, gate: null, result },
     events: [{ role: 'engine', type: 'run_finished', data: { ...result, commits: state.commits } }],
   };
+}
+
+/**
+ * A run that ended without its goal leaves no step or plan "in progress": the steps it was running
+ * failed with the run's reason (counted, as a failed step is), so its state, report and listings say so.
+ */
+function failRunningSteps(state: RunState, reason: string): RunState {
+  const running = state.plans.flatMap((plan) => plan.steps.filter((step) => step.status === 'in_progress'));
+  const plans = state.plans.map((plan) => ({
+    ...plan,
+    status: plan.status === 'in_progress' ? ('failed' as const) : plan.status,
+    steps: plan.steps.map((step) => (step.status === 'in_progress' ? { ...step, status: 'failed' as const, fail_reason: step.fail_reason ?? reason } : step)),
+  }));
+  return { ...state, plans, metrics: { ...state.metrics, failed_steps: state.metrics.failed_steps + running.length } };
 }
 
 /** Stops the session but keeps the phase, so `--resume` continues where it stopped (Ctrl-C, Pause, time limit). */
@@ -55,7 +70,10 @@ export function reopenStuck(state: RunState, workflow: Workflow): RunState {
   if (step && state.workspace) {
     const wasFailed = step.status === 'failed';
     const again = updateStep(reopened, step.id, (current) => ({ ...current, status: 'in_progress', fail_reason: null }));
-    return { ...again, phase: 'verifying', metrics: wasFailed ? { ...again.metrics, failed_steps: Math.max(0, again.metrics.failed_steps - 1) } : again.metrics };
+    // The run's end failed the plans it was in (finishRun); verifying again, they are under way once more.
+    const stack = new Set(again.plan_stack);
+    const planOpen = { ...again, plans: again.plans.map((plan) => (stack.has(plan.plan_id) && plan.status === 'failed' ? { ...plan, status: 'in_progress' as const } : plan)) };
+    return { ...planOpen, phase: 'verifying', metrics: wasFailed ? { ...planOpen.metrics, failed_steps: Math.max(0, planOpen.metrics.failed_steps - 1) } : planOpen.metrics };
   }
   return { ...reopened, phase: workflow.scouts ? 'scouting' : 'planning', scouting: null };
 }

@@ -4,11 +4,16 @@ import type { RunState } from '../../../shared/engine/runState';
 import type { RunCommitInfo } from '../workspace/types';
 import type { DoneCheck } from './doneChecks';
 
+/** A run stopped to resume later (Ctrl-C, Pause, time limit) keeps its step under way; the report says it stopped. */
+function statusLabel(state: RunState, status: string): string {
+  return status === 'in_progress' && state.status !== 'running' && state.status !== 'waiting_for_gate' ? 'stopped' : status;
+}
+
 function planLines(state: RunState): string[] {
   return state.plans.flatMap((plan) => [
-    `Plan ${plan.plan_id}${plan.depth > 0 ? ` (sub-plan of ${plan.parent_step_id}, depth ${plan.depth})` : ''} — ${plan.status}`,
+    `Plan ${plan.plan_id}${plan.depth > 0 ? ` (sub-plan of ${plan.parent_step_id}, depth ${plan.depth})` : ''} — ${statusLabel(state, plan.status)}`,
     ...(plan.analysis ? [`  ${plan.analysis}`] : []),
-    ...plan.steps.map((step) => `- ${step.id} [${step.status}] ${step.title}${step.rationale ? ` — ${step.rationale}` : ''}${step.fail_reason ? ` (failed: ${step.fail_reason})` : ''}`),
+    ...plan.steps.map((step) => `- ${step.id} [${statusLabel(state, step.status)}] ${step.title}${step.rationale ? ` — ${step.rationale}` : ''}${step.fail_reason ? ` (failed: ${step.fail_reason})` : ''}`),
   ]);
 }
 
@@ -97,6 +102,12 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
   ].join('\n');
 }
 
+/** The top-level plans a replan did not replace; the last one stands even when the run failed in it. */
+function summaryPlans(state: RunState): RunState['plans'] {
+  const top = state.plans.filter((plan) => plan.depth === 0);
+  return top.filter((plan, index) => plan.status !== 'failed' || index === top.length - 1);
+}
+
 /** Seed 001's "push & PR": a ready-to-paste description, written whether or not a push happened. */
 export function renderPrDescription(state: RunState, commits: RunCommitInfo[]): string {
   const title = shortenAtWord(firstLine(state.goal).line, SUBJECT_MAX) || 'Lathe run';
@@ -104,7 +115,7 @@ export function renderPrDescription(state: RunState, commits: RunCommitInfo[]): 
     `# ${title}`,
     '',
     '## Summary',
-    ...state.plans.filter((plan) => plan.depth === 0 && plan.status !== 'failed').flatMap((plan) => plan.steps.map((step) => `- ${step.title} (${step.status})`)),
+    ...summaryPlans(state).flatMap((plan) => plan.steps.map((step) => `- ${step.title} (${statusLabel(state, step.status)})`)),
     '',
     '## Changes',
     ...commitLines(commits),
