@@ -55,10 +55,12 @@ export class ProgressPrinter {
       case 'agent_retry':
         return this.io.out(`    ${event.role}: ${str(d.code)} (${str(d.message).slice(0, 120)}), retrying (${String(d.attempt)})`);
       case 'patch':
-        return this.io.out(`    ${event.role} → edits ${(d.files ?? []).map(quoteGitPath).join(', ')}`);
+        return this.io.out(`    ${event.role} → ${d.files?.length ? `edits ${d.files.map(quoteGitPath).join(', ')}` : 'no edits'}`);
       case 'edit_rejected':
         return this.io.out(`    ✗ edits rejected: ${str(d.rule) || str(d.code)} ${quoteGitPath(str(d.path))} — ${str(d.message)}`);
       case 'commit':
+        // An answer that changed no file (a verify-only task) makes no commit: say so, not `commit  ()`.
+        if (!d.sha) return this.io.out('    nothing to commit');
         return this.io.out(`    commit ${short(d.sha)} (${(d.files ?? []).map(quoteGitPath).join(', ')})`);
       case 'test_result': {
         const counts = d.counts;

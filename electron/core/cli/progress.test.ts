@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { RunLogEvent } from '../../../shared/schemas/run';
+import { ProgressPrinter } from './progress';
+
+function printed(events: Omit<RunLogEvent, 'ts' | 'seq' | 'run_id'>[]): string[] {
+  const out: string[] = [];
+  const printer = new ProgressPrinter({ out: (line) => out.push(line), err: () => undefined, env: {}, cwd: '/' });
+  events.forEach((event, index) => printer.onEvent({ ts: 't', seq: index + 1, run_id: 'r1', ...event }));
+  return out;
+}
+
+describe('ProgressPrinter', () => {
+  // Issue 29: a supervised verify-only task printed `commit  ()` after "coder → edits".
+  it('says nothing was committed when an answer changed no file', () => {
+    const events = [
+      { role: 'coder', type: 'patch', data: { task_id: 'T2', files: [], format: 'search-replace' } },
+      { role: 'git', type: 'commit', data: { sha: null, task_id: 'T2', files: [] } },
+    ] as const;
+    expect(printed([...events])).toEqual(['    coder → no edits', '    nothing to commit']);
+  });
+
+  it('names the commit and its files otherwise', () => {
+    const events = [
+      { role: 'coder', type: 'patch', data: { task_id: 'T1', files: ['src/a.js'], format: 'whole-file' } },
+      { role: 'git', type: 'commit', data: { sha: '0123456789abcdef', task_id: 'T1', files: ['src/a.js', 'b c.js'] } },
+    ] as const;
+    expect(printed([...events])).toEqual(['    coder → edits src/a.js', '    commit 0123456789 (src/a.js, b c.js)']);
+  });
+});
