@@ -14,11 +14,11 @@ import { modelAssignments } from '../../engine/preflight';
 import { stopRunNow } from '../../engine/hardStop';
 import { workflowOf, resumeRun, startRun } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
-import { resolveRepoRoot } from '../../git/repoStatus';
 import { killLiveTreesNow } from '../../verifier/processTree';
 import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { repoRootArg } from '../repoArg';
 import { ProgressPrinter } from '../progress';
 import { givenGoal, maxRetriesAttempts, normalizeResumeArgs, resumeChoice } from './resumeChoice';
 
@@ -110,7 +110,7 @@ export const runCommand: Command = {
   async run(args, io) {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
     const { values } = parseCommandArgs(normalizeResumeArgs(args), options);
-    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const repoRoot = await repoRootArg(io.cwd, values.repo);
     const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter((value) => value !== undefined).length;
     if ((values.resume === undefined && goalSources !== 1) || goalSources > 1) throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
     // Seed 003's resume rules (a changed goal stops here, exit 64), before anything is set up.

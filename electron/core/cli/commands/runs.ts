@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { resolveRepoRoot } from '../../git/repoStatus';
 import { listRuns } from '../../runs/listRuns';
 import { parseCommandArgs, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { repoRootArg } from '../repoArg';
 
 const usage = `Usage: lathe runs [--repo DIR] [--json]
 
@@ -16,7 +15,7 @@ export const runsCommand: Command = {
   async run(args, io) {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
     const { values } = parseCommandArgs(args, { repo: { type: 'string' }, json: { type: 'boolean' } });
-    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const repoRoot = await repoRootArg(io.cwd, values.repo);
     const runs = await listRuns(repoRoot);
     if (values.json) {
       io.out(JSON.stringify(runs));

@@ -7,10 +7,10 @@ import { EventBus } from '../../api/eventBus';
 import { createCore } from '../../api/coreHandlers';
 import { sourceAppRoot } from '../../appRoot';
 import { defaultDataDir } from '../../dataDir';
-import { resolveRepoRoot } from '../../git/repoStatus';
 import { startWebHost } from '../../host/webHost';
 import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { repoRootArg } from '../repoArg';
 
 const usage = `Usage: lathe serve [--port N] [--repo DIR]
 
@@ -38,13 +38,15 @@ export const serveCommand: Command = {
     const { values } = parseCommandArgs(args, { port: { type: 'string' }, repo: { type: 'string' } });
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${values.port}`);
+    // A wrong --repo is the user's to fix first (exit 64), whatever the state of the build.
+    const repo = values.repo === undefined ? null : await repoRootArg(io.cwd, values.repo);
     const rendererDir = path.join(sourceAppRoot(), 'out', 'renderer');
     if (!fs.existsSync(path.join(rendererDir, 'index.html'))) {
       io.err(`lathe serve: the window is not built (${rendererDir} is missing); run \`npm run build\` first.`);
       return ExitCode.infraError;
     }
     const launchQuery: Record<string, string> = {};
-    if (values.repo !== undefined) launchQuery.repo = await resolveRepoRoot(path.resolve(io.cwd, values.repo));
+    if (repo !== null) launchQuery.repo = repo;
 
     const events = new EventBus();
     const core = createCore({ mode: 'browser', dataDir: defaultDataDir(io.env), events, appRoot: sourceAppRoot() });

@@ -1,10 +1,9 @@
-import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { createGitFacade } from '../../workspace/index';
-import { resolveRepoRoot } from '../../git/repoStatus';
 import { undoRecordedRun } from '../../runs/closeRun';
 import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { repoRootArg } from '../repoArg';
 
 const usage = `Usage: lathe undo [--repo DIR] RUN_ID
 
@@ -21,7 +20,7 @@ export const undoCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('give exactly one RUN_ID');
     const runId = positionals[0] ?? '';
-    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const repoRoot = await repoRootArg(io.cwd, values.repo);
     try {
       const { state, already } = await undoRecordedRun({ git: createGitFacade() }, repoRoot, runId);
       const workspace = state.workspace;
