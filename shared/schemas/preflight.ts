@@ -8,6 +8,8 @@ import { ModelRoleNameSchema } from '../engine/runConfig';
 export const PreflightProblemCodeSchema = z.enum([
   /** The goal is empty or only whitespace. */
   'BLANK_GOAL',
+  /** The goal alone does not fit the smallest context window of the roles the run calls. */
+  'GOAL_TOO_LONG',
   /** A role the workflow calls has no model. */
   'NO_MODEL',
   /** The spec does not parse (no provider, not a .gguf, not openai:URL#MODEL…). */

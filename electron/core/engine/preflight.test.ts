@@ -15,7 +15,7 @@ import type { CliIo } from '../cli/command';
 import { runCli } from '../cli/main';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { detectTestCommand } from '../workspace/index';
-import { checkRunInputs } from './preflight';
+import { checkGoalSize, checkRunInputs } from './preflight';
 
 const REPLAY = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
 const cleanup: (() => void)[] = [];
@@ -61,6 +61,8 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
     ['a host that is not allowed', () => ['--goal', 'fix median', '--model', 'openai:http://192.168.1.20:8080/v1#qwen'], /'192\.168\.1\.20:8080' is another host.*models\.allow_hosts.*\[HOST_NOT_ALLOWED\]/],
     ['an empty goal', () => ['--goal', '', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
     ['a goal of spaces', () => ['--goal', '   ', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
+    // Issue 29: a 200 KB goal failed mid-run (advice about edit formats), leaving a branch.
+    ['a 200 KB goal', () => ['--goal', 'word '.repeat(40_960), '--model', REPLAY], /the goal is 51200 tokens; the smallest role window is 16384 tokens \(the coder's, 1024 of them kept for its answer\).*\[GOAL_TOO_LONG\]/],
   ];
 
   it.each(cases)('%s', async (_name, args, message) => {
@@ -123,6 +125,26 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
     const lines = err.join('\n').split('\n');
     expect(lines.filter((line) => line.startsWith('  - ')).map((line) => /\[(\w+)\]$/.exec(line)?.[1])).toEqual(['BLANK_GOAL', 'MODEL_NOT_FOUND', 'MODEL_REJECTED']);
     expect(lines.find((line) => line.includes('MODEL_REJECTED'))).toContain('(model of planner, tester)');
+  });
+});
+
+describe('the goal must fit the smallest window of the roles the run calls', () => {
+  const config = (contextSizes: Partial<Record<'planner' | 'coder' | 'tester', number>>) => {
+    const resolved = resolveRunConfig({ repoRoot: os.tmpdir() }, { workflow: 'minimal', model: REPLAY });
+    for (const [role, size] of Object.entries(contextSizes)) {
+      const model = resolved.models[role as keyof typeof contextSizes];
+      if (model) model.context_size = size;
+    }
+    return resolved;
+  };
+
+  it("names the role with the least room, by its configured context_size", () => {
+    const problems = checkGoalSize('x'.repeat(8_000), WORKFLOWS.minimal, config({ tester: 2_048, planner: 32_768 }));
+    expect(problems).toEqual([{ code: 'GOAL_TOO_LONG', field: 'goal', roles: ['tester'], spec: REPLAY, message: expect.stringMatching(/^the goal is 2000 tokens; the smallest role window is 2048 tokens \(the tester's/) }]);
+  });
+
+  it('lets a goal through that fits beside every answer', () => {
+    expect(checkGoalSize('x'.repeat(8_000), WORKFLOWS.minimal, config({ tester: 4_096 }))).toEqual([]);
   });
 });
 

@@ -5,7 +5,9 @@ import type { AgentRoleName as ModelRoleName } from '../../../shared/engine/acti
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isLatheError, LatheError } from '../../../shared/errors';
 import { PREFLIGHT_FAILED, type PreflightErrorData, type PreflightProblem, type PreflightProblemCode } from '../../../shared/schemas/preflight';
+import { roleBudget } from '../context/roleBudget';
 import { inspectGguf } from '../llm/library/inspectGguf';
+import { estimateTokens } from '../llm/results';
 import { parseModelSpec, type ModelSpec } from '../llm/modelSpec';
 import { loadGoldPatch } from '../llm/oracle/goldPatch';
 import { loadReplayFile } from '../llm/providers/replayFile';
@@ -103,6 +105,7 @@ export function modelAssignments(workflow: Workflow, config: RunConfig): { assig
 export async function checkRunInputs(request: { repoRoot: string; goal: string; config: RunConfig }, workflow: Workflow, options: PreflightOptions): Promise<PreflightProblem[]> {
   const problems: PreflightProblem[] = [];
   if (request.goal.trim() === '') problems.push({ code: 'BLANK_GOAL', field: 'goal', roles: [], spec: null, message: 'the goal is blank: say what should change' });
+  problems.push(...checkGoalSize(request.goal, workflow, request.config));
   const { assigned, missing } = modelAssignments(workflow, request.config);
   if (missing.length > 0) {
     problems.push({ code: 'NO_MODEL', field: 'model', roles: missing, spec: null, message: `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC, or pick one in the window` });
@@ -110,6 +113,21 @@ export async function checkRunInputs(request: { repoRoot: string; goal: string; 
   problems.push(...(await checkModelAssignments(assigned, options)));
   if (!request.config.test_command) problems.push(...(await checkTestCommand(request.repoRoot, options)));
   return problems;
+}
+
+/**
+ * Every role's prompt carries the whole goal, so a goal that does not fit the smallest window of the
+ * roles the run calls (beside that role's answer) would only fail mid-run, on a branch already made.
+ * Windows are the ones the calls get (`roleBudget`); tokens are the estimate the prompt builder uses.
+ */
+export function checkGoalSize(goal: string, workflow: Workflow, config: RunConfig): PreflightProblem[] {
+  const tokens = estimateTokens(goal);
+  const rooms = rolesUsed(workflow, config).map((role) => ({ role, ...roleBudget(config, role) }));
+  const smallest = rooms.sort((a, b) => a.contextSize - a.answerReserve - (b.contextSize - b.answerReserve))[0];
+  if (!smallest || tokens <= smallest.contextSize - smallest.answerReserve) return [];
+  const { role, contextSize, answerReserve } = smallest;
+  const message = `the goal is ${tokens} tokens; the smallest role window is ${contextSize} tokens (the ${role}'s, ${answerReserve} of them kept for its answer): shorten the goal, or give the ${role} a model with a larger context_size`;
+  return [{ code: 'GOAL_TOO_LONG', field: 'goal', roles: [role], spec: config.models[role]?.model ?? null, message }];
 }
 
 async function checkTestCommand(repoRoot: string, options: PreflightOptions): Promise<PreflightProblem[]> {
