@@ -77,7 +77,8 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
   return [
     `# Lathe run ${state.run_id} — ${state.status}`,
     '',
-    `- Goal: ${state.goal}`,
+    // Every line of a multi-line goal, indented so that it stays within the list item.
+    `- Goal: ${state.goal.trim().split(/\r?\n/).map((line, index) => (index === 0 || line.trim() === '' ? line.trim() : `  ${line}`)).join('\n')}`,
     `- Workflow: ${state.workflow}`,
     `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
     `- Outcome: ${result ? `${result.status} (exit ${result.exit_code}) — ${result.reason}` : `stopped in phase ${state.phase}`}`,

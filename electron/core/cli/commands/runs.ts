@@ -1,3 +1,4 @@
+import { headline } from '../../../../shared/headline';
 import { listRuns } from '../../runs/listRuns';
 import { parseCommandArgs, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -6,7 +7,8 @@ import { repoRootArg } from '../repoArg';
 const usage = `Usage: lathe runs [--repo DIR] [--json]
 
 Lists the runs recorded in the repository (.lathe/runs), newest first, with their status: how the run
-ended, or \`undone\` / \`merged\` once you undid or merged it (--json: \`status\` and \`closed\`).`;
+ended, or \`undone\` / \`merged\` once you undid or merged it (--json: \`status\` and \`closed\`). GOAL is
+the goal's first line, \`…\` where it is cut or more lines follow (--json: the whole goal).`;
 
 export const runsCommand: Command = {
   name: 'runs',
@@ -25,7 +27,7 @@ export const runsCommand: Command = {
       io.out(`no runs in ${repoRoot}`);
       return ExitCode.success;
     }
-    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.closed?.action ?? run.status, run.workflow, String(run.commits), run.branch ?? '-', run.goal.split('\n')[0]?.slice(0, 60) ?? ''])];
+    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.closed?.action ?? run.status, run.workflow, String(run.commits), run.branch ?? '-', headline(run.goal, 60)])];
     const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
     for (const row of rows) io.out(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
     return ExitCode.success;
