@@ -55,10 +55,40 @@ describe('lathe models', () => {
 
   it('says so when a folder has no GGUF files, and refuses unknown flags', async () => {
     const empty = makeTempDir('lathe-empty-');
-    const { io, out } = capture();
+    const { io, out } = capture({ LATHE_HOME: path.join(dir, 'home') });
     expect(await modelsCommand.run(['--dir', empty], io)).toBe(0);
-    expect(out).toEqual([`No GGUF files in ${empty}.`]);
+    expect(out[0]).toBe(`No GGUF files in ${empty}.`);
+    expect(out).toContain(`Looked in: ${empty} (the --dir folders).`);
     await expect(modelsCommand.run(['--bogus'], io)).rejects.toThrow(/Unknown option/);
     fs.rmSync(empty, { recursive: true, force: true });
+  });
+
+  // Issue 29: an empty model library gave no hint of what to do next.
+  it('with an empty library, says where it looked, how to add a GGUF, and that the demo runs on a replay', async () => {
+    const home = makeTempDir('lathe-empty-home-');
+    const settingsFolder = path.join(home, 'from-settings');
+    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ modelFolders: [settingsFolder] }));
+    const { io, out } = capture({ LATHE_HOME: home });
+    expect(await modelsCommand.run([], io)).toBe(0);
+    const library = path.join(home, 'models');
+    expect(out[0]).toBe(`No GGUF files in ${library}, ${settingsFolder}.`);
+    const text = out.join('\n');
+    expect(text).toContain(`Looked in: ${library}, ${settingsFolder} (the library, the model folders in the app's settings, then LATHE_MODELS_DIR).`);
+    expect(text).toContain(`copy a .gguf file into ${library}`);
+    expect(text).toContain('LATHE_MODELS_DIR=DIR');
+    expect(text).toContain('lathe models --dir DIR');
+    expect(text).toContain('lathe run --model llama:PATH.gguf');
+    expect(text).toContain('`lathe demo` runs the bundled example on a labelled replay transcript');
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('gives the same hint when every file is rejected', async () => {
+    const junkOnly = makeTempDir('lathe-junk-only-');
+    writeJunkGguf(junkOnly);
+    const { io, out } = capture({ LATHE_HOME: path.join(dir, 'home') });
+    expect(await modelsCommand.run(['--dir', junkOnly], io)).toBe(0);
+    expect(out).toContain(`0 usable, 1 rejected — in ${junkOnly}`);
+    expect(out).toContain('To add a model:');
+    fs.rmSync(junkOnly, { recursive: true, force: true });
   });
 });

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultModelFolders, expandHome, scanModelFolders, type ModelEntry } from '../../llm';
-import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
+import { setAsideNotice } from '../../../../shared/schemas/settings';
+import { defaultDataDir } from '../../dataDir';
+import { SettingsStore } from '../../settings/settingsStore';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 
 const usage = `Usage: lathe models [--dir D]... [--json]
@@ -9,7 +12,8 @@ const usage = `Usage: lathe models [--dir D]... [--json]
 Lists the GGUF models Lathe can use, read from each file's header (nothing is loaded).
   --dir D   scan this folder instead of the defaults (repeatable)
   --json    print a JSON array of entries (documented in docs/models.md)
-Default folders: <LATHE_HOME or ~/.lathe>/models, then LATHE_MODELS_DIR (${path.delimiter}-separated).
+Default folders: <LATHE_HOME or ~/.lathe>/models, the model folders in settings, then LATHE_MODELS_DIR
+(${path.delimiter}-separated). With no usable model it says how to add one.
 Files that cannot be used are listed as rejected with the reason.`;
 
 export const modelsCommand: Command = {
@@ -22,25 +26,49 @@ export const modelsCommand: Command = {
       return ExitCode.success;
     }
     const { values } = parseCommandArgs(args, { dir: { type: 'string', multiple: true }, json: { type: 'boolean' } });
-    const folders = values.dir && values.dir.length > 0 ? values.dir.map((dir) => path.resolve(io.cwd, expandHome(dir))) : defaultModelFolders({ env: io.env });
+    const given = values.dir && values.dir.length > 0;
+    const folders = given ? (values.dir ?? []).map((dir) => path.resolve(io.cwd, expandHome(dir))) : libraryFolders(io);
     // A folder the user named must be there: an empty list would look like "no models" when it is a typo.
-    for (const folder of values.dir ? folders : []) if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir: ${folder} is not a folder`);
+    for (const folder of given ? folders : []) if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir: ${folder} is not a folder`);
     const entries = await scanModelFolders(folders);
     if (values.json) {
       io.out(JSON.stringify(entries, null, 2));
       return ExitCode.success;
     }
-    if (entries.length === 0) {
-      io.out(`No GGUF files in ${folders.join(', ')}.`);
-      return ExitCode.success;
-    }
-    for (const line of formatModelTable(entries)) io.out(line);
     const usable = entries.filter((entry) => entry.status === 'ok').length;
-    io.out('');
-    io.out(`${usable} usable, ${entries.length - usable} rejected — in ${folders.join(', ')}`);
+    if (entries.length === 0) io.out(`No GGUF files in ${folders.join(', ')}.`);
+    else {
+      for (const line of formatModelTable(entries)) io.out(line);
+      io.out('');
+      io.out(`${usable} usable, ${entries.length - usable} rejected — in ${folders.join(', ')}`);
+    }
+    if (usable === 0) for (const line of howToAddModels(folders, io.env, given === true)) io.out(line);
     return ExitCode.success;
   },
 };
+
+/** The library `lathe run` and the window use: the data folder's, the settings' folders, LATHE_MODELS_DIR. */
+function libraryFolders(io: CliIo): string[] {
+  const store = new SettingsStore(defaultDataDir(io.env));
+  const settings = store.read();
+  if (store.setAside) io.err(`warning: ${setAsideNotice(store.setAside)}`);
+  return defaultModelFolders({ env: io.env, settingsFolders: settings.modelFolders });
+}
+
+/** An empty library is where a first run stops: say where Lathe looked, how to add a model, and what runs without one. */
+export function howToAddModels(folders: readonly string[], env: NodeJS.ProcessEnv, fromDir: boolean): string[] {
+  const library = path.join(defaultDataDir(env), 'models');
+  const why = fromDir ? 'the --dir folders' : "the library, the model folders in the app's settings, then LATHE_MODELS_DIR";
+  return [
+    '',
+    `Looked in: ${folders.join(', ')} (${why}).`,
+    'To add a model:',
+    `  - copy a .gguf file into ${library} (which GGUF suits your memory, with checksums: docs/model-picks.md), or`,
+    `  - point Lathe at the folder that has them: LATHE_MODELS_DIR=DIR (folders separated by ${path.delimiter}) or a model folder in the app's settings; \`lathe models --dir DIR\` looks there once, or`,
+    '  - give a file directly: lathe run --model llama:PATH.gguf',
+    'Without a model: `lathe demo` runs the bundled example on a labelled replay transcript (the replay provider, --model replay:FILE.json; docs/replay-format.md).',
+  ];
+}
 
 export function formatModelTable(entries: readonly ModelEntry[]): string[] {
   const header = ['NAME', 'ARCH', 'PARAMS', 'QUANT', 'SIZE', 'CONTEXT', 'STATUS'];
