@@ -1,7 +1,7 @@
 import type { GitFacade, RunWorkspace } from '../workspace/types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
-import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead } from './history';
+import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead, runPatchIn } from './history';
 import { mergeRunIn, pushRunIn } from './mergeRun';
 import { preflightRepo } from './preflight';
 import { openRepo, type RepoContext } from './repoContext';
@@ -75,6 +75,7 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
         checkMode(context, workspace);
         return undoRunIn(context, workspace);
       }),
+    runPatch: (workspace) => withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace)),
     exportPatch: (workspace, file) => withRepo(workspace.repoRoot, (context) => exportPatchIn(context, workspace, file)),
     pushRun: (workspace, remote) => withRepo(workspace.repoRoot, (context) => pushRunIn(context, workspace, remote)),
     closeRun: (workspace) =>

@@ -226,6 +226,8 @@ export interface GitFacade {
   mergeRun(workspace: RunWorkspace): Promise<{ merged: string }>;
   /** Removes the run branch and worktree and restores the user's checkout exactly as it was. */
   undoRun(workspace: RunWorkspace): Promise<void>;
+  /** The run's change from its base to its head as one unified diff (git's own text when installed). */
+  runPatch(workspace: RunWorkspace): Promise<string>;
   exportPatch(workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }>;
   /** Pushes the run branch when the remote is reachable; a typed error otherwise. */
   pushRun(workspace: RunWorkspace, remote: string): Promise<{ pushed: boolean; detail: string }>;
