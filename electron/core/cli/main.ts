@@ -19,6 +19,7 @@ export const commands: CommandEntry[] = [
   { name: 'models', summary: 'list the GGUF models Lathe can use', load: async () => (await import('./commands/models')).modelsCommand },
   { name: 'runs', summary: 'list the runs recorded in a repository', load: async () => (await import('./commands/runs')).runsCommand },
   { name: 'undo', summary: 'undo a run', load: async () => (await import('./commands/undo')).undoCommand },
+  { name: 'merge', summary: 'merge a complete run into the branch it started from (fast-forward)', load: async () => (await import('./commands/merge')).mergeCommand },
   { name: 'diff', summary: "print a run's diff against the commit it started from", load: async () => (await import('./commands/diff')).diffCommand },
   { name: 'demo', summary: 'run the bundled example goal headless (replay model unless --model)', load: async () => (await import('./commands/demo')).demoCommand },
   { name: 'doctor', summary: 'check this machine for what Lathe needs (llama.cpp, memory, models, git, sandbox, tests)', load: async () => (await import('./commands/doctor')).doctorCommand },
