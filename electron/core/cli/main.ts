@@ -36,6 +36,7 @@ function overview(): string {
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Run `lathe <command> --help` for a command\'s options.',
+    'Exit codes: 0 done, 1 goal not met (or a merge the repository refused), 2 git or infrastructure error, 64 usage error.',
   ].join('\n');
 }
 
