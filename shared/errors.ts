@@ -54,6 +54,7 @@ export const gitErrorReasons = [
   'BRANCH_EXISTS',
   'WORKTREE_EXISTS',
   'INVALID_WORKSPACE',
+  'BRANCH_CHECKED_OUT',
 ] as const;
 export type GitErrorReason = (typeof gitErrorReasons)[number];
 

@@ -14,7 +14,8 @@ describe('lathe CLI', () => {
   it('prints the command overview and exits 64 without a command', async () => {
     const { io, out } = capture();
     expect(await runCli([], io)).toBe(64);
-    expect(out.join('\n')).toMatch(/Commands:[\s\S]*run[\s\S]*serve[\s\S]*models[\s\S]*runs[\s\S]*undo/);
+    expect(out.join('\n')).toMatch(/Commands:[\s\S]*run[\s\S]*serve[\s\S]*models[\s\S]*runs[\s\S]*undo[\s\S]*diff[\s\S]*merge[\s\S]*prune/);
+    expect(out.join('\n')).toContain('Exit codes: 0 done, 1 goal not met (or a merge the repository refused), 2 git or infrastructure error, 64 usage error.');
   });
 
   it('exits 64 on an unknown command or an unknown flag', async () => {
@@ -39,7 +40,7 @@ describe('lathe CLI', () => {
     }
   });
 
-  it.each(['run', 'serve', 'models', 'runs', 'undo'])('%s --help prints its usage and exits 0', async (name) => {
+  it.each(['run', 'serve', 'models', 'runs', 'undo', 'diff', 'merge', 'prune'])('%s --help prints its usage and exits 0', async (name) => {
     const { io, out } = capture();
     expect(await runCli([name, '--help'], io)).toBe(0);
     expect(out.join('\n')).toContain(`Usage: lathe ${name}`);

@@ -19,6 +19,9 @@ export const commands: CommandEntry[] = [
   { name: 'models', summary: 'list the GGUF models Lathe can use', load: async () => (await import('./commands/models')).modelsCommand },
   { name: 'runs', summary: 'list the runs recorded in a repository', load: async () => (await import('./commands/runs')).runsCommand },
   { name: 'undo', summary: 'undo a run', load: async () => (await import('./commands/undo')).undoCommand },
+  { name: 'diff', summary: "print a run's diff against the commit it started from", load: async () => (await import('./commands/diff')).diffCommand },
+  { name: 'merge', summary: 'merge a complete run into the branch it started from (fast-forward)', load: async () => (await import('./commands/merge')).mergeCommand },
+  { name: 'prune', summary: "remove finished runs' branches, worktrees and artifacts", load: async () => (await import('./commands/prune')).pruneCommand },
   { name: 'demo', summary: 'run the bundled example goal headless (replay model unless --model)', load: async () => (await import('./commands/demo')).demoCommand },
   { name: 'doctor', summary: 'check this machine for what Lathe needs (llama.cpp, memory, models, git, sandbox, tests)', load: async () => (await import('./commands/doctor')).doctorCommand },
   { name: 'eval', summary: 'measure a model and workflow on the task suite (hidden acceptance tests)', load: async () => (await import('./commands/eval')).evalCommand },
@@ -33,6 +36,7 @@ function overview(): string {
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
     'Run `lathe <command> --help` for a command\'s options.',
+    'Exit codes: 0 done, 1 goal not met (or a merge the repository refused), 2 git or infrastructure error, 64 usage error.',
   ].join('\n');
 }
 

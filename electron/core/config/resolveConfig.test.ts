@@ -141,6 +141,8 @@ describe('config helpers', () => {
     expect(parseDuration('1h30m')).toBe(5_400_000);
     expect(parseDuration('90')).toBe(90_000);
     expect(parseDuration('250ms')).toBe(250);
+    expect(parseDuration('7d')).toBe(604_800_000);
+    expect(parseDuration('1d12h')).toBe(129_600_000);
     expect(() => parseDuration('3 days')).toThrow(/not a duration/);
   });
 

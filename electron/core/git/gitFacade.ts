@@ -1,9 +1,10 @@
 import type { GitFacade, RunWorkspace } from '../workspace/types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
-import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead } from './history';
+import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead, runPatchIn } from './history';
 import { mergeRunIn, pushRunIn } from './mergeRun';
 import { preflightRepo } from './preflight';
+import { pruneRunIn, runFootprintIn } from './pruneRun';
 import { openRepo, type RepoContext } from './repoContext';
 import { resetRunTo, undoRunIn } from './restore';
 import { readRunMetadata, recordedWorktreeDir } from './runMetadata';
@@ -75,8 +76,11 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
         checkMode(context, workspace);
         return undoRunIn(context, workspace);
       }),
+    runPatch: (workspace) => withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace)),
     exportPatch: (workspace, file) => withRepo(workspace.repoRoot, (context) => exportPatchIn(context, workspace, file)),
     pushRun: (workspace, remote) => withRepo(workspace.repoRoot, (context) => pushRunIn(context, workspace, remote)),
+    runFootprint: (workspace) => withRepo(workspace.repoRoot, (context) => runFootprintIn(context, workspace)),
+    pruneRun: (workspace) => withRepo(workspace.repoRoot, (context) => pruneRunIn(context, workspace)),
     closeRun: (workspace) =>
       withRepo(workspace.repoRoot, async (context) => {
         if (workspace.mode !== 'worktree') return;

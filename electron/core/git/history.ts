@@ -90,6 +90,22 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
   return out;
 }
 
+/**
+ * The run's whole change from its base to its head as one unified diff (`lathe diff`): git's own
+ * output when installed (no colour, no external diff program, a/ b/ prefixes whatever the config says),
+ * else the per-file patches the export writes without git.
+ */
+export async function runPatchIn(context: RepoContext, workspace: RunWorkspace): Promise<string> {
+  const head = await runHead(context, workspace);
+  if (context.native) {
+    return (await context.git(workspace.repoRoot, ['diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', workspace.baseCommit, head])).stdout;
+  }
+  const changes = await diffTrees(context, await treeOf(context, workspace.baseCommit), await treeOf(context, head));
+  const parts: string[] = [];
+  for (const change of changes) parts.push(await filePatch(context, change));
+  return parts.join('');
+}
+
 /** The run as a patch series `git am` can apply: native format-patch when installed, else written here. */
 export async function exportPatchIn(context: RepoContext, workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }> {
   const head = await runHead(context, workspace);

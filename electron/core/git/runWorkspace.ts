@@ -16,8 +16,13 @@ export { DEPENDENCY_FOLDERS } from './dependencyLinks';
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
+/** A run id Lathe could have made: usable in a branch name and as one folder name (never `..`, never a path). */
+export function isRunId(runId: string): boolean {
+  return RUN_ID.test(runId) && !runId.endsWith('.lock') && !runId.includes('..');
+}
+
 export function runBranchName(prefix: string, runId: string): string {
-  if (!RUN_ID.test(runId) || runId.endsWith('.lock') || runId.includes('..')) {
+  if (!isRunId(runId)) {
     throw gitError('INVALID_RUN_ID', `run id ${JSON.stringify(runId.slice(0, 80))} is not usable in a branch name`, { runId: runId.slice(0, 80) });
   }
   if (!PREFIX.test(prefix) || prefix.includes('..') || prefix.endsWith('.lock') || prefix.length > 100) {

@@ -7,6 +7,11 @@ export const RETENTION = { keepRuns: 20, keepDays: 14 } as const;
 const RETAINED_MARK = 'RETAINED.json';
 const RUN_DIR = /^v\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 
+/** A folder name the Verifier makes for one of its runs (`v20260102T030405678Z-1a2b3c`). */
+export function isVerifyRunDirName(name: string): boolean {
+  return RUN_DIR.test(name);
+}
+
 /** Sortable by time: `v20260102T030405678Z-1a2b3c`. */
 export function newVerifyRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '');
@@ -123,7 +128,8 @@ export interface ArtifactUsage {
   bytes: number;
 }
 
-async function folderBytes(dir: string): Promise<number> {
+/** The bytes of the files under `dir` (links counted as themselves, never followed). */
+export async function folderBytes(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[])) {
     const full = path.join(dir, entry.name);

@@ -226,11 +226,26 @@ export interface GitFacade {
   mergeRun(workspace: RunWorkspace): Promise<{ merged: string }>;
   /** Removes the run branch and worktree and restores the user's checkout exactly as it was. */
   undoRun(workspace: RunWorkspace): Promise<void>;
+  /** The run's change from its base to its head as one unified diff (git's own text when installed). */
+  runPatch(workspace: RunWorkspace): Promise<string>;
   exportPatch(workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }>;
   /** Pushes the run branch when the remote is reachable; a typed error otherwise. */
   pushRun(workspace: RunWorkspace, remote: string): Promise<{ pushed: boolean; detail: string }>;
   /** Removes a worktree run's folder, wherever it lives, and keeps its branch (after a merge); in place: nothing. */
   closeRun(workspace: RunWorkspace): Promise<void>;
+  /** What of the run is still in the repository (`lathe prune` shows it before removing it). */
+  runFootprint(workspace: RunWorkspace): Promise<RunFootprint>;
+  /** Removes the run's own worktree, its branch and metadata; refused while the branch is checked out elsewhere. */
+  pruneRun(workspace: RunWorkspace): Promise<void>;
+}
+
+export interface RunFootprint {
+  /** The run branch when it still exists. */
+  branch: string | null;
+  /** The run's own worktree folder, when git still lists it (never the main checkout). */
+  worktree: string | null;
+  /** A checkout other than the run's own worktree with the run branch checked out, or null. */
+  checkedOutIn: string | null;
 }
 
 // ---------------------------------------------------------------- verifier (seed 004)

@@ -20,6 +20,7 @@ import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } fro
 import { ExitCode } from '../exitCodes';
 import { repoRootArg } from '../repoArg';
 import { ProgressPrinter } from '../progress';
+import { runTotals, runTotalsLine } from '../runTotals';
 import { givenGoal, maxRetriesAttempts, normalizeResumeArgs, resumeChoice } from './resumeChoice';
 
 const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --spec F | --goals FILE) [options]
@@ -198,6 +199,7 @@ function finish(io: CliIo, state: RunState, repoRoot: string, json: boolean): nu
     io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode }));
   } else {
     io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
+    io.out(`  ${runTotalsLine(runTotals(state))}`);
     // A run that failed before its workspace existed (no commits yet…) still has its folder in the repo.
     io.out(`  report: ${path.join(repoRoot, '.lathe', 'runs', state.run_id, 'report.md')}`);
     // Interrupted, paused or out of time: the phase is kept, so the run continues where it stopped.

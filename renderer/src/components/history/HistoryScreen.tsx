@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { mergeRefusal } from '../../../../shared/mergeRefusal';
 import type { RunSummary } from '../../../../shared/schemas/run';
 import { errorMessage } from '../../api/client';
 import { formatDateTime, formatDuration } from '../../lib/format';
@@ -12,14 +13,9 @@ type Confirm = { kind: 'undo' | 'merge'; run: RunSummary } | null;
 
 const ACTIVE = new Set(['running', 'waiting_for_gate']);
 
-/** Why Merge is off for a run, or null when it can be merged. */
+/** Why Merge is off for a run, or null when it can be merged (the same rules as `lathe merge`). */
 function mergeBlockedBecause(run: RunSummary, branchGone: boolean): string | null {
-  if (run.closed?.action === 'undone') return 'This run was undone: its branch is gone.';
-  if (run.closed?.action === 'merged') return `Already merged into ${run.closed.into ?? 'its branch'}.`;
-  if (branchGone) return 'The run branch no longer exists.';
-  if (run.status !== 'complete') return 'Only a complete run can be merged.';
-  if (run.commits === 0) return 'The run made no commits.';
-  return null;
+  return mergeRefusal(run, branchGone)?.message ?? null;
 }
 
 /** Past runs of the open repository: open (replay the log), report, merge, export patch, undo. */

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunStateSchema } from '../../../shared/engine/runState';
+import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
+import { runLathe } from '../../../test-support/runCli';
+import { makeTempDir } from '../../../test-support/tempRepo';
+import { runTotalsLine } from './runTotals';
+
+const cleanup: (() => void)[] = [];
+afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
+
+describe('runTotalsLine', () => {
+  it.each([
+    [{ promptTokens: 12_345, generatedTokens: 678, elapsedMs: 83_000 }, 'tokens: 12,345 prompt · 678 generated · elapsed 1 min 23 s'],
+    [{ promptTokens: 0, generatedTokens: 0, elapsedMs: 4_200 }, 'tokens: 0 prompt · 0 generated · elapsed 4.2 s'],
+    [{ promptTokens: 1_234_567, generatedTokens: 10_001, elapsedMs: 3_723_000 }, 'tokens: 1,234,567 prompt · 10,001 generated · elapsed 1 h 02 min'],
+  ])('%j → %s', (totals, line) => {
+    expect(runTotalsLine(totals)).toBe(line);
+  });
+});
+
+describe('lathe run: the closing summary', () => {
+  it("says the run's tokens over every role and its elapsed time, as its saved state records them", async () => {
+    const repo = makeExampleRepo('js-stats');
+    const home = makeTempDir('lathe-home-');
+    cleanup.push(() => repo.remove(), () => fs.rmSync(home, { recursive: true, force: true }));
+    const result = await runLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--model', `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`], { env: { LATHE_HOME: home } });
+    expect(result.code).toBe(0);
+    const runId = /▶ run (\S+)/.exec(result.stdout)?.[1] ?? '';
+    const state = RunStateSchema.parse(JSON.parse(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', runId, 'state.json'), 'utf8')));
+    const agents = Object.values(state.metrics.agents);
+    const prompt = agents.reduce((sum, agent) => sum + agent.prompt_tokens, 0);
+    const generated = agents.reduce((sum, agent) => sum + agent.completion_tokens, 0);
+    expect(prompt).toBeGreaterThan(0);
+    expect(generated).toBeGreaterThan(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const summary = lines.findIndex((line) => line.startsWith(`  run ${runId} · branch`));
+    expect(lines[summary + 1]).toBe(`  ${runTotalsLine({ promptTokens: prompt, generatedTokens: generated, elapsedMs: state.elapsed_ms })}`);
+    expect(lines[summary + 1]).toMatch(/^ {2}tokens: [\d,]+ prompt · [\d,]+ generated · elapsed \d+(\.\d)? s$/);
+  });
+});
