@@ -26,6 +26,9 @@ describe('a --repo that is not a git repository is a usage error (exit 64), in e
     ['run', ['run', '--goal', 'fix median', '--model', 'replay:/none.json']],
     ['runs', ['runs']],
     ['undo', ['undo', '20260101T000000Z']],
+    ['diff', ['diff', '20260101T000000Z']],
+    ['merge', ['merge', '20260101T000000Z']],
+    ['prune', ['prune', '--dry-run']],
   ];
 
   it.each(commands)('%s: a folder that does not exist', async (_name, args) => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { formatBytes } from '../../../../shared/format';
 import { parseDuration } from '../../config/duration';
 import { defaultDataDir } from '../../dataDir';
-import { resolveRepoRoot } from '../../git/repoStatus';
+import { repoRootArg } from '../repoArg';
 import { applyPrune, planPrune, type PruneItem } from '../../runs/pruneRuns';
 import { PruneStatusSchema, type PruneStatus } from '../../runs/pruneSelection';
 import { createGitFacade } from '../../workspace/index';
@@ -60,7 +60,7 @@ export const pruneCommand: Command = {
       olderThanMs: values['older-than'] === undefined ? null : parseDuration(values['older-than'], '--older-than'),
       now: Date.now(),
     };
-    const repoRoot = await resolveRepoRoot(path.resolve(io.cwd, values.repo ?? '.'));
+    const repoRoot = await repoRootArg(io.cwd, values.repo);
     const deps = { git: createGitFacade() };
     const plan = await planPrune(deps, repoRoot, path.join(defaultDataDir(io.env), 'artifacts'), filter);
     for (const kept of plan.kept) io.err(`kept run ${kept.runId} (${kept.status}): ${kept.reason}`);
