@@ -25,6 +25,7 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
   commits: 3,
   closed: null,
   resumable: false,
+  followUpOf: null,
   ...change,
 });
 
