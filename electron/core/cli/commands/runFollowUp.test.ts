@@ -91,6 +91,19 @@ describe('lathe run --follow-up', () => {
     expect(repo.git('branch', '--list', child.branch)).toBe('');
   }, 120_000);
 
+  it('starts a follow-up of a merged run at the commit it was merged at', async () => {
+    const { repo, home } = setup();
+    const parent = await parentRun(repo, home);
+    expect((await runLathe(['merge', '--repo', repo.dir, parent.runId])).code).toBe(0);
+    const merged = repo.git('rev-parse', 'HEAD');
+    expect(merged).toBe(parent.head);
+    const result = await runLathe(['run', '--repo', repo.dir, '--follow-up', parent.runId, '--goal', 'also add a changelog', '--model', followUpModel(home), '--json'], { env: { LATHE_HOME: home } });
+    expect(result.code).toBe(0);
+    const child = lastJson(result.stdout);
+    expect(stateOf(repo, child.run_id).workspace.baseCommit).toBe(merged);
+    expect(repo.git('rev-parse', `${child.branch}~1`)).toBe(merged);
+  }, 120_000);
+
   it('refuses an unknown run and an undone one (exit 64), creating nothing', async () => {
     const { repo, home } = setup();
     const unknown = await cli(['run', '--repo', repo.dir, '--follow-up', '20990101T000000Z', '--goal', 'more', '--model', MODEL], home);
