@@ -64,6 +64,8 @@ export const coreErrorCodes = [
   'RUN_NOT_FOUND',
   'RUN_ACTIVE',
   'RUN_UNDONE',
+  /** `--follow-up` names a run that cannot be continued (no branch, still going on); the reason says why. */
+  'FOLLOW_UP_REFUSED',
   'RUN_STATE_INVALID',
   'RUN_LOG_INVALID',
   'NO_WORKSPACE',

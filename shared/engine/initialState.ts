@@ -8,6 +8,8 @@ export interface NewRun {
   config: RunConfig;
   now: string;
   nowMs: number;
+  /** A follow-up's parent run and the commit its branch starts from (the parent's head). */
+  followUp?: { runId: string; startCommit: string };
 }
 
 export function initialState(run: NewRun): RunState {
@@ -68,5 +70,7 @@ export function initialState(run: NewRun): RunState {
     tried_answers: [],
     approved_test_files: [],
     unrelated_hunks: [],
+    follow_up_of: run.followUp?.runId ?? null,
+    start_commit: run.followUp?.startCommit ?? null,
   };
 }

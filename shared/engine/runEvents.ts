@@ -28,8 +28,19 @@ const usage = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(
  * get a typed view of it through `readRunEvent`.
  */
 export const RUN_EVENTS = {
-  /** `models`: each role's model; logs of early versions name only its spec string. */
-  run_started: z.object({ goal: z.string(), workflow: z.string(), seed: z.string(), branch_prefix: z.string(), models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema.or(z.string())) }),
+  /**
+   * `models`: each role's model; logs of early versions name only its spec string. A follow-up names
+   * its parent run and the commit its branch starts from; older logs and fresh runs have neither.
+   */
+  run_started: z.object({
+    goal: z.string(),
+    workflow: z.string(),
+    seed: z.string(),
+    branch_prefix: z.string(),
+    models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema.or(z.string())),
+    follow_up_of: z.string().optional(),
+    start_commit: z.string().optional(),
+  }),
   run_resumed: z.object({ phase: PhaseSchema, previous_status: RunStatusSchema, state_seq: z.number(), orphaned_events: z.object({ from: z.number(), to: z.number() }).nullable() }),
   pause_requested: z.object({ phase: PhaseSchema, step_id: stepId }),
   workspace_setup: z.object({

@@ -298,5 +298,12 @@ export const RunStateSchema = z.object({
   approved_test_files: z.array(z.string()).default([]),
   /** Undone or merged by the user after the run (the `run_undone`/`run_merged` event it mirrors); older states lack it. */
   closed: RunClosureSchema.nullable().default(null),
+  /** The run this one follows up on (`lathe run --follow-up`): its branch starts at that run's head; null for a fresh run and in older states. */
+  follow_up_of: z.string().nullable().default(null),
+  /**
+   * The commit the run branch starts from when it is not the checkout's HEAD (a follow-up: its parent's
+   * head), frozen at start so a resume prepares the same branch; null: HEAD at preparing.
+   */
+  start_commit: z.string().nullable().default(null),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 
-/** One piece of a call's context: a whole file, an excerpt of one (its line ranges), or the ranked repo map. */
+/**
+ * One piece of a call's context: a whole file, an excerpt of one (its line ranges), the ranked repo
+ * map, or the earlier run a follow-up continues (`run`: its goal, how its plan ended, its diff).
+ */
 export const ContextEntrySchema = z.object({
   id: z.string(),
   path: z.string(),
-  kind: z.enum(['file', 'excerpt', 'map']),
+  kind: z.enum(['file', 'excerpt', 'map', 'run']),
   tokens: z.number(),
   lines: z.array(z.tuple([z.number(), z.number()])).optional(),
   reason: z.string(),

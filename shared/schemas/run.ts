@@ -68,6 +68,8 @@ export const RunSummarySchema = z.object({
   closed: RunClosureSchema.nullable(),
   /** The run kept its phase (paused, interrupted, out of time, or its process died) and was not undone: a resume continues it. */
   resumable: z.boolean(),
+  /** The run this one follows up on (its branch starts at that run's head); null for a fresh run. */
+  followUpOf: z.string().nullable(),
 });
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 

@@ -18,6 +18,8 @@ export const StartRunRequestSchema = z.strictObject({
   timeLimitMs: z.number().int().positive().nullable().optional(),
   testCommand: z.array(z.string().max(4096)).min(1).max(64).optional(),
   allowDirty: z.boolean().optional(),
+  /** Follow up on this run: the new run's branch starts at its head, and its agents are told what it did. */
+  followUpOf: RunIdSchema.optional(),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 

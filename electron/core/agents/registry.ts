@@ -18,6 +18,7 @@ import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens, type WholeFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
+import { earlierRunItem, withEarlierRun, type EarlierRun } from './earlierRunContext';
 import { fixPlanReviewInput, reviewInput } from './reviewInput';
 
 export interface AgentContext {
@@ -31,6 +32,8 @@ export interface AgentContext {
   knowledge: ContextItem[];
   /** The latest Scout report (seed 004), when there is one. */
   scoutReport: string | null;
+  /** A follow-up's earlier run (its goal, how its plan ended, its diff), for the Planner and the writer; absent otherwise. */
+  earlierRun?: EarlierRun | null;
   /**
    * How the repo map is built: where it keeps its facts by blob id between runs, and whether the engine
    * vouches that the work tree equals its index (then git is not asked what changed).
@@ -118,7 +121,7 @@ const planner: AgentSpec = {
     if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
     if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
     if (ctx.state.escalation_note?.role === 'planner') input.supervisor_note = ctx.state.escalation_note.message;
-    return { input, context: [], budgeted: (budget) => overviewFor(ctx, budget, ctx.knowledge) };
+    return { input, context: [], budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => overviewFor(ctx, budget, ctx.knowledge)) };
   },
 };
 
@@ -142,13 +145,13 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       // Seed 002's Coder may ask for a sub-plan inline, where the run makes sub-plans for blocked steps.
       if (step && step.depth < ctx.state.config.limits.max_subplan_depth) input.can_request_subplan = true;
       const workDir = ctx.state.workspace?.workDir;
-      if (!workDir) return { input, context: await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only }) };
+      if (!workDir) return { input, context: [...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })), ...earlierRunItem(ctx.earlierRun ?? null)] };
       const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
       const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
       const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
-      return { input, context: [], wholeFiles, budgeted: (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.repoMap ?? {}, options) };
+      return { input, context: [], wholeFiles, budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.repoMap ?? {}, options)) };
     },
   };
 }

@@ -34,7 +34,7 @@ export class ProgressPrinter {
     const { type, data: d } = known;
     switch (type) {
       case 'run_started':
-        return this.io.out(`▶ run ${event.run_id} · workflow ${str(d.workflow)} (seed ${str(d.seed)})`);
+        return this.io.out(`▶ run ${event.run_id} · workflow ${str(d.workflow)} (seed ${str(d.seed)})${d.follow_up_of ? ` · follow-up of ${d.follow_up_of}, from ${(d.start_commit ?? '').slice(0, 10)}` : ''}`);
       case 'run_resumed':
         return this.io.out(`↻ resuming ${event.run_id} from phase ${str(d.phase)}`);
       case 'workspace_ready':

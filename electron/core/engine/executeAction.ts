@@ -136,6 +136,7 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     branchPrefix: state.config.branch_prefix,
     allowDirty: state.config.allow_dirty,
     worktreeRoot: settings.worktree_root,
+    startCommit: state.start_commit,
     ...(settings.dependency_folders ? { dependencyFolders: settings.dependency_folders } : {}),
   };
   const adopted = await deps.git.adoptRun(repoRoot, options);

@@ -81,6 +81,7 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
     `- Goal: ${state.goal.trim().split(/\r?\n/).map((line, index) => (index === 0 || line.trim() === '' ? line.trim() : `  ${line}`)).join('\n')}`,
     `- Workflow: ${state.workflow}`,
     `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
+    ...(state.follow_up_of ? [`- Follows up on: run ${state.follow_up_of} (the branch starts at its head)`] : []),
     `- Outcome: ${result ? `${result.status} (exit ${result.exit_code}) — ${result.reason}` : `stopped in phase ${state.phase}`}`,
     `- Run id: ${state.run_id}`,
     '',

@@ -7,6 +7,8 @@ import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { AgentContext } from '../agents/registry';
+import type { EarlierRun } from '../agents/earlierRunContext';
+import { EARLIER_RUN_FILE } from '../runs/earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
 import type { ContextItem, ModelRouter } from '../llm/types';
 import type { Clock, EngineDeps } from './engineDeps';
@@ -187,6 +189,7 @@ export class RunSession {
       editFormat: this.deps.getEditFormat(state.config.edit_format),
       knowledge: await this.loadKnowledge(state.config.kb_dir),
       scoutReport: this.readScoutReport(),
+      earlierRun: this.readEarlierRun(state),
       changeDiff: () => stepDiff(this.deps, state),
       repoMap: {
         // Beside the run store: never listed, never committed, shared by the repository's runs.
@@ -210,6 +213,13 @@ export class RunSession {
     }
     this.knowledge = items;
     return items;
+  }
+
+  /** A follow-up's earlier run, as frozen in its run folder when it began (runner.ts). */
+  private readEarlierRun(state: RunState): EarlierRun | null {
+    if (!state.follow_up_of) return null;
+    const file = path.join(this.store.dir, EARLIER_RUN_FILE);
+    return fs.existsSync(file) ? { runId: state.follow_up_of, text: fs.readFileSync(file, 'utf8') } : null;
   }
 
   private readScoutReport(): string | null {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import git from 'isomorphic-git';
 import type { ActionOutcome } from '../../../shared/engine/actions';
 import { accountTime, checkBudget } from '../../../shared/engine/budget';
@@ -17,7 +18,9 @@ import { preflightRun } from './preflight';
 import type { SharedModelPool } from '../llm/sharedPool';
 import { refuseUndone } from '../runs/closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
-import { ensureWritableRepo, hashGoal, newRunId, runDir, RunStore } from './runStore';
+import { ensureWritableRepo, hashGoal, newRunId, runDir, RunStore, writeFileAtomic } from './runStore';
+import { EARLIER_RUN_FILE } from '../runs/earlierRun';
+import { followUpStart } from '../runs/followUp';
 import { stopRunNow } from './hardStop';
 import { diskFull, isDiskFull } from '../fsErrors';
 import { setUpWorkspace } from './workspaceSetup';
@@ -58,7 +61,15 @@ export interface RunHandle {
 }
 
 /** Starts a new run and drives it to the end of its session. */
-export async function startRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunState> {
+/** A new run: its goal and frozen config, and the run it follows up on (its branch then starts at that run's head). */
+export interface NewRunRequest {
+  repoRoot: string;
+  goal: string;
+  config: RunConfig;
+  followUpOf?: string;
+}
+
+export async function startRun(env: EngineEnv, request: NewRunRequest): Promise<RunState> {
   return (await beginRun(env, request)).done;
 }
 
@@ -71,7 +82,7 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
  * Checks the inputs (goal, models, test command) and that the repo is safe to work on, then records
  * the run; the run id is known before the run is driven. A refused start leaves nothing behind.
  */
-export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal: string; config: RunConfig }): Promise<RunHandle> {
+export async function beginRun(env: EngineEnv, request: NewRunRequest): Promise<RunHandle> {
   const workflow = workflowOf(request.config);
   await preflightRun(request, workflow, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
   const repoCheck = await env.deps.git.preflight(request.repoRoot);
@@ -83,18 +94,31 @@ export async function beginRun(env: EngineEnv, request: { repoRoot: string; goal
       paths: repoCheck.dirtyPaths.slice(0, 50),
     });
   }
+  // The parent is read (and refused) before anything is created: a refused follow-up leaves nothing behind.
+  const followUp = request.followUpOf === undefined ? null : await followUpStart(env.deps.git, request.repoRoot, request.followUpOf);
   ensureWritableRepo(request.repoRoot);
   const clock = env.clock ?? systemClock;
   const now = clock.now();
   const branches = await existingBranches(request.repoRoot);
   const runId = newRunId(request.repoRoot, now, (candidate) => branches.has(`${request.config.branch_prefix}/${candidate}`));
   let store: RunStore;
-  let state = initialState({ runId, goal: request.goal, goalHash: hashGoal(request.goal), config: request.config, now: now.toISOString(), nowMs: now.getTime() });
+  let state = initialState({
+    runId,
+    goal: request.goal,
+    goalHash: hashGoal(request.goal),
+    config: request.config,
+    now: now.toISOString(),
+    nowMs: now.getTime(),
+    ...(followUp ? { followUp: { runId: followUp.runId, startCommit: followUp.startCommit } } : {}),
+  });
   try {
     store = RunStore.create(request.repoRoot, runId, env.callbacks?.onEvent);
     // Saved before the first event, so a run killed at any point has a state to resume from.
     store.saveState(state);
-    store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models } }, now);
+    // Frozen now: the agents read the parent as it was when the follow-up began, even once it is pruned.
+    if (followUp) writeFileAtomic(path.join(store.dir, EARLIER_RUN_FILE), followUp.earlier);
+    const parent = followUp ? { follow_up_of: followUp.runId, start_commit: followUp.startCommit } : {};
+    store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models, ...parent } }, now);
     state = { ...state, log_seq: store.lastSeq };
     store.saveState(state);
   } catch (error) {

@@ -76,7 +76,7 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
         checkMode(context, workspace);
         return undoRunIn(context, workspace);
       }),
-    runPatch: (workspace) => withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace)),
+    runPatch: (workspace, toCommit) => withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace, toCommit)),
     exportPatch: (workspace, file) => withRepo(workspace.repoRoot, (context) => exportPatchIn(context, workspace, file)),
     pushRun: (workspace, remote) => withRepo(workspace.repoRoot, (context) => pushRunIn(context, workspace, remote)),
     runFootprint: (workspace) => withRepo(workspace.repoRoot, (context) => runFootprintIn(context, workspace)),

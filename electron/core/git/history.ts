@@ -91,12 +91,13 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
 }
 
 /**
- * The run's whole change from its base to its head as one unified diff (`lathe diff`): git's own
- * output when installed (no colour, no external diff program, a/ b/ prefixes whatever the config says),
- * else the per-file patches the export writes without git.
+ * The run's whole change from its base to its head (or `toCommit`: a merged run's head once its branch
+ * is pruned) as one unified diff (`lathe diff`): git's own output when installed (no colour, no
+ * external diff program, a/ b/ prefixes whatever the config says), else the per-file patches the
+ * export writes without git.
  */
-export async function runPatchIn(context: RepoContext, workspace: RunWorkspace): Promise<string> {
-  const head = await runHead(context, workspace);
+export async function runPatchIn(context: RepoContext, workspace: RunWorkspace, toCommit?: string): Promise<string> {
+  const head = toCommit ?? (await runHead(context, workspace));
   if (context.native) {
     return (await context.git(workspace.repoRoot, ['diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', workspace.baseCommit, head])).stdout;
   }

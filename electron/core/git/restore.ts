@@ -116,6 +116,9 @@ async function unmergeIfMerged(context: RepoContext, workspace: RunWorkspace, ru
   const original = workspace.originalBranch as string;
   const tip = await resolveBranch(context, original);
   if (!tip || tip === workspace.baseCommit) return;
+  // A follow-up's base is its parent's head: the user's branch may still be behind it, at the parent's
+  // own start. Holding none of the run's commits, it has nothing to undo.
+  if (tip !== runHead && (await git.isDescendent({ ...context.iso, oid: workspace.baseCommit, ancestor: tip, depth: -1 }))) return;
   if (tip !== runHead) {
     throw gitError('UNDO_NOT_POSSIBLE', `${original} has moved on since the run (it is neither the run's base nor its result); undo it by hand`, {
       branch: original,

@@ -52,6 +52,14 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
   if (context.dirs.gitDir !== context.dirs.commonDir && mode === 'in-place') {
     throw gitError('NATIVE_REQUIRED', 'in-place runs inside a linked worktree are not supported; open the main checkout', { repoRoot: pre.repoRoot });
   }
+  const base = options.startCommit ?? pre.head;
+  if (mode === 'in-place' && base !== pre.head) {
+    // In place the checkout is the run's: starting elsewhere would rewrite the user's files under them.
+    throw gitError('NATIVE_REQUIRED', `an in-place follow-up starts where the checkout is: check out ${base.slice(0, 12)} (the earlier run's branch) first, or install git for a worktree run`, {
+      mode,
+      startCommit: base,
+    });
+  }
   // Chosen before anything is written: a refused root leaves the repository exactly as it was.
   const root = mode === 'worktree' ? chooseWorktreeRoot(pre.repoRoot, context.dirs.commonDir, { configured: options.worktreeRoot }).root : null;
   await ensureExcluded(context.dirs.commonDir, ['/.lathe/']);
@@ -67,7 +75,7 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     workDir,
     mode,
     branch,
-    baseCommit: pre.head,
+    baseCommit: base,
     originalBranch: pre.branch,
     protectedPaths: mode === 'in-place' ? [...pre.dirtyPaths] : [],
   };
@@ -76,7 +84,7 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
     run_id: options.runId,
     mode,
     started_at_ms: Date.now(),
-    base_commit: pre.head,
+    base_commit: base,
     original_branch: pre.branch,
     linked_dependencies: [],
     protected_paths: workspace.protectedPaths,
@@ -89,7 +97,7 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
   if (mode === 'worktree') {
     if (fs.existsSync(workspace.workDir)) throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, { workDir: workspace.workDir });
     await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
-    await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, pre.head]);
+    await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, base]);
     linked = await linkDependencyFolders(context, workspace, metadata.dependency_folders ?? DEPENDENCY_FOLDERS);
   } else {
     // The branch starts at HEAD, so switching to it changes no file and no index entry.

@@ -6,7 +6,7 @@ import type { RunSummary } from '../../../shared/schemas/run';
 import { isMissing, unreadable } from '../fsErrors';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
-export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true, phase: true });
+export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true, phase: true, follow_up_of: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 export function runsDir(repoRoot: string): string {
@@ -73,5 +73,6 @@ function toSummary(header: RunStateHeader): RunSummary {
     commits: header.commits.length,
     closed: header.closed,
     resumable: header.phase !== 'finished' && header.closed?.action !== 'undone',
+    followUpOf: header.follow_up_of,
   };
 }

@@ -73,7 +73,7 @@ export class RunManager {
     );
     // beginRun's preflight refuses a blank goal, a role without a usable model or no test command (PREFLIGHT_FAILED).
     const run = this.session(repoRoot);
-    const handle = await beginRun(this.env(run), { repoRoot, goal: request.goal, config });
+    const handle = await beginRun(this.env(run), { repoRoot, goal: request.goal, config, ...(request.followUpOf === undefined ? {} : { followUpOf: request.followUpOf }) });
     return this.track(run, handle);
   }
 

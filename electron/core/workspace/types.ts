@@ -150,6 +150,8 @@ export interface StartRunOptions {
   worktreeRoot?: string | null;
   /** Ignored folder names linked from the checkout into a worktree run; default: the built-in list. */
   dependencyFolders?: readonly string[];
+  /** The commit the run branch starts from (a follow-up: its parent's head); default: HEAD. It becomes the run's base. */
+  startCommit?: string | null;
 }
 
 /** The configured setup command for a worktree run (`workspace.setup`), run where the run's tests run. */
@@ -226,8 +228,8 @@ export interface GitFacade {
   mergeRun(workspace: RunWorkspace): Promise<{ merged: string }>;
   /** Removes the run branch and worktree and restores the user's checkout exactly as it was. */
   undoRun(workspace: RunWorkspace): Promise<void>;
-  /** The run's change from its base to its head as one unified diff (git's own text when installed). */
-  runPatch(workspace: RunWorkspace): Promise<string>;
+  /** The run's change from its base to its head (or `toCommit`) as one unified diff (git's own text when installed). */
+  runPatch(workspace: RunWorkspace, toCommit?: string): Promise<string>;
   exportPatch(workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }>;
   /** Pushes the run branch when the remote is reachable; a typed error otherwise. */
   pushRun(workspace: RunWorkspace, remote: string): Promise<{ pushed: boolean; detail: string }>;

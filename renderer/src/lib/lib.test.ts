@@ -6,7 +6,7 @@ import { DEFAULT_ROUTE, parseRoute, routeToSearch } from './route';
 
 describe('route', () => {
   it('round-trips a run view deep link and drops what is default', () => {
-    const route = { view: 'run' as const, repo: '/home/user/js stats', run: '20261122T033735Z', tab: 'changes' as const, range: 'a'.repeat(40), file: 'src/a.js' };
+    const route = { view: 'run' as const, repo: '/home/user/js stats', run: '20261122T033735Z', tab: 'changes' as const, range: 'a'.repeat(40), file: 'src/a.js', followUp: null };
     const search = routeToSearch(route);
     expect(search).toBe(`?repo=%2Fhome%2Fuser%2Fjs+stats&run=20261122T033735Z&tab=changes&range=${'a'.repeat(40)}&file=src%2Fa.js`);
     expect(parseRoute(search)).toEqual(route);
@@ -17,6 +17,13 @@ describe('route', () => {
     expect(parseRoute('?repo=/r&token=abc')).toEqual({ ...DEFAULT_ROUTE, repo: '/r' });
     expect(parseRoute('?view=run&tab=nonsense')).toEqual(DEFAULT_ROUTE);
     expect(parseRoute('?view=settings').view).toBe('settings');
+  });
+
+  it('carries a follow-up to the New run form, and only there', () => {
+    const route = { ...DEFAULT_ROUTE, repo: '/r', followUp: '20261122T033735Z' };
+    expect(routeToSearch(route)).toBe('?repo=%2Fr&follow-up=20261122T033735Z');
+    expect(parseRoute(routeToSearch(route))).toEqual(route);
+    expect(parseRoute('?view=history&follow-up=20261122T033735Z').followUp).toBeNull();
   });
 });
 

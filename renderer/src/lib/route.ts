@@ -10,12 +10,14 @@ export interface Route {
   /** Diff range in the Changes tab: `all` or a commit sha. */
   range: string;
   file: string | null;
+  /** The New run form follows up on this run (History's Follow up): only on the start view. */
+  followUp: string | null;
 }
 
 const VIEWS: readonly ViewName[] = ['start', 'run', 'history', 'settings'];
 const TABS: readonly RunTab[] = ['activity', 'changes', 'tests', 'gates', 'report'];
 
-export const DEFAULT_ROUTE: Route = { view: 'start', repo: null, run: null, tab: 'activity', range: 'all', file: null };
+export const DEFAULT_ROUTE: Route = { view: 'start', repo: null, run: null, tab: 'activity', range: 'all', file: null, followUp: null };
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | null {
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;
@@ -32,6 +34,7 @@ export function parseRoute(search: string): Route {
     tab: oneOf(params.get('tab'), TABS) ?? DEFAULT_ROUTE.tab,
     range: params.get('range') || DEFAULT_ROUTE.range,
     file: params.get('file') || null,
+    followUp: view === 'start' ? params.get('follow-up') || null : null,
   };
 }
 
@@ -46,6 +49,7 @@ export function routeToSearch(route: Route): string {
     if (route.range !== DEFAULT_ROUTE.range) params.set('range', route.range);
     if (route.file) params.set('file', route.file);
   }
+  if (route.view === 'start' && route.followUp) params.set('follow-up', route.followUp);
   const text = params.toString();
   return text ? `?${text}` : '';
 }

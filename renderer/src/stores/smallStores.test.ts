@@ -25,6 +25,7 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
   commits: 3,
   closed: null,
   resumable: false,
+  followUpOf: null,
   ...change,
 });
 
@@ -217,7 +218,12 @@ describe('repo, models, gate alerts and ui stores', () => {
     const ui = useUiStore.getState();
     ui.navigate({ view: 'run', repo: REPO, run: RUN, tab: 'changes', range: 'all', file: 'src/a.js' });
     ui.navigate({ run: '20261121T100000Z' });
-    expect(useUiStore.getState().route).toEqual({ view: 'run', repo: REPO, run: '20261121T100000Z', tab: 'activity', range: 'all', file: null });
+    expect(useUiStore.getState().route).toEqual({ view: 'run', repo: REPO, run: '20261121T100000Z', tab: 'activity', range: 'all', file: null, followUp: null });
+    // History's Follow up opens the New run form with its run; going anywhere else lets it go.
+    ui.navigate({ view: 'start', followUp: RUN });
+    expect(useUiStore.getState().route.followUp).toBe(RUN);
+    ui.navigate({ view: 'history' });
+    expect(useUiStore.getState().route.followUp).toBeNull();
     ui.notify('error', 'one');
     ui.notify('ok', 'two');
     ui.notify('ok', 'three');

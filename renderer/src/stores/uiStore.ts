@@ -46,6 +46,8 @@ export const useUiStore = create<UiState>()((set, get) => ({
     const route = { ...get().route, ...change };
     // Leaving a run forgets its diff selection.
     if (change.run !== undefined && change.run !== get().route.run) Object.assign(route, { range: change.range ?? 'all', file: change.file ?? null, tab: change.tab ?? 'activity' });
+    // A follow-up belongs to the New run form it was opened with: leaving the start view lets it go.
+    if (route.view !== 'start') route.followUp = null;
     set({ route });
     writeLocation(route, options?.replace ?? false);
   },

@@ -25,6 +25,7 @@ import { givenGoal, maxRetriesAttempts, normalizeResumeArgs, resumeChoice } from
 
 const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --spec F | --goals FILE) [options]
        lathe run --repo DIR --resume [RUN_ID] [--goal TEXT | --spec F] [--time-limit 30m] [--yes]
+       lathe run --repo DIR --follow-up RUN_ID (--goal TEXT | --goal-file F) [options]
 
 Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a commit per step.
   --workflow NAME         minimal | dev-agent | retry-loop | supervised | editor-scouts (default: minimal)
@@ -47,6 +48,10 @@ Runs a goal against a git repository on a branch of its own (lathe/<run_id>), a 
   --spec FILE             the goal from a file (seed 003's spec.md; the same as --goal-file)
   --max-retries N         seed 003: 1 generation + N patches per task (sets the attempts per task to N + 1)
   --goals FILE            seed 000's task list: run each goal (YAML list or one per line) in turn
+  --follow-up RUN_ID      a new run that continues RUN_ID ("also handle X", or a failed run with a hint): its
+                          branch starts at that run's head (a merged run: the commit it was merged at), which
+                          is its base for diff, undo and merge; its agents are told the earlier goal, how its
+                          plan ended and its diff. An undone run, one still running or whose branch is gone is exit 64
 Exit codes: 0 success or nothing to do, 1 goal not met within limits, 2 unrecoverable git/infra error, 64 usage error.`;
 
 const options = {
@@ -69,6 +74,7 @@ const options = {
   json: { type: 'boolean' },
   yes: { type: 'boolean' },
   resume: { type: 'string' },
+  'follow-up': { type: 'string' },
 } as const;
 
 export function parseGates(text: string): Partial<Record<GateKind, GateMode>> {
@@ -114,6 +120,8 @@ export const runCommand: Command = {
     const repoRoot = await repoRootArg(io.cwd, values.repo);
     const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter((value) => value !== undefined).length;
     if ((values.resume === undefined && goalSources !== 1) || goalSources > 1) throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
+    const followUpOf = values['follow-up'];
+    if (followUpOf !== undefined && (values.resume !== undefined || values.goals !== undefined)) throw new UsageError('--follow-up starts one new run: give it one goal (--goal or --goal-file), without --resume or --goals');
     // Seed 003's resume rules (a changed goal stops here, exit 64), before anything is set up.
     const resumption = await resumeChoice(repoRoot, values, io.cwd);
     const overrides: ConfigOverrides = {
@@ -180,7 +188,7 @@ export const runCommand: Command = {
       let exit: number = ExitCode.success;
       for (const [index, goal] of goals.entries()) {
         if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
-        const state = await startRun(env, { repoRoot, goal, config });
+        const state = await startRun(env, { repoRoot, goal, config, ...(followUpOf === undefined ? {} : { followUpOf }) });
         exit = finish(io, state, repoRoot, values.json === true);
         if (exit !== ExitCode.success || controller.signal.aborted) break;
       }

@@ -1,4 +1,5 @@
 import { headline } from '../../../../shared/headline';
+import type { RunSummary } from '../../../../shared/schemas/run';
 import { listRuns } from '../../runs/listRuns';
 import { parseCommandArgs, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -8,7 +9,13 @@ const usage = `Usage: lathe runs [--repo DIR] [--json]
 
 Lists the runs recorded in the repository (.lathe/runs), newest first, with their status: how the run
 ended, or \`undone\` / \`merged\` once you undid or merged it (--json: \`status\` and \`closed\`). GOAL is
-the goal's first line, \`…\` where it is cut or more lines follow (--json: the whole goal).`;
+the goal's first line, \`…\` where it is cut or more lines follow (--json: the whole goal); a follow-up's
+goal starts with \`↳ PARENT_RUN_ID\`, the run it continues (--json: \`followUpOf\`).`;
+
+/** The goal's first line; a follow-up names the run it continues first, so the chain reads down the list. */
+function goalCell(run: RunSummary): string {
+  return run.followUpOf ? `↳ ${run.followUpOf} ${headline(run.goal, 60)}` : headline(run.goal, 60);
+}
 
 export const runsCommand: Command = {
   name: 'runs',
@@ -27,7 +34,7 @@ export const runsCommand: Command = {
       io.out(`no runs in ${repoRoot}`);
       return ExitCode.success;
     }
-    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.closed?.action ?? run.status, run.workflow, String(run.commits), run.branch ?? '-', headline(run.goal, 60)])];
+    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.closed?.action ?? run.status, run.workflow, String(run.commits), run.branch ?? '-', goalCell(run)])];
     const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
     for (const row of rows) io.out(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
     return ExitCode.success;

@@ -28,7 +28,9 @@ export const undoCommand: Command = {
         io.out(`run ${runId} was already undone at ${state.closed?.at ?? '?'}; nothing to do`);
         return ExitCode.success;
       }
-      io.out(`undid run ${runId}: branch ${workspace.branch} removed, ${workspace.originalBranch ?? 'HEAD'} untouched at ${workspace.baseCommit.slice(0, 10)}`);
+      // A follow-up's base is its parent's head, not the user's branch: say which run's work stays.
+      const kept = state.follow_up_of ? `run ${state.follow_up_of} (whose head ${workspace.baseCommit.slice(0, 10)} it started from) untouched` : `${workspace.originalBranch ?? 'HEAD'} untouched at ${workspace.baseCommit.slice(0, 10)}`;
+      io.out(`undid run ${runId}: branch ${workspace.branch} removed, ${kept}`);
       return ExitCode.success;
     } catch (error) {
       if (error instanceof LatheError && error.code === 'NO_WORKSPACE') {

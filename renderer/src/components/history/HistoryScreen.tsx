@@ -8,6 +8,7 @@ import { useRepoStore } from '../../stores/repoStore';
 import { useUiStore } from '../../stores/uiStore';
 import { Modal } from '../layout/Modal';
 import { StatusBadge } from '../run/StatusBadge';
+import { FollowUpOf, followUpBlockedBecause } from './RunChain';
 
 type Confirm = { kind: 'undo' | 'merge'; run: RunSummary } | null;
 
@@ -84,6 +85,7 @@ export default function HistoryScreen() {
               const running = ACTIVE.has(run.status);
               const working = busy[run.runId];
               const mergeBlocked = mergeBlockedBecause(run, gone);
+              const followUpBlocked = followUpBlockedBecause(run, Boolean(branchGone[run.runId]));
               return (
                 <tr key={run.runId} data-run-id={run.runId}>
                   <td className="nowrap">
@@ -92,6 +94,7 @@ export default function HistoryScreen() {
                   <td className="goal-cell" title={run.goal}>
                     {run.goal.split('\n', 1)[0]}
                     {run.branch && <code className="history-branch muted">{run.branch}</code>}
+                    {run.followUpOf && <FollowUpOf parent={run.followUpOf} onOpen={(parent) => navigate({ view: 'run', repo: repo.path, run: parent, tab: 'activity' })} />}
                   </td>
                   <td>{run.workflow}</td>
                   <td>
@@ -126,6 +129,16 @@ export default function HistoryScreen() {
                       title={mergeBlocked ?? 'Merge the run branch into the branch it started from (after approval: complete runs only)'}
                     >
                       Merge
+                    </button>
+                    <button
+                      type="button"
+                      className="small-button"
+                      disabled={followUpBlocked !== null}
+                      onClick={() => navigate({ view: 'start', repo: repo.path, followUp: run.runId })}
+                      title={followUpBlocked ?? 'Start a new run from this run’s head, its agents told what it did (“also handle X”, or a failed run with a hint)'}
+                      aria-label={`Follow up on run ${run.runId}`}
+                    >
+                      Follow up
                     </button>
                     <button
                       type="button"

@@ -7,6 +7,7 @@ const SHOWN_CALLS = 12;
 
 function where(entry: ContextEntry): string {
   if (entry.kind === 'map') return entry.path ? `repository map · ${entry.path}` : 'repository map';
+  if (entry.kind === 'run') return `earlier run · ${entry.path}`;
   const lines = entry.lines?.map(([start, end]) => (start === end ? `${start}` : `${start}–${end}`)).join(', ');
   return lines ? `${entry.path} · lines ${lines}` : entry.path;
 }

@@ -6,6 +6,7 @@ import { client, errorMessage, unwrap } from '../../api/client';
 import { useModelsStore } from '../../stores/modelsStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 import { useUiStore } from '../../stores/uiStore';
+import { FollowUpNotice } from '../history/RunChain';
 import { GateModes } from './GateModes';
 import { ModelPicker } from './ModelPicker';
 import { NoModelsHelp } from './NoModelsHelp';
@@ -34,6 +35,8 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
+  // History's Follow up opens this form with the run to continue in the route.
+  const followUp = useUiStore((state) => state.route.followUp);
 
   useEffect(() => {
     void useModelsStore.getState().load();
@@ -54,7 +57,7 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   };
 
   const start = async () => {
-    const checked = buildStartRequest(repo.path, values);
+    const checked = buildStartRequest(repo.path, values, followUp);
     if (!checked.ok) return showProblems(checked.problems);
     setProblems({});
     setStarting(true);
@@ -84,7 +87,8 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
 
   return (
     <section className="panel" aria-labelledby="new-run-heading">
-      <h2 id="new-run-heading">New run</h2>
+      <h2 id="new-run-heading">{followUp ? 'Follow-up run' : 'New run'}</h2>
+      {followUp && <FollowUpNotice runId={followUp} onClear={() => useUiStore.getState().navigate({ followUp: null }, { replace: true })} />}
       <form className="run-form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="goal">Goal</label>

@@ -23,6 +23,13 @@ describe('the start form', () => {
     expect(StartRunRequestSchema.safeParse(checked.request).success).toBe(true);
   });
 
+  it('carries the run a follow-up continues, which the contract checks is a run id', () => {
+    const checked = buildStartRequest('/repo', values(), '20261122T033735Z');
+    expect(checked.ok && checked.request.followUpOf).toBe('20261122T033735Z');
+    expect(checked.ok && StartRunRequestSchema.safeParse(checked.request).success).toBe(true);
+    expect(StartRunRequestSchema.safeParse({ repo: '/repo', goal: 'g', followUpOf: '../x' }).success).toBe(false);
+  });
+
   it('names every field to fix', () => {
     const checked = buildStartRequest('/repo', values({ goal: '  ', model: '', timeLimitMinutes: '0' }));
     expect(checked.ok).toBe(false);

@@ -101,8 +101,8 @@ export function splitCommand(text: string): string[] {
 
 export type FormCheck = { ok: true; request: StartRunRequest } | { ok: false; problems: Partial<Record<string, string>> };
 
-/** The `run/start` request for the form, or what must be fixed first (by field id). */
-export function buildStartRequest(repo: string, values: RunFormValues): FormCheck {
+/** The `run/start` request for the form (following up on `followUpOf` when given), or what must be fixed first (by field id). */
+export function buildStartRequest(repo: string, values: RunFormValues, followUpOf: string | null = null): FormCheck {
   const problems: Partial<Record<string, string>> = {};
   const goal = values.goal.trim();
   if (!goal) problems.goal = 'Type a goal.';
@@ -142,6 +142,7 @@ export function buildStartRequest(repo: string, values: RunFormValues): FormChec
       timeLimitMs,
       ...(testCommand.length > 0 ? { testCommand } : {}),
       ...(values.allowDirty ? { allowDirty: true } : {}),
+      ...(followUpOf ? { followUpOf } : {}),
     },
   };
 }
