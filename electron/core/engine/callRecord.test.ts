@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AgentCallRecordSchema, type AgentCallRecord } from '../../../shared/schemas/agentCall';
+import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';
+import { resolveRunConfig } from '../config/resolveConfig';
+import { secretRedactor } from '../llm/redact';
+import { LIFTED_PLACEHOLDER } from './callRecord';
+import { createEngineEnv } from './defaultDeps';
+import { startRun } from './runner';
+import { readLog } from './runStore';
+
+const setup = runFixturePerTest();
+const COMMENT = 'also document both functions in README.md';
+
+function records(runDir: string): AgentCallRecord[] {
+  const dir = path.join(runDir, 'calls');
+  return fs
+    .readdirSync(dir)
+    .map((name) => AgentCallRecordSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))))
+    .sort((a, b) => a.call - b.call);
+}
+
+describe("a run's recorded agent calls", () => {
+  it('keeps every call’s messages and answer, and marks the human’s comment and the verdict where the Coder got them after a rejected step gate', async () => {
+    const { repo, dataDir } = setup();
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, gates: { step: 'both' } });
+    let decisions = 0;
+    const env = createEngineEnv({
+      appRoot: APP_ROOT,
+      dataDir,
+      retryBackoffMs: 1,
+      callbacks: { decideGate: async () => (decisions++ === 0 ? { approved: false, comment: COMMENT } : { approved: true, comment: null }) },
+    });
+    const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median and document it', config });
+    expect(state.result?.status).toBe('complete');
+    const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
+    const log = readLog(path.join(runDir, 'log.jsonl'));
+    const calls = log.filter((event) => event.type === 'agent_call');
+    const recorded = records(runDir);
+    // One record per agent_call event, numbered as the event says.
+    expect(recorded.map((record) => record.call)).toEqual(calls.map((event) => event.data.call));
+    expect(recorded.map((record) => record.call)).toEqual(calls.map((_, index) => index + 1));
+    for (const record of recorded) {
+      expect(record.messages[0]?.role).toBe('system');
+      expect(record.messages[0]?.parts[0]?.source).toBe('prompt');
+      expect(record.messages[1]?.parts[0]).toMatchObject({ source: 'input', text: expect.stringMatching(/^Input:\n\{/) });
+      expect(record.answer).toMatchObject({ outcome: 'output', raw: expect.stringMatching(/^\s*\{/) });
+    }
+    // agent_output names the call its answer belongs to, and the record holds that answer's text.
+    const outputs = log.filter((event) => event.type === 'agent_output');
+    for (const output of outputs) {
+      const record = recorded.find((entry) => entry.call === output.data.call);
+      expect(JSON.parse(record?.answer.raw ?? 'null')).toEqual(output.data.output);
+    }
+    // The Coder's call after the rejection: its feedback is lifted out of the input, part by part, with origins.
+    const rejected = log.findIndex((event) => event.type === 'gate_decided' && event.data.approved === false);
+    expect(rejected).toBeGreaterThan(0);
+    const coderCall = log.slice(rejected).find((event) => event.type === 'agent_call' && event.data.purpose === 'code');
+    const coder = recorded.find((record) => record.call === coderCall?.data.call);
+    const input = coder?.messages[1]?.parts ?? [];
+    expect(input[0]?.text).toContain(`"feedback": "${LIFTED_PLACEHOLDER}"`);
+    expect(input[0]?.text).not.toContain(COMMENT);
+    expect(input[1]).toMatchObject({ source: 'human', gate: 'step', field: 'feedback', text: `User: ${COMMENT}` });
+    expect(input[2]).toMatchObject({ source: 'supervisor', gate: 'step', field: 'feedback', text: expect.stringMatching(/^Supervisor score \d+/) });
+    expect(input).toHaveLength(3);
+    // A Coder call after a failed test run: its feedback is the test's words.
+    const afterTests = recorded.filter((record) => record.purpose === 'code').flatMap((record) => record.messages[1]?.parts ?? []).filter((part) => part.source === 'tests');
+    expect(afterTests.length).toBeGreaterThan(0);
+    for (const part of afterTests) expect(part).toMatchObject({ field: 'feedback', gate: null, text: expect.stringMatching(/^First failing test/) });
+  });
+});
+
+describe('secretRedactor', () => {
+  it('replaces the model token, secret-named environment values and key-shaped strings, and leaves the rest', () => {
+    const redact = secretRedactor({ TEAM_TOKEN: 'tok-1234567890', OPENAI_API_KEY: 'plain-value-99', HOME: '/home/someone', SHORT_SECRET: 'abc' }, 'TEAM_TOKEN');
+    const text = 'a tok-1234567890 b plain-value-99 c sk-abcdefghijklmnopqrstu d Authorization: Bearer abcdef123456 e /home/someone f abc';
+    expect(redact(text)).toBe('a [redacted] b [redacted] c [redacted] d Authorization: Bearer [redacted] e /home/someone f abc');
+  });
+});
