@@ -66,6 +66,8 @@ export const coreErrorCodes = [
   'RUN_UNDONE',
   'RUN_STATE_INVALID',
   'RUN_LOG_INVALID',
+  /** No record of that agent call: no such call, or one a crash cut short, or a run older than the records. */
+  'CALL_NOT_FOUND',
   'NO_WORKSPACE',
   'WORKSPACE_SETUP_FAILED',
   'DIRTY_WORKTREE',
