@@ -13,8 +13,7 @@ import { readLog } from './runStore';
 const setup = runFixturePerTest();
 const COMMENT = 'also document both functions in README.md';
 
-function records(runDir: string): AgentCallRecord[] {
-  const dir = path.join(runDir, 'calls');
+function records(dir: string): AgentCallRecord[] {
   return fs
     .readdirSync(dir)
     .map((name) => AgentCallRecordSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))))
@@ -37,7 +36,7 @@ describe("a run's recorded agent calls", () => {
     const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
     const log = readLog(path.join(runDir, 'log.jsonl'));
     const calls = log.filter((event) => event.type === 'agent_call');
-    const recorded = records(runDir);
+    const recorded = records(path.join(runDir, 'calls'));
     // One record per agent_call event, numbered as the event says.
     expect(recorded.map((record) => record.call)).toEqual(calls.map((event) => event.data.call));
     expect(recorded.map((record) => record.call)).toEqual(calls.map((_, index) => index + 1));
@@ -68,6 +67,24 @@ describe("a run's recorded agent calls", () => {
     const afterTests = recorded.filter((record) => record.purpose === 'code').flatMap((record) => record.messages[1]?.parts ?? []).filter((part) => part.source === 'tests');
     expect(afterTests.length).toBeGreaterThan(0);
     for (const part of afterTests) expect(part).toMatchObject({ field: 'feedback', gate: null, text: expect.stringMatching(/^First failing test/) });
+  });
+});
+
+describe("a Scout's recorded call", () => {
+  it('keeps its whole tool loop: the question, each action it took as an answer part, each tool result as a tool part', async () => {
+    const { repo, dataDir } = setup();
+    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'editor-scouts', model: `replay:${path.join(REPLAYS, 'js-stats.editor-scouts.json')}` });
+    const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: repo.dir, goal: 'fix median', config });
+    const scouts = records(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'calls')).filter((record) => record.purpose === 'scout');
+    expect(scouts.length).toBeGreaterThan(0);
+    for (const record of scouts) {
+      const sources = record.messages.flatMap((message) => message.parts.map((part) => `${message.role}:${part.source}`));
+      expect(sources.slice(0, 2)).toEqual(['system:prompt', 'user:input']);
+      // After the question: the Scout's actions and their tools' results, in turns.
+      for (const [index, source] of sources.slice(2).entries()) expect(source).toBe(index % 2 === 0 ? 'assistant:answer' : 'user:tool');
+      expect(JSON.parse(record.answer.raw ?? 'null')).toMatchObject({ action: 'answer' });
+    }
+    expect(scouts.some((record) => record.messages.length > 2)).toBe(true);
   });
 });
 
