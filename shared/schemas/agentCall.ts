@@ -3,10 +3,11 @@ import { z } from 'zod';
 /**
  * Where a part of a recorded agent call came from. `prompt`: the role's system prompt; `input`: the
  * engine's input (goal, task, …); `human` / `human_edit` / `supervisor` / `engine` / `tests` /
- * `tester`: the parts of the input's feedback by who wrote them; `context`: a file, excerpt, map or
+ * `tester`: the parts of the input's feedback by who wrote them (`mixed`: a critique of several writers
+ * cut to fit the model's window, no longer separable); `context`: a file, excerpt, map or
  * note placed in the message; `answer` / `tool`: a Scout's earlier actions and their tools' results.
  */
-export const CallPartSourceSchema = z.enum(['prompt', 'input', 'human', 'human_edit', 'supervisor', 'engine', 'tests', 'tester', 'context', 'answer', 'tool']);
+export const CallPartSourceSchema = z.enum(['prompt', 'input', 'human', 'human_edit', 'supervisor', 'engine', 'tests', 'tester', 'mixed', 'context', 'answer', 'tool']);
 export type CallPartSource = z.infer<typeof CallPartSourceSchema>;
 
 export const CallPartSchema = z.object({
@@ -76,6 +77,8 @@ export function partOrigin(part: Pick<CallPart, 'source' | 'gate' | 'field'>): s
       return 'from the test run';
     case 'tester':
       return "from the Tester's fix plan";
+    case 'mixed':
+      return `from several writers${at} (the critique was cut to fit the model's window)`;
     default:
       return null;
   }

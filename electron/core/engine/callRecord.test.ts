@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentCallRecordSchema, type AgentCallRecord } from '../../../shared/schemas/agentCall';
+import type { Feedback } from '../../../shared/engine/runState';
+import { AgentCallRecordSchema, partOrigin, type AgentCallRecord } from '../../../shared/schemas/agentCall';
 import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { secretRedactor } from '../llm/redact';
-import { LIFTED_PLACEHOLDER } from './callRecord';
+import { buildCallRecord, captureCall, LIFTED_PLACEHOLDER } from './callRecord';
 import { createEngineEnv } from './defaultDeps';
 import { startRun } from './runner';
 import { readLog } from './runStore';
@@ -85,6 +86,36 @@ describe("a Scout's recorded call", () => {
       expect(JSON.parse(record.answer.raw ?? 'null')).toMatchObject({ action: 'answer' });
     }
     expect(scouts.some((record) => record.messages.length > 2)).toBe(true);
+  });
+});
+
+describe('buildCallRecord', () => {
+  const router = { generate: () => Promise.reject(new Error('not called')), specFor: () => null, dispose: async () => {} };
+  const recordFor = (sent: string, feedback: Feedback) => {
+    const capture = captureCall(router);
+    const input = { goal: 'g', feedback: sent };
+    capture.input = input;
+    capture.request = { messages: [{ role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}` }], context: [] };
+    const facts = { call: 1, role: 'coder', purpose: 'code', step_id: 'T1', model: null, feedback, report: null, outcome: 'failed' as const, error: null, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+    return buildCallRecord(capture, facts, (text) => text).messages[0]?.parts.slice(1);
+  };
+  const critique: Feedback = {
+    kind: 'critique',
+    text: 'User: shorter\nSupervisor score 50: too long',
+    parts: [
+      { source: 'human', gate: 'code', text: 'User: shorter' },
+      { source: 'supervisor', gate: 'code', text: 'Supervisor score 50: too long' },
+    ],
+  };
+
+  it('keeps each writer’s part when the feedback went out whole, and says "several writers" once it was cut to fit', () => {
+    expect(recordFor(critique.text, critique)).toMatchObject([
+      { source: 'human', gate: 'code', field: 'feedback', text: 'User: shorter' },
+      { source: 'supervisor', gate: 'code', field: 'feedback', text: 'Supervisor score 50: too long' },
+    ]);
+    const cut = recordFor('User: shorter\n… (9 characters cut) …\ntoo long', critique);
+    expect(cut).toMatchObject([{ source: 'mixed', gate: 'code', text: 'User: shorter\n… (9 characters cut) …\ntoo long' }]);
+    expect(partOrigin(cut?.[0] ?? { source: 'input', gate: null, field: null })).toBe("from several writers at the code gate (the critique was cut to fit the model's window)");
   });
 });
 

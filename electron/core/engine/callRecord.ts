@@ -140,6 +140,10 @@ function liftedParts(field: (typeof LIFTED_FIELDS)[number], value: string, feedb
   // The parts are used only when they are what was sent: test output cut to fit the window is not.
   const parts = feedback?.parts;
   if (parts && parts.map((part) => part.text).join('\n') === value) return parts.map((part) => ({ source: part.source, gate: part.gate, field, text: part.text }));
+  // Cut to fit: one writer's words are still theirs, several writers' can no longer be told apart.
+  const sources = new Set(parts?.map((part) => part.source));
+  const [only] = sources;
+  if (parts && only !== undefined) return [{ source: sources.size === 1 ? only : 'mixed', gate: parts[0]?.gate ?? null, field, text: value }];
   return [{ source: feedbackSource(feedback?.kind), field, text: value }];
 }
 
