@@ -68,6 +68,8 @@ export const coreErrorCodes = [
   'FOLLOW_UP_REFUSED',
   'RUN_STATE_INVALID',
   'RUN_LOG_INVALID',
+  /** No record of that agent call: no such call, or one a crash cut short, or a run older than the records. */
+  'CALL_NOT_FOUND',
   'NO_WORKSPACE',
   'WORKSPACE_SETUP_FAILED',
   'DIRTY_WORKTREE',

@@ -3,12 +3,14 @@ import { AppInfoSchema, ClientPathSchema } from '../schemas/app';
 import { RepoStatusSchema } from '../schemas/repo';
 import { RunLogEventSchema, RunSummarySchema } from '../schemas/run';
 import { ModelEntrySchema } from '../schemas/models';
+import { AgentCallRecordSchema } from '../schemas/agentCall';
 import { RecentRepoSchema, SettingsPatchSchema, SettingsReadSchema, SettingsSchema } from '../schemas/settings';
 import {
   GateDecisionRequestSchema,
   RunCommitSchema,
   RunDiffRequestSchema,
   RunDiffSchema,
+  RunCallRequestSchema,
   RunReportSchema,
   VerifierLogRequestSchema,
   VerifierLogSchema,
@@ -51,6 +53,8 @@ export const requestChannels = {
   'run/merge': request(RunRefSchema, z.object({ merged: z.string() })),
   'run/exportPatch': request(RunRefSchema, z.object({ file: z.string(), commits: z.number() })),
   'run/report': request(RunRefSchema, RunReportSchema),
+  /** What agent call `call` was sent and answered (docs/events.md, calls/<n>.json); CALL_NOT_FOUND when it has no record. */
+  'run/call': request(RunCallRequestSchema, AgentCallRecordSchema),
   'verifier/log': request(VerifierLogRequestSchema, VerifierLogSchema),
   'repo/recent': request(empty, z.object({ repos: z.array(RecentRepoSchema) })),
   'models/list': request(empty, z.object({ folders: z.array(z.string()), models: z.array(ModelEntrySchema) })),

@@ -5,7 +5,7 @@ import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { gateWaitsForUser, type GateKind } from './gates';
 import { currentPlan, currentStep, updatePlan } from './planOps';
 import type { Workflow } from './workflows';
-import type { PendingGate, RunState, Verdict } from './runState';
+import type { FeedbackPart, PendingGate, RunState, Verdict } from './runState';
 import { rollBackTo } from './attemptGuard';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 
@@ -79,7 +79,8 @@ export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdic
   if (gateWaitsForUser(state.config.gates[gate.kind])) {
     return { state: { ...withVerdict, status: 'waiting_for_gate' }, events };
   }
-  const decided = decideGate(withVerdict, workflow, passes, critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed), 'supervisor');
+  const critique = critiqueFrom([{ source: 'supervisor', gate: gate.kind, text: critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed) }]);
+  const decided = decideGate(withVerdict, workflow, passes, critique, 'supervisor');
   return { state: decided.state, events: [...events, ...decided.events] };
 }
 
@@ -91,8 +92,12 @@ export function takeUserDecision(state: RunState, workflow: Workflow, approved: 
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   const supervisorText = editedFeedback ?? (gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '');
-  const critique = [comment ? `User: ${comment}` : '', supervisorText].filter(Boolean).join('\n');
-  const decided = decideGate({ ...state, status: 'running' }, workflow, approved, critique, 'user');
+  // Each part keeps its origin: the writer's recorded input says which words were the human's.
+  const parts: FeedbackPart[] = [
+    ...(comment ? [{ source: 'human' as const, gate: gate.kind, text: `User: ${comment}` }] : []),
+    ...(supervisorText ? [{ source: editedFeedback !== null ? ('human_edit' as const) : ('supervisor' as const), gate: gate.kind, text: supervisorText }] : []),
+  ];
+  const decided = decideGate({ ...state, status: 'running' }, workflow, approved, critiqueFrom(parts), 'user');
   return {
     state: decided.state,
     events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback } }, ...decided.events],
@@ -105,7 +110,15 @@ function critiqueOf(verdict: Verdict, escalation: string | null, finalTestsFaile
   return [message, ...lines].filter(Boolean).join('\n');
 }
 
-function decideGate(state: RunState, workflow: Workflow, approved: boolean, critique: string, by: 'supervisor' | 'user'): Transition {
+/** A critique as the writer reads it (`text`) and as it was written, part by part. */
+interface Critique {
+  text: string;
+  parts: FeedbackPart[];
+}
+
+const critiqueFrom = (parts: FeedbackPart[]): Critique => ({ text: parts.map((part) => part.text).join('\n'), parts });
+
+function decideGate(state: RunState, workflow: Workflow, approved: boolean, critique: Critique, by: 'supervisor' | 'user'): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   // Passing a gate that showed changes to existing tests is the explicit approval they need.
@@ -119,13 +132,13 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       const plan = currentPlan(closed);
       const marked = plan ? updatePlan(closed, plan.plan_id, (record) => ({ ...record, status: 'failed' })) : closed;
       const rejected = { ...marked, plan_stack: marked.plan_stack.filter((planId) => planId !== plan?.plan_id) };
-      return tail(replanOrFail(rejected, critique, 'plan rejected'));
+      return tail(replanOrFail(rejected, critique.text, 'plan rejected', critique.parts));
     }
     case 'code': {
       if (approved) return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, workflow, gate.opened_at));
       // Rejected implementation: back to the step's start, and the Coder implements it again.
       const rolledBack = rollBackStep(closed);
-      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', text: critique });
+      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', ...critique });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
     case 'step': {
@@ -135,8 +148,8 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       const base = closed.attempt_base;
       const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
       const rolledBack = base && mustGo ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`) : { state: closed, events: [] };
-      const undone = rolledBack.events.length > 0 ? `\n(Your change was undone: the files are back as they were before it.)` : '';
-      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', text: `${critique}${undone}` });
+      const undone: FeedbackPart[] = rolledBack.events.length > 0 ? [{ source: 'engine', gate: 'step', text: '(Your change was undone: the files are back as they were before it.)' }] : [];
+      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', ...critiqueFrom([...critique.parts, ...undone]) });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
     case 'goal':
@@ -144,7 +157,7 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, by === 'user' ? 'the user confirmed the goal is met at the goal gate' : 'the Supervisor confirmed the goal is met'));
       // A new plan could not run: execution has used its share of the time limit.
       if (executionExhausted(closed)) return tail(finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, 'goal not confirmed, and no execution time is left for a new plan'));
-      return tail(replanOrFail(closed, critique, 'goal not confirmed'));
+      return tail(replanOrFail(closed, critique.text, 'goal not confirmed', critique.parts));
     default:
       return gate.kind satisfies never;
   }
@@ -154,7 +167,7 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
  * A rejected plan or goal goes back to the Planner while plan attempts remain; the run that ends here
  * names the last cause (the critique's first line) so its headline says why, not only that.
  */
-export function replanOrFail(state: RunState, critique: string, what: string): Transition {
+export function replanOrFail(state: RunState, critique: string, what: string, parts?: FeedbackPart[]): Transition {
   if (state.counters.plan_attempts >= state.config.limits.max_plan_attempts) {
     const escalations = new Set<string>(Object.values(ESCALATION_MESSAGES));
     const cause = critique.split('\n').find((line) => line.trim() !== '' && !escalations.has(line))?.trim().slice(0, 300);
@@ -166,7 +179,7 @@ export function replanOrFail(state: RunState, critique: string, what: string): T
     state: {
       ...state,
       phase: 'planning',
-      feedback: { kind: 'critique', text: critique },
+      feedback: { kind: 'critique', text: critique, ...(parts ? { parts } : {}) },
       plan_stack: keepStack ? state.plan_stack : [],
       current_step_id: keepStack ? state.current_step_id : null,
     },

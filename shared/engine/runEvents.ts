@@ -79,10 +79,11 @@ export const RUN_EVENTS = {
   rollback: z.object({ step_id: stepId, to: z.string(), dropped: z.array(z.string()), reason: z.string().optional() }),
   budget_exhausted: z.object({ scope: z.enum(['step', 'execution']), step_id: stepId, reason: z.string(), failed_steps: z.array(z.string()).optional() }),
   command_rejected: z.object({ command: z.string(), reason: z.string() }),
-  agent_call: z.object({ purpose: AgentPurposeSchema, model: z.string().nullable(), step_id: stepId }),
+  /** `call`: the call's number, its record `calls/<call>.json` (absent in logs written before records). */
+  agent_call: z.object({ purpose: AgentPurposeSchema, model: z.string().nullable(), step_id: stepId, call: z.number().int().positive().optional() }),
   agent_context: AgentContextDataSchema.extend({ purpose: AgentPurposeSchema }),
   agent_retry: z.object({ purpose: AgentPurposeSchema, attempt: z.number(), code: z.string(), message: z.string(), raw: z.string().nullable() }),
-  agent_output: z.object({ purpose: AgentPurposeSchema, output: z.unknown(), usage, calls: z.number() }),
+  agent_output: z.object({ purpose: AgentPurposeSchema, output: z.unknown(), usage, calls: z.number(), call: z.number().int().positive().optional() }),
   agent_raw: z.object({ purpose: AgentPurposeSchema, raw: z.string() }),
   agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string() }),
   /** `code` when a model error no retry can cure ended the run. */

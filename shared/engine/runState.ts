@@ -106,9 +106,23 @@ export const TestSummarySchema = z.object({
 });
 export type TestSummary = z.infer<typeof TestSummarySchema>;
 
+/**
+ * One piece of a critique and who wrote it: the human's comment at a gate, the human's rewrite of the
+ * Supervisor's feedback, the Supervisor's verdict, or the engine's own note. Kept so a recorded agent
+ * call can show where each part of the writer's feedback came from (docs/events.md, `calls/`).
+ */
+export const FeedbackPartSchema = z.object({
+  source: z.enum(['human', 'human_edit', 'supervisor', 'engine']),
+  gate: z.enum(['plan', 'code', 'step', 'goal']).nullable(),
+  text: z.string(),
+});
+export type FeedbackPart = z.infer<typeof FeedbackPartSchema>;
+
 export const FeedbackSchema = z.object({
   kind: z.enum(['test_output', 'first_failure', 'fix_plan', 'critique', 'edit_rejected', 'agent_error', 'tests_weakened', 'rolled_back', 'repeated_answer']),
   text: z.string(),
+  /** A critique's parts by origin, joined by newlines into `text`; absent for other kinds and in states written before them. */
+  parts: z.array(FeedbackPartSchema).optional(),
 });
 export type Feedback = z.infer<typeof FeedbackSchema>;
 

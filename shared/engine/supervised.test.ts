@@ -163,7 +163,15 @@ describe('human gates in the transition table', () => {
     const decided = applyOutcome(paused.state, supervised, outcome, 'later');
     expect(decided.state.status).toBe('running');
     // Seed 001/002 refine a rejected step on top of it (only unrelated hunks or changed tests are undone: attemptGuard.test.ts).
-    expect(decided.state.feedback).toEqual({ kind: 'critique', text: 'User: split the change\nKeep median() pure.' });
+    // Each part keeps who wrote it: the comment is the user's, the rewritten feedback too (not the Supervisor's).
+    expect(decided.state.feedback).toEqual({
+      kind: 'critique',
+      text: 'User: split the change\nKeep median() pure.',
+      parts: [
+        { source: 'human', gate: 'step', text: 'User: split the change' },
+        { source: 'human_edit', gate: 'step', text: 'Keep median() pure.' },
+      ],
+    });
     expect(decided.state.head).toBe(paused.state.head);
     expect(decided.events.find((event) => event.type === 'gate_decided')?.data).toMatchObject({ approved: false, comment: 'split the change', edited_feedback: 'Keep median() pure.' });
     const stale = applyOutcome(paused.state, supervised, { ...outcome, gate_id: 'another-gate' }, 'later');

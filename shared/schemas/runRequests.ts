@@ -25,6 +25,9 @@ export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 
 export const RunRefSchema = z.strictObject({ repo: ClientPathSchema, runId: RunIdSchema });
 
+/** One agent call of a run by its number (`agent_call`'s `call`): its record, `calls/<call>.json`. */
+export const RunCallRequestSchema = RunRefSchema.extend({ call: z.number().int().positive().max(1_000_000_000) });
+
 export const RunPageRequestSchema = z.strictObject({
   repo: ClientPathSchema,
   runId: RunIdSchema,

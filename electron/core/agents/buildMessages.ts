@@ -61,6 +61,7 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
   const schema = spec.schema(ctx);
   const system = systemPrompt(spec, ctx, schema);
   const { input, context, budgeted, wholeFiles } = await spec.input(ctx);
+  ctx.onInputBuilt?.(input);
   const head = `Input:\n${JSON.stringify(input, null, 2)}`;
   const marker = '\n\nRelevant files and notes:\n{{context}}';
   const { contextSize, answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);

@@ -43,6 +43,8 @@ export interface AgentContext {
   changeDiff?: () => Promise<string>;
   /** Told what a call's budgeted context included and dropped, before the call is made. */
   onContextBuilt?: (report: ContextReport) => void;
+  /** Told the role's input object before it becomes the message's JSON (the call's record lifts the feedback out of it). */
+  onInputBuilt?: (input: Record<string, unknown>) => void;
 }
 
 /** What one agent call's budgeted context held (the `agent_context` event of the run log, less purpose and step). */

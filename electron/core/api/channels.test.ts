@@ -129,6 +129,15 @@ describe('run operations over the contract', () => {
     expect(await call('run/report', { repo: repo.dir, runId: '../../../etc' })).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
   });
 
+  it('answers run/call with what an agent call sent and got back, and refuses calls that are not there', async () => {
+    const record = await value('run/call', { repo: repo.dir, runId, call: 1 });
+    expect(record).toEqual(JSON.parse(fs.readFileSync(path.join(runDir(repo.dir, runId), 'calls', '1.json'), 'utf8')));
+    expect(record).toMatchObject({ call: 1, role: 'planner', purpose: 'plan', answer: { outcome: 'output' } });
+    expect(await call('run/call', { repo: repo.dir, runId, call: 999 })).toMatchObject({ ok: false, error: { code: 'CALL_NOT_FOUND' } });
+    for (const bad of [0, -1, 1.5, '1', null]) expect(await call('run/call', { repo: repo.dir, runId, call: bad })).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+    expect(await call('run/call', { repo: repo.dir, runId: '../../../etc', call: 1 })).toMatchObject({ ok: false, error: { code: 'INVALID_PAYLOAD' } });
+  });
+
   it('exports a patch, merges on request, and undo restores the repository', async () => {
     const exported = await value('run/exportPatch', { repo: repo.dir, runId });
     expect(fs.readFileSync(String(exported.file), 'utf8')).toContain('Subject: [PATCH 1/2]');

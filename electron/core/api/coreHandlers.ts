@@ -2,6 +2,7 @@ import type { CoreHandlers } from '../../../shared/contract/api';
 import type { AppMode } from '../../../shared/schemas/app';
 import { APP_NAME, APP_VERSION } from '../appVersion';
 import { readRepoStatus, resolveRepoRoot } from '../git/repoStatus';
+import { readCallRecord } from '../runs/callRecords';
 import { listRuns } from '../runs/listRuns';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +73,7 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
     'run/merge': ({ repo, runId }) => operations.merge(repo, runId),
     'run/exportPatch': ({ repo, runId }) => operations.exportPatch(repo, runId),
     'run/report': ({ repo, runId }) => operations.report(repo, runId),
+    'run/call': async ({ repo, runId, call }) => readCallRecord(await resolveRepoRoot(repo), runId, call),
     'verifier/log': ({ repo, runId, verifyRunId }) => operations.verifierLog(repo, runId, verifyRunId),
     'repo/recent': async () => ({ repos: settings.read().recentRepos }),
     'models/list': async () => {

@@ -41,7 +41,7 @@ function overview(): string {
 }
 
 /** What the user asked for is wrong (exit 64), as opposed to the machine or repository failing (exit 2). */
-const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'RUN_UNDONE', 'FOLLOW_UP_REFUSED', 'NO_MODEL', 'NOT_A_REPO', 'BAD_EVAL_SUITE', 'BAD_EVAL_TASK', 'BAD_CORPUS', PREFLIGHT_FAILED]);
+const USAGE_ERROR_CODES = new Set(['BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'GOAL_CHANGED', 'RUN_NOT_FOUND', 'CALL_NOT_FOUND', 'RUN_UNDONE', 'FOLLOW_UP_REFUSED', 'NO_MODEL', 'NOT_A_REPO', 'BAD_EVAL_SUITE', 'BAD_EVAL_TASK', 'BAD_CORPUS', PREFLIGHT_FAILED]);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

@@ -3,7 +3,7 @@ import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError, type ErrorCode } from '../../../shared/errors';
 import { diskFull, isDiskFull } from '../fsErrors';
-import type { AgentContext } from '../agents/registry';
+import type { AgentContext, ContextReport } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
 import { runScoutQuestion } from '../agents/scoutLoop';
@@ -11,6 +11,7 @@ import { checkShellCommand } from '../workspace/index';
 import { recordContext, scoutSandbox } from './scoutContext';
 import type { ModelRouter } from '../llm/types';
 import { applyProposal } from './applyProposal';
+import { buildCallRecord, captureCall, writeCallRecord } from './callRecord';
 import type { RunSession } from './runSession';
 import { runVerification } from './verification';
 import { setUpWorkspace } from './workspaceSetup';
@@ -179,11 +180,17 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   const spec = agentSpecFor(action.purpose, session.workflow);
   if (!spec) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'NO_AGENT', message: `no agent for ${action.purpose}`, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
   const ctx = await session.agentContext(state);
-  const router: ModelRouter = session.router;
-  session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model: router.specFor(spec.modelRole), step_id: state.current_step_id } });
-  ctx.onContextBuilt = (report) => {
-    if (action.purpose === 'code') session.writerContextFiles = [...new Set(report.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path))];
-    session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...report } });
+  const capture = captureCall(session.router);
+  const router: ModelRouter = capture.router;
+  const call = session.store.nextCall();
+  const model = router.specFor(spec.modelRole);
+  session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model, step_id: state.current_step_id, call } });
+  let report: ContextReport | null = null;
+  ctx.onInputBuilt = capture.onInput;
+  ctx.onContextBuilt = (built) => {
+    report = built;
+    if (action.purpose === 'code') session.writerContextFiles = [...new Set(built.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path))];
+    session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...built } });
   };
   const options = {
     router,
@@ -198,10 +205,12 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
   };
   const result = action.purpose === 'scout' ? await scoutQuestion(session, state, ctx, options) : await runAgent(spec, ctx satisfies AgentContext, options);
   if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
+  const facts = { call, role: action.role, purpose: action.purpose, step_id: state.current_step_id, model, feedback: state.feedback, report, usage: result.usage };
+  writeCallRecord(session.store.dir, buildCallRecord(capture, { ...facts, outcome: result.kind, error: result.kind === 'failed' ? { code: result.code, message: result.message } : result.kind === 'declined' ? { code: 'DECLINED', message: result.reason } : null }, session.redact));
   const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
   switch (result.kind) {
     case 'output': {
-      session.log({ role: action.role, type: 'agent_output', data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls } });
+      session.log({ role: action.role, type: 'agent_output', data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls, call } });
       // The one place an answer becomes a typed outcome; the transitions never look at it untyped.
       const typed = agentOutputOutcome(action.purpose, result.output, { role: action.role, calls: result.calls, usage: result.usage });
       return 'invalid' in typed ? { kind: 'agent_failed', ...base, code: 'INVALID_OUTPUT', message: `the answer did not match its schema: ${typed.invalid}` } : typed;

@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-async function runAgainstRemote(configYaml: string | null) {
+async function runAgainstRemote(configYaml: string | null, goal = 'fix median') {
   const { repo, dataDir } = setup();
   if (configYaml !== null) {
     fs.writeFileSync(path.join(repo.dir, 'lathe.config.yaml'), configYaml);
@@ -40,7 +40,7 @@ async function runAgainstRemote(configYaml: string | null) {
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `openai:http://${REMOTE}:${port}/v1#big-model` });
   config.limits.agent_retries = 0;
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: createDefaultDeps() });
-  const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+  const state = await startRun(env, { repoRoot: repo.dir, goal, config });
   return { state, log: readLog(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'log.jsonl')) };
 }
 
@@ -58,9 +58,31 @@ describe("a run's model server on another host", () => {
       expect(new Set(seen)).toEqual(new Set(['Bearer from-the-env']));
       // The token is read from the environment at each call: never written into the run's files.
       const runDir = path.join(state.workspace?.repoRoot ?? '', '.lathe', 'runs', state.run_id);
-      for (const name of fs.readdirSync(runDir)) if (fs.statSync(path.join(runDir, name)).isFile()) expect(fs.readFileSync(path.join(runDir, name), 'utf8')).not.toContain('from-the-env');
+      for (const name of fs.readdirSync(runDir, { recursive: true, encoding: 'utf8' })) if (fs.statSync(path.join(runDir, name)).isFile()) expect(fs.readFileSync(path.join(runDir, name), 'utf8')).not.toContain('from-the-env');
     } finally {
       delete process.env.LATHE_TEST_TEAM_TOKEN;
+    }
+  });
+
+  it("records its calls with the token, secret environment values and API keys redacted", async () => {
+    process.env.LATHE_TEST_TEAM_TOKEN = 'team-token-0123456789';
+    process.env.LATHE_TEST_API_KEY = 'env-secret-abcdef';
+    const key = 'sk-proj0123456789abcdefghij';
+    try {
+      const goal = `fix median; the service key is ${key}, the team token team-token-0123456789 and the other env-secret-abcdef`;
+      const { state, log } = await runAgainstRemote(`models:\n  allow_hosts: [${REMOTE}]\n  token_env: LATHE_TEST_TEAM_TOKEN\n`, goal);
+      const callsDir = path.join(state.workspace?.repoRoot ?? '', '.lathe', 'runs', state.run_id, 'calls');
+      const files = fs.readdirSync(callsDir);
+      expect(files).toHaveLength(log.filter((event) => event.type === 'agent_call').length);
+      expect(files.length).toBeGreaterThan(0);
+      for (const name of files) {
+        const text = fs.readFileSync(path.join(callsDir, name), 'utf8');
+        expect(text).toContain('[redacted]');
+        for (const secret of [key, 'team-token-0123456789', 'env-secret-abcdef', 'Bearer team']) expect(text).not.toContain(secret);
+      }
+    } finally {
+      delete process.env.LATHE_TEST_TEAM_TOKEN;
+      delete process.env.LATHE_TEST_API_KEY;
     }
   });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
@@ -36,6 +37,10 @@ describe('Pause', () => {
     expect(resumed.result).toMatchObject({ status: 'complete', exit_code: 0 });
     const coderCalls = logOf(repo.dir, paused.run_id).filter((event) => event.type === 'agent_call' && event.role === 'coder');
     expect(coderCalls.map((event) => event.data.step_id)).toEqual(['T1', 'T2']);
+    // Calls go on being numbered after the resume: one record per call, none written over.
+    const calls = logOf(repo.dir, paused.run_id).filter((event) => event.type === 'agent_call');
+    expect(calls.map((event) => event.data.call)).toEqual(calls.map((_, index) => index + 1));
+    expect(fs.readdirSync(path.join(repo.dir, '.lathe', 'runs', paused.run_id, 'calls')).sort()).toEqual(calls.map((_, index) => `${index + 1}.json`).sort());
   });
 
   it('ends a wait at a human gate at once, keeping the gate pending for the resume', async () => {

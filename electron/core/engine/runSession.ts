@@ -11,6 +11,7 @@ import type { EarlierRun } from '../agents/earlierRunContext';
 import { EARLIER_RUN_FILE } from '../runs/earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
 import type { ContextItem, ModelRouter } from '../llm/types';
+import { secretRedactor, type Redact } from '../llm/redact';
 import type { Clock, EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
 import { stepDiff } from './stepDiff';
@@ -66,6 +67,8 @@ export interface RunSessionOptions {
   elapsedBeforeMs: number;
   /** Ends the run after the current operation, resumable (Pause). */
   pause?: AbortSignal;
+  /** The environment variable holding the model server's token (`models.token_env`): its value is never recorded. */
+  tokenEnv?: string;
 }
 
 /** One process's session of a run: the effects' shared context. */
@@ -82,6 +85,8 @@ export class RunSession {
    * process (a resume) knows nothing and resets.
    */
   private cleanWorkTreeAt: string | null = null;
+  private redactor: Redact | null = null;
+  private readonly tokenEnv: string | null;
 
   readonly deps: EngineDeps;
   readonly workflow: Workflow;
@@ -109,8 +114,15 @@ export class RunSession {
     this.retryBackoffMs = options.retryBackoffMs;
     this.elapsedBeforeMs = options.elapsedBeforeMs;
     this.pause = options.pause;
+    this.tokenEnv = options.tokenEnv ?? null;
     this.prompts = new PromptLibrary(options.promptsDir);
     this.startedMs = options.clock.now().getTime();
+  }
+
+  /** Replaces secrets in what the run records of its agent calls (the model server's token, keys in the environment). */
+  get redact(): Redact {
+    this.redactor ??= secretRedactor(process.env, this.tokenEnv);
+    return this.redactor;
   }
 
   log(event: PendingEvent): void {

@@ -58,6 +58,8 @@ export function hashGoal(goal: string): string {
  */
 export class RunStore {
   private seq: number;
+  /** Agent calls logged so far (orphaned ones too): the next call's number never repeats one in the log. */
+  private calls = 0;
 
   private constructor(
     readonly dir: string,
@@ -66,6 +68,12 @@ export class RunStore {
     private readonly onAppend: (event: RunLogEvent) => void,
   ) {
     this.seq = lastSeq;
+  }
+
+  /** The number of the agent call about to be logged: 1, 2, … across resumes (`calls/<n>.json`). */
+  nextCall(): number {
+    this.calls += 1;
+    return this.calls;
   }
 
   static create(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}): RunStore {
@@ -104,6 +112,7 @@ export class RunStore {
     const events = repairAndReadLog(path.join(dir, 'log.jsonl'));
     const lastSeq = Math.max(state.log_seq, events.at(-1)?.seq ?? 0);
     const store = new RunStore(dir, runId, lastSeq, onAppend);
+    store.calls = events.filter((event) => event.type === 'agent_call').length;
     // A run driven again (a resume) sets its reserve aside again; on a disk still nearly full it goes on without.
     if (options.reserve === true) store.reserveSpace({ optional: true });
     return { store, state, events };

@@ -202,6 +202,7 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
     promptsDir: env.promptsDir,
     elapsedBeforeMs: initial.elapsed_ms,
     pause: env.pause,
+    tokenEnv: initial.config.model_access.token_env,
   });
   let state = initial;
   const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });

@@ -5,6 +5,8 @@ import type { ModelEntryView } from '../../../shared/schemas/models';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { recordedLog } from '../runView/fixtures/loadLog';
 import { buildRunView } from '../../../shared/runView/reduceRunEvents';
+import type { AgentCallRecord, CallPart } from '../../../shared/schemas/agentCall';
+import { CallRecordView } from './run/AgentCalls';
 import { GateCard } from './run/GateCard';
 import { PlanTreeView } from './run/PlanTree';
 import { ModelPicker } from './start/ModelPicker';
@@ -127,5 +129,46 @@ describe('NoModelsHelp', () => {
     expect(html).toContain('/home/u/.lathe/models');
     expect(html).toContain('1 file could not be used');
     expect(html).toContain('How to add a model');
+  });
+});
+
+describe('CallRecordView', () => {
+  it('shows a call’s messages with the human’s and the Supervisor’s words marked, its context by path, and its answer', () => {
+    const part = (source: CallPart['source'], text: string, extra: Partial<CallPart> = {}): CallPart => ({ source, field: null, gate: null, path: null, kind: null, text, cut: 0, ...extra });
+    const record: AgentCallRecord = {
+      version: 1,
+      call: 4,
+      role: 'coder',
+      purpose: 'code',
+      step_id: 'T1',
+      model: 'replay:x.json',
+      messages: [
+        { role: 'system', parts: [part('prompt', 'You are the Coder.')] },
+        {
+          role: 'user',
+          parts: [
+            part('input', 'Input:\n{"feedback": "(shown below, by origin)"}'),
+            part('human', 'User: also document both functions', { field: 'feedback', gate: 'step' }),
+            part('supervisor', 'Supervisor score 40: README is missing', { field: 'feedback', gate: 'step' }),
+          ],
+        },
+      ],
+      context: [part('context', 'export function median() {}', { path: 'src/stats.js', kind: 'file', cut: 12 })],
+      context_dropped: [],
+      answer: { outcome: 'output', raw: '{"edits":[]}', cut: 0, code: null, message: null },
+      attempts: [{ ok: true, code: null, message: null }],
+      usage: { prompt_tokens: 10, completion_tokens: 2 },
+    };
+    const html = render(<CallRecordView record={record} />);
+    const marked = [...html.matchAll(/<div class="call-part origin-(\w+)" data-testid="call-origin-part"><p class="call-origin">([^<]+)<\/p><pre class="call-text">([^<]+)</g)].map((match) => [match[1], match[2], match[3]]);
+    expect(marked).toEqual([
+      ['human', 'from the human&#x27;s rejection at the step gate', 'User: also document both functions'],
+      ['supervisor', 'from the Supervisor&#x27;s verdict at the step gate', 'Supervisor score 40: README is missing'],
+    ]);
+    expect(html).toContain('<span class="mono">src/stats.js</span>');
+    expect(html).toContain('… (12 more characters not recorded)');
+    expect(html).toContain('answer · output');
+    expect(html).toContain('{&quot;edits&quot;:[]}');
+    expect(html.indexOf('system prompt')).toBeLessThan(html.indexOf('call-origin'));
   });
 });

@@ -3,6 +3,7 @@ import { formatDuration } from '../../lib/format';
 import type { RunView } from '../../../../shared/runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
+import { AgentCalls } from './AgentCalls';
 import { ContextCalls } from './ContextCalls';
 import { statusLabel } from './StatusBadge';
 
@@ -36,7 +37,7 @@ function RunFacts({ view }: { view: RunView }) {
 }
 
 /** The agent at work with its live token stream, model loading, and how the run ended. */
-export function ActivityTab() {
+export function ActivityTab({ repo, runId }: { repo: string; runId: string }) {
   const active = useRunViewStore((state) => state.view.active);
   const outcome = useRunViewStore((state) => state.view.outcome);
   const stopped = useRunViewStore((state) => state.view.stopped);
@@ -108,6 +109,7 @@ export function ActivityTab() {
           ))}
         </ul>
       )}
+      <AgentCalls repo={repo} runId={runId} />
       <ContextCalls />
     </div>
   );

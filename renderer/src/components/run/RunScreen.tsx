@@ -114,7 +114,7 @@ export default function RunScreen({ repo, runId }: { repo: string; runId: string
             ) : loading && loadedRun === runId ? (
               <p className="muted pad">Reading the run log…</p>
             ) : (
-              <ActivityTab />
+              <ActivityTab repo={repo} runId={runId} />
             )}
           </div>
           <Timeline />
