@@ -50,10 +50,13 @@ export function packageProblems(pkg, runtimeImports = null) {
   return { errors, warnings };
 }
 
-/** The packages a bundle imports (bare specifiers, `node:` built-ins aside), by package name. */
+/**
+ * The packages a bundle imports (bare specifiers, `node:` built-ins aside), by package name. A specifier
+ * has no white space: a string that merely ends in "from" is not an import.
+ */
 export function bareImports(code) {
   const names = new Set();
-  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)) {
+  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./\s][^"'\s]*)["']/g)) {
     const specifier = match[1];
     if (specifier.startsWith('node:') || specifier.startsWith('\0')) continue;
     const parts = specifier.split('/');

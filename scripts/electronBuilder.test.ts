@@ -141,7 +141,7 @@ describe('scripts/dist.mjs', () => {
   });
 
   it('reads the packages a bundle imports', () => {
-    const code = `import fs from "node:fs";\nimport { z } from "zod";\nimport git from 'isomorphic-git';\nimport { x } from "@scope/pkg/sub";\nconst m = await import("node-llama-cpp");\nimport "./local.js";\nrequire("ws");`;
+    const code = `import fs from "node:fs";\nimport { z } from "zod";\nimport git from 'isomorphic-git';\nimport { x } from "@scope/pkg/sub";\nconst m = await import("node-llama-cpp");\nimport "./local.js";\nrequire("ws");\nconst help = { summary: "the commit it started from", load: () => import("./x.js") };`;
     expect(bareImports(code)).toEqual(['@scope/pkg', 'isomorphic-git', 'node-llama-cpp', 'ws', 'zod']);
   });
 

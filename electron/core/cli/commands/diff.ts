@@ -16,7 +16,7 @@ An unknown RUN_ID or an undone run (its branch is gone) is exit 64; a run that n
 
 export const diffCommand: Command = {
   name: 'diff',
-  summary: "print a run's diff against the commit it started from",
+  summary: "print a run's diff against its base (the commit it started at)",
   usage,
   async run(args, io) {
     if (wantsHelp(args)) return io.out(usage), ExitCode.success;
