@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstLine, headline, shortenAtWord } from './headline';
+import { firstLine, goalLine, headline, shortenAtWord } from './headline';
 
 const LONG = 'Add a --verbose flag to the CLI that prints every step of the parser, and document it in the README with an example of its output';
 
@@ -43,5 +43,13 @@ describe('firstLine and headline', () => {
     expect(cut.length).toBeLessThanOrEqual(60);
     expect(cut.endsWith('…')).toBe(true);
     expect(headline('abcdefghi\nmore', 10)).toBe('abcdefg…');
+  });
+});
+
+describe('goalLine', () => {
+  it('shows a multi-line goal’s first line with an ellipsis marker, and a one-line goal as it is (issue 29)', () => {
+    expect(goalLine('Fix median()\n\nIt returns the mean; add a test.')).toBe('Fix median() …');
+    expect(goalLine('\n  Fix median()  \n')).toBe('Fix median()');
+    expect(goalLine('Fix median() and document it')).toBe('Fix median() and document it');
   });
 });

@@ -40,3 +40,12 @@ export function headline(text: string, max: number): string {
   const room = shortenAtWord(line, max - 2);
   return room.endsWith(ELLIPSIS) ? room : `${room} ${ELLIPSIS}`;
 }
+
+/**
+ * A goal on one line for a header or a list whose width CSS cuts: its first line, with ` …` when more
+ * lines follow, so a multi-line goal never looks whole when it is not (the whole goal goes in a title).
+ */
+export function goalLine(goal: string): string {
+  const { line, more } = firstLine(goal);
+  return more ? `${line} ${ELLIPSIS}` : line;
+}

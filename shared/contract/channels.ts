@@ -51,7 +51,8 @@ export const requestChannels = {
   'run/diff': request(RunDiffRequestSchema, RunDiffSchema),
   'run/undo': request(RunRefSchema, z.object({ undone: z.boolean() })),
   'run/merge': request(RunRefSchema, z.object({ merged: z.string() })),
-  'run/exportPatch': request(RunRefSchema, z.object({ file: z.string(), commits: z.number() })),
+  // `patch`: the text, for a window in a browser to offer as a download (it cannot open the core's file); null when over 2 MB.
+  'run/exportPatch': request(RunRefSchema, z.object({ file: z.string(), commits: z.number(), patch: z.string().nullable() })),
   'run/report': request(RunRefSchema, RunReportSchema),
   /** What agent call `call` was sent and answered (docs/events.md, calls/<n>.json); CALL_NOT_FOUND when it has no record. */
   'run/call': request(RunCallRequestSchema, AgentCallRecordSchema),

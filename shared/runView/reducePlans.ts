@@ -126,6 +126,24 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
   }
 }
 
+/**
+ * A run that ended leaves no step in progress, as state.json records it (shared/engine finish): a failed,
+ * stuck or aborted run's step failed with the run's reason; a run stopped to resume shows it `stopped`
+ * until the resume, which takes it up again.
+ */
+export function settleSteps(view: RunView, how: { ended: 'finished'; complete: boolean; reason: string } | { ended: 'stopped' } | { ended: 'resumed' }): void {
+  for (const [key, step] of Object.entries(view.steps)) {
+    if (how.ended === 'resumed') {
+      if (step.status === 'stopped') view.steps[key] = { ...step, status: 'in_progress' };
+      continue;
+    }
+    if (step.status !== 'in_progress' && step.status !== 'stopped') continue;
+    if (how.ended === 'stopped') view.steps[key] = { ...step, status: 'stopped' };
+    // As the engine's finish: a complete run completed its steps with their own events.
+    else if (!how.complete) view.steps[key] = { ...step, status: 'failed', failReason: step.failReason ?? how.reason };
+  }
+}
+
 /** Closes the plan a finished run leaves open. */
 export function closePlans(view: RunView, complete: boolean): void {
   for (const planId of view.rootPlanIds) {

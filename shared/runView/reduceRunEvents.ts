@@ -2,7 +2,7 @@ import type { RunLogEvent } from '../schemas/run';
 import { readRunEvent, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
 import { msBetween } from './eventData';
 import { applyGateEvent } from './reduceGates';
-import { applyPlan, applyStepEvent, closePlans } from './reducePlans';
+import { applyPlan, applyStepEvent, closePlans, settleSteps } from './reducePlans';
 import type { AgentStats, RunView, SeqRange, TestView } from './types';
 
 export function emptyRunView(runId: string | null = null): RunView {
@@ -129,6 +129,7 @@ function applyEvent(view: RunView, event: RunEvent): void {
     }
     case 'run_resumed':
       view.status = 'running';
+      settleSteps(view, { ended: 'resumed' });
       view.stopped = null;
       view.pausing = false;
       view.active = null;
@@ -185,6 +186,7 @@ function applyEvent(view: RunView, event: RunEvent): void {
       view.status = event.data.status ?? 'aborted';
       view.pausing = false;
       view.active = null;
+      settleSteps(view, { ended: 'stopped' });
       return;
     case 'run_finished':
       finish(view, event);
@@ -212,6 +214,7 @@ function finish(view: RunView, event: RunEventOf<'run_finished'>): void {
   view.stopped = null;
   view.pausing = false;
   closePlans(view, status === 'complete');
+  settleSteps(view, { ended: 'finished', complete: status === 'complete', reason: event.data.reason ?? status });
   for (const gateId of view.gateOrder) {
     const gate = view.gates[gateId];
     if (gate && (gate.status === 'pending' || gate.status === 'open')) view.gates[gateId] = { ...gate, status: 'abandoned' };

@@ -1,6 +1,7 @@
 import type { RunStatus } from '../schemas/run';
 
-export type StepStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked';
+/** `stopped`: in progress when the run stopped to be resumed (paused, out of time…); a resume picks it up again. */
+export type StepStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'stopped';
 
 export interface StepView {
   /** `<plan_id>/<step_id>`: a re-plan may reuse step ids. */

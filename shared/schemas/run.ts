@@ -63,6 +63,11 @@ export const RunSummarySchema = z.object({
   branch: z.string().nullable(),
   startedAt: z.string(),
   updatedAt: z.string(),
+  /**
+   * The run's own time (state.json `elapsed_ms`: across sessions, gate waits excluded, as the time limit
+   * counts it). Not updatedAt − startedAt: a later merge or undo moves updatedAt (issue 29).
+   */
+  durationMs: z.number().nonnegative(),
   commits: z.number().int().nonnegative(),
   /** Undone or merged after the run; `branch` is null once undone (the branch is gone). */
   closed: RunClosureSchema.nullable(),

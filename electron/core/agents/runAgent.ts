@@ -3,7 +3,7 @@ import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import { roleBudget } from '../context/roleBudget';
-import type { GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
+import type { GenerateRequest, GenerateResult, ModelRouter, RejectionRef } from '../llm/types';
 import { cutOffMessage, grownAnswerBudget, SHORTER_ANSWER, smallerChangeAdvice, type AnswerRoom } from './answerRoom';
 import { prepareMessages, type BuiltMessages } from './buildMessages';
 import type { AgentContext, AgentSpec } from './registry';
@@ -29,6 +29,8 @@ export interface RunAgentOptions {
   router: ModelRouter;
   /** What the call is for; passed to the model layer with the request (see GenerateRequest.purpose). */
   purpose?: AgentPurpose;
+  /** The gate whose human rejection this call answers (see GenerateRequest.answersRejection). */
+  answersRejection?: RejectionRef;
   retries: number;
   /** First retry delay; doubles each time (seed 002: retry with backoff, up to 3 times). */
   backoffMs: number;
@@ -118,7 +120,8 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunA
   if (built.overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: built.overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
   const requestOf = ({ messages, context, schema, report, maxTokens }: BuiltMessages): GenerateRequest<unknown> => {
     if (report) ctx.onContextBuilt?.(report);
-    return { role: spec.modelRole, purpose: options.purpose, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) };
+    const rejection = options.answersRejection ? { answersRejection: options.answersRejection } : {};
+    return { role: spec.modelRole, purpose: options.purpose, ...rejection, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) };
   };
   const room: AnswerRoom = {
     tokens: built.answerRoom,

@@ -141,6 +141,8 @@ describe('run operations over the contract', () => {
   it('exports a patch, merges on request, and undo restores the repository', async () => {
     const exported = await value('run/exportPatch', { repo: repo.dir, runId });
     expect(fs.readFileSync(String(exported.file), 'utf8')).toContain('Subject: [PATCH 1/2]');
+    // The text too: a window in a browser offers it as a download, as it cannot open the core's file.
+    expect(exported.patch).toBe(fs.readFileSync(String(exported.file), 'utf8'));
     const before = repo.git('rev-parse', 'main');
     const merged = await value('run/merge', { repo: repo.dir, runId });
     expect(repo.git('rev-parse', 'main')).toBe(merged.merged);

@@ -1,4 +1,4 @@
-import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
+import type { ActionOutcome, AgentPurpose, EngineAction } from '../../../shared/engine/actions';
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError, type ErrorCode } from '../../../shared/errors';
@@ -9,7 +9,7 @@ import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/r
 import { runScoutQuestion } from '../agents/scoutLoop';
 import { checkShellCommand } from '../workspace/index';
 import { recordContext, scoutSandbox } from './scoutContext';
-import type { ModelRouter } from '../llm/types';
+import type { ModelRouter, RejectionRef } from '../llm/types';
 import { applyProposal } from './applyProposal';
 import { buildCallRecord, captureCall, writeCallRecord } from './callRecord';
 import type { RunSession } from './runSession';
@@ -176,6 +176,16 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
 }
 
+/**
+ * The gate a human rejected, when this call is the writer's or Planner's answer to it (its feedback holds
+ * the human's words): a `replay:` model answers such a call with the revision it recorded for that gate.
+ */
+function answeredRejection(state: RunState, purpose: AgentPurpose): RejectionRef | null {
+  if (purpose !== 'code' && purpose !== 'plan' && purpose !== 'subplan') return null;
+  const human = state.feedback?.parts?.find((part) => part.source === 'human' || part.source === 'human_edit');
+  return human?.gate ? { gate: human.gate, step_id: state.current_step_id } : null;
+}
+
 async function callAgent(session: RunSession, action: Extract<EngineAction, { kind: 'agent' }>, state: RunState): Promise<ActionOutcome> {
   const spec = agentSpecFor(action.purpose, session.workflow);
   if (!spec) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'NO_AGENT', message: `no agent for ${action.purpose}`, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
@@ -192,9 +202,11 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
     if (action.purpose === 'code') session.writerContextFiles = [...new Set(built.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path))];
     session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...built } });
   };
+  const rejection = answeredRejection(state, action.purpose);
   const options = {
     router,
     purpose: action.purpose,
+    ...(rejection ? { answersRejection: rejection } : {}),
     retries: state.config.limits.agent_retries,
     backoffMs: session.retryBackoffMs,
     signal: session.signal,

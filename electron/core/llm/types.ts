@@ -2,6 +2,13 @@ import type { SharedModelPool } from './sharedPool';
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { GenerationErrorCode } from '../../../shared/errors';
+import type { GateKind } from '../../../shared/engine/gates';
+
+/** Which gate (and step) a human rejected, for the call that answers the rejection. */
+export interface RejectionRef {
+  gate: GateKind;
+  step_id: string | null;
+}
 
 /**
  * The inference layer's contract with the engine. Every agent call goes through `ModelRouter.generate`,
@@ -32,6 +39,11 @@ export interface GenerateRequest<T> {
    * and writes, the Supervisor reviews four gates). Models never see it; the `oracle:` model needs it.
    */
   purpose?: AgentPurpose;
+  /**
+   * Set when the call's feedback holds a human's words from rejecting a gate: the `replay:` model answers
+   * it with the revision recorded for that gate (docs/replay-format.md). Models never see it.
+   */
+  answersRejection?: RejectionRef;
   /** The mandatory part: system prompt and messages. If it alone does not fit: CONTEXT_OVERFLOW. */
   messages: ChatMessage[];
   /**

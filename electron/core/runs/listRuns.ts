@@ -6,7 +6,7 @@ import type { RunSummary } from '../../../shared/schemas/run';
 import { isMissing, unreadable } from '../fsErrors';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
-export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, commits: true, closed: true, phase: true, follow_up_of: true });
+export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, elapsed_ms: true, commits: true, closed: true, phase: true, follow_up_of: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 export function runsDir(repoRoot: string): string {
@@ -60,7 +60,8 @@ export async function readRunHeader(repoRoot: string, runId: string): Promise<Ru
   }
 }
 
-function toSummary(header: RunStateHeader): RunSummary {
+/** A run's list entry from its state header. */
+export function toSummary(header: RunStateHeader): RunSummary {
   return {
     runId: header.run_id,
     goal: header.goal,
@@ -70,6 +71,7 @@ function toSummary(header: RunStateHeader): RunSummary {
     branch: header.closed?.action === 'undone' ? null : header.branch,
     startedAt: header.created_at,
     updatedAt: header.updated_at,
+    durationMs: header.elapsed_ms,
     commits: header.commits.length,
     closed: header.closed,
     resumable: header.phase !== 'finished' && header.closed?.action !== 'undone',

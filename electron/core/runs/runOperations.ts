@@ -10,6 +10,9 @@ import { mergeRecordedRun, undoRecordedRun } from './closeRun';
 const MAX_LOG_BYTES = 2 * 1024 * 1024;
 
 /** What the History view does with a finished run: commits, diff, undo, merge, patch, report, full test log. */
+/** The largest exported patch sent to the window as text (2 MB); a larger one is only written to disk. */
+const MAX_PATCH_DOWNLOAD_BYTES = 2 * 1024 * 1024;
+
 export class RunOperations {
   constructor(
     private readonly deps: Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>,
@@ -56,7 +59,10 @@ export class RunOperations {
 
   async exportPatch(repo: string, runId: string) {
     const { repoRoot, workspace } = await this.workspaceOf(repo, runId);
-    return this.deps.git.exportPatch(workspace, path.join(runDir(repoRoot, runId), `${runId}.patch`));
+    const written = await this.deps.git.exportPatch(workspace, path.join(runDir(repoRoot, runId), `${runId}.patch`));
+    // A browser window cannot reach the core's disk: it gets the text to download, within reason.
+    const size = fs.statSync(written.file).size;
+    return { ...written, patch: size <= MAX_PATCH_DOWNLOAD_BYTES ? fs.readFileSync(written.file, 'utf8') : null };
   }
 
   async report(repo: string, runId: string) {

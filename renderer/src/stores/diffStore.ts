@@ -39,11 +39,6 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
     if (sameRun && current.range === range && !options?.force && !current.error && (current.loading || current.head !== null)) return;
     const token = ++generation;
     set({ repo, runId, range, loading: true, error: null, ...(sameRun ? {} : { commits: [], files: [], base: null, head: null }) });
-    const withCounts = (files: RunDiff['files'], counted: RunCommit['files'] | null): DiffFile[] =>
-      files.map((file) => {
-        const known = counted?.find((entry) => entry.path === file.path);
-        return known ? { ...file, added: known.added, removed: known.removed } : file;
-      });
     try {
       if (range !== 'all') {
         const commits = unwrap(await client().request('run/commits', { repo, runId })).commits;
@@ -55,7 +50,8 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
           const diff = unwrap(await client().request('run/diff', { repo, runId, ...(parent ? { from: parent } : {}), to: range }));
           if (token !== generation) return;
           markMoment('diff-read');
-          set({ commits, base: diff.base, head: diff.head, files: withCounts(diff.files, commits[index]?.files ?? null), loading: false });
+          // The diff's own counts, as the gate card's (shared/diff/changeSpan): git's per-commit numstat could differ.
+          set({ commits, base: diff.base, head: diff.head, files: diff.files, loading: false });
           return;
         }
       }
@@ -63,7 +59,7 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
       const diff = unwrap(await client().request('run/diff', { repo, runId }));
       if (token !== generation) return;
       markMoment('diff-read');
-      set({ base: diff.base, head: diff.head, files: withCounts(diff.files, null), range: 'all', loading: false });
+      set({ base: diff.base, head: diff.head, files: diff.files, range: 'all', loading: false });
       const commits = unwrap(await client().request('run/commits', { repo, runId })).commits;
       if (token === generation) set({ commits });
     } catch (error) {

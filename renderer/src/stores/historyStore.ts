@@ -8,6 +8,15 @@ const BRANCH_CHECKS = 25;
 
 export type RunOperation = 'undo' | 'merge' | 'exportPatch';
 
+/** The last patch exported: shown until dismissed (see ExportStatus). */
+export interface ExportedPatch {
+  runId: string;
+  file: string;
+  commits: number;
+  /** The text, when the core sent it (not over 2 MB). */
+  patch: string | null;
+}
+
 interface HistoryState {
   repo: string | null;
   runs: RunSummary[];
@@ -20,6 +29,8 @@ interface HistoryState {
    * with a run (undone, merged) comes from the run itself: `RunSummary.closed`.
    */
   branchGone: Record<string, true>;
+  exported: ExportedPatch | null;
+  dismissExport(): void;
   load(repo: string): Promise<void>;
   undo(runId: string): Promise<string>;
   merge(runId: string): Promise<string>;
@@ -29,7 +40,7 @@ interface HistoryState {
   reset(): void;
 }
 
-export const initialHistoryState = { repo: null, runs: [], loading: false, error: null, busy: {}, branchGone: {} };
+export const initialHistoryState = { repo: null, runs: [], loading: false, error: null, busy: {}, branchGone: {}, exported: null };
 
 /** Past runs of the open repository and what can be done with them. */
 export const useHistoryStore = create<HistoryState>()((set, get) => {
@@ -48,7 +59,7 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
   return {
     ...initialHistoryState,
     load: async (repo) => {
-      set({ loading: get().repo !== repo || get().runs.length === 0, error: null, ...(get().repo !== repo ? { runs: [], branchGone: {}, repo } : {}) });
+      set({ loading: get().repo !== repo || get().runs.length === 0, error: null, ...(get().repo !== repo ? { runs: [], branchGone: {}, exported: null, repo } : {}) });
       try {
         const { runs } = unwrap(await client().request('runs/list', { repo }));
         if (get().repo === repo) set({ runs, loading: false });
@@ -69,9 +80,11 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
       }),
     exportPatch: (runId) =>
       operate(runId, 'exportPatch', async (repo) => {
-        const { file, commits } = unwrap(await client().request('run/exportPatch', { repo, runId }));
+        const { file, commits, patch } = unwrap(await client().request('run/exportPatch', { repo, runId }));
+        set({ exported: { runId, file, commits, patch } });
         return `Patch of ${commits} commit(s) written to ${file}`;
       }),
+    dismissExport: () => set({ exported: null }),
     checkBranches: async () => {
       const { repo, runs, branchGone } = get();
       if (!repo) return;

@@ -22,6 +22,7 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
   branch: `lathe/${runId}`,
   startedAt: '2026-11-22T03:37:35.000Z',
   updatedAt: '2026-11-22T03:37:36.000Z',
+  durationMs: 6800,
   commits: 3,
   closed: null,
   resumable: false,
@@ -166,11 +167,12 @@ describe('diffStore', () => {
     expect(useDiffStore.getState().base).toBe(base);
   });
 
-  it('diffs one edit set from its parent commit (the base for the first), with the commit’s own counts', async () => {
+  it('diffs one edit set from its parent commit (the base for the first), with the diff’s own counts, as the gate card counts (issue 29)', async () => {
     const fake = fakeGit();
     await useDiffStore.getState().load(REPO, RUN, shas[1] ?? '');
     expect(fake.calls.at(-1)?.req).toEqual({ repo: REPO, runId: RUN, from: shas[0], to: shas[1] });
-    expect(useDiffStore.getState().files[0]).toMatchObject({ added: 9, removed: 8 });
+    // Not git's numstat of the commit (9/8 here): the one line diff the gate card's counts come from too.
+    expect(useDiffStore.getState().files[0]).toMatchObject({ added: 2, removed: 1 });
     await useDiffStore.getState().load(REPO, RUN, shas[0] ?? '');
     expect(fake.calls.at(-1)?.req).toEqual({ repo: REPO, runId: RUN, to: shas[0] });
     await useDiffStore.getState().load(REPO, RUN, 'f'.repeat(40));

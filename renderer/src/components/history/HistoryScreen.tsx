@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { goalLine } from '../../../../shared/headline';
 import { mergeRefusal } from '../../../../shared/mergeRefusal';
 import type { RunSummary } from '../../../../shared/schemas/run';
 import { errorMessage } from '../../api/client';
@@ -8,6 +9,7 @@ import { useRepoStore } from '../../stores/repoStore';
 import { useUiStore } from '../../stores/uiStore';
 import { Modal } from '../layout/Modal';
 import { StatusBadge } from '../run/StatusBadge';
+import { ExportStatus } from './ExportStatus';
 import { FollowUpOf, followUpBlockedBecause } from './RunChain';
 
 type Confirm = { kind: 'undo' | 'merge'; run: RunSummary } | null;
@@ -22,7 +24,7 @@ function mergeBlockedBecause(run: RunSummary, branchGone: boolean): string | nul
 /** Past runs of the open repository: open (replay the log), report, merge, export patch, undo. */
 export default function HistoryScreen() {
   const repo = useRepoStore((state) => state.status);
-  const { runs, loading, error, busy, branchGone } = useHistoryStore();
+  const { runs, loading, error, busy, branchGone, exported } = useHistoryStore();
   const navigate = useUiStore((state) => state.navigate);
   const notify = useUiStore((state) => state.notify);
   const [confirm, setConfirm] = useState<Confirm>(null);
@@ -54,6 +56,8 @@ export default function HistoryScreen() {
         </button>
       </div>
       {error && <p className="error-text">{error}</p>}
+      {/* A browser window cannot open the core's file, so it is offered the patch itself. */}
+      {exported && <ExportStatus exported={exported} offerDownload={!window.lathe} onDismiss={() => history.dismissExport()} />}
       {loading && runs.length === 0 ? (
         <p className="muted">Reading runs…</p>
       ) : runs.length === 0 ? (
@@ -91,8 +95,10 @@ export default function HistoryScreen() {
                   <td className="nowrap">
                     <span title={run.runId}>{formatDateTime(run.startedAt)}</span>
                   </td>
-                  <td className="goal-cell" title={run.goal}>
-                    {run.goal.split('\n', 1)[0]}
+                  <td className="goal-cell">
+                    <span className="goal-line" title={run.goal}>
+                      {goalLine(run.goal)}
+                    </span>
                     {run.branch && <code className="history-branch muted">{run.branch}</code>}
                     {run.followUpOf && <FollowUpOf parent={run.followUpOf} onOpen={(parent) => navigate({ view: 'run', repo: repo.path, run: parent, tab: 'activity' })} />}
                   </td>
@@ -111,7 +117,7 @@ export default function HistoryScreen() {
                     )}
                     {!isUndone && branchGone[run.runId] && <span className="chip chip-warn">branch gone</span>}
                   </td>
-                  <td className="num">{formatDuration(Date.parse(run.updatedAt) - Date.parse(run.startedAt))}</td>
+                  <td className="num">{formatDuration(run.durationMs)}</td>
                   <td className="num">{isUndone ? 0 : run.commits}</td>
                   <td>
                     <div className="row-actions">

@@ -14,6 +14,7 @@ const summary = (change: Partial<RunSummary> = {}): RunSummary => ({
   branch: 'lathe/20261122T040000Z',
   startedAt: '2026-11-22T04:00:00.000Z',
   updatedAt: '2026-11-22T04:01:00.000Z',
+  durationMs: 6800,
   commits: 1,
   closed: null,
   resumable: false,

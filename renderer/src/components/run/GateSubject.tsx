@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { gateSubject } from '../../runView/gateSubject';
 import type { CommitView, GateView, TestView } from '../../../../shared/runView/types';
-import type { RunCommit } from '../../stores/diffStore';
+import { changeSpan, spanCounts } from '../../../../shared/diff/changeSpan';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 
@@ -50,14 +50,13 @@ interface ChangeSubjectProps {
 function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSubjectProps) {
   const navigate = useUiStore((state) => state.navigate);
   const shas = commits.map((commit) => commit.sha).join(',');
-  const [counted, setCounted] = useState<RunCommit[] | null>(null);
+  const [counted, setCounted] = useState<FileCount[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!shas) return;
     let current = true;
-    client()
-      .request('run/commits', { repo, runId })
-      .then((result) => current && setCounted(unwrap(result).commits))
+    countSpan(repo, runId, shas.split(','))
+      .then((counts) => current && setCounted(counts))
       .catch((failure: unknown) => current && setError(errorMessage(failure)));
     return () => {
       current = false;
@@ -136,17 +135,18 @@ interface FileTotal {
   removed: number | null;
 }
 
-/** Files of the commits under review, with +/− summed from git's counts once they are read. */
-function fileTotals(commits: CommitView[], counted: RunCommit[] | null): FileTotal[] {
-  const totals = new Map<string, FileTotal>();
-  for (const commit of commits) {
-    const known = counted?.find((entry) => entry.sha === commit.sha);
-    const files = known ? known.files : commit.files.map((path) => ({ path, added: null, removed: null }));
-    for (const file of files) {
-      const previous = totals.get(file.path);
-      const add = (a: number | null | undefined, b: number | null) => (a === undefined ? b : a === null || b === null ? null : a + b);
-      totals.set(file.path, { path: file.path, added: add(previous?.added, file.added), removed: add(previous?.removed, file.removed) });
-    }
-  }
-  return [...totals.values()].sort((a, b) => a.path.localeCompare(b.path));
+type FileCount = ReturnType<typeof spanCounts>[number];
+
+/** The net counts of the reviewed commits' span, from the diff the Changes tab shows (not a sum over edit sets). */
+async function countSpan(repo: string, runId: string, reviewed: string[]): Promise<FileCount[]> {
+  const span = changeSpan(unwrap(await client().request('run/commits', { repo, runId })).commits, reviewed);
+  if (!span) return [];
+  return spanCounts(unwrap(await client().request('run/diff', { repo, runId, ...span })).files);
+}
+
+/** Files of the commits under review; their +/− once the span's diff is read (a file changed and changed back has none). */
+function fileTotals(commits: CommitView[], counted: FileCount[] | null): FileTotal[] {
+  if (counted) return counted;
+  const paths = [...new Set(commits.flatMap((commit) => commit.files))].sort((a, b) => a.localeCompare(b));
+  return paths.map((path) => ({ path, added: null, removed: null }));
 }

@@ -7,6 +7,7 @@ const STEP_ICONS: Record<StepStatus, { icon: string; label: string }> = {
   completed: { icon: '✔', label: 'completed' },
   failed: { icon: '✖', label: 'failed' },
   blocked: { icon: '⛔', label: 'blocked' },
+  stopped: { icon: '⏸', label: 'stopped' },
 };
 
 const PLAN_LABELS: Record<PlanView['status'], string> = {

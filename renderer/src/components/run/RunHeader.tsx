@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import type { RunView } from '../../../../shared/runView/types';
+import { goalLine } from '../../../../shared/headline';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 import { Modal } from '../layout/Modal';
@@ -67,7 +68,7 @@ export function RunHeader({ repo }: { repo: string }) {
         )}
         {/* tabIndex -1: the focus lands here after Start and when the gate card it was on goes away. */}
         <h2 id="run-goal" className="run-goal" title={view.goal || state?.goal} tabIndex={-1}>
-          {firstLine(view.goal || state?.goal || '')}
+          {goalLine(view.goal || state?.goal || '')}
         </h2>
         <div className="run-controls" role="group" aria-label="Run controls">
           <button
@@ -150,6 +151,3 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
-}
