@@ -40,7 +40,8 @@ test('History at 800×600 keeps every action on screen, marks a multi-line goal,
     const longRow = page.locator(`tr[data-run-id='${second}']`);
     await expect(longRow.locator('.goal-line')).toHaveText(/…$/);
     await expect(longRow.locator('.goal-line')).toHaveAttribute('title', LONG_GOAL);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    // The spec compiles without the DOM library; the page's document is reached through globalThis.
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
 
     await longRow.getByRole('button', { name: 'Export patch', exact: true }).click();
     const status = page.getByTestId('export-status');
