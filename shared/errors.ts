@@ -77,6 +77,8 @@ export const coreErrorCodes = [
   'GOAL_CHANGED',
   'PAUSED',
   'GATE_NEEDS_USER',
+  /** A person's edit at a gate names a file outside the repository or outside the gate's change; nothing was written. */
+  'USER_EDIT_REFUSED',
   'NO_GATE_HANDLER',
   'PREFLIGHT_FAILED',
   'UNKNOWN_WORKFLOW',

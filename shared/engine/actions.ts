@@ -3,6 +3,7 @@ import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
+import type { UserEditRecord } from './userEdit';
 
 export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'scout' | 'editor';
 
@@ -49,7 +50,8 @@ export type ActionOutcome =
   | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }
   | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
-  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null }
+  /** `edit`: the person's own change, already committed on the run branch, approved with the gate. */
+  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null; edit?: UserEditRecord }
   | { kind: 'fatal'; code: ErrorCode; message: string }
   /** Seed 002: the current step used its time budget before another attempt. */
   | { kind: 'step_budget_exhausted'; reason: string }

@@ -3,11 +3,12 @@ import { executionExhausted } from './budget';
 import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { gateWaitsForUser, type GateKind } from './gates';
-import { currentPlan, currentStep, updatePlan } from './planOps';
+import { currentPlan, currentStep, updatePlan, updateStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { FeedbackPart, PendingGate, RunState, Verdict } from './runState';
 import { rollBackTo } from './attemptGuard';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
+import type { UserEditRecord } from './userEdit';
 
 const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_review', goal: 'goal_review' } as const;
 
@@ -88,9 +89,10 @@ export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdic
  * The user's decision on a pending gate: a comment is fed back as critique, together with the
  * Supervisor's verdict — or instead of it, when the user edited that feedback.
  */
-export function takeUserDecision(state: RunState, workflow: Workflow, approved: boolean, comment: string | null, editedFeedback: string | null = null): Transition {
+export function takeUserDecision(state: RunState, workflow: Workflow, approved: boolean, comment: string | null, editedFeedback: string | null = null, edit: UserEditRecord | null = null): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
+  if (approved && edit && (gate.kind === 'code' || gate.kind === 'step')) return approveWithEdit(state, gate, comment, edit);
   const supervisorText = editedFeedback ?? (gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '');
   // Each part keeps its origin: the writer's recorded input says which words were the human's.
   const parts: FeedbackPart[] = [
@@ -101,6 +103,38 @@ export function takeUserDecision(state: RunState, workflow: Workflow, approved: 
   return {
     state: decided.state,
     events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback } }, ...decided.events],
+  };
+}
+
+/**
+ * The person approved the gate with their own edit, already committed: the gate counts as passed, but
+ * the new content is not yet tested, so the run verifies it like any step. Green goes on past this gate
+ * (the person approved this very content); red takes the normal fix path, which clears the passed gates,
+ * so the fixed change is reviewed again — an edit is never approved untested.
+ */
+function approveWithEdit(state: RunState, gate: PendingGate, comment: string | null, edit: UserEditRecord): Transition {
+  const step = currentStep(state);
+  const withCommit = step ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, edit.commit] })) : state;
+  const next: RunState = {
+    ...withCommit,
+    status: 'running',
+    gate: null,
+    phase: 'verifying',
+    commits: [...state.commits, edit.commit],
+    head: edit.head,
+    passed_gates: [...state.passed_gates, gate.kind],
+    // A person changing an existing test is their explicit approval of it; the gate's own changed tests too.
+    approved_test_files: [...new Set([...state.approved_test_files, ...gate.test_files, ...edit.test_files])],
+  };
+  const ref = { gate_id: gate.gate_id, gate: gate.kind };
+  return {
+    state: next,
+    events: [
+      { role: 'user', type: 'gate_decided', data: { ...ref, approved: true, comment, edited_feedback: null } },
+      { role: 'user', type: 'user_edit', data: { ...ref, step_id: gate.step_id, commit: edit.commit, files: edit.files, test_files: edit.test_files } },
+      { role: 'git', type: 'commit', data: { sha: edit.commit, task_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
+      { role: 'user', type: 'gate_closed', data: { ...ref, approved: true, by: 'user' } },
+    ],
   };
 }
 

@@ -138,7 +138,7 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
     }
     case 'user_decision':
       if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
-      return takeUserDecision(state, workflow, outcome.approved, outcome.comment, outcome.feedback ?? null);
+      return takeUserDecision(state, workflow, outcome.approved, outcome.comment, outcome.feedback ?? null, outcome.edit ?? null);
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`, outcome.code);
     case 'cancelled':

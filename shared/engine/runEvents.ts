@@ -7,6 +7,7 @@ import { AgentPurposeSchema } from './agentPurpose';
 import { GateKindSchema, GateModeSchema } from './gates';
 import { EditFormatNameSchema, ModelRoleNameSchema, RoleModelSchema } from './runConfig';
 import { FeedbackSchema, MetricsSchema, PendingGateSchema, PhaseSchema, PlanStepSchema, TestSummarySchema } from './runState';
+import { UserEditFileSchema } from './userEdit';
 
 const stepId = z.string().nullable();
 const gateRef = { gate_id: z.string(), gate: GateKindSchema };
@@ -118,6 +119,8 @@ export const RUN_EVENTS = {
   }),
   gate_pending: PendingGateSchema,
   gate_decided: z.object({ ...gateRef, approved: z.boolean(), comment: z.string().nullable(), edited_feedback: z.string().nullable() }),
+  /** The person's edit at a gate, committed with `Lathe-Role: user`; the tests run again on it. */
+  user_edit: z.object({ ...gateRef, step_id: stepId, commit: z.string(), files: z.array(UserEditFileSchema), test_files: z.array(z.string()) }),
   gate_closed: z.object({ ...gateRef, approved: z.boolean(), by: z.enum(['supervisor', 'user']) }),
   gate_unreviewed: z.object({ ...gateRef, step_id: stepId, reason: z.string() }),
   /** Written by versions before `gate_unreviewed`: the gate passed without a review. Read, never written. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GateModeSchema } from '../engine/gates';
 import { ModelRoleNameSchema } from '../engine/runConfig';
 import { RunStateSchema } from '../engine/runState';
+import { MAX_USER_EDITS, UserFileEditSchema } from '../engine/userEdit';
 import type { RunFigures } from '../runView/runFigures';
 import type { RunView } from '../runView/types';
 import { ClientPathSchema } from './app';
@@ -68,6 +69,8 @@ export const GateDecisionRequestSchema = z.strictObject({
   comment: z.string().max(4000).nullable().optional(),
   /** The Supervisor's feedback as the user edited it: it replaces the verdict's feedback in the critique. */
   feedback: z.string().max(4000).nullable().optional(),
+  /** Approve only: the person's rewrite of files in the gate's change, committed as their own before the tests run again. */
+  edits: z.array(UserFileEditSchema).min(1).max(MAX_USER_EDITS).optional(),
 });
 
 export const RunStatusEventSchema = z.object({ run_id: z.string(), repo: z.string(), status: RunStatusSchema, active: z.boolean() });

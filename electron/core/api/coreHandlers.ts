@@ -83,6 +83,6 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
     },
     'settings/get': async () => settings.readWithNotice(),
     'settings/set': async (patch) => settings.update(patch),
-    'gate/decide': ({ repo, runId, gateId, approved, comment, feedback }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null }),
+    'gate/decide': ({ repo, runId, gateId, approved, comment, feedback, edits }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null, ...(edits ? { edits } : {}) }),
   };
 }

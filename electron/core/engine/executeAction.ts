@@ -15,6 +15,7 @@ import { buildCallRecord, captureCall, writeCallRecord } from './callRecord';
 import type { RunSession } from './runSession';
 import { runVerification } from './verification';
 import { setUpWorkspace } from './workspaceSetup';
+import { checkUserEdits, commitUserEdits } from './userEdits';
 
 /** Executes one action's side effect; every failure becomes an outcome, never an exception. */
 export async function executeAction(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
@@ -80,10 +81,12 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
       case 'await_user': {
         try {
           const decision = await session.waitForGate(action.gate, state);
-          return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment, feedback: decision.feedback ?? null };
+          const edit = decision.approved && decision.edits?.length ? await commitUserEdits(session.deps, state, await checkUserEdits(session.deps, state, decision.edits)) : null;
+          return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment, feedback: decision.feedback ?? null, ...(edit ? { edit } : {}) };
         } catch (error) {
           // Nobody can answer now: the session stops with the gate pending, and a resume asks again.
-          if (isLatheError(error, 'GATE_NEEDS_USER') || isLatheError(error, 'NO_GATE_HANDLER')) return { kind: 'stopped', reason: 'aborted', detail: error.message };
+          // An edit refused here (the window checks it first) leaves the gate pending too: nothing was written.
+          if (isLatheError(error, 'GATE_NEEDS_USER') || isLatheError(error, 'NO_GATE_HANDLER') || isLatheError(error, 'USER_EDIT_REFUSED')) return { kind: 'stopped', reason: 'aborted', detail: error.message };
           if (isLatheError(error, 'PAUSED') && !session.signal.aborted) return { kind: 'stopped', reason: 'paused' };
           throw error;
         }

@@ -4,6 +4,7 @@ import type { PendingEvent } from '../../../shared/engine/actions';
 import { effectTimeoutMs } from '../../../shared/engine/budget';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
+import type { UserFileEdit } from '../../../shared/engine/userEdit';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { AgentContext } from '../agents/registry';
@@ -23,6 +24,8 @@ export interface GateDecision {
   comment: string | null;
   /** The Supervisor's feedback as the user edited it; replaces it in the critique. */
   feedback?: string | null;
+  /** Approve only: the person's rewrite of files in the gate's change (checked by `checkUserEdits`). */
+  edits?: UserFileEdit[];
 }
 
 export interface RunCallbacks {

@@ -4,7 +4,8 @@ import { LatheError } from '../../../shared/errors';
 import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/schemas/runRequests';
 import type { EventBus } from '../api/eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
-import { createEngineEnv } from '../engine/defaultDeps';
+import { createDefaultDeps, createEngineEnv } from '../engine/defaultDeps';
+import { checkUserEdits } from '../engine/userEdits';
 import type { Clock, EngineDeps } from '../engine/engineDeps';
 import { beginResume, beginRun, cancelRun, type RunHandle } from '../engine/runner';
 import type { GateDecision } from '../engine/runSession';
@@ -110,6 +111,11 @@ export class RunManager {
   async decideGate(repo: string, runId: string, gateId: string, decision: GateDecision): Promise<{ accepted: boolean; resumed: boolean }> {
     const repoRoot = await resolveRepoRoot(repo);
     const run = this.active.get(key(repoRoot, runId));
+    // Edits are checked before the decision goes anywhere: a refused one is the caller's error, and the gate stays pending.
+    if (decision.approved && decision.edits?.length) {
+      const saved = RunStore.readState(repoRoot, runId);
+      if (saved.gate?.gate_id === gateId) await checkUserEdits(this.deps(), saved, decision.edits);
+    }
     if (run) {
       if (run.waiting?.gateId !== gateId) return { accepted: false, resumed: false };
       const { resolve } = run.waiting;
@@ -148,6 +154,13 @@ export class RunManager {
     for (const run of sessions) run.controller.abort();
     await Promise.all(sessions.map((run) => run.done?.catch(() => undefined)));
     await this.models.dispose();
+  }
+
+  private defaultDeps: EngineDeps | null = null;
+
+  private deps(): EngineDeps {
+    this.defaultDeps ??= this.options.deps ?? createDefaultDeps();
+    return this.defaultDeps;
   }
 
   private session(repoRoot: string): ActiveRun {
