@@ -8,6 +8,7 @@ import { buildRunView } from '../../../shared/runView/reduceRunEvents';
 import type { AgentCallRecord, CallPart } from '../../../shared/schemas/agentCall';
 import { CallRecordView } from './run/AgentCalls';
 import { GateCard } from './run/GateCard';
+import { initialGateEditState, useGateEditStore } from '../stores/gateEditStore';
 import { PlanTreeView } from './run/PlanTree';
 import { ModelPicker } from './start/ModelPicker';
 import { NoModelsHelp } from './start/NoModelsHelp';
@@ -80,6 +81,13 @@ describe('GateCard', () => {
     expect(html).toContain('aria-keyshortcuts="R"');
     expect(html).toContain('Comment for the agent');
     expect(html).toContain('Human gate: no Supervisor review');
+  });
+
+  it('offers no "Approve with my edits" before the person has edited the change', () => {
+    if (!pending) throw new Error('fixture changed');
+    // Server rendering reads a store's initial state, so the offer itself is covered by editableGate.test.ts.
+    useGateEditStore.setState(initialGateEditState);
+    expect(render(<GateCard repo="/r" runId={RUN} gate={pending} actionable />)).not.toContain('Approve with my edits');
   });
 
   it('shows a Supervisor verdict read-only: score, threshold, feedback, who decided', () => {

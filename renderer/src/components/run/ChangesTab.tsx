@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { quoteGitPath } from '../../../../shared/gitPath';
+import { editableGate } from '../../runView/editableGate';
 import { useDiffStore } from '../../stores/diffStore';
+import { editedText, useGateEditStore } from '../../stores/gateEditStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 import { DiffView } from './DiffView';
@@ -15,6 +17,9 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
   // null while the log is being read: the count only means "new commits" once the log is known.
   const liveCommits = useRunViewStore((state) => (state.loading ? null : state.view.commits.length));
   const undone = useRunViewStore((state) => state.view.undone);
+  // A string, not an object: a selector's new object each time would render again without end.
+  const editGateId = useRunViewStore((state) => (state.loading ? null : (editableGate(state.view, range)?.gateId ?? null)));
+  const editedCount = useGateEditStore((state) => (state.gateId === editGateId ? Object.keys(state.files).length : 0));
 
   useEffect(() => {
     void useDiffStore.getState().load(repo, runId, range);
@@ -31,6 +36,11 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
   // Names are shown, and named in the address, in git's quoting: one that is not UTF-8 is no text (shared/gitPath.ts).
   const selected = diff.files.find((entry) => quoteGitPath(entry.path) === file) ?? diff.files[0];
   const commit = diff.commits.find((entry) => entry.sha === diff.range);
+  // A deleted file, or a name that is not plain UTF-8, has no text to edit here.
+  const editing =
+    editGateId && selected && selected.after !== null && quoteGitPath(selected.path) === selected.path
+      ? { gateId: editGateId, path: selected.path, original: selected.after }
+      : null;
 
   if (diff.error) {
     return <p className="error-text pad">{undone ? 'This run was undone: its branch and commits are gone.' : diff.error}</p>;
@@ -59,6 +69,12 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
         {diff.loading && <span className="muted small">loading…</span>}
       </div>
       {commit && <p className="muted small commit-subject">{commit.subject}</p>}
+      {editGateId && (
+        <p className="small gate-edit-note" data-testid="gate-edit-note">
+          This change waits at your gate: edit its right side, then choose “Approve with my edits” on the gate card.
+          {editedCount > 0 ? ` ${editedCount} file${editedCount === 1 ? '' : 's'} edited.` : ''}
+        </p>
+      )}
       {diff.files.length === 0 && diff.loading && file ? (
         // The link names the file: its box is laid out while its texts are read.
         <div className="changes-body">
@@ -94,7 +110,22 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
               </li>
             ))}
           </ul>
-          {selected && <DiffView key={`${range}:${quoteGitPath(selected.path)}`} path={quoteGitPath(selected.path)} file={selected} sideBySide={diff.sideBySide} />}
+          {selected && (
+            <DiffView
+              key={`${range}:${quoteGitPath(selected.path)}:${editing ? 'edit' : 'view'}`}
+              path={quoteGitPath(selected.path)}
+              file={selected}
+              sideBySide={diff.sideBySide}
+              {...(editing
+                ? {
+                    editing: {
+                      text: editedText(useGateEditStore.getState(), editing.gateId, editing.path),
+                      onEdit: (text: string) => useGateEditStore.getState().edit(editing.gateId, editing.path, editing.original, text),
+                    },
+                  }
+                : {})}
+            />
+          )}
         </div>
       )}
     </div>

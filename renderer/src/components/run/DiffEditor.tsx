@@ -13,6 +13,8 @@ export interface DiffEditorProps {
   startAt?: () => { before: number | null; after: number | null } | null;
   /** Monaco shows its diff: the first time, after the editor computed it. */
   onShown?: () => void;
+  /** Given at a pending gate: the modified side is editable, and each change of its text is reported. */
+  onEdit?: (text: string) => void;
 }
 
 const EDITOR_OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
@@ -45,8 +47,8 @@ function reviewModel(text: string | null, language: string | undefined): monaco.
   return model;
 }
 
-/** One file before and after, in Monaco's diff editor (read-only). */
-export function DiffEditor({ path, before, after, sideBySide, startAt, onShown }: DiffEditorProps) {
+/** One file before and after, in Monaco's diff editor (read-only, but for the modified side at a pending gate). */
+export function DiffEditor({ path, before, after, sideBySide, startAt, onShown, onEdit }: DiffEditorProps) {
   const theme = useUiStore((state) => resolvedTheme(state.theme, state.systemDark));
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
@@ -54,8 +56,9 @@ export function DiffEditor({ path, before, after, sideBySide, startAt, onShown }
   const retired = useRef<monaco.editor.ITextModel[]>([]);
   const initial = useRef({ sideBySide, theme });
   // Read when the diff arrives, not when the effect was set up: the callbacks may change meanwhile.
-  const callbacks = useRef({ startAt, onShown });
-  callbacks.current = { startAt, onShown };
+  const callbacks = useRef({ startAt, onShown, onEdit });
+  callbacks.current = { startAt, onShown, onEdit };
+  const editable = onEdit !== undefined;
 
   useEffect(() => {
     const element = host.current;
@@ -103,6 +106,16 @@ export function DiffEditor({ path, before, after, sideBySide, startAt, onShown }
   useEffect(() => {
     editorRef.current?.updateOptions({ renderSideBySide: sideBySide });
   }, [sideBySide]);
+
+  // Only the modified side, the gate's proposal, is ever editable: the original is the branch as it was.
+  useEffect(() => {
+    const modified = editorRef.current?.getModifiedEditor();
+    if (!modified) return;
+    modified.updateOptions({ readOnly: !editable });
+    if (!editable) return;
+    const listener = modified.onDidChangeModelContent(() => callbacks.current.onEdit?.(modified.getValue()));
+    return () => listener.dispose();
+  }, [editable, path, before, after]);
 
   useEffect(() => {
     monaco.editor.setTheme(themeName(theme));

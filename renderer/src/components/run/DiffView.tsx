@@ -27,6 +27,11 @@ interface DiffViewProps {
   /** null while the range is being read. */
   file: DiffFile | null;
   sideBySide: boolean;
+  /**
+   * At a pending code or step gate: the text to show on the modified side (the person's earlier edit, read
+   * once, so typing never replaces the editor's model), and where each edit goes.
+   */
+  editing?: { text: string | null; onEdit: (text: string) => void };
 }
 
 /**
@@ -34,12 +39,13 @@ interface DiffViewProps {
  * its own. Monaco is asked for only after the plain rows and the run's log are on screen: its chunk and
  * editor take the main thread for ~0.3 s, which would otherwise hold up the run view's first paint.
  */
-export function DiffView({ path, file, sideBySide }: DiffViewProps) {
+export function DiffView({ path, file, sideBySide, editing }: DiffViewProps) {
   const logLoading = useRunViewStore((state) => state.loading);
   const [previewPainted, setPreviewPainted] = useState(false);
   const [Editor, setEditor] = useState<MonacoDiff | null>(null);
   const [editorShown, setEditorShown] = useState(false);
   const preview = useRef<DiffPreviewHandle>(null);
+  const [editedAtMount] = useState(editing?.text ?? null);
 
   const onPreviewPainted = useCallback(() => {
     setPreviewPainted(true);
@@ -67,7 +73,9 @@ export function DiffView({ path, file, sideBySide }: DiffViewProps) {
 
   return (
     <div className="diff-editor" data-testid="diff-editor" data-path={path} data-diff-ready={previewPainted ? 'true' : undefined} data-editor={editorShown ? 'monaco' : 'plain'} aria-busy={!file}>
-      {file && Editor && <Editor path={path} before={file.before} after={file.after} sideBySide={sideBySide} startAt={startAt} onShown={onEditorShown} />}
+      {file && Editor && (
+        <Editor path={path} before={file.before} after={editedAtMount ?? file.after} sideBySide={sideBySide} startAt={startAt} onShown={onEditorShown} {...(editing ? { onEdit: editing.onEdit } : {})} />
+      )}
       {file && !editorShown && <DiffPreview handle={preview} before={file.before} after={file.after} changes={file.changes} sideBySide={sideBySide} onPainted={onPreviewPainted} />}
     </div>
   );

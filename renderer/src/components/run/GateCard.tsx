@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent }
 import { client, errorMessage, unwrap } from '../../api/client';
 import { isTyping } from '../../hooks/useGlobalShortcuts';
 import type { GateView } from '../../../../shared/runView/types';
+import { editsFor, useGateEditStore } from '../../stores/gateEditStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
 import { GateSubject } from './GateSubject';
@@ -22,17 +23,24 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
   const [sending, setSending] = useState(false);
   const commentBox = useRef<HTMLTextAreaElement>(null);
   const canDecide = actionable && gate.status === 'pending';
+  const editGateId = useGateEditStore((state) => state.gateId);
+  const editFiles = useGateEditStore((state) => state.files);
+  const fileEdits = canDecide && editGateId === gate.gateId ? editsFor({ gateId: editGateId, files: editFiles }, gate.gateId) : [];
 
-  const decide = async (approved: boolean) => {
+  /** `withEdits`: approve with the person's edits of the diff (Changes tab), which the core commits and tests. */
+  const decide = async (approved: boolean, withEdits = false) => {
     if (sending) return;
     setSending(true);
     try {
       const edited = gate.verdict && feedback.trim() !== gate.verdict.feedback ? feedback.trim() : null;
+      const edits = approved && withEdits && fileEdits.length > 0 ? { edits: fileEdits } : {};
       const result = unwrap(
-        await client().request('gate/decide', { repo, runId, gateId: gate.gateId, approved, comment: comment.trim() || null, ...(edited !== null ? { feedback: edited } : {}) }),
+        await client().request('gate/decide', { repo, runId, gateId: gate.gateId, approved, comment: comment.trim() || null, ...(edited !== null ? { feedback: edited } : {}), ...edits }),
       );
       if (!result.accepted) notify('error', `The ${gate.kind} gate is no longer waiting (already decided, or the run moved on).`);
-      else notify('ok', `${gate.kind} gate ${approved ? 'approved' : 'rejected'}${result.resumed ? '; the run resumed' : ''}.`);
+      else notify('ok', `${gate.kind} gate ${approved ? 'approved' : 'rejected'}${'edits' in edits ? ' with your edits; the tests run on them' : ''}${result.resumed ? '; the run resumed' : ''}.`);
+      // A decided gate's edits mean nothing any more; a refused decision keeps them to fix.
+      if (result.accepted) useGateEditStore.getState().discard();
       await useRunViewStore.getState().refreshState();
     } catch (error) {
       notify('error', errorMessage(error));
@@ -166,6 +174,16 @@ export function GateCard({ repo, runId, gate, actionable = false }: { repo: stri
             <button type="button" className="primary" onClick={() => void decide(true)} disabled={sending} aria-keyshortcuts="A" title="Approve (A)">
               Approve <kbd>A</kbd>
             </button>
+            {fileEdits.length > 0 && (
+              <>
+                <button type="button" className="primary" onClick={() => void decide(true, true)} disabled={sending} data-testid="approve-with-edits" title={fileEdits.map((edit) => edit.path).join('\n')}>
+                  Approve with my edits ({fileEdits.length} file{fileEdits.length === 1 ? '' : 's'})
+                </button>
+                <button type="button" onClick={() => useGateEditStore.getState().discard()} disabled={sending}>
+                  Discard my edits
+                </button>
+              </>
+            )}
             <button type="button" className="danger" onClick={() => void decide(false)} disabled={sending} aria-keyshortcuts="R" title="Reject with the comment (R, then Ctrl/⌘+Enter)">
               Reject with comment <kbd>R</kbd>
             </button>
