@@ -89,6 +89,12 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `${data.kind ?? '?'} gate waits for you${at}`, tone: 'gate' };
     case 'gate_decided':
       return { text: `you ${data.approved === true ? 'approved' : 'rejected'} the ${data.gate ?? ''} gate${data.comment ? `: “${data.comment}”` : ''}`, tone: data.approved === true ? 'ok' : 'fail' };
+    case 'user_edit': {
+      // A person's own change goes on record beside the agents': which files, and which existing tests.
+      const files = Array.isArray(data.files) ? data.files.length : 0;
+      const tests = Array.isArray(data.test_files) && data.test_files.length > 0 ? `, changing existing tests (${data.test_files.join(', ')})` : '';
+      return { text: `you edited ${files} file${files === 1 ? '' : 's'} at the ${data.gate ?? ''} gate${tests}: the tests run on your edit`, tone: 'gate' };
+    }
     case 'gate_closed':
       return { text: `${data.gate ?? '?'} gate ${data.approved === true ? 'passed' : 'rejected'} by ${data.by ?? '?'}`, tone: data.approved === true ? 'ok' : 'fail' };
     case 'gate_unreviewed':
