@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_TOOLS } from './testTools.mjs';
 
 /** Issue 29: the README's quick start and requirements, as a fresh clone and `.ci/run` see them. */
 
@@ -33,7 +34,8 @@ describe('README.md', () => {
   });
 
   it('names in its requirements every Debian package .ci/run installs for the tests', () => {
-    const packages = [...CI_RUN.matchAll(/missing\+=\(([\w.-]+)\)/g)].map((match) => match[1] ?? '');
+    expect(CI_RUN).toContain('node scripts/testTools.mjs --install');
+    const packages = TEST_TOOLS.map((tool) => tool.pkg);
     expect(packages).toEqual(expect.arrayContaining(['chromium', 'bubblewrap', 'python3-pytest', 'python3-pytest-cov']));
     const requirements = section('Requirements');
     for (const name of packages) expect(requirements, name).toContain(`\`${name}\``);
