@@ -142,7 +142,7 @@ report({
 const md = [
   '# Trust under a fallible model: the oracle spoiled (bench:resilience)',
   '',
-  `${lines.length} runs on ${tasks.length} task(s), seed ${seed}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}).`,
+  `${lines.length} runs on ${new Set(lines.map((line) => line.task)).size} task(s), seed ${seed}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}).`,
   'green: complete, the tests pass bare on the run branch and none was lost · damaging: the branch carries a placeholder, an unrelated hunk, a weakened test or a stray file · applied: runs whose first writer answer carried the fault · answers: mean writer answers per run · identical: the most byte-identical answers in one step (repeat; goal ≤ 3)',
   '',
   '| fault | workflow | format | feedback-check | applied | green | damaging | answers | identical |',
