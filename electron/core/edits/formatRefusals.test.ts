@@ -34,6 +34,53 @@ describe('a proposal that changes nothing', () => {
   });
 });
 
+// An answer that changes something but holds an edit that changes nothing: its writer meant a change it did not make.
+describe('an edit that changes nothing beside one that changes something (issue 26)', () => {
+  const files = { 'lib/response.js': RESPONSE };
+  const real = { path: 'lib/response.js', search: "  this.set('X-1', value);\n", replace: "  this.set('X-1', value || '');\n" };
+
+  it('search-replace names the edit whose replace is its search', async () => {
+    const same = { path: 'lib/response.js', search: "  this.set('X-2', value);\n", replace: "  this.set('X-2', value);\n" };
+    const planned = await plan('search-replace', files, { edits: [real, same] });
+    expect(planned.changes).toHaveLength(1);
+    expect(planned.unchanged).toEqual(["edit 2 (lib/response.js): its replace is the same as its search"]);
+  });
+
+  it('unified-diff names a hunk of context lines only, and one that removes and adds back the same lines', async () => {
+    const diff = [
+      '--- a/lib/response.js',
+      '+++ b/lib/response.js',
+      '@@ -5,3 +5,3 @@',
+      ' res.m1 = function m1(value) {',
+      "-  this.set('X-1', value);",
+      "+  this.set('X-1', value || '');",
+      '   return this;',
+      '@@ -9,3 +9,3 @@',
+      ' res.m2 = function m2(value) {',
+      "   this.set('X-2', value);",
+      '   return this;',
+      '@@ -13,3 +13,3 @@',
+      ' res.m3 = function m3(value) {',
+      "-  this.set('X-3', value);",
+      "+  this.set('X-3', value);",
+      '   return this;',
+      '',
+    ].join('\n');
+    const planned = await plan('unified-diff', files, { diff });
+    expect(planned.changes).toHaveLength(1);
+    expect(planned.unchanged).toEqual([
+      'hunk 2 of 3 (lib/response.js): it has only context lines, none added or removed',
+      'hunk 3 of 3 (lib/response.js): the lines it removes are the lines it adds',
+    ]);
+  });
+
+  it('leaves `unchanged` out of a change whose every edit changes something, and of one that changes nothing at all', async () => {
+    expect(await plan('search-replace', files, { edits: [real] })).not.toHaveProperty('unchanged');
+    const same = { path: 'lib/response.js', search: "  this.set('X-2', value);\n", replace: "  this.set('X-2', value);\n" };
+    expect(await plan('search-replace', files, { edits: [same] })).toEqual({ format: 'search-replace', changes: [] });
+  });
+});
+
 describe('a wrong path', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));

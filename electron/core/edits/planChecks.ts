@@ -14,7 +14,7 @@ export function sortChanges(changes: PlannedFileChange[]): PlannedFileChange[] {
  * makes whatever the format (a placeholder for code, a whole-file answer that drops code, a new file
  * that is an existing one elsewhere), then sorted. An edit set that changes nothing has no changes.
  */
-export async function checkedEditSet(format: EditFormatName, changes: PlannedFileChange[], reader: WorkspaceReader, rules: PathPolicy): Promise<PlannedEditSet> {
+export async function checkedEditSet(format: EditFormatName, changes: PlannedFileChange[], reader: WorkspaceReader, rules: PathPolicy, unchanged: string[] = []): Promise<PlannedEditSet> {
   for (const change of changes) {
     if (change.after === null) continue;
     const elided = findElidedLine(change.before, change.after);
@@ -38,5 +38,5 @@ export async function checkedEditSet(format: EditFormatName, changes: PlannedFil
       if (duplicate) throw rejectEdit('duplicate-file', change.path, duplicateFileMessage(change.path, duplicate), { suggestions: duplicate.paths });
     }
   }
-  return { format, changes: sortChanges(changes) };
+  return unchanged.length > 0 && changes.length > 0 ? { format, changes: sortChanges(changes), unchanged } : { format, changes: sortChanges(changes) };
 }

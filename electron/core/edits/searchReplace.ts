@@ -32,6 +32,7 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
     const rules = new PathPolicy(policy);
     const originals = new Map<string, string | null>();
     const current = new Map<string, string | null>();
+    const unchanged: string[] = [];
     for (const [index, edit] of edits.entries()) {
       const normalized = rules.check(edit.path);
       if (!originals.has(normalized)) {
@@ -44,7 +45,9 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
         const missing = await missingFileMessage(normalized, reader, 'to create it, use an empty search');
         throw rejectEdit('search-not-found', normalized, `edit ${index + 1}: ${missing.message}`, { suggestions: missing.suggestions });
       }
-      current.set(normalized, applyOne(normalized, index, content, edit.search, edit.replace));
+      const after = applyOne(normalized, index, content, edit.search, edit.replace);
+      if (after === content) unchanged.push(`edit ${index + 1} (${normalized}): ${edit.search === edit.replace ? 'its replace is the same as its search' : 'applying it leaves the file as it was'}`);
+      current.set(normalized, after);
     }
     const changes: PlannedFileChange[] = [];
     for (const [normalized, after] of current) {
@@ -53,7 +56,7 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
       rules.checkContent(normalized, after);
       changes.push({ path: normalized, before, after });
     }
-    return checkedEditSet('search-replace', changes, reader, rules);
+    return checkedEditSet('search-replace', changes, reader, rules, unchanged);
   },
 };
 

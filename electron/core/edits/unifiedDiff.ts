@@ -41,6 +41,7 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       return normalized;
     };
     const changes: PlannedFileChange[] = [];
+    const unchanged: string[] = [];
     for (const patch of patches) {
       const oldName = stripPrefix(patch.oldFileName, patch.newFileName);
       const newName = stripPrefix(patch.newFileName, patch.oldFileName);
@@ -58,6 +59,7 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       }
       // A file header with no hunks changes nothing (jsdiff writes one for an unchanged file): skip it.
       if (patch.hunks.length === 0 && source === target) continue;
+      if (source === target) unchanged.push(...unchangedHunks(label, patch));
       const after = applyHunks(label, before ?? '', patch);
       if (target === null) {
         if (after !== '') throw rejectEdit('patch-does-not-apply', label, 'a deletion must remove every line of the file');
@@ -69,9 +71,20 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       const targetBefore = source === target ? before : null;
       if (after !== targetBefore) changes.push({ path: target, before: targetBefore, after });
     }
-    return checkedEditSet('unified-diff', changes, reader, rules);
+    return checkedEditSet('unified-diff', changes, reader, rules, unchanged);
   },
 };
+
+/** Hunks that change nothing: context lines only, or the same lines removed and added back. */
+function unchangedHunks(label: string, patch: StructuredPatch): string[] {
+  return patch.hunks.flatMap((hunk, index) => {
+    const side = (mark: string) => hunk.lines.filter((line) => line.startsWith(mark)).map((line) => line.slice(1)).join('\n');
+    // A "\\ No newline" marker makes an otherwise equal pair differ at the end of the file.
+    if (hunk.lines.some((line) => line.startsWith('\\')) || side('-') !== side('+')) return [];
+    const why = hunk.lines.some((line) => line.startsWith('-')) ? 'the lines it removes are the lines it adds' : 'it has only context lines, none added or removed';
+    return [`hunk ${index + 1} of ${patch.hunks.length} (${label}): ${why}`];
+  });
+}
 
 // A hunk pointing past the end of the file reaches the comparer with no line at all.
 const looseLine = (_lineNumber: number, line: string | undefined, _operation: string, content: string) => line !== undefined && line.trim() === content.trim();

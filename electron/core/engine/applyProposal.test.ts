@@ -134,6 +134,26 @@ describe('refused before anything is written (issue 26)', () => {
     expect(commits).toEqual([]);
   });
 
+  it('refuses an answer with an edit that changes nothing beside one that does, naming the edit, whatever the tests say', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\ny = 2\n');
+    for (const tested of [{ failed: 1, passed: false }, { failed: 0, passed: true }]) {
+      const commits: string[][] = [];
+      const edits = [
+        { path: 'a.py', search: 'x = 1', replace: 'x = 10' },
+        { path: 'a.py', search: 'y = 2', replace: 'y = 2' },
+      ];
+      const state: RunState = { ...stateFor(dir, edits), tested_head: { commit: 'base', total: 3, build_failed: false, ...tested } };
+      const outcome = await applyProposal(deps(commits), state, 'coder');
+      expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change' });
+      expect(outcome.kind === 'apply_rejected' && outcome.message).toBe(
+        'your answer was not applied: one of its edits changed nothing:\n- edit 2 (a.py): its replace is the same as its search\nWrite the change you meant in that place, or leave that edit out.',
+      );
+      expect(commits).toEqual([]);
+      expect(fs.readFileSync(path.join(dir, 'a.py'), 'utf8')).toBe('x = 1\ny = 2\n');
+    }
+  });
+
   it('lets an answer that changes nothing through where the tests passed (a step that only confirms)', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\n');

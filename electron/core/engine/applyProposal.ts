@@ -77,7 +77,8 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
 
 /**
  * What is refused once the proposal is resolved against the files, before anything is written: an
- * answer that changes nothing where the tests are known to fail (it would only fail them again), and
+ * answer that changes nothing where the tests are known to fail (it would only fail them again), an
+ * answer with an edit that changes nothing (its writer meant a change it did not make), and
  * a change to the repository's existing tests where no gate reviews it (`tests: protect`).
  */
 function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionOutcome | null {
@@ -86,6 +87,17 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
     const first = state.last_test?.first_failure;
     const failing = first ? ` (first failure: ${first.test_id})` : '';
     return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change', path: null, message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.` };
+  }
+  const unchanged = planned.unchanged ?? [];
+  if (unchanged.length > 0) {
+    const which = unchanged.length === 1 ? 'one of its edits' : `${unchanged.length} of its edits`;
+    return {
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'no-change',
+      path: null,
+      message: `your answer was not applied: ${which} changed nothing:\n${unchanged.map((line) => `- ${line}`).join('\n')}\nWrite the change you meant in that place, or leave that edit out.`,
+    };
   }
   if (state.config.tests_policy !== 'protect' || reviewedByGate(state)) return null;
   const approved = new Set(state.approved_test_files);

@@ -49,6 +49,8 @@ export const GUARDRAIL_RULES = [
   'elided-code',
   'drops-code',
   'duplicate-file',
+  /** An answer, or an edit of it, that changes nothing. */
+  'no-change',
   /** The step commit: a file git would store through a filter driver, which Lathe never runs. */
   'needs-filter',
 ] as const;
@@ -65,6 +67,11 @@ export interface PlannedEditSet {
   format: EditFormatName;
   /** Sorted by path (seed 000 determinism). */
   changes: PlannedFileChange[];
+  /**
+   * Edits of the answer that change nothing though the answer changes something (`edit 2 (a.py): its
+   * replace is the same as its search`): a model that wrote one thought it changed what it did not.
+   */
+  unchanged?: string[];
 }
 
 export interface WorkspaceReader {
