@@ -47,13 +47,6 @@ export function worseThanBase(base: AttemptBase, test: TestSummary): string | nu
   return null;
 }
 
-/** Why a failed attempt that is not worse than its base is not better either. */
-function notBetter(base: AttemptBase, test: TestSummary, failed: number | null): string {
-  if (test.failed_phase === 'build') return 'the build still fails (the tests could not run)';
-  if (failed === null || base.failed === null) return 'the tests still fail';
-  return `it did not fix any failing test (${failed} failing, as before it)`;
-}
-
 /** The run branch back at `base`: the commits after it leave the run and the current step (the work tree follows before the next effect). */
 export function rollBackTo(state: RunState, base: AttemptBase, reason: string): Transition {
   if (!state.head || state.head === base.commit || state.commits.length < base.commit_count) return { state, events: [] };
@@ -65,27 +58,24 @@ export function rollBackTo(state: RunState, base: AttemptBase, reason: string): 
 }
 
 /**
- * A failed verification settles the attempt: one that fails fewer tests than its base becomes the base;
- * any other is undone, and the writer is told what was undone and why (and sees the files as they
- * were). Every attempt therefore builds on the best state so far, never on a failed attempt that
- * fixed nothing.
+ * A failed verification settles the attempt: one worse than its base is undone, and the writer is told
+ * what was undone and why (and sees the files as they were); one that fails fewer tests than its base
+ * becomes the base. Every attempt therefore builds on the best state so far.
  */
 export function settleFailedAttempt(state: RunState, feedback: Feedback): { state: RunState; events: PendingEvent[]; feedback: Feedback } {
   const base = state.attempt_base;
   const test = state.last_test;
   if (!base || !test || !state.head || test.status === 'INFRA_ERROR') return { state, events: [], feedback };
   const worse = worseThanBase(base, test);
-  const failed = failingOfBase(base, test);
-  const better = worse === null && failed !== null && test.failed_phase !== 'build' && (base.failed === null || failed < base.failed);
-  if (better) {
+  if (worse === null) {
+    const failed = failingOfBase(base, test);
+    const better = failed !== null && test.failed_phase !== 'build' && (base.failed === null || failed < base.failed);
     const advanced: AttemptBase = { commit: state.head, commit_count: state.commits.length, failed: test.counts?.failed ?? null, total: test.counts?.total ?? null, passed: false, build_failed: false };
-    return { state: { ...state, attempt_base: advanced }, events: [], feedback };
+    return { state: better ? { ...state, attempt_base: advanced } : state, events: [], feedback };
   }
-  // No better than its base: kept, it would carry whatever else it changed into every later attempt.
-  const why = worse ?? notBetter(base, test, failed);
-  const rolled = rollBackTo(state, base, why);
+  const rolled = rollBackTo(state, base, worse);
   if (rolled.events.length === 0) return { state, events: [], feedback };
-  const text = `Your last change was undone: ${why}. Every file is back as it was before that change; the context shows them as they are now. What the change did:\n${feedback.text}`;
+  const text = `Your last change was undone: ${worse}. Every file is back as it was before that change; the context shows them as they are now. What the change did:\n${feedback.text}`;
   return { state: rolled.state, events: rolled.events, feedback: { kind: 'rolled_back', text } };
 }
 
