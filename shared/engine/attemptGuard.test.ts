@@ -102,6 +102,26 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
     simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(2) : testResult(true)) }, seen));
     expect(seen[1]?.head).toBe('c1');
   });
+
+  it('a step that runs out of attempts leaves the branch at its best state, not at its last attempt', () => {
+    // 2 fail at the start; attempt 1 fixes one (the base), attempts 2-4 fix nothing more and stay in turn.
+    const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(1) : failing(1)) }));
+    expect(run.state.result?.status).toBe('failed');
+    const last = run.events.filter((event) => event.type === 'rollback').at(-1);
+    expect(last?.data).toMatchObject({ to: 'c1', dropped: ['c2', 'c3', 'c4'], reason: "T1 ran out of attempts: the branch keeps the step's best state, not its last attempt" });
+    expect(run.state.head).toBe('c1');
+    expect(run.state.commits).toEqual(['c1']);
+  });
+
+  it('a rollback to a kept attempt keeps the unrelated hunks that attempt brought, for the gates to show', () => {
+    const seen: RunState[] = [];
+    const withHunks = (n: number): ActionOutcome => ({ kind: 'applied', commit: `c${n}`, head: `c${n}`, files: ['src/a.py'], unrelated: [`src/a.py line ${n}: renames 'x' to 'y${n}'`] });
+    simulate(retryLoop, script({ apply: withHunks, step: (n) => [failing(1), failing(3), testResult(true)][n - 1] ?? testResult(true) }, seen));
+    // Attempt 1 (a better base) brought one hunk, attempt 2 (worse, undone) another: only the first stays.
+    expect(seen[2]?.head).toBe('c1');
+    expect(seen[2]?.unrelated_hunks).toEqual(["src/a.py line 1: renames 'x' to 'y1'"]);
+    expect(seen[2]?.unrelated_hunk_commits).toEqual(['c1']);
+  });
 });
 
 describe('the same answer twice (issue 26)', () => {

@@ -47,14 +47,42 @@ export function worseThanBase(base: AttemptBase, test: TestSummary): string | nu
   return null;
 }
 
+/** The step's unrelated hunks with those an applied change brought, each with the commit it came with. */
+export function withUnrelated(state: RunState, hunks: readonly string[], commit: string): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
+  const known = state.unrelated_hunk_commits.length === state.unrelated_hunks.length ? state.unrelated_hunk_commits : state.unrelated_hunks.map(() => '');
+  return { unrelated_hunks: [...state.unrelated_hunks, ...hunks], unrelated_hunk_commits: [...known, ...hunks.map(() => commit)] };
+}
+
+/**
+ * The unrelated hunks of the commits a rollback keeps: a kept attempt's hunks still stand on the branch,
+ * so its gates must still show them. A state saved before the commits were recorded keeps none.
+ */
+function unrelatedKept(state: RunState, kept: readonly string[]): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
+  if (state.unrelated_hunk_commits.length !== state.unrelated_hunks.length) return { unrelated_hunks: [], unrelated_hunk_commits: [] };
+  const keep = state.unrelated_hunk_commits.map((commit) => kept.includes(commit));
+  return { unrelated_hunks: state.unrelated_hunks.filter((_, index) => keep[index]), unrelated_hunk_commits: state.unrelated_hunk_commits.filter((_, index) => keep[index]) };
+}
+
 /** The run branch back at `base`: the commits after it leave the run and the current step (the work tree follows before the next effect). */
 export function rollBackTo(state: RunState, base: AttemptBase, reason: string): Transition {
   if (!state.head || state.head === base.commit || state.commits.length < base.commit_count) return { state, events: [] };
   const dropped = state.commits.slice(base.commit_count);
+  const kept = state.commits.slice(0, base.commit_count);
   const step = currentStep(state);
   const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
   const event: PendingEvent = { role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason } };
-  return { state: { ...cleaned, head: base.commit, commits: state.commits.slice(0, base.commit_count), unrelated_hunks: [] }, events: [event] };
+  return { state: { ...cleaned, head: base.commit, commits: kept, ...unrelatedKept(state, kept) }, events: [event] };
+}
+
+/**
+ * A step that ends without passing leaves the branch at its best state: the attempts after it fixed
+ * nothing (or they would be the base), and whatever else they changed must not stay for the next step
+ * or the user.
+ */
+export function backToBest(state: RunState, reason: string): Transition {
+  const base = state.attempt_base;
+  if (!base || !state.head || base.commit === state.head) return { state, events: [] };
+  return rollBackTo(state, base, reason);
 }
 
 /**

@@ -70,6 +70,7 @@ export function initialState(run: NewRun): RunState {
     tried_answers: [],
     approved_test_files: [],
     unrelated_hunks: [],
+    unrelated_hunk_commits: [],
     follow_up_of: run.followUp?.runId ?? null,
     start_commit: run.followUp?.startCommit ?? null,
   };

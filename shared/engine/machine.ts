@@ -11,7 +11,7 @@ import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
 import { fixPlanFeedback } from './testFeedback';
-import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback, testedHead } from './attemptGuard';
+import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback, testedHead, withUnrelated } from './attemptGuard';
 import { afterStartTests, phaseAfterPrepare } from './startTests';
 import type { TriedAnswer } from './runState';
 
@@ -126,7 +126,7 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       const commits = commit ? [...state.commits, commit] : state.commits;
       const withCommit = step && commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] })) : state;
       return {
-        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null, unrelated_hunks: [...state.unrelated_hunks, ...(outcome.unrelated ?? [])] },
+        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null, ...withUnrelated(state, outcome.unrelated ?? [], outcome.head) },
         events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, task_id: step?.id ?? null, files: outcome.files } }],
       };
     }

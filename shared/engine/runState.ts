@@ -308,6 +308,8 @@ export const RunStateSchema = z.object({
   tried_answers: z.array(TriedAnswerSchema).default([]),
   /** Hunks of the current step's change classed as unrelated to the task (`path lines A-B: why`), for its gates and the report. */
   unrelated_hunks: z.array(z.string()).default([]),
+  /** The commit each of `unrelated_hunks` came with, in the same order: a rollback keeps the hunks of the commits it keeps. */
+  unrelated_hunk_commits: z.array(z.string()).default([]),
   /** Existing test files whose change a gate approved explicitly (never `--yes`). */
   approved_test_files: z.array(z.string()).default([]),
   /** Undone or merged by the user after the run (the `run_undone`/`run_merged` event it mirrors); older states lack it. */

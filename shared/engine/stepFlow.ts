@@ -1,5 +1,5 @@
 import type { PendingEvent, Transition } from './actions';
-import { settleFailedAttempt, stepBase } from './attemptGuard';
+import { backToBest, settleFailedAttempt, stepBase } from './attemptGuard';
 import { countVerifyFailure, countVerifyPass } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { openGate } from './gateFlow';
@@ -45,7 +45,7 @@ export function rollBackStep(state: RunState): Transition {
   const kept = state.commits.slice(0, base.commit_count);
   const step = currentStep(state);
   const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
-  const rolled: RunState = { ...cleaned, head: base.commit, commits: kept, unrelated_hunks: [] };
+  const rolled: RunState = { ...cleaned, head: base.commit, commits: kept, unrelated_hunks: [], unrelated_hunk_commits: [] };
   // The step's start is the next attempt's base again: nothing after it stands.
   return { state: { ...rolled, attempt_base: stepBase(rolled) }, events: [{ role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason: 'the code gate rejected the implementation' } }] };
 }
@@ -84,7 +84,8 @@ export function failVerification(unsettled: RunState, workflow: Workflow, failur
   });
   if (decision === 'hard_stop') {
     const reason = `hard stop: ${counters.total_verify_loops} verify loops without green`;
-    return withEvents(finishRun(counted, 'stuck', EXIT_GOAL_NOT_MET, reason), ...settled.events, countersEvent);
+    const best = backToBest(counted, `${reason}: the branch keeps the step's best state, not its last attempt`);
+    return withEvents(finishRun(best.state, 'stuck', EXIT_GOAL_NOT_MET, reason), ...settled.events, countersEvent, ...best.events);
   }
   if (decision === 'replan') {
     const replanned: RunState = {
@@ -140,7 +141,9 @@ export function failAttempt(state: RunState, workflow: Workflow, feedback: Feedb
   if (step.attempts < state.config.limits.max_attempts_per_task) {
     return { state: startAttempt(cleared, step.id), events: [event('retry', { step_id: step.id, attempt: step.attempts + 1, feedback: feedback.kind })] };
   }
-  return outOfAttempts(cleared, workflow, `${step.id} failed after ${step.attempts} attempt(s): ${feedback.text.slice(0, 300)}`);
+  const reason = `${step.id} failed after ${step.attempts} attempt(s): ${feedback.text.slice(0, 300)}`;
+  const best = backToBest(cleared, `${step.id} ran out of attempts: the branch keeps the step's best state, not its last attempt`);
+  return withEvents(outOfAttempts(best.state, workflow, reason), ...best.events);
 }
 
 /** Seed 002: a blocked step gets a sub-plan while depth allows; otherwise it fails and the workflow decides. */
@@ -181,6 +184,7 @@ export function selectNext(state: RunState, workflow: Workflow, now = state.upda
       attempt_base: stepBase(planStarted),
       tried_answers: [],
       unrelated_hunks: [],
+      unrelated_hunk_commits: [],
       // Seed 002: a sub-plan works within its blocked step's budget, so its steps carry on the time spent.
       step_time: { step_id: selection.step.id, spent_ms: selection.step.depth > 0 ? (state.step_time?.spent_ms ?? 0) : 0, fix_cycle_spent_ms: 0 },
     };

@@ -5,6 +5,7 @@ import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
 import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
+import { testResult } from '../../../test-support/engineSim';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { rejectEdit } from '../edits/rejection';
 import { applyProposal } from './applyProposal';
@@ -233,6 +234,28 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
     const outcome = await applyProposal(deps([]), scoped(dir, 'auto'), 'coder', { contextFiles: ['money.py'] });
     expect(outcome).toMatchObject({ kind: 'applied', files: ['money.py'] });
     expect(outcome.kind === 'applied' && outcome.unrelated).toEqual([expect.stringMatching(/^money\.py lines 8-9 \(original lines 8-9\): renames 'value' to 'result' in tax\(\)/)]);
+  });
+
+  it('refuses a change of nothing but unrelated hunks where the tests fail, even under a gate: a failed attempt reaches none', async () => {
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'money.py'), source);
+    const onlyRenamed = source.replace('    value = amount * rate\n    return value\n', '    result = amount * rate\n    return result\n');
+    const red: RunState = {
+      ...scoped(dir, 'auto'),
+      proposal: { edits: [{ path: 'money.py', search: source, replace: onlyRenamed }] },
+      tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false },
+      last_test: testResult(false, { first_failure: { test_id: 'test_money.py::test_discount', message: 'assert 9 == 9.5', location: null } }),
+    };
+    const commits: string[][] = [];
+    const outcome = await applyProposal(deps(commits), red, 'coder', { contextFiles: ['money.py'] });
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'unrelated-change', path: 'money.py' });
+    const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
+    expect(message).toMatch(/^Your change also edits code the task does not ask for \(1 of 1 hunk\)/);
+    expect(message).toContain('Without those lines your answer changed nothing, so the tests would fail as before (first failure: test_money.py::test_discount).');
+    expect(commits).toEqual([]);
+    // Green at the head, the same change goes to the gate, which decides.
+    const green: RunState = { ...red, tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false }, last_test: null };
+    expect(await applyProposal(deps([]), green, 'coder', { contextFiles: ['money.py'] })).toMatchObject({ kind: 'applied' });
   });
 
   it('lets the fix alone through with nothing to say', async () => {

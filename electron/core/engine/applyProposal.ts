@@ -46,6 +46,13 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     // Unrelated hunks are refused where no gate reviews the change, and shown apart where one does.
     const scope = await changeScope(state, planned, options.contextFiles ?? []);
     if (scope.feedback && !reviewedByGate(state)) return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message: scope.feedback };
+    // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
+    if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
+      const first = state.last_test?.first_failure;
+      const failing = first ? ` (first failure: ${first.test_id})` : '';
+      const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failing}. Make the change that fixes the failure.`;
+      return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message };
+    }
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();

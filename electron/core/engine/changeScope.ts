@@ -32,6 +32,8 @@ export function describeHunk(hunk: HunkScope): string {
 }
 
 export interface ChangeScope {
+  /** How many hunks the change has. */
+  hunks: number;
   unrelated: HunkScope[];
   /** The writer's refusal text, when any hunk is unrelated. */
   feedback: string | null;
@@ -40,7 +42,7 @@ export interface ChangeScope {
 export async function changeScope(state: RunState, planned: PlannedEditSet, contextFiles: readonly string[]): Promise<ChangeScope> {
   // A change that only creates files is the whole of what the writer did: nothing in it stands beside a
   // fix it could be unrelated to (a copy of an existing file is refused as a duplicate before this).
-  if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null)) return { unrelated: [], feedback: null };
+  if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null)) return { hunks: 0, unrelated: [], feedback: null };
   const hunks = await classifyHunks(planned.changes, scopeEvidence(state, contextFiles));
-  return { unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
+  return { hunks: hunks.length, unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
 }

@@ -54,7 +54,8 @@ async function followHead(session: RunSession, state: RunState): Promise<void> {
 
 async function runEffect(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
   try {
-    if (action.kind === 'agent' || action.kind === 'verify') await followHead(session, state);
+    // At the end too: a run that ends right after a rollback leaves its branch where the state says.
+    if (action.kind === 'agent' || action.kind === 'verify' || action.kind === 'finish') await followHead(session, state);
     switch (action.kind) {
       case 'prepare':
         return await prepare(session, state);
