@@ -7,7 +7,7 @@ import type { AgentContext, ContextReport } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
 import { runScoutQuestion } from '../agents/scoutLoop';
-import { checkShellCommand } from '../workspace/index';
+import { checkShellCommand, detectionLabel } from '../workspace/index';
 import { recordContext, scoutSandbox } from './scoutContext';
 import type { ModelRouter, RejectionRef } from '../llm/types';
 import { applyProposal } from './applyProposal';
@@ -153,7 +153,8 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     await deps.git.discardStartedRun(repoRoot, options);
     throw error;
   }
-  const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  const setup = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  const setupFailure = setup.failure;
   if (setupFailure && session.signal.aborted) {
     // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
     await deps.git.undoRun(workspace).catch(() => undefined);
@@ -176,7 +177,14 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   // A worktree git has just checked out at the base, with no setup command run in it, is the base:
   // the first apply need not reset it. An adopted one (a crash) or the user's own checkout may not be.
   if (!adopted && workspace.mode === 'worktree' && !settings.setup_command) session.markWorkTreeClean(workspace.baseCommit);
-  return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
+  return {
+    kind: 'prepared',
+    workspace,
+    head: workspace.baseCommit,
+    test_command: state.config.test_command ?? detected?.argv ?? null,
+    test_command_source: detected ? detectionLabel(detected) : null,
+    setup_note: setup.note,
+  };
 }
 
 /**
