@@ -111,7 +111,9 @@ const allowRules = (state: RunState) => state.config.shell_allowlist.map((rule) 
 /**
  * Seed 001: the test command goes through the ShellTool's allowlist, checked before any branch is made.
  * A detected command is checked as the repository names it (`npm test` for its scripts.test, `pytest`
- * for pytest run through Python), the way a user would allow it.
+ * for pytest run through Python), the way a user would allow it; a runner Lathe found without a script
+ * stands for the repository's tests in its language, so it is checked as seed 001's list names those:
+ * `npm test` for a JavaScript runner, `pytest` for unittest and nose2 (decision 95).
  */
 async function rejectedTestCommand(session: RunSession, state: RunState): Promise<ActionOutcome | null> {
   if (!session.workflow.allowlist_commands) return null;
@@ -122,8 +124,11 @@ async function rejectedTestCommand(session: RunSession, state: RunState): Promis
   return check.allowed ? null : { kind: 'command_rejected', command: check.command, reason: `${check.reason}; add it to policies.allowlist in lathe.config.yaml to allow it` };
 }
 
+const JS_RUNNERS = new Set(['node-test', 'vitest', 'jest', 'mocha', 'ava', 'jasmine', 'tape', 'uvu']);
+
 function asNamed(argv: string[], runner: string | null): string[] {
-  if (runner === 'node-test') return ['npm', 'test'];
+  if (runner !== null && JS_RUNNERS.has(runner)) return ['npm', 'test'];
+  if (runner === 'unittest' || runner === 'nose2') return ['pytest'];
   const pytest = argv.findIndex((arg, index) => arg === 'pytest' && argv[index - 1] === '-m');
   if ((runner === 'pytest' || /(^|\/)python[\d.]*$/.test(argv[0] ?? '')) && pytest > 0) return ['pytest', ...argv.slice(pytest + 1)];
   return argv;
