@@ -39,6 +39,10 @@ export type ActionOutcome =
       workspace: NonNullable<RunState['workspace']>;
       head: string;
       test_command: string[] | null;
+      /** `detected: …` when the command was detected, null when configured. */
+      test_command_source?: string | null;
+      /** What the setup did, for the report (null without one). */
+      setup_note?: string | null;
     }
   /** An answer, typed by its purpose (validated where it arrived). */
   | AgentOutputOutcome

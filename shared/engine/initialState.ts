@@ -29,6 +29,8 @@ export function initialState(run: NewRun): RunState {
     workspace: null,
     head: null,
     test_command: run.config.test_command,
+    test_command_source: null,
+    setup_note: null,
     plans: [],
     plan_stack: [],
     current_step_id: null,

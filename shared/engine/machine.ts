@@ -97,9 +97,18 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
         branch: outcome.workspace.branch,
         head: outcome.head,
         test_command: outcome.test_command,
+        test_command_source: outcome.test_command_source ?? null,
+        setup_note: outcome.setup_note ?? null,
         phase: phaseAfterPrepare(workflow, outcome.test_command),
       };
-      const data = { branch: outcome.workspace.branch, base: outcome.workspace.baseCommit, work_dir: outcome.workspace.workDir, mode: outcome.workspace.mode, test_command: outcome.test_command };
+      const data = {
+        branch: outcome.workspace.branch,
+        base: outcome.workspace.baseCommit,
+        work_dir: outcome.workspace.workDir,
+        mode: outcome.workspace.mode,
+        test_command: outcome.test_command,
+        test_command_source: outcome.test_command_source ?? null,
+      };
       return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
     }
     case 'verified':

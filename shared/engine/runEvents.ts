@@ -54,8 +54,20 @@ export const RUN_EVENTS = {
     duration_ms: z.number(),
     output: z.string(),
     log_file: z.string().nullable(),
+    /** Tracked files the setup changed, put back as the base has them (absent in logs before decision 95). */
+    restored: z.array(z.string()).optional(),
+    /** The install `auto` chose, a stand-in package manager, what was restored. */
+    note: z.string().nullable().optional(),
   }),
-  workspace_ready: z.object({ branch: z.string(), base: z.string(), work_dir: z.string(), mode: z.enum(['worktree', 'in-place']), test_command: z.array(z.string()).nullable() }),
+  workspace_ready: z.object({
+    branch: z.string(),
+    base: z.string(),
+    work_dir: z.string(),
+    mode: z.enum(['worktree', 'in-place']),
+    test_command: z.array(z.string()).nullable(),
+    /** `detected: pytest (tests inside toolz/; …)` for a detected command, null for a configured one (absent before decision 95). */
+    test_command_source: z.string().nullable().optional(),
+  }),
   phase: z.object({ from: PhaseSchema, to: PhaseSchema, step_id: stepId }),
   plan: z.object({
     plan_id: z.string(),

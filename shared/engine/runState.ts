@@ -257,6 +257,10 @@ export const RunStateSchema = z.object({
   /** The run branch's commit after the last recorded step; resume resets the work tree to it. */
   head: z.string().nullable(),
   test_command: z.array(z.string()).nullable(),
+  /** `detected: pytest (tests inside toolz/; …)` when the command was detected; null when configured or in older states. */
+  test_command_source: z.string().nullable().default(null),
+  /** What the workspace setup did (the install `auto` chose, files it restored), for the report. */
+  setup_note: z.string().nullable().default(null),
   plans: z.array(PlanRecordSchema),
   /** Innermost plan last (seed 002's planStack). */
   plan_stack: z.array(z.string()),

@@ -26,4 +26,20 @@ describe('ProgressPrinter', () => {
     ] as const;
     expect(printed([...events])).toEqual(['    coder → edits src/a.js', '    commit 0123456789 (src/a.js, b c.js)']);
   });
+
+  // Issue 30: the run start says how the test command was found, and what the setup put back.
+  it('shows the detected test command with its reason, and what the setup restored', () => {
+    const events = [
+      {
+        role: 'engine',
+        type: 'workspace_setup',
+        data: { status: 'passed', reason: null, argv: ['npm', 'install'], cwd: '/w', exit_code: 0, timed_out: false, duration_ms: 5, output: '', log_file: null, restored: ['package-lock.json'], note: 'restored package-lock.json (the installer rewrote it)' },
+      },
+      { role: 'git', type: 'workspace_ready', data: { branch: 'lathe/r1', base: 'abc', work_dir: '/w', mode: 'worktree', test_command: ['npx', 'jest'], test_command_source: 'detected: jest (jest.config.js; no scripts.test)' } },
+    ] as const;
+    expect(printed([...events])).toEqual([
+      '  setup passed: npm install · restored package-lock.json (the installer rewrote it)',
+      '  branch lathe/r1 (worktree) · tests: npx jest (detected: jest (jest.config.js; no scripts.test))',
+    ]);
+  });
 });

@@ -38,7 +38,9 @@ export class ProgressPrinter {
       case 'run_resumed':
         return this.io.out(`↻ resuming ${event.run_id} from phase ${str(d.phase)}`);
       case 'workspace_ready':
-        return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${d.test_command ? d.test_command.join(' ') : 'none detected'}`);
+        return this.io.out(`  branch ${str(d.branch)} (${str(d.mode)}) · tests: ${d.test_command ? d.test_command.join(' ') : 'none detected'}${d.test_command_source ? ` (${d.test_command_source})` : ''}`);
+      case 'workspace_setup':
+        return this.io.out(`  setup ${str(d.status)}: ${(d.argv ?? []).join(' ')}${d.reason ? ` — ${d.reason}` : ''}${d.note ? ` · ${d.note}` : ''}`);
       case 'plan': {
         const tasks = d.tasks ?? [];
         this.plans.push(tasks);

@@ -70,10 +70,11 @@ export async function testRunnerWorks(command: DetectedTestCommand, dir: string)
   const program = command.argv[0] ?? '';
   const found = await findExecutable(program, dir, process.env.PATH ?? '');
   if (!found) return { ok: false, detail: `${program} is not on PATH` };
-  if (command.runner === 'pytest') {
-    const probe = await runQuietly([program, '-c', 'import pytest; print(pytest.__version__)'], dir);
-    if (probe.code !== 0) return { ok: false, detail: `${program} cannot import pytest` };
-    return { ok: true, detail: `pytest ${probe.output.split('\n').at(-1) ?? ''} for ${found}` };
+  if (command.runner === 'pytest' || command.runner === 'nose2') {
+    const module = command.runner;
+    const probe = await runQuietly([program, '-c', `import ${module}; print(${module}.__version__)`], dir);
+    if (probe.code !== 0) return { ok: false, detail: `${program} cannot import ${module}` };
+    return { ok: true, detail: `${module} ${probe.output.split('\n').at(-1) ?? ''} for ${found}` };
   }
   return { ok: true, detail: `${program} found at ${found}` };
 }

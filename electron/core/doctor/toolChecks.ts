@@ -1,5 +1,6 @@
 import { isLatheError } from '../../../shared/errors';
 import type { DoctorCheck, DoctorInput, DoctorProbes } from './types';
+import { detectionLabel } from '../workspace/index';
 
 const GIT_INSTALL: Partial<Record<NodeJS.Platform, string>> = {
   linux: 'sudo apt install git (Debian/Ubuntu) or sudo dnf install git (Fedora)',
@@ -65,7 +66,7 @@ export async function checkTestRunner(probes: DoctorProbes, input: DoctorInput):
       ...base,
       status: 'warn',
       summary: `no test command detected in ${input.repo}: runs cannot verify their changes`,
-      fix: 'Set policies.test_command in the repository\'s lathe.config.yaml (or pass --test-command "…" to lathe run). Detected automatically: package.json scripts.test, pytest (pytest.ini, pyproject.toml, conftest.py, test_*.py), go.mod, Cargo.toml, a Makefile test target.',
+      fix: 'Set policies.test_command in the repository\'s lathe.config.yaml (or pass --test-command "…" to lathe run). Detected automatically: package.json scripts.test, else the config or dependency of a JavaScript runner (vitest, jest, mocha, ava, jasmine, tape, uvu) or node --test for test files; pytest, unittest or nose2 (their config, test_*.py at the top, in tests/ or inside a package); go.mod; Cargo.toml; a Makefile test target.',
       details: [],
     };
   }
@@ -76,14 +77,14 @@ export async function checkTestRunner(probes: DoctorProbes, input: DoctorInput):
     return {
       ...base,
       status: 'fail',
-      summary: `${shown} (${command.reason}) cannot run: ${works.detail}`,
+      summary: `${shown} (${detectionLabel(command)}) cannot run: ${works.detail}`,
       fix: pytest
         ? `Install pytest for ${command.argv[0]}: ${command.argv[0]} -m pip install pytest, or make a virtualenv in the repository (python3 -m venv .venv && .venv/bin/pip install pytest), which Lathe prefers.`
         : `Install ${command.argv[0]} and make sure it is on PATH, or set policies.test_command.`,
       details: [`repository: ${input.repo}`],
     };
   }
-  return { ...base, status: 'ok', summary: `${shown} (${command.reason})`, fix: null, details: [`repository: ${input.repo}`, works.detail] };
+  return { ...base, status: 'ok', summary: `${shown} (${detectionLabel(command)})`, fix: null, details: [`repository: ${input.repo}`, works.detail] };
 }
 
 export function checkElectron(probes: DoctorProbes): DoctorCheck {

@@ -7,7 +7,7 @@ import type { AgentContext, ContextReport } from '../agents/registry';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
 import { runScoutQuestion } from '../agents/scoutLoop';
-import { checkShellCommand } from '../workspace/index';
+import { checkShellCommand, detectionLabel } from '../workspace/index';
 import { recordContext, scoutSandbox } from './scoutContext';
 import type { ModelRouter, RejectionRef } from '../llm/types';
 import { applyProposal } from './applyProposal';
@@ -112,7 +112,9 @@ const allowRules = (state: RunState) => state.config.shell_allowlist.map((rule) 
 /**
  * Seed 001: the test command goes through the ShellTool's allowlist, checked before any branch is made.
  * A detected command is checked as the repository names it (`npm test` for its scripts.test, `pytest`
- * for pytest run through Python), the way a user would allow it.
+ * for pytest run through Python), the way a user would allow it; a runner Lathe found without a script
+ * stands for the repository's tests in its language, so it is checked as seed 001's list names those:
+ * `npm test` for a JavaScript runner, `pytest` for unittest and nose2 (decision 95).
  */
 async function rejectedTestCommand(session: RunSession, state: RunState): Promise<ActionOutcome | null> {
   if (!session.workflow.allowlist_commands) return null;
@@ -123,8 +125,11 @@ async function rejectedTestCommand(session: RunSession, state: RunState): Promis
   return check.allowed ? null : { kind: 'command_rejected', command: check.command, reason: `${check.reason}; add it to policies.allowlist in lathe.config.yaml to allow it` };
 }
 
+const JS_RUNNERS = new Set(['node-test', 'vitest', 'jest', 'mocha', 'ava', 'jasmine', 'tape', 'uvu']);
+
 function asNamed(argv: string[], runner: string | null): string[] {
-  if (runner === 'node-test') return ['npm', 'test'];
+  if (runner !== null && JS_RUNNERS.has(runner)) return ['npm', 'test'];
+  if (runner === 'unittest' || runner === 'nose2') return ['pytest'];
   const pytest = argv.findIndex((arg, index) => arg === 'pytest' && argv[index - 1] === '-m');
   if ((runner === 'pytest' || /(^|\/)python[\d.]*$/.test(argv[0] ?? '')) && pytest > 0) return ['pytest', ...argv.slice(pytest + 1)];
   return argv;
@@ -154,7 +159,8 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     await deps.git.discardStartedRun(repoRoot, options);
     throw error;
   }
-  const setupFailure = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  const setup = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  const setupFailure = setup.failure;
   if (setupFailure && session.signal.aborted) {
     // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
     await deps.git.undoRun(workspace).catch(() => undefined);
@@ -177,7 +183,14 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   // A worktree git has just checked out at the base, with no setup command run in it, is the base:
   // the first apply need not reset it. An adopted one (a crash) or the user's own checkout may not be.
   if (!adopted && workspace.mode === 'worktree' && !settings.setup_command) session.markWorkTreeClean(workspace.baseCommit);
-  return { kind: 'prepared', workspace, head: workspace.baseCommit, test_command: state.config.test_command ?? detected?.argv ?? null };
+  return {
+    kind: 'prepared',
+    workspace,
+    head: workspace.baseCommit,
+    test_command: state.config.test_command ?? detected?.argv ?? null,
+    test_command_source: detected ? detectionLabel(detected) : null,
+    setup_note: setup.note,
+  };
 }
 
 /**

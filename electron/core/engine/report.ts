@@ -24,7 +24,8 @@ function verificationLines(state: RunState): string[] {
     ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped${test.results_from ? `, from ${test.results_from}` : ''}`
     : 'no counts: Lathe could not read test results from the output';
   return [
-    `Command: \`${(state.test_command ?? []).join(' ')}\``,
+    `Command: \`${(state.test_command ?? []).join(' ')}\`${state.test_command_source ? ` (${state.test_command_source})` : ''}`,
+    ...(state.setup_note ? [`Setup: ${state.setup_note}`] : []),
     `Last result: ${test.status} (${counts}) in ${(test.duration_ms / 1000).toFixed(1)} s, exit code ${test.exit_code ?? 'none'}`,
     `Isolation: ${test.isolation}`,
     ...(test.first_failure ? [`First failure: ${test.first_failure.test_id}${test.first_failure.location ? ` (${test.first_failure.location})` : ''} — ${test.first_failure.message}`] : []),

@@ -150,8 +150,8 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
     // A person resolved the stuck report, perhaps with a commit of their own on the run branch: verify that.
     state = { ...state, workspace, ...(stuck ? { head: await env.deps.git.headOf(workspace) } : {}) };
     // A worktree recreated on resume lost what setup made; the saved state stays as it was if setup fails.
-    const setupFailure = await setUpWorkspace(env.deps, state, workspace, { log: (event) => store.append(event, (env.clock ?? systemClock).now()), runDir: store.dir, signal: env.signal });
-    if (setupFailure) throw setupFailure;
+    const setup = await setUpWorkspace(env.deps, state, workspace, { log: (event) => store.append(event, (env.clock ?? systemClock).now()), runDir: store.dir, signal: env.signal });
+    if (setup.failure) throw setup.failure;
   }
   state = { ...state, log_seq: store.lastSeq };
   store.saveState(state);

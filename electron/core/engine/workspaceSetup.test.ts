@@ -61,4 +61,19 @@ describe('the workspace setup command', () => {
     expect(repo.git('status', '--porcelain')).toBe('');
     expect(fs.existsSync(setup?.data.cwd as string)).toBe(false);
   });
+
+  it('puts back a tracked file the setup rewrote; the log, the report and the detected command say so, and no commit carries it', async () => {
+    const repo = repoWithSetup("require('fs').appendFileSync('package.json', '\\n'); console.log('rewrote package.json')");
+    const { state, events } = await run(repo);
+    expect(state.result?.status).toBe('complete');
+    const setup = events.find((event) => event.type === 'workspace_setup');
+    expect(setup?.data).toMatchObject({ status: 'passed', restored: ['package.json'], note: expect.stringContaining('restored package.json: the setup changed tracked files') });
+    const ready = events.find((event) => event.type === 'workspace_ready');
+    expect(ready?.data.test_command_source).toBe('detected: node --test (package.json scripts.test "node --test", run directly (no npm, no shell))');
+    const changed = repo.git('diff', '--name-only', `${state.workspace?.baseCommit ?? ''}..${state.branch ?? ''}`).split('\n');
+    expect(changed).not.toContain('package.json');
+    const report = fs.readFileSync(path.join(runDir(repo.dir, state.run_id), 'report.md'), 'utf8');
+    expect(report).toContain('(detected: node --test (package.json scripts.test');
+    expect(report).toMatch(/Setup: `.+` passed; restored package\.json: the setup changed tracked files/);
+  });
 });

@@ -4,7 +4,7 @@ import git from 'isomorphic-git';
 import type { RepoStatus } from '../../../shared/schemas/repo';
 import { isLatheError, LatheError } from '../../../shared/errors';
 import { nativeGitVersion, runNativeGit } from './nativeGit';
-import { detectTestCommand } from '../verifier/detect';
+import { detectionLabel, detectTestCommand } from '../verifier/detect';
 
 const MAX_LISTED_CHANGES = 200;
 
@@ -39,7 +39,9 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
   const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
   // Display only: a manifest that cannot be read is named as the reason there is no command (a run refuses it).
-  const detected = await detectTestCommand(root).catch((error: unknown) => (isLatheError(error, 'FILE_UNREADABLE') ? { argv: null, reason: error.message } : null));
+  const detected = await detectTestCommand(root)
+    .then((found) => (found ? { argv: found.argv, reason: detectionLabel(found) } : null))
+    .catch((error: unknown) => (isLatheError(error, 'FILE_UNREADABLE') ? { argv: null, reason: error.message } : null));
   return {
     ...base,
     testCommand: detected?.argv ?? null,

@@ -29,8 +29,8 @@ describe('detectTestCommand', () => {
 
   it("skips npm's placeholder script and falls through to pytest with an interpreter that has it", async () => {
     const detected = await detectTestCommand(folder({ 'package.json': '{"scripts":{"test":"echo \\"Error: no test specified\\" && exit 1"}}', 'tests/test_a.py': '' }));
-    expect(detected).toMatchObject({ runner: 'pytest', argv: ['/usr/bin/python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'] });
-    expect(detected?.reason).toContain('test_*.py');
+    expect(detected).toMatchObject({ runner: 'pytest', argv: ['/usr/bin/python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'] });
+    expect(detected?.reason).toContain('tests in tests/');
   });
 
   it('finds pytest by config, then go, cargo and make, and null for nothing', async () => {
@@ -64,10 +64,10 @@ describe('detectTestCommand', () => {
 
     const tests = folder({ 'tests/test_a.py': '', 'go.mod': 'module x\n' });
     const readdir = fs.promises.readdir.bind(fs.promises);
-    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folderPath: fs.PathLike) =>
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folderPath: fs.PathLike, options: { withFileTypes: true }) =>
       String(folderPath).endsWith('tests')
         ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${String(folderPath)}'`), { code: 'EACCES' }))
-        : readdir(folderPath)) as typeof fs.promises.readdir);
+        : readdir(folderPath, options)) as typeof fs.promises.readdir);
     await expect(detectTestCommand(tests)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(tests, 'tests'), errno: 'EACCES' } });
   });
 });

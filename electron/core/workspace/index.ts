@@ -19,7 +19,7 @@ export { runWorkspaceSetup } from '../git/worktreeSetup';
 export { chooseWorktreeRoot, hasDotSegment, WORKTREE_ROOT_ENV } from '../git/worktreeRoot';
 
 export { verify, VERIFY_DEFAULTS } from '../verifier/verify';
-export { detectTestCommand } from '../verifier/detect';
+export { detectTestCommand, detectionLabel } from '../verifier/detect';
 export { probeSandbox } from '../verifier/sandbox';
 export { truncateReport, lastLines } from '../verifier/report';
 export { markArtifactsRetained, releaseRetainedArtifacts, pruneArtifacts, RETENTION } from '../verifier/artifacts';

@@ -184,6 +184,10 @@ export interface WorkspaceSetupResult {
   /** Seed 000's excerpt of the output (first and last lines). */
   output: string;
   logFile: string | null;
+  /** Tracked files the setup changed, put back as the base has them (a lockfile the installer rewrote). */
+  restored: string[];
+  /** What the user should know: the install `auto` chose and why, a stand-in package manager, what was restored. */
+  note: string | null;
 }
 
 export interface StepCommit {
@@ -377,8 +381,8 @@ export interface VerifyResult {
 
 export interface DetectedTestCommand {
   argv: string[];
-  runner: 'pytest' | 'node-test' | 'npm' | 'go' | 'cargo' | 'make';
-  /** Why this command was chosen (shown to the user). */
+  runner: 'npm' | 'node-test' | 'vitest' | 'jest' | 'mocha' | 'ava' | 'jasmine' | 'tape' | 'uvu' | 'pytest' | 'unittest' | 'nose2' | 'go' | 'cargo' | 'make';
+  /** Why this command was chosen, shown to the user as `detected: <runner> (<reason>)` (`detectionLabel`). */
   reason: string;
 }
 

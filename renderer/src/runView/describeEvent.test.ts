@@ -25,6 +25,13 @@ describe('timeline lines', () => {
     expect(describeEvent(commit).text).toBe('commit abcdef0123 · "caf\\351.txt", "new\\nline.txt", src/ok.js');
   });
 
+  it("shows how the test command was detected, and a setup's restored lockfile as a warning (issue 30)", () => {
+    const ready = { ts: 't', seq: 1, run_id: 'r', role: 'git' as const, type: 'workspace_ready', data: { branch: 'lathe/r', base: 'abc', work_dir: '/w', mode: 'worktree', test_command: ['python3', '-m', 'pytest', 'toolz/tests'], test_command_source: 'detected: pytest (tests inside toolz/)' } };
+    expect(describeEvent(ready).text).toBe('branch lathe/r (worktree) · tests: python3 -m pytest toolz/tests (detected: pytest (tests inside toolz/))');
+    const data = { status: 'passed', reason: null, argv: ['npm', 'ci'], cwd: '/w', exit_code: 0, timed_out: false, duration_ms: 1, output: '', log_file: null, restored: ['package-lock.json'], note: 'restored package-lock.json (the installer rewrote it)' };
+    expect(describeEvent({ ts: 't', seq: 2, run_id: 'r', role: 'engine', type: 'workspace_setup', data })).toEqual({ text: 'setup passed: npm ci · restored package-lock.json (the installer rewrote it)', tone: 'warn' });
+  });
+
   it('describes every event of a recorded run without falling back to the raw type', () => {
     const fallbacks = events.filter((event) => describeEvent(event).text === event.type.replaceAll('_', ' '));
     expect(fallbacks.map((event) => event.type)).toEqual([]);

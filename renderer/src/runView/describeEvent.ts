@@ -29,7 +29,9 @@ export function describeEvent(event: RunLogEvent): EventSummary {
       return { text: `resumed from ${data.phase ?? '?'} (was ${data.previous_status ?? '?'})${redo}`, tone: 'info' };
     }
     case 'workspace_ready':
-      return { text: `branch ${data.branch ?? '?'} (${data.mode ?? '?'}) · tests: ${(data.test_command ?? []).join(' ') || 'none detected'}`, tone: 'info' };
+      return { text: `branch ${data.branch ?? '?'} (${data.mode ?? '?'}) · tests: ${(data.test_command ?? []).join(' ') || 'none detected'}${data.test_command_source ? ` (${data.test_command_source})` : ''}`, tone: 'info' };
+    case 'workspace_setup':
+      return { text: `setup ${data.status ?? '?'}: ${(data.argv ?? []).join(' ')}${data.reason ? ` — ${data.reason}` : ''}${data.note ? ` · ${data.note}` : ''}`, tone: data.status === 'failed' ? 'fail' : data.restored?.length ? 'warn' : 'info' };
     case 'phase':
       return { text: `${data.from ?? '?'} → ${data.to ?? '?'}${at}`, tone: 'info' };
     case 'plan': {

@@ -57,6 +57,8 @@ export const CorpusTaskLineSchema = z.object({
   faults_skipped: z.array(FaultSkipSchema).default([]),
   /** The most byte-identical writer answers seen in one step (the repeat kind's measure; goal ≤ 3). */
   most_identical_answers: z.number().default(0),
+  /** What the task's setup did beyond its command: the install `auto` chose, lockfiles the installer rewrote and Lathe restored. */
+  setup_note: z.string().nullable().default(null),
   wall_ms: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });

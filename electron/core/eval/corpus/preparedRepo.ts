@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { runNativeGit } from '../../git/nativeGit';
+import { AUTO_SETUP, planInstall } from '../../setup/installCommand';
+import { describeRestored, isLockfile, restoreTracked, setupChanges } from '../../setup/setupGuard';
 import type { CorpusTask } from './corpusTasks';
 import { materializeCorpusTask } from './materialize';
 
@@ -18,6 +20,8 @@ export interface PreparedRepo {
   /** Whether this call materialised and set it up, or found it ready. */
   reused: boolean;
   setupMs: number;
+  /** What the setup did that the task does not say: the install `auto` chose, lockfiles it rewrote and Lathe restored. */
+  setupNote: string | null;
 }
 
 const RECORD = 'prepared.json';
@@ -28,6 +32,7 @@ interface PreparedRecord {
   setup_command: string;
   setup_ms: number;
   node: string;
+  setup_note?: string | null;
 }
 
 /** Where prepared task repositories are kept between runs: `LATHE_CORPUS_CACHE`, else a folder in the temp dir. */
@@ -59,13 +64,17 @@ export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, opti
 async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, options: { setupTimeoutMs?: number; signal?: AbortSignal }): Promise<PreparedRepo> {
   const dir = path.join(home, 'repo');
   const ready = await readyRecord(home, dir);
-  if (ready) return { dir, home, commit: ready.commit, reused: true, setupMs: ready.setup_ms };
+  if (ready) return { dir, home, commit: ready.commit, reused: true, setupMs: ready.setup_ms, setupNote: ready.setup_note ?? null };
 
   fs.rmSync(home, { recursive: true, force: true });
   fs.mkdirSync(home, { recursive: true });
   const { commit } = await materializeCorpusTask(corpusDir, task, dir);
   const started = Date.now();
-  const setup = (task.setup_command ?? '').trim();
+  const asked = (task.setup_command ?? '').trim();
+  const auto = asked === AUTO_SETUP ? planInstall(dir) : null;
+  if (auto?.manager && !auto.argv) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`auto\`: ${auto.reason}`, { task: task.id });
+  const setup = auto ? (auto.argv ?? []).join(' ') : asked;
+  let setupNote = auto ? auto.reason : null;
   if (setup) {
     const log = path.join(home, 'setup.log');
     const result = await runShell(setup, dir, log, options.setupTimeoutMs ?? 15 * 60_000, options.signal);
@@ -76,11 +85,15 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
     if (/\bnpm\b|\bpnpm\b|\byarn\b/.test(setup) && missingPackages(dir)) {
       throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited 0 but installed no node_modules for the packages package.json declares (see ${path.join(home, 'setup.log')})`, { task: task.id });
     }
-    await ignoreSetupOutputs(dir, task);
+    const restored = await ignoreSetupOutputs(dir, task, setup);
+    if (restored) {
+      setupNote = [setupNote, restored].filter(Boolean).join('; ');
+      fs.appendFileSync(path.join(home, 'setup.log'), `\n[lathe] ${restored}\n`);
+    }
   }
-  const record: PreparedRecord = { task: task.id, commit, setup_command: setup, setup_ms: Date.now() - started, node: process.version };
+  const record: PreparedRecord = { task: task.id, commit, setup_command: asked, setup_ms: Date.now() - started, node: process.version, setup_note: setupNote };
   fs.writeFileSync(path.join(home, RECORD), `${JSON.stringify(record, null, 2)}\n`);
-  return { dir, home, commit, reused: false, setupMs: record.setup_ms };
+  return { dir, home, commit, reused: false, setupMs: record.setup_ms, setupNote };
 }
 
 /**
@@ -136,25 +149,29 @@ async function readyRecord(home: string, dir: string): Promise<PreparedRecord | 
   const head = await runNativeGit(dir, ['rev-parse', '-q', '--verify', 'refs/heads/main']).catch(() => null);
   if (head?.code !== 0 || head.stdout.trim() !== record.commit) return null;
   const status = await runNativeGit(dir, ['status', '--porcelain']).catch(() => null);
-  if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b/.test(record.setup_command) && missingPackages(dir)) return null;
+  if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b|^auto$/.test(record.setup_command) && missingPackages(dir)) return null;
   return status?.code === 0 && status.stdout.trim() === '' ? record : null;
 }
 
 /**
  * Files the setup wrote that the repository does not ignore (a lock file npm creates) are what a
  * user would ignore or commit; here they go to `.git/info/exclude`, so the checkout starts clean.
- * A setup that changed a tracked file is refused: the starting state would no longer be the task's.
+ * A tracked lockfile the installer rewrote (`npm install` on a repository with package-lock.json) is
+ * put back and named in the returned note: the installed packages stay, the starting tree is the
+ * task's. Any other tracked file changed is refused: the starting state would no longer be the task's,
+ * and what a setup meant by changing source cannot be told.
  */
-async function ignoreSetupOutputs(dir: string, task: CorpusTask): Promise<void> {
-  const status = await runNativeGit(dir, ['status', '--porcelain', '--untracked-files=normal']);
-  const lines = status.stdout.split('\n').filter(Boolean);
-  const changed = lines.filter((line) => !line.startsWith('??'));
-  if (changed.length > 0) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: the setup changed tracked files: ${changed.slice(0, 5).join(', ')}`, { task: task.id });
-  const untracked = lines.map((line) => line.slice(3).replace(/\/$/, ''));
-  if (untracked.length === 0) return;
-  const exclude = path.join(dir, '.git', 'info', 'exclude');
-  fs.mkdirSync(path.dirname(exclude), { recursive: true });
-  fs.appendFileSync(exclude, `\n# written by the corpus setup (${task.setup_command})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`);
+async function ignoreSetupOutputs(dir: string, task: CorpusTask, setup: string): Promise<string | null> {
+  const { tracked, untracked } = await setupChanges(dir);
+  const others = tracked.filter((file) => !isLockfile(file));
+  if (others.length > 0) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: the setup changed tracked files that are not lockfiles: ${others.slice(0, 5).join(', ')}`, { task: task.id, files: others });
+  await restoreTracked(dir, tracked);
+  if (untracked.length > 0) {
+    const exclude = path.join(dir, '.git', 'info', 'exclude');
+    fs.mkdirSync(path.dirname(exclude), { recursive: true });
+    fs.appendFileSync(exclude, `\n# written by the corpus setup (${setup})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`);
+  }
+  return tracked.length > 0 ? describeRestored(tracked) : null;
 }
 
 /**

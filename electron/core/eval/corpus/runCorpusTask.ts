@@ -130,6 +130,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     faults_applied: [],
     faults_skipped: [],
     most_identical_answers: 0,
+    setup_note: null,
     wall_ms: 0,
     error: null,
   };
@@ -137,7 +138,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
   try {
     const prepared = await preparedTaskRepo(settings.corpusDir, task, { cacheDir: settings.cacheDir, signal: settings.signal });
     const config = corpusRunConfig(task, prepared.dir, settings);
-    line = { ...line, edit_format: formatOf(config) };
+    line = { ...line, edit_format: formatOf(config), setup_note: prepared.setupNote };
     const fixed = await fixedCommit(prepared.dir, prepared.commit, task.gold_patch, settings.workDir);
     const fixedResult = await fixedTests(prepared.dir, prepared.home, fixed, task, settings);
     line = { ...line, fixed_tests: fixedResult };

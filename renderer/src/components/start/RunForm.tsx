@@ -165,7 +165,8 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
               type="text"
               className="mono"
               value={values.testCommand}
-              placeholder={repo.testCommand ? `${repo.testCommand.join(' ')} (detected)` : 'none detected: type one'}
+              placeholder={repo.testCommand ? `${repo.testCommand.join(' ')} (${repo.testCommandReason ?? 'detected'})` : 'none detected: type one'}
+              title={repo.testCommandReason ?? undefined}
               onChange={(event) => update({ testCommand: event.target.value })}
               spellCheck={false}
               autoComplete="off"
