@@ -104,6 +104,8 @@ function caseNaming(options: JUnitOptions): (testCase: XmlNode, suites: string[]
     const name = attribute(testCase, 'name') || '(unnamed)';
     const file = attribute(testCase, 'file') || null;
     if (options.runner === 'vitest' && classname) return { testId: `${classname} > ${name}`, file: classname };
+    // playwright: classname is the file, name the `describe › test` path its text output shows.
+    if (options.runner === 'playwright' && classname) return { testId: name, file: classname };
     if (options.runner === 'pytest' && classname) {
       if (!modules.has(classname)) modules.set(classname, pytestModule(classname, options.repoDir ?? null));
       const found = modules.get(classname);
