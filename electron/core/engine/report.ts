@@ -22,7 +22,7 @@ function verificationLines(state: RunState): string[] {
   if (!test) return ['No test run was recorded.'];
   const counts = test.counts
     ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped${test.results_from ? `, from ${test.results_from}` : ''}`
-    : 'no counts: Lathe could not read test results from the output';
+    : `no counts: Lathe could not read test results from the output${test.status === 'PASS' ? ', so this PASS rests on the exit code alone' : ''}`;
   return [
     `Command: \`${(state.test_command ?? []).join(' ')}\``,
     `Last result: ${test.status} (${counts}) in ${(test.duration_ms / 1000).toFixed(1)} s, exit code ${test.exit_code ?? 'none'}`,
