@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { dotted } from '../electron/core/eval/parity/compare';
 import { goJsonReference, jasmineReference, jestJsonReference, junitReference, mochaJsonReference, tapReference, vitestJsonReference, type ReferenceResult } from '../electron/core/eval/parity/referenceReports';
 import { writeMoreRunnerSuite, type MoreRunnerSuite } from './moreRunnerSuites';
 import { writeRunnerSuite, type RunnerSuite } from './runnerSuites';
@@ -23,6 +24,8 @@ export interface RunnerCase {
   command: string[];
   /** The runner's own report: the command that makes it (`{report}` is a file for it) and how it is read. */
   reference: { what: string; argv: string[]; env?: Record<string, string>; read: (output: string, reportFile: string, dir: string) => ReferenceResult };
+  /** pytest's JUnit report names a test `module.Class.test`, Lathe by its node id. */
+  dottedIds?: boolean;
 }
 
 const PYTHON = '/usr/bin/python3';
@@ -58,7 +61,7 @@ export const RUNNER_CASES: RunnerCase[] = [
     command: ['bin:playwright', 'test', '--output={scratch}/results'],
     reference: { what: 'playwright --reporter=junit', argv: ['bin:playwright', 'test', '--reporter=junit', '--output={scratch}/results'], env: { PLAYWRIGHT_JUNIT_OUTPUT_NAME: '{report}' }, read: (_output, report) => junitReference(fs.readFileSync(report, 'utf8'), 'playwright') },
   },
-  { runner: 'pytest', needs: 'python', suite: { kind: 'base', name: 'python' }, command: [PYTHON, '-m', 'pytest', '-q', 'tests/test_a.py'], reference: { what: 'pytest --junitxml', argv: [PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml={report}', 'tests/test_a.py'], read: (_output, report) => junitReference(fs.readFileSync(report, 'utf8'), 'pytest') } },
+  { runner: 'pytest', needs: 'python', dottedIds: true, suite: { kind: 'base', name: 'python' }, command: [PYTHON, '-m', 'pytest', '-q', 'tests/test_a.py'], reference: { what: 'pytest --junitxml', argv: [PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml={report}', 'tests/test_a.py'], read: (_output, report) => junitReference(fs.readFileSync(report, 'utf8'), 'pytest') } },
   {
     runner: 'unittest',
     needs: 'python',
@@ -155,7 +158,8 @@ export interface CaseMatch {
   messages: boolean;
 }
 
-export function caseMatch(ours: { counts: ReferenceResult['counts'] | null; failures: { testId: string; message: string }[] }, theirs: ReferenceResult): CaseMatch {
+export function caseMatch(found: { counts: ReferenceResult['counts'] | null; failures: { testId: string; message: string }[] }, theirs: ReferenceResult, dottedIds = false): CaseMatch {
+  const ours = dottedIds ? { ...found, failures: found.failures.map((failure) => ({ ...failure, testId: dotted(failure.testId) })) } : found;
   const counts = ours.counts !== null && (['passed', 'failed', 'skipped', 'total'] as const).every((key) => ours.counts?.[key] === theirs.counts[key]);
   const names = (list: { testId: string }[]) => list.map((failure) => failure.testId).sort();
   const failures = JSON.stringify(names(ours.failures)) === JSON.stringify(names(theirs.failures));
