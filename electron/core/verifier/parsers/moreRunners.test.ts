@@ -8,6 +8,7 @@ import { makeTempDir } from '../../../../test-support/tempRepo';
 import { sourceAppRoot } from '../../appRoot';
 import { failureViews } from '../excerpt';
 import { parseSummaryLines } from '../summaryLines';
+import { verify } from '../verify';
 import type { TestOutcome } from './outcome';
 
 /*
@@ -132,6 +133,16 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     // The list reporter names every test.
     const list = parseSummaryLines(runCaptured(result.dir, resolveArgv(['bin:playwright', 'test', '--reporter=list', `--output=${result.dir}.scratch/list`], result.dir, {}), env).output);
     expect(list?.tests?.map((test) => `${test.outcome} ${test.id}`).sort()).toEqual(['failed outer › inner › fails an assertion', 'failed outer › inner › throws', 'passed outer › passes', 'passed top level passes', 'skipped outer › inner › is fixme', 'skipped outer › inner › is skipped']);
+  });
+
+  it('playwright test through verify(): its JUnit report beside the list reporter, its results in the artifact folder, not the repository', async () => {
+    const testCase = caseOf('playwright test');
+    const dir = writeCaseSuite(testCase, scratch, { app: path.join(appRoot, 'node_modules'), cache: null });
+    const result = await verify({ workDir: dir, argv: [path.join(dir, 'node_modules', '.bin', 'playwright'), 'test'], timeoutMs: 180_000, artifactRoot: path.join(scratch, 'artifacts') });
+    expect(result).toMatchObject({ status: 'FAIL', resultsFrom: 'playwright (JUnit XML)', counts: { passed: 2, failed: 2, skipped: 2, total: 6 }, firstFailure: { testId: 'outer › inner › fails an assertion', location: 'tests/a.spec.js:5:54' } });
+    expect(result.tests).toHaveLength(6);
+    expect(result.tail).toMatch(/✓ +1 tests\/a\.spec\.js:3:3 › outer › passes/);
+    expect(fs.existsSync(path.join(dir, 'test-results'))).toBe(false);
   });
 
   it('nose2: unittest’s closing line, held to its junitxml plugin (function and generated tests too)', (context) => {
