@@ -58,7 +58,7 @@ export const RUNNER_CASES: RunnerCase[] = [
     runner: 'playwright test',
     needs: 'app',
     suite: { kind: 'more', name: 'playwright' },
-    command: ['bin:playwright', 'test', '--output={scratch}/results'],
+    command: ['bin:playwright', 'test'],
     reference: { what: 'playwright --reporter=junit', argv: ['bin:playwright', 'test', '--reporter=junit', '--output={scratch}/results'], env: { PLAYWRIGHT_JUNIT_OUTPUT_NAME: '{report}' }, read: (_output, report) => junitReference(fs.readFileSync(report, 'utf8'), 'playwright') },
   },
   { runner: 'pytest', needs: 'python', dottedIds: true, suite: { kind: 'base', name: 'python' }, command: [PYTHON, '-m', 'pytest', '-q', 'tests/test_a.py'], reference: { what: 'pytest --junitxml', argv: [PYTHON, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--junitxml={report}', 'tests/test_a.py'], read: (_output, report) => junitReference(fs.readFileSync(report, 'utf8'), 'pytest') } },

@@ -13,6 +13,8 @@ const RULE = /^ {2}─$/;
  * Uncaught exceptions and unhandled rejections count as failures, as ava's exit code does.
  */
 export function parseAvaOutput(output: string): TestOutcome | null {
+  // Looked for in the whole text first: most outputs are not ava's, and splitting a large one costs.
+  if (!/^ {2}\d+ (tests? (passed|failed|skipped|todo)|known failures?|uncaught exceptions?|unhandled rejections?)$/m.test(output)) return null;
   const lines = output.split('\n');
   const closing = lines.filter((line) => CLOSING.test(line));
   const entries = lines.map((line) => LINE.exec(line)).filter((entry): entry is RegExpExecArray => entry !== null);

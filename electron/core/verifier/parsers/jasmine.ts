@@ -9,6 +9,7 @@ const HEAD = /^(\d+)\) (.+)$/;
  * shuffles). Pending specs (xit, a spec without a body) count as skipped.
  */
 export function parseJasmineOutput(output: string): TestOutcome | null {
+  if (!/^\d+ specs?, \d+ failures?/m.test(output)) return null;
   const lines = output.split('\n');
   const closingAt = lines.findLastIndex((line) => CLOSING.test(line));
   if (closingAt === -1) return null;

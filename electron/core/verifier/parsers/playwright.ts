@@ -14,6 +14,7 @@ const LIST_LINE = /^ {2}(✓|✘|-|°) +\d+ (?:\[[^\]]+\] › )?(\S+?):\d+:\d+ �
  * lines (`✓  1 file:3:3 › outer › passes (16ms)`) name every test.
  */
 export function parsePlaywrightOutput(output: string): TestOutcome | null {
+  if (!/^\s*Running \d+ tests? using \d+ workers?/m.test(output)) return null;
   const lines = output.split('\n');
   if (!lines.some((line) => RUNNING.test(line.trim()))) return null;
   const closing = lines.filter((line) => CLOSING.test(line));

@@ -8,6 +8,7 @@ const FAIL_HEAD = /^\s+FAIL\s+(?:(\S.*?)\s+)?"(.*)"\s*$/;
  * below. A test is named `suite > test` (the default suite has no name).
  */
 export function parseUvuOutput(output: string): TestOutcome | null {
+  if (!/^ {2}Total:\s+\d+\s*$/m.test(output)) return null;
   const lines = output.split('\n');
   const summary = lines.filter((line) => /^ {2}(Total|Passed|Skipped|Duration):\s+\S/.test(line)).map((line) => line.trim());
   if (!summary.some((line) => line.startsWith('Total:')) || !summary.some((line) => line.startsWith('Passed:'))) return null;
