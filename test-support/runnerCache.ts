@@ -43,7 +43,10 @@ export function ensureRunnerCache(): RunnerCache {
     for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(PINS_DIR, file), path.join(staging, file));
     const npm = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: staging, encoding: 'utf8', timeout: 600_000 });
     if (npm.status !== 0) {
-      const said = `${npm.stderr ?? ''}${npm.stdout ?? ''}`.trim().split('\n').slice(-3).join(' / ');
+      const lines = `${npm.stderr ?? ''}${npm.stdout ?? ''}`.trim().split('\n');
+      // npm's cause (`code ECONNREFUSED`, `request to … failed`) comes before its advice and log path.
+      const cause = lines.filter((line) => /\b(code|errno|request to|network)\b/i.test(line)).slice(0, 2);
+      const said = (cause.length > 0 ? cause : lines.slice(-3)).join(' / ');
       return { unavailable: `npm ci of test-support/runners failed (${npm.error ? npm.error.message : `exit ${npm.status}`}): ${said || 'no output'} — is the npm registry reachable?` };
     }
     fs.writeFileSync(path.join(staging, COMPLETE), `${new Date().toISOString()}\n`);
