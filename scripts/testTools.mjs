@@ -13,6 +13,10 @@ export const TEST_TOOLS = [
   { pkg: 'bubblewrap', probe: { command: 'bwrap', args: ['--version'] } },
   { pkg: 'python3-pytest', probe: { command: '/usr/bin/python3', args: ['-c', 'import pytest'] } },
   { pkg: 'python3-pytest-cov', probe: { command: '/usr/bin/python3', args: ['-c', 'import pytest_cov'] } },
+  // The runner tests run nose2, go test and cargo test for real (electron/core/verifier/parsers/*Runners.test.ts).
+  { pkg: 'python3-nose2', probe: { command: '/usr/bin/python3', args: ['-c', 'import nose2'] } },
+  { pkg: 'golang-go', probe: { command: 'go', args: ['version'] } },
+  { pkg: 'cargo', probe: { command: 'cargo', args: ['--version'] } },
 ];
 
 export function probeTool(probe) {

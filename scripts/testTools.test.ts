@@ -8,10 +8,10 @@ const SCRIPT = path.join(import.meta.dirname, 'testTools.mjs');
 // Issue 29: a fresh machine without python3-pytest ran seven minutes of tests to show six red ones.
 describe('the test tools check (npm test’s first stage, .ci/run’s install)', () => {
   it('names each missing package by its probe, in order', () => {
-    const present = new Set(['git', 'bwrap']);
+    const present = new Set(['git', 'bwrap', 'go', 'cargo']);
     const probe = (p: ToolProbe) => present.has(p.command ?? '') || (p.file !== undefined && p.file === '/usr/bin/chromium');
-    expect(missingTools(TEST_TOOLS, probe)).toEqual(['python3-pytest', 'python3-pytest-cov']);
-    expect(missingTools(TEST_TOOLS, () => false)).toEqual(['git', 'chromium', 'bubblewrap', 'python3-pytest', 'python3-pytest-cov']);
+    expect(missingTools(TEST_TOOLS, probe)).toEqual(['python3-pytest', 'python3-pytest-cov', 'python3-nose2']);
+    expect(missingTools(TEST_TOOLS, () => false)).toEqual(['git', 'chromium', 'bubblewrap', 'python3-pytest', 'python3-pytest-cov', 'python3-nose2', 'golang-go', 'cargo']);
     expect(missingTools(TEST_TOOLS, () => true)).toEqual([]);
     expect(installLine(['python3-pytest', 'chromium'])).toBe('sudo apt-get install -y --no-install-recommends python3-pytest chromium');
   });

@@ -22,7 +22,7 @@ function verificationLines(state: RunState): string[] {
   if (!test) return ['No test run was recorded.'];
   const counts = test.counts
     ? `${test.counts.passed} passed, ${test.counts.failed} failed, ${test.counts.skipped} skipped${test.results_from ? `, from ${test.results_from}` : ''}`
-    : 'no counts: Lathe could not read test results from the output';
+    : `no counts: Lathe could not read test results from the output${test.status === 'PASS' ? ', so this PASS rests on the exit code alone' : ''}`;
   return [
     `Command: \`${(state.test_command ?? []).join(' ')}\`${state.test_command_source ? ` (${state.test_command_source})` : ''}`,
     ...(state.setup_note ? [`Setup: ${state.setup_note}`] : []),

@@ -80,6 +80,13 @@ describe('the failure excerpt (what a model sees of a failed run)', () => {
     expect(JSON.parse(fs.readFileSync(result.manifestPath, 'utf8'))).toMatchObject({ counts: null, results_from: null, exit_code: 3 });
   });
 
+  it('says that a PASS without counts rests on the exit code alone (a runner whose output Lathe cannot read)', async () => {
+    const dir = fs.mkdtempSync(path.join(scratch, 'unread-pass-'));
+    const result = await verify({ workDir: dir, argv: ['sh', '-c', 'echo "all good, probably"'], timeoutMs: 30_000, artifactRoot: artifactRoot() });
+    expect(result).toMatchObject({ status: 'PASS', exitCode: 0, counts: null, resultsFrom: null });
+    expect(result.excerpt.split('\n')[0]).toMatch(/^PASS, exit code 0 — no test results: Lathe found no summary it can read in the output \(it reads .*\); this PASS rests on the exit code alone$/);
+  });
+
   it('asks jest for its own JSON report and reads it', async () => {
     const dir = writeRunnerSuite(fs.mkdtempSync(path.join(scratch, 'jest-')), 'jest');
     const result = await verify({ workDir: dir, argv: [bin('jest')], timeoutMs: 120_000, artifactRoot: artifactRoot() });

@@ -41,7 +41,9 @@ export function resultLine(input: Pick<ExcerptInput, 'status' | 'exitCode' | 're
   const exit = input.exitCode === null ? 'no exit code' : `exit code ${input.exitCode}`;
   const reason = input.reason ? ` (${input.reason})` : '';
   const { outcome } = input;
-  if (!outcome) return `${input.status}, ${exit}${reason} — no test results: ${input.noResults ?? `Lathe found no summary it can read in the output (it reads ${TEXT_RUNNERS})`}`;
+  // Without counts a PASS is the exit code's word alone: said, so that no one reads it as counted tests.
+  const exitOnly = input.status === 'PASS' ? '; this PASS rests on the exit code alone' : '';
+  if (!outcome) return `${input.status}, ${exit}${reason} — no test results: ${input.noResults ?? `Lathe found no summary it can read in the output (it reads ${TEXT_RUNNERS})`}${exitOnly}`;
   const { counts } = outcome;
   return `${input.status}, ${exit}${reason} — ${outcome.runner} (${outcome.source}): ${counts.failed} failed, ${counts.passed} passed, ${counts.skipped} skipped, ${counts.total} total`;
 }

@@ -16,9 +16,10 @@ const parser = new XMLParser({
   htmlEntities: true,
 });
 
+/** Element values; one with text and no attributes (mocha xunit's `<failure>text</failure>`) parses as its text. */
 function asNodes(value: unknown): XmlNode[] {
-  if (Array.isArray(value)) return value.filter((item): item is XmlNode => typeof item === 'object' && item !== null);
-  return typeof value === 'object' && value !== null ? [value as XmlNode] : [];
+  const node = (item: unknown): XmlNode[] => (typeof item === 'string' ? [{ '#text': item }] : typeof item === 'object' && item !== null ? [item as XmlNode] : []);
+  return Array.isArray(value) ? value.flatMap(node) : node(value);
 }
 
 function attribute(node: XmlNode, name: string): string {
@@ -104,11 +105,15 @@ function caseNaming(options: JUnitOptions): (testCase: XmlNode, suites: string[]
     const name = attribute(testCase, 'name') || '(unnamed)';
     const file = attribute(testCase, 'file') || null;
     if (options.runner === 'vitest' && classname) return { testId: `${classname} > ${name}`, file: classname };
+    // playwright: classname is the file, name the `describe › test` path its text output shows.
+    if (options.runner === 'playwright' && classname) return { testId: name, file: classname };
     if (options.runner === 'pytest' && classname) {
       if (!modules.has(classname)) modules.set(classname, pytestModule(classname, options.repoDir ?? null));
       const found = modules.get(classname);
       return found ? { testId: [found.module, ...found.rest, name].join('::'), file: found.module } : { testId: `${classname}::${name}`, file };
     }
+    // Printed to the output by an unknown producer (mocha's xunit: classname is the suites' path).
+    if (options.runner === 'JUnit') return { testId: !classname || name.startsWith(classname) ? name : `${classname} ${name}`, file };
     if (classname && classname !== 'test') return { testId: `${classname}::${name}`, file };
     // node --test uses classname "test" and nests suites instead.
     return { testId: [...suites, name].join(' > '), file };

@@ -97,6 +97,10 @@ describe('prepareCommand', () => {
     expect(prepareCommand(['npx', 'jest'], '/art', undefined)).toMatchObject({ argv: ['npx', 'jest', '--ci', '--json', '--outputFile=/art/jest.json'], jsonFile: '/art/jest.json' });
     expect(prepareCommand(['npx', 'jest', '--json', '--outputFile=mine.json'], '/art', undefined)).toMatchObject({ argv: ['npx', 'jest', '--json', '--outputFile=mine.json', '--ci'], jsonFile: null });
     expect(prepareCommand(['go', 'test', './...'], '/art', undefined).argv).toEqual(['go', 'test', '-v', './...']);
+    expect(runnerOf(['npx', 'playwright', 'test'])).toBe('playwright');
+    expect(runnerOf(['npx', 'playwright', 'install'])).toBe('other');
+    expect(prepareCommand(['npx', 'playwright', 'test'], '/art', undefined)).toMatchObject({ argv: ['npx', 'playwright', 'test', '--reporter=list,junit', '--output=/art/playwright'], junitFile: '/art/junit.xml', env: { PLAYWRIGHT_JUNIT_OUTPUT_NAME: '/art/junit.xml' } });
+    expect(prepareCommand(['playwright', 'test', '--reporter=dot'], '/art', undefined)).toMatchObject({ argv: ['playwright', 'test', '--reporter=dot', '--output=/art/playwright'], junitFile: null });
     expect(prepareCommand(['go', 'test', '-json', './...'], '/art', undefined).argv).toEqual(['go', 'test', '-json', './...']);
     expect(prepareCommand(['make', 'test'], '/art', ['a.c'])).toMatchObject({ argv: ['make', 'test'], junitFile: null, coverage: null });
   });

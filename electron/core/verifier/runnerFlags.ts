@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { junitWithLcovReporter } from './nodeTestReporter';
 
-export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'other';
+export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'playwright' | 'other';
 
 export interface PreparedCommand {
   argv: string[];
@@ -26,6 +26,7 @@ export function runnerOf(argv: string[]): RunnerKind {
   const tool = base === 'npx' ? path.basename(rest.find((arg) => !arg.startsWith('-')) ?? '') : base;
   if (tool === 'vitest') return 'vitest';
   if (tool === 'jest') return 'jest';
+  if (tool === 'playwright' && argv[argv.indexOf(first === 'npx' ? (rest.find((arg) => !arg.startsWith('-')) ?? '') : first) + 1] === 'test') return 'playwright';
   if (base === 'go' && rest[0] === 'test') return 'go';
   return 'other';
 }
@@ -80,6 +81,13 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
       // -v names every test as it passes, fails or is skipped; without it go prints only failures.
       const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
       return { argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+    }
+    case 'playwright': {
+      // Its built-in JUnit reporter beside the list reporter (one line per test in the log), and its
+      // screenshots and traces into the artifact folder: `test-results/` in a read-only work tree fails the run.
+      const ownReporter = argv.some((arg) => arg.startsWith('--reporter'));
+      const extra = [...(ownReporter ? [] : ['--reporter=list,junit']), ...(argv.some((arg) => arg.startsWith('--output')) ? [] : [`--output=${path.join(artifactDir, 'playwright')}`])];
+      return { argv: [...argv, ...extra], runner, junitFile: ownReporter ? null : junitFile, jsonFile: null, coverage: null, env: ownReporter ? {} : { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile } };
     }
     default:
       return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };

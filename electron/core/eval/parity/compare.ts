@@ -18,7 +18,7 @@ export interface ParityCheck {
 export type IdStyle = 'exact' | 'pytest-dotted';
 
 /** `tests/test_a.py::Outer::test_x[1]` → `tests.test_a.Outer.test_x[1]`, the JUnit `classname.name` form. */
-function dotted(nodeId: string): string {
+export function dotted(nodeId: string): string {
   // A parameter id is the runner's text (`[sum(a)::integer]`): only the path before it is split.
   const bracket = nodeId.indexOf('[');
   const params = bracket === -1 ? '' : nodeId.slice(bracket);

@@ -95,7 +95,7 @@ const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', ht
  * JUnit XML as pytest and node --test write it. pytest names a test `classname.name` (dotted); node
  * nests suites, named here by their path (`outer > inner > test`).
  */
-export function junitReference(text: string, style: 'pytest' | 'node'): ReferenceResult {
+export function junitReference(text: string, style: 'pytest' | 'node' | 'playwright'): ReferenceResult {
   const root = xml.parse(text) as Json;
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const failures: ReferenceResult['failures'] = [];
@@ -103,10 +103,14 @@ export function junitReference(text: string, style: 'pytest' | 'node'): Referenc
   const visit = (node: Json, suites: string[]) => {
     for (const testCase of asArray(node.testcase)) {
       const failure = asArray(testCase.failure)[0] ?? asArray(testCase.error)[0];
-      const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : [...suites, asString(testCase.name)].join(' > ');
+      // playwright: the name is already the `describe › test` path, the classname its file.
+      const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : style === 'playwright' ? asString(testCase.name) : [...suites, asString(testCase.name)].join(' > ');
       if (failure) {
         counts.failed++;
-        failures.push({ testId: name, message: asString(failure.message).split('\n')[0] ?? '' });
+        // nose2 writes `test failure` as every failure's message: the traceback's last line is the error.
+        const stated = asString(failure.message);
+        const body = asString(failure['#text']).trim().split('\n');
+        failures.push({ testId: name, message: (stated === 'test failure' ? (body.at(-1) ?? '') : stated).split('\n')[0] ?? '' });
       } else if (testCase.skipped) counts.skipped++;
       else counts.passed++;
       tests.push({ testId: name, outcome: failure ? 'failed' : testCase.skipped ? 'skipped' : 'passed' });
@@ -136,4 +140,49 @@ export function goJsonReference(stdout: string): ReferenceResult {
     .map((leaf) => ({ testId: leaf.test, message: (output.get(leaf.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '' }));
   const tests = leaves.map((leaf) => ({ testId: leaf.test, outcome: leaf.action === 'pass' ? ('passed' as const) : leaf.action === 'fail' ? ('failed' as const) : ('skipped' as const) }));
   return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests };
+}
+
+/**
+ * A TAP stream (tape, qunit, ava --tap, node-tap): every test point that holds no deeper points,
+ * named by its `# Subtest:` path; `# SKIP` and `# TODO` points are skipped, whatever `ok` says (TAP
+ * counts a todo's `not ok` as no failure). The message is the YAML `message:`, else the point's name.
+ */
+export function tapReference(text: string): ReferenceResult {
+  const points: { depth: number; path: string[]; ok: boolean; directive: boolean; message: string }[] = [];
+  const open: { depth: number; name: string }[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    const depth = /^ */.exec(line)?.[0].length ?? 0;
+    const subtest = /^ *# Subtest: (.*)$/.exec(line);
+    if (subtest) {
+      while (open.length > 0 && (open.at(-1)?.depth ?? -1) >= depth) open.pop();
+      open.push({ depth, name: (subtest[1] ?? '').trim() });
+      return;
+    }
+    const point = /^ *(not )?ok \d+(?: -)? ?(.*?)(?: # time=\S+)?(?:\s+# (SKIP|TODO)\b.*)?$/i.exec(line);
+    if (!point) return;
+    while (open.length > 0 && (open.at(-1)?.depth ?? -1) > depth) open.pop();
+    const name = (point[2] ?? '').trim();
+    const parents = open.filter((entry) => entry.depth < depth).map((entry) => entry.name);
+    if (open.at(-1)?.depth === depth) open.pop();
+    const yaml = lines.slice(index + 1, index + 40);
+    const end = yaml.findIndex((next) => /^ *\.\.\.$/.test(next));
+    // No `message:` (tape, node-tap): the point's name is the assertion's message; qunit's `failed` says nothing.
+    const stated = yaml.slice(0, end === -1 ? 0 : end).find((next) => /^ *message: /.test(next))?.replace(/^ *message: /, '').replace(/^'(.*)'$/, '$1').replace(/^[|>][-+]?$/, '');
+    points.push({ depth, path: [...parents, name], ok: !point[1], directive: Boolean(point[3]), message: stated === undefined || stated === 'failed' ? name : stated });
+  });
+  const leaves = points.filter((point) => !points.some((other) => other.depth > point.depth && other.path.length > point.path.length && point.path.every((part, at) => other.path[at] === part)));
+  const outcome = (point: (typeof points)[number]) => (point.directive ? ('skipped' as const) : point.ok ? ('passed' as const) : ('failed' as const));
+  const failures = leaves.filter((point) => outcome(point) === 'failed').map((point) => ({ testId: point.path.join(' > '), message: point.message.split('\n')[0] ?? '' }));
+  const count = (which: ReturnType<typeof outcome>) => leaves.filter((point) => outcome(point) === which).length;
+  return { counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests: leaves.map((point) => ({ testId: point.path.join(' > '), outcome: outcome(point) })) };
+}
+
+/** The specs a jasmine reporter saw (`{ fullName, status, message }`): pending and excluded specs are skipped. */
+export function jasmineReference(json: string): ReferenceResult {
+  const specs = JSON.parse(json) as { fullName: string; status: string; message: string }[];
+  const outcome = (status: string) => (status === 'passed' ? ('passed' as const) : status === 'failed' ? ('failed' as const) : ('skipped' as const));
+  const failures = specs.filter((spec) => spec.status === 'failed').map((spec) => ({ testId: spec.fullName, message: spec.message.split('\n')[0] ?? '' }));
+  const count = (which: ReturnType<typeof outcome>) => specs.filter((spec) => outcome(spec.status) === which).length;
+  return { counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests: specs.map((spec) => ({ testId: spec.fullName, outcome: outcome(spec.status) })) };
 }

@@ -3,9 +3,11 @@ import path from 'node:path';
 /** A place in a file, as the stack frames of JS, Python, Go and Rust name it. */
 const FRAME_PATTERNS: RegExp[] = [
   // JS: `at fn (file:///repo/test/a.js:5:3)`, `at /repo/test/a.js:5:3`, vitest's `❯ test/a.test.ts:36:41`
-  /(?:\bat |❯ )(?:.*?\()?(?:file:\/\/)?([^\s()'"]+?):(\d+):(\d+)\)?\s*$/,
-  // node's TAP YAML stack lists frames without `at`: `TestContext.<anonymous> (file:///repo/a.mjs:6:45)`
-  /^\s+\S.* \((?:file:\/\/)?(\/[^\s()]+):(\d+):(\d+)\)\s*$/,
+  // and ava's `› test/a.test.js:3:39`
+  /(?:\bat |❯ |› )(?:.*?\()?(?:file:\/\/)?([^\s()'"]+?):(\d+):(\d+)\)?\s*$/,
+  // node's TAP YAML stack lists frames without `at`: `TestContext.<anonymous> (file:///repo/a.mjs:6:45)`;
+  // node-tap's, relative to the repository: `Test.<anonymous> (test/a.test.js:5:51)`
+  /^\s+\S.* \((?:file:\/\/)?(\/[^\s()]+|[^\s()/][^\s()]*\.[cm]?[jt]sx?):(\d+):(\d+)\)\s*$/,
   // Python traceback: `File "/repo/pkg/mod.py", line 12, in fn`
   /File "([^"]+)", line (\d+)/,
   // pytest's closing line of a failure: `tests/test_a.py:13: AssertionError`

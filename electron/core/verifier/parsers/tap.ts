@@ -3,7 +3,9 @@ import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, type Pa
 
 const POINT = /^(\s*)(not )?ok \d+(?: -)?(?: (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i;
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
-const TOTAL = /^# (tests|pass|fail|skip|skipped|todo|cancelled) (\d+)$/;
+const TOTAL = /^# (tests|pass|fail|skip|skipped|todo|cancelled)\s+(\d+)$/;
+/** node-tap's closing tally: `# { total: 6, pass: 2, fail: 2, todo: 1, skip: 1 }`. */
+const TAP_TALLY = /^# \{ total: \d+(?:, (?:pass|fail|todo|skip): \d+)* \}$/;
 
 interface Point {
   indent: number;
@@ -26,6 +28,7 @@ export function parseTapOutput(output: string): TestOutcome | null {
   for (const line of lines) {
     const total = TOTAL.exec(line);
     if (total) totals.set(total[1] as string, (totals.get(total[1] as string) ?? 0) + Number(total[2]));
+    if (TAP_TALLY.test(line)) for (const [, key, value] of line.matchAll(/(total|pass|fail|todo|skip): (\d+)/g)) totals.set(key === 'total' ? 'tests' : (key as string), Number(value));
   }
   const points = readPoints(lines);
   const isTap = lines.some((line) => /^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) && points.length > 0;
@@ -34,10 +37,17 @@ export function parseTapOutput(output: string): TestOutcome | null {
   const tests = points.filter((point) => !isSuite(point));
   const failing = tests.filter((point) => !point.ok && point.directive !== 'TODO');
   const directiveSkips = tests.filter((point) => point.directive !== null).length;
-  const passed = totals.get('pass') ?? tests.filter((point) => point.ok && point.directive === null).length;
-  const failed = totals.get('fail') ?? failing.length;
-  const skipped = totals.has('skipped') || totals.has('skip') || totals.has('todo') ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) : directiveSkips;
-  const summary = lines.filter((line) => TOTAL.test(line));
+  // tape counts a `# TODO` point in `# pass`, and prints no skip total: the points say which they were.
+  const plainOk = tests.filter((point) => point.ok && point.directive === null).length;
+  const directivePoints = tests.filter((point) => point.directive !== null).length;
+  const statedPass = totals.get('pass');
+  const passed = statedPass === undefined || (directivePoints > 0 && !totals.has('skip') && !totals.has('skipped') && !totals.has('todo') && statedPass === plainOk + directivePoints) ? plainOk : statedPass;
+  // ava's `--tap` counts a `not ok … # TODO` point in `# fail` too; the point itself says todo.
+  const todoNotOk = tests.filter((point) => !point.ok && point.directive === 'TODO').length;
+  const avaTodo = todoNotOk > 0 && !totals.has('todo') && totals.get('fail') === failing.length + todoNotOk;
+  const failed = avaTodo ? failing.length : (totals.get('fail') ?? failing.length);
+  const skipped = totals.has('skipped') || totals.has('skip') || totals.has('todo') ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) + (avaTodo ? todoNotOk : 0) : directiveSkips;
+  const summary = lines.filter((line) => TOTAL.test(line) || TAP_TALLY.test(line));
   const counts = makeCounts(passed, failed, skipped);
   const failures = failing.slice(0, MAX_FAILURES).map(failureOf);
   const records = tests.map((point): TestRecord => ({ id: point.path.join(' > '), outcome: point.directive !== null ? 'skipped' : point.ok ? 'passed' : 'failed' }));
@@ -61,7 +71,8 @@ function readPoints(lines: string[]): Point[] {
     if (point) {
       const indent = (point[1] as string).length;
       while (subtests.length > 0 && (subtests.at(-1) as { indent: number }).indent > indent) subtests.pop();
-      const name = (point[3] ?? '').trim();
+      // node-tap closes each subtest with `# time=12.3ms`, which is not part of its name.
+      const name = (point[3] ?? '').replace(/\s+# time=[\d.]+m?s$/, '').trim();
       // node names the subtest first (`# Subtest: x`) and closes it with the point at the same depth.
       const named = subtests.at(-1);
       const parents = subtests.filter((entry) => entry.indent < indent).map((entry) => entry.name);
@@ -97,10 +108,14 @@ function failureOf(point: Point): ParsedFailure {
   const yaml = block[0]?.trim() === '---';
   let message: string;
   if (yaml) {
+    // node writes `error:`, qunit and ava `message:`; tape and node-tap only the point's name.
     const errorAt = block.findIndex((line) => /^\s*error: /.test(line));
-    const error = errorAt === -1 ? '' : yamlValue(block, errorAt);
+    const keys = ' '.repeat(/^ */.exec(block[1] ?? '')?.[0].length ?? 0);
+    const messageAt = block.findIndex((line) => line.startsWith(`${keys}message: `));
+    const error = errorAt !== -1 ? yamlValue(block, errorAt) : messageAt !== -1 ? yamlValue(block, messageAt) : '';
     const name = /^\s*name: '?([^'\n]+)'?$/m.exec(block.join('\n'))?.[1];
-    message = name && error && !error.startsWith(name) ? `${name}: ${error}` : error;
+    const stated = name && error && !error.startsWith(name) ? `${name}: ${error}` : error;
+    message = [stated && stated !== 'failed' ? stated : point.name, ...comparison(block, keys)].filter(Boolean).join('\n');
   } else {
     const frameAt = block.findIndex((line) => /^\s+at /.test(line));
     message = (frameAt === -1 ? block : block.slice(0, frameAt)).join('\n');
@@ -108,11 +123,19 @@ function failureOf(point: Point): ParsedFailure {
   return { testId: point.path.join(' > '), message: firstLines(message), detail: block.join('\n') };
 }
 
+/** tape's and qunit's `expected:` / `actual:` scalars, as two lines of the message. */
+function comparison(block: string[], keys: string): string[] {
+  const value = (key: string) => block.find((line) => line.startsWith(keys) && new RegExp(`^${keys}${key}\\s*: `).test(line))?.replace(/^\s*\w+\s*: /, '');
+  const expected = value('expected');
+  const actual = value('actual');
+  return expected !== undefined && actual !== undefined ? [`expected: ${expected}`, `actual: ${actual}`] : [];
+}
+
 /** A YAML scalar: `error: 'x'` or a `|-` block of deeper lines. */
 function yamlValue(block: string[], at: number): string {
   const line = block[at] as string;
   const inline = /^\s*\w+: (.*)$/.exec(line)?.[1] ?? '';
-  if (!/^[|>]-?$/.test(inline.trim())) return inline.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+  if (!/^[|>][-+]?$/.test(inline.trim())) return inline.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
   const indent = /^\s*/.exec(line)?.[0].length ?? 0;
   const body: string[] = [];
   for (let index = at + 1; index < block.length; index++) {

@@ -38,6 +38,8 @@ export function parseUnittestOutput(output: string): TestOutcome | null {
 /** `-v`'s result words, counted as the closing line counts them. */
 const UNITTEST_OUTCOMES: Record<string, TestRecord['outcome']> = { ok: 'passed', FAIL: 'failed', ERROR: 'failed', 'unexpected success': 'failed', skipped: 'skipped', 'expected failure': 'skipped' };
 const VERBOSE_HEAD = /^(\w+) \(([\w.]+)\)/;
+/** nose2 names a function test by its dotted path, a generated one with `:N` (its parameters on the next line). */
+const NOSE2_HEAD = /^([\w.]+\.\w+(?::\d+)?)(?= \.\.\. |$)/;
 const VERBOSE_RESULT = / \.\.\. (ok|FAIL|ERROR|unexpected success|expected failure|skipped)(?: .*)?$/;
 
 /**
@@ -48,10 +50,10 @@ const VERBOSE_RESULT = / \.\.\. (ok|FAIL|ERROR|unexpected success|expected failu
 function verboseTests(lines: string[]): TestRecord[] {
   const tests: TestRecord[] = [];
   lines.forEach((line, index) => {
-    const head = VERBOSE_HEAD.exec(line);
+    const head = VERBOSE_HEAD.exec(line) ?? NOSE2_HEAD.exec(line);
     if (!head) return;
     const result = VERBOSE_RESULT.exec(line) ?? (line === head[0] ? VERBOSE_RESULT.exec(lines[index + 1] ?? '') : null);
-    if (result) tests.push({ id: unittestId(head[1] as string, head[2]), outcome: UNITTEST_OUTCOMES[result[1] as string] as TestRecord['outcome'] });
+    if (result) tests.push({ id: unittestId(head[1] as string, head[2] as string | undefined), outcome: UNITTEST_OUTCOMES[result[1] as string] as TestRecord['outcome'] });
   });
   return tests;
 }
@@ -72,7 +74,9 @@ function readFailures(lines: string[]): ParsedFailure[] {
     const head = HEAD.exec(lines[index] as string);
     if (!head || !/^={20,}$/.test(lines[index - 1] ?? '')) continue;
     const body: string[] = [];
-    let next = index + 2;
+    // The rule under the head; nose2 puts a generated test's parameters between the two.
+    const rule = lines.slice(index + 1, index + 4).findIndex((line) => /^-{20,}$/.test(line));
+    let next = index + 2 + Math.max(0, rule);
     while (next < lines.length && !/^(={20,}|-{20,})$/.test(lines[next] as string)) body.push(lines[next++] as string);
     while (body.length > 0 && (body.at(-1) as string).trim() === '') body.pop();
     // The exception is what follows the last frame (`  File …` and its indented source lines).

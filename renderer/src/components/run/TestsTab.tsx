@@ -66,7 +66,7 @@ function TestDetail({ repo, runId, test }: { repo: string; runId: string; test: 
             {test.counts.skipped} skipped · {test.counts.total} total
           </span>
         ) : (
-          <span className="muted">no counts: Lathe could not read test results from the output (exit code {test.exitCode ?? '?'})</span>
+          <span className="muted">no counts: Lathe could not read test results from the output (exit code {test.exitCode ?? '?'}{test.status === 'PASS' ? '; the PASS rests on it alone' : ''})</span>
         )}
         {test.durationMs !== null && <span className="muted">{formatDuration(test.durationMs)}</span>}
         {test.coveragePercent !== null && <span className="muted">coverage {test.coveragePercent.toFixed(1)}%</span>}
