@@ -24,13 +24,14 @@ function commit(message: string, files: Record<string, string | null>): void {
 beforeAll(() => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'candidates-'));
   run(['init', '-q', '-b', 'main']);
-  commit('initial', { 'lib/a.js': '1', 'test/a.js': '1', 'package.json': '{}' });
+  commit('initial', { 'lib/a.js': '1', 'lib/e.js': '1', 'test/a.js': '1', 'package.json': '{}', 'CHANGELOG.md': '' });
   commit('Fix the parser on empty input\n\nThe parser threw on an empty string.', { 'lib/a.js': '2', 'test/a.js': '2', 'CHANGELOG.md': 'x' });
   commit('Add a feature', { 'lib/a.js': '3', 'test/a.js': '3' });
   commit('fix: bump a dependency', { 'lib/a.js': '4', 'test/a.js': '4', 'package.json': '{"a":1}' });
   commit('Fix docs only', { 'README.md': 'y', 'test/a.js': '5' });
   commit('fix: four files', { 'lib/a.js': '6', 'lib/b.js': '6', 'lib/c.js': '6', 'lib/d.js': '6', 'test/a.js': '6' });
   commit('fix(core): drop a helper', { 'lib/d.js': null, 'test/a.js': '7', '.github/workflows/ci.yml': 'z' });
+  commit('fix: add a helper', { 'lib/f.js': '1', 'test/f.js': '1' });
   run(['checkout', '-q', '-b', 'side', 'HEAD~1']);
   commit('fix on a side branch', { 'lib/e.js': '8', 'test/e.js': '8' });
   run(['checkout', '-q', 'main']);
@@ -47,6 +48,7 @@ describe('selectCandidate on a generated history', () => {
     });
     expect(Object.fromEntries(verdicts)).toEqual({
       'Merge: fix side': 'a merge or root commit',
+      'fix: add a helper': 'adds lib/f.js, which materialize.sh cannot remove',
       'fix on a side branch': 'kept',
       'fix(core): drop a helper': 'kept',
       'fix: four files': 'touches 4 source files',
@@ -64,6 +66,7 @@ describe('selectCandidate on a generated history', () => {
     const drop = history.find((record) => record.subject.startsWith('fix(core)'));
     const parserSelection = parser && selectCandidate(parser);
     const dropSelection = drop && selectCandidate(drop);
+    expect(parser?.files).toContainEqual({ status: 'M', path: 'CHANGELOG.md' });
     expect(parserSelection?.ok && parserSelection.candidate).toMatchObject({ revertFiles: ['CHANGELOG.md', 'lib/a.js'], goldFiles: ['lib/a.js'], testFiles: ['test/a.js'] });
     expect(dropSelection?.ok && dropSelection.candidate).toMatchObject({ revertFiles: ['lib/d.js'], goldFiles: ['lib/d.js'] });
     expect(drop?.files).toContainEqual({ status: 'D', path: 'lib/d.js' });

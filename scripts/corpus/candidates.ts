@@ -77,6 +77,9 @@ export function selectCandidate(commit: CommitRecord, options: SelectOptions = {
   if (tests.length === 0) return { ok: false, reason: 'touches no test file' };
   if (source.length === 0 || source.length > (options.maxSourceFiles ?? 3)) return { ok: false, reason: `touches ${source.length} source files` };
   if (options.sourcePattern && !source.every((file) => options.sourcePattern?.test(file))) return { ok: false, reason: 'a source file outside the source pattern' };
+  // materialize.sh removes such a file with `git update-index --force-remove` on a bare clone, which git refuses.
+  const added = commit.files.filter((file) => file.status === 'A' && fileRole(file.path) !== 'test' && fileRole(file.path) !== 'ci');
+  if (added.length > 0) return { ok: false, reason: `adds ${added.map((file) => file.path).join(', ')}, which materialize.sh cannot remove` };
   const revertFiles = commit.files.map((file) => file.path).filter((file) => fileRole(file) !== 'test' && fileRole(file) !== 'ci');
   return { ok: true, candidate: { commit, revertFiles, goldFiles: source, testFiles: tests } };
 }

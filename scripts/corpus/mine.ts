@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { goalOf, selectCandidate, type Candidate } from './candidates';
 import { git, readHistory } from './gitHistory';
-import { MinedTaskSchema, orderedTask, type MinedTask } from './minedTask';
+import { derivedNotes, MinedTaskSchema, orderedTask, type MinedTask } from './minedTask';
 import { RUNNERS, type RunnerName } from './runnerReports';
 import { createCheckout, endToEnd, measureCandidate, type RunSpec } from './validate';
 
@@ -109,7 +109,8 @@ for (const candidate of candidates.slice(0, Number(args.scan))) {
     runner, bundle, fix_commit: commit.sha, parent_commit: parent, commit_date: commit.date, revert_files: candidate.revertFiles,
     gold_files: candidate.goldFiles, goal: goalOf(commit), fail_to_pass: result.value.failToPass,
     fail_to_pass_count: result.value.failToPass.length, tests_passing_at_fix: result.value.passingAtFix, setup_command: spec.setup,
-    test_command: spec.test, runtime_seconds: result.value.runtimeSeconds, notes: args.notes ?? '', gold_patch: goldPatch,
+    test_command: spec.test, runtime_seconds: result.value.runtimeSeconds, gold_patch: goldPatch,
+    notes: derivedNotes({ fail_to_pass_count: result.value.failToPass.length, tests_passing_at_fix: result.value.passingAtFix }, args.notes ?? ''),
   });
   log(`  measured ${task.id}: ${task.fail_to_pass_count} fail-to-pass, ${task.tests_passing_at_fix} passing at the fix, ${task.runtime_seconds} s`);
   measured.push(task);
@@ -127,9 +128,26 @@ const validated = measured.filter((task) => {
   return checked.ok;
 });
 
+// Several miners may share one corpus: the merge runs under a lock directory.
 const tasksFile = path.join(outDir, 'tasks.json');
-const existing = fs.existsSync(tasksFile) ? (JSON.parse(fs.readFileSync(tasksFile, 'utf8')) as { id: string }[]) : [];
-const merged = [...existing.filter((task) => !validated.some((v) => v.id === task.id)), ...validated.map(orderedTask)];
-fs.writeFileSync(tasksFile, `${JSON.stringify(merged, null, 1)}\n`);
+const lock = `${tasksFile}.lock`;
+for (let tries = 0; ; tries += 1) {
+  try {
+    fs.mkdirSync(lock);
+    break;
+  } catch (error) {
+    if (tries > 600 || (error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  }
+}
+let merged: { id: string }[];
+try {
+  const existing = fs.existsSync(tasksFile) ? (JSON.parse(fs.readFileSync(tasksFile, 'utf8')) as { id: string }[]) : [];
+  merged = [...existing.filter((task) => !validated.some((v) => v.id === task.id)), ...validated.map(orderedTask)] as { id: string }[];
+  fs.writeFileSync(`${tasksFile}.tmp`, `${JSON.stringify(merged, null, 1)}\n`);
+  fs.renameSync(`${tasksFile}.tmp`, tasksFile);
+} finally {
+  fs.rmdirSync(lock);
+}
 log(`${repo}: ${validated.length} validated tasks written to ${tasksFile} (${merged.length} tasks in all)`);
 fs.rmSync(workDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MinedTaskSchema, orderedTask, TASK_FIELD_ORDER } from './minedTask';
+import { derivedNotes, MinedTaskSchema, orderedTask, TASK_FIELD_ORDER } from './minedTask';
 
 const fix = 'a'.repeat(40);
 const valid = {
@@ -25,5 +25,12 @@ describe('MinedTaskSchema', () => {
     ['a missing notes field', { notes: undefined }],
   ])('rejects %s', (_name, change) => {
     expect(MinedTaskSchema.safeParse({ ...valid, ...change }).success).toBe(false);
+  });
+});
+
+describe('derivedNotes', () => {
+  it('says so when most of the suite is fail-to-pass, and keeps the given notes', () => {
+    expect(derivedNotes({ fail_to_pass_count: 2, tests_passing_at_fix: 100 }, '')).toBe('');
+    expect(derivedNotes({ fail_to_pass_count: 146, tests_passing_at_fix: 146 }, 'Go 1.19.')).toMatch(/^Go 1\.19\. At the start the tests do not load or compile/);
   });
 });

@@ -38,3 +38,13 @@ export function orderedTask(task: MinedTask): Record<string, unknown> {
   const entries = TASK_FIELD_ORDER.map((key) => [key, task[key]] as const);
   return Object.fromEntries(entries);
 }
+
+/**
+ * What a reader of the task should know that the fields do not say: when the start does not load at
+ * all (the tests call what the fix adds), every test the suite holds is fail-to-pass.
+ */
+export function derivedNotes(task: Pick<MinedTask, 'fail_to_pass_count' | 'tests_passing_at_fix'>, notes: string): string {
+  if (task.fail_to_pass_count * 2 <= task.tests_passing_at_fix) return notes;
+  const whole = 'At the start the tests do not load or compile (they use what the fix adds), so most or all of the suite is fail-to-pass.';
+  return notes ? `${notes} ${whole}` : whole;
+}
