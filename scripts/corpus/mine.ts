@@ -5,6 +5,7 @@
  *     --language javascript --runner jest --setup "npm install ..." --test "npx jest" \
  *     --report "npx jest --json" --out /work/corpus-wide [--branch main] [--want 6] [--scan 40]
  *     [--require package.json:jest] [--source-pattern '^lib/'] [--since 2019-01-01] [--notes TEXT]
+ *     [--only SHA-PREFIX]... [--report-grades: the report command's exit code stands for the test's]
  *
  * DIR is a git directory or a bundle. Writes <repo>.bundle (the branch, full history),
  * <repo>.LICENSE and materialize.sh (copied from the shared corpus) into --out and merges the
@@ -28,7 +29,7 @@ const { values: args } = parseArgs({
     scan: { type: 'string', default: '40' }, require: { type: 'string', multiple: true, default: [] },
     'source-pattern': { type: 'string' }, since: { type: 'string' }, notes: { type: 'string', default: '' },
     'materialize-from': { type: 'string', default: '/work/shared/corpus/materialize.sh' }, timeout: { type: 'string', default: '600' },
-    only: { type: 'string', multiple: true, default: [] },
+    only: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
   },
 });
 
@@ -49,7 +50,7 @@ if (!RUNNERS.includes(runner)) {
   process.stderr.write(`mine: --runner must be one of ${RUNNERS.join(', ')}\n`);
   process.exit(2);
 }
-const spec: RunSpec = { runner, setup: args.setup ?? '', test: need('test'), report: args.report ?? need('test'), timeoutSeconds: Number(args.timeout) };
+const spec: RunSpec = { runner, setup: args.setup ?? '', test: need('test'), report: args.report ?? need('test'), reportGrades: args['report-grades'] ?? false, timeoutSeconds: Number(args.timeout) };
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `mine-${repo}-`));
 
 // A bundle is cloned once so history and bundle creation read a plain git directory.

@@ -17,6 +17,8 @@ export interface RunSpec {
   test: string;
   /** The command whose output names the tests (the test command with the runner's report flags). */
   report: string;
+  /** The report command exits as the test command does, so measuring runs only it; the end-to-end check still runs the test command. */
+  reportGrades: boolean;
   timeoutSeconds: number;
 }
 
@@ -73,8 +75,9 @@ function runSetup(checkout: Checkout, spec: RunSpec): Outcome<null> {
 }
 
 function runTests(dir: string, spec: RunSpec): { test: ShellRun; report: RunnerReport } {
-  const test = shell(spec.test, dir, spec.timeoutSeconds);
-  const reportRun = spec.report === spec.test ? test : shell(spec.report, dir, spec.timeoutSeconds);
+  // With reportGrades the report run's exit code stands for the test command's (a slow suite runs once).
+  const reportRun = shell(spec.report, dir, spec.timeoutSeconds);
+  const test = spec.report === spec.test || spec.reportGrades ? reportRun : shell(spec.test, dir, spec.timeoutSeconds);
   return { test, report: readRunner(spec.runner, reportRun.stdout, reportRun.stderr) };
 }
 
