@@ -1,6 +1,7 @@
 // `npm run bench:llm` (npx tsx bench/llm.ts [--threads N] [--runs N] [--tokens N] [--model PATH.gguf]):
 // the inference layer on this CPU with a 0.5B-Qwen2-shaped Q8_0 model of deterministic random
-// weights, or with a real model (--model). Prints a table and writes bench/results/llm.json.
+// weights, or with a real model (--model). Prints a table and writes bench/results/llm.json, whose
+// `rates` are this machine's figures for the laptop-time model (docs/eval.md).
 // Prompt-lookup decoding is measured only with --model: random weights never copy their input.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { comparePromptLookup } from './llm/promptLookup';
 import { spreadText } from './lib/stats';
 import { measurePromptEval, promptOfTokens, type BenchGrammar } from './llm/measure';
 import { parseGbnf } from '../electron/core/llm/grammar/gbnfMatcher';
+import { LAPTOP_PROFILES, MachineRatesSchema, type MachineRates } from '../shared/engine/laptopTime';
 
 const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, model: { type: 'string' }, 'compare-steering': { type: 'boolean' } } });
 const threads = values.threads ? Number(values.threads) : physicalCoreCount();
@@ -92,6 +94,18 @@ const warm = await router.generate({ role: 'planner', messages: ask('Second ques
 await router.dispose();
 if (!cold.usage || !warm.usage) throw new Error(`router call failed: ${JSON.stringify(cold.ok ? warm : cold)}`);
 
+// The laptop-time model's rates for this machine and model (docs/eval.md, "Laptop time"): what a cached
+// token still costs is the reused call's time to first token less its new tokens' prefill, per cached token.
+const warmPrefillMs = ((warm.usage.promptTokens - warm.usage.reusedPrefixTokens) / promptTokensPerSecond) * 1000;
+const rates: MachineRates = MachineRatesSchema.parse({
+  id: 'this-machine',
+  label: `${os.cpus()[0]?.model.trim() ?? 'this machine'}, ${threads} threads, ${path.basename(modelPath)}`,
+  prefill_tokens_per_second: round(promptTokensPerSecond),
+  cached_token_ms: round(Math.max(0, warm.usage.timeToFirstTokenMs - warmPrefillMs) / Math.max(1, warm.usage.reusedPrefixTokens), 4),
+  generation_tokens_per_second: decode.unconstrainedTokensPerSecond.median,
+  source: `npm run bench:llm${realModel ? ' -- --model PATH' : ''} on this machine`,
+});
+
 const results = {
   machine: {
     physicalCores: physicalCoreCount(),
@@ -123,6 +137,7 @@ const results = {
   ttftRatio: round(warm.usage.timeToFirstTokenMs / Math.max(1, cold.usage.timeToFirstTokenMs), 3),
   promptTokensCold: cold.usage.promptTokens,
   reusedPrefixTokens: warm.usage.reusedPrefixTokens,
+  rates,
   peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   goals: { constrainedRatioAtLeast: 0.9, ttftRatioAtMost: 0.2 },
 };
@@ -157,6 +172,8 @@ const rows: Array<[string, string]> = [
   ['TTFT cold (' + results.promptTokensCold + '-token prompt)', `${results.ttftColdMs} ms`],
   ['TTFT reused prefix (' + results.reusedPrefixTokens + ' reused)', `${results.ttftReusedMs} ms`],
   ['reused / cold', `${results.ttftRatio}× (goal ≤ 0.2) ${verdict(results.ttftRatio <= 0.2)}`],
+  ['laptop-time rates (docs/eval.md)', `prefill ${rates.prefill_tokens_per_second} tokens/s, cached ${rates.cached_token_ms} ms/token, generation ${rates.generation_tokens_per_second} tokens/s`],
+  ...LAPTOP_PROFILES.map((profile): [string, string] => [`  reference: ${profile.id}`, `prefill ${profile.prefill_tokens_per_second} tokens/s, generation ${profile.generation_tokens_per_second} tokens/s (${profile.label})`]),
   ['peak RSS', `${results.peakRssMiB} MiB`],
 ];
 const width = Math.max(...rows.map(([label]) => label.length));

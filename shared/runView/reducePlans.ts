@@ -1,5 +1,5 @@
 import { stepIdOf, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
-import type { PlanStatus, RunView, StepStatus, StepView } from './types';
+import type { PlanStatus, RunView, StepSpend, StepStatus, StepView } from './types';
 
 /** Plan and step events; `view` is a draft whose containers were copied by the caller. */
 
@@ -30,6 +30,7 @@ export function applyPlan(view: RunView, event: RunEventOf<'plan'>): void {
       commits: [],
       failReason: null,
       subPlanIds: [],
+      spend: NO_SPEND,
     };
     view.stepKeyById[id] = key;
   }
@@ -71,6 +72,12 @@ function stepKeyOf(view: RunView, event: RunEvent): string | undefined {
   return stepId ? view.stepKeyById[stepId] : undefined;
 }
 
+export const NO_SPEND: StepSpend = { calls: 0, promptTokens: 0, cachedTokens: 0, generatedTokens: 0, estimated: false, callMs: 0, startedTs: null, endedTs: null };
+
+function ended(step: StepView, ts: string): StepSpend {
+  return { ...step.spend, endedTs: ts };
+}
+
 function setStatus(status: StepStatus, failReason: string | null = null) {
   return (step: StepView): StepView => ({ ...step, status, failReason: failReason ?? step.failReason });
 }
@@ -81,7 +88,7 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     case 'step_started': {
       const planId = event.data.plan_id ?? null;
       const startedKey = planId && event.data.step_id ? `${planId}/${event.data.step_id}` : key;
-      updateStep(view, startedKey, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1 }));
+      updateStep(view, startedKey, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1, spend: { ...step.spend, startedTs: step.spend.startedTs ?? event.ts, endedTs: null } }));
       setPlanStatus(view, planId, 'in_progress');
       view.currentStepId = event.data.step_id ?? null;
       view.counters = { ...view.counters, fixCycle: 0 };
@@ -95,14 +102,14 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     }
     case 'step_completed': {
       const commits = event.data.commits ?? [];
-      updateStep(view, key, (step) => ({ ...step, status: 'completed', commits: commits.length > 0 ? commits : step.commits }));
+      updateStep(view, key, (step) => ({ ...step, status: 'completed', commits: commits.length > 0 ? commits : step.commits, spend: ended(step, event.ts) }));
       return;
     }
     case 'step_failed':
-      updateStep(view, key, setStatus('failed', event.data.reason ?? null));
+      updateStep(view, key, (step) => ({ ...setStatus('failed', event.data.reason ?? null)(step), spend: ended(step, event.ts) }));
       return;
     case 'step_blocked':
-      updateStep(view, key, setStatus('blocked', event.data.reason ?? null));
+      updateStep(view, key, (step) => ({ ...setStatus('blocked', event.data.reason ?? null)(step), spend: ended(step, event.ts) }));
       return;
     case 'subplan_finished': {
       const completed = event.data.completed === true;

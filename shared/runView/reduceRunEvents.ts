@@ -2,7 +2,7 @@ import type { RunLogEvent } from '../schemas/run';
 import { readRunEvent, type RunEvent, type RunEventOf } from '../engine/readRunEvent';
 import { msBetween } from './eventData';
 import { applyGateEvent } from './reduceGates';
-import { applyPlan, applyStepEvent, closePlans, settleSteps } from './reducePlans';
+import { applyPlan, applyStepEvent, closePlans, settleSteps, updateStep } from './reducePlans';
 import type { AgentStats, RunView, SeqRange, TestView } from './types';
 
 export function emptyRunView(runId: string | null = null): RunView {
@@ -156,7 +156,6 @@ function applyEvent(view: RunView, event: RunEvent): void {
     case 'agent_output':
     case 'agent_declined':
     case 'agent_failed':
-    case 'agent_raw':
       endCall(view, event);
       return;
     case 'test_result':
@@ -228,7 +227,7 @@ function modelsOf(value: RunEventOf<'run_started'>['data']['models']): Record<st
 }
 
 function agentOf(view: RunView, role: string): AgentStats {
-  return view.agents[role] ?? { role, calls: 0, promptTokens: 0, completionTokens: 0, callMs: 0, failures: 0, lastModel: null };
+  return view.agents[role] ?? { role, calls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, estimated: false, callMs: 0, failures: 0, lastModel: null };
 }
 
 function startCall(view: RunView, event: RunEventOf<'agent_call'>): void {
@@ -238,20 +237,47 @@ function startCall(view: RunView, event: RunEventOf<'agent_call'>): void {
   view.agents[event.role] = { ...agentOf(view, event.role), lastModel: model ?? agentOf(view, event.role).lastModel };
 }
 
-function endCall(view: RunView, event: RunEventOf<'agent_output' | 'agent_declined' | 'agent_failed' | 'agent_raw'>): void {
+/** An answer, a refusal or a failure ends the call (a failure's `agent_raw` comes just before its `agent_failed`, and ends nothing). */
+function endCall(view: RunView, event: RunEventOf<'agent_output' | 'agent_declined' | 'agent_failed'>): void {
   const agent = agentOf(view, event.role);
-  const usage = event.type === 'agent_output' ? event.data.usage : undefined;
+  const usage = event.data.usage;
   const started = view.callStarts[event.role];
   const elapsed = started ? (msBetween(started, event.ts) ?? 0) : 0;
   delete view.callStarts[event.role];
+  const calls = event.data.calls;
+  const spent = {
+    calls: calls ?? 1,
+    prompt: usage?.prompt_tokens ?? 0,
+    cached: usage?.cached_tokens ?? 0,
+    generated: usage?.completion_tokens ?? 0,
+    estimated: usage?.estimated === true,
+  };
   view.agents[event.role] = {
     ...agent,
-    calls: agent.calls + ((event.type === 'agent_output' ? event.data.calls : undefined) ?? 1),
-    promptTokens: agent.promptTokens + (usage?.prompt_tokens ?? 0),
-    completionTokens: agent.completionTokens + (usage?.completion_tokens ?? 0),
+    calls: agent.calls + spent.calls,
+    promptTokens: agent.promptTokens + spent.prompt,
+    cachedTokens: agent.cachedTokens + spent.cached,
+    completionTokens: agent.completionTokens + spent.generated,
+    estimated: agent.estimated || spent.estimated,
     callMs: agent.callMs + elapsed,
-    failures: agent.failures + (event.type === 'agent_failed' || event.type === 'agent_raw' ? 1 : 0),
+    failures: agent.failures + (event.type === 'agent_failed' ? 1 : 0),
   };
+  // The step the call was made for, as its agent_call said.
+  const stepId = view.active?.role === event.role ? view.active.stepId : null;
+  if (stepId && (usage || elapsed > 0)) {
+    updateStep(view, view.stepKeyById[stepId], (step) => ({
+      ...step,
+      spend: {
+        ...step.spend,
+        calls: step.spend.calls + (usage ? spent.calls : 0),
+        promptTokens: step.spend.promptTokens + spent.prompt,
+        cachedTokens: step.spend.cachedTokens + spent.cached,
+        generatedTokens: step.spend.generatedTokens + spent.generated,
+        estimated: step.spend.estimated || spent.estimated,
+        callMs: step.spend.callMs + elapsed,
+      },
+    }));
+  }
   if (view.active?.role === event.role) view.active = null;
 }
 

@@ -20,6 +20,23 @@ export interface StepView {
   failReason: string | null;
   /** Sub-plans made for this step when it was blocked (seed 002), oldest first. */
   subPlanIds: string[];
+  /** The model calls made while it was the current step, and its time. */
+  spend: StepSpend;
+}
+
+/** What a step cost: model calls and tokens (cached: served from a reused KV-cache prefix), and time. */
+export interface StepSpend {
+  calls: number;
+  promptTokens: number;
+  cachedTokens: number;
+  generatedTokens: number;
+  /** Some counts were estimates (oracle, replay). */
+  estimated: boolean;
+  /** Wall time between its calls and their answers, summed. */
+  callMs: number;
+  /** Its first start and its last end (a retried step spans every attempt); null until known. */
+  startedTs: string | null;
+  endedTs: string | null;
 }
 
 export type PlanStatus = 'proposed' | 'in_review' | 'approved' | 'rejected' | 'in_progress' | 'completed' | 'failed';
@@ -103,7 +120,11 @@ export interface AgentStats {
   role: string;
   calls: number;
   promptTokens: number;
+  /** Of the prompt tokens, those served from a reused KV-cache prefix (absent from logs before they were counted: 0). */
+  cachedTokens: number;
   completionTokens: number;
+  /** Some counts were estimates (oracle, replay). */
+  estimated: boolean;
   /** Wall time between each call and its answer, summed (includes prompt evaluation). */
   callMs: number;
   failures: number;

@@ -1,25 +1,27 @@
 import type { RunState } from '../../../shared/engine/runState';
+import { runTokenCounts, type TokenCounts } from '../../../shared/engine/tokenCounts';
 import { formatDuration } from '../../../shared/format';
 
 export interface RunTotals {
-  promptTokens: number;
-  generatedTokens: number;
+  tokens: TokenCounts;
   elapsedMs: number;
 }
 
 /** The run's tokens over every role (its saved metrics) and its run time across sessions. */
 export function runTotals(state: RunState): RunTotals {
-  const agents = Object.values(state.metrics.agents);
-  return {
-    promptTokens: agents.reduce((sum, agent) => sum + agent.prompt_tokens, 0),
-    generatedTokens: agents.reduce((sum, agent) => sum + agent.completion_tokens, 0),
-    elapsedMs: state.elapsed_ms,
-  };
+  return { tokens: runTokenCounts(state.metrics), elapsedMs: state.elapsed_ms };
 }
 
 const count = new Intl.NumberFormat('en-US');
 
-/** `tokens: 12,345 prompt · 678 generated · elapsed 1 min 23 s` */
+/** `tokens: 12,345 prompt (10,000 cached, 2,345 new) · 678 generated · elapsed 1 min 23 s`, and `(estimated)` for oracle/replay counts. */
 export function runTotalsLine(totals: RunTotals): string {
-  return `tokens: ${count.format(totals.promptTokens)} prompt · ${count.format(totals.generatedTokens)} generated · elapsed ${formatDuration(totals.elapsedMs)}`;
+  const { tokens } = totals;
+  const estimated = tokens.estimated ? ' (estimated)' : '';
+  return `tokens: ${count.format(tokens.prompt)} prompt (${count.format(tokens.cached)} cached, ${count.format(tokens.prefill)} new) · ${count.format(tokens.generated)} generated${estimated} · elapsed ${formatDuration(totals.elapsedMs)}`;
+}
+
+/** What `lathe run --json`'s last line adds: the same totals, machine-readable. */
+export function runTotalsJson(totals: RunTotals): { tokens: TokenCounts; elapsed_ms: number } {
+  return { tokens: totals.tokens, elapsed_ms: totals.elapsedMs };
 }

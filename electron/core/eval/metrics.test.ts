@@ -68,7 +68,8 @@ const result = (id: string, outcome: EvalTaskResult['outcome'], extra: Partial<E
   sub_plans: 0,
   fix_cycles: 0,
   verifications: 1,
-  tokens: { prompt: 900, completion: 100, total: 1000 },
+  tokens: { prompt: 900, cached: 600, prefill: 300, generated: 100, calls: 2, estimated: false, completion: 100, total: 1000 },
+  laptop_minutes: { 'cpu-laptop': 0.3, 'apple-m': 0.1 },
   roles: {},
   wall_ms: 61_000,
   error: null,
@@ -81,21 +82,25 @@ describe('the report', () => {
   const tasks = [
     result('py-a', 'solved', { roles: roleQuality([event('coder', 'agent_output')], metrics) }),
     result('js-b', 'unsolved', { hidden_tests: { status: 'FAIL', counts: { passed: 1, failed: 2, skipped: 0, total: 3 }, first_failure: { test_id: 'test/acceptance.test.js::edge', message: 'expected 1\nto be 2' }, reason: null, isolation: 'bwrap', duration_ms: 90 } }),
-    result('js-c', 'error', { error: { code: 'HIDDEN_TESTS_INFRA_ERROR', message: 'node not found' } }),
+    result('js-c', 'error', { error: { code: 'HIDDEN_TESTS_INFRA_ERROR', message: 'node not found' }, tokens: { prompt: 0, cached: 0, prefill: 0, generated: 0, calls: 0, estimated: false, completion: 0, total: 0 } }),
   ];
   const report = buildReport(options, tasks, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:03:05Z'), 1);
 
   it('sums outcomes, languages and tokens; the solve rate counts judged tasks only', () => {
     expect(report.summary).toMatchObject({ tasks: 3, solved: 1, unsolved: 1, errors: 1, solve_rate: 0.5, elapsed_ms: 185_000, by_language: { python: { tasks: 1, solved: 1 }, javascript: { tasks: 2, solved: 0 } } });
-    expect(report.summary.tokens).toEqual({ prompt: 2700, completion: 300, total: 3000 });
+    expect(report.summary.tokens).toEqual({ prompt: 1800, completion: 200, total: 2000, cached: 1200, prefill: 600 });
+    // Each median is its own; the task that could not run (js-c: no run, no calls) is left out.
+    expect(report.summary.median_tokens).toEqual({ prompt: 900, cached: 600, prefill: 300, generated: 100, calls: 2, estimated: false });
+    expect(report.summary.median_laptop_minutes).toEqual({ 'cpu-laptop': 0.3, 'apple-m': 0.1 });
     expect(report.summary.task_wall_ms).toEqual({ total: 183_000, median: 61_000, max: 61_000 });
     expect(report.interrupted).toBe(false);
   });
 
   it('prints an aligned table and a markdown report that explains what failed', () => {
     const lines = formatSummaryTable(report);
-    expect(lines[0]).toMatch(/^TASK\s+LANG\s+KIND\s+RESULT\s+RUN\s+ATTEMPTS\s+REPLANS\s+TOKENS\s+WELL-FORMED\s+TIME$/);
-    expect(lines[1]).toMatch(/^py-a\s+py\s+bugfix\s+solved\s+-\s+1\s+0\s+1\.0k\s+100%\s+1m 01s$/);
+    expect(lines[0]).toMatch(/^TASK\s+LANG\s+KIND\s+RESULT\s+RUN\s+ATTEMPTS\s+REPLANS\s+PROMPT\s+CACHED\s+PREFILL\s+GENERATED\s+LAPTOP-MIN\s+WELL-FORMED\s+TIME$/);
+    expect(lines[1]).toMatch(/^py-a\s+py\s+bugfix\s+solved\s+-\s+1\s+0\s+900\s+600\s+300\s+100\s+0\.3\/0\.1\s+100%\s+1m 01s$/);
+    expect(lines.join('\n')).toContain('median per task: 900 prompt, 600 cached, 300 prefill, 100 generated, 2 calls · laptop minutes 0.3/0.1');
     expect(lines[3]).toMatch(/^js-c .*error: HIDDEN_TESTS_INFRA_ERROR/);
     expect(lines.join('\n')).toContain('solved 1/3 (50% of judged tasks)');
     expect(lines.join('\n')).toContain('not judged: 1 error(s), 0 interrupted');

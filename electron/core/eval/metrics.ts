@@ -106,12 +106,6 @@ export function runCounts(state: RunState): RunCounts {
   };
 }
 
-export function tokenTotals(roles: Record<string, RoleQuality>): { prompt: number; completion: number; total: number } {
-  const prompt = Object.values(roles).reduce((sum, role) => sum + role.prompt_tokens, 0);
-  const completion = Object.values(roles).reduce((sum, role) => sum + role.completion_tokens, 0);
-  return { prompt, completion, total: prompt + completion };
-}
-
 export function outcomeOfSummary(summary: TestSummary | null): TestOutcome | null {
   if (!summary) return null;
   return { status: summary.status, counts: summary.counts, first_failure: summary.first_failure, reason: summary.reason, isolation: summary.isolation.split(':')[0] ?? summary.isolation, duration_ms: summary.duration_ms };

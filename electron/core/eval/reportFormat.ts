@@ -1,3 +1,4 @@
+import { LAPTOP_PROFILES } from '../../../shared/engine/laptopTime';
 import type { EvalReport, EvalTaskResult, RoleQuality } from './reportSchema';
 
 export function formatDurationMs(ms: number): string {
@@ -32,9 +33,21 @@ export function outcomeLabel(task: EvalTaskResult): string {
   return task.outcome;
 }
 
-const HEADER = ['TASK', 'LANG', 'KIND', 'RESULT', 'RUN', 'ATTEMPTS', 'REPLANS', 'TOKENS', 'WELL-FORMED', 'TIME'];
+const HEADER = ['TASK', 'LANG', 'KIND', 'RESULT', 'RUN', 'ATTEMPTS', 'REPLANS', 'PROMPT', 'CACHED', 'PREFILL', 'GENERATED', 'LAPTOP-MIN', 'WELL-FORMED', 'TIME'];
+
+/** Model minutes on each reference laptop, in LAPTOP_PROFILES order: `12.3/2.8`. */
+export function laptopCell(minutes: Record<string, number>): string {
+  const known = LAPTOP_PROFILES.filter((profile) => minutes[profile.id] !== undefined);
+  return known.length === 0 ? '-' : known.map((profile) => (minutes[profile.id] as number).toFixed(1)).join('/');
+}
+
+/** What the LAPTOP-MIN column's figures are, in order. */
+export function laptopLegend(): string {
+  return `laptop minutes (model time from the token counts, docs/eval.md): ${LAPTOP_PROFILES.map((profile) => profile.label).join(' / ')}`;
+}
 
 function taskRow(task: EvalTaskResult): string[] {
+  const mark = task.tokens.estimated ? '~' : '';
   return [
     task.id,
     task.language === 'python' ? 'py' : 'js',
@@ -43,9 +56,23 @@ function taskRow(task: EvalTaskResult): string[] {
     task.run?.status ?? '-',
     String(task.attempts),
     String(task.replans),
-    formatTokens(task.tokens.total),
+    `${mark}${formatTokens(task.tokens.prompt)}`,
+    `${mark}${formatTokens(task.tokens.cached)}`,
+    `${mark}${formatTokens(task.tokens.prefill)}`,
+    `${mark}${formatTokens(task.tokens.generated)}`,
+    laptopCell(task.laptop_minutes),
     formatRate(taskWellFormed(task)),
     formatDurationMs(task.wall_ms),
+  ];
+}
+
+function medianLine(summary: EvalReport['summary']): string[] {
+  const median = summary.median_tokens;
+  if (!median) return [];
+  const estimated = median.estimated ? ' (~ estimated: oracle/replay counts)' : '';
+  return [
+    `median per task: ${formatTokens(median.prompt)} prompt, ${formatTokens(median.cached)} cached, ${formatTokens(median.prefill)} prefill, ${formatTokens(median.generated)} generated, ${median.calls} calls${estimated} · laptop minutes ${laptopCell(summary.median_laptop_minutes)}`,
+    laptopLegend(),
   ];
 }
 
@@ -72,7 +99,8 @@ export function formatSummaryTable(report: EvalReport): string[] {
     `solved ${summary.solved}/${summary.tasks}${summary.solve_rate === null ? '' : ` (${formatRate(summary.solve_rate)} of judged tasks)`} · ${[...byLanguage, ...byKind].join(' · ')}`,
     ...(summary.errors + summary.interrupted > 0 ? [`not judged: ${summary.errors} error(s), ${summary.interrupted} interrupted`] : []),
     `well-formed: ${roleSummary(summary.roles) || 'no model answers'}`,
-    `tokens ${formatTokens(summary.tokens.total)} (${formatTokens(summary.tokens.prompt)} prompt, ${formatTokens(summary.tokens.completion)} completion) · attempts ${summary.attempts} · replans ${summary.replans} · ${formatDurationMs(summary.elapsed_ms)} elapsed (median task ${formatDurationMs(summary.task_wall_ms.median)})`,
+    ...medianLine(summary),
+    `tokens ${formatTokens(summary.tokens.total)} (${formatTokens(summary.tokens.prompt)} prompt of which ${formatTokens(summary.tokens.cached)} cached, ${formatTokens(summary.tokens.completion)} completion) · attempts ${summary.attempts} · replans ${summary.replans} · ${formatDurationMs(summary.elapsed_ms)} elapsed (median task ${formatDurationMs(summary.task_wall_ms.median)})`,
   ];
 }
 
@@ -95,7 +123,8 @@ export function renderMarkdownReport(report: EvalReport): string {
     `- Solved: **${summary.solved}/${summary.tasks}**${summary.solve_rate === null ? '' : ` (${formatRate(summary.solve_rate)} of judged tasks)`}; errors ${summary.errors}, interrupted ${summary.interrupted}`,
     `- By language: ${Object.entries(summary.by_language).map(([language, group]) => `${language} ${group.solved}/${group.tasks}`).join(', ')}`,
     `- By kind: ${Object.entries(summary.by_kind).map(([kind, group]) => `${kind} ${group.solved}/${group.tasks}`).join(', ')}`,
-    `- Tokens: ${summary.tokens.total} (${summary.tokens.prompt} prompt, ${summary.tokens.completion} completion); attempts ${summary.attempts}; replans ${summary.replans}`,
+    `- Tokens: ${summary.tokens.total} (${summary.tokens.prompt} prompt of which ${summary.tokens.cached} cached and ${summary.tokens.prefill} new prefill, ${summary.tokens.completion} completion); attempts ${summary.attempts}; replans ${summary.replans}`,
+    ...medianLine(summary).map((line) => `- ${line.charAt(0).toUpperCase()}${line.slice(1)}`),
     `- Time: ${formatDurationMs(summary.elapsed_ms)} elapsed with ${settings.jobs} job(s); per task median ${formatDurationMs(summary.task_wall_ms.median)}, max ${formatDurationMs(summary.task_wall_ms.max)}`,
     ...(roleModels.length > 0 ? [`- Role models: ${roleModels.join(', ')}`] : []),
     `- Machine: ${machine.platform}-${machine.arch}, ${machine.cpu_model}, ${machine.physical_cores} physical cores, ${(machine.total_memory_bytes / 1024 ** 3).toFixed(1)} GiB RAM, Node ${machine.node}`,

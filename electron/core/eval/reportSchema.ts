@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MedianTokensSchema, TokenCountsSchema } from '../../../shared/engine/tokenCounts';
 import { EVAL_KINDS, EVAL_LANGUAGES } from './taskSuite';
 
 /** `eval-report.json` (documented field by field in docs/eval.md). snake_case, like every file Lathe persists. */
@@ -82,7 +83,10 @@ export const EvalTaskResultSchema = z.object({
   sub_plans: count,
   fix_cycles: count,
   verifications: count,
-  tokens: z.object({ prompt: count, completion: count, total: count }),
+  /** The run's tokens (docs/eval.md, "Tokens"); `completion` (= generated) and `total` (prompt + generated) as before. */
+  tokens: TokenCountsSchema.extend({ completion: count, total: count }),
+  /** Minutes the model's share of this task would take on each reference laptop (docs/eval.md, "Laptop time"), by profile id. */
+  laptop_minutes: z.record(z.string(), z.number().nonnegative()),
   roles: z.record(z.string(), RoleQualitySchema),
   /** The run, from start to its last event. */
   wall_ms: z.number().nonnegative(),
@@ -135,7 +139,11 @@ export const EvalReportSchema = z.object({
     by_language: z.record(z.string(), tally),
     by_kind: z.record(z.string(), tally),
     roles: z.record(z.string(), RoleQualitySchema),
-    tokens: z.object({ prompt: count, completion: count, total: count }),
+    tokens: z.object({ prompt: count, completion: count, total: count, cached: count, prefill: count }),
+    /** Per-task medians of the tasks' `tokens` (null: no task). */
+    median_tokens: MedianTokensSchema.nullable(),
+    /** The median task's model minutes on each reference laptop, by profile id. */
+    median_laptop_minutes: z.record(z.string(), z.number().nonnegative()),
     attempts: count,
     replans: count,
     /** Eval start to end (tasks overlap with --jobs). */

@@ -1,3 +1,4 @@
+import { medianTokens } from '../../../shared/engine/tokenCounts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,8 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
     return groups;
   };
   const walls = tasks.map((task) => task.wall_ms).sort((a, b) => a - b);
+  // Medians over the tasks a run was made for: a task that could not start would pull them to zero.
+  const ran = tasks.filter((task) => task.run !== null || task.tokens.calls > 0);
   const report: EvalReport = {
     format: EVAL_REPORT_FORMAT,
     lathe_version: APP_VERSION,
@@ -110,7 +113,11 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
         prompt: tasks.reduce((sum, task) => sum + task.tokens.prompt, 0),
         completion: tasks.reduce((sum, task) => sum + task.tokens.completion, 0),
         total: tasks.reduce((sum, task) => sum + task.tokens.total, 0),
+        cached: tasks.reduce((sum, task) => sum + task.tokens.cached, 0),
+        prefill: tasks.reduce((sum, task) => sum + task.tokens.prefill, 0),
       },
+      median_tokens: medianTokens(ran.map((task) => task.tokens)),
+      median_laptop_minutes: medianLaptopMinutes(ran.map((task) => task.laptop_minutes)),
       attempts: tasks.reduce((sum, task) => sum + task.attempts, 0),
       replans: tasks.reduce((sum, task) => sum + task.replans, 0),
       elapsed_ms: finishedAt.getTime() - startedAt.getTime(),
@@ -119,6 +126,11 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
     tasks,
   };
   return EvalReportSchema.parse(report);
+}
+
+function medianLaptopMinutes(tasks: readonly Record<string, number>[]): Record<string, number> {
+  const profiles = [...new Set(tasks.flatMap((task) => Object.keys(task)))];
+  return Object.fromEntries(profiles.map((profile) => [profile, median(tasks.map((task) => task[profile] ?? 0).sort((a, b) => a - b))]));
 }
 
 function median(sorted: number[]): number {

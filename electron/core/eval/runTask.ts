@@ -15,7 +15,9 @@ import { readLog } from '../engine/runStore';
 import { approveReviewedGate, type TransientEvent } from '../engine/runSession';
 import { copyTree } from './files';
 import { runHiddenTests } from './hiddenTests';
-import { outcomeOfSummary, outcomeOfVerify, roleQuality, runCounts, tokenTotals } from './metrics';
+import { laptopMinutes } from '../../../shared/engine/laptopTime';
+import { NO_TOKENS, runTokenCounts } from '../../../shared/engine/tokenCounts';
+import { outcomeOfSummary, outcomeOfVerify, roleQuality, runCounts } from './metrics';
 import type { EvalTaskResult } from './reportSchema';
 import { createTaskRepo, runHead } from './taskRepo';
 import type { EvalTask } from './taskSuite';
@@ -84,7 +86,8 @@ const emptyResult = (task: EvalTask): Omit<EvalTaskResult, 'outcome' | 'solved'>
   sub_plans: 0,
   fix_cycles: 0,
   verifications: 0,
-  tokens: { prompt: 0, completion: 0, total: 0 },
+  tokens: { ...NO_TOKENS, completion: 0, total: 0 },
+  laptop_minutes: laptopMinutes(NO_TOKENS),
   roles: {},
   wall_ms: 0,
   error: null,
@@ -148,7 +151,8 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
 
 function measured(state: RunState, log: RunLogEvent[]) {
   const roles = roleQuality(log, state.metrics);
-  return { ...runCounts(state), roles, tokens: tokenTotals(roles), visible_tests: outcomeOfSummary(state.last_test) };
+  const tokens = runTokenCounts(state.metrics);
+  return { ...runCounts(state), roles, tokens: { ...tokens, completion: tokens.generated, total: tokens.prompt + tokens.generated }, laptop_minutes: laptopMinutes(tokens), visible_tests: outcomeOfSummary(state.last_test) };
 }
 
 function runRecord(state: RunState, baseCommit: string, head: string): EvalTaskResult['run'] {

@@ -42,6 +42,7 @@ beforeAll(() => {
       supervisor: { model: spec, maxTokens: 400, temperature: 0.8 },
       coder: { model: spec, maxTokens: 40, contextSize: 256 },
       tester: { model: spec, maxTokens: 8 },
+      scout: { model: spec, maxTokens: 8 },
     },
     threads: 1,
     llama: { banIncompleteUtf8Tokens: true, seed: 7 },
@@ -104,6 +105,28 @@ describe('llama provider on a generated GGUF', () => {
     if (!first.ok || !second.ok) throw new Error('generation failed');
     expect(second.usage.reusedPrefixTokens).toBeGreaterThan(second.usage.promptTokens * 0.8);
     expect(second.usage.reusedPrefixTokens).toBeLessThan(second.usage.promptTokens);
+  });
+
+  it("counts a retry's prefill as only what changed: cached + prefill = prompt, the cache being what the sequence kept", async () => {
+    // The scout role is this test's alone: its first call finds an empty sequence.
+    const Short = z.object({ ok: z.boolean() });
+    const prefix: ChatMessage[] = [{ role: 'system', content: system }];
+    const first = await router.generate({ role: 'scout', messages: [...prefix, { role: 'user', content: 'Task: fix the first failure.' }], schema: Short });
+    const retry = await router.generate({ role: 'scout', messages: [...prefix, { role: 'user', content: 'Task: fix the first failure. Your last answer failed: the test still fails.' }], schema: Short });
+    if (!first.usage || !retry.usage) throw new Error('no usage');
+    for (const usage of [first.usage, retry.usage]) {
+      expect(usage.estimated).toBeUndefined();
+      expect(usage.reusedPrefixTokens).toBeGreaterThanOrEqual(0);
+      expect(usage.reusedPrefixTokens).toBeLessThan(usage.promptTokens);
+    }
+    const prefill = (usage: typeof first.usage) => (usage ? usage.promptTokens - usage.reusedPrefixTokens : 0);
+    expect(first.usage.reusedPrefixTokens).toBe(0);
+    expect(prefill(first.usage)).toBe(first.usage.promptTokens);
+    // The retry evaluates its new tail only: the system prompt and the task's first words came from the cache.
+    expect(retry.usage.promptTokens).toBeGreaterThan(first.usage.promptTokens);
+    expect(retry.usage.reusedPrefixTokens).toBeGreaterThan(first.usage.promptTokens * 0.8);
+    expect(prefill(retry.usage)).toBeLessThan(retry.usage.promptTokens - first.usage.promptTokens + 16);
+    expect(prefill(retry.usage)).toBeLessThan(prefill(first.usage) * 0.3);
   });
 
   it('streams tokens to onToken and as token events, adding up to the raw text', async () => {

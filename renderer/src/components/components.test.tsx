@@ -10,6 +10,7 @@ import { CallRecordView } from './run/AgentCalls';
 import { GateCard } from './run/GateCard';
 import { initialGateEditState, useGateEditStore } from '../stores/gateEditStore';
 import { PlanTreeView } from './run/PlanTree';
+import { AgentsTable } from './run/AgentsPanel';
 import { ModelPicker } from './start/ModelPicker';
 import { NoModelsHelp } from './start/NoModelsHelp';
 
@@ -64,6 +65,34 @@ describe('PlanTreeView', () => {
     const html = render(<PlanTreeView view={view} maxAttempts={null} />);
     expect(html.indexOf('plan_0002')).toBeLessThan(html.indexOf('1 earlier plan'));
     expect(html).toContain('rejected');
+  });
+});
+
+describe('tokens and time per step and per run', () => {
+  it("shows each step's calls, tokens (cached among them) and time, and the run's totals under the agents", () => {
+    seq = 0;
+    const at = (second: number) => `2026-11-22T03:37:${String(second).padStart(2, '0')}.000Z`;
+    const timed = (second: number, ...args: Parameters<typeof event>) => ({ ...event(...args), ts: at(second) });
+    const view = buildRunView([
+      timed(0, 'run_started', { goal: 'g', workflow: 'dev-agent', seed: '001', models: {} }),
+      timed(1, 'plan', { plan_id: 'plan_0001', depth: 0, parent_step_id: null, analysis: '', tasks: [task('T1', 'Fix it')] }, 'planner'),
+      timed(2, 'step_started', { step_id: 'T1', plan_id: 'plan_0001', depth: 0 }),
+      timed(2, 'agent_call', { purpose: 'code', model: 'llama:/m.gguf', step_id: 'T1', call: 1 }, 'coder'),
+      timed(12, 'agent_raw', { purpose: 'code', raw: 'not json' }, 'coder'),
+      timed(12, 'agent_failed', { purpose: 'code', reason: 'INVALID_OUTPUT: not JSON', usage: { prompt_tokens: 8000, completion_tokens: 100, cached_tokens: 0 }, calls: 2 }, 'coder'),
+      timed(13, 'agent_call', { purpose: 'code', model: 'llama:/m.gguf', step_id: 'T1', call: 2 }, 'coder'),
+      timed(20, 'agent_output', { purpose: 'code', output: {}, usage: { prompt_tokens: 8200, completion_tokens: 300, cached_tokens: 7900 }, calls: 1, call: 2 }, 'coder'),
+      timed(25, 'step_completed', { step_id: 'T1', commits: ['abc'] }),
+      timed(26, 'agent_call', { purpose: 'review_goal', model: 'llama:/m.gguf', step_id: null, call: 3 }, 'supervisor'),
+      timed(30, 'agent_output', { purpose: 'review_goal', output: {}, usage: { prompt_tokens: 3000, completion_tokens: 40 }, calls: 1, call: 3 }, 'supervisor'),
+    ]);
+    expect(view.steps['plan_0001/T1']?.spend).toMatchObject({ calls: 3, promptTokens: 16_200, cachedTokens: 7900, generatedTokens: 400, callMs: 17_000, estimated: false });
+    expect(view.agents.coder).toMatchObject({ calls: 3, failures: 1, cachedTokens: 7900 });
+    const plan = render(<PlanTreeView view={view} maxAttempts={3} />);
+    expect(plan).toContain('3 calls · 16.2k in (7900 cached) · 400 out · model 17 s · 23 s in all');
+    const agents = render(<AgentsTable agents={view.agents} activeRole={null} rates={{}} elapsedMs={31_000} />);
+    const total = /<tr class="agents-total"[^>]*>(.*?)<\/tr>/.exec(agents)?.[1] ?? '';
+    expect(total.replace(/<[^>]+>/g, '|').split('|').filter(Boolean)).toEqual(['run', '4', '19.2k', '7900', '440', '21 s / 31 s']);
   });
 });
 
@@ -164,8 +193,8 @@ describe('CallRecordView', () => {
       context: [part('context', 'export function median() {}', { path: 'src/stats.js', kind: 'file', cut: 12 })],
       context_dropped: [],
       answer: { outcome: 'output', raw: '{"edits":[]}', cut: 0, code: null, message: null },
-      attempts: [{ ok: true, code: null, message: null }],
-      usage: { prompt_tokens: 10, completion_tokens: 2 },
+      attempts: [{ ok: true, code: null, message: null, usage: { prompt_tokens: 10, cached_tokens: 0, completion_tokens: 2, estimated: false } }],
+      usage: { prompt_tokens: 10, completion_tokens: 2, cached_tokens: 0, estimated: false },
     };
     const html = render(<CallRecordView record={record} />);
     const marked = [...html.matchAll(/<div class="call-part origin-(\w+)" data-testid="call-origin-part"><p class="call-origin">([^<]+)<\/p><pre class="call-text">([^<]+)</g)].map((match) => [match[1], match[2], match[3]]);

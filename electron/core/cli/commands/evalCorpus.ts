@@ -8,6 +8,9 @@ import { isOracleSpec, type CorpusFaults } from '../../eval/corpus/corpusFaults'
 import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
 import { parseFaultList } from '../../llm/oracle/faults/faultSettings';
 import { formatDurationMs } from '../../eval/index';
+import { formatTokens, laptopCell, laptopLegend } from '../../eval/reportFormat';
+import { laptopMinutes } from '../../../../shared/engine/laptopTime';
+import type { MedianTokens, TokenCounts } from '../../../../shared/engine/tokenCounts';
 import { isBareOracleSpec, parseModelSpec } from '../../llm/index';
 import { UsageError, type CliIo } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -64,10 +67,17 @@ function damageText(line: CorpusTaskLine): string {
   return parts.length > 0 ? `; damage: ${parts.join(', ')}` : '';
 }
 
+/** `40.3k prompt (12.0k cached, 28.3k prefill), 241 generated, 2 calls; laptop minutes 9.5/2.1`; `~`: estimated counts. */
+function tokensText(tokens: TokenCounts | MedianTokens): string {
+  const mark = tokens.estimated ? '~' : '';
+  return `${mark}${formatTokens(tokens.prompt)} prompt (${mark}${formatTokens(tokens.cached)} cached, ${mark}${formatTokens(tokens.prefill)} prefill), ${mark}${formatTokens(tokens.generated)} generated, ${tokens.calls} calls; laptop minutes ${laptopCell(laptopMinutes(tokens))}`;
+}
+
 function taskLineText(line: CorpusTaskLine): string {
   const verdict = line.faithful ? 'GREEN' : line.green ? 'green (unfaithful)' : line.error ? 'ERROR' : 'not green';
   const faults = line.faults ? `; faults ${line.faults_applied.join(', ') || 'none applied'}, ${line.attempts ?? 0} writer answer(s)` : '';
-  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}`;
+  const tokens = line.tokens ? `\n    tokens ${tokensText(line.tokens)}` : '';
+  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}${tokens}`;
 }
 
 /**
@@ -127,7 +137,10 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
     }
     const { summary } = result;
     if (flags.json) io.out(JSON.stringify(summary));
-    else io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
+    else {
+      const medians = summary.median_tokens ? `\nmedian per task: ${tokensText(summary.median_tokens)}\n${laptopLegend()}` : '';
+      io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${medians}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
+    }
     if (summary.interrupted) return ExitCode.goalNotMet;
     if (summary.errors > 0) return ExitCode.infraError;
     return summary.green === summary.tasks ? ExitCode.success : ExitCode.goalNotMet;

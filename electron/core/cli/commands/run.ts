@@ -20,7 +20,7 @@ import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } fro
 import { ExitCode } from '../exitCodes';
 import { repoRootArg } from '../repoArg';
 import { ProgressPrinter } from '../progress';
-import { runTotals, runTotalsLine } from '../runTotals';
+import { runTotals, runTotalsJson, runTotalsLine } from '../runTotals';
 import { givenGoal, maxRetriesAttempts, normalizeResumeArgs, resumeChoice } from './resumeChoice';
 
 const usage = `Usage: lathe run --repo DIR (--goal TEXT | --goal-file F | --spec F | --goals FILE) [options]
@@ -204,7 +204,7 @@ function finish(io: CliIo, state: RunState, repoRoot: string, json: boolean): nu
   const status = state.result?.status ?? state.status;
   const exitCode = state.result?.exit_code ?? ExitCode.goalNotMet;
   if (json) {
-    io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode }));
+    io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode, ...runTotalsJson(runTotals(state)) }));
   } else {
     io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
     io.out(`  ${runTotalsLine(runTotals(state))}`);

@@ -69,7 +69,15 @@ describe('lathe eval --corpus', () => {
     expect(task).toMatchObject({ task: mini.taskId, green: false, faithful: false });
     expect(task.head_tests?.exit_code).not.toBe(0);
     expect(task.miss).toMatch(/the tests fail bare on the run branch/);
-    expect(CorpusSummaryLineSchema.parse(lines[1])).toMatchObject({ tasks: 1, green: 0, faithful: 0 });
+    // The run's tokens, estimated (a replay model), the prompt split into cached and new prefill.
+    expect(task.tokens).toMatchObject({ estimated: true, calls: expect.any(Number) });
+    const tokens = task.tokens ?? { prompt: 0, cached: 0, prefill: 0, generated: 0, calls: 0 };
+    expect(tokens.prompt).toBeGreaterThan(0);
+    expect(tokens.generated).toBeGreaterThan(0);
+    expect(tokens.cached + tokens.prefill).toBe(tokens.prompt);
+    const summary = CorpusSummaryLineSchema.parse(lines[1]);
+    expect(summary).toMatchObject({ tasks: 1, green: 0, faithful: 0 });
+    expect(summary.median_tokens).toEqual(task.tokens);
     expect(out.code).toBe(1);
   });
 

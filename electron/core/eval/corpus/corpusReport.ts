@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MedianTokensSchema, TokenCountsSchema } from '../../../../shared/engine/tokenCounts';
 import { FaultRunSchema, FaultSkipSchema } from './corpusFaults';
 import { DamageSchema } from './damage';
 
@@ -59,6 +60,8 @@ export const CorpusTaskLineSchema = z.object({
   most_identical_answers: z.number().default(0),
   /** What the task's setup did beyond its command: the install `auto` chose, lockfiles the installer rewrote and Lathe restored. */
   setup_note: z.string().nullable().default(null),
+  /** The run's model tokens (docs/eval.md, "Tokens"); null when the run did not happen. */
+  tokens: TokenCountsSchema.nullable().default(null),
   wall_ms: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
@@ -79,6 +82,8 @@ export const CorpusSummaryLineSchema = z.object({
   model: z.string().nullable(),
   faults: FaultRunSchema.nullable().default(null),
   corpus: z.string(),
+  /** Medians over the tasks that ran of their `tokens` (null: none ran, or a summary written before). */
+  median_tokens: MedianTokensSchema.nullable().default(null),
   elapsed_ms: z.number(),
   interrupted: z.boolean(),
 });

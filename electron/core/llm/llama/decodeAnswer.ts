@@ -26,6 +26,8 @@ export interface DecodeRequest {
 export type DecodeStopReason = 'eogToken' | 'grammarComplete' | 'maxTokens' | 'abort';
 
 export interface DecodedAnswer {
+  /** Prompt tokens the sequence already held and did not evaluate again (the rest was prefilled). */
+  reusedPromptTokens: number;
   text: string;
   /** Tokens generated (sampled or steered). */
   tokens: number;
@@ -49,7 +51,8 @@ export async function decodeAnswer(request: DecodeRequest): Promise<DecodedAnswe
   if (request.promptTokens.length === 0) throw new Error('nothing to evaluate: the prompt is empty');
   // At least the last prompt token is evaluated, so there are logits to sample the first answer token from.
   await sequence.adaptStateToTokens(context, false);
-  const input = request.promptTokens.slice(sequence.nextTokenIndex);
+  const reusedPromptTokens = sequence.nextTokenIndex;
+  const input = request.promptTokens.slice(reusedPromptTokens);
   if (request.lookupInput) sequence.tokenPredictor?.updateInputTokens?.(request.lookupInput.slice());
 
   const matcher = request.matcher ?? null;
@@ -108,7 +111,7 @@ export async function decodeAnswer(request: DecodeRequest): Promise<DecodedAnswe
     await iterator.return();
   }
   if (pending.length > 0) release(model.detokenize(pending, false, history.slice(-8)));
-  return { text, tokens: generated.length, steeredTokens: steering?.steered ?? 0, stopReason };
+  return { reusedPromptTokens, text, tokens: generated.length, steeredTokens: steering?.steered ?? 0, stopReason };
 }
 
 function biasFor(token: Token, model: LlamaModel, cache: Map<Token, TokenBias>): TokenBias {

@@ -82,7 +82,6 @@ export class LlamaProvider implements Provider {
     reportDropped(call, fit.dropped, session.contextSize, maxTokens);
 
     const promptTokens = session.promptTokens(fit.messages);
-    const reusedPrefixTokens = session.reusablePrefix(promptTokens);
     const grammar = await this.grammar(loaded, call.request.schema);
     const seed = (this.sampling.seed ?? 0) + session.calls++;
     const lookupBefore = session.lookupCounts();
@@ -117,6 +116,8 @@ export class LlamaProvider implements Provider {
       throw error;
     }
     text = answer.text;
+    // What the sequence kept of its previous tokens and did not evaluate again.
+    const reusedPrefixTokens = answer.reusedPromptTokens;
     const stopReason = answer.stopReason;
     const completionTokens = answer.tokens;
     const totalMs = Date.now() - started;

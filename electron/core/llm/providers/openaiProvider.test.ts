@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { generateWithRetries, type AgentUsage } from '../../agents/runAgent';
 import { createModelRouter } from '../router';
 import type { LlmEvent, RoleModelConfig } from '../types';
 
@@ -109,6 +110,32 @@ describe('OpenAI-compatible provider', () => {
     expect(events.filter((event) => event.type === 'token')).toHaveLength(3);
     expect(received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     expect(result.ok && result.usage).toMatchObject({ promptTokens: 12, completionTokens: 5 });
+  });
+
+  it("sums a retried call's tokens with the server's cached counts: cached + prefill = prompt, the counts real", async () => {
+    // A first answer that does not validate, then a retry the server serves mostly from its prompt cache.
+    queue.push({ kind: 'json', body: completion('{"score": 99}', { prompt_tokens: 400, completion_tokens: 6, prompt_tokens_details: { cached_tokens: 0 } }) });
+    queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}', { prompt_tokens: 430, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 390 } }) });
+    const { router } = routerFor();
+    const usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 };
+    const call = await generateWithRetries({ role: 'supervisor', messages: ask, schema: Review }, { router, retries: 1, backoffMs: 0 }, usage);
+    expect(call).toMatchObject({ calls: 2, last: { ok: true } });
+    expect(usage).toMatchObject({ prompt_tokens: 830, cached_tokens: 390, completion_tokens: 15 });
+    expect(usage.estimated).toBeUndefined();
+    const prefill = usage.prompt_tokens - (usage.cached_tokens ?? 0);
+    expect(prefill).toBe(400 + (430 - 390));
+  });
+
+  it('never counts more cached tokens than prompt tokens, and marks counts the server did not give as estimated', async () => {
+    queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}', { prompt_tokens: 10, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 64 } }) });
+    queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}') });
+    const { router } = routerFor();
+    const over = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
+    expect(over.usage).toMatchObject({ promptTokens: 10, reusedPrefixTokens: 10 });
+    expect(over.usage?.estimated).toBeUndefined();
+    const silent = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
+    expect(silent.usage).toMatchObject({ reusedPrefixTokens: 0, estimated: true });
+    expect(silent.usage?.promptTokens).toBeGreaterThan(0);
   });
 
   it('marks an answer the server stopped at max_tokens as cut off (cutOffAt), an unparsable finished one not', async () => {

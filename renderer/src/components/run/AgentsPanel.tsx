@@ -1,14 +1,23 @@
-import { formatCount } from '../../lib/format';
+import { formatCount, formatDuration } from '../../lib/format';
+import { runSpend } from '../../../../shared/runView/spendText';
+import type { AgentStats } from '../../../../shared/runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
 
-/** Per agent: calls, tokens in and out, and output tokens per second (live while it streams). */
+/** Per agent: calls, tokens in (of which cached) and out, and output tokens per second (live while it streams); then the run's totals and time. */
 export function AgentsPanel() {
   const agents = useRunViewStore((state) => state.view.agents);
   const activeRole = useRunViewStore((state) => state.view.active?.role ?? null);
+  const elapsedMs = useRunViewStore((state) => state.state?.elapsed_ms ?? null);
   const rates = useLiveStore((state) => state.rates);
+  return <AgentsTable agents={agents} activeRole={activeRole} rates={rates} elapsedMs={elapsedMs} />;
+}
+
+export function AgentsTable({ agents, activeRole, rates, elapsedMs }: { agents: Record<string, AgentStats>; activeRole: string | null; rates: Record<string, number>; elapsedMs: number | null }) {
   const rows = Object.values(agents).sort((a, b) => a.role.localeCompare(b.role));
   if (rows.length === 0) return null;
+  const total = runSpend(agents);
+  const mark = total.estimated ? '~' : '';
   return (
     <section className="panel agents-panel" aria-labelledby="agents-heading">
       <h3 id="agents-heading">Agents</h3>
@@ -21,6 +30,9 @@ export function AgentsPanel() {
             </th>
             <th scope="col" className="num">
               In
+            </th>
+            <th scope="col" className="num" title="prompt tokens served from the reused KV cache, not evaluated again">
+              Cached
             </th>
             <th scope="col" className="num">
               Out
@@ -41,6 +53,7 @@ export function AgentsPanel() {
                 </th>
                 <td className="num">{agent.calls}</td>
                 <td className="num">{formatCount(agent.promptTokens)}</td>
+                <td className="num">{formatCount(agent.cachedTokens)}</td>
                 <td className="num">{formatCount(agent.completionTokens)}</td>
                 <td className="num" title={live !== undefined ? 'live, last few seconds' : 'output tokens over call time'}>
                   {live !== undefined ? `${live} live` : average !== null ? average.toFixed(1) : '—'}
@@ -49,6 +62,19 @@ export function AgentsPanel() {
             );
           })}
         </tbody>
+        <tfoot>
+          <tr className="agents-total" data-testid="run-spend" title={total.estimated ? '~: estimated counts (oracle or replay model)' : undefined}>
+            <th scope="row">run</th>
+            <td className="num">{total.calls}</td>
+            <td className="num">{`${mark}${formatCount(total.promptTokens)}`}</td>
+            <td className="num">{`${mark}${formatCount(total.cachedTokens)}`}</td>
+            <td className="num">{`${mark}${formatCount(total.generatedTokens)}`}</td>
+            <td className="num" title="model time (calls to answers) / the run's elapsed time">
+              {formatDuration(total.callMs)}
+              {elapsedMs !== null ? ` / ${formatDuration(elapsedMs)}` : ''}
+            </td>
+          </tr>
+        </tfoot>
       </table>
     </section>
   );

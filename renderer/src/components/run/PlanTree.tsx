@@ -1,4 +1,5 @@
 import { useRunViewStore } from '../../stores/runViewStore';
+import { stepSpendText } from '../../../../shared/runView/spendText';
 import type { PlanView, RunView, StepStatus, StepView } from '../../../../shared/runView/types';
 
 const STEP_ICONS: Record<StepStatus, { icon: string; label: string }> = {
@@ -77,6 +78,7 @@ function PlanNode({ view, planId, maxAttempts, superseded = false }: { view: Run
 
 function StepNode({ view, step, current, maxAttempts }: { view: RunView; step: StepView; current: boolean; maxAttempts: number | null }) {
   const icon = STEP_ICONS[step.status];
+  const spend = stepSpendText(step.spend, view.lastTs);
   return (
     <li role="treeitem" aria-selected={current} aria-expanded={step.subPlanIds.length > 0 ? true : undefined} className={`step step-${step.status}${current ? ' step-current' : ''}`} data-step-id={step.id} data-status={step.status}>
       <details>
@@ -96,6 +98,11 @@ function StepNode({ view, step, current, maxAttempts }: { view: RunView; step: S
               </span>
             )}
             {step.commits.length > 0 && <span className="chip chip-muted">{step.commits.length} commit{step.commits.length === 1 ? '' : 's'}</span>}
+            {spend && (
+              <span className="chip chip-muted step-spend" data-testid="step-spend" title="model calls, prompt tokens (of which served from the reused KV cache), generated tokens, model time and the step's time; ~ marks estimated counts">
+                {spend}
+              </span>
+            )}
           </span>
         </summary>
         <dl className="step-details small">
