@@ -49,6 +49,22 @@ describe('buildContext', () => {
     expect(built.dropped.length).toBeGreaterThan(0);
   });
 
+  it("stops adding files where the ranker's confidence ends, not where the budget does (issue 28)", async () => {
+    repo = sampleRepo();
+    // Every filler shares a word with the goal: each is a candidate the budget could buy.
+    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    const map = await buildRepoMap(repo.dir);
+    const query = { goal: 'Raise in partition_all when length is invalid' };
+    const built = await buildContext(map, query, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included.map((entry) => entry.path)).toContain('toolz/itertoolz.py');
+    expect(built.included.some((entry) => entry.path.startsWith('aaa/'))).toBe(false);
+    expect(built.usedTokens).toBeLessThan(10_000);
+    expect(built.dropped.some((entry) => /scored under 0\.5 of the best/.test(entry.reason))).toBe(true);
+    // The same call with a budget that buys everything shows no more.
+    const again = await buildContext(map, query, { budgetTokens: 1_000_000, read: reader(repo.dir) });
+    expect(again.included.map((entry) => entry.id)).toEqual(built.included.map((entry) => entry.id));
+  });
+
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);

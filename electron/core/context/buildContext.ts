@@ -38,6 +38,13 @@ const MAX_TARGETS = 3;
 const MAP_SHARE = 0.15;
 const MAP_FILES = 40;
 const EXCERPT_WINDOW = 30;
+/**
+ * The ranker's confidence, not the budget, decides how far context goes past the files to edit: a
+ * further file or map entry must score at least this share of the best unnamed source file. Past it, files
+ * are what the budget could buy but the query does not point at (bench:context: recall unchanged).
+ */
+export const FURTHER_FILE_SHARE = 0.5;
+export const MAP_ENTRY_SHARE = 0.15;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
 
 function fence(path: string, note: string, body: string): string {
@@ -107,6 +114,10 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const top = source[0]?.score ?? 0;
   const guessed = source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).map((entry) => entry.file.path);
   const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
+  // Confidence is measured against the best source file the query found (the guess's own top): named
+  // files carry a bonus of their own, and a failing test's file is mentioned by its own output.
+  const reference = source.find((entry) => !named.includes(entry.file.path))?.score ?? 0;
+  const confident = (entry: RankedFile, share: number) => reference > 0 && entry.score >= share * reference;
 
   const items: ContextItem[] = [];
   const included: ContextEntry[] = [];
@@ -174,7 +185,7 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const mapLines: string[] = [];
   let mapTokens = itemTokens('### Repository map (ranked)\n');
   for (const entry of ranked.slice(0, MAP_FILES)) {
-    if (done.has(entry.file.path) || entry.file.symbols.length === 0) continue;
+    if (done.has(entry.file.path) || entry.file.symbols.length === 0 || !confident(entry, MAP_ENTRY_SHARE)) continue;
     const block = outline(entry);
     const cost = estimateTokens(block) + 1;
     if (mapTokens + cost > mapBudget) continue;
@@ -186,6 +197,10 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   for (const [index, entry] of ranked.entries()) {
     const file = entry.file.path;
     if (done.has(file)) continue;
+    if (!confident(entry, FURTHER_FILE_SHARE)) {
+      if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; scored under ${FURTHER_FILE_SHARE} of the best source file` });
+      continue;
+    }
     const room = budget - used;
     if (room < 60) {
       if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; budget spent` });
