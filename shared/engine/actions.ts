@@ -29,6 +29,10 @@ export type EngineAction =
 export interface CallUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of the prompt tokens, those served from a reused KV-cache prefix (the rest is new prefill); absent: 0. */
+  cached_tokens?: number;
+  /** Some count is an estimate (oracle/replay models, a server that gave none). */
+  estimated?: boolean;
 }
 
 /** What executing an action produced; `applyOutcome` turns it into the next state and log events. */

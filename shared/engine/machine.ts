@@ -7,7 +7,7 @@ import { gateUsesSupervisor, gateWaitsForUser } from './gates';
 import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
-import type { RunState, TestSummary } from './runState';
+import type { RunState, StepTokens, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
 import { fixPlanFeedback } from './testFeedback';
@@ -114,11 +114,11 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
       if (outcome.kind === 'agent_failed' && MODEL_UNAVAILABLE_CODES.includes(outcome.code) && WRITER_OR_PLANNER.has(outcome.purpose)) {
         // A replan or another attempt would call the same model again: end the run as the infra error it is.
-        const failed: PendingEvent = { role: outcome.role, type: 'agent_failed', data: { purpose: outcome.purpose, reason, code: outcome.code } };
+        const failed: PendingEvent = { role: outcome.role, type: 'agent_failed', data: { purpose: outcome.purpose, reason, code: outcome.code, usage: outcome.usage, calls: outcome.calls } };
         const finished = finishRun(accounted, 'failed', EXIT_INFRA, `${reason} (the ${outcome.role}'s model cannot answer; not retried)`, outcome.code);
         return { state: finished.state, events: [failed, ...finished.events] };
       }
-      return afterAgentFailure(accounted, workflow, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined');
+      return afterAgentFailure(accounted, workflow, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined', { usage: outcome.usage, calls: outcome.calls });
     }
     case 'applied': {
       const step = currentStep(state);
@@ -248,8 +248,8 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
  * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
  * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
  */
-function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean): Transition {
-  const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason } };
+function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
+  const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason, ...spent } };
   const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
   switch (purpose) {
     case 'plan':
@@ -284,6 +284,7 @@ function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleN
 
 function account(state: RunState, role: AgentRoleName, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
   const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
+  const stepId = state.current_step_id;
   return {
     ...state,
     model_calls: { ...state.model_calls, [role]: (state.model_calls[role] ?? 0) + calls },
@@ -296,9 +297,22 @@ function account(state: RunState, role: AgentRoleName, calls: number, usage: Cal
           calls: previous.calls + calls,
           prompt_tokens: previous.prompt_tokens + usage.prompt_tokens,
           completion_tokens: previous.completion_tokens + usage.completion_tokens,
+          cached_tokens: (previous.cached_tokens ?? 0) + (usage.cached_tokens ?? 0),
+          estimated: previous.estimated === true || usage.estimated === true,
         },
       },
+      ...(stepId && calls > 0 ? { steps: { ...state.metrics.steps, [stepId]: addStepTokens(state.metrics.steps?.[stepId], calls, usage) } } : {}),
     },
+  };
+}
+
+function addStepTokens(previous: StepTokens | undefined, calls: number, usage: CallUsage): StepTokens {
+  return {
+    calls: (previous?.calls ?? 0) + calls,
+    prompt_tokens: (previous?.prompt_tokens ?? 0) + usage.prompt_tokens,
+    cached_tokens: (previous?.cached_tokens ?? 0) + (usage.cached_tokens ?? 0),
+    completion_tokens: (previous?.completion_tokens ?? 0) + usage.completion_tokens,
+    estimated: previous?.estimated === true || usage.estimated === true,
   };
 }
 

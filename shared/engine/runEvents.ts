@@ -21,7 +21,8 @@ const PlanTaskSchema = z.object({
   complexity: PlanStepSchema.shape.complexity.default(null),
   depends_on: z.array(z.string()).default([]),
 });
-const usage = z.object({ prompt_tokens: z.number(), completion_tokens: z.number() });
+/** A call's tokens; `cached_tokens` (served from a reused KV-cache prefix) and `estimated` are absent in older logs. */
+const usage = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), cached_tokens: z.number().optional(), estimated: z.boolean().optional() });
 
 /**
  * Every run-log event type and the shape of its `data` (docs/events.md documents each line; a test
@@ -86,9 +87,10 @@ export const RUN_EVENTS = {
   agent_retry: z.object({ purpose: AgentPurposeSchema, attempt: z.number(), code: z.string(), message: z.string(), raw: z.string().nullable() }),
   agent_output: z.object({ purpose: AgentPurposeSchema, output: z.unknown(), usage, calls: z.number(), call: z.number().int().positive().optional() }),
   agent_raw: z.object({ purpose: AgentPurposeSchema, raw: z.string() }),
-  agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string() }),
-  /** `code` when a model error no retry can cure ended the run. */
-  agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: z.string().optional() }),
+  /** `usage`: what the calls cost (absent in older logs). */
+  agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string(), usage: usage.optional(), calls: z.number().optional() }),
+  /** `code` when a model error no retry can cure ended the run; `usage`: what the calls cost (absent in older logs). */
+  agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: z.string().optional(), usage: usage.optional(), calls: z.number().optional() }),
   patch: z.object({ task_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
   edit_rejected: z.object({ code: z.string(), rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
   commit: z.object({ sha: z.string().nullable(), task_id: stepId, files: z.array(z.string()) }),

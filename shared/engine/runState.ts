@@ -176,6 +176,16 @@ export const CountersSchema = z.object({
 });
 export type Counters = z.infer<typeof CountersSchema>;
 
+/** Model calls and their tokens while one step was current (calls outside steps, such as planning, count only per role). */
+export const StepTokensSchema = z.object({
+  calls: z.number().int().nonnegative(),
+  prompt_tokens: z.number().int().nonnegative(),
+  cached_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  estimated: z.boolean(),
+});
+export type StepTokens = z.infer<typeof StepTokensSchema>;
+
 export const MetricsSchema = z.object({
   total_steps: z.number().int().nonnegative(),
   completed_steps: z.number().int().nonnegative(),
@@ -191,8 +201,14 @@ export const MetricsSchema = z.object({
       calls: z.number().int().nonnegative(),
       prompt_tokens: z.number().int().nonnegative(),
       completion_tokens: z.number().int().nonnegative(),
+      /** Of the prompt tokens, those served from a reused KV-cache prefix; absent in states written before they were counted. */
+      cached_tokens: z.number().int().nonnegative().optional(),
+      /** Some of the counts are estimates (oracle, replay). */
+      estimated: z.boolean().optional(),
     }),
   ),
+  /** The same counts per plan step (its id), for the calls made while it was the current step. */
+  steps: z.record(z.string(), StepTokensSchema).optional(),
 });
 export type Metrics = z.infer<typeof MetricsSchema>;
 

@@ -28,6 +28,9 @@ export type CallPart = z.infer<typeof CallPartSchema>;
 export const CallMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), parts: z.array(CallPartSchema) });
 export type CallMessage = z.infer<typeof CallMessageSchema>;
 
+/** One model call's tokens: `cached_tokens` of the prompt came from a reused prefix, the rest was evaluated. */
+export const CallTokensSchema = z.object({ prompt_tokens: z.number(), cached_tokens: z.number(), completion_tokens: z.number(), estimated: z.boolean().default(false) });
+
 /**
  * `.lathe/runs/<id>/calls/<n>.json`: what agent call n (its `agent_call` event's `call`) sent and got
  * back — the last request made (a retry's, when there was one) and its answer. Secrets are redacted.
@@ -53,9 +56,13 @@ export const AgentCallRecordSchema = z.object({
     code: z.string().nullable().default(null),
     message: z.string().nullable().default(null),
   }),
-  /** Every model call this agent call made, retries included. */
-  attempts: z.array(z.object({ ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable() })),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }),
+  /** Every model call this agent call made, retries included, with its tokens (null: no count came, or a record written before). */
+  attempts: z.array(z.object({ ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable(), usage: CallTokensSchema.nullable().default(null) })),
+  /**
+   * Summed over the attempts. `cached_tokens`: prompt tokens served from a reused KV-cache prefix (the rest,
+   * prompt − cached, was new prefill); `estimated`: oracle/replay counts. Both absent in older records.
+   */
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), cached_tokens: z.number().default(0), estimated: z.boolean().default(false) }),
 });
 export type AgentCallRecord = z.infer<typeof AgentCallRecordSchema>;
 

@@ -11,6 +11,10 @@ import type { AgentContext, AgentSpec } from './registry';
 export interface AgentUsage {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Of the prompt tokens, those served from a reused KV-cache prefix, summed over calls. */
+  cached_tokens?: number;
+  /** Some call's counts were estimates (oracle, replay). */
+  estimated?: boolean;
   /** Time from each call's first token to its last, summed (local models): the decode rate's denominator. */
   decode_ms?: number;
   /** Prompt-lookup decoding: looked-up tokens the model confirmed and refuted, summed over calls. */
@@ -96,6 +100,8 @@ function addUsage(usage: AgentUsage, result: GenerateResult<unknown>): void {
   if (!result.usage) return;
   usage.prompt_tokens += result.usage.promptTokens;
   usage.completion_tokens += result.usage.completionTokens;
+  usage.cached_tokens = (usage.cached_tokens ?? 0) + result.usage.reusedPrefixTokens;
+  if (result.usage.estimated) usage.estimated = true;
   if (result.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, result.usage.totalMs - result.usage.timeToFirstTokenMs);
   if (result.usage.steeredTokens !== undefined) usage.steered_tokens = (usage.steered_tokens ?? 0) + result.usage.steeredTokens;
   if (result.usage.lookup) {

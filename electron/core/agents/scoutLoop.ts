@@ -5,7 +5,7 @@ import type { ReadOnlyTools } from '../workspace/types';
 import { providerFittedRoom } from './answerRoom';
 import type { AgentContext } from './registry';
 import { agentSpecFor } from './registry';
-import { buildMessages, failedCall, generateWithRetries, type AgentRunResult, type RunAgentOptions } from './runAgent';
+import { buildMessages, failedCall, generateWithRetries, type AgentRunResult, type AgentUsage, type RunAgentOptions } from './runAgent';
 
 /** A bounded loop: a Scout may use this many tools, then must answer. */
 export const SCOUT_MAX_STEPS = 6;
@@ -19,7 +19,7 @@ export interface ScoutSandbox {
 }
 
 export type ScoutRunResult =
-  | { kind: 'answer'; report: ScoutReport; toolCalls: number; transcript: string[]; calls: number; usage: { prompt_tokens: number; completion_tokens: number } }
+  | { kind: 'answer'; report: ScoutReport; toolCalls: number; transcript: string[]; calls: number; usage: AgentUsage }
   | Extract<AgentRunResult, { kind: 'failed' }>;
 
 function clip(text: string): string {
@@ -68,7 +68,7 @@ export async function runScoutQuestion(ctx: AgentContext, sandbox: ScoutSandbox,
   const conversation: ChatMessage[] = [...messages];
   const { contextSize } = roleBudget(ctx.state.config, 'scout');
   const transcript: string[] = [];
-  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  const usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 };
   let calls = 0;
   for (let step = 0; step < SCOUT_MAX_STEPS; step++) {
     const last = step === SCOUT_MAX_STEPS - 1;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { CallUsage } from '../../../shared/engine/actions';
 import type { Feedback } from '../../../shared/engine/runState';
 import { AgentCallRecordSchema, type AgentCallRecord, type CallMessage, type CallPart, type CallPartSource } from '../../../shared/schemas/agentCall';
 import type { ContextReport } from '../agents/registry';
@@ -38,7 +39,8 @@ export function captureCall(router: ModelRouter): CallCapture {
         capture.request = { messages: request.messages, context: request.context ?? [] };
         const result = await router.generate(request);
         capture.last = result;
-        capture.attempts.push(result.ok ? { ok: true, code: null, message: null } : { ok: false, code: result.error.code, message: result.error.message });
+        const usage = result.usage ? { prompt_tokens: result.usage.promptTokens, cached_tokens: result.usage.reusedPrefixTokens, completion_tokens: result.usage.completionTokens, estimated: result.usage.estimated === true } : null;
+        capture.attempts.push(result.ok ? { ok: true, code: null, message: null, usage } : { ok: false, code: result.error.code, message: result.error.message, usage });
         return result;
       },
     },
@@ -64,7 +66,7 @@ export interface CallFacts {
   report: ContextReport | null;
   outcome: AgentCallRecord['answer']['outcome'];
   error: { code: string; message: string } | null;
-  usage: { prompt_tokens: number; completion_tokens: number };
+  usage: CallUsage;
 }
 
 /** The record of one call, redacted and bounded. */
@@ -104,7 +106,7 @@ export function buildCallRecord(capture: CallCapture, facts: CallFacts, redact: 
       message: facts.error ? redact(facts.error.message) : null,
     },
     attempts: capture.attempts.map((attempt) => ({ ...attempt, message: attempt.message === null ? null : redact(attempt.message) })),
-    usage: { prompt_tokens: facts.usage.prompt_tokens, completion_tokens: facts.usage.completion_tokens },
+    usage: { prompt_tokens: facts.usage.prompt_tokens, completion_tokens: facts.usage.completion_tokens, cached_tokens: facts.usage.cached_tokens ?? 0, estimated: facts.usage.estimated === true },
   });
 }
 

@@ -70,8 +70,16 @@ export interface GenerationUsage {
   model: string;
   promptTokens: number;
   completionTokens: number;
-  /** Prompt tokens not evaluated again thanks to a reused prefix. */
+  /**
+   * Of the prompt tokens, those served from a reused prefix (the KV cache) and not evaluated again; the
+   * rest (promptTokens - reusedPrefixTokens) is the call's new prefill.
+   */
   reusedPrefixTokens: number;
+  /**
+   * The counts are estimates, not a tokenizer's (oracle and replay models: ~4 characters a token, the
+   * reuse as a llama.cpp session per role would have it, estimatedKvCache.ts); absent: counted.
+   */
+  estimated?: boolean;
   timeToFirstTokenMs: number;
   totalMs: number;
   tokensPerSecond: number;

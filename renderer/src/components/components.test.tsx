@@ -164,8 +164,8 @@ describe('CallRecordView', () => {
       context: [part('context', 'export function median() {}', { path: 'src/stats.js', kind: 'file', cut: 12 })],
       context_dropped: [],
       answer: { outcome: 'output', raw: '{"edits":[]}', cut: 0, code: null, message: null },
-      attempts: [{ ok: true, code: null, message: null }],
-      usage: { prompt_tokens: 10, completion_tokens: 2 },
+      attempts: [{ ok: true, code: null, message: null, usage: { prompt_tokens: 10, cached_tokens: 0, completion_tokens: 2, estimated: false } }],
+      usage: { prompt_tokens: 10, completion_tokens: 2, cached_tokens: 0, estimated: false },
     };
     const html = render(<CallRecordView record={record} />);
     const marked = [...html.matchAll(/<div class="call-part origin-(\w+)" data-testid="call-origin-part"><p class="call-origin">([^<]+)<\/p><pre class="call-text">([^<]+)</g)].map((match) => [match[1], match[2], match[3]]);

@@ -1,3 +1,4 @@
+import { medianTokens } from '../../../../shared/engine/tokenCounts';
 import { faultRun } from './corpusFaults';
 import { isDamaging } from './damage';
 import { CorpusSummaryLineSchema, CorpusTaskLineSchema, type CorpusSummaryLine, type CorpusTaskLine } from './corpusReport';
@@ -49,6 +50,7 @@ export async function runCorpusEval(options: CorpusEvalOptions): Promise<CorpusE
     model: options.model ?? null,
     faults: faultRun(options.faults),
     corpus: options.corpusDir,
+    median_tokens: medianTokens(done.flatMap((line) => (line.tokens ? [line.tokens] : []))),
     elapsed_ms: Date.now() - started,
     interrupted: options.signal?.aborted === true || done.length < options.tasks.length,
   });

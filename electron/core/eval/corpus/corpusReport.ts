@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MedianTokensSchema, TokenCountsSchema } from '../../../../shared/engine/tokenCounts';
 import { FaultRunSchema, FaultSkipSchema } from './corpusFaults';
 import { DamageSchema } from './damage';
 
@@ -57,6 +58,8 @@ export const CorpusTaskLineSchema = z.object({
   faults_skipped: z.array(FaultSkipSchema).default([]),
   /** The most byte-identical writer answers seen in one step (the repeat kind's measure; goal ≤ 3). */
   most_identical_answers: z.number().default(0),
+  /** The run's model tokens (docs/eval.md, "Tokens"); null when the run did not happen. */
+  tokens: TokenCountsSchema.nullable().default(null),
   wall_ms: z.number(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
@@ -77,6 +80,8 @@ export const CorpusSummaryLineSchema = z.object({
   model: z.string().nullable(),
   faults: FaultRunSchema.nullable().default(null),
   corpus: z.string(),
+  /** Medians over the tasks that ran of their `tokens` (null: none ran, or a summary written before). */
+  median_tokens: MedianTokensSchema.nullable().default(null),
   elapsed_ms: z.number(),
   interrupted: z.boolean(),
 });

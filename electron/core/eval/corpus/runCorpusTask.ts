@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunConfig } from '../../../../shared/engine/runConfig';
 import type { RunState } from '../../../../shared/engine/runState';
+import { runTokenCounts } from '../../../../shared/engine/tokenCounts';
 import { LatheError } from '../../../../shared/errors';
 import type { RunLogEvent } from '../../../../shared/schemas/run';
 import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
@@ -130,6 +131,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     faults_applied: [],
     faults_skipped: [],
     most_identical_answers: 0,
+    tokens: null,
     wall_ms: 0,
     error: null,
   };
@@ -176,7 +178,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       await new RunOperations(env.deps, env.artifactRoot, () => false).undo(prepared.dir, state.run_id);
       undone = true;
     }
-    line = { ...line, run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
+    line = { ...line, tokens: runTokenCounts(state.metrics), run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
     return { ...line, ...judge(state, headResult, fixedResult), wall_ms: Date.now() - started };
   } catch (error) {
     const failure = LatheError.from(error);

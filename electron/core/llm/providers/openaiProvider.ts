@@ -56,11 +56,14 @@ export class OpenAiProvider implements Provider {
     const totalMs = Date.now() - started;
     const completionTokens = reply.usage?.completionTokens ?? (streamed.length > 0 ? streamed.length : estimateTokens(reply.text));
     const timeToFirstTokenMs = reply.firstTokenAt === null ? totalMs : reply.firstTokenAt - started;
+    const promptTokens = reply.usage?.promptTokens ?? fitted.fit.promptTokens;
     const usage: GenerationUsage = {
       model: call.spec,
-      promptTokens: reply.usage?.promptTokens ?? fitted.fit.promptTokens,
+      promptTokens,
       completionTokens,
-      reusedPrefixTokens: reply.usage?.cachedTokens ?? 0,
+      // A server that says nothing of its cache is counted as having reused nothing.
+      reusedPrefixTokens: Math.min(reply.usage?.cachedTokens ?? 0, promptTokens),
+      ...(reply.usage?.promptTokens === undefined || reply.usage.completionTokens === undefined ? { estimated: true } : {}),
       timeToFirstTokenMs,
       totalMs,
       tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),

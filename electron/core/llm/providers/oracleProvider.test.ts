@@ -100,4 +100,26 @@ describe('oracle provider', () => {
     expect(missing).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', message: expect.stringContaining('absent.patch (ENOENT)') } });
     await router.dispose();
   });
+  it("estimates the KV-cache reuse of a llama.cpp session per role: a role's second call reuses the prefix it shares with its first", async () => {
+    const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}` }, tester: { model: `oracle:${patchFile}` } } });
+    const first = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
+    const cold = await router.generate({ role: 'coder', purpose: 'code', ...first, schema: WholeFileOutput });
+    expect(cold.usage).toMatchObject({ reusedPrefixTokens: 0, estimated: true });
+    const coldPrompt = cold.usage?.promptTokens ?? 0;
+    // A retry whose context gains a note after the file: everything before the note is reused.
+    const note = { id: 'note:retry', text: 'The last answer failed: try again.', priority: 1 };
+    const retry = await writerRequest([fileItem('src/answer.js', BEFORE, 1000), note]);
+    const warm = await router.generate({ role: 'coder', purpose: 'code', ...retry, schema: WholeFileOutput });
+    const warmPrompt = warm.usage?.promptTokens ?? 0;
+    const cached = warm.usage?.reusedPrefixTokens ?? 0;
+    expect(warmPrompt).toBeGreaterThan(coldPrompt);
+    // The shared prefix is the whole first prompt but its last few characters (the user message's end).
+    expect(cached).toBeGreaterThan(coldPrompt - 10);
+    expect(cached).toBeLessThan(coldPrompt);
+    expect(warmPrompt - cached).toBeLessThan(40);
+    // Another role's session is its own: its first call reuses nothing.
+    const other = await router.generate({ role: 'tester', purpose: 'code', ...first, schema: WholeFileOutput });
+    expect(other.usage?.reusedPrefixTokens).toBe(0);
+    await router.dispose();
+  });
 });

@@ -1,5 +1,6 @@
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
+import { EstimatedKvCache } from '../estimatedKvCache';
 import type { FaultSettings } from '../oracle/faults/faultSettings';
 import { SpoiledWriter } from '../oracle/faults/spoiledWriter';
 import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
@@ -21,6 +22,8 @@ export class OracleProvider implements Provider {
   private patch: Promise<GoldPatchResult> | null = null;
   /** With fault settings, the writer's answers are spoiled; its per-step memory lives as long as this provider (one run). */
   private readonly spoiled: SpoiledWriter | null;
+  /** The prompt reuse a local model would get, per role, over this provider's life (one run). */
+  private readonly kv = new EstimatedKvCache();
 
   constructor(
     private readonly patchPath: string,
@@ -40,10 +43,12 @@ export class OracleProvider implements Provider {
     if (!fitted.ok) return fitted.result;
     const started = Date.now();
     call.callSignal.startTimer();
+    const reusedPrefixTokens = this.kv.evaluate(call.role, fitted.fit.messages, fitted.fit.promptTokens);
     const usageFor = (raw: string): GenerationUsage => {
+      this.kv.answered(call.role, raw);
       const totalMs = Date.now() - started;
       const completionTokens = estimateTokens(raw);
-      return { model: call.spec, promptTokens: fitted.fit.promptTokens, completionTokens, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0) };
+      return { model: call.spec, promptTokens: fitted.fit.promptTokens, completionTokens, reusedPrefixTokens, estimated: true, timeToFirstTokenMs: 0, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0) };
     };
     if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
 

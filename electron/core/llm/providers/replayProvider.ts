@@ -1,4 +1,5 @@
 import { abortableDelay } from '../callSignal';
+import { EstimatedKvCache } from '../estimatedKvCache';
 import { parseModelOutput, validateValue } from '../output';
 import { estimateTokens, failure, tokensPerSecond } from '../results';
 import type { GenerateResult, GenerationUsage, ModelRole } from '../types';
@@ -22,6 +23,8 @@ export class ReplayProvider implements Provider {
   /** Entries of the revisions taken so far, per role, not yet answered. */
   private readonly pending = new Map<ModelRole, ReplayEntry[]>();
   private readonly usedRevisions = new Set<ReplayRevision>();
+  /** The prompt reuse a local model would get, per role, over this provider's life (one run). */
+  private readonly kv = new EstimatedKvCache();
 
   constructor(
     private readonly filePath: string,
@@ -55,11 +58,13 @@ export class ReplayProvider implements Provider {
     const started = Date.now();
     call.callSignal.startTimer();
     const promptTokens = fitted.fit.promptTokens;
+    const reusedPrefixTokens = this.kv.evaluate(call.role, fitted.fit.messages, promptTokens);
     const usageFor = (raw: string): GenerationUsage => {
+      this.kv.answered(call.role, raw);
       const totalMs = Date.now() - started;
       const completionTokens = estimateTokens(raw);
       const timeToFirstTokenMs = Math.min(totalMs, entry.delayMs);
-      return { model: call.spec, promptTokens, completionTokens, reusedPrefixTokens: 0, timeToFirstTokenMs, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs) };
+      return { model: call.spec, promptTokens, completionTokens, reusedPrefixTokens, estimated: true, timeToFirstTokenMs, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs) };
     };
     if (entry.delayMs > 0) {
       try {
