@@ -65,6 +65,23 @@ describe('buildContext', () => {
     expect(again.included.map((entry) => entry.id)).toEqual(built.included.map((entry) => entry.id));
   });
 
+  it('shows a file read rather than edited by the parts the query points at, however large the budget (issue 28)', async () => {
+    const padding = Array.from({ length: 60 }, (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'toolz/itertoolz.py': 'from toolz.joins import join_pairs\n\n\ndef partition_all(n, seq):\n    return join_pairs(seq)\n',
+        'toolz/joins.py': `${padding}\n\ndef join_pairs(seq):\n    return tuple(seq)\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'partition_all loses items: partition_all calls join_pairs' }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', kind: 'file' });
+    const joins = built.included.find((entry) => entry.path === 'toolz/joins.py');
+    expect(joins?.kind).toBe('excerpt');
+    expect(built.items.find((item) => item.id === 'excerpt:toolz/joins.py')?.text).toContain('def join_pairs(seq):');
+    expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }));
+  });
+
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
