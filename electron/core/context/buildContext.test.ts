@@ -82,6 +82,27 @@ describe('buildContext', () => {
     expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }));
   });
 
+  it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
+    const tests = Array.from({ length: 40 }, (_, index) => `def test_partition_case_${index}():\n    assert partition_all(2, [${index}]) == ((${index},),)\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'toolz/itertoolz.py': 'def partition_all(n, seq):\n    return tuple(seq)\n',
+        'CHANGELOG.md': `# Changes\n\n${'- partition_all: length checks\n'.repeat(40)}`,
+        'toolz/tests/test_itertoolz.py': `from toolz.itertoolz import partition_all\n\n${tests}\n\ndef test_partition_all_invalid():\n    partition_all(0, [1])\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const source = fs.readFileSync(path.join(repo.dir, 'toolz/tests/test_itertoolz.py'), 'utf8').split('\n');
+    const line = source.findIndex((row) => row.includes('partition_all(0, [1])')) + 1;
+    const feedback = `toolz/tests/test_itertoolz.py::test_partition_all_invalid FAILED\n  File "toolz/tests/test_itertoolz.py", line ${line}, in test_partition_all_invalid`;
+    const built = await buildContext(map, { goal: 'partition_all must raise when the length is invalid', feedback }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included.map((entry) => entry.path)).not.toContain('CHANGELOG.md');
+    expect(built.dropped).toContainEqual(expect.objectContaining({ path: 'CHANGELOG.md', reason: expect.stringMatching(/prose the goal does not name$/) }));
+    const testText = built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text ?? '';
+    expect(testText).toContain('def test_partition_all_invalid():');
+    expect(testText).not.toContain('def test_partition_case_20():');
+  });
+
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);

@@ -50,6 +50,10 @@ export const MAP_ENTRY_SHARE = 0.3;
  * inside (a shared word alone, 0.5 each, is the common case in a test file of many tests).
  */
 const NEEDED_SYMBOL_SCORE = 0;
+/** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (words shared with the query score 0.5 each, and a file of tests shares many). */
+const NEEDED_TEST_SYMBOL_SCORE = 2;
+/** Prose a writer reads (a changelog, a readme) seldom holds a fix; shown only when named or mentioned by the goal. */
+const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
 
 function fence(path: string, note: string, body: string): string {
@@ -159,7 +163,11 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
       const ranges = excerptRanges(entry, rows, space - 40, minScore);
       return ranges.length === 0 ? null : { ranges, text: excerptText(file, rows, ranges) };
     };
-    const needed = excerpts && mode === 'need' ? excerptFor(Math.min(room, wholeTokens), NEEDED_SYMBOL_SCORE) : null;
+    if (mode === 'need' && PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file)) {
+      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
+      return false;
+    }
+    const needed = excerpts && mode === 'need' ? excerptFor(Math.min(room, wholeTokens), entry.isTest ? NEEDED_TEST_SYMBOL_SCORE : NEEDED_SYMBOL_SCORE) : null;
     const pushExcerpt = (excerpt: { ranges: [number, number][]; text: string }, why: string) => {
       push({ id: `excerpt:${file}`, path: file, kind: 'excerpt', tokens: itemTokens(excerpt.text), lines: excerpt.ranges, reason: `${reason}; ${wholeTokens} tokens whole` }, excerpt.text);
       dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: why });
