@@ -50,8 +50,8 @@ export const MAP_ENTRY_SHARE = 0.3;
  * inside (a shared word alone, 0.5 each, is the common case in a test file of many tests).
  */
 const NEEDED_SYMBOL_SCORE = 0;
-/** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (words shared with the query score 0.5 each, and a file of tests shares many). */
-const NEEDED_TEST_SYMBOL_SCORE = 2;
+/** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (a word shared with the query scores 0.5, and every test of a file shares one). */
+const NEEDED_TEST_SYMBOL_SCORE = 1;
 /** Prose a writer reads (a changelog, a readme) seldom holds a fix; shown only when named or mentioned by the goal. */
 const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
