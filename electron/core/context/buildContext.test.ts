@@ -103,6 +103,15 @@ describe('buildContext', () => {
     expect(testText).not.toContain('def test_case_20():');
   });
 
+  it('measures confidence against a named file by its query score, not against the best of the rest', async () => {
+    repo = sampleRepo();
+    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', reason: 'plan artifact' });
+    expect(built.included.some((entry) => entry.path.startsWith('aaa/'))).toBe(false);
+  });
+
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);

@@ -50,6 +50,8 @@ export const MAP_ENTRY_SHARE = 0.3;
  * inside (a shared word alone, 0.5 each, is the common case in a test file of many tests).
  */
 const NEEDED_SYMBOL_SCORE = 0;
+/** What rankFiles adds to a named file's score (plan artifacts, Scout targets). */
+const NAMED_BONUS = 10;
 /** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (a word shared with the query scores 0.5, and every test of a file shares one). */
 const NEEDED_TEST_SYMBOL_SCORE = 1;
 /** Prose a writer reads (a changelog, a readme) seldom holds a fix; shown only when named or mentioned by the goal. */
@@ -123,9 +125,10 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const top = source[0]?.score ?? 0;
   const guessed = source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).map((entry) => entry.file.path);
   const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
-  // Confidence is measured against the best source file the query found (the guess's own top): named
-  // files carry a bonus of their own, and a failing test's file is mentioned by its own output.
-  const reference = source.find((entry) => !named.includes(entry.file.path))?.score ?? 0;
+  // Confidence is measured against the best source file the query found (a failing test's file is
+  // mentioned by its own output): a named file counts by its query score, without the bonus its name
+  // gives it, so a plan naming the fix's file does not make the best of the rest the yardstick.
+  const reference = Math.max(0, ...source.map((entry) => (named.includes(entry.file.path) ? entry.score - NAMED_BONUS : entry.score)));
   const confident = (entry: RankedFile, share: number) => reference > 0 && entry.score >= share * reference;
 
   const items: ContextItem[] = [];
