@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import type { z } from 'zod';
+import { requestInput } from '../../electron/core/llm/oracle/requestView';
 import type { GenerateRequest } from '../../electron/core/llm/types';
 import { README, STATS } from '../transcripts';
 
@@ -60,13 +61,7 @@ const BRIEF = {
 type Input = Record<string, unknown> & { task?: { id?: string; title?: string; artifacts?: string[] } };
 
 function parseInput(request: GenerateRequest<unknown>): Input {
-  const user = request.messages.find((message) => message.role === 'user')?.content ?? '';
-  const json = user.replace(/^Input:\n/, '').split('\n\nRelevant files and notes:')[0] ?? '{}';
-  try {
-    return JSON.parse(json) as Input;
-  } catch {
-    return {};
-  }
+  return (requestInput(request.messages) ?? {}) as Input;
 }
 
 function taskOf(input: Input) {

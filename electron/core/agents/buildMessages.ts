@@ -24,7 +24,15 @@ export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodTy
   return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\n${ctx.prompts.get('answer-schema')}\n${describeSchema(schema)}`;
 }
 
-/** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the input. */
+/**
+ * The user message: the context first, then the input, whose fields run from what stays (goal, task) to
+ * what changes from call to call (attempt, feedback). With the system prompt ahead of both, a role's
+ * consecutive calls share the longest prefix a KV cache can reuse (docs/context.md, "Prefix reuse").
+ */
+export const CONTEXT_HEADER = 'Relevant files and notes:\n{{context}}\n\n';
+export const INPUT_HEADER = 'Input:\n';
+
+/** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the context and the input. */
 export interface BuiltMessages {
   messages: ChatMessage[];
   context: ContextItem[];
@@ -62,20 +70,22 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
   const system = systemPrompt(spec, ctx, schema);
   const { input, context, budgeted, wholeFiles } = await spec.input(ctx);
   ctx.onInputBuilt?.(input);
-  const head = `Input:\n${JSON.stringify(input, null, 2)}`;
-  const marker = '\n\nRelevant files and notes:\n{{context}}';
+  const head = `${INPUT_HEADER}${JSON.stringify(input, null, 2)}`;
+  const marker = CONTEXT_HEADER;
+  const session = (items: ContextItem[]) => ctx.sessions?.order(spec.modelRole, items) ?? items;
   const { contextSize, answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
   // A retry's budget is always stated: the model layer's own maxTokens may differ from the run config's.
   const answerBudget = (reserve: number, asked?: number) => (asked !== undefined || reserve > roleReserve ? { maxTokens: reserve } : {});
   if (!budgeted) {
-    const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${head}${context.length > 0 ? marker : ''}` }];
+    const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${context.length > 0 ? marker : ''}${head}` }];
+    const ordered = session(context);
     // The provider fits this context by priority: only the messages must stay beside the answer.
     const answerRoom = answerTokensLeft(contextSize, estimateTokens(system) + estimateTokens(messages[1]?.content ?? '') + 8);
-    return async (answerTokens) => ({ messages, context, schema, report: null, answerRoom, ...answerBudget(Math.max(roleReserve, answerTokens ?? 0), answerTokens) });
+    return async (answerTokens) => ({ messages, context: ordered, schema, report: null, answerRoom, ...answerBudget(Math.max(roleReserve, answerTokens ?? 0), answerTokens) });
   }
   const mandatory = estimateTokens(system) + estimateTokens(head + marker) + 8;
   const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${head}${marker}` }];
+  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${marker}${head}` }];
   return async (answerTokens) => {
     // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
     const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
@@ -96,7 +106,7 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
       included: built.included,
       dropped: built.dropped,
     };
-    return { messages, context: built.items, schema, report, answerRoom, ...answerBudget(fitted.reserve.tokens, answerTokens) };
+    return { messages, context: session(built.items), schema, report, answerRoom, ...answerBudget(fitted.reserve.tokens, answerTokens) };
   };
 }
 

@@ -18,8 +18,9 @@ import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens, type WholeFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
+import type { PromptSessions } from './promptSession';
 import { earlierRunItem, withEarlierRun, type EarlierRun } from './earlierRunContext';
-import { fixPlanReviewInput, reviewInput } from './reviewInput';
+import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
 
 export interface AgentContext {
   state: RunState;
@@ -41,6 +42,8 @@ export interface AgentContext {
   repoMap?: RepoMapOptions;
   /** The current step's change as a unified diff (its start to the head), for its reviewers; absent in tests that need none. */
   changeDiff?: () => Promise<string>;
+  /** The run's prompt sessions, one per role: a role's context keeps the order its last call saw (prefix reuse). */
+  sessions?: PromptSessions;
   /** Told what a call's budgeted context included and dropped, before the call is made. */
   onContextBuilt?: (report: ContextReport) => void;
   /** Told the role's input object before it becomes the message's JSON (the call's record lifts the feedback out of it). */
@@ -115,14 +118,13 @@ const planner: AgentSpec = {
   schema: (ctx) => orError(ctx.workflow.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked' ? SteppedPlanSchema : PlanSchema),
   async input(ctx) {
     const blocked = currentStep(ctx.state);
-    const input: Record<string, unknown> = {
-      goal: ctx.state.goal,
-      plan_id: `plan_${String(ctx.state.plans.length + 1).padStart(4, '0')}`,
-    };
-    if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'planner');
-    if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
+    // The goal first, what changes from plan to plan last (prefix reuse: buildMessages).
+    const input: Record<string, unknown> = { goal: ctx.state.goal };
     if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+    if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
+    input.plan_id = `plan_${String(ctx.state.plans.length + 1).padStart(4, '0')}`;
     if (ctx.state.escalation_note?.role === 'planner') input.supervisor_note = ctx.state.escalation_note.message;
+    if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'planner');
     return { input, context: [], budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => overviewFor(ctx, budget, ctx.knowledge)) };
   },
 };
@@ -136,16 +138,18 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const task = taskOf(ctx.state);
       const artifacts = task.artifacts;
       const step = currentStep(ctx.state);
-      const input: Record<string, unknown> = { task, goal: ctx.state.goal, attempt: step?.attempts ?? 1 };
+      // What stays across the step's attempts first, what changes last (prefix reuse: buildMessages).
+      const input: Record<string, unknown> = { goal: ctx.state.goal, task };
       // Seed 004 step 1: the Editor's own definition of success comes back to it when it writes.
       const brief = ctx.state.scouting?.brief;
       if (brief) Object.assign(input, { behavior_change: brief.behavior_change, success_criteria: brief.success_criteria, non_goals: brief.non_goals });
-      const feedback = ctx.state.feedback?.text ?? null;
-      if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
-      if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
-      if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;
       // Seed 002's Coder may ask for a sub-plan inline, where the run makes sub-plans for blocked steps.
       if (step && step.depth < ctx.state.config.limits.max_subplan_depth) input.can_request_subplan = true;
+      if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
+      input.attempt = step?.attempts ?? 1;
+      if (ctx.state.escalation_note?.role === 'writer') input.supervisor_note = ctx.state.escalation_note.message;
+      const feedback = ctx.state.feedback?.text ?? null;
+      if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       const workDir = ctx.state.workspace?.workDir;
       if (!workDir) return { input, context: [...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })), ...earlierRunItem(ctx.earlierRun ?? null)] };
       const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
@@ -175,14 +179,16 @@ const fixPlanner: AgentSpec = {
   schema: () => orError(FixPlanSchema),
   async input(ctx) {
     const test = ctx.state.last_test;
-    const changed = await contextFiles(ctx.tools, { artifacts: ctx.state.proposal_files, feedback: null, includeAll: false });
+    // The Tester explores the change as a diff beside the test outcome; the files whole only when there is no diff.
+    const change = await changeView(ctx, ctx.state.proposal_files);
     const input = {
       task: taskOf(ctx.state),
-      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
       changed_files: ctx.state.proposal_files,
+      ...(change.diff ? { diff: change.diff } : {}),
+      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
       ...(ctx.state.escalation_note?.role === 'tester' ? { supervisor_note: ctx.state.escalation_note.message } : {}),
     };
-    return { input, context: changed };
+    return { input, context: change.context };
   },
 };
 

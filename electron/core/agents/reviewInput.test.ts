@@ -91,3 +91,30 @@ describe('what the code and step gates are shown of a change (issue 26)', () => 
     expect(plain.input).not.toHaveProperty('unrelated_changes');
   });
 });
+
+describe('a reviewer reads the diff and the test outcome, not the files again (issue 28)', () => {
+  const diff = '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -1 +1 @@\n-x\n+y\n';
+  const task = { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: ['src/stats.js'] };
+
+  it('shows the code and step gates and the fix-plan review the diff instead of the changed files whole', async () => {
+    const state = { ...firstCodeGate(), fix_review: { text: 'plan', plan: 'plan' } };
+    const withDiff = { ...contextFor(state), changeDiff: async () => diff };
+    for (const review of [await reviewInput('code', withDiff, task, null), await reviewInput('step', withDiff, task, null), await fixPlanReviewInput(withDiff, task)]) {
+      expect(review.input).toMatchObject({ diff });
+      expect(review.context).toEqual([]);
+    }
+    // No commit to diff yet: the changed files stand in.
+    const noDiff = await reviewInput('code', { ...contextFor(state), changeDiff: async () => '' }, task, null);
+    expect(noDiff.input).not.toHaveProperty('diff');
+    expect(noDiff.context.map((item) => item.id)).toEqual(['file:src/stats.js']);
+  });
+
+  it('puts what the code and step gates share first, and what each gate asks last, so the second reuses the first', async () => {
+    const withDiff = { ...contextFor(firstCodeGate()), changeDiff: async () => diff };
+    const code = JSON.stringify((await reviewInput('code', withDiff, task, null)).input, null, 2);
+    const step = JSON.stringify((await reviewInput('step', withDiff, task, null)).input, null, 2);
+    const shared = code.slice(0, [...code].findIndex((char, index) => char !== step[index]));
+    expect(shared).toContain(diff.replace(/\n/g, '\\n'));
+    expect(Object.keys((await reviewInput('code', withDiff, task, null)).input).slice(-3)).toEqual(['gate', 'threshold', 'criteria']);
+  });
+});

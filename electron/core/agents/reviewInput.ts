@@ -32,16 +32,31 @@ function planView(plan: PlanRecord | null): unknown {
   };
 }
 
+/**
+ * What a reviewer reads of a change: its diff (the step's start to the head), not the changed files
+ * whole — they were the writer's context already, and the diff is what was decided. Without a diff
+ * (no commit yet, or a caller with no git) the changed files stand in for it.
+ */
+export async function changeView(ctx: AgentContext, files: readonly string[]): Promise<{ diff: string | null; context: AgentInput['context'] }> {
+  const diff = (await ctx.changeDiff?.()) ?? '';
+  if (diff !== '') return { diff, context: [] };
+  return { diff: null, context: await contextFiles(ctx.tools, { artifacts: [...files], feedback: null, includeAll: false }) };
+}
+
+/**
+ * A gate's input, what its calls share first (goal, task, the test run, the change) and what the gate
+ * asks last (gate, threshold, criteria): the Supervisor's session reuses the shared part from its
+ * previous review (the code gate's for the step gate).
+ */
 export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskView, plan: PlanRecord | null): Promise<AgentInput> {
   const { state } = ctx;
   const gate = state.gate;
-  const input: Record<string, unknown> = {
+  const asked: Record<string, unknown> = {
     gate: kind,
-    goal: state.goal,
     threshold: gate?.threshold ?? state.config.thresholds[kind],
     criteria: gateCriteria(kind, state.config, ctx.prompts),
   };
-  if (gate?.escalation && gate.escalation !== 'NONE') input.escalation = gate.escalation;
+  if (gate?.escalation && gate.escalation !== 'NONE') asked.escalation = gate.escalation;
   const test = state.last_test && {
     status: state.last_test.status,
     counts: state.last_test.counts,
@@ -53,20 +68,20 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
   };
   switch (kind) {
     case 'plan':
-      return { input: { ...input, plan: planView(plan) }, context: [] };
+      return { input: { goal: state.goal, plan: planView(plan), ...asked }, context: [] };
     case 'code':
     case 'step': {
       // Both gates judge the committed change with its test result in hand (seed 002: after the tests).
-      const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
+      const change = await changeView(ctx, state.proposal_files);
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
-      const diff = (await ctx.changeDiff?.()) ?? '';
       const scope = gate && gate.unrelated.length > 0 ? { unrelated_changes: gate.unrelated } : {};
-      return { input: { ...input, task, test, changed_files: state.proposal_files, ...(diff ? { diff } : {}), ...tests, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...findings }, context: files };
+      const shared = { goal: state.goal, task, test, changed_files: state.proposal_files, ...(change.diff ? { diff: change.diff } : {}) };
+      return { input: { ...shared, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...tests, ...findings, ...asked }, context: change.context };
     }
     case 'goal':
       // The last test result here is the final full test run made for this gate.
-      return { input: { ...input, plans: state.plans.filter((record) => record.depth === 0).map(planView), final_test: test, commits: state.commits.length }, context: [] };
+      return { input: { goal: state.goal, plans: state.plans.filter((record) => record.depth === 0).map(planView), final_test: test, commits: state.commits.length, ...asked }, context: [] };
     default:
       return kind satisfies never;
   }
@@ -75,20 +90,21 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
 export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Promise<AgentInput> {
   const { state } = ctx;
   const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
-  const files = await contextFiles(ctx.tools, { artifacts: state.proposal_files, feedback: null, includeAll: false });
+  const change = await changeView(ctx, state.proposal_files);
   const input = {
-    gate: 'fix_plan',
     goal: state.goal,
-    threshold: state.config.thresholds.code,
-    // Seed 002: the Supervisor judges a Tester's fix plan at the code gate's threshold.
-    criteria: ctx.prompts.list('criteria/fix-plan'),
     task,
     test,
     changed_files: state.proposal_files,
+    ...(change.diff ? { diff: change.diff } : {}),
     tester_findings: state.tester_findings,
     fix_plan: state.fix_review?.plan ?? '',
+    gate: 'fix_plan',
+    threshold: state.config.thresholds.code,
+    // Seed 002: the Supervisor judges a Tester's fix plan at the code gate's threshold.
+    criteria: ctx.prompts.list('criteria/fix-plan'),
   };
-  return { input, context: files };
+  return { input, context: change.context };
 }
 
 /** Existing tests a change modifies (`tests: protect`): the gate's approval is theirs too, so the reviewer is told so plainly. */

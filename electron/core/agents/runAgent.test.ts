@@ -19,12 +19,13 @@ import { agentSpecFor, type AgentContext, type AgentSpec, type ContextReport } f
 import { runAgent, type RunAgentOptions } from './runAgent';
 
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
-const GOAL = 'formatPrice in src/price.js prints prices without their cents; fix formatPrice';
+/** It names catalogTotal too, once: enough for the ranker to show that file (further files need its confidence), not to guess it. */
+const GOAL = 'formatPrice in src/price.js prints prices without their cents; fix formatPrice and catalogTotal';
 
 const lines = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join('\n');
 /** The file the goal names (the ranker's guess): ~3 KB, so its whole-file answer is over the role's 1,024 tokens. */
 const PRICE = `${lines(60, (index) => `export const priceRule${index} = 'rounding rule number ${index} of the price module';`)}\nexport function formatPrice(cents) {\n  return String(Math.floor(cents / 100));\n}\n`;
-/** The file the fix is in: ~16 KB, ranked far below, shown whole as a further file of a 32k window. */
+/** The file the fix is in: ~16 KB, ranked below the guess, shown whole as a further file of a 32k window. */
 const CATALOG = `${lines(260, (index) => `export const catalogEntry${index} = { sku: 'sku-${index}', shelf: ${index % 17}, aisle: ${index % 5} };`)}\nexport function catalogTotal(items) {\n  return items.length;\n}\n`;
 const CATALOG_FIXED = CATALOG.replace('return items.length;', 'return items.reduce((sum, item) => sum + item.cents, 0);');
 const FILES: Record<string, string> = {
@@ -86,7 +87,8 @@ const optionsFor = (router: ModelRouter, retries: number, retried: string[]): Ru
 describe('a cut-off answer is asked for again with more room, never as it was', () => {
   it('retries with twice the answer budget and the context refitted to what is left', async () => {
     const reports: ContextReport[] = [];
-    const { spec, ctx } = writerContext('search-replace', { model: 'replay:none.json', context_size: 8192 }, reports);
+    // A window the ranked context fills: what the ranker is confident of is more than it holds.
+    const { spec, ctx } = writerContext('search-replace', { model: 'replay:none.json', context_size: 4096 }, reports);
     const { router, seen } = cuttingRouter(1);
     const retried: string[] = [];
     const result = await runAgent(spec, ctx, optionsFor(router, 3, retried));

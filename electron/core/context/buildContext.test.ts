@@ -49,6 +49,69 @@ describe('buildContext', () => {
     expect(built.dropped.length).toBeGreaterThan(0);
   });
 
+  it("stops adding files where the ranker's confidence ends, not where the budget does (issue 28)", async () => {
+    repo = sampleRepo();
+    // Every filler shares a word with the goal: each is a candidate the budget could buy.
+    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    const map = await buildRepoMap(repo.dir);
+    const query = { goal: 'Raise in partition_all when length is invalid' };
+    const built = await buildContext(map, query, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included.map((entry) => entry.path)).toContain('toolz/itertoolz.py');
+    expect(built.included.some((entry) => entry.path.startsWith('aaa/'))).toBe(false);
+    expect(built.usedTokens).toBeLessThan(10_000);
+    expect(built.dropped.some((entry) => /scored under 0\.5 of the best/.test(entry.reason))).toBe(true);
+    // The same call with a budget that buys everything shows no more.
+    const again = await buildContext(map, query, { budgetTokens: 1_000_000, read: reader(repo.dir) });
+    expect(again.included.map((entry) => entry.id)).toEqual(built.included.map((entry) => entry.id));
+  });
+
+  it('shows a file read rather than edited by the parts the query points at, however large the budget (issue 28)', async () => {
+    const padding = Array.from({ length: 60 }, (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'toolz/itertoolz.py': 'from toolz.joins import join_pairs\n\n\ndef partition_all(n, seq):\n    return join_pairs(seq)\n',
+        'toolz/joins.py': `${padding}\n\ndef join_pairs(seq):\n    return tuple(seq)\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'partition_all loses items: partition_all calls join_pairs' }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', kind: 'file' });
+    const joins = built.included.find((entry) => entry.path === 'toolz/joins.py');
+    expect(joins?.kind).toBe('excerpt');
+    expect(built.items.find((item) => item.id === 'excerpt:toolz/joins.py')?.text).toContain('def join_pairs(seq):');
+    expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }));
+  });
+
+  it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
+    const tests = Array.from({ length: 40 }, (_, index) => `def test_case_${index}():\n    assert partition_all(2, [${index}]) == ((${index},),)\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'toolz/itertoolz.py': 'def partition_all(n, seq):\n    return tuple(seq)\n',
+        'CHANGELOG.md': `# Changes\n\n${'- partition_all: length checks\n'.repeat(40)}`,
+        'toolz/tests/test_itertoolz.py': `from toolz.itertoolz import partition_all\n\n${tests}\n\ndef test_partition_all_invalid():\n    partition_all(0, [1])\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const source = fs.readFileSync(path.join(repo.dir, 'toolz/tests/test_itertoolz.py'), 'utf8').split('\n');
+    const line = source.findIndex((row) => row.includes('partition_all(0, [1])')) + 1;
+    const feedback = `toolz/tests/test_itertoolz.py::test_partition_all_invalid FAILED\n  File "toolz/tests/test_itertoolz.py", line ${line}, in test_partition_all_invalid`;
+    const built = await buildContext(map, { goal: 'partition_all must raise when the length is invalid', feedback }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included.map((entry) => entry.path)).not.toContain('CHANGELOG.md');
+    expect(built.dropped).toContainEqual(expect.objectContaining({ path: 'CHANGELOG.md', reason: expect.stringMatching(/prose the goal does not name$/) }));
+    const testText = built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text ?? '';
+    expect(testText).toContain('def test_partition_all_invalid():');
+    expect(testText).not.toContain('def test_case_20():');
+  });
+
+  it('measures confidence against a named file by its query score, not against the best of the rest', async () => {
+    repo = sampleRepo();
+    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', reason: 'plan artifact' });
+    expect(built.included.some((entry) => entry.path.startsWith('aaa/'))).toBe(false);
+  });
+
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);

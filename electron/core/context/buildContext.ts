@@ -38,6 +38,24 @@ const MAX_TARGETS = 3;
 const MAP_SHARE = 0.15;
 const MAP_FILES = 40;
 const EXCERPT_WINDOW = 30;
+/**
+ * The ranker's confidence, not the budget, decides how far context goes past the files to edit: a
+ * further file or map entry must score at least this share of the best unnamed source file. Past it, files
+ * are what the budget could buy but the query does not point at (bench:context: recall unchanged).
+ */
+export const FURTHER_FILE_SHARE = 0.5;
+export const MAP_ENTRY_SHARE = 0.3;
+/**
+ * A file read, not edited, shows the symbols the query points at: a name it says or a failing line
+ * inside (a shared word alone, 0.5 each, is the common case in a test file of many tests).
+ */
+const NEEDED_SYMBOL_SCORE = 0;
+/** What rankFiles adds to a named file's score (plan artifacts, Scout targets). */
+const NAMED_BONUS = 10;
+/** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (a word shared with the query scores 0.5, and every test of a file shares one). */
+const NEEDED_TEST_SYMBOL_SCORE = 1;
+/** Prose a writer reads (a changelog, a readme) seldom holds a fix; shown only when named or mentioned by the goal. */
+const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
 
 function fence(path: string, note: string, body: string): string {
@@ -68,7 +86,7 @@ function excerptText(path: string, rows: string[], ranges: [number, number][]): 
 }
 
 /** The ranges worth showing of a file too big to send whole: the best symbols, or windows round stack-frame lines. */
-function excerptRanges(entry: RankedFile, rows: string[], budget: number): [number, number][] {
+function excerptRanges(entry: RankedFile, rows: string[], budget: number, minScore = 0): [number, number][] {
   const chosen: [number, number][] = [];
   let used = 0;
   const tokensOf = (start: number, end: number) => estimateTokens(rows.slice(start - 1, end).join('\n')) + 4;
@@ -80,7 +98,7 @@ function excerptRanges(entry: RankedFile, rows: string[], budget: number): [numb
     return true;
   };
   const window = (line: number): [number, number] => [Math.max(1, line - EXCERPT_WINDOW), Math.min(rows.length, line + EXCERPT_WINDOW)];
-  const scored = entry.symbols.filter((ranked) => ranked.score > 0);
+  const scored = entry.symbols.filter((ranked) => ranked.score > minScore);
   for (const { symbol } of scored) {
     if (chosen.some(([start, end]) => symbol.start >= start && symbol.end <= end)) continue;
     if (tryAdd(symbol.start, symbol.end)) continue;
@@ -107,6 +125,11 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const top = source[0]?.score ?? 0;
   const guessed = source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).map((entry) => entry.file.path);
   const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
+  // Confidence is measured against the best source file the query found (a failing test's file is
+  // mentioned by its own output): a named file counts by its query score, without the bonus its name
+  // gives it, so a plan naming the fix's file does not make the best of the rest the yardstick.
+  const reference = Math.max(0, ...source.map((entry) => (named.includes(entry.file.path) ? entry.score - NAMED_BONUS : entry.score)));
+  const confident = (entry: RankedFile, share: number) => reference > 0 && entry.score >= share * reference;
 
   const items: ContextItem[] = [];
   const included: ContextEntry[] = [];
@@ -126,36 +149,57 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     const text = await options.read(file);
     return text === null ? Number.POSITIVE_INFINITY : wholeFileTokens(file, text);
   };
-  const addFile = async (file: string, reason: string, room: number, wholeOnly = false): Promise<boolean> => {
+  /**
+   * `whole`: the file whole when it fits, else an excerpt. `need`: a file the writer reads rather than
+   * edits gets the parts the query points at when they are under half of it (the whole file only when
+   * they are most of it, or when excerpts are ruled out).
+   */
+  const addFile = async (file: string, reason: string, room: number, mode: 'whole' | 'need' | 'wholeOnly' = 'whole'): Promise<boolean> => {
     const text = await options.read(file);
     if (text === null) return false;
     const whole = fence(file, '', text);
     const wholeTokens = itemTokens(whole);
+    const excerpts = mode !== 'wholeOnly' && !options.noExcerpts;
+    const entry = entryFor(file);
+    const rows = text.split('\n');
+    const excerptFor = (space: number, minScore = 0) => {
+      const ranges = excerptRanges(entry, rows, space - 40, minScore);
+      return ranges.length === 0 ? null : { ranges, text: excerptText(file, rows, ranges) };
+    };
+    if (mode === 'need' && PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file)) {
+      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
+      return false;
+    }
+    const needed = excerpts && mode === 'need' ? excerptFor(Math.min(room, wholeTokens), entry.isTest ? NEEDED_TEST_SYMBOL_SCORE : NEEDED_SYMBOL_SCORE) : null;
+    const pushExcerpt = (excerpt: { ranges: [number, number][]; text: string }, why: string) => {
+      push({ id: `excerpt:${file}`, path: file, kind: 'excerpt', tokens: itemTokens(excerpt.text), lines: excerpt.ranges, reason: `${reason}; ${wholeTokens} tokens whole` }, excerpt.text);
+      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: why });
+    };
+    if (needed && itemTokens(needed.text) < wholeTokens / 2) {
+      pushExcerpt(needed, 'read, not edited: the parts the query points at');
+      return true;
+    }
     if (wholeTokens <= room) {
       push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason }, whole);
       return true;
     }
-    if (wholeOnly || options.noExcerpts) {
+    if (!excerpts) {
       dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; needed whole, no room` });
       return false;
     }
-    const entry = entryFor(file);
-    const rows = text.split('\n');
-    const ranges = excerptRanges(entry, rows, room - 40);
-    if (ranges.length === 0) {
+    const excerpt = excerptFor(room);
+    if (!excerpt) {
       dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; no room` });
       return false;
     }
-    const excerpt = excerptText(file, rows, ranges);
-    push({ id: `excerpt:${file}`, path: file, kind: 'excerpt', tokens: itemTokens(excerpt), lines: ranges, reason: `${reason}; ${wholeTokens} tokens whole` }, excerpt);
-    dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: 'too large whole: excerpted' });
+    pushExcerpt(excerpt, 'too large whole: excerpted');
     return true;
   };
 
   const only = options.onlyFiles ? new Set(options.onlyFiles) : null;
   for (const file of options.wholeFiles ?? []) {
     if (done.has(file) || !map.byPath.has(file)) continue;
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), budget - used, true)) done.add(file);
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), budget - used, 'wholeOnly')) done.add(file);
   }
   const targetBudget = Math.max(used, Math.floor(budget * (only ? 1 : (options.targetShare ?? 0.6))));
   for (const [index, file] of targets.entries()) {
@@ -166,7 +210,9 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     // be anywhere in it), a named one even when it takes the whole share.
     const firstRoom = named.includes(file) ? targetBudget - used : Math.floor(0.75 * (targetBudget - used));
     const firstWhole = index === 0 && (await wholeTokensOf(file)) <= firstRoom;
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room)) done.add(file);
+    // Past the first, a guessed file is more likely read than edited: the parts the query points at.
+    const mode = index === 0 || named.includes(file) ? 'whole' : 'need';
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room, mode)) done.add(file);
   }
 
   if (only) return { items, included, dropped, budgetTokens: budget, usedTokens: used };
@@ -174,7 +220,7 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const mapLines: string[] = [];
   let mapTokens = itemTokens('### Repository map (ranked)\n');
   for (const entry of ranked.slice(0, MAP_FILES)) {
-    if (done.has(entry.file.path) || entry.file.symbols.length === 0) continue;
+    if (done.has(entry.file.path) || entry.file.symbols.length === 0 || !confident(entry, MAP_ENTRY_SHARE)) continue;
     const block = outline(entry);
     const cost = estimateTokens(block) + 1;
     if (mapTokens + cost > mapBudget) continue;
@@ -186,12 +232,16 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   for (const [index, entry] of ranked.entries()) {
     const file = entry.file.path;
     if (done.has(file)) continue;
+    if (!confident(entry, FURTHER_FILE_SHARE)) {
+      if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; scored under ${FURTHER_FILE_SHARE} of the best source file` });
+      continue;
+    }
     const room = budget - used;
     if (room < 60) {
       if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; budget spent` });
       continue;
     }
-    if (await addFile(file, `ranked #${index + 1}`, room)) done.add(file);
+    if (await addFile(file, `ranked #${index + 1}`, room, 'need')) done.add(file);
   }
   return { items, included, dropped, budgetTokens: budget, usedTokens: used };
 }

@@ -16,6 +16,13 @@ export interface OverviewOptions {
 /** Share of the budget the ranked files' outlines may take; the rest is notes and plain paths. */
 const RANKED_SHARE = 0.6;
 const PATHS_PER_ITEM = 40;
+/**
+ * Past the ranked outlines, plain paths show the repository's layout; beyond this many they are what the
+ * budget could buy, not what a plan needs (ranked ones come first, so a file the goal names is kept).
+ */
+const MAX_PLAIN_PATHS = 2 * PATHS_PER_ITEM;
+/** An outline is shown for a file scoring at least this share of the best (the ranker's confidence, not the budget). */
+const OUTLINE_SHARE = 0.15;
 const MAX_DROPPED_LISTED = 40;
 const HEADER = '### Repository map: files ranked for the goal, each `path (lines)` with `line: signature` of its symbols\n';
 const itemTokens = (text: string) => estimateTokens(text) + 2;
@@ -41,7 +48,9 @@ export async function buildOverview(map: RepoMap, query: ContextQuery, options: 
   const shown = new Set<string>();
 
   const rankedBudget = Math.floor(budget * RANKED_SHARE);
+  const best = ranked[0]?.score ?? 0;
   for (const [index, entry] of ranked.entries()) {
+    if (entry.score < OUTLINE_SHARE * best) break;
     if (entry.file.symbols.length === 0) continue;
     const text = `${included.length === 0 ? HEADER : ''}${outline(entry)}`;
     const tokens = itemTokens(text);
@@ -65,7 +74,7 @@ export async function buildOverview(map: RepoMap, query: ContextQuery, options: 
     .sort((a, b) => a.rank - b.rank || b.score - a.score || (a.file < b.file ? -1 : 1))
     .map((entry) => entry.file);
   let next = 0;
-  while (next < rest.length) {
+  while (next < Math.min(rest.length, MAX_PLAIN_PATHS)) {
     const chunk = rest.slice(next, next + PATHS_PER_ITEM);
     let text = `${included.length === 0 ? HEADER : ''}More files:\n${chunk.join('\n')}`;
     let tokens = itemTokens(text);
@@ -79,10 +88,11 @@ export async function buildOverview(map: RepoMap, query: ContextQuery, options: 
     push({ id: `paths:${next + 1}-${next + chunk.length}`, path: '', kind: 'map', tokens, reason: `${chunk.length} more paths` }, text);
     next += chunk.length;
   }
+  const why = next >= MAX_PLAIN_PATHS ? `past the first ${MAX_PLAIN_PATHS} paths` : 'budget spent';
   for (const file of rest.slice(next, next + MAX_DROPPED_LISTED)) {
     const rank = rankOf.get(file);
-    dropped.push({ id: `map:${file}`, path: file, kind: 'map', tokens: 0, reason: `${rank === undefined ? 'path' : `ranked #${rank + 1}`}; budget spent` });
+    dropped.push({ id: `map:${file}`, path: file, kind: 'map', tokens: 0, reason: `${rank === undefined ? 'path' : `ranked #${rank + 1}`}; ${why}` });
   }
-  if (rest.length - next > MAX_DROPPED_LISTED) dropped.push({ id: 'paths:rest', path: '', kind: 'map', tokens: 0, reason: `${rest.length - next - MAX_DROPPED_LISTED} more paths; budget spent` });
+  if (rest.length - next > MAX_DROPPED_LISTED) dropped.push({ id: 'paths:rest', path: '', kind: 'map', tokens: 0, reason: `${rest.length - next - MAX_DROPPED_LISTED} more paths; ${why}` });
   return { items, included, dropped, budgetTokens: budget, usedTokens: used };
 }

@@ -44,7 +44,7 @@ describe("a run's recorded agent calls", () => {
     for (const record of recorded) {
       expect(record.messages[0]?.role).toBe('system');
       expect(record.messages[0]?.parts[0]?.source).toBe('prompt');
-      expect(record.messages[1]?.parts[0]).toMatchObject({ source: 'input', text: expect.stringMatching(/^Input:\n\{/) });
+      expect(record.messages[1]?.parts[0]).toMatchObject({ source: 'input', text: expect.stringMatching(/(^|\n)Input:\n\{/) });
       expect(record.answer).toMatchObject({ outcome: 'output', raw: expect.stringMatching(/^\s*\{/) });
     }
     // agent_output names the call its answer belongs to, and the record holds that answer's text.

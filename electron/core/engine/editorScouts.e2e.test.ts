@@ -5,6 +5,7 @@ import { APP_ROOT, runFixturePerTest, treeAt, writeReplay } from '../../../test-
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { entry, STATS, wrongTry } from '../../../test-support/transcripts';
 import { resolveRunConfig } from '../config/resolveConfig';
+import { requestInput } from '../llm/oracle/requestView';
 import type { GenerateRequest, ModelRouterOptions } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { resumeRun, startRun } from './runner';
@@ -61,7 +62,7 @@ describe('editor-scouts (seed 004) end to end', () => {
     expect(fs.readdirSync(runDir).filter((name) => name.startsWith('context_')).sort()).toEqual(['context_001.json', 'context_001.md', 'context_002.json', 'context_002.md', 'context_latest.md']);
     // The Editor writes with both Scouts' reports merged, and with its own success criteria and non-goals.
     const editorCall = requests.find((request) => request.role === 'editor' && request.messages.some((message) => message.content.includes('"attempt"')));
-    const editorInput = JSON.parse(editorCall?.messages.at(-1)?.content.replace(/^Input:\n/, '').split('\n\nRelevant files and notes:')[0] ?? '{}') as Record<string, unknown>;
+    const editorInput = (requestInput(editorCall?.messages ?? []) ?? {});
     expect(editorInput).toMatchObject({ success_criteria: brief.json.success_criteria, non_goals: brief.json.non_goals, behavior_change: brief.json.behavior_change });
     expect(editorInput.scout_report).toContain('round 1: median returns mean()');
     expect(editorInput.scout_report).toContain('round 1: the median test fails');

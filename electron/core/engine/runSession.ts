@@ -11,6 +11,7 @@ import type { AgentContext } from '../agents/registry';
 import type { EarlierRun } from '../agents/earlierRunContext';
 import { EARLIER_RUN_FILE } from '../runs/earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
+import { PromptSessions } from '../agents/promptSession';
 import type { ContextItem, ModelRouter } from '../llm/types';
 import { secretRedactor, type Redact } from '../llm/redact';
 import type { Clock, EngineDeps } from './engineDeps';
@@ -77,6 +78,8 @@ export interface RunSessionOptions {
 /** One process's session of a run: the effects' shared context. */
 export class RunSession {
   private readonly prompts: PromptLibrary;
+  /** Each role's prompt session for this process's part of the run (a resumed run starts cold, as a model's cache does). */
+  private readonly promptSessions = new PromptSessions();
   private knowledge: ContextItem[] | null = null;
   private readonly startedMs: number;
   /** Time spent waiting for a person at a gate in this session: not counted against the run's budgets. */
@@ -206,6 +209,7 @@ export class RunSession {
       scoutReport: this.readScoutReport(),
       earlierRun: this.readEarlierRun(state),
       changeDiff: () => stepDiff(this.deps, state),
+      sessions: this.promptSessions,
       repoMap: {
         // Beside the run store: never listed, never committed, shared by the repository's runs.
         cacheFile: path.join(this.repoRoot, '.lathe', 'cache', 'repo-map.json'),

@@ -27,6 +27,9 @@ describe('what the oracle reads back from a request', () => {
   it('the input JSON of the first user message, and nothing from a message of another shape', () => {
     const input = { task: { id: 'T1', title: 'a } b\n}' }, goal: 'x' };
     expect(requestInput([{ role: 'system', content: 'sys' }, { role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}\n\nRelevant files and notes:\nstuff\n}` }])).toEqual(input);
+    // The context first, the input last (prefix reuse); a file shown may hold the header's own words.
+    const after = `Relevant files and notes:\n### a.md\n\`\`\`\nInput:\n{"goal": "not this"}\n}\n\`\`\`\n\n\nInput:\n${JSON.stringify(input, null, 2)}`;
+    expect(requestInput([{ role: 'system', content: 'sys' }, { role: 'user', content: after }])).toEqual(input);
     expect(requestInput([{ role: 'user', content: 'hello' }])).toBeNull();
   });
 

@@ -8,14 +8,17 @@ const TRUNCATION_MARK = '\n… (truncated)';
 const FENCE_END = '\n```\n';
 
 /**
- * The input object of an agent call, as the agents layer writes it: the first user message begins with
- * `Input:` and the pretty-printed JSON, whose only line-start `}` is its last (strings never hold raw
- * newlines). Null when the message is not shaped that way.
+ * The input object of an agent call, as the agents layer writes it: the first user message ends with
+ * `Input:` and the pretty-printed JSON (after the context, when there is one; an older layout began
+ * with it), whose first line-start `}` is its last (strings never hold raw newlines). Null when the
+ * message is not shaped that way.
  */
 export function requestInput(messages: readonly ChatMessage[]): Record<string, unknown> | null {
   const user = messages.find((message) => message.role === 'user')?.content ?? '';
-  if (!user.startsWith(INPUT_PREFIX)) return null;
-  const body = user.slice(INPUT_PREFIX.length);
+  // The input is the message's last part: a file shown before it may hold the header's words.
+  const at = user.startsWith(INPUT_PREFIX) ? 0 : user.lastIndexOf(`\n${INPUT_PREFIX}{`) + 1;
+  if (at === 0 && !user.startsWith(INPUT_PREFIX)) return null;
+  const body = user.slice(at + INPUT_PREFIX.length);
   const end = body.startsWith('{}') ? 2 : body.indexOf('\n}') + 2;
   if (end < 2) return null;
   try {
