@@ -9,7 +9,7 @@ const MESSAGE_OVERHEAD = 4;
  * percentile of the corpus's files (docs/context.md, "How tokens are counted"): a server's window is
  * planned this much larger than the estimate says, so its own tokenizer does not find it overflowing.
  */
-export const SERVER_ESTIMATE_MARGIN = 0.35;
+export const SERVER_ESTIMATE_MARGIN = 0.3;
 
 /** The estimate as a counter: `margin` 0 for providers that check by the same estimate (oracle, replay). */
 export function estimateCounter(margin = 0): PromptCounter {
