@@ -9,7 +9,7 @@ import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './provider
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
 import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
-import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions, type RoleModelConfig } from './types';
+import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions, type PromptCounter, type RoleModelConfig } from './types';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {
@@ -24,6 +24,7 @@ export interface LatheModelRouterOptions extends ModelRouterOptions {
 }
 
 export interface LatheModelRouter extends ModelRouter {
+  promptCounter(role: ModelRole): Promise<PromptCounter | null>;
   /** Replay entries consumed per role so far: persist it, pass it back as `replayConsumed` to resume. */
   replayConsumed(): Partial<Record<ModelRole, number>>;
 }
