@@ -24,8 +24,12 @@ export const AgentContextDataSchema = z.object({
   answer_reserve: z.number(),
   /** What the reserve was sized on: the role's max_tokens, the files a whole-file writer may rewrite, a retry after a cut-off. */
   answer_sized_on: z.string().optional(),
-  /** System prompt and input (goal, task, feedback), estimated. */
+  /** System prompt and input (goal, task, feedback): counted by the model's tokenizer when `counted_by` says so, else estimated. */
   mandatory_tokens: z.number(),
+  /** `model`: the role's own tokenizer and chat template planned the budget; `estimate`: 4 characters a token (with a margin for servers). */
+  counted_by: z.enum(['model', 'estimate']).optional(),
+  /** `short`: the window was too small for the full rules, so their short forms and a compact input were sent (decision 92). */
+  prompt_form: z.enum(['full', 'short']).optional(),
   budget_tokens: z.number(),
   used_tokens: z.number(),
   included: z.array(ContextEntrySchema),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { roleBudget } from '../context/roleBudget';
 import type { BuiltContext } from '../context/index';
-import { estimateTokens } from '../llm/results';
-import type { ChatMessage, ContextItem } from '../llm/types';
+import { estimateCounter } from '../llm/promptCounter';
+import type { ChatMessage, ContextItem, PromptCounter } from '../llm/types';
 import { answerTokensLeft } from './answerRoom';
 import { invitesRewrite, rewriteBasis, type WholeFiles } from './contextFiles';
 import type { AgentContext, AgentSpec, ContextReport } from './registry';
@@ -19,18 +19,25 @@ function describeSchema(schema: z.ZodType): string {
   return text;
 }
 
-/** A role's system message: its prompts and the answer's JSON Schema. */
-export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodType): string {
-  return `${ctx.prompts.system(...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx))}\n\n${ctx.prompts.get('answer-schema')}\n${describeSchema(schema)}`;
+/** A role's system message: its prompts and the answer's JSON Schema; `short`: each prompt's short form. */
+export function systemPrompt(spec: AgentSpec, ctx: AgentContext, schema: z.ZodType, form: PromptForm = 'full'): string {
+  const names = [...workflowRulePrompts(ctx.state.config), ...spec.prompts(ctx)];
+  const prompts = form === 'short' ? ctx.prompts.shortSystem(...names) : ctx.prompts.system(...names);
+  return `${prompts}\n\n${ctx.prompts.get('answer-schema')}\n${describeSchema(schema)}`;
 }
 
 /**
- * The user message: the context first, then the input, whose fields run from what stays (goal, task) to
- * what changes from call to call (attempt, feedback). With the system prompt ahead of both, a role's
- * consecutive calls share the longest prefix a KV cache can reuse (docs/context.md, "Prefix reuse").
+ * `full`: every prompt as written, the input indented. `short`: the prompts' short forms and the input
+ * on one line, when the full form would leave the context less than half of what the window holds.
  */
-export const CONTEXT_HEADER = 'Relevant files and notes:\n{{context}}\n\n';
-export const INPUT_HEADER = 'Input:\n';
+export type PromptForm = 'full' | 'short';
+
+/** The full form is kept while it leaves the context at least this share of the window less the answer. */
+const FULL_FORM_MAX_SHARE = 0.5;
+/** The least room a writer's context must keep: one region of the file to change. */
+export const MIN_CONTEXT_TOKENS = 256;
+/** A budget planned by estimate is rescaled to the tokenizer's count at most this often. */
+const MAX_RESCALES = 2;
 
 /** The messages of one call: a per-role system prompt that stays the same across calls (prefix reuse), then the context and the input. */
 export interface BuiltMessages {
@@ -44,10 +51,12 @@ export interface BuiltMessages {
   overflow?: string;
   /** The most answer tokens the window holds beside this call's prompt and the files it must show whole. */
   answerRoom: number;
+  /** Which form of the prompts was sent. */
+  form: PromptForm;
 }
 
-/** Builds a call's messages for an answer budget; the input is read once, the context refitted each time. */
-export type MessageFit = (answerTokens?: number) => Promise<BuiltMessages>;
+/** Builds a call's messages for an answer budget; the input is read once, the context refitted each time. `form` forces a form. */
+export type MessageFit = (answerTokens?: number, form?: PromptForm) => Promise<BuiltMessages>;
 
 /** A whole-file answer repeats the files it rewrites, in JSON strings (escapes), plus its own fields. */
 export const wholeFileAnswerTokens = (fileTokens: number) => Math.ceil(fileTokens * 1.15) + 256;
@@ -62,38 +71,65 @@ export async function buildMessages(spec: AgentSpec, ctx: AgentContext, answerTo
 }
 
 /**
+ * The user message: the context first, then the input, whose fields run from what stays (goal, task) to
+ * what changes from call to call (attempt, feedback). With the system prompt ahead of both, a role's
+ * consecutive calls share the longest prefix a KV cache can reuse (docs/context.md, "Prefix reuse").
+ */
+export const CONTEXT_HEADER = 'Relevant files and notes:\n{{context}}\n\n';
+export const INPUT_HEADER = 'Input:\n';
+
+/**
  * Reads the role's input, and returns how to build its messages for an answer budget (at least the
- * role's `max_tokens`; more for a whole-file writer's files, or for a retry after a cut-off).
+ * role's `max_tokens`; more for a whole-file writer's files, or for a retry after a cut-off). Budgets
+ * are counted with `ctx.promptCounter` (the model's own tokenizer when it has one), else estimated.
  */
 export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promise<MessageFit> {
+  const counter = ctx.promptCounter ?? estimateCounter();
   const schema = spec.schema(ctx);
-  const system = systemPrompt(spec, ctx, schema);
   const { input, context, budgeted, wholeFiles } = await spec.input(ctx);
   ctx.onInputBuilt?.(input);
-  const head = `${INPUT_HEADER}${JSON.stringify(input, null, 2)}`;
-  const marker = CONTEXT_HEADER;
+  const { answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
+  const contextSize = roleWindow(ctx, spec.modelRole);
+  const marker = budgeted || context.length > 0 ? CONTEXT_HEADER : '';
   const session = (items: ContextItem[]) => ctx.sessions?.order(spec.modelRole, items) ?? items;
-  const { contextSize, answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
+  const forms = {
+    full: messagesOf(systemPrompt(spec, ctx, schema, 'full'), `${marker}${INPUT_HEADER}${JSON.stringify(input, null, 2)}`),
+    short: messagesOf(systemPrompt(spec, ctx, schema, 'short'), `${marker}${INPUT_HEADER}${JSON.stringify(input)}`),
+  };
+  const mandatoryOf = { full: counter.countPrompt(forms.full), short: counter.countPrompt(forms.short) };
+  const room = contextSize - roleReserve;
+  const chosen: PromptForm = mandatoryOf.full > room * FULL_FORM_MAX_SHARE && mandatoryOf.short < mandatoryOf.full ? 'short' : 'full';
   // A retry's budget is always stated: the model layer's own maxTokens may differ from the run config's.
   const answerBudget = (reserve: number, asked?: number) => (asked !== undefined || reserve > roleReserve ? { maxTokens: reserve } : {});
+  const overflowOf = (form: PromptForm, reserve: number, needed: number) =>
+    `even the ${form === 'short' ? 'shortest prompt (the rules in their short form, the task and its input' : 'prompt (system prompt, rules, the task and its input'}${budgeted ? `, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change` : ''}) needs ${needed} tokens ${counter.exact ? "by the model's tokenizer" : '(estimated)'}, but the ${spec.modelRole}'s ${contextSize}-token window leaves ${Math.max(0, contextSize - reserve)} after reserving ${reserve} for the answer; set the ${spec.modelRole}'s context_size to at least ${nextWindow(needed + reserve)} or lower its max_tokens`;
   if (!budgeted) {
-    const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${context.length > 0 ? marker : ''}${head}` }];
-    const ordered = session(context);
-    // The provider fits this context by priority: only the messages must stay beside the answer.
-    const answerRoom = answerTokensLeft(contextSize, estimateTokens(system) + estimateTokens(messages[1]?.content ?? '') + 8);
-    return async (answerTokens) => ({ messages, context: ordered, schema, report: null, answerRoom, ...answerBudget(Math.max(roleReserve, answerTokens ?? 0), answerTokens) });
+    return async (answerTokens, force) => {
+      const form = force ?? chosen;
+      const messages = forms[form];
+      const mandatory = mandatoryOf[form];
+      const reserve = Math.max(roleReserve, answerTokens ?? 0);
+      const answerRoom = answerTokensLeft(contextSize, mandatory);
+      // The provider fits this context by priority: only the messages must stay beside the answer.
+      if (counter.exact && mandatory + roleReserve > contextSize) return { messages: [], context: [], schema, report: null, overflow: overflowOf(form, roleReserve, mandatory), answerRoom, form };
+      return { messages, context: session(context), schema, report: null, answerRoom, form, ...answerBudget(reserve, answerTokens) };
+    };
   }
-  const mandatory = estimateTokens(system) + estimateTokens(head + marker) + 8;
-  const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
-  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: `${marker}${head}` }];
-  return async (answerTokens) => {
+  const plan = calibrated(budgeted, counter);
+  return async (answerTokens, force) => {
+    const form = force ?? chosen;
+    const messages = forms[form];
+    const mandatory = mandatoryOf[form];
+    const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
     // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
     const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
+    // By estimate the provider's own fit decides, as it always did; the model's count is final.
+    if (counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize) return { messages: [], context: [], schema, report: null, overflow: overflowOf(form, roleReserve, mandatory + MIN_CONTEXT_TOKENS), answerRoom, form };
     if (wholeFiles && mandatory + wholeFiles.tokens + reserve.tokens > contextSize) {
       const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + reserve.tokens} tokens to show and rewrite ${listed(wholeFiles.perFile)} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${reserve.tokens}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
-      return { messages: [], context: [], schema, report: null, overflow, answerRoom };
+      return { messages: [], context: [], schema, report: null, overflow, answerRoom, form };
     }
-    const fitted = wholeFiles ? await coverRewrites(budgeted, wholeFiles, reserve, contextSize - mandatory, answerRoom) : { built: await budgeted(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
+    const fitted = wholeFiles ? await coverRewrites(plan, wholeFiles, reserve, contextSize - mandatory, answerRoom) : { built: await plan(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
     const { built } = fitted;
     const report: ContextReport = {
       role: spec.modelRole,
@@ -101,12 +137,53 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
       answer_reserve: fitted.reserve.tokens,
       answer_sized_on: fitted.reserve.sizedOn,
       mandatory_tokens: mandatory,
+      counted_by: counter.exact ? 'model' : 'estimate',
+      prompt_form: form,
       budget_tokens: built.budgetTokens,
       used_tokens: built.usedTokens,
       included: built.included,
       dropped: built.dropped,
     };
-    return { messages, context: session(built.items), schema, report, answerRoom, ...answerBudget(fitted.reserve.tokens, answerTokens) };
+    return { messages, context: session(built.items), schema, report, answerRoom, form, ...answerBudget(fitted.reserve.tokens, answerTokens) };
+  };
+}
+
+function messagesOf(system: string, user: string): ChatMessage[] {
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}
+
+/** The window a role's budget is planned in: the one its provider created, else what the config says. */
+export function roleWindow(ctx: AgentContext, role: AgentSpec['modelRole']): number {
+  return ctx.promptCounter?.contextSize ?? roleBudget(ctx.state.config, role).contextSize;
+}
+
+/** The next power-of-two window from 2048 that holds `tokens`: what to ask for instead. */
+function nextWindow(tokens: number): number {
+  let size = 2048;
+  while (size < tokens) size *= 2;
+  return size;
+}
+
+/**
+ * The context engine sizes items at 4 characters a token. With the model's own tokenizer the built
+ * context is counted again, and built anew on a budget scaled by what the estimate missed, so the plan
+ * the provider checks already fits (instead of its exact fit dropping the lower-ranked items).
+ */
+function calibrated(budgeted: (budgetTokens: number) => Promise<BuiltContext>, counter: PromptCounter): (budgetTokens: number) => Promise<BuiltContext> {
+  if (!counter.exact) return budgeted;
+  const counted = (built: BuiltContext) => counter.countText(built.items.map((item) => item.text).join('\n\n'));
+  return async (budgetTokens) => {
+    let built = await budgeted(budgetTokens);
+    let real = counted(built);
+    for (let rescale = 0; rescale < MAX_RESCALES && real > budgetTokens && built.usedTokens > 0; rescale++) {
+      const scale = built.usedTokens / real;
+      built = await budgeted(Math.floor(budgetTokens * scale * 0.97));
+      real = counted(built);
+    }
+    return { ...built, budgetTokens, usedTokens: real };
   };
 }
 

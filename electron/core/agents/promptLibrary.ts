@@ -37,4 +37,16 @@ export class PromptLibrary {
   system(...names: string[]): string {
     return ['system', ...names].map((name) => this.get(name)).join('\n\n');
   }
+
+  /** A prompt's short form (`<name>-short.md`) for a small window, else the prompt itself. */
+  short(name: string): string {
+    const shortName = `${name}-short`;
+    if (!this.cache.has(shortName) && !fs.existsSync(path.join(this.dir, `${shortName}.md`))) return this.get(name);
+    return this.get(shortName);
+  }
+
+  /** The system message in the short forms: what a role must know when the window is small. */
+  shortSystem(...names: string[]): string {
+    return ['system', ...names].map((name) => this.short(name)).join('\n\n');
+  }
 }

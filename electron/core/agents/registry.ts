@@ -11,7 +11,7 @@ import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
 import { EditorBriefSchema, ScoutActionSchema } from '../../../shared/schemas/agents/scout';
 import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
-import type { ContextItem, ModelRole } from '../llm/types';
+import type { ContextItem, ModelRole, PromptCounter } from '../llm/types';
 import type { EditFormat, ReadOnlyTools } from '../workspace/types';
 import type { BuiltContext, RepoMapOptions } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
@@ -48,6 +48,8 @@ export interface AgentContext {
   onContextBuilt?: (report: ContextReport) => void;
   /** Told the role's input object before it becomes the message's JSON (the call's record lifts the feedback out of it). */
   onInputBuilt?: (input: Record<string, unknown>) => void;
+  /** How the called role's model counts tokens (runAgent sets it from the router); absent: the estimate. */
+  promptCounter?: PromptCounter | null;
 }
 
 /** What one agent call's budgeted context held (the `agent_context` event of the run log, less purpose and step). */
@@ -83,9 +85,14 @@ const FEEDBACK_SHARE = 0.25;
  * (the first failure leads the text, the runner's summary ends it).
  */
 export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): string {
-  const { contextSize, answerReserve } = roleBudget(ctx.state.config, role);
-  const maxChars = Math.max(400, Math.floor((contextSize - answerReserve) * FEEDBACK_SHARE) * 4);
-  if (estimateTokens(text) * 4 <= maxChars) return text;
+  const { contextSize: configured, answerReserve } = roleBudget(ctx.state.config, role);
+  const counter = ctx.promptCounter;
+  const maxTokens = Math.floor(((counter?.contextSize ?? configured) - answerReserve) * FEEDBACK_SHARE);
+  // Characters a token of this very text: the model's tokenizer when planning has it, else 4.
+  const tokens = counter?.exact ? counter.countText(text) : estimateTokens(text);
+  const charsPerToken = counter?.exact && tokens > 0 ? text.length / tokens : 4;
+  const maxChars = Math.max(400, Math.floor(maxTokens * charsPerToken));
+  if (text.length <= maxChars) return text;
   const head = text.slice(0, Math.floor(maxChars * 0.7));
   const tail = text.slice(text.length - Math.floor(maxChars * 0.3));
   return `${head}\n… (${text.length - head.length - tail.length} characters of test output cut to fit the model's window) …\n${tail}`;

@@ -2,10 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
-import { roleBudget } from '../context/roleBudget';
 import type { GenerateRequest, GenerateResult, ModelRouter, RejectionRef } from '../llm/types';
 import { cutOffMessage, grownAnswerBudget, SHORTER_ANSWER, smallerChangeAdvice, type AnswerRoom } from './answerRoom';
-import { prepareMessages, type BuiltMessages } from './buildMessages';
+import { prepareMessages, roleWindow, type BuiltMessages } from './buildMessages';
 import type { AgentContext, AgentSpec } from './registry';
 
 export interface AgentUsage {
@@ -120,7 +119,9 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
  * One agent step: build the prompt, call the model through the router, and retry transient failures
  * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
  */
-export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+export async function runAgent(spec: AgentSpec, callCtx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+  // Budgets are planned with the model's own tokenizer when its provider has one (llama).
+  const ctx: AgentContext = callCtx.promptCounter !== undefined ? callCtx : { ...callCtx, promptCounter: (await options.router.promptCounter?.(spec.modelRole)) ?? null };
   const fit = await prepareMessages(spec, ctx);
   const built = await fit();
   if (built.overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: built.overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
@@ -129,14 +130,25 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, options: RunA
     const rejection = options.answersRejection ? { answersRejection: options.answersRejection } : {};
     return { role: spec.modelRole, purpose: options.purpose, ...rejection, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) };
   };
+  let form = built.form;
   const room: AnswerRoom = {
     tokens: built.answerRoom,
     role: spec.modelRole,
-    contextSize: roleBudget(ctx.state.config, spec.modelRole).contextSize,
+    contextSize: roleWindow(ctx, spec.modelRole),
     advice: options.purpose === 'code' ? smallerChangeAdvice(ctx.editFormat.name) : SHORTER_ANSWER,
-    refit: async (answerTokens) => requestOf(await fit(answerTokens)),
+    refit: async (answerTokens) => requestOf(await fit(answerTokens, form)),
   };
-  const call = await generateWithRetries(requestOf(built), options, undefined, room);
+  let call = await generateWithRetries(requestOf(built), options, undefined, room);
+  // The model counted more than planned (an estimate): the short form is a smaller prompt, so it is tried before the run ends.
+  if (!call.last?.ok && call.last?.error.code === 'CONTEXT_OVERFLOW' && !call.cutOff && form === 'full') {
+    const shorter = await fit(undefined, 'short');
+    if (!shorter.overflow) {
+      form = 'short';
+      options.onRetry?.({ attempt: call.calls, code: 'CONTEXT_OVERFLOW', message: `${call.last.error.message}; retrying with the rules in their short form`, raw: null });
+      const again = await generateWithRetries(requestOf(shorter), options, call.usage, room);
+      call = { ...again, calls: call.calls + again.calls };
+    }
+  }
   if (call.last?.ok) {
     if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
     return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };

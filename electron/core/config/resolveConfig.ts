@@ -149,9 +149,15 @@ function applyFile(config: RunConfig, file: ConfigFile, source: { file: string; 
   if (w.dependency_folders) config.workspace.dependency_folders = w.dependency_folders;
 }
 
+/** A model named on the command line: the role's window and answer budget from the config files still apply. */
+function overrideModel(config: RunConfig, role: RoleName, spec: string): void {
+  const { context_size, max_tokens } = config.models[role] ?? {};
+  setModel(config, role, { model: spec, ...(context_size === undefined ? {} : { context_size }), ...(max_tokens === undefined ? {} : { max_tokens }) });
+}
+
 function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
-  if (overrides.model) for (const role of MODEL_ROLE_NAMES) setModel(config, role, overrides.model);
-  for (const [role, spec] of Object.entries(overrides.roleModels ?? {}) as [RoleName, string][]) setModel(config, role, spec);
+  if (overrides.model) for (const role of MODEL_ROLE_NAMES) overrideModel(config, role, overrides.model);
+  for (const [role, spec] of Object.entries(overrides.roleModels ?? {}) as [RoleName, string][]) overrideModel(config, role, spec);
   if (overrides.timeLimitMs !== undefined) config.time_limit_ms = overrides.timeLimitMs;
   if (overrides.gates) config.gates = { ...config.gates, ...overrides.gates };
   if (overrides.testCommand) config.test_command = overrides.testCommand;

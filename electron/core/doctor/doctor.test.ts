@@ -135,6 +135,16 @@ describe('lathe doctor checks', () => {
     expect(asked).toEqual([2048]);
   });
 
+  it("says which default window a 32k model gets on this machine and why, not a silent cap (decision 92)", async () => {
+    const model = entry('coder-32k.gguf', { path: '/models/coder-32k.gguf', contextLength: 32_768 });
+    // 4 GiB of weights and 56 KB a token of KV cache: two 8k contexts fit 12 GiB free, not 5.
+    const estimateModelMemory = async (_: string, context: number) => 4 * GiB + context * 57_344;
+    const roomy = await doctor({ scanModels: async () => [model], estimateModelMemory, memory: () => ({ availableBytes: 12 * GiB, totalBytes: 16 * GiB }) });
+    expect(roomy.byId.models?.details).toContainEqual(expect.stringMatching(/^default window: coder-32k\.gguf: 8192 of the 32768 the model was trained on: .*set context_size \(up to 32768\) for more$/));
+    const tight = await doctor({ scanModels: async () => [model], estimateModelMemory, memory: () => ({ availableBytes: 5 * GiB, totalBytes: 8 * GiB }) });
+    expect(tight.byId.models?.details).toContainEqual(expect.stringMatching(/^default window: coder-32k\.gguf: 4096 of the 32768 the model was trained on: weights \+ 2 contexts of 8192 tokens would need 4\.9 GB, over 80% of the 5\.0 GB available$/));
+  });
+
   it('warns when no library model fits and none is chosen', async () => {
     const { byId } = await doctor({ scanModels: async () => [entry('big-70b.gguf', { path: '/models/big-70b.gguf' })] });
     expect(byId.memory).toMatchObject({ status: 'warn', summary: '12.0 GiB available of 16.0 GiB; none of the 1 library model(s) fits now' });

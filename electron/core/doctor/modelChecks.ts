@@ -1,6 +1,7 @@
 import { parseModelSpec, type ModelEntry } from '../llm/index';
 import { formatGiB } from './runtimeChecks';
 import type { ChosenModel, DoctorCheck, DoctorInput, DoctorProbes } from './types';
+import { windowDetails } from './windowChoice';
 
 /** Parses model specs once, keeping where each was chosen; duplicates are listed once. */
 export function chosenModels(specs: readonly { spec: string; source: string }[], cwd: string): ChosenModel[] {
@@ -72,6 +73,8 @@ export async function checkModels(probes: DoctorProbes, input: DoctorInput): Pro
       },
     };
   }
+  // A 4k or 8k default on a 32k model is a choice: say which, and why (decision 92).
+  details.push(...(await windowDetails(probes, chosen.length > 0 ? chosen.filter((entry) => entry.status === 'ok') : usable)));
   return {
     library,
     chosen,

@@ -34,6 +34,7 @@ export function captureCall(router: ModelRouter): CallCapture {
   const capture: CallCapture = {
     router: {
       specFor: (role) => router.specFor(role),
+      promptCounter: async (role) => (await router.promptCounter?.(role)) ?? null,
       dispose: () => router.dispose(),
       generate: async <T,>(request: GenerateRequest<T>): Promise<GenerateResult<T>> => {
         capture.request = { messages: request.messages, context: request.context ?? [] };

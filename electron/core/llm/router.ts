@@ -8,7 +8,8 @@ import { OracleProvider } from './providers/oracleProvider';
 import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
-import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions } from './types';
+import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
+import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions, type PromptCounter, type RoleModelConfig } from './types';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {
@@ -23,6 +24,7 @@ export interface LatheModelRouterOptions extends ModelRouterOptions {
 }
 
 export interface LatheModelRouter extends ModelRouter {
+  promptCounter(role: ModelRole): Promise<PromptCounter | null>;
   /** Replay entries consumed per role so far: persist it, pass it back as `replayConsumed` to resume. */
   replayConsumed(): Partial<Record<ModelRole, number>>;
 }
@@ -129,6 +131,19 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       return routes.get(role)?.spec ?? null;
     },
 
+    async promptCounter(role) {
+      const route = routes.get(role);
+      const config = options.roles[role];
+      if (disposed || !route || !config || !route.parsed.ok) return null;
+      if (route.parsed.value.kind === 'openai') return estimateCounter(SERVER_ESTIMATE_MARGIN);
+      try {
+        return (await providerFor(route.parsed.value).counter?.(role, config)) ?? null;
+      } catch {
+        // Planning falls back to the estimate; the call itself reports why the model cannot load.
+        return null;
+      }
+    },
+
     replayConsumed() {
       const merged: Partial<Record<ModelRole, number>> = { ...options.replayConsumed };
       for (const replay of replays) Object.assign(merged, replay.consumed());
@@ -153,6 +168,9 @@ function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<
   return {
     async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
       return (await load()).generate(call);
+    },
+    async counter(role: ModelRole, config: RoleModelConfig) {
+      return (await load()).counter?.(role, config) ?? null;
     },
     async dispose() {
       if (provider) await (await provider).dispose();

@@ -145,9 +145,25 @@ export interface ModelRouterOptions {
   sharedPool?: SharedModelPool;
 }
 
+/**
+ * How a role's model counts a prompt, for planning its budget before the call. `exact`: the model's own
+ * tokenizer and chat template (llama); otherwise the 4-characters estimate, with a margin when the
+ * model counts with a tokenizer Lathe cannot see (servers).
+ */
+export interface PromptCounter {
+  exact: boolean;
+  /** The whole prompt as the model will read it (chat template included, when exact). */
+  countPrompt(messages: readonly ChatMessage[]): number;
+  countText(text: string): number;
+  /** The window the provider really has for the role, when it knows it (llama: the context it created). */
+  contextSize?: number;
+}
+
 export interface ModelRouter {
   generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>>;
   /** The spec a role is routed to, or null when the role has no model. */
   specFor(role: ModelRole): string | null;
+  /** How the role's model counts tokens; absent or null: the 4-characters estimate, no margin. */
+  promptCounter?(role: ModelRole): Promise<PromptCounter | null>;
   dispose(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeJunkGguf, writeTinyModel } from '../../../../test-support/gguf';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import type { CliIo } from '../command';
-import { modelsCommand } from './models';
+import { modelsCommand, WINDOW_NOTE } from './models';
 
 const dir = makeTempDir('lathe-cli-models-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +28,8 @@ describe('lathe models', () => {
     expect(modelRow).toMatch(/^tiny-llama\.gguf\s+llama\s+140K\s+F32\s+557 KiB\s+2048\s+ok$/);
     expect(junkRow).toMatch(/rejected: not a GGUF file/);
     expect(header?.indexOf('STATUS')).toBe(modelRow?.indexOf('ok'));
-    expect(out.at(-1)).toBe(`1 usable, 1 rejected — in ${dir}`);
+    expect(out.at(-2)).toBe(`1 usable, 1 rejected — in ${dir}`);
+    expect(out.at(-1)).toBe(WINDOW_NOTE);
   });
 
   it('prints the documented JSON entries with --json', async () => {

@@ -41,6 +41,7 @@ export const modelsCommand: Command = {
       for (const line of formatModelTable(entries)) io.out(line);
       io.out('');
       io.out(`${usable} usable, ${entries.length - usable} rejected — in ${folders.join(', ')}`);
+      if (usable > 0) io.out(WINDOW_NOTE);
     }
     if (usable === 0) for (const line of howToAddModels(folders, io.env, given === true)) io.out(line);
     return ExitCode.success;
@@ -69,6 +70,10 @@ export function howToAddModels(folders: readonly string[], env: NodeJS.ProcessEn
     'Without a model: `lathe demo` runs the bundled example on a labelled replay transcript (the replay provider, --model replay:FILE.json; docs/replay-format.md).',
   ];
 }
+
+/** CONTEXT is what a model was trained on, not what a run gives it (decision 92). */
+export const WINDOW_NOTE =
+  'CONTEXT is the trained window. A role without context_size gets 8192 tokens of it when memory holds the weights and two such contexts, else 4096 (all of it when trained on less): each prompt token is prefill time. `lathe doctor` says which, per model, and why; set context_size for more (docs/models.md).';
 
 export function formatModelTable(entries: readonly ModelEntry[]): string[] {
   const header = ['NAME', 'ARCH', 'PARAMS', 'QUANT', 'SIZE', 'CONTEXT', 'STATUS'];

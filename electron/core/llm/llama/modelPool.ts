@@ -4,6 +4,7 @@ import { inspectGguf } from '../library/inspectGguf';
 import type { LlmEvent, ModelRole } from '../types';
 import { availableMemoryBytes, estimateCpuMemory, formatBytes } from './memory';
 import { RoleSession } from './roleSession';
+import { chooseContextSize, type WindowChoice } from './contextChoice';
 import { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './defaults';
 import { defaultThreads, recentLlamaLogs, reserveThreads, sharedLlama } from './runtime';
 
@@ -23,6 +24,8 @@ export interface LoadedModel {
   llama: Llama;
   model: LlamaModel;
   insights: GgufInsights;
+  /** The window of a role whose config names none, and why. */
+  defaultWindow: WindowChoice;
   /** Per router (one run) and role: two runs on one model each keep their own context and prefix. */
   sessions: Map<string, RoleSession>;
   active: number;
@@ -79,7 +82,7 @@ export class LlamaModelPool {
     const sessionKey = `${owner}\0${role}${promptLookup ? '\0lookup' : ''}`;
     const existing = loaded.sessions.get(sessionKey);
     if (existing) return existing;
-    const size = resolveContextSize(loaded.insights, contextSize);
+    const size = contextSize !== undefined ? resolveContextSize(loaded.insights, contextSize) : loaded.defaultWindow.contextSize;
     if (loaded.llama.gpu === false) {
       const need = estimateCpuMemory(loaded.insights, size, false);
       await this.ensureMemory(need.contextBytes, `a ${size}-token context for ${role} on ${loaded.spec}`, loaded);
@@ -121,8 +124,10 @@ export class LlamaModelPool {
     if (entry.status === 'rejected') throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
     const info = await readGgufFileInfo(modelPath, { sourceType: 'filesystem', logWarnings: false });
     const insights = await GgufInsights.from(info, llama);
+    // Chosen once per load, before the weights take memory, so every role of the model gets the same window.
+    const window = defaultWindow(insights, this.available());
     if (llama.gpu === false) {
-      const need = estimateCpuMemory(insights, resolveContextSize(insights, contextSize), true);
+      const need = estimateCpuMemory(insights, contextSize !== undefined ? resolveContextSize(insights, contextSize) : window.contextSize, true);
       await this.ensureMemory(need.weightsBytes + need.contextBytes, `${entry.fileName} (weights ${formatBytes(need.weightsBytes)} + context ${formatBytes(need.contextBytes)})`);
     }
     const started = Date.now();
@@ -144,15 +149,19 @@ export class LlamaModelPool {
       await model.dispose();
       throw new LatheError('MODEL_LOAD_FAILED', 'the model router was disposed while the model loaded');
     }
-    const loaded: LoadedModel = { spec, modelPath, llama, model, insights, sessions: new Map(), active: 0, lastUsed: Date.now(), idleTimer: null, cache: new Map() };
+    const loaded: LoadedModel = { spec, modelPath, llama, model, insights, defaultWindow: window, sessions: new Map(), active: 0, lastUsed: Date.now(), idleTimer: null, cache: new Map() };
     this.models.set(modelPath, loaded);
     emit({ type: 'model_loaded', model: spec, loadMs: Date.now() - started });
     return loaded;
   }
 
+  private available(): number {
+    return (this.options.availableMemory ?? availableMemoryBytes)();
+  }
+
   /** Frees idle contexts, then idle models, until `bytes` fit; refuses with INSUFFICIENT_MEMORY otherwise. */
   private async ensureMemory(bytes: number, what: string, keep?: LoadedModel): Promise<void> {
-    const available = () => (this.options.availableMemory ?? availableMemoryBytes)();
+    const available = () => this.available();
     const idleSessions = [...this.models.values()]
       .flatMap((loaded) => [...loaded.sessions.values()].map((session) => ({ loaded, session })))
       .filter(({ session }) => !session.busy)
@@ -197,9 +206,19 @@ export class LlamaModelPool {
   }
 }
 
-export function resolveContextSize(insights: GgufInsights, requested: number | undefined): number {
+/** The role's window: its configured size, else the default for this model and machine (`chooseContextSize`). */
+export function resolveContextSize(insights: GgufInsights, requested: number | undefined, availableBytes: number = availableMemoryBytes()): number {
   if (requested !== undefined) return Math.max(64, Math.floor(requested));
-  return Math.min(insights.trainContextSize ?? DEFAULT_CONTEXT_SIZE, DEFAULT_CONTEXT_SIZE);
+  return defaultWindow(insights, availableBytes).contextSize;
+}
+
+export function defaultWindow(insights: GgufInsights, availableBytes: number): WindowChoice {
+  return chooseContextSize({
+    trainedContext: insights.trainContextSize ?? null,
+    weightsBytes: estimateCpuMemory(insights, DEFAULT_CONTEXT_SIZE, true).weightsBytes,
+    contextBytes: (size) => estimateCpuMemory(insights, size, false).contextBytes,
+    availableBytes,
+  });
 }
 
 function loadError(error: unknown, what: string): LatheError {

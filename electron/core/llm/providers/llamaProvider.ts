@@ -9,7 +9,7 @@ import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
 import { cutOffFailure, failure, tokensPerSecond, withUsage } from '../results';
-import type { GenerateResult, GenerationErrorCode, GenerationUsage } from '../types';
+import type { GenerateResult, GenerationErrorCode, GenerationUsage, ModelRole, PromptCounter, RoleModelConfig } from '../types';
 import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, overflow, reportDropped, stoppedResult, type Provider, type ProviderCall } from './provider';
 
 export interface LlamaSampling {
@@ -43,6 +43,25 @@ export class LlamaProvider implements Provider {
     /** The router this provider belongs to: its roles' contexts are its own in a shared pool. */
     private readonly owner = '',
   ) {}
+
+  /**
+   * The role's own tokenizer and chat template, and the window its context really has: loads the model
+   * and creates the role's context as the call would, so planning costs no extra load.
+   */
+  async counter(role: ModelRole, config: RoleModelConfig): Promise<PromptCounter> {
+    const loaded = await this.pool.acquire(this.spec, this.modelPath, config.contextSize);
+    try {
+      const session = await this.pool.session(loaded, role, config.contextSize, this.owner, config.promptLookup === true);
+      return {
+        exact: true,
+        contextSize: session.contextSize,
+        countPrompt: (messages) => session.promptTokens(messages).length,
+        countText: (text) => loaded.model.tokenize(text).length,
+      };
+    } finally {
+      this.pool.release(loaded);
+    }
+  }
 
   async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
     const acquiring = this.pool.acquire(this.spec, this.modelPath, call.config.contextSize, call.emit);

@@ -1,7 +1,7 @@
 import type { CallSignal } from '../callSignal';
 import { fitContext, type FitResult } from '../contextFit';
 import { estimateTokens, failure } from '../results';
-import type { ChatMessage, GenerateRequest, GenerateResult, LlmEvent, ModelRole, RoleModelConfig } from '../types';
+import type { ChatMessage, GenerateRequest, GenerateResult, LlmEvent, ModelRole, PromptCounter, RoleModelConfig } from '../types';
 
 /** One `generate` call as a provider sees it: the request, the role's settings and the event sinks. */
 export interface ProviderCall<T> {
@@ -17,6 +17,8 @@ export interface ProviderCall<T> {
 
 export interface Provider {
   generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>>;
+  /** How this provider counts a role's prompt before a call (absent: the plain estimate). */
+  counter?(role: ModelRole, config: RoleModelConfig): Promise<PromptCounter | null>;
   dispose(): Promise<void>;
 }
 
