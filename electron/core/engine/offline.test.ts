@@ -31,6 +31,8 @@ describe('offline proof: runs inside a network namespace with only loopback', ()
     const result = offline([process.execPath, LATHE_BIN, 'demo', '--workflow', 'supervised', '--dir', path.join(scratch, 'demo')]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('✔ complete (exit 0)');
+    // The run's totals (issue 28): the replay's tokens are estimates, and say so.
+    expect(result.stdout).toMatch(/^tokens: [\d,]+ prompt \([\d,]+ cached, [\d,]+ new\) · [\d,]+ generated \(estimated\) · elapsed [\d.]+ s$/m);
   });
 
   it('runs a real GGUF model end to end (generated tiny model: goal not met, clean exit 1)', () => {

@@ -13,6 +13,7 @@ import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 import { ProgressPrinter } from '../progress';
+import { runTotals, runTotalsLine } from '../runTotals';
 
 const EXAMPLE = 'js-stats';
 
@@ -80,6 +81,7 @@ async function runDemo(io: CliIo, demo: DemoRun): Promise<number> {
   io.out('');
   if (state.workspace) {
     io.out(`run branch: ${state.workspace.branch} (${state.commits.length} commit(s) on top of ${state.workspace.baseCommit.slice(0, 7)})`);
+    io.out(runTotalsLine(runTotals(state)));
     await printLog(io, repo, state.workspace.baseCommit, state.workspace.branch);
     if (demo.kept) io.out(`\nreport: ${path.join(repo, '.lathe', 'runs', state.run_id, 'report.md')}`);
   }
