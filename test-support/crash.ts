@@ -20,7 +20,7 @@ export interface KillOutcome {
   problems: string[];
 }
 
-export const GOAL = 'fix median and document it';
+export const GOAL = 'fix median and document it in README.md';
 
 export function onlyRun(repo: TempRepo): string {
   const runs = fs.existsSync(path.join(repo.dir, '.lathe', 'runs')) ? fs.readdirSync(path.join(repo.dir, '.lathe', 'runs')) : [];

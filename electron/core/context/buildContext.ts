@@ -167,7 +167,8 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
       return ranges.length === 0 ? null : { ranges, text: excerptText(file, rows, ranges) };
     };
     if (mode === 'need' && PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file)) {
-      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
+      // Asked for again by a later pass, it is listed once.
+      if (!dropped.some((item) => item.id === `file:${file}`)) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
       return false;
     }
     const needed = excerpts && mode === 'need' ? excerptFor(Math.min(room, wholeTokens), entry.isTest ? NEEDED_TEST_SYMBOL_SCORE : NEEDED_SYMBOL_SCORE) : null;

@@ -16,7 +16,7 @@ const GOAL = [
   'Fix median() in src/stats.js so that it returns the middle value of the sorted list instead of the mean,',
   'and keep mean() exactly as it is because other modules rely on its current behaviour for empty lists',
   '',
-  'The tests in test/stats.test.js describe both functions.',
+  'The tests in test/stats.test.js describe both functions; README.md documents them.',
 ].join('\n');
 
 async function run(overrides: ConfigOverrides) {

@@ -107,7 +107,7 @@ describe('RunStore', () => {
     try {
       const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
       const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 });
-      const finished = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
+      const finished = await startRun(env, { repoRoot: repo.dir, goal: 'fix median and document it in README.md', config });
       const saved = JSON.parse(fs.readFileSync(path.join(runDir(repo.dir, finished.run_id), 'state.json'), 'utf8')) as RunState;
       // run_id, phase, attempt, max_retries, test_passed, last_test_output, attempt_files, spec_hash, created_at, updated_at
       expect(saved.run_id).toMatch(/^\d{8}T\d{6}Z$/);
@@ -116,7 +116,7 @@ describe('RunStore', () => {
       expect(saved.config.limits.max_attempts_per_task).toBe(4);
       expect(saved.last_test).toMatchObject({ passed: true, report: expect.stringContaining('pass') });
       expect(saved.proposal_files).toEqual(['README.md', 'src/stats.js']);
-      expect(saved.goal_hash).toBe(hashGoal('fix median'));
+      expect(saved.goal_hash).toBe(hashGoal('fix median and document it in README.md'));
       expect(Date.parse(saved.updated_at)).toBeGreaterThanOrEqual(Date.parse(saved.created_at));
       expect(saved.created_at).toMatch(/Z$/);
     } finally {

@@ -97,7 +97,8 @@ describe('retry-loop (seed 003) end to end', () => {
   // docs/seeds.md 3.5 (attempt 0 generates, attempt 1 patches with the failing output), 3.15 (full files)
   it('generates, fails, patches with the failing output, and completes', async () => {
     const { repo, dataDir, base } = setup('js-stats');
-    const { state, log } = await run(repo, dataDir, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
+    // The replay's patch also documents median() in README.md, which a goal must ask for (scope, issue 26).
+    const { state, log } = await run(repo, dataDir, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` }, 'fix median and document it in README.md');
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     expect(log.filter((event) => event.type === 'test_result' && event.data.purpose === 'step').map((event) => event.data.status)).toEqual(['FAIL', 'PASS']);
     expect(log.filter((event) => event.type === 'patch').map((event) => event.data.format)).toEqual(['whole-file', 'whole-file']);

@@ -42,7 +42,7 @@ describe('lathe run', () => {
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.slice(0, -1).every((line) => typeof line.seq === 'number' && typeof line.type === 'string')).toBe(true);
     const summary = lastJson(result.stdout);
-    expect(summary).toEqual({ status: 'complete', run_id: expect.stringMatching(/^\d{8}T\d{6}Z$/), branch: expect.stringMatching(/^lathe\//), commits: [expect.any(String), expect.any(String)], exit_code: 0 });
+    expect(summary).toEqual({ status: 'complete', run_id: expect.stringMatching(/^\d{8}T\d{6}Z$/), branch: expect.stringMatching(/^lathe\//), commits: [expect.any(String), expect.any(String)], exit_code: 0, tokens: expect.objectContaining({ prompt: expect.any(Number), estimated: true }), elapsed_ms: expect.any(Number) });
   });
 
   it('prints human progress by default', async () => {
