@@ -187,7 +187,7 @@ const fixPlanner: AgentSpec = {
   async input(ctx) {
     const test = ctx.state.last_test;
     // The Tester explores the change as a diff beside the test outcome; the files whole only when there is no diff.
-    const change = await changeView(ctx, ctx.state.proposal_files);
+    const change = await changeView(ctx, ctx.state.proposal_files, 'tester');
     const input = {
       task: taskOf(ctx.state),
       changed_files: ctx.state.proposal_files,

@@ -10,7 +10,7 @@ import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
 import type { AgentContext } from './registry';
-import { fixPlanReviewInput, reviewInput } from './reviewInput';
+import { fittedDiff, fixPlanReviewInput, reviewInput } from './reviewInput';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -116,5 +116,29 @@ describe('a reviewer reads the diff and the test outcome, not the files again (i
     const shared = code.slice(0, [...code].findIndex((char, index) => char !== step[index]));
     expect(shared).toContain(diff.replace(/\n/g, '\\n'));
     expect(Object.keys((await reviewInput('code', withDiff, task, null)).input).slice(-3)).toEqual(['gate', 'threshold', 'criteria']);
+  });
+});
+
+describe('a diff too long for the reviewer’s window (issue 28, item 4)', () => {
+  const diff = ['diff --git a/src/stats.js b/src/stats.js', ...Array.from({ length: 400 }, (_, index) => `+  const value${index} = values[${index}] * 2; // a long added line`)].join('\n');
+  // One token per 4 characters, in a 4096 window with 1024 for the answer: the diff may take 1228 tokens.
+  const counter = { exact: true, countPrompt: () => 0, countText: (text: string) => Math.ceil(text.length / 4), contextSize: 4096 };
+
+  it('is cut at whole lines to its share of the window, saying how much is shown', () => {
+    const state = firstCodeGate();
+    const ctx: AgentContext = { ...contextFor(state), promptCounter: counter };
+    const fitted = fittedDiff(ctx, 'tester', diff);
+    expect(counter.countText(fitted)).toBeLessThanOrEqual(Math.floor((4096 - 1024) * 0.4) + 40);
+    expect(fitted.startsWith('diff --git a/src/stats.js b/src/stats.js\n')).toBe(true);
+    const shown = Number(/: (\d+) of 401 lines shown\)\n$/.exec(fitted)?.[1]);
+    expect(shown).toBeGreaterThan(50);
+    expect(shown).toBeLessThan(401);
+    expect(fitted).toContain(`… (the diff is cut here to fit the tester's 4096-token window: ${shown} of 401 lines shown)`);
+    expect(diff.startsWith(fitted.slice(0, fitted.indexOf('\n…')))).toBe(true);
+  });
+
+  it('is left whole when it fits', () => {
+    const ctx: AgentContext = { ...contextFor(firstCodeGate()), promptCounter: { ...counter, contextSize: 65_536 } };
+    expect(fittedDiff(ctx, 'tester', diff)).toBe(diff);
   });
 });

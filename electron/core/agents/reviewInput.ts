@@ -3,6 +3,9 @@ import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
+import { roleBudget } from '../context/roleBudget';
+import { estimateTokens } from '../llm/results';
+import type { ModelRole } from '../llm/types';
 import { contextFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
 import type { AgentContext, AgentInput, TaskView } from './registry';
@@ -37,10 +40,35 @@ function planView(plan: PlanRecord | null): unknown {
  * whole — they were the writer's context already, and the diff is what was decided. Without a diff
  * (no commit yet, or a caller with no git) the changed files stand in for it.
  */
-export async function changeView(ctx: AgentContext, files: readonly string[]): Promise<{ diff: string | null; context: AgentInput['context'] }> {
+export async function changeView(ctx: AgentContext, files: readonly string[], role: ModelRole): Promise<{ diff: string | null; context: AgentInput['context'] }> {
   const diff = (await ctx.changeDiff?.()) ?? '';
-  if (diff !== '') return { diff, context: [] };
+  if (diff !== '') return { diff: fittedDiff(ctx, role, diff), context: [] };
   return { diff: null, context: await contextFiles(ctx.tools, { artifacts: [...files], feedback: null, includeAll: false }) };
+}
+
+/** The share of a reviewer's window (less its answer) a diff may take: the input is never dropped, so it is cut. */
+const DIFF_WINDOW_SHARE = 0.4;
+
+/**
+ * The diff as a reviewer's window holds it: whole when it fits its share, else its first lines and a note
+ * saying how much was cut — an input too long for the window would end the call (issue 28, item 4).
+ */
+export function fittedDiff(ctx: AgentContext, role: ModelRole, diff: string): string {
+  const counter = ctx.promptCounter;
+  const budget = roleBudget(ctx.state.config, role);
+  const window = counter?.contextSize ?? budget.contextSize;
+  const limit = Math.floor((window - budget.answerReserve) * DIFF_WINDOW_SHARE);
+  const count = (text: string) => (counter ? counter.countText(text) : estimateTokens(text));
+  if (count(diff) <= limit) return diff;
+  const lines = diff.split('\n');
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (count(lines.slice(0, middle).join('\n')) <= limit) low = middle;
+    else high = middle - 1;
+  }
+  return `${lines.slice(0, low).join('\n')}\n… (the diff is cut here to fit the ${role}'s ${window}-token window: ${low} of ${lines.length} lines shown)\n`;
 }
 
 /**
@@ -72,7 +100,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
     case 'code':
     case 'step': {
       // Both gates judge the committed change with its test result in hand (seed 002: after the tests).
-      const change = await changeView(ctx, state.proposal_files);
+      const change = await changeView(ctx, state.proposal_files, 'supervisor');
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
       const scope = gate && gate.unrelated.length > 0 ? { unrelated_changes: gate.unrelated } : {};
@@ -90,7 +118,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
 export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Promise<AgentInput> {
   const { state } = ctx;
   const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
-  const change = await changeView(ctx, state.proposal_files);
+  const change = await changeView(ctx, state.proposal_files, 'supervisor');
   const input = {
     goal: state.goal,
     task,
