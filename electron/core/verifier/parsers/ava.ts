@@ -21,13 +21,16 @@ export function parseAvaOutput(output: string): TestOutcome | null {
   if (closing.length === 0 || entries.length === 0 && !closing.some((line) => /tests? passed/.test(line))) return null;
   const text = closing.join('\n');
   const stated = numberIn(text, /(\d+) tests? passed/);
-  const passed = stated > 0 || /tests? passed/.test(text) ? stated : entries.filter((entry) => entry[1] === '✔').length;
+  // A `test.failing` that failed as expected is a `✔ [expected fail]` line and a "known failure", not among
+  // "tests passed": counted as passed either way, so the total is the same whether or not others fail.
+  const known = numberIn(text, /(\d+) known failures?/);
+  const passed = stated > 0 || /tests? passed/.test(text) ? stated + known : entries.filter((entry) => entry[1] === '✔').length;
   const failed = numberIn(text, /(\d+) tests? failed/) + numberIn(text, /(\d+) uncaught exceptions?/) + numberIn(text, /(\d+) unhandled rejections?/);
   const counts = makeCounts(passed, failed, numberIn(text, /(\d+) tests? skipped/) + numberIn(text, /(\d+) tests? todo/));
   const failedLines = entries.filter((entry) => entry[1] === '✘ [fail]:').map((entry) => entry[2] as string);
   const failures = readBlocks(lines, failedLines).slice(0, MAX_FAILURES);
   const tests = entries.map((entry): TestRecord => {
-    if (entry[1] !== '✘ [fail]:') return { id: entry[2] as string, outcome: entry[1] === '✔' ? 'passed' : 'skipped' };
+    if (entry[1] !== '✘ [fail]:') return { id: (entry[2] as string).replace(/^\[expected fail\] /, ''), outcome: entry[1] === '✔' ? 'passed' : 'skipped' };
     const title = failures.map((failure) => failure.testId).find((id) => entry[2] === id || (entry[2] as string).startsWith(`${id} `));
     return { id: title ?? (entry[2] as string), outcome: 'failed' };
   });
