@@ -76,7 +76,13 @@ export async function verificationKey(request: VerifyRequest, scratchRoot: strin
   const scratch = fs.mkdtempSync(path.join(scratchRoot, 'tree-key-'));
   try {
     const tempIndex = path.join(scratch, 'index');
-    if (fs.existsSync(indexFile)) fs.copyFileSync(indexFile, tempIndex);
+    if (fs.existsSync(indexFile)) {
+      fs.copyFileSync(indexFile, tempIndex);
+      // git re-reads an entry written in the same second as its index ("racily clean"): the copy keeps the
+      // index's own time, else a file rewritten at the same size that second would be taken as unchanged.
+      const { atime, mtime } = fs.statSync(indexFile);
+      fs.utimesSync(tempIndex, atime, mtime);
+    }
     const env = { GIT_INDEX_FILE: tempIndex };
     if ((await git(['add', '-A', '--', '.'], env)) === null) return null;
     const tree = await git(['write-tree'], env);
