@@ -4,7 +4,8 @@
  * "Faults"), in each workflow and edit format the kind applies to, without and with --feedback-check,
  * plus `mixed` (every kind but repeat at 0.3). Per cell: runs green, runs that left damage on their
  * branch, mean writer answers, and for `repeat` the most identical answers seen in one step (goal ≤ 3).
- * `--journal FILE` appends each task line as it ends; `--from FILE,…` builds the tables from journals
+ * `--journal FILE` appends each task line as it ends (and a run already in it is not run again: the matrix
+ * resumes); `--from FILE,…` builds the tables from journals
  * instead of running (a later line for the same task and cell replaces an earlier one), so the matrix
  * runs in pieces. Writes bench/results/resilience.json and resilience.md. Hours on the whole corpus:
  * not part of `npm run bench`. A verification of a tree already verified in this process is answered
@@ -86,15 +87,29 @@ if (values.from) {
 } else {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-resilience-'));
   const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
+  // A journal that already holds runs of this matrix (same seed) is resumed: those runs are kept, not run again.
+  const done = new Map<string, CorpusTaskLine>();
+  if (values.journal && fs.existsSync(values.journal)) {
+    for (const text of fs.readFileSync(values.journal, 'utf8').split('\n')) {
+      if (!text.trim()) continue;
+      const line = CorpusTaskLineSchema.parse(JSON.parse(text));
+      const cell = cellOf(line);
+      if (cell && line.faults?.seed === seed) done.set(`${line.task}\u0000${cellKey(cell)}`, line);
+    }
+  }
   try {
     for (const [index, cell] of cells.entries()) {
       const parsed = parseFaultList(cell.kind);
       if (!parsed.ok) throw new Error(parsed.message);
-      process.stdout.write(`\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${tasks.length} task(s)\n`);
+      const kept = tasks.flatMap((task) => done.get(`${task.id}\u0000${cellKey(cell)}`) ?? []);
+      lines.push(...kept);
+      const toRun = tasks.filter((task) => !done.has(`${task.id}\u0000${cellKey(cell)}`));
+      process.stdout.write(`\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${toRun.length} task(s)${kept.length > 0 ? ` (${kept.length} from the journal)` : ''}\n`);
+      if (toRun.length === 0) continue;
       const result = await runCorpusEval({
         appRoot: sourceAppRoot(),
         corpusDir: corpus.dir,
-        tasks,
+        tasks: toRun,
         workflow: cell.workflow,
         editFormat: EditFormatNameSchema.parse(cell.format),
         model: 'oracle:',
