@@ -19,7 +19,7 @@ import { goalOf, selectCandidate, type Candidate } from './candidates';
 import { git, readHistory } from './gitHistory';
 import { licenseText } from './licenseFile';
 import { derivedNotes, MinedTaskSchema, orderedTask, type MinedTask } from './minedTask';
-import { RUNNERS, type RunnerName } from './runnerReports';
+import { reportCommandProblem, RUNNERS, type RunnerName } from './runnerReports';
 import { createCheckout, endToEnd, measureCandidate, type RunSpec } from './validate';
 
 const { values: args } = parseArgs({
@@ -49,6 +49,11 @@ const outDir = path.resolve(need('out'));
 const runner = need('runner') as RunnerName;
 if (!RUNNERS.includes(runner)) {
   process.stderr.write(`mine: --runner must be one of ${RUNNERS.join(', ')}\n`);
+  process.exit(2);
+}
+const reportProblem = [args.report ?? need('test'), need('test')].map((command) => reportCommandProblem(runner, command)).find((problem) => problem !== null);
+if (reportProblem) {
+  process.stderr.write(`mine: ${reportProblem}\n`);
   process.exit(2);
 }
 const spec: RunSpec = { runner, setup: args.setup ?? '', test: need('test'), report: args.report ?? need('test'), reportGrades: args['report-grades'] ?? false, timeoutSeconds: Number(args.timeout) };

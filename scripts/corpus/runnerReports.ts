@@ -133,6 +133,16 @@ export function readCargo(stdout: string, stderr: string): RunnerReport {
   return report(passed, failed);
 }
 
+/**
+ * Why a report command cannot show what a fix repairs, or null. cargo stops at the first test binary
+ * that fails, so at the start the binaries after it never run, and their tests would read as
+ * fail-to-pass though nothing failed (and a task's counts would shrink with every failure).
+ */
+export function reportCommandProblem(runner: RunnerName, command: string): string | null {
+  if (runner === 'cargo' && !/(^|\s)--no-fail-fast(\s|$)/.test(command)) return `\`${command}\` stops at the first failing test binary: add --no-fail-fast, so every test runs at the start too`;
+  return null;
+}
+
 export function readRunner(runner: RunnerName, stdout: string, stderr: string): RunnerReport {
   switch (runner) {
     case 'jest':
