@@ -6,6 +6,8 @@
  *     --report "npx jest --json" --out /work/corpus-wide [--branch main] [--want 6] [--scan 40]
  *     [--require package.json:jest] [--source-pattern '^lib/'] [--since 2019-01-01] [--notes TEXT]
  *     [--only SHA-PREFIX]... [--report-grades: the report command's exit code stands for the test's]
+ *     [--fix SHA-PREFIX]... (a commit read and judged a bug fix whose message does not say so: taken
+ *     like --only, without the message rule; every other rule and check still applies)
  *
  * DIR is a git directory or a bundle. Writes <repo>.bundle (the branch, full history),
  * <repo>.LICENSE and materialize.sh (copied from the shared corpus) into --out and merges the
@@ -30,7 +32,7 @@ const { values: args } = parseArgs({
     scan: { type: 'string', default: '40' }, require: { type: 'string', multiple: true, default: [] },
     'source-pattern': { type: 'string' }, since: { type: 'string' }, notes: { type: 'string', default: '' },
     'materialize-from': { type: 'string', default: '/work/shared/corpus/materialize.sh' }, timeout: { type: 'string', default: '600' },
-    only: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true, default: [] }, fix: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
   },
 });
 
@@ -81,8 +83,9 @@ const sourcePattern = args['source-pattern'] ? new RegExp(args['source-pattern']
 const candidates: Candidate[] = [];
 for (const commit of readHistory(gitDir, branch)) {
   if (args.since && commit.date < args.since) break;
-  if ((args.only ?? []).length > 0 && !(args.only ?? []).some((prefix) => commit.sha.startsWith(prefix))) continue;
-  const selection = selectCandidate(commit, { sourcePattern });
+  const chosen = [...(args.only ?? []), ...(args.fix ?? [])];
+  if (chosen.length > 0 && !chosen.some((prefix) => commit.sha.startsWith(prefix))) continue;
+  const selection = selectCandidate(commit, { sourcePattern, messageVetted: (args.fix ?? []).some((prefix) => commit.sha.startsWith(prefix)) });
   if (!selection.ok) continue;
   if (!requirements.every((rule) => fileAt(commit.sha, rule.file)?.includes(rule.text))) continue;
   candidates.push(selection.candidate);
