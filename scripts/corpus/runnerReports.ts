@@ -173,3 +173,11 @@ export function failToPass(atFix: RunnerReport, atStart: RunnerReport): string[]
   const passingAtStart = new Set(atStart.passed);
   return atFix.passed.filter((name) => !passingAtStart.has(name));
 }
+
+/**
+ * The fail-to-pass names a second run of the start confirms: a test that failed once (a subprocess
+ * timing out under load) and passes again is flaky, and the fix did not repair it.
+ */
+export function repeatedAtStart(names: string[], again: RunnerReport): string[] {
+  return again.namesPassing ? names.filter((name) => !again.passed.includes(name)) : names.filter((name) => again.failed.includes(name));
+}
