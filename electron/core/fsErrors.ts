@@ -19,12 +19,13 @@ export function errnoOf(error: unknown): string | null {
 
 /**
  * A `.catch` handler for a read that may find nothing: `fallback` when the file is not there
- * (`isMissing`), and any other failure rethrown, so "cannot read" never passes for "not there".
+ * (`isMissing`), and any other failure rethrown — as FILE_UNREADABLE naming `path` when one is given —
+ * so "cannot read" never passes for "not there".
  */
-export function whenMissing<T>(fallback: T): (error: unknown) => T {
+export function whenMissing<T>(fallback: T, path?: string): (error: unknown) => T {
   return (error) => {
     if (isMissing(error)) return fallback;
-    throw error;
+    throw path === undefined ? error : unreadable(path, error);
   };
 }
 
