@@ -39,6 +39,7 @@ async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined
     const { GgufInsights } = await import('node-llama-cpp');
     return (await GgufInsights.from(info, llama)).isSupportedByLlamaCpp;
   } catch {
+    // catch-ok: support unknown (null): loading the model says why it cannot
     return null;
   }
 }
@@ -146,6 +147,7 @@ async function readMagic(filePath: string): Promise<string | null> {
     const { bytesRead } = await handle.read(buffer, 0, 4, 0);
     return buffer.subarray(0, bytesRead).toString('latin1');
   } catch {
+    // catch-ok: no magic (null): the caller reports the file as not a GGUF it can read
     return null;
   } finally {
     await handle?.close();
