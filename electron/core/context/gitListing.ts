@@ -28,7 +28,7 @@ function indexPath(root: string): string | null {
     const pointer = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim();
     return pointer ? path.join(path.resolve(root, pointer), 'index') : null;
   } catch {
-    // catch-ok: no in-process index: the listing asks git itself, which reports what it cannot read (decision 75)
+    // catch-ok: no in-process index: the listing asks git itself (decision 75 keeps this fallback)
     return null;
   }
 }
@@ -66,7 +66,7 @@ function readStagedInProcess(root: string): Map<string, string> | null {
   try {
     parsed = parseIndexEntries(fs.readFileSync(file));
   } catch {
-    // catch-ok: no in-process index: the listing asks git itself, which reports what it cannot read (decision 75)
+    // catch-ok: no in-process index: the listing asks git itself (decision 75 keeps this fallback)
     return null;
   }
   // Unmerged or sparse (folder) entries: git's own listing knows what to make of them.

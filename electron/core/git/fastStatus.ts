@@ -17,7 +17,7 @@ import { readTreeEntries } from './treeObjects';
  */
 export async function fastDirtyPaths(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[] | null> {
   const indexFile = path.join(context.dirs.gitDir, 'index');
-  // catch-ok: no in-process index: null makes the caller ask git status, which reports what it cannot read
+  // catch-ok: no in-process index: null makes the caller ask git status instead
   const buffer = await fs.promises.readFile(indexFile).catch(() => null);
   const indexStat = buffer ? await fs.promises.stat(indexFile) : null;
   const parsed = buffer ? parseIndexEntries(buffer) : { entries: [], cachedRootTree: null };

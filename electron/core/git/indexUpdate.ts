@@ -26,7 +26,7 @@ export async function updateIndexInProcess(
   statsBefore?: ReadonlyMap<string, fs.BigIntStats>,
 ): Promise<boolean> {
   const indexFile = path.join(gitDir, 'index');
-  // catch-ok: false makes the caller stage with git instead, which reports what it cannot read
+  // catch-ok: false makes the caller stage with git instead
   const buffer = await syncFs.readFile(indexFile).catch(() => null);
   if (!buffer) return false;
   const indexStat = await syncFs.stat(indexFile, { bigint: true });
@@ -44,7 +44,7 @@ export async function updateIndexInProcess(
   for (const [file, state] of changes) {
     if (!state) continue;
     if (hasFolderConflict(file, byPath, parsed.entries)) return false;
-    // catch-ok: false makes the caller stage with git instead, which reports what it cannot read
+    // catch-ok: false makes the caller stage with git instead
     const stat = await syncFs.lstat(diskPath(workDir, file), { bigint: true }).catch(() => null);
     if (!stat || (statsBefore && !sameFile(statsBefore.get(file), stat))) return false;
     fresh.set(file, encodeEntry(file, state, stat));
@@ -76,7 +76,7 @@ async function writeLocked(indexFile: string, content: Buffer): Promise<boolean>
   try {
     handle = fs.openSync(lock, 'wx', 0o644);
   } catch {
-    // catch-ok: EEXIST is git holding the lock; whatever the reason, false makes the caller stage with git, which reports it
+    // catch-ok: EEXIST is git holding the lock; whatever the reason, false makes the caller stage with git instead
     return false;
   }
   try {

@@ -27,7 +27,7 @@ async function findGgufFiles(folder: string): Promise<string[]> {
     try {
       entries = await fs.promises.readdir(dir, { withFileTypes: true });
     } catch {
-      // catch-ok: a model folder that is absent or cannot be listed offers no models; the doctor lists the folders it looks in
+      // catch-ok: a model folder that is absent or cannot be listed offers no models to pick
       return;
     }
     for (const entry of entries) {
