@@ -43,6 +43,7 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
       try {
         if (landing) normalizeEditPath(landing);
       } catch {
+        // catch-ok: any refusal of the landing path means the same: the edit goes through a symlink out of bounds
         throw rejectEdit('symlink-escape', normalized, `path goes through a symlink into ${landing}`);
       }
       if (index === segments.length - 1 && !options.forReading) {

@@ -17,3 +17,16 @@ export function checkNative(result: NativeGitResult, args: readonly string[], cw
     stderr,
   });
 }
+
+/** isomorphic-git found no such ref, object or repository (its NotFoundError): the failure a lookup may expect. */
+export function isGitNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'NotFoundError';
+}
+
+/** A `.catch` handler for a lookup that may find nothing: `fallback` on NotFoundError, anything else rethrown. */
+export function whenGitNotFound<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (isGitNotFound(error)) return fallback;
+    throw error;
+  };
+}

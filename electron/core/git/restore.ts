@@ -64,6 +64,7 @@ async function removeEmptyParents(root: string, relative: string): Promise<void>
     try {
       await fs.promises.rmdir(diskPath(root, current));
     } catch {
+      // catch-ok: removing emptied folders stops at the first that is not empty or cannot go; the restore itself is done
       return;
     }
     current = path.posix.dirname(current);

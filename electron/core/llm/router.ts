@@ -54,7 +54,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     try {
       options.onEvent?.(event);
     } catch {
-      // a listener's bug must not break generation
+      // catch-ok: a listener's bug must not break generation
     }
   };
   // node-llama-cpp is loaded on the first `llama:` call only: a replay or server run never pays its start.
@@ -113,7 +113,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
           try {
             request.onToken?.(text);
           } catch {
-            // a streaming consumer's bug must not break generation
+            // catch-ok: a streaming consumer's bug must not break generation
           }
           emit({ type: 'token', role: request.role, text });
         },
@@ -139,7 +139,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       try {
         return (await providerFor(route.parsed.value).counter?.(role, config)) ?? null;
       } catch {
-        // Planning falls back to the estimate; the call itself reports why the model cannot load.
+        // catch-ok: Planning falls back to the estimate; the call itself reports why the model cannot load.
         return null;
       }
     },

@@ -62,6 +62,7 @@ export async function mergeRecordedRun(deps: CloseDeps, repoRoot: string, runId:
   const next = await releaseResolved(deps, store, record(store, state, event, { action: 'merged', into: workspace.originalBranch, commit: merged }));
   // The run's work is on the user's branch now: its worktree folder goes (the branch stays, so undo still works,
   // and a resume recreates the folder). Failing to remove it does not undo a merge that happened.
+  // catch-ok: the merge happened, and failing to remove the folder does not undo it (see above)
   await deps.git.closeRun(workspace).catch(() => undefined);
   return { merged, state: next };
 }

@@ -55,7 +55,8 @@ export async function readRunHeader(repoRoot: string, runId: string): Promise<Ru
   try {
     const parsed = RunStateHeaderSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
 }

@@ -83,8 +83,10 @@ export async function searchRepoText(root: string, query: string, options: Searc
 }
 
 async function readSearchable(file: string): Promise<string | null> {
+  // catch-ok: search skips what it cannot read, as grep does; the agent's read_file reports it
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat?.isFile() || stat.size > SEARCH_LIMITS.maxFileBytes) return null;
+  // catch-ok: search skips what it cannot read, as grep does; the agent's read_file reports it
   const buffer = await fs.promises.readFile(file).catch(() => null);
   if (!buffer || buffer.subarray(0, 8000).includes(0)) return null;
   return buffer.toString('utf8');

@@ -60,6 +60,7 @@ export function parseJUnit(xml: string, options: JUnitOptions = { runner: 'junit
   try {
     root = parser.parse(xml) as XmlNode;
   } catch {
+    // catch-ok: a report that is not XML is no structured result: the runner's text output is read instead
     return null;
   }
   if (!root.testsuites && !root.testsuite) return null;

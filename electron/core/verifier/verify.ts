@@ -25,6 +25,7 @@ function realpathOr(dir: string): string {
   try {
     return fs.realpathSync(dir);
   } catch {
+    // catch-ok: a work dir that cannot be resolved is used as given
     return path.resolve(dir);
   }
 }
@@ -32,6 +33,7 @@ function realpathOr(dir: string): string {
 async function headCommit(workDir: string): Promise<string | null> {
   const fromFiles = readHeadCommit(workDir);
   if (fromFiles) return fromFiles;
+  // catch-ok: no git to ask is no HEAD to record: the verdict stands on the tests
   const result = await runNativeGit(workDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => null);
   return result?.code === 0 ? result.stdout.trim() : null;
 }
@@ -182,6 +184,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
     work_dir_writes: writes,
   });
+  // catch-ok: pruning is housekeeping: a failure costs only space, and the verdict is what this call returns
   await pruneArtifactsOccasionally(request.artifactRoot).catch(() => []);
   return {
     verifyRunId,

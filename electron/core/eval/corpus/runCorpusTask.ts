@@ -24,6 +24,7 @@ import { branchDamage, fewerTests } from './damage';
 import { parseGoldPatch } from '../../llm/oracle/goldPatch';
 import type { CorpusTask } from './corpusTasks';
 import { preparedTaskRepo } from './preparedRepo';
+import { isMissing } from '../../fsErrors';
 
 export interface CorpusRunSettings {
   appRoot: string;
@@ -99,8 +100,9 @@ async function fixedTests(repoDir: string, home: string, fixed: string, task: Co
   try {
     const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; run: BareRun };
     if (cached.command === task.test_command && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
-  } catch {
-    // not measured yet
+  } catch (error) {
+    // Not measured yet, or a record cut off by a kill: measure it.
+    if (!isMissing(error) && !(error instanceof SyntaxError)) throw error;
   }
   const run = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
   fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, run })}\n`);

@@ -104,6 +104,7 @@ export class LlamaModelPool {
       for (const [sessionKey, session] of [...loaded.sessions]) {
         if (!sessionKey.startsWith(`${owner}\0`)) continue;
         loaded.sessions.delete(sessionKey);
+        // catch-ok: releasing memory on the way out: a session that cannot be disposed goes with its model
         await session.dispose().catch(() => undefined);
       }
     }
@@ -189,8 +190,10 @@ export class LlamaModelPool {
     if (this.models.get(loaded.modelPath) !== loaded) return;
     this.models.delete(loaded.modelPath);
     if (loaded.idleTimer) clearTimeout(loaded.idleTimer);
+    // catch-ok: releasing memory on unload: a session that cannot be disposed goes with its model
     for (const session of loaded.sessions.values()) await session.dispose().catch(() => undefined);
     loaded.sessions.clear();
+    // catch-ok: releasing memory on unload: the model is forgotten either way, and unloading must not fail a run
     await loaded.model.dispose().catch(() => undefined);
     this.options.emit({ type: 'model_unloaded', model: loaded.spec, reason });
   }

@@ -71,6 +71,7 @@ export class RoleSession {
   exclusive<R>(task: () => Promise<R>): Promise<R> {
     this.running++;
     const run = this.tail.then(task, task);
+    // catch-ok: the tail only orders the next task: this task's failure reaches its caller through run
     this.tail = run.catch(() => undefined);
     return run.finally(() => {
       this.running--;

@@ -37,6 +37,7 @@ function storage(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
+    // catch-ok: a browser that refuses storage (privacy settings) only costs the form's memory
     return null;
   }
 }
@@ -47,7 +48,8 @@ function read(): Memory {
   try {
     const parsed = MemorySchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : EMPTY;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return EMPTY;
   }
 }
@@ -78,6 +80,6 @@ export function rememberForm(repo: string, values: RunFormValues): void {
   try {
     target.setItem(STORAGE_KEY, JSON.stringify({ byRepo, order: order.slice(-MAX_REPOS), last: kept } satisfies Memory));
   } catch {
-    // A full or disabled storage only costs the memory of the form.
+    // catch-ok: A full or disabled storage only costs the memory of the form.
   }
 }
