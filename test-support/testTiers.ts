@@ -90,6 +90,7 @@ export const INTEGRATION_TESTS = [
   'electron/core/git/worktreeRoot.test.ts',
   'electron/core/git/worktreeRun.test.ts',
   'electron/core/git/worktreeSetup.test.ts',
+  'electron/core/git/worktreeSetupManagers.test.ts',
   'electron/core/host/badFrames.test.ts',
   'electron/core/host/webHost.test.ts',
   'electron/core/llm/library/modelLibrary.test.ts',
