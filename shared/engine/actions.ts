@@ -1,11 +1,11 @@
 import type { ErrorCode } from '../errors';
+import type { ModelRole } from '../schemas/roles';
 import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
 import type { UserEditRecord } from './userEdit';
 
-export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'scout' | 'editor';
 
 export type { AgentPurpose };
 
@@ -20,7 +20,7 @@ export type VerifyPurpose = 'preflight' | 'baseline' | 'step' | 'final';
 export type EngineAction =
   | { kind: 'prepare' }
   | { kind: 'verify'; purpose: VerifyPurpose }
-  | { kind: 'agent'; role: AgentRoleName; purpose: AgentPurpose }
+  | { kind: 'agent'; role: ModelRole; purpose: AgentPurpose }
   | { kind: 'apply' }
   | { kind: 'await_user'; gate: PendingGate }
   | { kind: 'internal' }
@@ -51,9 +51,9 @@ export type ActionOutcome =
   /** An answer, typed by its purpose (validated where it arrived). */
   | AgentOutputOutcome
   /** The agent answered seed 000's `{"status":"error","reason"}`. */
-  | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
+  | { kind: 'agent_declined'; role: ModelRole; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */
-  | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
+  | { kind: 'agent_failed'; role: ModelRole; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
   /** `unrelated`: the change's hunks classed as unrelated to the task, for its gates (where none reviews it, they were refused). */
   | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }
   | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }

@@ -5,7 +5,8 @@ import { SteppedPlanSchema } from '../schemas/agents/steppedPlan';
 import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
 import type { AgentPurpose } from './agentPurpose';
-import type { AgentRoleName, CallUsage } from './actions';
+import type { ModelRole } from '../schemas/roles';
+import type { CallUsage } from './actions';
 import { planShapeProblem } from './planning';
 
 /** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
@@ -46,11 +47,11 @@ export type AgentOutputs = { [P in AgentPurpose]: z.infer<(typeof AGENT_OUTPUT_S
 
 /** One purpose's `agent_output` outcome: the purpose names the output's type. */
 export type AgentOutputOutcome = {
-  [P in AgentPurpose]: { kind: 'agent_output'; role: AgentRoleName; purpose: P; output: AgentOutputs[P]; calls: number; usage: CallUsage };
+  [P in AgentPurpose]: { kind: 'agent_output'; role: ModelRole; purpose: P; output: AgentOutputs[P]; calls: number; usage: CallUsage };
 }[AgentPurpose];
 
 interface CallFacts {
-  role: AgentRoleName;
+  role: ModelRole;
   calls: number;
   usage: CallUsage;
 }

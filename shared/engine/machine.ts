@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors';
 import type { AgentOutputOutcome, EditProposal } from './agentOutputs';
-import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
+import type { ModelRole } from '../schemas/roles';
+import type { ActionOutcome, AgentPurpose, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
 import { gateUsesSupervisor, gateWaitsForUser } from './gates';
@@ -257,7 +258,7 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
  * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
  * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
  */
-function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
+function afterAgentFailure(state: RunState, workflow: Workflow, role: ModelRole, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
   const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason, ...spent } };
   const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
   switch (purpose) {
@@ -291,7 +292,7 @@ function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleN
   }
 }
 
-function account(state: RunState, role: AgentRoleName, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
+function account(state: RunState, role: ModelRole, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
   const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
   const stepId = state.current_step_id;
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelRoleSchema } from '../schemas/roles';
 import { GateModesSchema, GateThresholdsSchema } from './gates';
 
 export const EditFormatNameSchema = z.enum(['whole-file', 'unified-diff', 'search-replace']);
@@ -12,8 +13,6 @@ export const RoleModelSchema = z.object({
   prompt_lookup: z.boolean().optional(),
 });
 export type RoleModel = z.infer<typeof RoleModelSchema>;
-
-export const ModelRoleNameSchema = z.enum(['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor']);
 
 /** Seed 003's ToolRegistry: verification tools run in registration order, each reported on its own. */
 export const VerificationToolSchema = z.object({
@@ -106,7 +105,7 @@ export const RunConfigSchema = z.object({
   time_limit_ms: z.number().int().positive().nullable(),
   branch_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/),
   allow_dirty: z.boolean(),
-  models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema),
+  models: z.partialRecord(ModelRoleSchema, RoleModelSchema),
   /** Runs saved before this existed read as the defaults (loopback only). */
   model_access: ModelAccessSchema.default(DEFAULT_MODEL_ACCESS),
   shell_allowlist: z.array(z.string().min(1).max(128)).max(64),

@@ -5,7 +5,8 @@ import { FindingSchema } from '../schemas/agents/tester';
 import { RunStatusSchema, type LogRole } from '../schemas/run';
 import { AgentPurposeSchema } from './agentPurpose';
 import { GateKindSchema, GateModeSchema } from './gates';
-import { EditFormatNameSchema, ModelRoleNameSchema, RoleModelSchema } from './runConfig';
+import { ModelRoleSchema } from '../schemas/roles';
+import { EditFormatNameSchema, RoleModelSchema } from './runConfig';
 import { FeedbackSchema, MetricsSchema, PendingGateSchema, PhaseSchema, PlanStepSchema, TestSummarySchema } from './runState';
 import { UserEditFileSchema } from './userEdit';
 
@@ -39,7 +40,7 @@ export const RUN_EVENTS = {
     workflow: z.string(),
     seed: z.string(),
     branch_prefix: z.string(),
-    models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema.or(z.string())),
+    models: z.partialRecord(ModelRoleSchema, RoleModelSchema.or(z.string())),
     follow_up_of: z.string().optional(),
     start_commit: z.string().optional(),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GateModeSchema } from '../engine/gates';
-import { ModelRoleNameSchema } from '../engine/runConfig';
+import { ModelRoleSchema } from './roles';
 import { RunStateSchema } from '../engine/runState';
 import { MAX_USER_EDITS, UserFileEditSchema } from '../engine/userEdit';
 import type { RunFigures } from '../runView/runFigures';
@@ -14,7 +14,7 @@ export const StartRunRequestSchema = z.strictObject({
   workflow: z.string().max(64).optional(),
   /** One model for every role. */
   model: z.string().min(1).max(4096).optional(),
-  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().min(1).max(4096)).optional(),
+  roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).optional(),
   gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
   timeLimitMs: z.number().int().positive().nullable().optional(),
   testCommand: z.array(z.string().max(4096)).min(1).max(64).optional(),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { GenerationErrorCode } from '../../../shared/errors';
 import type { GateKind } from '../../../shared/engine/gates';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** Which gate (and step) a human rejected, for the call that answers the rejection. */
 export interface RejectionRef {
@@ -15,8 +16,7 @@ export interface RejectionRef {
  * which returns a schema-validated object or a typed error; it never throws for model misbehaviour.
  */
 
-export const MODEL_ROLES = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
+export { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -8,7 +8,8 @@ import { useSettingsStore } from '../../stores/settingsStore';
 import { useUiStore } from '../../stores/uiStore';
 import { GateModeOptions } from '../start/GateModes';
 import { ROLE_LABELS } from '../start/runRequest';
-import { formFromSettings, patchFromForm, SETTINGS_ROLES, type SettingsFormValues } from './settingsForm';
+import { MODEL_ROLES } from '../../../../shared/schemas/roles';
+import { formFromSettings, patchFromForm, type SettingsFormValues } from './settingsForm';
 
 export default function SettingsScreen() {
   const settings = useSettingsStore((state) => state.settings);
@@ -84,7 +85,7 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         </div>
         <details>
           <summary>Default model per role</summary>
-          {SETTINGS_ROLES.map((role) => (
+          {MODEL_ROLES.map((role) => (
             <div className="field" key={role}>
               <label htmlFor={`settings-model-${role}`}>{ROLE_LABELS[role]}</label>
               <input
