@@ -8,7 +8,7 @@ import { estimateTokens } from '../llm/results';
 import type { ModelRole } from '../llm/types';
 import { contextFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
-import type { AgentContext, AgentInput, TaskView } from './registry';
+import type { AgentContext, AgentInput, TaskView } from './agentContext';
 
 /**
  * Seed 002's quality gates, as the Supervisor is told them (`prompts/criteria/`). "Tests must be
