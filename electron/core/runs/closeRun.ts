@@ -3,9 +3,9 @@ import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunClosure } from '../../../shared/schemas/run';
 import type { EngineDeps } from '../engine/engineDeps';
-import { releaseIfRetained } from '../engine/defaultDeps';
 import { RunStore } from '../engine/runStore';
 import { releaseRunArtifacts } from '../engine/stuckReport';
+import { releaseIfRetained } from '../verifier/artifacts';
 
 type CloseDeps = Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>;
 
