@@ -2,12 +2,13 @@ import type { ErrorCode } from '../errors';
 import type { ModelRole } from '../schemas/roles';
 import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
+import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
 import type { UserEditRecord } from './userEdit';
 
 
-export type { AgentPurpose };
+export type { AgentPurpose, CallUsage };
 
 /**
  * `preflight`: seed 001's run before any change (green means nothing to do). `baseline`: the same run in
@@ -25,15 +26,6 @@ export type EngineAction =
   | { kind: 'await_user'; gate: PendingGate }
   | { kind: 'internal' }
   | { kind: 'finish' };
-
-export interface CallUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Of the prompt tokens, those served from a reused KV-cache prefix (the rest is new prefill); absent: 0. */
-  cached_tokens?: number;
-  /** Some count is an estimate (oracle/replay models, a server that gave none). */
-  estimated?: boolean;
-}
 
 /** What executing an action produced; `applyOutcome` turns it into the next state and log events. */
 export type ActionOutcome =
