@@ -10,7 +10,7 @@ import type { ModelRouterOptions } from '../electron/core/llm/routerOptions';
 import type { ContextItem, GenerateRequest } from '../electron/core/llm/types';
 import { failureExcerpt } from '../electron/core/verifier/excerpt';
 import { readOutcome } from '../electron/core/verifier/readOutcome';
-import { lastLines, truncateReport } from '../electron/core/verifier/report';
+import { lastLines, truncateReport } from '../electron/core/basics/outputText';
 import { runnerOf } from '../electron/core/verifier/runnerFlags';
 import type { VerifyRequest } from '../electron/core/workspace/types';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from './exampleRepo';

@@ -7,9 +7,9 @@ import { nativeGitVersion } from '../git/nativeGit';
 import { inspectGguf, physicalCoreCount, scanModelFolders } from '../llm/index';
 import { availableMemoryBytes, estimateCpuMemory } from '../llm/llama/memory';
 import { sharedLlama } from '../llm/llama/runtime';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
 import { artifactUsage } from '../verifier/artifacts';
-import { findExecutable } from '../verifier/commandLookup';
+import { findExecutable } from '../basics/commandLookup';
 import { detectTestCommand, probeSandbox, type DetectedTestCommand } from '../workspace/index';
 import type { CommandProbe, DoctorProbes, ElectronProbe, LlamaProbe } from './types';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findExecutableSync } from '../verifier/commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
 
 /** `workspace.setup: auto` (and a corpus task's `setup_command: auto`): install the way the repository's lockfile says. */
 export const AUTO_SETUP = 'auto';

@@ -15,7 +15,7 @@ import { modelAssignments } from '../../engine/preflight';
 import { stopRunNow } from '../../engine/hardStop';
 import { workflowOf, resumeRun, startRun } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
-import { killLiveTreesNow } from '../../verifier/processTree';
+import { killLiveTreesNow } from '../../basics/processTree';
 import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
