@@ -13,7 +13,7 @@ import { startRun } from '../engine/runner';
 import { runDir } from '../engine/runStore';
 import { createCore } from './coreHandlers';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 
 let dataDir: string;
 let handlers: Handlers;

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 import { createCore } from './coreHandlers';
 import path from 'node:path';
 import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';

@@ -12,7 +12,7 @@ import { RunManager } from '../runs/runManager';
 import { RunOperations } from '../runs/runOperations';
 import { SettingsStore } from '../settings/settingsStore';
 import { createGitFacade } from '../workspace/index';
-import type { EventBus } from './eventBus';
+import type { EventBus } from '../runs/eventBus';
 
 export interface CoreOptions {
   mode: AppMode;

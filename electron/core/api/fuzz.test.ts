@@ -8,7 +8,7 @@ import { seededRandom } from '../../../test-support/faults/faultyModel';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { createCore } from './coreHandlers';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 
 const dataDir = makeTempDir('lathe-fuzz-');
 const repo = makeExampleRepo('js-stats');

@@ -10,7 +10,7 @@ import type { ChatMessage } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { cancelRun, resumeRun, startRun } from './runner';
 import { readLog, RunStore } from './runStore';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from '../runs/eventBus';
 import { RunManager } from '../runs/runManager';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 

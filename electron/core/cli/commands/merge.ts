@@ -1,7 +1,7 @@
 import { LatheError } from '../../../../shared/errors';
 import { quoteGitPath } from '../../../../shared/gitPath';
 import { mergeRefusal } from '../../../../shared/mergeRefusal';
-import { mergeRecordedRun } from '../../runs/closeRun';
+import { mergeRecordedRun } from '../../engine/closeRun';
 import { createGitFacade } from '../../workspace/index';
 import { parseCommandArgs, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
