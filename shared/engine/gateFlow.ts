@@ -2,7 +2,7 @@ import type { PendingEvent, Transition } from './actions';
 import { executionExhausted } from './budget';
 import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
-import { gateWaitsForUser } from './gates';
+import { gateWaitsForUser } from '../schemas/gates';
 import { currentPlan, currentStep, updatePlan, updateStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { FeedbackPart, PendingGate, RunState, Verdict } from './runState';

@@ -4,7 +4,7 @@ import type { ModelRole } from '../schemas/roles';
 import type { ActionOutcome, AgentPurpose, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
-import { gateUsesSupervisor, gateWaitsForUser } from './gates';
+import { gateUsesSupervisor, gateWaitsForUser } from '../schemas/gates';
 import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';

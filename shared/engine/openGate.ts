@@ -1,5 +1,5 @@
 import type { Transition } from './actions';
-import type { GateKind } from './gates';
+import type { GateKind } from '../schemas/gates';
 import { currentPlan } from './planOps';
 import type { PendingGate, RunState } from './runState';
 

@@ -1,7 +1,7 @@
 import type { PendingEvent, Transition } from './actions';
 import { countVerdict, countVerifyFailure, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, finishRun } from './finish';
-import { gateUsesSupervisor } from './gates';
+import { gateUsesSupervisor } from '../schemas/gates';
 import { currentStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { Feedback, RunState, TestSummary, Verdict } from './runState';

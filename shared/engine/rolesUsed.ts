@@ -1,5 +1,5 @@
 import type { ModelRole } from '../schemas/roles';
-import { gateUsesSupervisor, GATE_KINDS } from './gates';
+import { gateUsesSupervisor, GATE_KINDS } from '../schemas/gates';
 import type { Workflow } from './workflows';
 import type { RunConfig } from './runConfig';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ModelRoleSchema } from '../schemas/roles';
-import { GateModesSchema, GateThresholdsSchema } from './gates';
+import { GateModesSchema, GateThresholdsSchema } from '../schemas/gates';
 
 export const EditFormatNameSchema = z.enum(['whole-file', 'unified-diff', 'search-replace']);
 

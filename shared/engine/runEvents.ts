@@ -4,7 +4,7 @@ import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FindingSchema } from '../schemas/agents/tester';
 import { RunStatusSchema, type LogRole } from '../schemas/run';
 import { AgentPurposeSchema } from './agentPurpose';
-import { GateKindSchema, GateModeSchema } from './gates';
+import { GateKindSchema, GateModeSchema } from '../schemas/gates';
 import { ModelRoleSchema } from '../schemas/roles';
 import { EditFormatNameSchema, RoleModelSchema } from './runConfig';
 import { FeedbackSchema, MetricsSchema, PendingGateSchema, PhaseSchema, PlanStepSchema, TestSummarySchema } from './runState';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunClosureSchema, RunStatusSchema } from '../schemas/run';
-import { GateKindSchema } from './gates';
+import { GateKindSchema } from '../schemas/gates';
 import { RunConfigSchema } from './runConfig';
 import { EditorBriefSchema } from '../schemas/agents/scout';
 import { InventoryCheckSchema } from './testInventory';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GateModesSchema } from './gates';
+import { GateModesSchema } from '../schemas/gates';
 import { EditFormatNameSchema, LimitsSchema } from './runConfig';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GateModesSchema } from '../engine/gates';
+import { GateModesSchema } from './gates';
 import { ModelRoleSchema } from './roles';
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);

@@ -1,4 +1,4 @@
-import type { GateKind } from '../../../shared/engine/gates';
+import type { GateKind } from '../../../shared/schemas/gates';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';

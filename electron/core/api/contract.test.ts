@@ -5,7 +5,7 @@ import { createCore } from './coreHandlers';
 import path from 'node:path';
 import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import { RunPageSchema } from '../../../shared/schemas/runRequests';
+import { RunPageSchema } from '../../../shared/contract/runRequests';
 import {
   createEventSubscribers,
   createRequestFunctions,

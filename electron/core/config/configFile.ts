@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GateModeSchema } from '../../../shared/engine/gates';
+import { GateModeSchema } from '../../../shared/schemas/gates';
 import { EditFormatNameSchema, VerificationToolSchema } from '../../../shared/engine/runConfig';
 import { MODEL_ROLES } from '../../../shared/schemas/roles';
 

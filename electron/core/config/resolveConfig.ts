@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
-import type { GateKind, GateMode } from '../../../shared/engine/gates';
+import type { GateKind, GateMode } from '../../../shared/schemas/gates';
 import { isWorkflowName, WORKFLOW_NAMES, WORKFLOWS } from '../../../shared/engine/workflows';
 import { RunConfigSchema, type RunConfig } from '../../../shared/engine/runConfig';
 import { LatheError } from '../../../shared/errors';

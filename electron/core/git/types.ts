@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { LineChangeSchema } from '../../../shared/schemas/runRequests';
+import type { LineChangeSchema } from '../../../shared/diff/lineDiff';
 
 // The git layer's contract: preflight, a run's workspace, its commits and diffs, workspace setup.
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { GenerationErrorCode } from '../../../shared/errors';
-import type { GateKind } from '../../../shared/engine/gates';
+import type { GateKind } from '../../../shared/schemas/gates';
 import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** Which gate (and step) a human rejected, for the call that answers the rejection. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
+import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/schemas/gates';
 import type { RunState } from '../../../../shared/engine/runState';
 import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 import { setAsideNotice } from '../../../../shared/schemas/settings';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { setAsideNotice } from '../../../../shared/schemas/settings';
-import { GATE_KINDS, type GateMode } from '../../../../shared/engine/gates';
+import { GATE_KINDS, type GateMode } from '../../../../shared/schemas/gates';
 import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { useAppStore } from '../../stores/appStore';
 import { useModelsStore } from '../../stores/modelsStore';

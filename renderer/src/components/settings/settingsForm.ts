@@ -1,5 +1,5 @@
-import type { GateKind, GateMode } from '../../../../shared/engine/gates';
-import { GATE_KINDS } from '../../../../shared/engine/gates';
+import type { GateKind, GateMode } from '../../../../shared/schemas/gates';
+import { GATE_KINDS } from '../../../../shared/schemas/gates';
 import type { Settings, SettingsPatch } from '../../../../shared/schemas/settings';
 import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 

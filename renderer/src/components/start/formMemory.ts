@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GateModesSchema } from '../../../../shared/engine/gates';
+import { GateModesSchema } from '../../../../shared/schemas/gates';
 import { isWorkflowName, type WorkflowName } from '../../../../shared/engine/workflows';
 import { ModelRoleSchema } from '../../../../shared/schemas/roles';
 import type { RunFormValues } from './runRequest';

@@ -1,8 +1,8 @@
-import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/engine/gates';
+import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/schemas/gates';
 import { WORKFLOWS, type Workflow, type WorkflowName } from '../../../../shared/engine/workflows';
 import type { ModelRole } from '../../../../shared/schemas/roles';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
-import type { StartRunRequest } from '../../../../shared/schemas/runRequests';
+import type { StartRunRequest } from '../../../../shared/contract/runRequests';
 import type { Settings } from '../../../../shared/schemas/settings';
 
 
