@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LineChangeSchema, LineCountSchema } from '../diff/lineDiff';
 import { GateModeSchema } from '../schemas/gates';
 import { ModelRoleSchema } from '../schemas/roles';
+import { WorkflowNameSchema } from '../schemas/workflowName';
 import { RunStateSchema } from '../engine/runState';
 import { MAX_USER_EDITS, UserFileEditSchema } from '../engine/userEdit';
 import type { RunFigures } from '../runView/runFigures';
@@ -12,7 +13,7 @@ import { RunIdSchema, RunLogEventSchema, RunStatusSchema, TransientEventSchema }
 export const StartRunRequestSchema = z.strictObject({
   repo: ClientPathSchema,
   goal: z.string().trim().min(1).max(20_000),
-  workflow: z.string().max(64).optional(),
+  workflow: WorkflowNameSchema.optional(),
   /** One model for every role. */
   model: z.string().min(1).max(4096).optional(),
   roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelRoleSchema } from '../schemas/roles';
+import { WorkflowNameSchema } from '../schemas/workflowName';
 import { GateModesSchema, GateThresholdsSchema } from '../schemas/gates';
 
 export const EditFormatNameSchema = z.enum(['whole-file', 'unified-diff', 'search-replace']);
@@ -83,7 +84,7 @@ export const DEFAULT_MODEL_ACCESS: ModelAccess = { allow_hosts: [], token_env: '
 
 /** Everything a run needs to behave the same after a resume; frozen into state.json at start. */
 export const RunConfigSchema = z.object({
-  workflow: z.string().min(1).max(64),
+  workflow: WorkflowNameSchema,
   edit_format: EditFormatNameSchema,
   artifacts_only: z.boolean(),
   tests_read_only: z.boolean(),
