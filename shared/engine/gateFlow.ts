@@ -107,7 +107,7 @@ function approveWithEdit(state: RunState, gate: PendingGate, comment: string | n
     events: [
       { role: 'user', type: 'gate_decided', data: { ...ref, approved: true, comment, edited_feedback: null } },
       { role: 'user', type: 'user_edit', data: { ...ref, step_id: gate.step_id, commit: edit.commit, files: edit.files, test_files: edit.test_files } },
-      { role: 'git', type: 'commit', data: { sha: edit.commit, task_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
+      { role: 'git', type: 'commit', data: { sha: edit.commit, step_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
       { role: 'user', type: 'gate_closed', data: { ...ref, approved: true, by: 'user' } },
     ],
   };

@@ -90,5 +90,5 @@ export function afterFinalTest(state: RunState, test: TestSummary): Transition {
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
   const next: RunState = { ...state, last_test: test, metrics, gate: gate ? { ...gate, needs_final_test: false } : null };
-  return { state: next, events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', task_id: null, ...test } }] };
+  return { state: next, events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', step_id: null, ...test } }] };
 }

@@ -105,14 +105,14 @@ export const RUN_EVENTS = {
   agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string(), usage: usage.optional(), calls: z.number().optional() }),
   /** `code` when a model error no retry can cure ended the run; `usage`: what the calls cost (absent in older logs). */
   agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: ErrorCodeSchema.optional(), usage: usage.optional(), calls: z.number().optional() }),
-  patch: z.object({ task_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
+  patch: z.object({ step_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
   edit_rejected: z.object({ code: ErrorCodeSchema, rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
-  commit: z.object({ sha: z.string().nullable(), task_id: stepId, files: z.array(z.string()) }),
-  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), task_id: stepId.optional() }),
-  tester_report: z.object({ task_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
-  /** The Tester's fix plan; `invalid` (and nothing else but `task_id`) when its answer did not match the schema. */
+  commit: z.object({ sha: z.string().nullable(), step_id: stepId, files: z.array(z.string()) }),
+  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), step_id: stepId.optional() }),
+  tester_report: z.object({ step_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
+  /** The Tester's fix plan; `invalid` (and nothing else but `step_id`) when its answer did not match the schema. */
   fix_plan: z.object({
-    task_id: stepId,
+    step_id: stepId,
     summary: z.string().optional(),
     findings: z.array(FindingSchema).optional(),
     fix_plan: z.array(z.string()).optional(),
