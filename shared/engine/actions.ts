@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors';
 import type { ModelRole } from '../schemas/roles';
+import type { StoppedStatus } from '../schemas/run';
 import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
 import type { CallUsage } from './callUsage';
@@ -59,7 +60,7 @@ export type ActionOutcome =
   | { kind: 'execution_budget_exhausted'; reason: string }
   /** Seed 001: the test command is not in the ShellTool allowlist; nothing was created. */
   | { kind: 'command_rejected'; command: string; reason: string }
-  | { kind: 'stopped'; reason: 'aborted' | 'paused' | 'time_expired'; detail?: string }
+  | { kind: 'stopped'; reason: StoppedStatus; detail?: string }
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 

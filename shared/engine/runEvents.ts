@@ -3,7 +3,7 @@ import { ErrorCodeSchema } from '../errors';
 import { AgentContextDataSchema } from '../schemas/agentContext';
 import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FindingSchema } from '../schemas/agents/tester';
-import { RunStatusSchema, type LogRole } from '../schemas/run';
+import { RunStatusSchema, StoppedStatusSchema, type LogRole } from '../schemas/run';
 import { AgentPurposeSchema } from './agentPurpose';
 import { GateKindSchema, GateModeSchema } from '../schemas/gates';
 import { ModelRoleSchema } from '../schemas/roles';
@@ -144,7 +144,7 @@ export const RUN_EVENTS = {
   scout_brief: EditorBriefSchema,
   scout_report: z.object({ scout: z.enum(['A', 'B']), question: z.string(), context_file: z.string(), tool_calls: z.number(), report: ScoutReportSchema }),
   warning: z.object({ message: z.string(), ids: z.array(z.string()).optional(), reason: z.string().optional() }),
-  run_stopped: z.object({ status: z.enum(['aborted', 'paused', 'time_expired']), reason: z.string(), phase: PhaseSchema, resumable: z.literal(true) }),
+  run_stopped: z.object({ status: StoppedStatusSchema, reason: z.string(), phase: PhaseSchema, resumable: z.literal(true) }),
   run_finished: z.object({ status: RunStatusSchema, exit_code: z.number(), reason: z.string(), code: ErrorCodeSchema.optional(), commits: z.array(z.string()) }),
   definition_of_done: z.object({ checks: z.array(z.object({ id: z.enum(['verifier_pass', 'minimal_diff', 'tests_for_change', 'summary']), ok: z.boolean(), detail: z.string() })) }),
   artifacts_released: z.object({ dirs: z.array(z.string()) }),
