@@ -35,7 +35,7 @@ function unwrap<T>(result: Result<T>): T {
 const gatedRun = (repo: TempRepo) => ({
   repo: repo.dir,
   goal: 'fix median and document it',
-  workflow: 'dev-agent',
+  workflow: 'dev-agent' as const,
   model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`,
   gates: { step: 'human' as const },
 });

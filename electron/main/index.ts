@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog } from 'electron';
 import type { Handlers } from '../../shared/contract/api';
-import { EventBus } from '../core/api/eventBus';
+import { EventBus } from '../core/runs/eventBus';
 import { createCore } from '../core/api/coreHandlers';
 import { notifyGates } from './gateNotifier';
 import { forwardEvents, registerIpc } from './ipc';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
 import { clearListingMemory, listWithBlobs, type GitListing, type ListingOptions } from './gitListing';
 import { extractSymbols, type FileSymbol } from './symbols';
 

@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import type { AppliedEditSet, ApplyOptions, EditPolicy, PlannedEditSet } from '../workspace/types';
+import type { AppliedEditSet, EditPolicy, PlannedEditSet } from './types';
+import type { ApplyOptions } from '../git/types';
 import { PathPolicy } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 import { resolveInsideRepo } from './symlinks';
 import { isMissing } from '../fsErrors';
 

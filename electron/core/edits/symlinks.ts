@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing, unreadable } from '../fsErrors';
 import { normalizeEditPath } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 
 /** True when `candidate` is `root` or inside it (both absolute, resolved). */
 export function isInside(root: string, candidate: string): boolean {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { ensureExcluded } from './excludes';
 import type { RepoContext } from './repoContext';
 import { isInside } from './worktreeRoot';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from './listFiles';
 import { parseIndexEntries, type IndexEntry } from './indexEntries';
 import { diskPath } from './pathBytes';
 import type { RepoContext } from './repoContext';

@@ -1,4 +1,4 @@
-import type { GitFacade, RunWorkspace } from '../workspace/types';
+import type { GitFacade, RunWorkspace } from './types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
 import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead, runPatchIn } from './history';

@@ -2,11 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { RepoStatus } from '../../../shared/schemas/repo';
-import { isLatheError, LatheError } from '../../../shared/errors';
+import { LatheError } from '../../../shared/errors';
 import { isMissing, unreadable } from '../fsErrors';
 import { isGitNotFound, whenGitNotFound } from './gitErrors';
 import { nativeGitVersion, runNativeGit } from './nativeGit';
-import { detectionLabel, detectTestCommand } from '../verifier/detect';
 
 const MAX_LISTED_CHANGES = 200;
 
@@ -31,7 +30,7 @@ export async function resolveRepoRoot(requested: string): Promise<string> {
 }
 
 /** Branch, HEAD and uncommitted changes of a work tree; native git when installed (it is much faster). */
-export async function readRepoStatus(requested: string): Promise<RepoStatus> {
+export async function readGitStatus(requested: string): Promise<Omit<RepoStatus, 'testCommand' | 'testCommandReason'>> {
   const root = await resolveRepoRoot(requested);
   const base = { path: root, name: path.basename(root) };
   const native = (await nativeGitVersion()) !== null;
@@ -42,14 +41,8 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   ]);
   // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
   const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
-  // Display only: a manifest that cannot be read is named as the reason there is no command (a run refuses it).
-  const detected = await detectTestCommand(root)
-    .then((found) => (found ? { argv: found.argv, reason: detectionLabel(found) } : null))
-    .catch((error: unknown) => (isLatheError(error, 'FILE_UNREADABLE') ? { argv: null, reason: error.message } : null));
   return {
     ...base,
-    testCommand: detected?.argv ?? null,
-    testCommandReason: detected?.reason ?? null,
     branch,
     head,
     dirty: changed.length > 0,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { refreshIndex } from './commitStep';
 import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';

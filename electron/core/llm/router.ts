@@ -8,8 +8,9 @@ import { OracleProvider } from './providers/oracleProvider';
 import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
+import type { ModelRouterOptions } from './routerOptions';
 import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
-import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions, type PromptCounter, type RoleModelConfig } from './types';
+import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type PromptCounter, type RoleModelConfig } from './types';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/schemas/runRequests';
-import type { EventBus } from '../api/eventBus';
+import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/contract/runRequests';
+import type { EventBus } from './eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../engine/defaultDeps';
 import { checkUserEdits } from '../engine/userEdits';

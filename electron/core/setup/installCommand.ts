@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findExecutableSync } from '../verifier/commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
 import { isMissing } from '../fsErrors';
 
 /** `workspace.setup: auto` (and a corpus task's `setup_command: auto`): install the way the repository's lockfile says. */

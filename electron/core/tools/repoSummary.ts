@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RepoSummaryOptions } from '../workspace/types';
+import type { RepoSummaryOptions } from './types';
 import { firstDocLine, formatSize, languageOf } from './fileNotes';
-import { listRepoFiles } from './listFiles';
+import { listRepoFiles } from '../git/listFiles';
 
 export const SUMMARY_DEFAULTS = { maxEntries: 200, maxBytes: 12_000, maxFiles: 250_000, statAllBelow: 5000 } as const;
 

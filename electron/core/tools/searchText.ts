@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { LatheError } from '../../../shared/errors';
-import type { SearchHit } from '../workspace/types';
-import { listRepoFiles } from './listFiles';
+import type { SearchHit } from './types';
+import { listRepoFiles } from '../git/listFiles';
 
 export const SEARCH_LIMITS = {
   maxResults: 100,

@@ -47,6 +47,13 @@ export async function isRetained(artifactDir: string): Promise<boolean> {
   );
 }
 
+/** Releases a retained artifact folder; true when it was retained. */
+export async function releaseIfRetained(dir: string): Promise<boolean> {
+  const held = await isRetained(dir);
+  if (held) await releaseRetainedArtifacts(dir);
+  return held;
+}
+
 /**
  * Deletes verifier runs that are both older than 14 days and not among the 20 newest, unless
  * retained. Only folders named like verifier runs are considered; returns the deleted ids.

@@ -6,7 +6,7 @@ import { resolveGitDirs } from '../git/gitDirs';
 import { isoCacheFor } from '../git/isoCache';
 import { nativeGitVersion, runNativeGit } from '../git/nativeGit';
 import { DEPENDENCY_FOLDERS } from '../git/runWorkspace';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
 import { whenMissing } from '../fsErrors';
 
 export interface TemporaryCheckout {

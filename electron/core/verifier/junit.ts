@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { TestCounts } from '../workspace/types';
+import type { TestCounts } from './types';
 import type { TestRecord } from '../../../shared/schemas/testInventory';
 import { firstLines, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './parsers/outcome';
 

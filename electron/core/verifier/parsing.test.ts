@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJUnit } from './junit';
-import { lastLines, truncateReport } from './report';
+import { lastLines, truncateReport } from '../basics/outputText';
 import { prepareCommand, runnerOf } from './runnerFlags';
 import type { TestOutcome } from './parsers/outcome';
 import { parseSummaryLines } from './summaryLines';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findExecutableSync } from './commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
 
 /**
  * What a sandboxed command sees of this machine besides its work tree, the repository and

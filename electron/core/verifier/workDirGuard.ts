@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkDirWrites } from '../workspace/types';
+import type { WorkDirWrites } from './types';
 import { runNativeGit } from '../git/nativeGit';
 import { UNSHARED_NODE_ENTRIES } from '../git/dependencyLinks';
 import { parseIndexEntries } from '../git/indexEntries';

@@ -1,7 +1,8 @@
 import { GgufInsights, InsufficientMemoryError, readGgufFileInfo, type Llama, type LlamaModel } from 'node-llama-cpp';
 import { LatheError } from '../../../../shared/errors';
 import { inspectGguf } from '../library/inspectGguf';
-import type { LlmEvent, ModelRole } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
+import type { LlmEvent } from '../types';
 import { availableMemoryBytes, estimateCpuMemory, formatBytes } from './memory';
 import { RoleSession } from './roleSession';
 import { chooseContextSize, type WindowChoice } from './contextChoice';

@@ -1,5 +1,6 @@
 import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
-import type { ChatMessage, ModelRole } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
+import type { ChatMessage } from '../types';
 
 export function toChatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = messages.map((message): ChatHistoryItem => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { GateModesSchema } from '../../../../shared/engine/gates';
+import { GateModesSchema } from '../../../../shared/schemas/gates';
 import { isWorkflowName, type WorkflowName } from '../../../../shared/engine/workflows';
-import { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
+import { ModelRoleSchema } from '../../../../shared/schemas/roles';
 import type { RunFormValues } from './runRequest';
 
 /**
@@ -17,7 +17,7 @@ const RememberedValuesSchema = z.object({
   goal: z.string().max(20_000),
   workflow: z.string().refine(isWorkflowName),
   model: z.string().max(4096),
-  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().max(4096)),
+  roleModels: z.partialRecord(ModelRoleSchema, z.string().max(4096)),
   gates: GateModesSchema,
   timeLimitMinutes: z.string().max(10),
   testCommand: z.string().max(4096),

@@ -2,10 +2,10 @@ import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunClosure } from '../../../shared/schemas/run';
-import type { EngineDeps } from '../engine/engineDeps';
-import { releaseIfRetained } from '../engine/defaultDeps';
-import { RunStore } from '../engine/runStore';
-import { releaseRunArtifacts } from '../engine/stuckReport';
+import type { EngineDeps } from './engineDeps';
+import { RunStore } from './runStore';
+import { releaseRunArtifacts } from './stuckReport';
+import { releaseIfRetained } from '../verifier/artifacts';
 
 type CloseDeps = Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePackageManagerStandIns, type PackageManagerStandIns } from '../../../test-support/packageManagerStandIns';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { createGitFacade } from './gitFacade';
+import { createGitFacade } from '../git/gitFacade';
 import { runWorkspaceSetup } from './worktreeSetup';
 
 // pnpm and yarn are not installable here (corepack refuses the registry's metadata), so stand-ins on

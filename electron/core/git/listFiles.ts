@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isMissing } from '../fsErrors';
-import { resolveGitDirs } from '../git/gitDirs';
-import { decodeName, diskPath } from '../git/pathBytes';
+import { resolveGitDirs } from './gitDirs';
+import { decodeName, diskPath } from './pathBytes';
 
 interface RuleSet {
   /** Folder (repo-relative, '' for the root) the patterns are relative to. */
