@@ -9,6 +9,7 @@ export const INTEGRATION_TESTS = [
   'electron/core/agents/planningContext.test.ts',
   'electron/core/agents/promptExamples.test.ts',
   'electron/core/agents/prompts.test.ts',
+  'electron/core/agents/retryContext.test.ts',
   'electron/core/agents/reviewInput.test.ts',
   'electron/core/agents/runAgent.test.ts',
   'electron/core/agents/windowFit.test.ts',

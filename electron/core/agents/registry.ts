@@ -13,6 +13,7 @@ import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agent
 import type { ContextItem, ModelRole } from '../llm/types';
 import type { BuiltContext } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
+import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens } from './contextFiles';
 import { earlierRunItem, withEarlierRun } from './earlierRunContext';
@@ -104,7 +105,10 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       const workDir = ctx.state.workspace?.workDir;
       if (!workDir) return { input, context: [...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })), ...earlierRunItem(ctx.earlierRun ?? null)] };
-      const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
+      // A retry sees whole the source files the step's last answer wrote: the feedback names what to mend
+      // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
+      const rewritten = (step?.attempts ?? 1) > 1 ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
+      const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])] };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
       const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
