@@ -108,7 +108,12 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       // A retry sees whole the source files the step's last answer wrote: the feedback names what to mend
       // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
       const rewritten = (step?.attempts ?? 1) > 1 ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
-      const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])] };
+      // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
+      // a path) would move the context away from the failing code the attempt before was shown.
+      const lastTest = ctx.state.last_test;
+      const failingRun = lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output') ? testRunText(lastTest, 'excerpt') : null;
+      const rankedOn = [feedback, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
+      const query = { goal: ctx.state.goal, feedback: rankedOn, artifacts, targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])] };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
       const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
@@ -117,6 +122,9 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
     },
   };
 }
+
+/** Feedback that is itself the failing run (its output, or the fix plan made from it). */
+const TEST_FEEDBACK = new Set(['test_output', 'first_failure', 'fix_plan']);
 
 const testReporter: AgentSpec = {
   modelRole: 'tester',

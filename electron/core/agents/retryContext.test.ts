@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
 import { WORKFLOWS } from '../../../shared/engine/workflows';
-import type { RunState } from '../../../shared/engine/runState';
+import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { getEditFormat } from '../edits/formats';
@@ -25,7 +25,7 @@ function repoFiles(): Record<string, string> {
   };
 }
 
-function writerContext(dir: string, attempts: number, proposalFiles: string[]): AgentContext {
+function writerContext(dir: string, attempts: number, proposalFiles: string[], lastTest: TestSummary | null = null): AgentContext {
   const workflow = WORKFLOWS['dev-agent'];
   const config = { ...configFromWorkflow(workflow), edit_format: 'search-replace' as const, models: { coder: { model: 'replay:none.json', context_size: 8192 } } };
   const base = initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 });
@@ -37,6 +37,7 @@ function writerContext(dir: string, attempts: number, proposalFiles: string[]): 
     plan_stack: ['plan_0001'],
     current_step_id: 'T1',
     proposal_files: proposalFiles,
+    last_test: lastTest,
     feedback: attempts > 1 ? { kind: 'edit_rejected' as const, text: 'your answer was not applied: edit 1 is a placeholder, not code: write out every line you keep' } : null,
     workspace: { runId: 'test', repoRoot: dir, workDir: dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
   };
@@ -62,5 +63,21 @@ describe("a retry's writer context", () => {
     // The same files named by a first attempt's state change nothing: only a retry carries the last answer's files.
     const notRetry = await buildMessages(coder, writerContext(repo.dir, 1, ['src/rounding.js']));
     expect(notRetry.report?.included.map((entry) => entry.id)).toEqual(first.report?.included.map((entry) => entry.id));
+  });
+
+  it('is ranked on the failing run as well as a refusal, so the failing code stays in view', async () => {
+    const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
+    if (!coder) throw new Error('no coder spec');
+    const output = 'AssertionError: roundCents(1.05) returned 5, expected 5 cents as 05\n    at roundCents (src/rounding.js:364:10)\n    at roundCents (src/rounding.js:365:3)';
+    const failing: TestSummary = {
+      status: 'FAIL', passed: false, exit_code: 1, counts: { passed: 0, failed: 1, skipped: 0, total: 1 },
+      first_failure: { test_id: 'test/price.test.js', message: 'AssertionError', location: 'src/rounding.js:364:10' },
+      results_from: null, report: output, excerpt: output, tail: output, reason: null, isolation: 'none', duration_ms: 1,
+      verify_run_id: 'v1', artifact_dir: '', coverage_percent: null, failed_phase: 'test', work_dir_writes: null, inventory: null, tools: [],
+    };
+    const refusalOnly = await buildMessages(coder, writerContext(repo.dir, 2, []));
+    expect(refusalOnly.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');
+    const withFailure = await buildMessages(coder, writerContext(repo.dir, 2, [], failing));
+    expect(withFailure.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
   });
 });
