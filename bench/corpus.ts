@@ -7,6 +7,8 @@
  * (by default) the oracle model, judged by the task's own test command. Prints a table and writes
  * bench/results/corpus.json and corpus.md (`--name NAME`: NAME.json and NAME.md, so another corpus's table
  * never replaces the shared corpus's). Hours on the full corpus: it is not part of `npm run bench`.
+ * A verification of a tree already verified in this process is answered from its result (decision 98);
+ * `--fresh-verifications` runs every one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,12 +17,13 @@ import { parseArgs } from 'node:util';
 import { WORKFLOW_NAMES } from '../shared/engine/workflows';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
-import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine, CorpusTaskLineSchema } from '../electron/core/eval/corpus/index';
+import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine, CorpusTaskLineSchema } from '../electron/core/eval/corpus/index';
 import { figure, report } from './lib/results';
 
 const { values } = parseArgs({
   options: {
     corpus: { type: 'string' },
+    'fresh-verifications': { type: 'boolean' },
     tasks: { type: 'string' },
     workflows: { type: 'string' },
     formats: { type: 'string' },
@@ -58,6 +61,7 @@ if (values.from) {
 
 async function runMatrix(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-corpus-'));
+  const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
   try {
     for (const workflow of workflows) {
       for (const editFormat of formats) {
@@ -74,6 +78,7 @@ async function runMatrix(): Promise<void> {
           workDir: path.join(workDir, `${workflow}-${editFormat}`),
           outDir: values.out ? path.join(path.resolve(values.out), `${workflow}-${editFormat}`) : null,
           retryBackoffMs: 0,
+          verificationCache,
           onTaskLine: (line) => {
             if (values.journal) fs.appendFileSync(values.journal, `${JSON.stringify(line)}\n`);
             process.stdout.write(`${line.faithful ? 'GREEN ' : line.green ? 'green*' : 'MISS  '} ${line.task} (${Math.round(line.wall_ms / 100) / 10} s)${line.miss ? ` — ${line.miss}` : ''}\n`);
