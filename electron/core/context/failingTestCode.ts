@@ -29,8 +29,8 @@ export function failingTestSpans(map: RepoMap, signals: QuerySignals, isTest: (f
   const spans: TestSpan[] = [];
   const covered = (file: string, line: number) => spans.some((span) => span.file === file && span.start <= line && line <= span.end);
   for (const test of signals.failingTests) {
+    const file = test.file ? map.byPath.get(test.file) : undefined;
     const name = test.name;
-    const file = test.file ? map.byPath.get(test.file) : name ? definingTestFile(map, name, isTest) : undefined;
     if (!file || !name) continue;
     const symbol = file.symbols.find((entry) => entry.name === name) ?? file.symbols.find((entry) => name.endsWith(`.${entry.name}`) || entry.name.endsWith(`.${name}`));
     if (symbol && !covered(file.path, symbol.start)) spans.push({ file: file.path, start: symbol.start, end: symbol.end });
@@ -45,12 +45,6 @@ export function failingTestSpans(map: RepoMap, signals: QuerySignals, isTest: (f
     }
   }
   return spans.slice(0, MAX_SPANS);
-}
-
-/** A runner that names a test without its file (go): the one test file defining a function of that name. */
-function definingTestFile(map: RepoMap, name: string, isTest: (file: string) => boolean): RepoMap['files'][number] | undefined {
-  const found = map.files.filter((file) => isTest(file.path) && file.symbols.some((symbol) => symbol.name === name));
-  return found.length === 1 ? found[0] : undefined;
 }
 
 /**

@@ -30,10 +30,8 @@ const NOISE: RegExp[] = [
   /^(platform|rootdir|configfile|plugins|cachedir|collected|collecting)\b/,
   /^=+ .*(test session starts|short test summary info|warnings summary|passes|FAILURES|ERRORS)\b.*=+$/,
   /^=*\s*\d+ (failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*\bin [\d.]+s\b.*$/,
-  // passing tests (mocha, vitest, jest, tap; go's `--- PASS` falls under the rule lines below)
+  // passing tests (mocha, vitest, jest, tap)
   /^\s*(✔|✓|√|ok \d+\b|PASS\b)/,
-  // go test -v progress: every test's name as it starts, pauses and resumes
-  /^=== (RUN|CONT|PAUSE|NAME)\s/,
   /^\s*\d+ (passing|pending)\b/,
   // vitest and jest summaries
   /^\s*(RUN|Test Files|Tests|Start at|Duration|Time|Snapshots|Test Suites)\b.*\d/,
@@ -55,9 +53,6 @@ function testRef(id: string): FailingTestRef {
   if (pytest?.[1] && pytest[2]) return { id: clean, file: pytest[1], name: pytest[2].replace(/\[.*$/, '').replace(/::/g, '.') };
   const vitest = /^([^\s>]+\.[cm]?[jt]sx?)\s*>\s*(.+)$/.exec(clean);
   if (vitest?.[1] && vitest[2]) return { id: clean, file: vitest[1], name: vitest[2].split(/\s*>\s*/).pop() ?? null };
-  // go test: `TestName/subtest`; the file is not said, the function is the name.
-  const go = /^((?:Test|Example|Fuzz)[A-Z_]\w*)(?:\/\S*)?$/.exec(clean);
-  if (go?.[1]) return { id: clean, file: null, name: go[1] };
   return { id: clean, file: null, name: null };
 }
 

@@ -121,45 +121,7 @@ describe('failureText', () => {
   });
 });
 
-describe('failureText on go test -v', () => {
-  it('names the failing test by its function, and drops the RUN/CONT progress lines of every other test', () => {
-    const output = [
-      'First failing test: TestRouter/query_mismatch (router_test.go:41)',
-      '=== RUN   TestSubrouterCatchall',
-      '=== CONT  TestSubrouterCatchall',
-      '--- PASS: TestSubrouterCatchall (0.00s)',
-      '--- FAIL: TestRouter/query_mismatch (0.00s)',
-      '    router_test.go:41: want 404, got 405',
-    ].join('\n');
-    const failure = failureText(output);
-    expect(failure.tests).toEqual([{ id: 'TestRouter/query_mismatch', file: null, name: 'TestRouter' }]);
-    expect(failure.text).not.toMatch(/Catchall/);
-    expect(failure.text).toContain('want 404, got 405');
-  });
-});
-
 describe('failingTestSpans and failingTestNames', () => {
-  it('find a go test by its function in the one test file defining it, the runner naming no file', async () => {
-    const goRepo = makeTempRepo({
-      files: {
-        'go.mod': 'module example.test/route\n',
-        'route.go': 'package route\n\nfunc Match(path string) int {\n\treturn 405\n}\n',
-        'route_test.go': 'package route\n\nimport "testing"\n\nfunc TestRouter(t *testing.T) {\n\tt.Run("query_mismatch", func(t *testing.T) {\n\t\tif Match("/q") != 404 {\n\t\t\tt.Fatal("want 404")\n\t\t}\n\t})\n}\n',
-      },
-    });
-    try {
-      const map = await buildRepoMap(goRepo.dir);
-      const signals = querySignals({ goal: 'wrong status code', feedback: 'Failing tests (1):\n1) TestRouter/query_mismatch\n   want 404, got 405' }, new Set(map.byPath.keys()));
-      const spans = failingTestSpans(map, signals, isTestPath);
-      expect(spans).toEqual([{ file: 'route_test.go', start: 5, end: 11 }]);
-      const names = await failingTestNames(map, spans, async (file) => fs.readFileSync(path.join(goRepo.dir, file), 'utf8'));
-      expect(names).toContain('Match');
-    } finally {
-      goRepo.remove();
-    }
-  });
-
-
   it("find the failing test's own code and the names it calls, less literals and the test file's own names", async () => {
     const map = await buildRepoMap(repo.dir);
     const signals = querySignals({ goal: GOAL, feedback: output }, new Set(map.byPath.keys()));
