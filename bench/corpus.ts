@@ -5,7 +5,8 @@
  * a matrix can run in pieces and a cell can be run again after a fix.)
  * harness fidelity on a real bug-fix corpus — every task × workflow × edit format run by Lathe with
  * (by default) the oracle model, judged by the task's own test command. Prints a table and writes
- * bench/results/corpus.json and corpus.md. Hours on the full corpus: it is not part of `npm run bench`.
+ * bench/results/corpus.json and corpus.md (`--name NAME`: NAME.json and NAME.md, so another corpus's table
+ * never replaces the shared corpus's). Hours on the full corpus: it is not part of `npm run bench`.
  * A verification of a tree already verified in this process is answered from its result (decision 98);
  * `--fresh-verifications` runs every one.
  */
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     journal: { type: 'string' },
     from: { type: 'string' },
+    name: { type: 'string', default: 'corpus' },
   },
 });
 const appRoot = sourceAppRoot();
@@ -94,7 +96,7 @@ const faithful = lines.filter((line) => line.faithful).length;
 const misses = lines.filter((line) => !line.faithful);
 const cells = workflows.flatMap((workflow) => formats.map((format) => ({ workflow, format, lines: lines.filter((line) => line.workflow === workflow && line.edit_format === format) })));
 report({
-  bench: 'corpus',
+  bench: values.name,
   figures: [
     figure('corpus_runs', 'task × workflow × format runs', lines.length, 'runs'),
     figure('corpus_green', 'runs green (complete, tests pass bare on the run branch)', lines.filter((line) => line.green).length, 'runs'),
@@ -119,4 +121,4 @@ const md = [
   ...misses.map((line) => `- ${line.task} · ${line.workflow} · ${line.edit_format}: ${line.miss ?? 'not green'}`),
   '',
 ];
-fs.writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'corpus.md'), md.join('\n'));
+fs.writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', `${values.name}.md`), md.join('\n'));

@@ -82,6 +82,22 @@ describe('buildContext', () => {
     expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }));
   });
 
+  it('shows a second guessed file to edit whole, its fix far from what the query names; prose is never guessed (issue 30)', async () => {
+    const padding = (name: string) => Array.from({ length: 40 }, (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
+        'router/route.py': `def match_route(request):\n    return 405\n\n${padding('pad')}\n\ndef route_query(request):\n    return request.query\n`,
+        'README.md': `# router\n\n${'route_status and match_route return a 405 or 404 status for a route query mismatch.\n'.repeat(30)}`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(map, { goal: 'route_status returns 405 on a route query mismatch; match_route must give 404' }, { budgetTokens: 30_000, read: reader(repo.dir) });
+    const shown = Object.fromEntries(built.included.map((entry) => [entry.path, entry.kind]));
+    expect(shown).toMatchObject({ 'router/mux.py': 'file', 'router/route.py': 'file' });
+    expect(shown['README.md']).toBeUndefined();
+  });
+
   it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
     const tests = Array.from({ length: 40 }, (_, index) => `def test_case_${index}():\n    assert partition_all(2, [${index}]) == ((${index},),)\n`).join('\n');
     repo = makeTempRepo({

@@ -123,7 +123,9 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter((file, index, all) => all.indexOf(file) === index && map.byPath.has(file));
   const source = ranked.filter((entry) => !entry.isTest);
   const top = source[0]?.score ?? 0;
-  const guessed = source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).map((entry) => entry.file.path);
+  // Prose is read, never a guessed file to edit (a readme scored near the fix's file would be shown whole).
+  const prose = (file: string) => PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file);
+  const guessed = source.filter((entry, index) => (index === 0 || entry.score >= 0.7 * top) && !(index > 0 && prose(entry.file.path))).map((entry) => entry.file.path);
   const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
   // Confidence is measured against the best source file the query found (a failing test's file is
   // mentioned by its own output): a named file counts by its query score, without the bonus its name
@@ -166,7 +168,7 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
       const ranges = excerptRanges(entry, rows, space - 40, minScore);
       return ranges.length === 0 ? null : { ranges, text: excerptText(file, rows, ranges) };
     };
-    if (mode === 'need' && PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file)) {
+    if (mode === 'need' && prose(file)) {
       // Asked for again by a later pass, it is listed once.
       if (!dropped.some((item) => item.id === `file:${file}`)) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
       return false;
@@ -211,9 +213,10 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     // be anywhere in it), a named one even when it takes the whole share.
     const firstRoom = named.includes(file) ? targetBudget - used : Math.floor(0.75 * (targetBudget - used));
     const firstWhole = index === 0 && (await wholeTokensOf(file)) <= firstRoom;
-    // Past the first, a guessed file is more likely read than edited: the parts the query points at.
-    const mode = index === 0 || named.includes(file) ? 'whole' : 'need';
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room, mode)) done.add(file);
+    // A guessed target scored within 0.7 of the best: the ranker cannot tell it from the first, and the
+    // fix's hunk may be anywhere in it (pflag's UnquoteUsage, mux's Route.Match sat outside the lines
+    // the query pointed at): whole when it fits its room, as the first is.
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room, 'whole')) done.add(file);
   }
 
   if (only) return { items, included, dropped, budgetTokens: budget, usedTokens: used };

@@ -50,6 +50,22 @@ function sameText(a: CodeToken[], b: CodeToken[]): boolean {
   return a.length === b.length && a.every((token, index) => token.text === b[index]?.text);
 }
 
+/** A comment's words without its spacing: a block comment is one token, so a re-indented JSDoc differs only here. */
+const spacingFree = (tokens: CodeToken[]) => tokens.map((token) => (token.isComment ? { ...token, text: token.text.replace(/\s+/g, ' ').trim() } : token));
+
+/**
+ * The first line of the one comment (a block comment, a docstring) that holds the whole range, or null.
+ * An empty range sits between two lines and must be inside the comment on both.
+ */
+export function enclosingComment(side: FileSide, range: SideRange): number | null {
+  const first = range.count === 0 ? range.first - 1 : range.first;
+  const last = range.count === 0 ? range.first : range.first + range.count - 1;
+  if (first < 1) return null;
+  const tokens = side.tokensIn(first, last - first + 1);
+  const [only] = tokens;
+  return tokens.length === 1 && only?.isComment && only.start <= first && only.end >= last ? only.start : null;
+}
+
 /** The identifier pairs that turn `before` into `after`, when one consistent, one-to-one renaming does; else null. */
 function renaming(before: CodeToken[], after: CodeToken[]): Map<string, string> | null {
   if (before.length !== after.length) return null;
@@ -98,7 +114,7 @@ export function hunkKind(before: FileSide, after: FileSide, oldRange: SideRange,
   const newTokens = after.tokensIn(newRange.first, newRange.count);
   const oldCode = code(oldTokens);
   const newCode = code(newTokens);
-  if (sameText(oldCode, newCode)) return sameText(oldTokens, newTokens) ? { kind: 'layout' } : { kind: 'comment' };
+  if (sameText(oldCode, newCode)) return sameText(spacingFree(oldTokens), spacingFree(newTokens)) ? { kind: 'layout' } : { kind: 'comment' };
   if (newRange.count === 0) {
     const definitions = deletedDefinitions(before, oldRange, oldTokens);
     if (definitions) return { kind: 'deletion', definitions };

@@ -119,6 +119,25 @@ describe('classifyHunks: comments and docstrings', () => {
     expect((await py(pragma, { texts: ['fix the rounding'], files: ['money.py'] }))[0]?.reason).toBe('changes only comments in tax(), which nothing in the task names');
   });
 
+  it('reads a re-indented block comment as layout, not a comment change', async () => {
+    const reindented = fixedJs.replace(' * The first item.\n */', '   * The first item.\n   */');
+    const hunks = await js(reindented);
+    expect(verdicts(hunks)).toHaveLength(2);
+    expect(hunks[1]).toMatchObject({ onTarget: true, reason: 'changes only blank lines or indentation in src/list.js, a file the task names' });
+  });
+
+  it('keeps every edit of a comment one of whose edits is on target; another comment stays in doubt', async () => {
+    // Doc comments outside any function (a setting, a type's field): the same-function rule cannot join them.
+    const settings = ['/**', ' * Items per page.', ' *', ' * Read once, never changed.', ' */', 'export const PAGE = 10;', '', '/**', ' * Pages kept.', ' */', 'export const KEEP = 3;', ''].join('\n');
+    const edited = settings.replace('Items per page.', 'Items per page, or none for an empty list.').replace('never changed.', 'never modified.').replace('Pages kept.', 'Pages kept in memory.');
+    const hunks = await classifyHunks([{ path: 'src/conf.js', before: settings, after: edited }], { texts: ['an empty list gives none'], files: ['src/conf.js'] });
+    expect(verdicts(hunks)).toEqual([
+      "on 2,1 2,1: changes only comments above variable PAGE; the comment change mentions 'empty', as the task does",
+      'on 4,1 4,1: changes only comments above variable PAGE; in the same comment as the change at src/conf.js:2',
+      'OFF 9,1 9,1: changes only comments above variable KEEP, which nothing in the task names',
+    ]);
+  });
+
   it('keeps a comment in the function the fix changes', async () => {
     const commented = fixedPy.replace('    rate = 0.2', '    # the legal rate\n    rate = 0.2');
     expect(verdicts(await classifyHunks([{ path: 'money.py', before: PY, after: commented }], { texts: ['round the amount'], files: ['money.py'] }))).toEqual([

@@ -3,7 +3,7 @@ import { LatheError } from '../../../shared/errors';
 import { ProposedFileChangeSchema, ScopeEvidenceSchema, type HunkScope, type ProposedFileChange, type ScopeEvidence } from '../../../shared/schemas/scope';
 import { parseSource } from './codeTokens';
 import { diffBlocks } from './hunkDiff';
-import { definitionBelow, hunkKind, isFunction, nameKey, symbolsAround, type FileSide, type HunkKind, type SideRange } from './hunkKind';
+import { definitionBelow, enclosingComment, hunkKind, isFunction, nameKey, symbolsAround, type FileSide, type HunkKind, type SideRange } from './hunkKind';
 import { isTestPath } from './rank';
 import { indexEvidence, meaningfulWords, namesFile, namesIdentifier, namesRename, type EvidenceIndex } from './scopeEvidence';
 import type { FileSymbol } from './symbols';
@@ -24,6 +24,8 @@ interface Hunk {
   otherSymbol: FileSymbol | null;
   /** The innermost function around it, either side: hunks in one function stand or fall together. */
   home: string | null;
+  /** The block comment or docstring (its first line, old side) that holds the whole hunk: one piece of prose, edited together. */
+  comment: string | null;
   /** Identifiers on each side, members as `.name`. */
   oldNames: Set<string>;
   newNames: Set<string>;
@@ -85,6 +87,7 @@ function hunksOfParsed(change: ProposedFileChange, before: FileSide, after: File
       documents: documented !== null,
       otherSymbol: otherSymbol && otherSymbol.name !== symbol?.name ? otherSymbol : null,
       home: home ? `${change.path}#${home.name}` : null,
+      comment: kind.kind === 'comment' || kind.kind === 'layout' ? commentKey(change.path, enclosingComment(before, oldRange)) : null,
       oldNames: namesOf(before, oldRange),
       newNames: namesOf(after, newRange),
       definitions: kind.kind === 'deletion' ? kind.definitions : [...inside(before, oldRange), ...inside(after, newRange)],
@@ -95,6 +98,7 @@ function hunksOfParsed(change: ProposedFileChange, before: FileSide, after: File
   });
 }
 
+const commentKey = (file: string, line: number | null) => (line === null ? null : `${file}#comment@${line}`);
 const stem = (file: string) => path.posix.basename(file).replace(/\.[^.]*$/, '');
 const where = (hunk: Hunk) => `${hunk.path}:${hunk.newRange.count > 0 ? hunk.newRange.first : hunk.oldRange.first}`;
 const overlap = (names: Iterable<string>, others: ReadonlySet<string>) => [...names].find((name) => others.has(name)) ?? null;
@@ -177,6 +181,8 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
 /** Whether a doubted hunk serves an on-target one: same function, or names one adds and the other uses (or one removes and the other stopped using). */
 function servedBy(hunk: Hunk, target: Hunk): string | null {
   if (hunk.home !== null && hunk.home === target.home) return `in the same function as the change at ${where(target)}`;
+  // An upstream doc edit rewords one sentence for the fix and touches up the rest of the same comment.
+  if (hunk.comment !== null && hunk.comment === target.comment) return `in the same comment as the change at ${where(target)}`;
   const kind = hunk.kind.kind;
   const targetNames = new Set([...target.oldNames, ...target.newNames]);
   const uses = (name: string | null) => (name ? `'${name.replace(/^\./, '')}' is used by the change at ${where(target)}` : null);

@@ -63,6 +63,21 @@ export async function fixedCommit(repoDir: string, start: string, goldPatch: str
   }
 }
 
+/**
+ * The one thing a bare run adds, in the environment rather than the command: `go test` without `-v`
+ * prints only `ok <package>`, so the fixed tree's bare run had no counts to hold Lathe's (which adds
+ * `-v`) against. GOFLAGS applies a flag only to go commands that know it and changes what go prints,
+ * never which tests run.
+ */
+export function bareEnvironment(base: NodeJS.ProcessEnv): Record<string, string> {
+  const env = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const goFlags = (env.GOFLAGS ?? '').split(/\s+/).filter(Boolean);
+  return { ...env, GOFLAGS: [...goFlags.filter((flag) => !/^-v(=|$)/.test(flag)), '-v'].join(' '), CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' };
+}
+
+/** Changes when what a bare run prints changes, so a cached bare run from before is measured again. */
+export const BARE_RUN_FORM = 'goflags-v';
+
 /** Top-level dependency folders a bare run borrows from the checkout, as one plain link each. */
 const BARE_DEPENDENCIES = ['node_modules', '.venv', 'venv'];
 
@@ -82,7 +97,7 @@ export async function runBareTests(repoDir: string, commit: string, command: str
     const run = await runProcess({
       argv: ['sh', '-c', command],
       cwd: dir,
-      env: { ...(process.env as Record<string, string>), CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: bareEnvironment(process.env),
       timeoutMs: options.timeoutMs ?? 300_000,
       capBytes: 8 * 1024 * 1024,
       logFile: null,

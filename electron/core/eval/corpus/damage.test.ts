@@ -30,6 +30,20 @@ describe('damage on a run branch', () => {
     expect(damage({ 'pkg/mod.py': FIXED, 'pkg/other.py': lines(20, 'other').replace('other_3 = 3\n', '') })).toMatchObject({ unrelated_hunks: 1 });
   });
 
+  it('an insertion the gold patch makes at the end of a file is its own hunk, not an unrelated one', () => {
+    const appended = `${BEFORE}def helper():\n    return 3\n`;
+    const goldAppend = parseGoldPatch(gitPatch({ 'pkg/mod.py': BEFORE }, { 'pkg/mod.py': appended }));
+    if (!goldAppend.ok) throw new Error(goldAppend.message);
+    const branch = (tree: string) => damageOf(gitPatch(START, { ...START, 'pkg/mod.py': tree }, { context: 0 }), goldAppend.patch, false);
+    expect(branch(appended)).toEqual(NO_DAMAGE);
+    expect(branch(appended.replace('top_3 = 3', 'top_3 = 30'))).toMatchObject({ unrelated_hunks: 1 });
+    // Blank lines inserted inside the gold hunk (pflag's doc comment) are the gold change too.
+    const spaced = BEFORE.replace('top_20 = 20\n', 'top_20 = 20\n\n').replace('top_24 = 24\n', 'top_24 = 24\n\n');
+    const goldSpaced = parseGoldPatch(gitPatch({ 'pkg/mod.py': BEFORE }, { 'pkg/mod.py': spaced }));
+    if (!goldSpaced.ok) throw new Error(goldSpaced.message);
+    expect(damageOf(gitPatch(START, { ...START, 'pkg/mod.py': spaced }, { context: 0 }), goldSpaced.patch, false)).toEqual(NO_DAMAGE);
+  });
+
   it('counts placeholder lines, weakened tests, stray files', () => {
     const elided = FIXED.replace(lines(30, 'bottom'), `${lines(10, 'bottom')}# ... existing code ...\n`);
     expect(damage({ 'pkg/mod.py': elided })).toEqual({ ...NO_DAMAGE, placeholder_lines: 1, unrelated_hunks: 1 });

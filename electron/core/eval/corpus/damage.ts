@@ -33,9 +33,14 @@ export function isPlaceholderLine(line: string): boolean {
   return PLACEHOLDER.test(line.replace(/\r?\n$/, ''));
 }
 
-/** Lines a change of `start, count` (git's numbers, old side) covers; a pure insertion covers the lines around it. */
+/**
+ * Lines a change of `start, count` (old side, as jsdiff reads it) covers; a pure insertion covers the
+ * lines around it. jsdiff gives an insertion's start as the line it comes before (git's `-105,0` is
+ * 106), so the line after which it goes is `start - 1`: an insertion at the end of a file (pflag's gold
+ * hunk appending a function) was otherwise one line past the gold hunk and counted as unrelated.
+ */
 function span(start: number, count: number): [number, number] {
-  return count === 0 ? [start, start + 1] : [start, start + count - 1];
+  return count === 0 ? [start - 1, start] : [start, start + count - 1];
 }
 
 const overlaps = (a: [number, number], b: [number, number]) => a[0] <= b[1] && b[0] <= a[1];

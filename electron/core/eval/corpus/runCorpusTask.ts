@@ -17,7 +17,7 @@ import { RunOperations } from '../../runs/runOperations';
 import { copyTree } from '../files';
 import { modelForTask, unattendedGates } from '../runTask';
 import { runHead } from '../taskRepo';
-import { bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
+import { BARE_RUN_FORM, bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
 import { faultJournalPath, faultRun, readFaultJournal, spoiledSpec, writerAttempts, type CorpusFaults } from './corpusFaults';
 import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
 import { branchDamage, fewerTests } from './damage';
@@ -98,14 +98,14 @@ export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: Cor
 async function fixedTests(repoDir: string, home: string, fixed: string, task: CorpusTask, settings: CorpusRunSettings): Promise<BareTestResult> {
   const cache = path.join(home, 'fixed-run.json');
   try {
-    const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; run: BareRun };
-    if (cached.command === task.test_command && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
+    const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; form?: string; run: BareRun };
+    if (cached.command === task.test_command && cached.form === BARE_RUN_FORM && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
   } catch (error) {
     // Not measured yet, or a record cut off by a kill: measure it.
     if (!isMissing(error) && !(error instanceof SyntaxError)) throw error;
   }
   const run = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
-  fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, run })}\n`);
+  fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, form: BARE_RUN_FORM, run })}\n`);
   return bareResult(run);
 }
 
