@@ -64,6 +64,7 @@ export const INTEGRATION_TESTS = [
   'electron/core/engine/workTreeReset.test.ts',
   'electron/core/engine/workflows.test.ts',
   'electron/core/engine/workspaceSetup.test.ts',
+  'electron/core/eval/corpus/bareTests.test.ts',
   'electron/core/eval/corpus/damage.test.ts',
   'electron/core/eval/corpus/verificationCache.test.ts',
   'electron/core/eval/modelFailure.test.ts',
