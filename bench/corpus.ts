@@ -6,6 +6,8 @@
  * harness fidelity on a real bug-fix corpus — every task × workflow × edit format run by Lathe with
  * (by default) the oracle model, judged by the task's own test command. Prints a table and writes
  * bench/results/corpus.json and corpus.md. Hours on the full corpus: it is not part of `npm run bench`.
+ * A verification of a tree already verified in this process is answered from its result (decision 98);
+ * `--fresh-verifications` runs every one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,13 +16,14 @@ import { parseArgs } from 'node:util';
 import { WORKFLOW_NAMES } from '../shared/engine/workflows';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
-import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine, CorpusTaskLineSchema } from '../electron/core/eval/corpus/index';
+import { findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine, CorpusTaskLineSchema } from '../electron/core/eval/corpus/index';
 import { medianTokens } from '../shared/engine/tokenCounts';
 import { figure, report } from './lib/results';
 
 const { values } = parseArgs({
   options: {
     corpus: { type: 'string' },
+    'fresh-verifications': { type: 'boolean' },
     tasks: { type: 'string' },
     workflows: { type: 'string' },
     formats: { type: 'string' },
@@ -60,6 +63,7 @@ if (values.from) {
 
 async function runMatrix(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-corpus-'));
+  const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
   try {
     for (const workflow of workflows) {
       for (const editFormat of formats) {
@@ -76,6 +80,7 @@ async function runMatrix(): Promise<void> {
           workDir: path.join(workDir, `${workflow}-${editFormat}`),
           outDir: values.out ? path.join(path.resolve(values.out), `${workflow}-${editFormat}`) : null,
           retryBackoffMs: 0,
+          verificationCache,
           onTaskLine: (line) => {
             if (values.journal) fs.appendFileSync(values.journal, `${JSON.stringify(line)}\n`);
             process.stdout.write(`${line.faithful ? 'GREEN ' : line.green ? 'green*' : 'MISS  '} ${line.task} (${Math.round(line.wall_ms / 100) / 10} s)${line.miss ? ` — ${line.miss}` : ''}\n`);

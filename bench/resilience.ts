@@ -7,7 +7,8 @@
  * `--journal FILE` appends each task line as it ends; `--from FILE,…` builds the tables from journals
  * instead of running (a later line for the same task and cell replaces an earlier one), so the matrix
  * runs in pieces. Writes bench/results/resilience.json and resilience.md. Hours on the whole corpus:
- * not part of `npm run bench`.
+ * not part of `npm run bench`. A verification of a tree already verified in this process is answered
+ * from its result (decision 98: most runs verify the same few trees); `--fresh-verifications` runs every one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,13 +17,14 @@ import { parseArgs } from 'node:util';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
 import { isDamaging } from '../electron/core/eval/corpus/damage';
-import { CorpusTaskLineSchema, findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../electron/core/eval/corpus/index';
+import { CorpusTaskLineSchema, findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine } from '../electron/core/eval/corpus/index';
 import { FAULT_FORMATS, FAULT_KINDS, MIXED, parseFaultList } from '../electron/core/llm/oracle/faults/faultSettings';
 import { figure, report } from './lib/results';
 
 const { values } = parseArgs({
   options: {
     corpus: { type: 'string' },
+    'fresh-verifications': { type: 'boolean' },
     tasks: { type: 'string' },
     kinds: { type: 'string' },
     workflows: { type: 'string' },
@@ -82,6 +84,7 @@ if (values.from) {
   lines.push(...[...byRun.values()].filter((line) => wanted.has(line.task) && inMatrix.has(cellKey(cellOf(line) as Cell))));
 } else {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-resilience-'));
+  const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
   try {
     for (const [index, cell] of cells.entries()) {
       const parsed = parseFaultList(cell.kind);
@@ -100,6 +103,7 @@ if (values.from) {
         workDir: path.join(workDir, String(index)),
         outDir: null,
         retryBackoffMs: 0,
+        verificationCache,
         onTaskLine: (line) => {
           if (values.journal) fs.appendFileSync(values.journal, `${JSON.stringify(line)}\n`);
           const damage = isDamaging(line.damage) ? ` damage ${JSON.stringify(line.damage)}` : '';
@@ -139,10 +143,13 @@ report({
   details: { corpus: corpus.dir, seed, tasks: tasks.map((task) => task.id), kinds, workflows, formats, cells: rows, lines },
 });
 
+const verificationsRan = lines.reduce((sum, line) => sum + (line.verifications?.ran ?? 0), 0);
+const verificationsReused = lines.reduce((sum, line) => sum + (line.verifications?.reused ?? 0), 0);
 const md = [
   '# Trust under a fallible model: the oracle spoiled (bench:resilience)',
   '',
   `${lines.length} runs on ${new Set(lines.map((line) => line.task)).size} task(s), seed ${seed}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}).`,
+  `Lathe's verifications: ${verificationsRan} ran the tests, ${verificationsReused} were answered from an identical tree's (decision 98; runs before it ran all).`,
   'green: complete, the tests pass bare on the run branch and none was lost · damaging: the branch carries a placeholder, an unrelated hunk, a weakened test or a stray file · applied: runs whose first writer answer carried the fault · answers: mean writer answers per run · identical: the most byte-identical answers in one step (repeat; goal ≤ 3)',
   '',
   '| fault | workflow | format | feedback-check | applied | green | damaging | answers | identical |',

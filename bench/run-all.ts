@@ -10,7 +10,7 @@ import { spreadText, type Spread } from './lib/stats';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const resultsDir = path.join(here, 'results');
-const BENCHES = ['cliStart', 'engine', 'concurrentRuns', 'workspace', 'llm', 'ui'] as const;
+const BENCHES = ['cliStart', 'engine', 'concurrentRuns', 'workspace', 'inventory', 'llm', 'ui'] as const;
 
 type Json = Record<string, unknown>;
 const num = (value: unknown): number => (typeof value === 'number' ? value : Number.NaN);

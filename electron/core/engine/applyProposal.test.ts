@@ -258,6 +258,28 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
     expect(await applyProposal(deps([]), green, 'coder', { contextFiles: ['money.py'] })).toMatchObject({ kind: 'applied' });
   });
 
+  it('names the unrelated hunks beside an edit that changed nothing, under a gate too, so one answer can mend both', async () => {
+    // A confirming step after the fix: the writer repeats the fix (now a no-op) and adds a rename.
+    dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'money.py'), fixed);
+    const state: RunState = {
+      ...scoped(dir, 'auto'),
+      proposal: {
+        edits: [
+          { path: 'money.py', search: '    value = amount * rate\n    return value\n', replace: '    result = amount * rate\n    return result\n' },
+          { path: 'money.py', search: 'percent / 100.0)', replace: 'percent / 100.0)' },
+        ],
+      },
+    };
+    const commits: string[][] = [];
+    const outcome = await applyProposal(deps(commits), state, 'coder', { contextFiles: ['money.py'] });
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'no-change' });
+    const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
+    expect(message).toMatch(/^your answer was not applied: one of its edits changed nothing:\n- edit 2 \(money\.py\): its replace is the same as its search/);
+    expect(message).toContain("money.py lines 8-9 (original lines 8-9): renames 'value' to 'result' in tax()");
+    expect(commits).toEqual([]);
+  });
+
   it('lets the fix alone through with nothing to say', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'money.py'), source);

@@ -42,9 +42,13 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
       throw new LatheError('EDIT_REJECTED', `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`, { rule: 'patch-does-not-apply', path: '(proposal)' });
     });
     const refused = refusedBeforeWriting(state, planned);
-    if (refused) return refused;
     // Unrelated hunks are refused where no gate reviews the change, and shown apart where one does.
     const scope = await changeScope(state, planned, options.contextFiles ?? []);
+    // An answer refused for an edit that changed nothing is told of its unrelated hunks in the same
+    // breath: under a gate they would only be named after another answer, and a writer that fixes
+    // one fault per refusal spends its attempts there (decision 97).
+    if (refused?.kind === 'apply_rejected' && refused.rule === 'no-change' && scope.feedback) return { ...refused, message: `${refused.message}\n${scope.feedback}` };
+    if (refused) return refused;
     if (scope.feedback && !reviewedByGate(state)) return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message: scope.feedback };
     // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
     if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {

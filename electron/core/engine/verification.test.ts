@@ -57,6 +57,21 @@ describe("the engine's test summary", () => {
     expect(fs.readFileSync(path.join(state.workspace?.workDir ?? '', 'src/app.js'), 'utf8')).toBe('module.exports = 1;\n');
   });
 
+  it('runs a suite cut off by its timeout once more before the verdict counts; one that hangs every time fails timed out', async () => {
+    // The first run hangs (a busy machine), the second answers.
+    const state = await runState({ 'a.txt': 'a\n' }, { test: [process.execPath, '-e', "console.log('1 passed')"], build: null });
+    const calls: boolean[] = [];
+    const hangFirst = { ...deps, verify: async (request: Parameters<typeof deps.verify>[0]) => { const result = await deps.verify(calls.length === 0 ? { ...request, argv: [process.execPath, '-e', 'setTimeout(() => {}, 60000)'] } : request); calls.push(result.timedOut); return result; } };
+    const summary = await runVerification(hangFirst, state, { artifactRoot: artifactRoot(), timeoutMs: 1500, coverage: false });
+    expect(calls).toEqual([true, false]);
+    expect(summary).toMatchObject({ status: 'PASS', passed: true });
+    const hung = await runState({ 'a.txt': 'a\n' }, { test: [process.execPath, '-e', 'setTimeout(() => {}, 60000)'], build: null });
+    const twice: boolean[] = [];
+    const countingHung = { ...deps, verify: async (request: Parameters<typeof deps.verify>[0]) => { const result = await deps.verify(request); twice.push(result.timedOut); return result; } };
+    expect(await runVerification(countingHung, hung, { artifactRoot: artifactRoot(), timeoutMs: 1000, coverage: false })).toMatchObject({ status: 'FAIL', passed: false });
+    expect(twice).toEqual([true, true]);
+  });
+
   it("reports the build and the tests as seed 003's first registered tools (4.8, 3.13)", async () => {
     const green = await runState({ 'a.txt': 'a\n' }, { test: ['/bin/true'], build: ['/bin/true'] });
     const passed = await runVerification(deps, green, { artifactRoot: artifactRoot(), timeoutMs: 20_000, coverage: false });

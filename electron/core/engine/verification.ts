@@ -170,7 +170,12 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   };
   let main: VerifyResult;
   try {
-    main = await deps.verify({ ...base, argv: state.test_command, buildArgv: state.config.build_command ?? undefined, coverageFor: coverageTargets(state, options.coverage) });
+    const request = { ...base, argv: state.test_command, buildArgv: state.config.build_command ?? undefined, coverageFor: coverageTargets(state, options.coverage) };
+    main = await deps.verify(request);
+    // A suite cut off by its timeout says nothing of the code, only of the machine's load at that moment:
+    // run once more before the verdict counts, else a right answer is judged failed and the next one
+    // is told it "changed nothing" (a suite that hangs times out twice and fails as before).
+    if (main.timedOut && !options.signal?.aborted) main = await deps.verify(request);
   } catch (error) {
     if (options.signal?.aborted) throw error;
     if (isDiskFull(error)) throw diskFull(error, options.artifactRoot);

@@ -12,15 +12,8 @@ const scratch = makeTempDir('lathe-inventory-');
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const folder = (name: string) => fs.mkdtempSync(path.join(scratch, `${name}-`));
 
+/** How long these take is a figure of `bench/inventory.ts` (goal 2 s here), not a timed test. */
 const SUITE_SIZE = 20_000;
-/** Generous on a shared 2-core machine; reading pair by pair (what this guards against) took 3–5 s here. */
-const PARSE_BUDGET_MS = 2_000;
-
-function timed<T>(work: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = work();
-  return { value, ms: performance.now() - started };
-}
 
 describe('tests.json', () => {
   it('is written one test a line, parses as one JSON value, and reads back as written', async () => {
@@ -51,24 +44,21 @@ describe('tests.json', () => {
     expect((error as Error).message).toMatch(/tests\.json is not a test inventory: tests\.0\.outcome: /);
   });
 
-  it(`holds a suite of ${SUITE_SIZE} tests whole: JUnit read, written and read back within the budget`, async () => {
+  it(`holds a suite of ${SUITE_SIZE} tests whole: JUnit read, written and read back`, async () => {
     const dir = folder('big');
     fs.mkdirSync(path.join(dir, 'tests'));
     for (let module = 0; module < 50; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
     const cases = Array.from({ length: SUITE_SIZE }, (_, index) => `<testcase classname="tests.test_m${index % 50}.TestCase" name="test_${index}" time="0.001"/>`);
     const xml = `<?xml version="1.0"?><testsuites><testsuite name="pytest">${cases.join('\n')}</testsuite></testsuites>`;
-    const parsed = timed(() => parseJUnit(xml, { runner: 'pytest', repoDir: dir }));
+    const parsed = { value: parseJUnit(xml, { runner: 'pytest', repoDir: dir }) };
     expect(parsed.value?.tests).toHaveLength(SUITE_SIZE);
     expect(parsed.value?.tests?.[SUITE_SIZE - 1]).toEqual({ id: `tests/test_m${(SUITE_SIZE - 1) % 50}.py::TestCase::test_${SUITE_SIZE - 1}`, outcome: 'passed', file: `tests/test_m${(SUITE_SIZE - 1) % 50}.py` });
-    expect(parsed.ms).toBeLessThan(PARSE_BUDGET_MS);
-    const started = performance.now();
     await writeTestInventory(dir, { runner: 'pytest', source: 'JUnit XML', tests: parsed.value?.tests ?? [] });
     const back = await readTestInventory(dir);
-    expect(performance.now() - started).toBeLessThan(PARSE_BUDGET_MS);
     expect(back?.tests).toEqual(parsed.value?.tests);
   });
 
-  it(`reads the text of ${SUITE_SIZE}-test runs within the budget for every runner that names each test`, () => {
+  it(`reads the text of ${SUITE_SIZE}-test runs whole for every runner that names each test`, () => {
     const many = (line: (index: number) => string) => Array.from({ length: SUITE_SIZE }, (_, index) => line(index)).join('\n');
     const outputs: Record<string, string> = {
       mocha: `\n  suite\n${many((index) => `    ✔ test ${index}`)}\n\n  ${SUITE_SIZE} passing (3s)\n`,
@@ -78,9 +68,7 @@ describe('tests.json', () => {
       cargo: `${many((index) => `test m::t${index} ... ok`)}\ntest result: ok. ${SUITE_SIZE} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n`,
     };
     for (const [runner, output] of Object.entries(outputs)) {
-      const parsed = timed(() => parseSummaryLines(output));
-      expect(parsed.value?.tests, runner).toHaveLength(SUITE_SIZE);
-      expect(parsed.ms, runner).toBeLessThan(PARSE_BUDGET_MS);
+      expect(parseSummaryLines(output)?.tests, runner).toHaveLength(SUITE_SIZE);
     }
   });
 });

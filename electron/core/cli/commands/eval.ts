@@ -55,6 +55,8 @@ afterwards unless --keep. \`--model oracle:\` answers every role from each task'
                           repeat at 0.3); RATE (default 1) is the chance a step's first answer carries it
   --fault-seed N          the seed of every fault decision (default 1)
   --feedback-check        keep a defect in later answers until the writer's feedback names it
+  --reuse-verifications   answer a verification of a tree already verified in this eval (same files, same
+                          command) from that result: a fault matrix's runs mostly verify the same few trees
 Exit codes: 0 every task was judged (solved or not) — with --corpus: every task green, 1 interrupted — with
 --corpus: a task not green, 2 a task could not be judged, 64 usage error.`;
 
@@ -79,6 +81,7 @@ const options = {
   faults: { type: 'string' },
   'fault-seed': { type: 'string' },
   'feedback-check': { type: 'boolean' },
+  'reuse-verifications': { type: 'boolean' },
 } as const;
 
 const DEFAULT_TIME_LIMIT_MS = 30 * 60_000;
@@ -152,11 +155,12 @@ export const evalCommand: Command = {
           faults: values.faults,
           faultSeed: values['fault-seed'],
           feedbackCheck: values['feedback-check'] === true,
+          reuseVerifications: values['reuse-verifications'] === true,
         },
         io,
       );
     }
-    if (values['edit-format'] !== undefined || values.cache !== undefined) throw new UsageError('--edit-format and --cache go with --corpus (the bundled suite takes --config FILE)');
+    if (values['edit-format'] !== undefined || values.cache !== undefined || values['reuse-verifications']) throw new UsageError('--edit-format, --cache and --reuse-verifications go with --corpus (the bundled suite takes --config FILE)');
     if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check']) throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
     const appRoot = sourceAppRoot();
     const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);

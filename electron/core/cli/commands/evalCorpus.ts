@@ -5,7 +5,7 @@ import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workfl
 import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
 import { isOracleSpec, type CorpusFaults } from '../../eval/corpus/corpusFaults';
-import { loadCorpus, runCorpusEval, selectCorpusTasks, type CorpusTaskLine } from '../../eval/corpus/index';
+import { loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine } from '../../eval/corpus/index';
 import { parseFaultList } from '../../llm/oracle/faults/faultSettings';
 import { formatDurationMs } from '../../eval/index';
 import { formatTokens, laptopCell, laptopLegend } from '../../eval/reportFormat';
@@ -33,6 +33,7 @@ export interface CorpusEvalFlags {
   faults?: string;
   faultSeed?: string;
   feedbackCheck?: boolean;
+  reuseVerifications?: boolean;
 }
 
 function checkSpec(spec: string, cwd: string): void {
@@ -77,7 +78,8 @@ function taskLineText(line: CorpusTaskLine): string {
   const verdict = line.faithful ? 'GREEN' : line.green ? 'green (unfaithful)' : line.error ? 'ERROR' : 'not green';
   const faults = line.faults ? `; faults ${line.faults_applied.join(', ') || 'none applied'}, ${line.attempts ?? 0} writer answer(s)` : '';
   const tokens = line.tokens ? `\n    tokens ${tokensText(line.tokens)}` : '';
-  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}${tokens}`;
+  const reused = line.verifications ? `; verifications ran ${line.verifications.ran}, reused ${line.verifications.reused}` : '';
+  return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${reused}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}${tokens}`;
 }
 
 /**
@@ -127,6 +129,7 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
       outDir,
       keepRuns: flags.keep,
       faults,
+      verificationCache: flags.reuseVerifications ? new VerificationCache(path.join(workDir, 'verifications')) : undefined,
       signal: controller.signal,
       onTaskStart: (task) => flags.json || io.status?.(`${task.id} running…`),
       onTaskLine: (line) => io.out(flags.json ? JSON.stringify(line) : taskLineText(line)),

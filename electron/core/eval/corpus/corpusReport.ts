@@ -60,6 +60,8 @@ export const CorpusTaskLineSchema = z.object({
   most_identical_answers: z.number().default(0),
   /** What the task's setup did beyond its command: the install `auto` chose, lockfiles the installer rewrote and Lathe restored. */
   setup_note: z.string().nullable().default(null),
+  /** With `--reuse-verifications`: the run's verifications the tests ran for, and those answered from an identical tree's. */
+  verifications: z.object({ ran: z.number(), reused: z.number() }).nullable().default(null),
   /** The run's model tokens (docs/eval.md, "Tokens"); null when the run did not happen. */
   tokens: TokenCountsSchema.nullable().default(null),
   wall_ms: z.number(),

@@ -6,3 +6,4 @@ export { bareResult, fixedCommit, runBareTests, type BareRun, type BareTestResul
 export { CorpusSummaryLineSchema, CorpusTaskLineSchema, type CorpusSummaryLine, type CorpusTaskLine } from './corpusReport';
 export { corpusRunConfig, modelSpecForTask, runCorpusTask, type CorpusRunSettings } from './runCorpusTask';
 export { runCorpusEval, type CorpusEvalOptions, type CorpusEvalResult } from './corpusEval';
+export { VerificationCache, type VerificationCacheStats } from './verificationCache';

@@ -6,7 +6,8 @@ import { runTokenCounts } from '../../../../shared/engine/tokenCounts';
 import { LatheError } from '../../../../shared/errors';
 import type { RunLogEvent } from '../../../../shared/schemas/run';
 import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
-import { createEngineEnv } from '../../engine/defaultDeps';
+import { createDefaultDeps, createEngineEnv } from '../../engine/defaultDeps';
+import type { VerificationCache, VerificationCacheStats } from './verificationCache';
 import type { EngineDeps } from '../../engine/engineDeps';
 import { startRun } from '../../engine/runner';
 import { approveReviewedGate, type TransientEvent } from '../../engine/runSession';
@@ -48,6 +49,8 @@ export interface CorpusRunSettings {
   signal?: AbortSignal;
   retryBackoffMs?: number;
   deps?: EngineDeps;
+  /** Answer a verification of a tree already verified in this process from its result (decision 98; eval only). */
+  verificationCache?: VerificationCache;
   onRunEvent?: (taskId: string, event: RunLogEvent) => void;
   onTransient?: (taskId: string, event: TransientEvent) => void;
 }
@@ -132,6 +135,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     faults_skipped: [],
     most_identical_answers: 0,
     setup_note: null,
+    verifications: null,
     tokens: null,
     wall_ms: 0,
     error: null,
@@ -150,13 +154,14 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       fs.rmSync(journal, { force: true });
     }
 
+    const reuse = settings.verificationCache && reusingDeps(settings.deps ?? createDefaultDeps(), settings.verificationCache);
     const env = createEngineEnv({
       appRoot: settings.appRoot,
       dataDir: path.join(settings.workDir, 'data'),
       signal: settings.signal,
       threads: settings.threads,
       retryBackoffMs: settings.retryBackoffMs,
-      deps: settings.deps,
+      deps: reuse?.deps ?? settings.deps,
       callbacks: {
         onEvent: (event) => settings.onRunEvent?.(task.id, event),
         onTransient: (event) => settings.onTransient?.(task.id, event),
@@ -179,12 +184,17 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       await new RunOperations(env.deps, env.artifactRoot, () => false).undo(prepared.dir, state.run_id);
       undone = true;
     }
-    line = { ...line, tokens: runTokenCounts(state.metrics), run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
+    line = { ...line, verifications: reuse ? { ...reuse.stats } : null, tokens: runTokenCounts(state.metrics), run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
     return { ...line, ...judge(state, headResult, fixedResult), wall_ms: Date.now() - started };
   } catch (error) {
     const failure = LatheError.from(error);
     return { ...line, miss: `error ${failure.code}: ${failure.message}`, error: { code: failure.code, message: failure.message }, wall_ms: Date.now() - started };
   }
+}
+
+function reusingDeps(deps: EngineDeps, cache: VerificationCache): { deps: EngineDeps; stats: VerificationCacheStats } {
+  const { verify, stats } = cache.wrap(deps.verify);
+  return { deps: { ...deps, verify }, stats };
 }
 
 function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
