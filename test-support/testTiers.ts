@@ -6,6 +6,7 @@
 export const INTEGRATION_TESTS = [
   'electron/core/agents/buildMessages.test.ts',
   'electron/core/agents/failedRunInputs.test.ts',
+  'electron/core/agents/firstTry.test.ts',
   'electron/core/agents/planningContext.test.ts',
   'electron/core/agents/promptExamples.test.ts',
   'electron/core/agents/prompts.test.ts',

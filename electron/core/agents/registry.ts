@@ -12,7 +12,7 @@ import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervis
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
 import type { ContextItem, ModelRole } from '../llm/types';
 import type { BuiltContext } from '../context/index';
-import { roleBudget } from '../context/roleBudget';
+import { firstTryBudget, roleBudget } from '../context/roleBudget';
 import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
 import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens } from './contextFiles';
@@ -118,7 +118,11 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
       const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
       const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
-      return { input, context: [], wholeFiles, budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => budgetedContext(ctx.tools, workDir, query, budget, ctx.repoMap ?? {}, options)) };
+      // A first try reads what an 8k window holds; a retry, or a step a blocked one was split into, the whole window (decision 99).
+      const firstTry = !wholeFormat && (step?.attempts ?? 1) <= 1 && (step?.depth ?? 0) === 0;
+      const window = ctx.promptCounter?.contextSize ?? roleBudget(ctx.state.config, modelRole).contextSize;
+      const sized = (budget: number) => (firstTry ? firstTryBudget(budget, window) : budget);
+      return { input, context: [], wholeFiles, budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => budgetedContext(ctx.tools, workDir, query, sized(budget), ctx.repoMap ?? {}, options)) };
     },
   };
 }
@@ -149,6 +153,7 @@ const fixPlanner: AgentSpec = {
       task: taskOf(ctx.state),
       changed_files: ctx.state.proposal_files,
       ...(change.diff ? { diff: change.diff } : {}),
+      ...(change.note ? { change_note: change.note } : {}),
       test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
       ...(ctx.state.escalation_note?.role === 'tester' ? { supervisor_note: ctx.state.escalation_note.message } : {}),
     };

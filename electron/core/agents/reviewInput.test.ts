@@ -9,8 +9,8 @@ import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import type { AgentContext } from './registry';
-import { fittedDiff, fixPlanReviewInput, reviewInput } from './reviewInput';
+import { agentSpecFor, type AgentContext } from './registry';
+import { NO_CHANGE_NOTE, fittedDiff, fixPlanReviewInput, reviewInput } from './reviewInput';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -107,6 +107,18 @@ describe('a reviewer reads the diff and the test outcome, not the files again (i
     const noDiff = await reviewInput('code', { ...contextFor(state), changeDiff: async () => '' }, task, null);
     expect(noDiff.input).not.toHaveProperty('diff');
     expect(noDiff.context.map((item) => item.id)).toEqual(['file:src/stats.js']);
+  });
+
+  it('tells the reviewers of a step that made no commit so, instead of sending its files whole again (decision 99)', async () => {
+    const gate = { ...firstCodeGate(), fix_review: { text: 'plan', plan: 'plan' } };
+    const start = gate.step_base?.commit ?? 'base';
+    const unchanged = { ...contextFor({ ...gate, head: start, step_base: { commit: start, commit_count: gate.commits.length } }), changeDiff: async () => '' };
+    const tester = agentSpecFor('fix_plan', WORKFLOWS.supervised);
+    for (const review of [await reviewInput('code', unchanged, task, null), await reviewInput('step', unchanged, task, null), await fixPlanReviewInput(unchanged, task), await tester?.input(unchanged)]) {
+      expect(review?.input).toMatchObject({ change_note: NO_CHANGE_NOTE });
+      expect(review?.input).not.toHaveProperty('diff');
+      expect(review?.context).toEqual([]);
+    }
   });
 
   it('puts what the code and step gates share first, and what each gate asks last, so the second reuses the first', async () => {

@@ -40,10 +40,20 @@ function planView(plan: PlanRecord | null): unknown {
  * whole — they were the writer's context already, and the diff is what was decided. Without a diff
  * (no commit yet, or a caller with no git) the changed files stand in for it.
  */
-export async function changeView(ctx: AgentContext, files: readonly string[], role: ModelRole): Promise<{ diff: string | null; context: AgentInput['context'] }> {
+export async function changeView(ctx: AgentContext, files: readonly string[], role: ModelRole): Promise<{ diff: string | null; context: AgentInput['context']; note?: string }> {
   const diff = (await ctx.changeDiff?.()) ?? '';
   if (diff !== '') return { diff: fittedDiff(ctx, role, diff), context: [] };
+  // A step whose edits changed nothing made no commit: its files are as the last review saw them, so the fact is said, not the files re-sent.
+  if (ctx.changeDiff && stepMadeNoCommit(ctx.state)) return { diff: null, context: [], note: NO_CHANGE_NOTE };
   return { diff: null, context: await contextFiles(ctx.tools, { artifacts: [...files], feedback: null, includeAll: false }) };
+}
+
+export const NO_CHANGE_NOTE = 'This step changed no file: its edits left every file as it was, so the branch is as the step found it.';
+
+/** The step's head is where it started (the engine commits every change it applies). */
+function stepMadeNoCommit(state: AgentContext['state']): boolean {
+  const start = state.step_base?.commit ?? state.workspace?.baseCommit;
+  return state.head !== null && state.head === start;
 }
 
 /** The share of a reviewer's window (less its answer) a diff may take: the input is never dropped, so it is cut. */
@@ -104,7 +114,7 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
       const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
       const scope = gate && gate.unrelated.length > 0 ? { unrelated_changes: gate.unrelated } : {};
-      const shared = { goal: state.goal, task, test, changed_files: state.proposal_files, ...(change.diff ? { diff: change.diff } : {}) };
+      const shared = { goal: state.goal, task, test, changed_files: state.proposal_files, ...(change.diff ? { diff: change.diff } : {}), ...(change.note ? { change_note: change.note } : {}) };
       return { input: { ...shared, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...tests, ...findings, ...asked }, context: change.context };
     }
     case 'goal':
@@ -125,6 +135,7 @@ export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Pro
     test,
     changed_files: state.proposal_files,
     ...(change.diff ? { diff: change.diff } : {}),
+    ...(change.note ? { change_note: change.note } : {}),
     tester_findings: state.tester_findings,
     fix_plan: state.fix_review?.plan ?? '',
     gate: 'fix_plan',

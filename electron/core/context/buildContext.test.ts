@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { buildContext } from './buildContext';
+import { TEST_CONTEXT_TOKENS, buildContext } from './buildContext';
 import { buildRepoMap, clearRepoMapMemory } from './repoMap';
 
 let repo: TempRepo | null = null;
@@ -117,6 +117,28 @@ describe('buildContext', () => {
     const testText = built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text ?? '';
     expect(testText).toContain('def test_partition_all_invalid():');
     expect(testText).not.toContain('def test_case_20():');
+  });
+
+  it('shows a test file read for context in at most TEST_CONTEXT_TOKENS, its failing line kept, however large its failing class (decision 99)', async () => {
+    const methods = Array.from({ length: 120 }, (_, index) => `    def test_case_${index}(self):\n        self.assertEqual(partition_all(2, [${index}]), ((${index},),))\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'toolz/itertoolz.py': 'def partition_all(n, seq):\n    return tuple(seq)\n',
+        'toolz/tests/test_itertoolz.py': `import unittest\nfrom toolz.itertoolz import partition_all\n\n\nclass TestPartitionAll(unittest.TestCase):\n${methods}\n    def test_invalid(self):\n        partition_all(0, [1])\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const source = fs.readFileSync(path.join(repo.dir, 'toolz/tests/test_itertoolz.py'), 'utf8');
+    const line = source.split('\n').findIndex((row) => row.includes('partition_all(0, [1])')) + 1;
+    const feedback = `toolz/tests/test_itertoolz.py::TestPartitionAll::test_invalid FAILED\n  File "toolz/tests/test_itertoolz.py", line ${line}, in test_invalid`;
+    const built = await buildContext(map, { goal: 'partition_all must raise when the length is invalid', feedback }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    const shown = built.included.find((entry) => entry.path === 'toolz/tests/test_itertoolz.py');
+    expect(Math.ceil(source.length / 4)).toBeGreaterThan(2 * TEST_CONTEXT_TOKENS);
+    expect(shown).toMatchObject({ kind: 'excerpt' });
+    expect(shown?.tokens).toBeLessThanOrEqual(TEST_CONTEXT_TOKENS);
+    expect(built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text).toContain('partition_all(0, [1])');
+    // The source file is not held to it.
+    expect(built.included.find((entry) => entry.path === 'toolz/itertoolz.py')).toMatchObject({ kind: 'file' });
   });
 
   it('measures confidence against a named file by its query score, not against the best of the rest', async () => {

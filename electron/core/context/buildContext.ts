@@ -54,6 +54,12 @@ const NEEDED_SYMBOL_SCORE = 0;
 const NAMED_BONUS = 10;
 /** In a test file read for context, only its failing tests, stack-frame lines and the names the query says (a word shared with the query scores 0.5, and every test of a file shares one). */
 const NEEDED_TEST_SYMBOL_SCORE = 1;
+/**
+ * A test file read for context takes at most this much: the failing output already carries the
+ * failing test's assertion and traceback, and a test class or file shown whole (2-3k tokens on the
+ * corpus) was the largest item of many first tries (decision 99).
+ */
+export const TEST_CONTEXT_TOKENS = 1_000;
 /** Prose a writer reads (a changelog, a readme) seldom holds a fix; shown only when named or mentioned by the goal. */
 const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
 const itemTokens = (text: string) => estimateTokens(text) + 2;
@@ -156,13 +162,14 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
    * edits gets the parts the query points at when they are under half of it (the whole file only when
    * they are most of it, or when excerpts are ruled out).
    */
-  const addFile = async (file: string, reason: string, room: number, mode: 'whole' | 'need' | 'wholeOnly' = 'whole'): Promise<boolean> => {
+  const addFile = async (file: string, reason: string, roomLeft: number, mode: 'whole' | 'need' | 'wholeOnly' = 'whole'): Promise<boolean> => {
     const text = await options.read(file);
     if (text === null) return false;
     const whole = fence(file, '', text);
     const wholeTokens = itemTokens(whole);
     const excerpts = mode !== 'wholeOnly' && !options.noExcerpts;
     const entry = entryFor(file);
+    const room = excerpts && mode === 'need' && entry.isTest ? Math.min(roomLeft, TEST_CONTEXT_TOKENS) : roomLeft;
     const rows = text.split('\n');
     const excerptFor = (space: number, minScore = 0) => {
       const ranges = excerptRanges(entry, rows, space - 40, minScore);

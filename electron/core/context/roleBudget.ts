@@ -31,3 +31,15 @@ export function roleBudget(config: RunConfig, role: ModelRole): RoleBudget {
   const spec = model?.model ?? '';
   return { contextSize: spec.startsWith('llama:') ? DEFAULT_CONTEXT_SIZE : spec.startsWith('oracle:') ? ORACLE_CONTEXT_SIZE : UNSTATED_CONTEXT_SIZE, answerReserve };
 }
+
+/**
+ * A writer's first try at a step is planned as in this window, whatever its model's is: on the corpus
+ * the files to change are found at 8k as often as at 16k, and every token past it is prefill a laptop
+ * pays on each call (decision 99). A retry, a sub-plan's step or a whole-file writer gets the whole window.
+ */
+export const FIRST_TRY_WINDOW = 8_192;
+
+/** The context budget of a first try: what the same prompt would leave of a FIRST_TRY_WINDOW window. */
+export function firstTryBudget(budgetTokens: number, contextSize: number): number {
+  return contextSize <= FIRST_TRY_WINDOW ? budgetTokens : Math.max(0, budgetTokens - (contextSize - FIRST_TRY_WINDOW));
+}
