@@ -11,21 +11,13 @@ import path from 'node:path';
 import { parseJUnit } from '../electron/core/verifier/junit';
 import { parseSummaryLines } from '../electron/core/verifier/summaryLines';
 import { readTestInventory, writeTestInventory } from '../electron/core/verifier/testInventory';
+import { BIG_SUITE_MODULES, bigSuiteJUnit, bigSuiteTexts } from '../test-support/bigSuiteOutputs';
 import { figure, report } from './lib/results';
 import { spread, spreadText } from './lib/stats';
 
 const SUITE_SIZE = 20_000;
 const REPEATS = 5;
 const BUDGET_MS = 2_000;
-
-const many = (line: (index: number) => string) => Array.from({ length: SUITE_SIZE }, (_, index) => line(index)).join('\n');
-const TEXT_OUTPUTS: Record<string, string> = {
-  mocha: `\n  suite\n${many((index) => `    ✔ test ${index}`)}\n\n  ${SUITE_SIZE} passing (3s)\n`,
-  tap: `TAP version 13\n${many((index) => `# Subtest: t${index}\nok ${index + 1} - t${index}\n  ---\n  duration_ms: 0.1\n  ...`)}\n1..${SUITE_SIZE}\n# tests ${SUITE_SIZE}\n# pass ${SUITE_SIZE}\n# fail 0\n`,
-  go: `${many((index) => `=== RUN   TestX${index}\n--- PASS: TestX${index} (0.00s)`)}\nPASS\nok  \texample.com/x\t0.1s\n`,
-  pytest: `${many((index) => `tests/test_a.py::test_${index} PASSED [ 50%]`)}\n=== ${SUITE_SIZE} passed in 3.00s ===\n`,
-  cargo: `${many((index) => `test m::t${index} ... ok`)}\ntest result: ok. ${SUITE_SIZE} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n`,
-};
 
 async function timedMs(work: () => unknown | Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -42,9 +34,8 @@ async function repeated(work: () => unknown | Promise<unknown>): Promise<number[
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-inventory-'));
 try {
   fs.mkdirSync(path.join(dir, 'tests'));
-  for (let module = 0; module < 50; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
-  const cases = Array.from({ length: SUITE_SIZE }, (_, index) => `<testcase classname="tests.test_m${index % 50}.TestCase" name="test_${index}" time="0.001"/>`);
-  const xml = `<?xml version="1.0"?><testsuites><testsuite name="pytest">${cases.join('\n')}</testsuite></testsuites>`;
+  for (let module = 0; module < BIG_SUITE_MODULES; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
+  const xml = bigSuiteJUnit(SUITE_SIZE);
   const tests = parseJUnit(xml, { runner: 'pytest', repoDir: dir })?.tests ?? [];
   if (tests.length !== SUITE_SIZE) throw new Error(`JUnit read ${tests.length} of ${SUITE_SIZE} tests`);
   const junit = spread(await repeated(() => parseJUnit(xml, { runner: 'pytest', repoDir: dir })));
@@ -54,7 +45,7 @@ try {
       await readTestInventory(dir);
     }),
   );
-  const texts = Object.entries(TEXT_OUTPUTS).map(([runner, output]) => {
+  const texts = Object.entries(bigSuiteTexts(SUITE_SIZE)).map(([runner, output]) => {
     const count = parseSummaryLines(output)?.tests?.length ?? 0;
     if (count !== SUITE_SIZE) throw new Error(`${runner} text: ${count} of ${SUITE_SIZE} tests`);
     return { runner, times: [] as number[], output };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLatheError } from '../../../shared/errors';
 import type { TestRecord } from '../../../shared/schemas/testInventory';
+import { BIG_SUITE_MODULES, bigSuiteJUnit, bigSuiteTexts } from '../../../test-support/bigSuiteOutputs';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { parseJUnit } from './junit';
 import { parseSummaryLines } from './summaryLines';
@@ -47,9 +48,8 @@ describe('tests.json', () => {
   it(`holds a suite of ${SUITE_SIZE} tests whole: JUnit read, written and read back`, async () => {
     const dir = folder('big');
     fs.mkdirSync(path.join(dir, 'tests'));
-    for (let module = 0; module < 50; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
-    const cases = Array.from({ length: SUITE_SIZE }, (_, index) => `<testcase classname="tests.test_m${index % 50}.TestCase" name="test_${index}" time="0.001"/>`);
-    const xml = `<?xml version="1.0"?><testsuites><testsuite name="pytest">${cases.join('\n')}</testsuite></testsuites>`;
+    for (let module = 0; module < BIG_SUITE_MODULES; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
+    const xml = bigSuiteJUnit(SUITE_SIZE);
     const parsed = { value: parseJUnit(xml, { runner: 'pytest', repoDir: dir }) };
     expect(parsed.value?.tests).toHaveLength(SUITE_SIZE);
     expect(parsed.value?.tests?.[SUITE_SIZE - 1]).toEqual({ id: `tests/test_m${(SUITE_SIZE - 1) % 50}.py::TestCase::test_${SUITE_SIZE - 1}`, outcome: 'passed', file: `tests/test_m${(SUITE_SIZE - 1) % 50}.py` });
@@ -59,14 +59,7 @@ describe('tests.json', () => {
   });
 
   it(`reads the text of ${SUITE_SIZE}-test runs whole for every runner that names each test`, () => {
-    const many = (line: (index: number) => string) => Array.from({ length: SUITE_SIZE }, (_, index) => line(index)).join('\n');
-    const outputs: Record<string, string> = {
-      mocha: `\n  suite\n${many((index) => `    ✔ test ${index}`)}\n\n  ${SUITE_SIZE} passing (3s)\n`,
-      tap: `TAP version 13\n${many((index) => `# Subtest: t${index}\nok ${index + 1} - t${index}\n  ---\n  duration_ms: 0.1\n  ...`)}\n1..${SUITE_SIZE}\n# tests ${SUITE_SIZE}\n# pass ${SUITE_SIZE}\n# fail 0\n`,
-      go: `${many((index) => `=== RUN   TestX${index}\n--- PASS: TestX${index} (0.00s)`)}\nPASS\nok  \texample.com/x\t0.1s\n`,
-      pytest: `${many((index) => `tests/test_a.py::test_${index} PASSED [ 50%]`)}\n=== ${SUITE_SIZE} passed in 3.00s ===\n`,
-      cargo: `${many((index) => `test m::t${index} ... ok`)}\ntest result: ok. ${SUITE_SIZE} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n`,
-    };
+    const outputs = bigSuiteTexts(SUITE_SIZE);
     for (const [runner, output] of Object.entries(outputs)) {
       expect(parseSummaryLines(output)?.tests, runner).toHaveLength(SUITE_SIZE);
     }
