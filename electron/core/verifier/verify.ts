@@ -81,29 +81,18 @@ function buildResult(argv: string[], run: RunProcessResult, verdict: Classificat
   return { argv, status: verdict.status, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, reason: verdict.reason, report: truncateReport(output), tail: lastLines(output, VERIFY_DEFAULTS.tailLines), logPath };
 }
 
-/** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
-export async function verify(request: VerifyRequest): Promise<VerifyResult> {
-  const verifyRunId = newVerifyRunId();
-  const artifactDir = createArtifactDir(request.artifactRoot, verifyRunId);
-  const workDir = realpathOr(request.workDir);
-  const logPath = path.join(artifactDir, 'logs', 'test.log');
-  const buildLogPath = path.join(artifactDir, 'logs', 'build.log');
-  const manifestPath = path.join(artifactDir, 'manifest.json');
-  const startedAt = new Date();
-  const prepared = prepareCommand(request.argv, artifactDir, request.coverageFor);
-  const buildArgv = request.buildArgv?.length ? request.buildArgv : null;
-  const plan = request.argv.length === 0 ? { error: 'no test command given', level: 'none' as IsolationLevel } : await planIsolation(request, workDir, artifactDir);
-  const commit = request.commit ?? ('error' in plan ? null : plan.guard?.before.head) ?? (await headCommit(workDir));
-  const manifest: VerifyManifest = {
-    run_id: verifyRunId,
+/** The manifest as a run starts: what was asked and where, nothing measured yet. */
+function startingManifest(request: VerifyRequest, at: { verifyRunId: string; startedAt: Date; commit: string | null; workDir: string; logPath: string }, argv: string[], buildArgv: string[] | null): VerifyManifest {
+  return {
+    run_id: at.verifyRunId,
     status: 'RUNNING',
-    started_at: startedAt.toISOString(),
+    started_at: at.startedAt.toISOString(),
     finished_at: null,
-    commit,
-    argv: prepared.argv,
+    commit: at.commit,
+    argv,
     requested_argv: request.argv,
     build_argv: buildArgv,
-    cwd: workDir,
+    cwd: at.workDir,
     exit_code: null,
     signal: null,
     timed_out: false,
@@ -113,15 +102,37 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     platform: { os: process.platform, release: os.release(), arch: process.arch, node: process.version },
     counts: null,
     output_bytes: null,
-    log: logPath,
+    log: at.logPath,
     build: null,
     work_dir_writes: null,
   };
-  writeManifest(manifestPath, manifest);
+}
 
+interface CommandsRun {
+  run: RunProcessResult;
+  isolation: { level: IsolationLevel; detail: string };
+  /** Where the commands ran: the work dir, or the temporary checkout of the fallback. */
+  runDir: string;
+  build: BuildResult | null;
+  writes: WorkDirWrites | null;
+  diskFull: string | null;
+}
+
+/**
+ * The build (when asked) and the tests under the isolation plan, in a process cap; by the time this
+ * returns, what they wrote in the work dir is undone and a temporary checkout removed.
+ */
+async function runCommands(
+  request: VerifyRequest,
+  plan: IsolationPlan | { error: string; level: IsolationLevel },
+  at: { workDir: string; artifactDir: string; logPath: string; buildLogPath: string; verifyRunId: string },
+  prepared: { argv: string[]; env: Record<string, string> },
+  buildArgv: string[] | null,
+): Promise<CommandsRun> {
+  const { artifactDir, logPath, buildLogPath, verifyRunId } = at;
   let run: RunProcessResult;
   let isolation: { level: IsolationLevel; detail: string };
-  let runDir = workDir;
+  let runDir = at.workDir;
   let build: BuildResult | null = null;
   let writes: WorkDirWrites | null = null;
   let diskFull: string | null = null;
@@ -155,6 +166,27 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     }
   }
 
+  return { run, isolation, runDir, build, writes, diskFull };
+}
+
+/** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
+export async function verify(request: VerifyRequest): Promise<VerifyResult> {
+  const verifyRunId = newVerifyRunId();
+  const artifactDir = createArtifactDir(request.artifactRoot, verifyRunId);
+  const workDir = realpathOr(request.workDir);
+  const logPath = path.join(artifactDir, 'logs', 'test.log');
+  const buildLogPath = path.join(artifactDir, 'logs', 'build.log');
+  const manifestPath = path.join(artifactDir, 'manifest.json');
+  const startedAt = new Date();
+  const prepared = prepareCommand(request.argv, artifactDir, request.coverageFor);
+  const buildArgv = request.buildArgv?.length ? request.buildArgv : null;
+  const plan = request.argv.length === 0 ? { error: 'no test command given', level: 'none' as IsolationLevel } : await planIsolation(request, workDir, artifactDir);
+  const commit = request.commit ?? ('error' in plan ? null : plan.guard?.before.head) ?? (await headCommit(workDir));
+  const manifest = startingManifest(request, { verifyRunId, startedAt, commit, workDir, logPath }, prepared.argv, buildArgv);
+  writeManifest(manifestPath, manifest);
+
+  const { run, isolation, runDir, build, writes, diskFull } = await runCommands(request, plan, { workDir, artifactDir, logPath, buildLogPath, verifyRunId }, prepared, buildArgv);
+
   const sandboxed = isolation.level === 'bwrap';
   const buildFailed = build !== null && build.status !== 'PASS';
   const outcome = buildFailed ? null : await readOutcome(prepared, run.output, runDir);
@@ -166,11 +198,10 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const testsFile = outcome?.tests ? await writeTestInventory(artifactDir, { runner: outcome.runner, source: outcome.source, tests: outcome.tests }) : null;
   const coverage = !buildFailed && prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
-  const finishedAt = new Date();
   writeManifest(manifestPath, {
     ...manifest,
     status: verdict.status,
-    finished_at: finishedAt.toISOString(),
+    finished_at: new Date().toISOString(),
     exit_code: run.exitCode,
     signal: run.signal,
     timed_out: run.timedOut,
@@ -181,7 +212,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     results_from: outcome ? `${outcome.runner} (${outcome.source})` : null,
     tests_file: testsFile,
     output_bytes: run.outputBytes,
-    build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
+    build: build && manifestBuild(build),
     work_dir_writes: writes,
   });
   // catch-ok: pruning is housekeeping: a failure costs only space, and the verdict is what this call returns
@@ -219,6 +250,10 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     manifestPath,
     diskFull,
   };
+}
+
+function manifestBuild(build: BuildResult): NonNullable<VerifyManifest['build']> {
+  return { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath };
 }
 
 /** A failed build decides the verdict: the tests never ran, so this is not a test failure. */
