@@ -7,7 +7,7 @@ import { initialState } from '../../../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../../../shared/engine/machine';
 import { isWorkflowName, WORKFLOWS, type Workflow } from '../../../shared/engine/workflows';
 import type { RunConfig } from '../../../shared/engine/runConfig';
-import type { RunState } from '../../../shared/engine/runState';
+import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { isTerminal, reopenStuck } from '../../../shared/engine/finish';
 import { LatheError } from '../../../shared/errors';
 import type { LlmEvent, ModelRole, RoleModelConfig } from '../llm/types';
@@ -168,6 +168,57 @@ function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConf
   return roles;
 }
 
+function modelRouter(env: EngineEnv, initial: RunState, onEvent: (event: LlmEvent) => void): ReturnType<EngineDeps['createModels']> {
+  return env.deps.createModels({
+    roles: roleConfigs(initial.config),
+    threads: env.threads,
+    onEvent,
+    replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>>,
+    allowedHosts: initial.config.model_access.allow_hosts,
+    serverTokenEnv: initial.config.model_access.token_env,
+    sharedPool: env.sharedPool,
+  });
+}
+
+function newSession(env: EngineEnv, run: { store: RunStore; router: ReturnType<EngineDeps['createModels']>; workflow: Workflow; repoRoot: string; signal: AbortSignal; clock: Clock; initial: RunState }): RunSession {
+  return new RunSession({
+    deps: env.deps,
+    workflow: run.workflow,
+    store: run.store,
+    router: run.router,
+    repoRoot: run.repoRoot,
+    artifactRoot: env.artifactRoot,
+    signal: run.signal,
+    clock: run.clock,
+    callbacks: env.callbacks ?? {},
+    retryBackoffMs: env.retryBackoffMs ?? 500,
+    promptsDir: env.promptsDir,
+    elapsedBeforeMs: run.initial.elapsed_ms,
+    pause: env.pause,
+    tokenEnv: run.initial.config.model_access.token_env,
+  });
+}
+
+/**
+ * The pending gate is saved before anyone hears of it: whoever sees the event (and a restart after it)
+ * finds the run waiting for that gate.
+ */
+function announceGate(store: RunStore, state: RunState, gate: PendingGate, clock: Clock): RunState {
+  const pending = store.append({ role: 'engine', type: 'gate_pending', data: { ...gate } }, clock.now(), { announce: false });
+  const waiting: RunState = { ...state, status: 'waiting_for_gate', log_seq: store.lastSeq };
+  store.saveState(waiting);
+  store.announce(pending);
+  return waiting;
+}
+
+/** What a turn with no action to run comes to: a spent budget, a pause, or a stop. */
+function noActionOutcome(budget: ReturnType<typeof checkBudget>, paused: boolean, session: RunSession): ActionOutcome {
+  if (budget.kind === 'step') return { kind: 'step_budget_exhausted', reason: budget.reason };
+  if (budget.kind === 'execution') return { kind: 'execution_budget_exhausted', reason: budget.reason };
+  if (paused) return { kind: 'stopped', reason: 'paused' };
+  return { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) };
+}
+
 async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflow: Workflow, repoRoot: string): Promise<RunState> {
   const clock = env.clock ?? systemClock;
   const controller = new AbortController();
@@ -180,31 +231,8 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
     // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
     else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
-  const router = env.deps.createModels({
-    roles: roleConfigs(initial.config),
-    threads: env.threads,
-    onEvent: onLlmEvent,
-    replayConsumed: initial.model_calls as Partial<Record<ModelRole, number>>,
-    allowedHosts: initial.config.model_access.allow_hosts,
-    serverTokenEnv: initial.config.model_access.token_env,
-    sharedPool: env.sharedPool,
-  });
-  session = new RunSession({
-    deps: env.deps,
-    workflow,
-    store,
-    router,
-    repoRoot,
-    artifactRoot: env.artifactRoot,
-    signal: controller.signal,
-    clock,
-    callbacks: env.callbacks ?? {},
-    retryBackoffMs: env.retryBackoffMs ?? 500,
-    promptsDir: env.promptsDir,
-    elapsedBeforeMs: initial.elapsed_ms,
-    pause: env.pause,
-    tokenEnv: initial.config.model_access.token_env,
-  });
+  const router = modelRouter(env, initial, onLlmEvent);
+  session = newSession(env, { store, router, workflow, repoRoot, signal: controller.signal, clock, initial });
   let state = initial;
   const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });
   env.pause?.addEventListener('abort', onPause, { once: true });
@@ -219,26 +247,12 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
       if (action?.kind === 'finish') break;
       if (action?.kind === 'await_user' && !announced.has(action.gate.gate_id)) {
         announced.add(action.gate.gate_id);
-        // The pending gate is saved before anyone hears of it: whoever sees the event (and a restart after
-        // it) finds the run waiting for that gate.
-        const pending = store.append({ role: 'engine', type: 'gate_pending', data: { ...action.gate } }, clock.now(), { announce: false });
-        state = { ...state, status: 'waiting_for_gate', log_seq: store.lastSeq };
-        store.saveState(state);
-        store.announce(pending);
+        state = announceGate(store, state, action.gate, clock);
       }
       // Minutes spent waiting for a person at a gate are not the run's time: no deadline while waiting.
       const deadline = remaining !== null && remaining > 0 && action?.kind !== 'await_user' ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
       const startedMs = session.elapsedMs();
-      const outcome: ActionOutcome =
-        budget.kind === 'step'
-          ? { kind: 'step_budget_exhausted', reason: budget.reason }
-          : budget.kind === 'execution'
-            ? { kind: 'execution_budget_exhausted', reason: budget.reason }
-            : paused
-              ? { kind: 'stopped', reason: 'paused' }
-            : action === null
-              ? { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) }
-              : await executeAction(session, action, state);
+      const outcome: ActionOutcome = action === null ? noActionOutcome(budget, paused, session) : await executeAction(session, action, state);
       if (deadline) clearTimeout(deadline);
       // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
       const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);
