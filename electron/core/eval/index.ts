@@ -5,5 +5,6 @@ export { runHiddenTests, type HiddenTestRequest } from './hiddenTests';
 export { roleQuality, runCounts, sumRoleQuality } from './metrics';
 export { EvalReportSchema, EvalTaskResultSchema, RoleQualitySchema, EVAL_REPORT_FORMAT, type EvalReport, type EvalTaskResult, type RoleQuality, type TaskOutcome } from './reportSchema';
 export { formatSummaryTable, renderMarkdownReport, outcomeLabel, formatDurationMs } from './reportFormat';
-export { runEvalTask, taskRunConfig, modelForTask, type EvalTaskSettings } from './runTask';
+export { runEvalTask, taskRunConfig, type EvalTaskSettings } from './runTask';
+export { modelForTask } from './evalRun';
 export { runEval, buildReport, writeReport, type EvalOptions } from './runEval';

@@ -2,21 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunConfig } from '../../../../shared/engine/runConfig';
 import type { RunState } from '../../../../shared/engine/runState';
-import { runTokenCounts } from '../../../../shared/engine/tokenCounts';
 import { LatheError } from '../../../../shared/errors';
-import type { RunLogEvent } from '../../../../shared/schemas/run';
-import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
-import { createDefaultDeps, createEngineEnv } from '../../engine/defaultDeps';
+import { splitCommand } from '../../config/resolveConfig';
+import { createDefaultDeps } from '../../engine/defaultDeps';
 import { runNativeGit } from '../../git/nativeGit';
 import { reusedBareRun, type VerificationCache, type VerificationCacheStats } from './verificationCache';
 import type { EngineDeps } from '../../engine/engineDeps';
-import { startRun } from '../../engine/runner';
-import { approveReviewedGate, type TransientEvent } from '../../engine/runSession';
 import { isBareOracleSpec, oracleSpecFor } from '../../llm/modelSpec';
-import { RunOperations } from '../../runs/runOperations';
-import { copyTree } from '../files';
-import { modelForTask, unattendedGates } from '../runTask';
-import { runHead } from '../taskRepo';
+import { evalRunConfig, modelForTask, runBasics, startEvalRun, type EvalRunSettings } from '../evalRun';
 import { BARE_RUN_FORM, bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
 import { faultJournalPath, faultRun, readFaultJournal, spoiledSpec, writerAttempts, type CorpusFaults } from './corpusFaults';
 import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
@@ -26,17 +19,12 @@ import type { CorpusTask } from './corpusTasks';
 import { preparedTaskRepo } from './preparedRepo';
 import { isMissing } from '../../fsErrors';
 
-export interface CorpusRunSettings {
-  appRoot: string;
+export interface CorpusRunSettings extends EvalRunSettings {
   corpusDir: string;
-  workflow: string;
   /** Every role's model. `oracle:` alone means this task's gold patch; `{task}` is the task id. */
   model?: string;
   roleModels?: Partial<Record<string, string>>;
   editFormat?: RunConfig['edit_format'];
-  configFile?: string;
-  timeLimitMs: number | null;
-  threads?: number;
   /** Prepared task repositories (materialised and set up once). */
   cacheDir?: string;
   /** Scratch space for this eval: Verifier artifacts, gold patch files. */
@@ -48,13 +36,8 @@ export interface CorpusRunSettings {
   /** Leave the run branch in the task repository (default: undone after grading). */
   keepRuns?: boolean;
   bareTimeoutMs?: number;
-  signal?: AbortSignal;
-  retryBackoffMs?: number;
-  deps?: EngineDeps;
   /** Answer a verification of a tree already verified in this process from its result (decision 98; eval only). */
   verificationCache?: VerificationCache;
-  onRunEvent?: (taskId: string, event: RunLogEvent) => void;
-  onTransient?: (taskId: string, event: TransientEvent) => void;
 }
 
 /**
@@ -77,21 +60,17 @@ function journalFor(task: CorpusTask, settings: CorpusRunSettings): { settings: 
 export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: CorpusRunSettings): RunConfig {
   const faults = journalFor(task, settings);
   const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) => (spec ? [[role, modelSpecForTask(spec, task, settings.workDir, faults)]] : [])));
-  const config = resolveRunConfig(
-    { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir, configFile: settings.configFile },
-    {
-      workflow: settings.workflow,
-      model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir, faults),
-      roleModels,
-      editFormat: settings.editFormat,
-      timeLimitMs: settings.timeLimitMs,
-      testCommand: splitCommand(task.test_command),
-    },
-  );
+  const config = evalRunConfig(settings, repoDir, {
+    model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir, faults),
+    roleModels,
+    editFormat: settings.editFormat,
+    timeLimitMs: settings.timeLimitMs,
+    testCommand: splitCommand(task.test_command),
+  });
   // The task's own test command is the operator's, not an agent's: the allowlist (dev-agent) accepts it as written.
   const argv = splitCommand(task.test_command);
   const rule = argv.slice(0, argv[0] === 'sh' ? 2 : 1).join(' ');
-  return unattendedGates({ ...config, shell_allowlist: [...new Set([...config.shell_allowlist, rule])] });
+  return { ...config, shell_allowlist: [...new Set([...config.shell_allowlist, rule])] };
 }
 
 /** The fixed tree's bare run is the same for every workflow and format: run once per task, its output kept. */
@@ -158,40 +137,22 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     }
 
     const reuse = settings.verificationCache && reusingDeps(settings.deps ?? createDefaultDeps(), settings.verificationCache);
-    const env = createEngineEnv({
-      appRoot: settings.appRoot,
-      dataDir: path.join(settings.workDir, 'data'),
-      signal: settings.signal,
-      threads: settings.threads,
-      retryBackoffMs: settings.retryBackoffMs,
-      deps: reuse?.deps ?? settings.deps,
-      callbacks: {
-        onEvent: (event) => settings.onRunEvent?.(task.id, event),
-        onTransient: (event) => settings.onTransient?.(task.id, event),
-        decideGate: approveReviewedGate,
-      },
-    });
-    const state = await startRun(env, { repoRoot: prepared.dir, goal: task.goal, config });
-    const head = await runHead(prepared.dir, state.branch, prepared.commit);
+    const copyTo = settings.outDir && path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`);
+    const run = await startEvalRun(settings, { taskId: task.id, repoDir: prepared.dir, baseCommit: prepared.commit, goal: task.goal, config, dataDir: path.join(settings.workDir, 'data'), copyTo, deps: reuse?.deps });
+    const { state, head, runDir } = run;
     const headTree = settings.verificationCache ? await treeOf(prepared.dir, head) : null;
     const headResult =
       head === fixed || (await sameTree(prepared.dir, head, fixed))
         ? { ...fixedResult, commit: head }
         : { ...bareResult(await reusedBareRun(settings.verificationCache, headTree && `${prepared.dir}\u0000${headTree}\u0000${task.test_command}`, () => runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }))), commit: head };
-    const runDir = path.join(prepared.dir, '.lathe', 'runs', state.run_id);
-    if (settings.outDir) copyTree(runDir, path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`));
     // Measured on the branch as the run left it, before the undo takes it away.
     const gold = parseGoldPatch(task.gold_patch);
     if (!gold.ok) throw new LatheError('CORPUS_GOLD_PATCH', `task ${task.id}: ${gold.message}`, { task: task.id });
     const damage = await branchDamage(prepared.dir, prepared.commit, head, gold.patch, { head: headResult.counts, fixed: fixedResult.counts });
     const spoiled = journal ? readFaultJournal(journal) : null;
     line = { ...line, attempts: writerAttempts(runDir), damage, faults_applied: spoiled?.applied ?? [], faults_skipped: spoiled?.skipped ?? [], most_identical_answers: spoiled?.mostIdentical ?? 0 };
-    let undone = false;
-    if (!settings.keepRuns && state.workspace) {
-      await new RunOperations(env.deps, env.artifactRoot, () => false).undo(prepared.dir, state.run_id);
-      undone = true;
-    }
-    line = { ...line, verifications: reuse ? { ...reuse.stats } : null, tokens: runTokenCounts(state.metrics), run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
+    const undone = !settings.keepRuns && (await run.undo());
+    line = { ...line, verifications: reuse ? { ...reuse.stats } : null, tokens: run.tokens, run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
     return { ...line, ...judge(state, headResult, fixedResult), wall_ms: Date.now() - started };
   } catch (error) {
     const failure = LatheError.from(error);
@@ -210,15 +171,7 @@ function reusingDeps(deps: EngineDeps, cache: VerificationCache): { deps: Engine
 }
 
 function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
-  return {
-    run_id: state.run_id,
-    status: state.result?.status ?? state.status,
-    exit_code: state.result?.exit_code ?? null,
-    reason: state.result?.reason ?? null,
-    branch: state.branch,
-    commits: state.commits.length,
-    undone,
-  };
+  return { ...runBasics(state), undone };
 }
 
 /** Green, faithful, and why not: exported for its tests. */
