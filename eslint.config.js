@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import catches from './eslint-rules/catches.js';
 import lathe from './eslint-rules/layering.js';
 
 export default tseslint.config(
@@ -24,6 +25,13 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  // Product code keeps the cause of what it catches (decision 103); tests, scripts and benchmarks may drop it.
+  {
+    files: ['{electron,shared,renderer}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { catches },
+    rules: { 'catches/catch-keeps-cause': 'error' },
   },
   // Playwright reads a fixture's parameter list to find its dependencies, so `{}` is required there.
   { files: ['e2e/**/*.ts', 'test-support/e2e/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },

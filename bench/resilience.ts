@@ -4,7 +4,8 @@
  * "Faults"), in each workflow and edit format the kind applies to, without and with --feedback-check,
  * plus `mixed` (every kind but repeat at 0.3). Per cell: runs green, runs that left damage on their
  * branch, mean writer answers, and for `repeat` the most identical answers seen in one step (goal ≤ 3).
- * `--journal FILE` appends each task line as it ends; `--from FILE,…` builds the tables from journals
+ * `--journal FILE` appends each task line as it ends (and a run already in it is not run again: the matrix
+ * resumes); `--from FILE,…` builds the tables from journals
  * instead of running (a later line for the same task and cell replaces an earlier one), so the matrix
  * runs in pieces. Writes bench/results/resilience.json and resilience.md. Hours on the whole corpus:
  * not part of `npm run bench`. A verification of a tree already verified in this process is answered
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     journal: { type: 'string' },
     from: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const WORKFLOWS = ['dev-agent', 'supervised', 'editor-scouts'];
@@ -85,15 +87,29 @@ if (values.from) {
 } else {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-resilience-'));
   const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
+  // A journal that already holds runs of this matrix (same seed) is resumed: those runs are kept, not run again.
+  const done = new Map<string, CorpusTaskLine>();
+  if (values.journal && fs.existsSync(values.journal)) {
+    for (const text of fs.readFileSync(values.journal, 'utf8').split('\n')) {
+      if (!text.trim()) continue;
+      const line = CorpusTaskLineSchema.parse(JSON.parse(text));
+      const cell = cellOf(line);
+      if (cell && line.faults?.seed === seed) done.set(`${line.task}\u0000${cellKey(cell)}`, line);
+    }
+  }
   try {
     for (const [index, cell] of cells.entries()) {
       const parsed = parseFaultList(cell.kind);
       if (!parsed.ok) throw new Error(parsed.message);
-      process.stdout.write(`\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${tasks.length} task(s)\n`);
+      const kept = tasks.flatMap((task) => done.get(`${task.id}\u0000${cellKey(cell)}`) ?? []);
+      lines.push(...kept);
+      const toRun = tasks.filter((task) => !done.has(`${task.id}\u0000${cellKey(cell)}`));
+      process.stdout.write(`\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${toRun.length} task(s)${kept.length > 0 ? ` (${kept.length} from the journal)` : ''}\n`);
+      if (toRun.length === 0) continue;
       const result = await runCorpusEval({
         appRoot: sourceAppRoot(),
         corpusDir: corpus.dir,
-        tasks,
+        tasks: toRun,
         workflow: cell.workflow,
         editFormat: EditFormatNameSchema.parse(cell.format),
         model: 'oracle:',
@@ -117,6 +133,22 @@ if (values.from) {
   }
 }
 
+/**
+ * The unspoiled oracle's matrix (bench:corpus): a run whose task × workflow × format the perfect model
+ * does not solve either (more-itertools' 42k-token file in whole-file) is no measure of recovery, so
+ * its misses are counted apart.
+ */
+const baselineFile = values.baseline ?? path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'corpus.json');
+const unspoiledGreen = new Map<string, boolean>();
+if (fs.existsSync(baselineFile)) {
+  const details = (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as { details?: { lines?: unknown[] } }).details;
+  for (const raw of details?.lines ?? []) {
+    const line = CorpusTaskLineSchema.parse(raw);
+    unspoiledGreen.set(`${line.task}\u0000${line.workflow}\u0000${line.edit_format}`, line.green);
+  }
+}
+const solvedUnspoiled = (line: CorpusTaskLine) => unspoiledGreen.get(`${line.task}\u0000${line.workflow}\u0000${line.edit_format}`) !== false;
+
 const rows = cells
   .map((cell) => ({ cell, lines: lines.filter((line) => { const other = cellOf(line); return other !== null && cellKey(other) === cellKey(cell); }) }))
   .filter((row) => row.lines.length > 0)
@@ -125,6 +157,8 @@ const rows = cells
     runs: runs.length,
     applied: runs.filter((line) => line.faults_applied.length > 0).length,
     green: runs.filter((line) => line.green).length,
+    solvable: runs.filter(solvedUnspoiled).length,
+    green_solvable: runs.filter((line) => line.green && solvedUnspoiled(line)).length,
     damaging: runs.filter((line) => isDamaging(line.damage)).length,
     mean_attempts: Math.round((runs.reduce((sum, line) => sum + (line.attempts ?? 0), 0) / runs.length) * 10) / 10,
     most_identical: Math.max(...runs.map((line) => line.most_identical_answers)),
@@ -136,6 +170,7 @@ report({
   figures: [
     figure('resilience_runs', 'task × cell runs', lines.length, 'runs'),
     figure('resilience_green', 'runs green (complete, tests pass bare, no test lost)', percent(lines.filter((line) => line.green).length, lines.length), '%'),
+    figure('resilience_green_solvable', 'runs green where the unspoiled oracle is green', percent(lines.filter((line) => line.green && solvedUnspoiled(line)).length, lines.filter(solvedUnspoiled).length), '%', { min: 100 }),
     figure('resilience_damaging', 'runs that left damage on their branch', lines.filter((line) => isDamaging(line.damage)).length, 'runs', { max: 0 }),
     ...(repeats.length > 0 ? [figure('resilience_repeat_identical', 'most identical writer answers in one step (repeat)', Math.max(...repeats.map((row) => row.most_identical)), 'answers', { max: 3 })] : []),
     figure('resilience_minutes', values.from ? "run time (sum over the journals' runs)" : 'wall time', Math.round((values.from ? lines.reduce((sum, line) => sum + line.wall_ms, 0) : Date.now() - started) / 6000) / 10, 'min'),
@@ -152,9 +187,15 @@ const md = [
   `Lathe's verifications: ${verificationsRan} ran the tests, ${verificationsReused} were answered from an identical tree's (decision 98; runs before it ran all).`,
   'green: complete, the tests pass bare on the run branch and none was lost · damaging: the branch carries a placeholder, an unrelated hunk, a weakened test or a stray file · applied: runs whose first writer answer carried the fault · answers: mean writer answers per run · identical: the most byte-identical answers in one step (repeat; goal ≤ 3)',
   '',
-  '| fault | workflow | format | feedback-check | applied | green | damaging | answers | identical |',
-  '| --- | --- | --- | :-: | --: | --: | --: | --: | --: |',
-  ...rows.map((row) => `| ${row.kind} | ${row.workflow} | ${row.format} | ${row.check ? 'yes' : 'no'} | ${row.applied}/${row.runs} | ${row.green}/${row.runs} | ${row.damaging} | ${row.mean_attempts} | ${row.kind === 'repeat' ? row.most_identical : '–'} |`),
+  `green (solvable): of the runs whose task × workflow × format the unspoiled oracle solves (${path.basename(baselineFile)}), those green — the rest share the perfect model's miss.`,
+  '',
+  '| fault | workflow | format | feedback-check | applied | green | green (solvable) | damaging | answers | identical |',
+  '| --- | --- | --- | :-: | --: | --: | --: | --: | --: | --: |',
+  ...rows.map((row) => `| ${row.kind} | ${row.workflow} | ${row.format} | ${row.check ? 'yes' : 'no'} | ${row.applied}/${row.runs} | ${row.green}/${row.runs} | ${row.green_solvable}/${row.solvable} | ${row.damaging} | ${row.mean_attempts} | ${row.kind === 'repeat' ? row.most_identical : '–'} |`),
   '',
 ];
+const solvableMisses = lines.filter((line) => !line.green && solvedUnspoiled(line));
+if (solvableMisses.length > 0) {
+  md.push('Misses where the unspoiled oracle is green:', '', ...solvableMisses.map((line) => { const cell = cellOf(line); return `- ${line.task} · ${cell ? `${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}` : line.workflow}: ${(line.miss ?? 'not green').split('\n')[0]?.slice(0, 300)}`; }), '');
+}
 fs.writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'resilience.md'), md.join('\n'));

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import type { Handlers } from '../shared/contract/api';
 import { LatheError } from '../shared/errors';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/e2e/chromium';
-import { EventBus } from '../electron/core/api/eventBus';
+import { EventBus } from '../electron/core/runs/eventBus';
 import { createCore } from '../electron/core/api/coreHandlers';
 import { sourceAppRoot } from '../electron/core/appRoot';
 import { startWebHost } from '../electron/core/host/webHost';

@@ -1,5 +1,7 @@
 // Process-boundary layering, checked on every import: a renderer that imports the core, or a core that
-// imports 'electron', would work in one host and break in another, so lint refuses both.
+// imports 'electron', would work in one host and break in another, so lint refuses both. Inside the core,
+// the foundation under everything that touches a repository is a fixed stack (decision 102): a floor that
+// imported one above it would tie the stack into a circle again.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
@@ -13,6 +15,38 @@ export const LAYER_POLICIES = {
   'electron/preload': { layers: ['electron/preload', 'shared'], electron: true, node: false },
   'electron/main': { layers: ['electron/main', 'electron/core', 'shared'], electron: true, node: true },
 };
+/**
+ * The core's foundation, lowest floor first: process basics, git, then edits, the Verifier, the read-only tools,
+ * workspace setup, and the workspace facade on top. A file may import its own floor and those below; the rest of
+ * electron/core stands above the whole stack.
+ */
+export const FOUNDATION_FLOORS = [
+  ['basics', 'fsErrors.ts', 'appRoot.ts', 'dataDir.ts', 'appVersion.ts'],
+  ['git'],
+  ['edits'],
+  ['verifier'],
+  ['tools'],
+  ['setup'],
+  ['workspace'],
+];
+const CORE = 'electron/core';
+
+/**
+ * The foundation floor (0 = lowest) of a file under electron/core; FOUNDATION_FLOORS.length for the core above
+ * the foundation; null outside electron/core.
+ * @param {string} root @param {string} file
+ */
+export function foundationFloor(root, file) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  if (!relative.startsWith(`${CORE}/`)) return null;
+  const [first = ''] = relative.slice(CORE.length + 1).split('/');
+  const floor = FOUNDATION_FLOORS.findIndex((names) => names.includes(first) || names.includes(`${first}.ts`));
+  return floor === -1 ? FOUNDATION_FLOORS.length : floor;
+}
+
+/** @param {number} floor */
+const floorName = (floor) => (floor < FOUNDATION_FLOORS.length ? `${CORE}/${FOUNDATION_FLOORS[floor]?.[0]}` : `${CORE} above the foundation`);
+
 const LAYER_DIRS = Object.keys(LAYER_POLICIES).sort((a, b) => b.length - a.length);
 const NODE_BUILTINS = new Set(builtinModules);
 
@@ -33,6 +67,7 @@ export const layeringRule = {
       electron: "{{from}} must not import 'electron' ('{{source}}'): it has to run under plain Node or in a browser",
       node: "{{from}} must not import the Node built-in '{{source}}': it also runs in the browser",
       outside: "{{from}} must not import '{{source}}' from outside the app layers",
+      floor: "{{from}} must not import {{to}} ('{{source}}'): the foundation's floors import only downwards",
     },
   },
   create(context) {
@@ -63,6 +98,11 @@ export const layeringRule = {
         return;
       }
       if (!policy.layers.includes(to)) context.report({ node, messageId: 'layer', data: { from, to, source } });
+      const fromFloor = foundationFloor(root, file);
+      const toFloor = foundationFloor(root, target);
+      if (!isTest && fromFloor !== null && toFloor !== null && toFloor > fromFloor) {
+        context.report({ node, messageId: 'floor', data: { from: floorName(fromFloor), to: floorName(toFloor), source } });
+      }
     };
 
     /** @param {any} node */

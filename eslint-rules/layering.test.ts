@@ -41,4 +41,27 @@ describe('lathe/layering', () => {
     expect(await layeringErrors('electron/core/fixture.ts', "import fs from 'node:fs';\nimport { ok } from '../../shared/result';\nexport const x = [fs, ok];\n")).toEqual([]);
     expect(await layeringErrors('renderer/src/fixture.ts', "import { ok } from '../../shared/result';\nexport const x = ok;\n")).toEqual([]);
   });
+
+  it('fails a foundation floor importing one above it: git importing the Verifier, the tools or the core above', async () => {
+    const code = [
+      "import { verify } from '../verifier/verify';",
+      "import { listRepoFiles } from '../tools/listFiles';",
+      "import { startRun } from '../engine/runner';",
+      'export const x = [verify, listRepoFiles, startRun];',
+    ].join('\n');
+    const errors = await layeringErrors('electron/core/git/fixture.ts', code);
+    expect(errors).toEqual([
+      expect.stringContaining('electron/core/git must not import electron/core/verifier'),
+      expect.stringContaining('electron/core/git must not import electron/core/tools'),
+      expect.stringContaining('electron/core/git must not import electron/core above the foundation'),
+    ]);
+    expect(await layeringErrors('electron/core/basics/fixture.ts', "import { x } from '../git/gitDirs';\nexport const y = x;\n")).toHaveLength(1);
+  });
+
+  it('allows a floor its own and lower floors, and the core above any floor; a test may reach up', async () => {
+    const down = "import { runProcess } from '../basics/processTree';\nimport { isMissing } from '../fsErrors';\nimport { resolveGitDirs } from '../git/gitDirs';\nexport const x = [runProcess, isMissing, resolveGitDirs];\n";
+    expect(await layeringErrors('electron/core/verifier/fixture.ts', down)).toEqual([]);
+    expect(await layeringErrors('electron/core/engine/fixture.ts', "import { verify } from '../workspace/index';\nexport const x = verify;\n")).toEqual([]);
+    expect(await layeringErrors('electron/core/git/fixture.test.ts', "import { startRun } from '../engine/runner';\nexport const x = startRun;\n")).toEqual([]);
+  });
 });

@@ -6,30 +6,40 @@ import fs from 'node:fs';
 function readJson(file) {
   try {
     return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return null;
+  } catch (error) {
+    // No report, or one cut off by a killed stage: that stage reported nothing and counts as one failure.
+    if (error?.code === 'ENOENT' || error instanceof SyntaxError) return null;
+    throw error;
   }
+}
+
+/** The Vitest reports in `dir`: one per test tier from `npm test` (vitest-unit.json…), or vitest.json from a plain run. */
+function vitestReports(dir) {
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => /^vitest(-[\w-]+)?\.json$/.test(name)).sort() : [];
+  return names.map((name) => ({ stage: name === 'vitest.json' ? null : name.slice('vitest-'.length, -'.json'.length), report: readJson(`${dir}/${name}`) }));
 }
 
 export function countTests(dir = 'test-results') {
   let passed = 0;
   let failed = 0;
-  const vitest = readJson(`${dir}/vitest.json`);
-  if (vitest) {
-    passed += vitest.numPassedTests ?? 0;
-    failed += vitest.numFailedTests ?? 0;
+  const reported = { e2e: false };
+  for (const { stage, report } of vitestReports(dir)) {
+    if (stage !== null) reported[stage] = report !== null;
+    if (!report) continue;
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
     // A file that fails to load has no tests but is still a failure.
-    failed += (vitest.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
+    failed += (report.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
   }
   const playwright = readJson(`${dir}/playwright.json`);
   if (playwright?.stats) {
+    reported.e2e = true;
     passed += (playwright.stats.expected ?? 0) + (playwright.stats.flaky ?? 0);
     failed += playwright.stats.unexpected ?? 0;
   }
   const stages = readJson(`${dir}/stages.json`) ?? [];
-  const reported = { unit: vitest !== null, e2e: playwright !== null };
   for (const stage of stages) {
-    if (!stage.passed && !(stage.name in reported && reported[stage.name])) failed += 1;
+    if (!stage.passed && !reported[stage.name]) failed += 1;
   }
   return { passed, failed };
 }

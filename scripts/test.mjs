@@ -10,7 +10,10 @@ const stages = [
   { name: 'typecheck', command: ['npx', 'tsc', '-b'] },
   { name: 'lint', command: ['npx', 'eslint', '--max-warnings', '0', '.'] },
   { name: 'build', command: ['npx', 'electron-vite', 'build'] },
-  { name: 'unit', command: ['npx', 'vitest', 'run'] },
+  // The three test tiers (decision 103), each with its own report so a stage's time and count stay its own.
+  { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit', '--outputFile.json=test-results/vitest-unit.json'] },
+  { name: 'integration', command: ['npx', 'vitest', 'run', '--project', 'integration', '--outputFile.json=test-results/vitest-integration.json'] },
+  { name: 'slow', command: ['npx', 'vitest', 'run', '--project', 'slow', '--outputFile.json=test-results/vitest-slow.json'] },
   { name: 'e2e', command: ['npx', 'playwright', 'test'], needs: 'build' },
 ];
 

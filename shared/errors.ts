@@ -30,18 +30,18 @@ export const generationErrorCodes = [
 ] as const;
 export type GenerationErrorCode = (typeof generationErrorCodes)[number];
 
-/** `GIT_<REASON>`: every failure of the git facade (`electron/core/git/gitErrors.ts`). */
+/**
+ * `GIT_<REASON>`: every failure of the git facade (`electron/core/git/gitErrors.ts`), but for the three it shares with
+ * the rest of the core, which keep their plain names (DIRTY_WORKTREE, INVALID_PATH, ISOMORPHIC_UNSAFE).
+ */
 export const gitErrorReasons = [
   'FAILED',
-  'INVALID_PATH',
   'PROTECTED_PATH',
   'RUN_BRANCH_MISSING',
   'CONCURRENT_UPDATE',
-  'ISOMORPHIC_UNSAFE',
   'NO_ORIGINAL_BRANCH',
   'MERGE_NOT_FAST_FORWARD',
   'RUN_NOT_CHECKED_OUT',
-  'DIRTY_WORKTREE',
   'NATIVE_REQUIRED',
   'REMOTE_NOT_FOUND',
   'PUSH_FAILED',
@@ -145,14 +145,24 @@ export const errorCodes: readonly ErrorCode[] = [
 ];
 const knownCodes = new Set<string>(errorCodes);
 
+/** Codes an older Lathe wrote that now have one name with another: read back from logs and state under the new one. */
+export const RENAMED_ERROR_CODES: Readonly<Record<string, ErrorCode>> = {
+  GIT_DIRTY_WORKTREE: 'DIRTY_WORKTREE',
+  GIT_INVALID_PATH: 'INVALID_PATH',
+  GIT_ISOMORPHIC_UNSAFE: 'ISOMORPHIC_UNSAFE',
+};
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && knownCodes.has(value);
 }
 
-/** Read leniently: a code this version does not know (another version's host) reads as INTERNAL. */
+/**
+ * Read leniently: a renamed code reads under its new name, and a code this version does not know (another
+ * version's host) as INTERNAL.
+ */
 export const ErrorCodeSchema = z
   .string()
-  .transform((value): ErrorCode => (isErrorCode(value) ? value : 'INTERNAL'));
+  .transform((value): ErrorCode => (isErrorCode(value) ? value : (RENAMED_ERROR_CODES[value] ?? 'INTERNAL')));
 
 export const LatheErrorSchema = z.object({
   code: z.string().min(1).max(64).pipe(ErrorCodeSchema),

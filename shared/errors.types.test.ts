@@ -37,4 +37,10 @@ describe('the closed list of error codes', () => {
     expect(LatheErrorSchema.parse({ code: 'SOMETHING_NEWER', message: 'm' }).code).toBe('INTERNAL');
     expect(LatheErrorSchema.parse({ code: 'GIT_RUN_BRANCH_MISSING', message: 'm' }).code).toBe('GIT_RUN_BRANCH_MISSING');
   });
+
+  it('has one name for a failure git shares with the core, and reads the old git name under it', () => {
+    expect(errorCodes).not.toContain('GIT_DIRTY_WORKTREE');
+    expect(LatheErrorSchema.parse({ code: 'GIT_DIRTY_WORKTREE', message: 'm' }).code).toBe('DIRTY_WORKTREE');
+    expect(LatheErrorSchema.parse({ code: 'GIT_ISOMORPHIC_UNSAFE', message: 'm' }).code).toBe('ISOMORPHIC_UNSAFE');
+  });
 });

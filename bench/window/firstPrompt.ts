@@ -13,6 +13,7 @@ import { materializeCorpusTask, type CorpusTask } from '../../electron/core/eval
 import { fitContext } from '../../electron/core/llm/contextFit';
 import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
 import type { ModelRole, PromptCounter } from '../../electron/core/llm/types';
+import { MODEL_ROLES } from '../../shared/schemas/roles';
 import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
 
 export interface RoleCall {
@@ -93,7 +94,7 @@ export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptC
   const { dir, task, workflowName, call, counter, window } = input;
   const workflow = WORKFLOWS[workflowName];
   const base = configFromWorkflow(workflow);
-  const models = Object.fromEntries((['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const).map((role) => [role, { model: 'llama:bench.gguf', context_size: window }]));
+  const models = Object.fromEntries(MODEL_ROLES.map((role) => [role, { model: 'llama:bench.gguf', context_size: window }]));
   const config = { ...base, models, ...(input.editFormat ? { edit_format: input.editFormat } : {}) };
   const state: RunState = {
     ...initialState({ runId: '20260101T000000Z', goal: task.goal, goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 }),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isMissing, unreadable } from './fsErrors';
+import { errnoOf, isMissing, unreadable, whenErrno, whenMissing } from './fsErrors';
 
 const failure = (code: string) => Object.assign(new Error(`${code}: failed`), { code });
 
@@ -31,5 +31,24 @@ describe('isMissing', () => {
     expect(error.code).toBe('FILE_UNREADABLE');
     expect(error.message).toContain('src/a.js');
     expect(error.data).toEqual({ path: 'src/a.js', errno: 'EACCES' });
+  });
+});
+
+describe('whenMissing and whenErrno', () => {
+  it('answer the fallback for the errors they name and rethrow every other, cause intact', async () => {
+    expect(await Promise.reject(failure('ENOENT')).catch(whenMissing(null))).toBeNull();
+    expect(await Promise.reject(failure('ENOTDIR')).catch(whenMissing([]))).toEqual([]);
+    const denied = failure('EACCES');
+    await expect(Promise.reject(denied).catch(whenMissing(null))).rejects.toBe(denied);
+    await expect(Promise.reject(new Error('plain')).catch(whenMissing(null))).rejects.toThrow('plain');
+    await expect(Promise.reject(denied).catch(whenMissing(null, 'src/a.js'))).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: 'src/a.js', errno: 'EACCES' } });
+    expect(await Promise.reject(failure('ENOTEMPTY')).catch(whenErrno(['ENOENT', 'ENOTEMPTY'], 'kept'))).toBe('kept');
+    await expect(Promise.reject(failure('EBUSY')).catch(whenErrno(['ENOTEMPTY'], 'kept'))).rejects.toThrow('EBUSY');
+  });
+
+  it('read the errno of a Node error only', () => {
+    expect(errnoOf(failure('ESRCH'))).toBe('ESRCH');
+    expect(errnoOf(Object.assign(new Error('exit'), { code: 1 }))).toBeNull();
+    expect(errnoOf(undefined)).toBeNull();
   });
 });

@@ -7,8 +7,35 @@ import { isLatheError, LatheError } from '../../shared/errors';
  * must not be taken for absence: an edit planned against "no file" would overwrite one.
  */
 export function isMissing(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  const code = errnoOf(error);
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** The errno code (ENOENT, EACCES, ESRCH…) a Node call failed with, or null for any other error. */
+export function errnoOf(error: unknown): string | null {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  return typeof code === 'string' ? code : null;
+}
+
+/**
+ * A `.catch` handler for a read that may find nothing: `fallback` when the file is not there
+ * (`isMissing`), and any other failure rethrown — as FILE_UNREADABLE naming `path` when one is given —
+ * so "cannot read" never passes for "not there".
+ */
+export function whenMissing<T>(fallback: T, path?: string): (error: unknown) => T {
+  return (error) => {
+    if (isMissing(error)) return fallback;
+    throw path === undefined ? error : unreadable(path, error);
+  };
+}
+
+/** A `.catch` handler that expects only the errno codes named (EEXIST, ENOTEMPTY…): `fallback` for those, any other rethrown. */
+export function whenErrno<T>(codes: readonly string[], fallback: T): (error: unknown) => T {
+  return (error) => {
+    const code = errnoOf(error);
+    if (code !== null && codes.includes(code)) return fallback;
+    throw error;
+  };
 }
 
 /** The error for a file that exists but could not be read or listed. */

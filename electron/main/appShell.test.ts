@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeApi } from '../../shared/contract/api';
@@ -34,7 +35,7 @@ function unwrap<T>(result: Result<T>): T {
 const gatedRun = (repo: TempRepo) => ({
   repo: repo.dir,
   goal: 'fix median and document it',
-  workflow: 'dev-agent',
+  workflow: 'dev-agent' as const,
   model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`,
   gates: { step: 'human' as const },
 });
@@ -57,6 +58,18 @@ describe('the application menu', () => {
     await eventually(() => app.electron.dialogs.length === 2, 'the second dialog');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(app.received.filter((frame) => frame.name === 'repo/changed')).toHaveLength(1);
+    expect(app.electron.errorBoxes).toEqual([]);
+  });
+
+  it('says in an error box why a folder picked from the menu cannot be opened, instead of doing nothing', async () => {
+    const app = await launch();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-not-a-repo-'));
+    app.electron.dialogAnswers.push({ canceled: false, filePaths: [folder] });
+    app.electron.pressAccelerator('CmdOrCtrl+O');
+    const [box] = await eventually(() => app.electron.errorBoxes.length > 0 && app.electron.errorBoxes, 'the error box');
+    expect(box?.content).toContain('not inside a git repository');
+    expect(app.received.filter((frame) => frame.name === 'repo/changed')).toHaveLength(0);
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('answers dialog/openFolder from the page with the folder the user picked, or null', async () => {

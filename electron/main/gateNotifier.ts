@@ -1,6 +1,6 @@
 import { Notification, type BrowserWindow } from 'electron';
 import type { EventOf } from '../../shared/contract/channels';
-import type { EventBus } from '../core/api/eventBus';
+import type { EventBus } from '../core/runs/eventBus';
 
 /**
  * An OS notification when a run starts waiting at a gate while the window is not in front (or is

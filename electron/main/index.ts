@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import type { Handlers } from '../../shared/contract/api';
-import { EventBus } from '../core/api/eventBus';
+import { EventBus } from '../core/runs/eventBus';
 import { createCore } from '../core/api/coreHandlers';
 import { notifyGates } from './gateNotifier';
 import { forwardEvents, registerIpc } from './ipc';
@@ -47,7 +47,10 @@ async function start(): Promise<void> {
   const openFolder = async () => {
     const picked = await handlers['dialog/openFolder']({});
     // repo/open emits repo/changed, which the window's repo store follows.
-    if (picked.path) await handlers['repo/open']({ path: picked.path }).catch(() => undefined);
+    // The menu has no page to answer, so a folder it cannot open (not a repository, unreadable) is said in a box.
+    if (picked.path) {
+      await handlers['repo/open']({ path: picked.path }).catch((error: unknown) => dialog.showErrorBox('Lathe cannot open this folder', error instanceof Error ? error.message : String(error)));
+    }
   };
   installAppMenu(() => void openFolder());
 

@@ -5,7 +5,7 @@ import { ELECTRON_EVENT_CHANNEL } from '../../shared/contract/wire';
 import { LatheError } from '../../shared/errors';
 import { failure } from '../../shared/result';
 import { dispatch } from '../core/api/dispatch';
-import type { EventBus } from '../core/api/eventBus';
+import type { EventBus } from '../core/runs/eventBus';
 
 /** Registers one ipcMain handler per contract channel and forwards core events to the window. */
 export function registerIpc(handlers: Handlers, events: EventBus, isTrustedSender: (event: IpcMainInvokeEvent) => boolean): void {

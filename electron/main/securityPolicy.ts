@@ -45,7 +45,8 @@ export function isAppDocument(url: string | undefined, rendererIndex: string): b
     const candidate = new URL(url);
     const app = pathToFileURL(path.resolve(rendererIndex));
     return candidate.protocol === 'file:' && candidate.host === app.host && candidate.pathname === app.pathname;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
     return false;
   }
 }

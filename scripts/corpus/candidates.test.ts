@@ -74,6 +74,14 @@ describe('selectCandidate on a generated history', () => {
     expect(parser && goalOf(parser)).toBe('Fix the parser on empty input\n\nThe parser threw on an empty string.');
   });
 
+  it('takes a commit a person vetted as a fix whatever its message, and still applies the file rules', () => {
+    const history = readHistory(path.join(repo, '.git'), 'main');
+    const feature = history.find((record) => record.subject === 'Add a feature');
+    const bump = history.find((record) => record.subject === 'fix: bump a dependency');
+    expect(feature && selectCandidate(feature, { messageVetted: true })).toMatchObject({ ok: true });
+    expect(bump && selectCandidate(bump, { messageVetted: true })).toEqual({ ok: false, reason: 'touches package.json' });
+  });
+
   it('limits source files to a pattern when one is given', () => {
     const history = readHistory(path.join(repo, '.git'), 'main');
     const parser = history.find((record) => record.subject.startsWith('Fix the parser'));

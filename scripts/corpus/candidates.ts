@@ -59,11 +59,13 @@ export interface SelectOptions {
   /** Keep only commits whose source files all match (e.g. `^lib/`), when given. */
   sourcePattern?: RegExp;
   maxSourceFiles?: number;
+  /** A person read the commit and judged it a bug fix its message does not call one (mine.ts --fix): the message rule is not applied, every other rule is. */
+  messageVetted?: boolean;
 }
 
 export function selectCandidate(commit: CommitRecord, options: SelectOptions = {}): Selection {
   if (commit.parents.length !== 1) return { ok: false, reason: 'a merge or root commit' };
-  if (!messageSuggestsFix(commit.subject, commit.body)) return { ok: false, reason: 'the message does not suggest a fix' };
+  if (!options.messageVetted && !messageSuggestsFix(commit.subject, commit.body)) return { ok: false, reason: 'the message does not suggest a fix' };
   const byRole = new Map<FileRole, string[]>();
   for (const file of commit.files) {
     const role = fileRole(file.path);

@@ -6,6 +6,8 @@
  *     --report "npx jest --json" --out /work/corpus-wide [--branch main] [--want 6] [--scan 40]
  *     [--require package.json:jest] [--source-pattern '^lib/'] [--since 2019-01-01] [--notes TEXT]
  *     [--only SHA-PREFIX]... [--report-grades: the report command's exit code stands for the test's]
+ *     [--fix SHA-PREFIX]... (a commit read and judged a bug fix whose message does not say so: taken
+ *     like --only, without the message rule; every other rule and check still applies)
  *
  * DIR is a git directory or a bundle. Writes <repo>.bundle (the branch, full history),
  * <repo>.LICENSE and materialize.sh (copied from the shared corpus) into --out and merges the
@@ -17,8 +19,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { goalOf, selectCandidate, type Candidate } from './candidates';
 import { git, readHistory } from './gitHistory';
+import { licenseText } from './licenseFile';
 import { derivedNotes, MinedTaskSchema, orderedTask, type MinedTask } from './minedTask';
-import { RUNNERS, type RunnerName } from './runnerReports';
+import { reportCommandProblem, RUNNERS, type RunnerName } from './runnerReports';
 import { createCheckout, endToEnd, measureCandidate, type RunSpec } from './validate';
 
 const { values: args } = parseArgs({
@@ -29,7 +32,7 @@ const { values: args } = parseArgs({
     scan: { type: 'string', default: '40' }, require: { type: 'string', multiple: true, default: [] },
     'source-pattern': { type: 'string' }, since: { type: 'string' }, notes: { type: 'string', default: '' },
     'materialize-from': { type: 'string', default: '/work/shared/corpus/materialize.sh' }, timeout: { type: 'string', default: '600' },
-    only: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true, default: [] }, fix: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
   },
 });
 
@@ -48,6 +51,11 @@ const outDir = path.resolve(need('out'));
 const runner = need('runner') as RunnerName;
 if (!RUNNERS.includes(runner)) {
   process.stderr.write(`mine: --runner must be one of ${RUNNERS.join(', ')}\n`);
+  process.exit(2);
+}
+const reportProblem = [args.report ?? need('test'), need('test')].map((command) => reportCommandProblem(runner, command)).find((problem) => problem !== null);
+if (reportProblem) {
+  process.stderr.write(`mine: ${reportProblem}\n`);
   process.exit(2);
 }
 const spec: RunSpec = { runner, setup: args.setup ?? '', test: need('test'), report: args.report ?? need('test'), reportGrades: args['report-grades'] ?? false, timeoutSeconds: Number(args.timeout) };
@@ -75,8 +83,9 @@ const sourcePattern = args['source-pattern'] ? new RegExp(args['source-pattern']
 const candidates: Candidate[] = [];
 for (const commit of readHistory(gitDir, branch)) {
   if (args.since && commit.date < args.since) break;
-  if ((args.only ?? []).length > 0 && !(args.only ?? []).some((prefix) => commit.sha.startsWith(prefix))) continue;
-  const selection = selectCandidate(commit, { sourcePattern });
+  const chosen = [...(args.only ?? []), ...(args.fix ?? [])];
+  if (chosen.length > 0 && !chosen.some((prefix) => commit.sha.startsWith(prefix))) continue;
+  const selection = selectCandidate(commit, { sourcePattern, messageVetted: (args.fix ?? []).some((prefix) => commit.sha.startsWith(prefix)) });
   if (!selection.ok) continue;
   if (!requirements.every((rule) => fileAt(commit.sha, rule.file)?.includes(rule.text))) continue;
   candidates.push(selection.candidate);
@@ -87,8 +96,8 @@ fs.mkdirSync(outDir, { recursive: true });
 const bundle = `${repo}.bundle`;
 const bundled = git(gitDir, ['bundle', 'create', path.join(outDir, bundle), branch]);
 if (!bundled.ok) throw new Error(`git bundle: ${bundled.stderr.trim()}`);
-const licenseText = ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'LICENCE', 'license', 'license.md', 'COPYING', 'LICENSE-MIT'].map((name) => fileAt(branch, name)).find((text) => text !== null);
-if (licenseText) fs.writeFileSync(path.join(outDir, `${repo}.LICENSE`), licenseText);
+const license = licenseText((name) => fileAt(branch, name));
+if (license) fs.writeFileSync(path.join(outDir, `${repo}.LICENSE`), license);
 else log(`${repo}: no license file found on ${branch}; add ${repo}.LICENSE by hand`);
 if (!fs.existsSync(path.join(outDir, 'materialize.sh'))) fs.copyFileSync(need('materialize-from'), path.join(outDir, 'materialize.sh'));
 fs.chmodSync(path.join(outDir, 'materialize.sh'), 0o755);

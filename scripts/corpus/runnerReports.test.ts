@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failToPass, readCargo, readGoTest, readJest, readTape, readTapTests, readUnittest, readUvu } from './runnerReports';
+import { failToPass, readCargo, repeatedAtStart, reportCommandProblem, readGoTest, readJest, readTape, readTapTests, readUnittest, readUvu } from './runnerReports';
 
 describe('runner reports', () => {
   it('jest --json: assertions by full name', () => {
@@ -55,5 +55,18 @@ describe('runner reports', () => {
     expect(failToPass(named(['a', 'b', 'c'], []), named(['a'], ['b']))).toEqual(['b', 'c']);
     const counted = (failed: string[]) => ({ passed: [], failed, passedCount: 3, namesPassing: false });
     expect(failToPass(counted([]), counted(['s > x']))).toEqual(['s > x']);
+  });
+
+  it('a second run of the start keeps only the failures that repeat: a test that passes again was flaky', () => {
+    const named = (passed: string[], failed: string[]) => ({ passed, failed, passedCount: passed.length, namesPassing: true });
+    expect(repeatedAtStart(['fixed', 'flaky', 'gone'], named(['flaky', 'other'], ['fixed']))).toEqual(['fixed', 'gone']);
+    const counted = (failed: string[]) => ({ passed: [], failed, passedCount: 3, namesPassing: false });
+    expect(repeatedAtStart(['s > fixed', 's > flaky'], counted(['s > fixed']))).toEqual(['s > fixed']);
+  });
+
+  it('a cargo report must run every test binary: without --no-fail-fast the unrun tests would read as fail-to-pass', () => {
+    expect(reportCommandProblem('cargo', 'cargo test --offline --tests')).toBe('`cargo test --offline --tests` stops at the first failing test binary: add --no-fail-fast, so every test runs at the start too');
+    expect(reportCommandProblem('cargo', 'cargo test --offline --no-fail-fast --tests')).toBeNull();
+    expect(reportCommandProblem('jest', 'npx jest --json')).toBeNull();
   });
 });

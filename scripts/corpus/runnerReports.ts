@@ -133,6 +133,16 @@ export function readCargo(stdout: string, stderr: string): RunnerReport {
   return report(passed, failed);
 }
 
+/**
+ * Why a report command cannot show what a fix repairs, or null. cargo stops at the first test binary
+ * that fails, so at the start the binaries after it never run, and their tests would read as
+ * fail-to-pass though nothing failed (and a task's counts would shrink with every failure).
+ */
+export function reportCommandProblem(runner: RunnerName, command: string): string | null {
+  if (runner === 'cargo' && !/(^|\s)--no-fail-fast(\s|$)/.test(command)) return `\`${command}\` stops at the first failing test binary: add --no-fail-fast, so every test runs at the start too`;
+  return null;
+}
+
 export function readRunner(runner: RunnerName, stdout: string, stderr: string): RunnerReport {
   switch (runner) {
     case 'jest':
@@ -162,4 +172,12 @@ export function failToPass(atFix: RunnerReport, atStart: RunnerReport): string[]
   if (!atFix.namesPassing || !atStart.namesPassing) return atStart.failed.filter((name) => !atFix.failed.includes(name));
   const passingAtStart = new Set(atStart.passed);
   return atFix.passed.filter((name) => !passingAtStart.has(name));
+}
+
+/**
+ * The fail-to-pass names a second run of the start confirms: a test that failed once (a subprocess
+ * timing out under load) and passes again is flaky, and the fix did not repair it.
+ */
+export function repeatedAtStart(names: string[], again: RunnerReport): string[] {
+  return again.namesPassing ? names.filter((name) => !again.passed.includes(name)) : names.filter((name) => again.failed.includes(name));
 }

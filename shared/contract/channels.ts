@@ -20,7 +20,7 @@ import {
   RunStatusEventSchema,
   RunTransientEventSchema,
   StartRunRequestSchema,
-} from '../schemas/runRequests';
+} from './runRequests';
 
 const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res, options: { responseCheckedByHandler?: true } = {}) => ({ req, res, ...options });
 const empty = z.object({}).strict();

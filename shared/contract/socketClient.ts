@@ -82,7 +82,8 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     let json: unknown;
     try {
       json = JSON.parse(data);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       return;
     }
     const frame = HostFrameSchema.safeParse(json);

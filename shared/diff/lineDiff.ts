@@ -1,7 +1,14 @@
 import { diffLines } from 'diff';
-import type { z } from 'zod';
-import type { LineChangeSchema } from '../schemas/runRequests';
+import { z } from 'zod';
 
+const lineNumber = z.number().int().positive();
+export const LineCountSchema = z.number().int().nonnegative();
+
+/**
+ * One changed block of lines, 1-based: `beforeLines` lines from `beforeStart` became `afterLines` lines
+ * from `afterStart`. A side with 0 lines is a pure insertion or deletion placed before that side's start line.
+ */
+export const LineChangeSchema = z.object({ beforeStart: lineNumber, beforeLines: LineCountSchema, afterStart: lineNumber, afterLines: LineCountSchema });
 export type LineChange = z.infer<typeof LineChangeSchema>;
 
 /**

@@ -1,13 +1,15 @@
 import type { ErrorCode } from '../errors';
+import type { ModelRole } from '../schemas/roles';
+import type { StoppedStatus } from '../schemas/run';
 import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
+import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
 import type { UserEditRecord } from './userEdit';
 
-export type AgentRoleName = 'planner' | 'coder' | 'tester' | 'supervisor' | 'scout' | 'editor';
 
-export type { AgentPurpose };
+export type { AgentPurpose, CallUsage };
 
 /**
  * `preflight`: seed 001's run before any change (green means nothing to do). `baseline`: the same run in
@@ -20,20 +22,11 @@ export type VerifyPurpose = 'preflight' | 'baseline' | 'step' | 'final';
 export type EngineAction =
   | { kind: 'prepare' }
   | { kind: 'verify'; purpose: VerifyPurpose }
-  | { kind: 'agent'; role: AgentRoleName; purpose: AgentPurpose }
+  | { kind: 'agent'; role: ModelRole; purpose: AgentPurpose }
   | { kind: 'apply' }
   | { kind: 'await_user'; gate: PendingGate }
   | { kind: 'internal' }
   | { kind: 'finish' };
-
-export interface CallUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Of the prompt tokens, those served from a reused KV-cache prefix (the rest is new prefill); absent: 0. */
-  cached_tokens?: number;
-  /** Some count is an estimate (oracle/replay models, a server that gave none). */
-  estimated?: boolean;
-}
 
 /** What executing an action produced; `applyOutcome` turns it into the next state and log events. */
 export type ActionOutcome =
@@ -51,9 +44,9 @@ export type ActionOutcome =
   /** An answer, typed by its purpose (validated where it arrived). */
   | AgentOutputOutcome
   /** The agent answered seed 000's `{"status":"error","reason"}`. */
-  | { kind: 'agent_declined'; role: AgentRoleName; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
+  | { kind: 'agent_declined'; role: ModelRole; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */
-  | { kind: 'agent_failed'; role: AgentRoleName; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
+  | { kind: 'agent_failed'; role: ModelRole; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
   /** `unrelated`: the change's hunks classed as unrelated to the task, for its gates (where none reviews it, they were refused). */
   | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }
   | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }
@@ -67,7 +60,7 @@ export type ActionOutcome =
   | { kind: 'execution_budget_exhausted'; reason: string }
   /** Seed 001: the test command is not in the ShellTool allowlist; nothing was created. */
   | { kind: 'command_rejected'; command: string; reason: string }
-  | { kind: 'stopped'; reason: 'aborted' | 'paused' | 'time_expired'; detail?: string }
+  | { kind: 'stopped'; reason: StoppedStatus; detail?: string }
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 

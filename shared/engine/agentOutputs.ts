@@ -5,8 +5,8 @@ import { SteppedPlanSchema } from '../schemas/agents/steppedPlan';
 import { SupervisorVerdictSchema } from '../schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../schemas/agents/tester';
 import type { AgentPurpose } from './agentPurpose';
-import type { AgentRoleName, CallUsage } from './actions';
-import { planShapeProblem } from './planning';
+import type { ModelRole } from '../schemas/roles';
+import type { CallUsage } from './callUsage';
 
 /** What the engine's Scout effect returns: the report, and the context file it recorded it in. */
 export const ScoutOutcomeSchema = z.object({
@@ -46,11 +46,11 @@ export type AgentOutputs = { [P in AgentPurpose]: z.infer<(typeof AGENT_OUTPUT_S
 
 /** One purpose's `agent_output` outcome: the purpose names the output's type. */
 export type AgentOutputOutcome = {
-  [P in AgentPurpose]: { kind: 'agent_output'; role: AgentRoleName; purpose: P; output: AgentOutputs[P]; calls: number; usage: CallUsage };
+  [P in AgentPurpose]: { kind: 'agent_output'; role: ModelRole; purpose: P; output: AgentOutputs[P]; calls: number; usage: CallUsage };
 }[AgentPurpose];
 
 interface CallFacts {
-  role: AgentRoleName;
+  role: ModelRole;
   calls: number;
   usage: CallUsage;
 }
@@ -100,4 +100,11 @@ export function agentOutputOutcome(purpose: AgentPurpose, answer: unknown, facts
     default:
       return purpose satisfies never;
   }
+}
+
+/** Why a Planner's answer is not a plan, in words the Planner can act on (seed 002: 2-15 steps). */
+export function planShapeProblem(output: unknown, issue: { path: PropertyKey[]; message: string } | undefined): string {
+  const steps = typeof output === 'object' && output !== null && 'steps' in output ? output.steps : undefined;
+  if (Array.isArray(steps) && (steps.length < 2 || steps.length > 15)) return `a plan has 2 to 15 steps; this one has ${steps.length}`;
+  return issue ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}` : 'the plan did not match the plan schema';
 }

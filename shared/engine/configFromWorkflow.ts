@@ -1,4 +1,4 @@
-import { DEFAULT_GATE_THRESHOLDS } from './gates';
+import { DEFAULT_GATE_THRESHOLDS } from '../schemas/gates';
 import type { Workflow } from './workflows';
 import { DEFAULT_MODEL_ACCESS, DEFAULT_SANDBOX_CONFIG, DEFAULT_WORKSPACE_CONFIG, type RunConfig } from './runConfig';
 

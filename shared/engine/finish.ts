@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors';
-import type { RunStatus } from '../schemas/run';
+import type { RunStatus, StoppedStatus } from '../schemas/run';
 import type { Transition } from './actions';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
@@ -52,7 +52,7 @@ function failRunningSteps(state: RunState, reason: string): RunState {
 }
 
 /** Stops the session but keeps the phase, so `--resume` continues where it stopped (Ctrl-C, Pause, time limit). */
-export function stopRun(state: RunState, status: 'aborted' | 'paused' | 'time_expired', reason: string): Transition {
+export function stopRun(state: RunState, status: StoppedStatus, reason: string): Transition {
   return {
     state: { ...state, status, result: { status, exit_code: EXIT_GOAL_NOT_MET, reason } },
     events: [{ role: 'engine', type: 'run_stopped', data: { status, reason, phase: state.phase, resumable: true } }],

@@ -2,38 +2,13 @@ import type { PendingEvent, Transition } from './actions';
 import { executionExhausted } from './budget';
 import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
-import { gateWaitsForUser, type GateKind } from './gates';
+import { gateWaitsForUser } from '../schemas/gates';
 import { currentPlan, currentStep, updatePlan, updateStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { FeedbackPart, PendingGate, RunState, Verdict } from './runState';
 import { rollBackTo } from './attemptGuard';
 import { completeStep, failAttempt, passStep, rollBackStep } from './stepFlow';
 import type { UserEditRecord } from './userEdit';
-
-const PHASE_OF_GATE = { plan: 'plan_review', code: 'code_review', step: 'step_review', goal: 'goal_review' } as const;
-
-export function openGate(state: RunState, kind: GateKind, now: string): Transition {
-  const stepId = kind === 'step' || kind === 'code' ? state.current_step_id : null;
-  const number = state.counters.gates_opened + 1;
-  const gateId = `${kind}-${number}-${stepId ?? currentPlan(state)?.plan_id ?? 'run'}`;
-  const gate: PendingGate = {
-    gate_id: gateId,
-    kind,
-    step_id: stepId,
-    threshold: state.config.thresholds[kind],
-    verdict: null,
-    escalation: null,
-    opened_at: now,
-    unreviewed: null,
-    needs_final_test: kind === 'goal',
-    test_files: kind === 'code' || kind === 'step' ? (state.last_test?.inventory?.test_files_changed ?? []) : [],
-    unrelated: kind === 'code' || kind === 'step' ? state.unrelated_hunks : [],
-  };
-  return {
-    state: { ...state, counters: { ...state.counters, gates_opened: number }, phase: PHASE_OF_GATE[kind], gate },
-    events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind], test_files: gate.test_files, unrelated: gate.unrelated } }],
-  };
-}
 
 /**
  * The Supervisor's verdict on the open gate. It passes when approved and at or over the gate's
@@ -132,7 +107,7 @@ function approveWithEdit(state: RunState, gate: PendingGate, comment: string | n
     events: [
       { role: 'user', type: 'gate_decided', data: { ...ref, approved: true, comment, edited_feedback: null } },
       { role: 'user', type: 'user_edit', data: { ...ref, step_id: gate.step_id, commit: edit.commit, files: edit.files, test_files: edit.test_files } },
-      { role: 'git', type: 'commit', data: { sha: edit.commit, task_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
+      { role: 'git', type: 'commit', data: { sha: edit.commit, step_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
       { role: 'user', type: 'gate_closed', data: { ...ref, approved: true, by: 'user' } },
     ],
   };

@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../errors';
 import type { AgentOutputOutcome, EditProposal } from './agentOutputs';
-import type { ActionOutcome, AgentPurpose, AgentRoleName, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
+import type { ModelRole } from '../schemas/roles';
+import type { ActionOutcome, AgentPurpose, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
-import { gateUsesSupervisor, gateWaitsForUser } from './gates';
+import { gateUsesSupervisor, gateWaitsForUser } from '../schemas/gates';
 import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
@@ -136,7 +137,7 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       const withCommit = step && commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] })) : state;
       return {
         state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null, ...withUnrelated(state, outcome.unrelated ?? [], outcome.head) },
-        events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, task_id: step?.id ?? null, files: outcome.files } }],
+        events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, step_id: step?.id ?? null, files: outcome.files } }],
       };
     }
     case 'apply_rejected': {
@@ -185,7 +186,7 @@ function afterVerify(state: RunState, workflow: Workflow, test: TestSummary): Tr
     ? state.failure_history
     : [...state.failure_history, { step_id: state.current_step_id, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir }].slice(-5);
   const recorded: RunState = { ...state, last_test: test, metrics, failure_history: history };
-  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: state.current_step_id, ...test } };
+  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', step_id: state.current_step_id, ...test } };
   if (test.status === 'INFRA_ERROR') {
     // Seed 004 invariant 10: an infrastructure failure ends the task at once.
     const status = workflow.stuck_report ? 'stuck' : 'failed';
@@ -207,7 +208,7 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
     }
     case 'code': {
       const files = proposalFiles(outcome.output);
-      const patch: PendingEvent = { role, type: 'patch', data: { task_id: state.current_step_id, files, format: state.config.edit_format } };
+      const patch: PendingEvent = { role, type: 'patch', data: { step_id: state.current_step_id, files, format: state.config.edit_format } };
       const answer = recordAnswer(state, outcome.output);
       if (answer.kind === 'repeated') {
         const repeated = refuseRepeatedAnswer(answer.state, workflow, answer.previous, answer.times);
@@ -218,17 +219,18 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
     case 'test_report': {
       const report = outcome.output;
       const passed = state.last_test?.passed ?? false;
-      const data = { task_id: state.current_step_id, passed, report: report.report, model_passed: report.passed };
+      const data = { step_id: state.current_step_id, passed, report: report.report, model_passed: report.passed };
       const next = evaluate(state, workflow, null);
       return { state: next.state, events: [{ role: 'tester', type: 'tester_report', data }, ...next.events] };
     }
     case 'fix_plan': {
-      const plan = outcome.output;
+      // The Tester names the step `task_id` in its answer (seed 002); the log names it as every event does.
+      const { task_id: _answeredFor, ...plan } = outcome.output;
       const fixPlan = fixPlanFeedback(plan, state.last_test);
       const blocking = plan.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
       const withFindings: RunState = { ...state, tester_findings: plan.findings };
       const next = routeFixPlan(withFindings, workflow, state.last_test?.passed && !blocking ? null : fixPlan);
-      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data: { ...plan, task_id: state.current_step_id, blocking } }, ...next.events] };
+      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data: { ...plan, step_id: state.current_step_id, blocking } }, ...next.events] };
     }
     case 'review_fix_plan':
       return takeFixPlanVerdict(state, workflow, outcome.output);
@@ -257,7 +259,7 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
  * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
  * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
  */
-function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleName, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
+function afterAgentFailure(state: RunState, workflow: Workflow, role: ModelRole, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
   const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason, ...spent } };
   const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
   switch (purpose) {
@@ -291,7 +293,7 @@ function afterAgentFailure(state: RunState, workflow: Workflow, role: AgentRoleN
   }
 }
 
-function account(state: RunState, role: AgentRoleName, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
+function account(state: RunState, role: ModelRole, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
   const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
   const stepId = state.current_step_id;
   return {

@@ -2,7 +2,8 @@ import { firstLine, shortenAtWord, SUBJECT_MAX } from '../headline';
 import type { Plan } from '../schemas/agents/planner';
 import type { SteppedPlan } from '../schemas/agents/steppedPlan';
 import type { PendingEvent, Transition } from './actions';
-import { openGate, replanOrFail } from './gateFlow';
+import { replanOrFail } from './gateFlow';
+import { openGate } from './openGate';
 import { checkDependencies, currentStep, newStep, nextPlanId, updateStep, type StepDraft } from './planOps';
 import type { Workflow } from './workflows';
 import type { PlanRecord, RunState } from './runState';
@@ -103,11 +104,4 @@ export function acceptPlan(state: RunState, workflow: Workflow, input: PlanInput
 
 function describe(problem: ReturnType<typeof checkDependencies>): string | null {
   return problem ? `${problem.code.replace('_', ' ')} (${problem.detail})` : null;
-}
-
-/** Why a Planner's answer is not a plan, in words the Planner can act on (seed 002: 2-15 steps). */
-export function planShapeProblem(output: unknown, issue: { path: PropertyKey[]; message: string } | undefined): string {
-  const steps = typeof output === 'object' && output !== null && 'steps' in output ? output.steps : undefined;
-  if (Array.isArray(steps) && (steps.length < 2 || steps.length > 15)) return `a plan has 2 to 15 steps; this one has ${steps.length}`;
-  return issue ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}` : 'the plan did not match the plan schema';
 }

@@ -22,6 +22,13 @@ const TOLERANT: Record<string, z.ZodType> = Object.fromEntries(
 
 const read = new WeakMap<RunLogEvent, RunEvent | null>();
 
+/** Logs written before the step id had one name call it `task_id` on patch, commit, test_result, tester_report and fix_plan. */
+export function withStepId(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || !('task_id' in data) || 'step_id' in data) return data;
+  const { task_id: stepId, ...rest } = data;
+  return { ...rest, step_id: stepId };
+}
+
 /**
  * The typed view of a logged event, or null for a type this version does not know (written by a
  * newer one, or no longer written): readers show such an event by its type and skip it otherwise.
@@ -30,17 +37,15 @@ export function readRunEvent(event: RunLogEvent): RunEvent | null {
   const cached = read.get(event);
   if (cached !== undefined) return cached;
   const schema = isRunEventType(event.type) ? TOLERANT[event.type] : undefined;
-  const parsed = schema?.safeParse(event.data);
+  const parsed = schema?.safeParse(withStepId(event.data));
   // The tolerant schema of `type` yields exactly Partial<RunEventData<type>>; the compiler cannot pair the two.
   const typed = parsed?.success ? ({ ...event, data: parsed.data } as RunEvent) : null;
   read.set(event, typed);
   return typed;
 }
 
-/** The step an event is about: `step_id`, or `task_id` where the writer names it so. */
+/** The step an event is about, when it names one. */
 export function stepIdOf(event: RunEvent): string | null {
   const { data } = event;
-  if ('step_id' in data && typeof data.step_id === 'string') return data.step_id;
-  if ('task_id' in data && typeof data.task_id === 'string') return data.task_id;
-  return null;
+  return 'step_id' in data && typeof data.step_id === 'string' ? data.step_id : null;
 }

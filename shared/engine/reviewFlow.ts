@@ -1,7 +1,7 @@
 import type { PendingEvent, Transition } from './actions';
 import { countVerdict, countVerifyFailure, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, finishRun } from './finish';
-import { gateUsesSupervisor } from './gates';
+import { gateUsesSupervisor } from '../schemas/gates';
 import { currentStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { Feedback, RunState, TestSummary, Verdict } from './runState';
@@ -90,5 +90,5 @@ export function afterFinalTest(state: RunState, test: TestSummary): Transition {
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
   const next: RunState = { ...state, last_test: test, metrics, gate: gate ? { ...gate, needs_final_test: false } : null };
-  return { state: next, events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', task_id: null, ...test } }] };
+  return { state: next, events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', step_id: null, ...test } }] };
 }

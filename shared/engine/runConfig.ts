@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { GateModesSchema, GateThresholdsSchema } from './gates';
+import { ModelRoleSchema } from '../schemas/roles';
+import { WorkflowNameSchema } from '../schemas/workflowName';
+import { GateModesSchema, GateThresholdsSchema } from '../schemas/gates';
 
 export const EditFormatNameSchema = z.enum(['whole-file', 'unified-diff', 'search-replace']);
 
@@ -12,8 +14,6 @@ export const RoleModelSchema = z.object({
   prompt_lookup: z.boolean().optional(),
 });
 export type RoleModel = z.infer<typeof RoleModelSchema>;
-
-export const ModelRoleNameSchema = z.enum(['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor']);
 
 /** Seed 003's ToolRegistry: verification tools run in registration order, each reported on its own. */
 export const VerificationToolSchema = z.object({
@@ -84,7 +84,7 @@ export const DEFAULT_MODEL_ACCESS: ModelAccess = { allow_hosts: [], token_env: '
 
 /** Everything a run needs to behave the same after a resume; frozen into state.json at start. */
 export const RunConfigSchema = z.object({
-  workflow: z.string().min(1).max(64),
+  workflow: WorkflowNameSchema,
   edit_format: EditFormatNameSchema,
   artifacts_only: z.boolean(),
   tests_read_only: z.boolean(),
@@ -106,7 +106,7 @@ export const RunConfigSchema = z.object({
   time_limit_ms: z.number().int().positive().nullable(),
   branch_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/),
   allow_dirty: z.boolean(),
-  models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema),
+  models: z.partialRecord(ModelRoleSchema, RoleModelSchema),
   /** Runs saved before this existed read as the defaults (loopback only). */
   model_access: ModelAccessSchema.default(DEFAULT_MODEL_ACCESS),
   shell_allowlist: z.array(z.string().min(1).max(128)).max(64),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from '../errors';
 import { AgentContextDataSchema } from '../schemas/agentContext';
 import { EditorBriefSchema, ScoutReportSchema } from '../schemas/agents/scout';
 import { FindingSchema } from '../schemas/agents/tester';
-import { RunStatusSchema, type LogRole } from '../schemas/run';
+import { RunStatusSchema, StoppedStatusSchema, type LogRole } from '../schemas/run';
 import { AgentPurposeSchema } from './agentPurpose';
-import { GateKindSchema, GateModeSchema } from './gates';
-import { EditFormatNameSchema, ModelRoleNameSchema, RoleModelSchema } from './runConfig';
+import { GateKindSchema, GateModeSchema } from '../schemas/gates';
+import { ModelRoleSchema } from '../schemas/roles';
+import { EditFormatNameSchema, RoleModelSchema } from './runConfig';
 import { FeedbackSchema, MetricsSchema, PendingGateSchema, PhaseSchema, PlanStepSchema, TestSummarySchema } from './runState';
 import { UserEditFileSchema } from './userEdit';
 
@@ -39,7 +41,7 @@ export const RUN_EVENTS = {
     workflow: z.string(),
     seed: z.string(),
     branch_prefix: z.string(),
-    models: z.partialRecord(ModelRoleNameSchema, RoleModelSchema.or(z.string())),
+    models: z.partialRecord(ModelRoleSchema, RoleModelSchema.or(z.string())),
     follow_up_of: z.string().optional(),
     start_commit: z.string().optional(),
   }),
@@ -96,21 +98,21 @@ export const RUN_EVENTS = {
   /** `call`: the call's number, its record `calls/<call>.json` (absent in logs written before records). */
   agent_call: z.object({ purpose: AgentPurposeSchema, model: z.string().nullable(), step_id: stepId, call: z.number().int().positive().optional() }),
   agent_context: AgentContextDataSchema.extend({ purpose: AgentPurposeSchema }),
-  agent_retry: z.object({ purpose: AgentPurposeSchema, attempt: z.number(), code: z.string(), message: z.string(), raw: z.string().nullable() }),
+  agent_retry: z.object({ purpose: AgentPurposeSchema, attempt: z.number(), code: ErrorCodeSchema, message: z.string(), raw: z.string().nullable() }),
   agent_output: z.object({ purpose: AgentPurposeSchema, output: z.unknown(), usage, calls: z.number(), call: z.number().int().positive().optional() }),
   agent_raw: z.object({ purpose: AgentPurposeSchema, raw: z.string() }),
   /** `usage`: what the calls cost (absent in older logs). */
   agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string(), usage: usage.optional(), calls: z.number().optional() }),
   /** `code` when a model error no retry can cure ended the run; `usage`: what the calls cost (absent in older logs). */
-  agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: z.string().optional(), usage: usage.optional(), calls: z.number().optional() }),
-  patch: z.object({ task_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
-  edit_rejected: z.object({ code: z.string(), rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
-  commit: z.object({ sha: z.string().nullable(), task_id: stepId, files: z.array(z.string()) }),
-  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), task_id: stepId.optional() }),
-  tester_report: z.object({ task_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
-  /** The Tester's fix plan; `invalid` (and nothing else but `task_id`) when its answer did not match the schema. */
+  agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: ErrorCodeSchema.optional(), usage: usage.optional(), calls: z.number().optional() }),
+  patch: z.object({ step_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
+  edit_rejected: z.object({ code: ErrorCodeSchema, rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
+  commit: z.object({ sha: z.string().nullable(), step_id: stepId, files: z.array(z.string()) }),
+  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), step_id: stepId.optional() }),
+  tester_report: z.object({ step_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
+  /** The Tester's fix plan; `invalid` (and nothing else but `step_id`) when its answer did not match the schema. */
   fix_plan: z.object({
-    task_id: stepId,
+    step_id: stepId,
     summary: z.string().optional(),
     findings: z.array(FindingSchema).optional(),
     fix_plan: z.array(z.string()).optional(),
@@ -142,12 +144,12 @@ export const RUN_EVENTS = {
   scout_brief: EditorBriefSchema,
   scout_report: z.object({ scout: z.enum(['A', 'B']), question: z.string(), context_file: z.string(), tool_calls: z.number(), report: ScoutReportSchema }),
   warning: z.object({ message: z.string(), ids: z.array(z.string()).optional(), reason: z.string().optional() }),
-  run_stopped: z.object({ status: z.enum(['aborted', 'paused', 'time_expired']), reason: z.string(), phase: PhaseSchema, resumable: z.literal(true) }),
-  run_finished: z.object({ status: RunStatusSchema, exit_code: z.number(), reason: z.string(), code: z.string().optional(), commits: z.array(z.string()) }),
+  run_stopped: z.object({ status: StoppedStatusSchema, reason: z.string(), phase: PhaseSchema, resumable: z.literal(true) }),
+  run_finished: z.object({ status: RunStatusSchema, exit_code: z.number(), reason: z.string(), code: ErrorCodeSchema.optional(), commits: z.array(z.string()) }),
   definition_of_done: z.object({ checks: z.array(z.object({ id: z.enum(['verifier_pass', 'minimal_diff', 'tests_for_change', 'summary']), ok: z.boolean(), detail: z.string() })) }),
   artifacts_released: z.object({ dirs: z.array(z.string()) }),
   report_written: z.object({ report: z.string(), pr_description: z.string().nullable(), stuck_report: z.string().nullable() }),
-  push: z.object({ remote: z.string(), pushed: z.boolean(), detail: z.string(), code: z.string().optional() }),
+  push: z.object({ remote: z.string(), pushed: z.boolean(), detail: z.string(), code: ErrorCodeSchema.optional() }),
   run_undone: z.object({ branch: z.string(), base: z.string(), previous_status: RunStatusSchema, was_merged: z.boolean() }),
   run_merged: z.object({ into: z.string().nullable(), commit: z.string(), branch: z.string() }),
 } as const;

@@ -13,7 +13,7 @@ export const writes: PendingEvent[] = [
   // @ts-expect-error an event type the map does not hold
   { role: 'engine', type: 'step_exploded', data: { step_id: 'T1', reason: 'red' } },
   // @ts-expect-error a field of the wrong type
-  { role: 'git', type: 'commit', data: { sha: 'abc', task_id: 'T1', files: 'a.ts' } },
+  { role: 'git', type: 'commit', data: { sha: 'abc', step_id: 'T1', files: 'a.ts' } },
 ];
 
 export function readsTyped(event: RunEvent): string | undefined {

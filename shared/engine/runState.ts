@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { ErrorCodeSchema } from '../errors';
 import { RunClosureSchema, RunStatusSchema } from '../schemas/run';
-import { GateKindSchema } from './gates';
+import { GateKindSchema } from '../schemas/gates';
 import { RunConfigSchema } from './runConfig';
 import { EditorBriefSchema } from '../schemas/agents/scout';
 import { InventoryCheckSchema } from './testInventory';
@@ -217,7 +218,7 @@ export const RunResultSchema = z.object({
   exit_code: z.number().int(),
   reason: z.string(),
   /** The error code that ended the run at exit 2 (`MODEL_LOAD_FAILED`, a git error…); absent otherwise. */
-  code: z.string().optional(),
+  code: ErrorCodeSchema.optional(),
 });
 export type RunResult = z.infer<typeof RunResultSchema>;
 

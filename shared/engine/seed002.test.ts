@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { budgetFor, checkBudget, effectTimeoutMs } from './budget';
 import { configFromWorkflow } from './configFromWorkflow';
 import { countVerdict, escalationFor } from './counters';
-import { DEFAULT_GATE_THRESHOLDS } from './gates';
+import { DEFAULT_GATE_THRESHOLDS } from '../schemas/gates';
 import { initialState } from './initialState';
 import { checkDependencies, selectNextStep, newStep } from './planOps';
 import { WORKFLOWS } from './workflows';

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { GateModesSchema } from './gates';
+import { GateModesSchema } from '../schemas/gates';
+import { WorkflowNameSchema, type WorkflowName } from '../schemas/workflowName';
+
+export { isWorkflowName, WORKFLOW_NAMES, type WorkflowName } from '../schemas/workflowName';
 import { EditFormatNameSchema, LimitsSchema } from './runConfig';
 
 /**
@@ -7,7 +10,7 @@ import { EditFormatNameSchema, LimitsSchema } from './runConfig';
  * never branches on a workflow's name, only on these fields.
  */
 export const WorkflowSchema = z.object({
-  name: z.string(),
+  name: WorkflowNameSchema,
   seed: z.string(),
   description: z.string(),
   /** Seed 001: run the tests first; green means nothing to do. */
@@ -188,11 +191,4 @@ export const WORKFLOWS = {
       gates: noGates,
     },
   },
-} as const satisfies Record<string, Workflow>;
-
-export type WorkflowName = keyof typeof WORKFLOWS;
-export const WORKFLOW_NAMES = Object.keys(WORKFLOWS) as WorkflowName[];
-
-export function isWorkflowName(value: string): value is WorkflowName {
-  return Object.hasOwn(WORKFLOWS, value);
-}
+} as const satisfies Record<WorkflowName, Workflow>;

@@ -119,7 +119,7 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     case 'commit': {
       const { sha } = event.data;
       if (!sha) return;
-      view.commits = [...view.commits, { seq: event.seq, sha, taskId: event.data.task_id ?? null, files: event.data.files ?? [] }];
+      view.commits = [...view.commits, { seq: event.seq, sha, taskId: event.data.step_id ?? null, files: event.data.files ?? [] }];
       updateStep(view, key, (step) => ({ ...step, commits: [...step.commits, sha] }));
       return;
     }

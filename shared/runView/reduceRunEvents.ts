@@ -286,7 +286,7 @@ function testOf(event: RunEventOf<'test_result'>): TestView {
   return {
     seq: event.seq,
     ts: event.ts,
-    stepId: data.task_id ?? null,
+    stepId: data.step_id ?? null,
     purpose: data.purpose ?? 'step',
     status: data.status ?? 'INFRA_ERROR',
     exitCode: data.exit_code ?? null,

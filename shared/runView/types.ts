@@ -1,7 +1,9 @@
+import type { z } from 'zod';
+import type { StepStatusSchema } from '../engine/runState';
 import type { RunStatus } from '../schemas/run';
 
 /** `stopped`: in progress when the run stopped to be resumed (paused, out of time…); a resume picks it up again. */
-export type StepStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'blocked' | 'stopped';
+export type StepStatus = z.infer<typeof StepStatusSchema> | 'stopped';
 
 export interface StepView {
   /** `<plan_id>/<step_id>`: a re-plan may reuse step ids. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelRoleNameSchema } from '../engine/runConfig';
+import { ModelRoleSchema } from './roles';
 
 /**
  * What the run preflight refuses, checked before a branch, worktree or run folder exists. Every entry
@@ -39,7 +39,7 @@ export const PreflightProblemSchema = z.object({
   code: PreflightProblemCodeSchema,
   field: PreflightFieldSchema,
   /** The roles whose model this is about (one spec may serve several); empty for other fields. */
-  roles: z.array(ModelRoleNameSchema),
+  roles: z.array(ModelRoleSchema),
   spec: z.string().nullable(),
   message: z.string(),
 });

@@ -38,6 +38,10 @@ export const RunStatusSchema = z.enum([
 ]);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
+/** How a run stops to be resumed later (`run_stopped`), as against finishing. */
+export const StoppedStatusSchema = RunStatusSchema.extract(['paused', 'aborted', 'time_expired']);
+export type StoppedStatus = z.infer<typeof StoppedStatusSchema>;
+
 /**
  * What the user did with a run after it: `undone` (its branch and workspace removed, the repository
  * as it was) or `merged` (fast-forwarded into the branch it started from). Written to state.json with

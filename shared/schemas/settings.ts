@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { GateModesSchema } from '../engine/gates';
-import { ModelRoleNameSchema } from '../engine/runConfig';
+import { GateModesSchema } from './gates';
+import { ModelRoleSchema } from './roles';
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
@@ -14,7 +14,7 @@ export const SettingsSchema = z.object({
   defaultWorkflow: z.string().max(64).default('minimal'),
   /** Model spec for every role unless a role has its own. */
   defaultModel: z.string().max(4096).nullable().default(null),
-  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().min(1).max(4096)).default({}),
+  roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).default({}),
   timeLimitMinutes: z.number().int().min(1).max(24 * 60).nullable().default(null),
   gates: GateModesSchema.partial().default({}),
   shellAllowlist: z.array(z.string().min(1).max(128)).max(64).default(['pytest', 'npm test', 'git', 'pip', 'npm', 'make']),

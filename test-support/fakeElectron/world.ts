@@ -60,6 +60,8 @@ export class FakeElectron implements WindowWorld {
   readonly ipcMain = new FakeIpcMain();
   readonly log: { level: string; text: string }[] = [];
   readonly dialogs: ShownDialog[] = [];
+  /** Error boxes shown (dialog.showErrorBox), title and text. */
+  readonly errorBoxes: { title: string; content: string }[] = [];
   readonly notifications: ShownNotification[] = [];
   readonly openedExternally: string[] = [];
   readonly app: FakeApp;
@@ -166,6 +168,9 @@ export class FakeElectron implements WindowWorld {
         const options = (window ? maybeOptions : windowOrOptions) as OpenDialogOptions;
         world.dialogs.push({ window, options });
         return Promise.resolve(world.dialogAnswers.shift() ?? { canceled: true, filePaths: [] });
+      },
+      showErrorBox: (title: string, content: string) => {
+        world.errorBoxes.push({ title, content });
       },
     };
     const shell = {

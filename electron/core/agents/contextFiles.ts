@@ -76,6 +76,7 @@ async function readWhole(tools: ReadOnlyTools, path: string): Promise<string | n
     const { content, truncated } = await tools.readFile(path, { maxBytes: MAX_WHOLE_FILE_BYTES });
     return truncated || content.includes('\0') ? null : content;
   } catch {
+    // catch-ok: a file that cannot be read whole is left out of the context; the agent's own read_file says why
     return null;
   }
 }
@@ -173,7 +174,7 @@ export async function contextFiles(tools: ReadOnlyTools, options: { artifacts: s
       if (content.includes('\0')) continue;
       items.push(fileItem(path, truncated ? `${content}\n… (truncated)` : content, priority));
     } catch {
-      // A file that vanished or cannot be read is simply not context.
+      // catch-ok: A file that vanished or cannot be read is simply not context.
     }
   }
   return items;

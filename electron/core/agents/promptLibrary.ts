@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
+import { isMissing, unreadable } from '../fsErrors';
 
 /** Prompts are data: `prompts/<name>.md`, read at run time so a user can tune them without a build. */
 export class PromptLibrary {
@@ -16,7 +17,8 @@ export class PromptLibrary {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8').trim();
-    } catch {
+    } catch (error) {
+      if (!isMissing(error)) throw unreadable(file, error);
       throw new LatheError('PROMPT_MISSING', `prompt file missing: ${file}`, { file });
     }
     this.cache.set(name, text);

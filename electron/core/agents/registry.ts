@@ -4,68 +4,23 @@ import { currentPlan, currentStep } from '../../../shared/engine/planOps';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
-import type { AgentContextData } from '../../../shared/schemas/agentContext';
 import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../shared/schemas/agents/planner';
 import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
 import { EditorBriefSchema, ScoutActionSchema } from '../../../shared/schemas/agents/scout';
 import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
-import type { ContextItem, ModelRole, PromptCounter } from '../llm/types';
-import type { EditFormat, ReadOnlyTools } from '../workspace/types';
-import type { BuiltContext, RepoMapOptions } from '../context/index';
+import type { ContextItem, ModelRole } from '../llm/types';
+import type { BuiltContext } from '../context/index';
 import { roleBudget } from '../context/roleBudget';
+import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
-import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens, type WholeFiles } from './contextFiles';
-import type { PromptLibrary } from './promptLibrary';
-import type { PromptSessions } from './promptSession';
-import { earlierRunItem, withEarlierRun, type EarlierRun } from './earlierRunContext';
+import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens } from './contextFiles';
+import { earlierRunItem, withEarlierRun } from './earlierRunContext';
 import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
+import type { AgentContext, AgentInput, TaskView } from './agentContext';
 
-export interface AgentContext {
-  state: RunState;
-  workflow: Workflow;
-  /** Read-only tools rooted at the run's work dir. */
-  tools: ReadOnlyTools;
-  prompts: PromptLibrary;
-  editFormat: EditFormat;
-  /** Project notes (seed 000's kb/), optional context for the Planner. */
-  knowledge: ContextItem[];
-  /** The latest Scout report (seed 004), when there is one. */
-  scoutReport: string | null;
-  /** A follow-up's earlier run (its goal, how its plan ended, its diff), for the Planner and the writer; absent otherwise. */
-  earlierRun?: EarlierRun | null;
-  /**
-   * How the repo map is built: where it keeps its facts by blob id between runs, and whether the engine
-   * vouches that the work tree equals its index (then git is not asked what changed).
-   */
-  repoMap?: RepoMapOptions;
-  /** The current step's change as a unified diff (its start to the head), for its reviewers; absent in tests that need none. */
-  changeDiff?: () => Promise<string>;
-  /** The run's prompt sessions, one per role: a role's context keeps the order its last call saw (prefix reuse). */
-  sessions?: PromptSessions;
-  /** Told what a call's budgeted context included and dropped, before the call is made. */
-  onContextBuilt?: (report: ContextReport) => void;
-  /** Told the role's input object before it becomes the message's JSON (the call's record lifts the feedback out of it). */
-  onInputBuilt?: (input: Record<string, unknown>) => void;
-  /** How the called role's model counts tokens (runAgent sets it from the router); absent: the estimate. */
-  promptCounter?: PromptCounter | null;
-}
-
-/** What one agent call's budgeted context held (the `agent_context` event of the run log, less purpose and step). */
-export type ContextReport = Omit<AgentContextData, 'purpose' | 'step_id'>;
-
-export interface AgentInput {
-  input: Record<string, unknown>;
-  context: ContextItem[];
-  /** Context chosen to fill what the mandatory prompt leaves of the role's window (see runAgent's buildMessages). */
-  budgeted?: (budgetTokens: number) => Promise<BuiltContext>;
-  /**
-   * A whole-file writer's files to rewrite: each must be in the context whole, and the answer is as
-   * long as they are, so the call's answer budget grows with them (runAgent's buildMessages).
-   */
-  wholeFiles?: WholeFiles;
-}
+export type { AgentContext, AgentInput, ContextReport, TaskView } from './agentContext';
 
 /** A role as data: which model serves it, its prompt files, its output schema and its input. */
 export interface AgentSpec {
@@ -102,15 +57,6 @@ export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): s
 function overviewFor(ctx: AgentContext, budget: number, notes: ContextItem[]): Promise<BuiltContext> {
   const query = { goal: ctx.state.goal, feedback: ctx.state.feedback?.text ?? null };
   return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { map: ctx.repoMap ?? {}, notes });
-}
-
-/** The task as every role's input shows it. */
-export interface TaskView {
-  id: string;
-  title: string;
-  rationale: string;
-  acceptance: string;
-  artifacts: string[];
 }
 
 function taskOf(state: RunState): TaskView {
@@ -159,7 +105,15 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       const workDir = ctx.state.workspace?.workDir;
       if (!workDir) return { input, context: [...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })), ...earlierRunItem(ctx.earlierRun ?? null)] };
-      const query = { goal: ctx.state.goal, feedback, artifacts, targetFiles: scoutTargetFiles(ctx.scoutReport) };
+      // A retry sees whole the source files the step's last answer wrote: the feedback names what to mend
+      // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
+      const rewritten = (step?.attempts ?? 1) > 1 ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
+      // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
+      // a path) would move the context away from the failing code the attempt before was shown.
+      const lastTest = ctx.state.last_test;
+      const failingRun = lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output') ? testRunText(lastTest, 'excerpt') : null;
+      const rankedOn = [feedback, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
+      const query = { goal: ctx.state.goal, feedback: rankedOn, artifacts, targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])] };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
       const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
@@ -168,6 +122,9 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
     },
   };
 }
+
+/** Feedback that is itself the failing run (its output, or the fix plan made from it). */
+const TEST_FEEDBACK = new Set(['test_output', 'first_failure', 'fix_plan']);
 
 const testReporter: AgentSpec = {
   modelRole: 'tester',

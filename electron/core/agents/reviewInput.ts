@@ -1,4 +1,4 @@
-import type { GateKind } from '../../../shared/engine/gates';
+import type { GateKind } from '../../../shared/schemas/gates';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isTestFile } from '../edits/policy';
 import type { PlanRecord } from '../../../shared/engine/runState';
@@ -8,7 +8,7 @@ import { estimateTokens } from '../llm/results';
 import type { ModelRole } from '../llm/types';
 import { contextFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
-import type { AgentContext, AgentInput, TaskView } from './registry';
+import type { AgentContext, AgentInput, TaskView } from './agentContext';
 
 /**
  * Seed 002's quality gates, as the Supervisor is told them (`prompts/criteria/`). "Tests must be

@@ -69,7 +69,10 @@ export async function generateWithRetries(request: GenerateRequest<unknown>, opt
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     // A retry with more room is not waiting out a transient failure.
     if (attempt > 0 && !grown) {
-      await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch(() => undefined);
+      await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch((error: unknown) => {
+        // Only a stop cuts the wait short; it is seen just below.
+        if (!options.signal?.aborted) throw error;
+      });
     }
     if (options.signal?.aborted) break;
     last = await options.router.generate({ ...current, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handlers } from '../../../shared/contract/api';
-import { RunDiffSchema } from '../../../shared/schemas/runRequests';
+import { RunDiffSchema } from '../../../shared/contract/runRequests';
 import { SettingsReadSchema } from '../../../shared/schemas/settings';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { writeJunkGguf, writeTinyModel } from '../../../test-support/gguf/fixtures';
@@ -13,7 +13,7 @@ import { startRun } from '../engine/runner';
 import { runDir } from '../engine/runStore';
 import { createCore } from './coreHandlers';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 
 let dataDir: string;
 let handlers: Handlers;

@@ -1,11 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 import { createCore } from './coreHandlers';
 import path from 'node:path';
 import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import { RunPageSchema } from '../../../shared/schemas/runRequests';
+import { RunPageSchema } from '../../../shared/contract/runRequests';
 import {
   createEventSubscribers,
   createRequestFunctions,

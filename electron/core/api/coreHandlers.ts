@@ -1,7 +1,8 @@
 import type { CoreHandlers } from '../../../shared/contract/api';
 import type { AppMode } from '../../../shared/schemas/app';
 import { APP_NAME, APP_VERSION } from '../appVersion';
-import { readRepoStatus, resolveRepoRoot } from '../git/repoStatus';
+import { resolveRepoRoot } from '../git/repoStatus';
+import { readRepoStatus } from '../workspace/repoStatus';
 import { readCallRecord } from '../runs/callRecords';
 import { listRuns } from '../runs/listRuns';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { RunManager } from '../runs/runManager';
 import { RunOperations } from '../runs/runOperations';
 import { SettingsStore } from '../settings/settingsStore';
 import { createGitFacade } from '../workspace/index';
-import type { EventBus } from './eventBus';
+import type { EventBus } from '../runs/eventBus';
 
 export interface CoreOptions {
   mode: AppMode;

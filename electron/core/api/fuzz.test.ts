@@ -8,7 +8,7 @@ import { seededRandom } from '../../../test-support/faults/faultyModel';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { createCore } from './coreHandlers';
 import { dispatch } from './dispatch';
-import { EventBus } from './eventBus';
+import { EventBus } from '../runs/eventBus';
 
 const dataDir = makeTempDir('lathe-fuzz-');
 const repo = makeExampleRepo('js-stats');
@@ -19,7 +19,7 @@ afterAll(() => {
 const handlers: Handlers = { ...createCore({ mode: 'browser', dataDir, events: new EventBus(), appRoot: APP_ROOT }).handlers, 'dialog/openFolder': async () => ({ path: null }) };
 
 /** Codes a hostile payload may legitimately earn; anything else (or a throw) is a defect. */
-const EXPECTED = new Set<string>([...commonErrorCodes, 'RUN_NOT_FOUND', 'NO_WORKSPACE', 'BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'NO_MODEL', 'GIT_DIRTY_WORKTREE', 'RUN_ACTIVE', 'RUN_STATE_INVALID']);
+const EXPECTED = new Set<string>([...commonErrorCodes, 'RUN_NOT_FOUND', 'NO_WORKSPACE', 'BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'NO_MODEL', 'DIRTY_WORKTREE', 'RUN_ACTIVE', 'RUN_STATE_INVALID']);
 
 const HUGE = 'x'.repeat(5 * 1024 * 1024);
 const hostile: unknown[] = [

@@ -12,7 +12,7 @@ import { createEngineEnv } from '../engine/defaultDeps';
 import { startRun } from '../engine/runner';
 import { readLog } from '../engine/runStore';
 import { createGitFacade } from '../workspace/index';
-import { mergeRecordedRun } from '../runs/closeRun';
+import { mergeRecordedRun } from '../engine/closeRun';
 import type { CliIo } from './command';
 import { runCli } from './main';
 

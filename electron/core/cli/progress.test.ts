@@ -13,16 +13,16 @@ describe('ProgressPrinter', () => {
   // Issue 29: a supervised verify-only task printed `commit  ()` after "coder → edits".
   it('says nothing was committed when an answer changed no file', () => {
     const events = [
-      { role: 'coder', type: 'patch', data: { task_id: 'T2', files: [], format: 'search-replace' } },
-      { role: 'git', type: 'commit', data: { sha: null, task_id: 'T2', files: [] } },
+      { role: 'coder', type: 'patch', data: { step_id: 'T2', files: [], format: 'search-replace' } },
+      { role: 'git', type: 'commit', data: { sha: null, step_id: 'T2', files: [] } },
     ] as const;
     expect(printed([...events])).toEqual(['    coder → no edits', '    nothing to commit']);
   });
 
   it('names the commit and its files otherwise', () => {
     const events = [
-      { role: 'coder', type: 'patch', data: { task_id: 'T1', files: ['src/a.js'], format: 'whole-file' } },
-      { role: 'git', type: 'commit', data: { sha: '0123456789abcdef', task_id: 'T1', files: ['src/a.js', 'b c.js'] } },
+      { role: 'coder', type: 'patch', data: { step_id: 'T1', files: ['src/a.js'], format: 'whole-file' } },
+      { role: 'git', type: 'commit', data: { sha: '0123456789abcdef', step_id: 'T1', files: ['src/a.js', 'b c.js'] } },
     ] as const;
     expect(printed([...events])).toEqual(['    coder → edits src/a.js', '    commit 0123456789 (src/a.js, b c.js)']);
   });

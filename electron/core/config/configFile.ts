@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { GateModeSchema } from '../../../shared/engine/gates';
+import { GateModeSchema } from '../../../shared/schemas/gates';
 import { EditFormatNameSchema, VerificationToolSchema } from '../../../shared/engine/runConfig';
+import { MODEL_ROLES } from '../../../shared/schemas/roles';
 
 const RoleModelEntrySchema = z.union([
   z.string().min(1),
@@ -22,7 +23,7 @@ const ConfigToolSchema = z.strictObject({
 });
 export type ConfigTool = z.infer<typeof ConfigToolSchema>;
 
-const roles = ['default', 'planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
+const roles = ['default', ...MODEL_ROLES] as const;
 
 /**
  * `lathe.config.yaml` (and `resources/defaults.yaml`): every key optional, unknown keys are errors.

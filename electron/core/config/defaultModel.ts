@@ -1,4 +1,4 @@
-import type { AgentRoleName } from '../../../shared/engine/actions';
+import type { ModelRole } from '../../../shared/schemas/roles';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import type { SettingsSetAside } from '../../../shared/schemas/settings';
 import { defaultModelFolders, scanModelFolders, type InspectOptions } from '../llm/index';
@@ -6,7 +6,7 @@ import { SettingsStore } from '../settings/settingsStore';
 
 /** Where a role's model came from when the command line named none. */
 export interface DefaultModelChoice {
-  roles: AgentRoleName[];
+  roles: ModelRole[];
   spec: string;
   /** Said on the terminal: `the default model in settings`, `the only usable model in …`. */
   source: string;
@@ -26,18 +26,18 @@ export interface DefaultModelOptions {
  */
 export async function fillDefaultModels(
   config: RunConfig,
-  missing: readonly AgentRoleName[],
+  missing: readonly ModelRole[],
   options: DefaultModelOptions,
 ): Promise<{ config: RunConfig; choices: DefaultModelChoice[]; unresolved: string | null; settingsSetAside: SettingsSetAside | null }> {
   if (missing.length === 0) return { config, choices: [], unresolved: null, settingsSetAside: null };
   const store = new SettingsStore(options.dataDir);
   const settings = store.read();
   const picks = new Map<string, DefaultModelChoice>();
-  const pick = (role: AgentRoleName, spec: string, source: string) => {
+  const pick = (role: ModelRole, spec: string, source: string) => {
     const key = `${spec}\0${source}`;
     picks.set(key, { spec, source, roles: [...(picks.get(key)?.roles ?? []), role] });
   };
-  const rest: AgentRoleName[] = [];
+  const rest: ModelRole[] = [];
   for (const role of missing) {
     const perRole = settings.roleModels[role];
     if (perRole) pick(role, perRole, `the ${role} model in settings`);

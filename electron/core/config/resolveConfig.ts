@@ -3,22 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
-import type { GateKind, GateMode } from '../../../shared/engine/gates';
+import type { GateKind, GateMode } from '../../../shared/schemas/gates';
 import { isWorkflowName, WORKFLOW_NAMES, WORKFLOWS } from '../../../shared/engine/workflows';
 import { RunConfigSchema, type RunConfig } from '../../../shared/engine/runConfig';
 import { LatheError } from '../../../shared/errors';
+import { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
 import { ConfigFileSchema, type ConfigFile } from './configFile';
 import { parseDuration } from './duration';
 
-export const MODEL_ROLE_NAMES = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
-type RoleName = (typeof MODEL_ROLE_NAMES)[number];
 
 /** What the CLI flags (or the window's start form) set on top of the files. */
 export interface ConfigOverrides {
   workflow?: string;
   /** One model for every role. */
   model?: string;
-  roleModels?: Partial<Record<RoleName, string>>;
+  roleModels?: Partial<Record<ModelRole, string>>;
   timeLimitMs?: number | null;
   gates?: Partial<Record<GateKind, GateMode>>;
   testCommand?: string[];
@@ -73,7 +72,7 @@ function normalizeSpec(spec: string): string {
   return spec.startsWith('llama-cpp:') ? `llama:${spec.slice('llama-cpp:'.length)}` : spec;
 }
 
-function setModel(config: RunConfig, role: RoleName, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number; prompt_lookup?: boolean }): void {
+function setModel(config: RunConfig, role: ModelRole, entry: string | { model: string; context_size?: number; temperature?: number; max_tokens?: number; prompt_lookup?: boolean }): void {
   config.models[role] = typeof entry === 'string' ? { model: normalizeSpec(entry) } : { ...entry, model: normalizeSpec(entry.model) };
 }
 
@@ -94,8 +93,8 @@ function sandboxReadPaths(paths: string[], source: { file: string; fromRepositor
 
 function applyFile(config: RunConfig, file: ConfigFile, source: { file: string; fromRepository: boolean }): void {
   const agents = file.agents ?? {};
-  if (agents.default) for (const role of MODEL_ROLE_NAMES) setModel(config, role, agents.default);
-  for (const role of MODEL_ROLE_NAMES) {
+  if (agents.default) for (const role of MODEL_ROLES) setModel(config, role, agents.default);
+  for (const role of MODEL_ROLES) {
     const entry = agents[role];
     if (entry) setModel(config, role, entry);
   }
@@ -150,14 +149,14 @@ function applyFile(config: RunConfig, file: ConfigFile, source: { file: string; 
 }
 
 /** A model named on the command line: the role's window and answer budget from the config files still apply. */
-function overrideModel(config: RunConfig, role: RoleName, spec: string): void {
+function overrideModel(config: RunConfig, role: ModelRole, spec: string): void {
   const { context_size, max_tokens } = config.models[role] ?? {};
   setModel(config, role, { model: spec, ...(context_size === undefined ? {} : { context_size }), ...(max_tokens === undefined ? {} : { max_tokens }) });
 }
 
 function applyOverrides(config: RunConfig, overrides: ConfigOverrides): void {
-  if (overrides.model) for (const role of MODEL_ROLE_NAMES) overrideModel(config, role, overrides.model);
-  for (const [role, spec] of Object.entries(overrides.roleModels ?? {}) as [RoleName, string][]) overrideModel(config, role, spec);
+  if (overrides.model) for (const role of MODEL_ROLES) overrideModel(config, role, overrides.model);
+  for (const [role, spec] of Object.entries(overrides.roleModels ?? {}) as [ModelRole, string][]) overrideModel(config, role, spec);
   if (overrides.timeLimitMs !== undefined) config.time_limit_ms = overrides.timeLimitMs;
   if (overrides.gates) config.gates = { ...config.gates, ...overrides.gates };
   if (overrides.testCommand) config.test_command = overrides.testCommand;

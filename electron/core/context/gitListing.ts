@@ -28,6 +28,7 @@ function indexPath(root: string): string | null {
     const pointer = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim();
     return pointer ? path.join(path.resolve(root, pointer), 'index') : null;
   } catch {
+    // catch-ok: no in-process index: the listing asks git itself (decision 75 keeps this fallback)
     return null;
   }
 }
@@ -40,6 +41,7 @@ function indexKeyOf(root: string): string | null {
     const stat = fs.statSync(file, { bigint: true });
     return `${file}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
   } catch {
+    // catch-ok: a memo stamp: without one the index is read again
     return null;
   }
 }
@@ -64,6 +66,7 @@ function readStagedInProcess(root: string): Map<string, string> | null {
   try {
     parsed = parseIndexEntries(fs.readFileSync(file));
   } catch {
+    // catch-ok: no in-process index: the listing asks git itself (decision 75 keeps this fallback)
     return null;
   }
   // Unmerged or sparse (folder) entries: git's own listing knows what to make of them.
@@ -93,7 +96,9 @@ export async function listWithBlobs(root: string, options: ListingOptions = {}):
   const known = indexKey !== null && cached?.indexKey === indexKey ? cached.staged : indexKey !== null ? readStagedInProcess(root) : null;
   const vouched = known !== null && options.workTreeMatchesIndex === true;
   const [stagedRun, changedRun] = await Promise.all([
+    // catch-ok: git that cannot start means no native listing; null falls back to the isomorphic one
     known ? null : runNativeGit(root, ['ls-files', '-s', '-z']).catch(() => null),
+    // catch-ok: git that cannot start means no native listing; null falls back to the isomorphic one
     vouched ? null : runNativeGit(root, ['ls-files', '-m', '-d', '-o', '--exclude-standard', '-z']).catch(() => null),
   ]);
   if ((!known && stagedRun?.code !== 0) || (!vouched && changedRun?.code !== 0)) return null;

@@ -157,6 +157,7 @@ export interface RankOptions {
   read?: (file: string) => Promise<string | null>;
 }
 
+// catch-ok: ranking is best-effort: a file that cannot be read ranks as empty, and the agents' reads report it
 const readFromRoot = (root: string) => (file: string) => fs.promises.readFile(path.join(root, file), 'utf8').catch(() => null);
 
 /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
 import { clearListingMemory, listWithBlobs, type GitListing, type ListingOptions } from './gitListing';
 import { extractSymbols, type FileSymbol } from './symbols';
 
@@ -78,7 +78,7 @@ function readCache(cacheFile: string | null): void {
     if (data.version !== CACHE_VERSION || !data.blobs) return;
     for (const blob in data.blobs) if (!memory.has(blob)) memory.set(blob, data.blobs[blob] as BlobFacts);
   } catch {
-    // No cache yet, or one from another version: the map is built from the files.
+    // catch-ok: No cache yet, or one from another version: the map is built from the files.
   }
 }
 
@@ -142,6 +142,7 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
   const hashed = new Map<string, string>();
   const contents = new Map<string, Buffer>();
   const read = async (file: string, blob: string | null) => {
+    // catch-ok: best-effort map: a file that cannot be read is left out of it, never written over (decisions 64, 75)
     const content = await fs.promises.readFile(path.join(base, file)).catch(() => null);
     if (!content) return;
     const id = blob ?? gitBlobId(content);
@@ -185,7 +186,7 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
         writeCache(cacheFile, files);
         unsaved.set(cacheFile, 0);
       } catch {
-        // A cache that cannot be written only costs time next run.
+        // catch-ok: A cache that cannot be written only costs time next run.
       }
     }
   }

@@ -7,11 +7,12 @@ import { nativeGitVersion } from '../git/nativeGit';
 import { inspectGguf, physicalCoreCount, scanModelFolders } from '../llm/index';
 import { availableMemoryBytes, estimateCpuMemory } from '../llm/llama/memory';
 import { sharedLlama } from '../llm/llama/runtime';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
 import { artifactUsage } from '../verifier/artifacts';
-import { findExecutable } from '../verifier/commandLookup';
+import { findExecutable } from '../basics/commandLookup';
 import { detectTestCommand, probeSandbox, type DetectedTestCommand } from '../workspace/index';
 import type { CommandProbe, DoctorProbes, ElectronProbe, LlamaProbe } from './types';
+import { isMissing } from '../fsErrors';
 
 /** The first `node_modules/<name>` folder from `start` upwards (node's own lookup order). */
 export function findPackageDir(start: string, name: string): string | null {
@@ -27,7 +28,8 @@ function readVersion(packageDir: string | null): string | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version?: unknown };
     return typeof parsed.version === 'string' ? parsed.version : null;
-  } catch {
+  } catch (error) {
+    if (!(isMissing(error) || error instanceof SyntaxError)) throw error;
     return null;
   }
 }
@@ -41,8 +43,9 @@ export function electronProbe(appRoot: string): ElectronProbe {
       const relative = fs.readFileSync(path.join(packageDir, 'path.txt'), 'utf8').trim();
       const candidate = path.join(packageDir, 'dist', relative);
       if (relative && fs.existsSync(candidate)) binaryPath = candidate;
-    } catch {
+    } catch (error) {
       // Not downloaded.
+      if (!isMissing(error)) throw error;
     }
   }
   return { runningVersion: process.versions.electron ?? null, packageVersion: readVersion(packageDir), binaryPath };
@@ -82,6 +85,7 @@ export async function testRunnerWorks(command: DetectedTestCommand, dir: string)
 async function loadLlama(): Promise<LlamaProbe> {
   try {
     const llama = await sharedLlama();
+    // catch-ok: device names only detail the GPU line; llama.gpu itself says whether a GPU is used
     const gpuDevices = llama.gpu === false ? [] : await llama.getGpuDeviceNames().catch(() => []);
     return { ok: true, gpu: llama.gpu, buildType: llama.buildType, cpuMathCores: llama.cpuMathCores, gpuDevices };
   } catch (error) {
@@ -95,12 +99,14 @@ async function estimateModelMemory(file: string, contextSize: number): Promise<n
   try {
     size = (await fs.promises.stat(file)).size;
   } catch {
+    // catch-ok: the models check says why this file cannot be read (inspectModel); the memory check points there
     return null;
   }
   let llama: Llama;
   try {
     llama = await sharedLlama();
   } catch {
+    // catch-ok: without a binding the file size stands in; the runtime check reports why llama.cpp did not load
     return size;
   }
   try {
@@ -108,6 +114,7 @@ async function estimateModelMemory(file: string, contextSize: number): Promise<n
     const need = estimateCpuMemory(insights, contextSize, true);
     return need.weightsBytes + need.contextBytes;
   } catch {
+    // catch-ok: a file llama.cpp cannot read has no estimate; the models check says why it cannot be used
     return null;
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ModelEntry } from '../llm/index';
 import type { DetectedTestCommand } from '../workspace/index';
 import type { ArtifactUsage } from '../verifier/artifacts';
-import type { ListedFiles } from '../tools/listFiles';
+import type { ListedFiles } from '../git/listFiles';
 
 export const CheckStatusSchema = z.enum(['ok', 'warn', 'fail']);
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;

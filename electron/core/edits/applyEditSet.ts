@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import type { AppliedEditSet, ApplyOptions, EditPolicy, PlannedEditSet } from '../workspace/types';
+import type { AppliedEditSet, EditPolicy, PlannedEditSet } from './types';
+import type { ApplyOptions } from '../git/types';
 import { PathPolicy } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 import { resolveInsideRepo } from './symlinks';
 import { isMissing } from '../fsErrors';
 
@@ -110,6 +111,7 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
     });
   }
   for (const step of steps) {
+    // catch-ok: the edits are in place; a backup left behind only takes space
     if (step.backup !== null) await ops.unlink(step.backup).catch(() => undefined);
   }
   const byKind = (kind: 'changed' | 'created' | 'deleted') =>
@@ -153,6 +155,7 @@ function siblingName(absolute: string, kind: 'new' | 'old'): string {
 async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Promise<{ path: string; backup: string | null }[]> {
   const unrestored: { path: string; backup: string | null }[] = [];
   for (const step of [...steps].reverse()) {
+    // catch-ok: cleanup during a rollback: the failure that caused it is the one reported
     if (step.temp !== null) await ops.unlink(step.temp).catch(() => undefined);
     if (!step.committed) continue;
     if (step.backup !== null) {
@@ -162,6 +165,7 @@ async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Pro
       await ops.unlink(step.absolute).catch(() => unrestored.push({ path: step.path, backup: null }));
     }
   }
+  // catch-ok: cleanup during a rollback: a folder left behind is empty or holds what the rollback could not restore, named in unrestored
   for (const dir of [...createdDirs].reverse()) await ops.rmdir(dir).catch(() => undefined);
   return unrestored.reverse();
 }

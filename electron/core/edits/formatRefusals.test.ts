@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import type { EditFormatName, WorkspaceReader } from '../workspace/types';
+import type { EditFormatName, WorkspaceReader } from './types';
 import { editFormats } from './formats';
 import { defaultEditPolicy } from './policy';
 import { createMemoryReader, createWorkspaceReader } from './reader';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import type { EditFormatName, EditPolicy } from '../workspace/types';
+import type { EditFormatName, EditPolicy } from './types';
 import { editFormats, getEditFormat } from './formats';
 import { defaultEditPolicy } from './policy';
 import { createWorkspaceReader } from './reader';

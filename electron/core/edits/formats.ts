@@ -1,5 +1,5 @@
 import { LatheError } from '../../../shared/errors';
-import { EDIT_FORMAT_NAMES, type EditFormat, type EditFormatName } from '../workspace/types';
+import { EDIT_FORMAT_NAMES, type EditFormat, type EditFormatName } from './types';
 import { searchReplaceFormat } from './searchReplace';
 import { unifiedDiffFormat } from './unifiedDiff';
 import { wholeFileFormat } from './wholeFile';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { WorkspaceReader } from '../workspace/types';
+import type { WorkspaceReader } from './types';
 
 /** Levenshtein distance, given up (Infinity) past `limit`: only near names matter. */
 export function editDistance(a: string, b: string, limit = Infinity): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EditFormatName, EditPolicy, WorkspaceReader } from '../workspace/types';
+import type { EditFormatName, EditPolicy, WorkspaceReader } from './types';
 import { editFormats } from './formats';
 import { defaultEditPolicy } from './policy';
 import { createMemoryReader } from './reader';

@@ -1,9 +1,9 @@
-import type { EditFormatName, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import type { EditFormatName, PlannedEditSet, PlannedFileChange, WorkspaceReader } from './types';
 import { droppedLinesMessage, droppedRuns } from './droppedLines';
 import { duplicateFileMessage, findDuplicate } from './duplicateFile';
 import { elidedCodeMessage, findElidedLine } from './elision';
 import type { PathPolicy } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 
 export function sortChanges(changes: PlannedFileChange[]): PlannedFileChange[] {
   return [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

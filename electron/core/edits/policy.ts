@@ -1,5 +1,5 @@
 import ignore from 'ignore';
-import type { EditPolicy } from '../workspace/types';
+import type { EditPolicy } from './types';
 
 /**
  * Test files of the common runners, as gitignore-style globs: pytest, node --test, jest/vitest/mocha,

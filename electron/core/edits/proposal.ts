@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { EditFormatName } from '../workspace/types';
-import { invalidProposal, rejectEdit } from './rejection';
+import type { EditFormatName } from './types';
+import { invalidProposal, rejectEdit } from '../basics/rejection';
 
 /**
  * Validates a proposal against its format schema. A bound exceeded on a file's content becomes

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { isMissing, unreadable } from '../fsErrors';
-import { listRepoFiles } from '../tools/listFiles';
-import type { WorkspaceReader } from '../workspace/types';
+import { listRepoFiles } from '../git/listFiles';
+import type { WorkspaceReader } from './types';
 import { looksBinary, normalizeEditPath } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 import { resolveInsideRepo } from './symlinks';
 
 /** Largest file a format will read to plan an edit; past it the edit is refused, not truncated. */

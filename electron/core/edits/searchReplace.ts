@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { LIMITS, repoPath } from '../../../shared/schemas/agents/bounds';
-import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from './types';
 import { describeClosestRegion } from './closestRegion';
 import { PathPolicy } from './guardrails';
 import { missingFileMessage } from './nearestPaths';
 import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 import { replaceBlock } from './textMatch';
 
 /** Search/replace blocks, applied in order; an empty `search` creates a new file. */

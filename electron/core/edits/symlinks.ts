@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing, unreadable } from '../fsErrors';
 import { normalizeEditPath } from './guardrails';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 
 /** True when `candidate` is `root` or inside it (both absolute, resolved). */
 export function isInside(root: string, candidate: string): boolean {
@@ -43,6 +43,7 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
       try {
         if (landing) normalizeEditPath(landing);
       } catch {
+        // catch-ok: any refusal of the landing path means the same: the edit goes through a symlink out of bounds
         throw rejectEdit('symlink-escape', normalized, `path goes through a symlink into ${landing}`);
       }
       if (index === segments.length - 1 && !options.forReading) {

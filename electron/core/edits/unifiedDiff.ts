@@ -1,14 +1,14 @@
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/schemas/agents/bounds';
-import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from './types';
 import { describeClosestRegion } from './closestRegion';
 import { repairDiffText } from './diffText';
 import { PathPolicy } from './guardrails';
 import { missingFileMessage } from './nearestPaths';
 import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 
 /** Seed 001: one unified diff text, may span files; /dev/null on one side creates or deletes. */
 export const UnifiedDiffProposalSchema = z.object({ diff: z.string().min(1).max(LIMITS.fileContent) });

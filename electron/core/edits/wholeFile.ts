@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LIMITS, repoPath } from '../../../shared/schemas/agents/bounds';
-import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from '../workspace/types';
+import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from './types';
 import { PathPolicy } from './guardrails';
 import { checkedEditSet } from './planChecks';
 import { parseProposal } from './proposal';
-import { rejectEdit } from './rejection';
+import { rejectEdit } from '../basics/rejection';
 
 /** Seed 000 Coder output: full contents per file, sorted by path. */
 export const WholeFileProposalSchema = z.object({

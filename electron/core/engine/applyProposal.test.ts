@@ -7,7 +7,7 @@ import { WORKFLOWS } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testResult } from '../../../test-support/engineSim';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import { rejectEdit } from '../edits/rejection';
+import { rejectEdit } from '../basics/rejection';
 import { applyProposal } from './applyProposal';
 import { createDefaultDeps } from './defaultDeps';
 import type { EngineDeps } from './engineDeps';

@@ -8,24 +8,16 @@ import {
   detectTestCommand,
   getEditFormat,
   markArtifactsRetained,
-  releaseRetainedArtifacts,
   runWorkspaceSetup,
   verify,
 } from '../workspace/index';
-import { isRetained } from '../verifier/artifacts';
+import { releaseIfRetained } from '../verifier/artifacts';
 import type { SharedModelPool } from '../llm/sharedPool';
 import type { EngineDeps } from './engineDeps';
 import { queuedVerify } from './verifyQueue';
 import type { EngineEnv } from './runner';
 import type { RunCallbacks } from './runSession';
 import type { Clock } from './engineDeps';
-
-/** Releases a retained artifact folder; true when it was retained. */
-export async function releaseIfRetained(dir: string): Promise<boolean> {
-  const held = await isRetained(dir);
-  if (held) await releaseRetainedArtifacts(dir);
-  return held;
-}
 
 /** The real layers: isomorphic-git/native git, the sandboxed Verifier, edit formats and the model router. */
 export function createDefaultDeps(): EngineDeps {

@@ -1,4 +1,5 @@
-import type { ModelRouter, ModelRouterOptions } from '../llm/types';
+import type { ModelRouterOptions } from '../llm/routerOptions';
+import type { ModelRouter } from '../llm/types';
 import type {
   AppliedEditSet,
   ApplyOptions,

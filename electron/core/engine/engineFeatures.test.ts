@@ -5,11 +5,12 @@ import { APP_ROOT, REPLAYS, runFixturePerTest, readReplay, writeReplay } from '.
 import { makeTempDir, type TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig';
 import { createModelRouter } from '../llm/index';
-import type { ChatMessage, ModelRouterOptions } from '../llm/types';
+import type { ModelRouterOptions } from '../llm/routerOptions';
+import type { ChatMessage } from '../llm/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { cancelRun, resumeRun, startRun } from './runner';
 import { readLog, RunStore } from './runStore';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from '../runs/eventBus';
 import { RunManager } from '../runs/runManager';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 

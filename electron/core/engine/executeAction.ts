@@ -163,11 +163,13 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   const setupFailure = setup.failure;
   if (setupFailure && session.signal.aborted) {
     // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
+    // catch-ok: taking the worktree back is cleanup after the failure reported below, which is the one the user needs
     await deps.git.undoRun(workspace).catch(() => undefined);
     return { kind: 'stopped', reason: session.stopReason() };
   }
   if (setupFailure) {
     // The fresh worktree holds nothing of the run's yet (no step ran): take it back so no half-prepared branch or folder stays.
+    // catch-ok: taking the worktree back is cleanup after the failure reported below, which is the one the user needs
     await deps.git.undoRun(workspace).catch(() => undefined);
     return { kind: 'fatal', code: setupFailure.code, message: setupFailure.message };
   }
@@ -177,6 +179,7 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
   } catch (error) {
     if (!isLatheError(error, 'FILE_UNREADABLE')) throw error;
     // The checkout at the base has a manifest the preflight could not see (the user's copy differs): take the fresh worktree back, as for a failed setup.
+    // catch-ok: taking the worktree back is cleanup after the failure reported below, which is the one the user needs
     await deps.git.undoRun(workspace).catch(() => undefined);
     return { kind: 'fatal', code: error.code, message: `cannot tell the test command of the run's checkout: ${error.message}` };
   }

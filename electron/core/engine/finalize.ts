@@ -36,6 +36,7 @@ export async function finalizeSession(deps: EngineDeps, store: RunStore, finishe
   store.writeFile('report.md', renderReport(state, commits, done));
   if (state.status === 'stuck') {
     store.writeFile('stuck-report.md', renderStuckReport(state, readLog(path.join(store.dir, 'log.jsonl'))));
+    // catch-ok: retaining artifacts is best-effort: the stuck report stands without them
     for (const dir of stuckArtifacts(state)) await deps.retainArtifacts(dir, `stuck report of run ${state.run_id}`).catch(() => undefined);
   }
   // Resumed to green: the stuck report is resolved, its artifacts fall under normal retention again.

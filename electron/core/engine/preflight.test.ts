@@ -10,7 +10,7 @@ import { gitIn } from '../../../test-support/gitState';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { dispatch } from '../api/dispatch';
 import { createCore } from '../api/coreHandlers';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from '../runs/eventBus';
 import type { CliIo } from '../cli/command';
 import { runCli } from '../cli/main';
 import { resolveRunConfig } from '../config/resolveConfig';

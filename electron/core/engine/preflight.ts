@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Workflow } from '../../../shared/engine/workflows';
 import { rolesUsed } from '../../../shared/engine/rolesUsed';
-import type { AgentRoleName as ModelRoleName } from '../../../shared/engine/actions';
+import type { ModelRole } from '../../../shared/schemas/roles';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isLatheError, LatheError } from '../../../shared/errors';
 import { PREFLIGHT_FAILED, type PreflightErrorData, type PreflightProblem, type PreflightProblemCode } from '../../../shared/schemas/preflight';
@@ -33,7 +33,7 @@ type LoadCheck = { code: PreflightProblemCode; message: string } | null;
 /** One spec's roles, as the user wrote it once (`--model`) or per role. */
 export interface ModelAssignment {
   spec: string;
-  roles: ModelRoleName[];
+  roles: ModelRole[];
 }
 
 /**
@@ -87,9 +87,9 @@ export async function checkModelAssignments(assignments: readonly ModelAssignmen
 }
 
 /** The roles the run calls, grouped by the spec they use, and the roles without one. */
-export function modelAssignments(workflow: Workflow, config: RunConfig): { assigned: ModelAssignment[]; missing: ModelRoleName[] } {
-  const bySpec = new Map<string, ModelRoleName[]>();
-  const missing: ModelRoleName[] = [];
+export function modelAssignments(workflow: Workflow, config: RunConfig): { assigned: ModelAssignment[]; missing: ModelRole[] } {
+  const bySpec = new Map<string, ModelRole[]>();
+  const missing: ModelRole[] = [];
   for (const role of rolesUsed(workflow, config)) {
     const spec = config.models[role]?.model;
     if (!spec) missing.push(role);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { GateKind } from '../../../shared/engine/gates';
+import type { GateKind } from '../../../shared/schemas/gates';
 import type { WorkflowName } from '../../../shared/engine/workflows';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';

@@ -9,7 +9,7 @@ import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { AgentContext } from '../agents/registry';
 import type { EarlierRun } from '../agents/earlierRunContext';
-import { EARLIER_RUN_FILE } from '../runs/earlierRun';
+import { EARLIER_RUN_FILE } from './earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
 import { PromptSessions } from '../agents/promptSession';
 import type { ContextItem, ModelRouter } from '../llm/types';

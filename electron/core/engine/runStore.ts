@@ -4,9 +4,11 @@ import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
 import { RunStateSchema, type RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
+import { writeFileAtomic } from '../basics/atomicWrite';
 import { diskFull, isDiskFull, isMissing, unreadable } from '../fsErrors';
+
+export { writeFileAtomic };
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
-import { runsDir } from '../runs/listRuns';
 
 /** Test hook: SIGKILL this process right after the Nth log line is written (crash tests). */
 const KILL_AT_EVENT = Number(process.env.LATHE_TEST_KILL_AT_EVENT ?? 0);
@@ -18,6 +20,10 @@ const FILL_DISK_AT_EVENT = /^(\d+):(\/.+)$/.exec(process.env.LATHE_TEST_FILL_DIS
 /** The run folder's reserve of free space (`RunStore.reserveSpace`). */
 const RESERVE_FILE = 'disk-reserve';
 const RESERVE_BYTES = 256 * 1024;
+
+export function runsDir(repoRoot: string): string {
+  return path.join(repoRoot, '.lathe', 'runs');
+}
 
 export function runDir(repoRoot: string, runId: string): string {
   return path.join(runsDir(repoRoot), runId);
@@ -194,27 +200,6 @@ export class RunStore {
     const file = path.join(this.dir, name);
     writeFileAtomic(file, content);
     return file;
-  }
-}
-
-/**
- * Temp file + rename; `durable` (the default) also flushes the content to the disk before the rename.
- * A write that fails (a full disk) leaves the old file and no temp file.
- */
-export function writeFileAtomic(file: string, content: string | Buffer, options: { durable?: boolean } = {}): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = fs.openSync(temp, 'w');
-  try {
-    try {
-      fs.writeFileSync(handle, content);
-      if (options.durable !== false) fs.fsyncSync(handle);
-    } finally {
-      fs.closeSync(handle);
-    }
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
   }
 }
 

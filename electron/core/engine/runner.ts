@@ -16,13 +16,14 @@ import { executeAction } from './executeAction';
 import { finalizeSession } from './finalize';
 import { preflightRun } from './preflight';
 import type { SharedModelPool } from '../llm/sharedPool';
-import { refuseUndone } from '../runs/closeRun';
+import { refuseUndone } from './closeRun';
 import { RunSession, type RunCallbacks } from './runSession';
 import { ensureWritableRepo, hashGoal, newRunId, runDir, RunStore, writeFileAtomic } from './runStore';
-import { EARLIER_RUN_FILE } from '../runs/earlierRun';
-import { followUpStart } from '../runs/followUp';
+import { EARLIER_RUN_FILE } from './earlierRun';
+import { followUpStart } from './followUp';
 import { stopRunNow } from './hardStop';
 import { diskFull, isDiskFull } from '../fsErrors';
+import { whenGitNotFound } from '../git/gitErrors';
 import { setUpWorkspace } from './workspaceSetup';
 
 export interface EngineEnv {
@@ -51,7 +52,7 @@ export function workflowOf(config: RunConfig): Workflow {
 }
 
 async function existingBranches(repoRoot: string): Promise<Set<string>> {
-  return new Set(await git.listBranches({ fs, dir: repoRoot }).catch(() => [] as string[]));
+  return new Set(await git.listBranches({ fs, dir: repoRoot }).catch(whenGitNotFound([] as string[])));
 }
 
 export interface RunHandle {

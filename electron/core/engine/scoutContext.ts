@@ -8,6 +8,7 @@ import type { ScoutSandbox } from '../agents/scoutLoop';
 import type { EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
 import { workDirNote } from './verification';
+import { isMissing } from '../fsErrors';
 
 const list = (title: string, items: string[]) => (items.length === 0 ? [] : [`## ${title}`, ...items.map((item) => `- ${item}`), '']);
 
@@ -45,9 +46,10 @@ export function renderContext(number: number, answers: readonly RecordedAnswer[]
 function readAnswer(store: RunStore, contextFile: string): RecordedAnswer | null {
   try {
     return RecordedAnswerSchema.parse(JSON.parse(fs.readFileSync(path.join(store.dir, contextFile.replace(/\.md$/, '.json')), 'utf8')));
-  } catch {
+  } catch (error) {
     // A snapshot recorded before answers were kept beside it: it is still in its own .md file.
-    return null;
+    if (isMissing(error)) return null;
+    throw error;
   }
 }
 

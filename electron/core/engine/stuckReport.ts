@@ -24,6 +24,7 @@ export function stuckArtifacts(state: RunState): string[] {
  */
 export async function releaseRunArtifacts(deps: { releaseArtifacts(dir: string): Promise<boolean> }, state: RunState, log: (event: PendingEvent) => void): Promise<string[]> {
   const released: string[] = [];
+  // catch-ok: an artifact folder not released stays retained, which costs only space; the next finish tries again
   for (const dir of stuckArtifacts(state)) if (await deps.releaseArtifacts(dir).catch(() => false)) released.push(dir);
   if (released.length > 0) log({ role: 'engine', type: 'artifacts_released', data: { dirs: released } });
   return released;

@@ -5,7 +5,7 @@ import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exam
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createModelRouter } from '../llm/index';
-import type { ModelRouterOptions } from '../llm/types';
+import type { ModelRouterOptions } from '../llm/routerOptions';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import { startRun } from './runner';
 import { readLog } from './runStore';

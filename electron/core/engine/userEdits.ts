@@ -84,6 +84,7 @@ export async function commitUserEdits(deps: EngineDeps, state: RunState, edits: 
   } catch (error) {
     // A reset restores tracked files; the new ones it may not know are taken away by hand.
     for (const edit of edits.filter((candidate) => candidate.created)) fs.rmSync(path.join(workspace.workDir, ...edit.path.split('/')), { force: true });
+    // catch-ok: cleanup after the failure rethrown below, which is the one to report
     await deps.git.resetTo(workspace, head).catch(() => undefined);
     throw error;
   }

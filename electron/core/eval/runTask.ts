@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { GateMode } from '../../../shared/engine/gates';
+import type { GateMode } from '../../../shared/schemas/gates';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import git from 'isomorphic-git';
 import { copyTree } from './files';
 import type { EvalTask } from './taskSuite';
+import { isGitNotFound } from '../git/gitErrors';
 
 /** Fixed, so a task's base commit is the same sha on every machine and in every report. */
 const BASE_AUTHOR = { name: 'Lathe Eval', email: 'eval@lathe.invalid', timestamp: 1_704_067_200, timezoneOffset: 0 };
@@ -24,7 +25,9 @@ export async function runHead(dir: string, branch: string | null, baseCommit: st
   if (!branch) return baseCommit;
   try {
     return await git.resolveRef({ fs, dir, ref: `refs/heads/${branch}` });
-  } catch {
-    return baseCommit;
+  } catch (error) {
+    // The run made no branch: nothing beyond the base.
+    if (isGitNotFound(error)) return baseCommit;
+    throw error;
   }
 }

@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { LatheError } from '../../../shared/errors';
 import { listTree } from './files';
+import { isMissing, unreadable } from '../fsErrors';
 
 export const EVAL_LANGUAGES = ['python', 'javascript'] as const;
 export const EVAL_KINDS = ['bugfix', 'feature', 'refactor'] as const;
@@ -55,7 +56,8 @@ export function loadEvalSuite(suiteDir: string): EvalTask[] {
   let names: string[];
   try {
     names = fs.readdirSync(suiteDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw unreadable(suiteDir, error);
     throw new LatheError('BAD_EVAL_SUITE', `no eval suite at ${suiteDir}`, { dir: suiteDir });
   }
   const tasks = names.map((name) => loadEvalTask(path.join(suiteDir, name)));
@@ -92,8 +94,9 @@ export function loadEvalTask(dir: string): EvalTask {
 function isDirectory(dir: string): boolean {
   try {
     return fs.statSync(dir).isDirectory();
-  } catch {
-    return false;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
   }
 }
 

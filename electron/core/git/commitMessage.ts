@@ -1,5 +1,5 @@
 import { headline, SUBJECT_MAX } from '../../../shared/headline';
-import type { StepCommit } from '../workspace/types';
+import type { StepCommit } from './types';
 
 export const LATHE_AUTHOR = { name: 'Lathe', email: 'lathe@localhost' } as const;
 

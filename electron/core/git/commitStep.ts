@@ -2,9 +2,9 @@ import type fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { type LatheError } from '../../../shared/errors';
-import { normalizeEditPath } from '../edits/guardrails';
-import { rejectEdit } from '../edits/rejection';
-import type { RunWorkspace, StepCommit } from '../workspace/types';
+import { normalizeEditPath } from '../basics/editPath';
+import { rejectEdit } from '../basics/rejection';
+import type { RunWorkspace, StepCommit } from './types';
 import { formatCommitMessage, LATHE_AUTHOR } from './commitMessage';
 import { resolveGitDirs } from './gitDirs';
 import { filteredPaths } from './filterAttributes';
@@ -17,6 +17,7 @@ import { readRunMetadata } from './runMetadata';
 import { modeInTree, rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 import { syncFs } from './localFs';
 import { diskPath, hasRawBytes } from './pathBytes';
+import { whenMissing } from '../fsErrors';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
 export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
@@ -37,7 +38,8 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
     }
     const segments = clean.split('/');
     for (let depth = 1; depth < segments.length; depth++) {
-      const stat = await syncFs.lstat(diskPath(workspace.workDir, segments.slice(0, depth).join('/'))).catch(() => null);
+      const folder = segments.slice(0, depth).join('/');
+      const stat = await syncFs.lstat(diskPath(workspace.workDir, folder)).catch(whenMissing(null, folder));
       if (stat?.isSymbolicLink()) throw gitError('INVALID_PATH', `${clean} is beyond a symbolic link`, { path: clean });
     }
     normalized.add(clean);
@@ -49,11 +51,14 @@ const identities = new Map<string, { stamp: string; identity: { name: string; em
 
 /** The repository's own user when its config names one, else Lathe (read again only when the config file changes). */
 export async function commitIdentity(context: RepoContext): Promise<{ name: string; email: string }> {
+  // catch-ok: a memo stamp: without one the identity is read again (decision 75)
   const stat = await syncFs.stat(path.join(context.dirs.commonDir, 'config'), { bigint: true }).catch(() => null);
   const stamp = stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}` : 'none';
   const known = identities.get(context.dirs.commonDir);
   if (known?.stamp === stamp) return { ...known.identity };
+  // catch-ok: a config that cannot be read names no identity, and the commit is authored as Lathe
   const name = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
+  // catch-ok: a config that cannot be read names no identity, and the commit is authored as Lathe
   const email = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
   const identity =
     typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim() ? { name: name.trim(), email: email.trim() } : { ...LATHE_AUTHOR };
@@ -91,7 +96,7 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   if (stagedByGit) for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
   else {
     for (const file of clean) {
-      const stat = await syncFs.lstat(diskPath(workspace.workDir, file), { bigint: true }).catch(() => null);
+      const stat = await syncFs.lstat(diskPath(workspace.workDir, file), { bigint: true }).catch(whenMissing(null, file));
       if (stat) statsBefore.set(file, stat);
       const known = rules.trustsExecutableBit && rules.hasSymlinks ? null : await modeInTree(context, parentTree, file);
       changes.set(file, await stageFromDisk(context, workspace.workDir, file, { ...rules, knownMode: known }));
@@ -151,7 +156,7 @@ export async function refreshIndex(
     return;
   }
   for (const file of paths) {
-    const exists = await syncFs.lstat(diskPath(dir, file)).catch(() => null);
+    const exists = await syncFs.lstat(diskPath(dir, file)).catch(whenMissing(null, file));
     if (exists) await git.add({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file, force: true });
     else await git.remove({ ...context.iso, dir, gitdir: context.dirs.gitDir, filepath: file });
   }

@@ -84,7 +84,7 @@ describe('dependency folders in a worktree run', () => {
         code: 'EDIT_REJECTED',
         data: { rule: 'symlink-escape' },
       });
-      await expect(facade.commitStep(workspace, [target], step)).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
+      await expect(facade.commitStep(workspace, [target], step)).rejects.toMatchObject({ code: 'INVALID_PATH' });
     }
     expect(fs.readFileSync(path.join(repo.dir, 'node_modules/shared-dep/index.js'), 'utf8')).toBe("module.exports = 'hoisted shared-dep';\n");
     expect(fs.readFileSync(path.join(repo.dir, 'packages/app/node_modules/left-pad-x/index.js'), 'utf8')).toBe("module.exports = 'nested left-pad-x';\n");

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { ensureExcluded } from './excludes';
 import type { RepoContext } from './repoContext';
 import { isInside } from './worktreeRoot';
+import { whenErrno, whenMissing } from '../fsErrors';
 
 /** Folder names a run worktree borrows from the user's checkout, wherever they sit, when git ignores them. */
 export const DEPENDENCY_FOLDERS = ['node_modules', 'bower_components', 'jspm_packages', '.venv', 'venv', 'vendor'] as const;
@@ -31,7 +32,7 @@ async function realFolderChain(workDir: string, relative: string): Promise<boole
   let current = workDir;
   for (const segment of relative.split('/').filter((part) => part && part !== '.')) {
     current = path.join(current, segment);
-    const stat = await fs.promises.lstat(current).catch(() => null);
+    const stat = await fs.promises.lstat(current).catch(whenMissing(null));
     if (!stat?.isDirectory()) return false;
   }
   return true;
@@ -52,16 +53,17 @@ interface ShadowContext {
 async function linkTargetFor(source: string, shadow: ShadowContext): Promise<string> {
   const stat = await fs.promises.lstat(source);
   if (!stat.isSymbolicLink()) return source;
-  const real = await fs.promises.realpath(source).catch(() => null);
+  // A dangling or looping link is linked as it is.
+  const real = await fs.promises.realpath(source).catch(whenErrno(['ENOENT', 'ENOTDIR', 'ELOOP'], null));
   if (!real || !isInside(real, shadow.checkoutReal) || shadow.dependencyReals.some((dir) => isInside(real, dir))) return source;
   const inRun = path.join(shadow.workDir, path.relative(shadow.checkoutReal, real));
   return fs.existsSync(inRun) ? inRun : source;
 }
 
 async function linkEntry(source: string, target: string, shadow: ShadowContext): Promise<void> {
-  if (await fs.promises.lstat(target).catch(() => null)) return;
+  if (await fs.promises.lstat(target).catch(whenMissing(null))) return;
   const destination = await linkTargetFor(source, shadow);
-  const isDir = (await fs.promises.stat(destination).catch(() => null))?.isDirectory() ?? false;
+  const isDir = (await fs.promises.stat(destination).catch(whenErrno(['ENOENT', 'ENOTDIR', 'ELOOP'], null)))?.isDirectory() ?? false;
   await fs.promises.symlink(destination, target, isDir ? DIR_LINK : 'file');
 }
 
@@ -84,7 +86,7 @@ async function shadowNodeModules(source: string, target: string, shadow: ShadowC
       await fs.promises.mkdir(to, { recursive: true });
       for (const bin of await fs.promises.readdir(from, { withFileTypes: true })) {
         const binTarget = path.join(to, bin.name);
-        if (await fs.promises.lstat(binTarget).catch(() => null)) continue;
+        if (await fs.promises.lstat(binTarget).catch(whenMissing(null))) continue;
         const text = bin.isSymbolicLink() ? await fs.promises.readlink(path.join(from, bin.name)) : null;
         // `../pkg/bin/cli.js` resolves inside this shadow folder, so a workspace package's bin is the run's.
         await fs.promises.symlink(text && !path.isAbsolute(text) ? text : path.join(from, bin.name), binTarget, 'file');
@@ -110,9 +112,9 @@ export async function linkDependencyFolders(context: RepoContext, workspace: Run
   for (const folder of folders) {
     const source = path.join(workspace.repoRoot, folder);
     const target = path.join(workspace.workDir, folder);
-    if (!(await fs.promises.stat(source).catch(() => null))?.isDirectory()) continue;
+    if (!(await fs.promises.stat(source).catch(whenMissing(null)))?.isDirectory()) continue;
     if (!(await realFolderChain(workspace.workDir, path.posix.dirname(folder)))) continue;
-    const existing = await fs.promises.lstat(target).catch(() => null);
+    const existing = await fs.promises.lstat(target).catch(whenMissing(null));
     if (path.posix.basename(folder) === 'node_modules') {
       if (existing && !existing.isDirectory()) continue;
       await shadowNodeModules(source, target, shadow);

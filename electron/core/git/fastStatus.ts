@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from './listFiles';
 import { parseIndexEntries, type IndexEntry } from './indexEntries';
 import { diskPath } from './pathBytes';
 import type { RepoContext } from './repoContext';
@@ -17,6 +17,7 @@ import { readTreeEntries } from './treeObjects';
  */
 export async function fastDirtyPaths(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[] | null> {
   const indexFile = path.join(context.dirs.gitDir, 'index');
+  // catch-ok: no in-process index: null makes the caller ask git status instead
   const buffer = await fs.promises.readFile(indexFile).catch(() => null);
   const indexStat = buffer ? await fs.promises.stat(indexFile) : null;
   const parsed = buffer ? parseIndexEntries(buffer) : { entries: [], cachedRootTree: null };
@@ -43,6 +44,7 @@ export async function fastDirtyPaths(context: RepoContext, workTree: string, hea
 
 async function workTreeDiffers(workTree: string, entry: IndexEntry, indexMtimeNs: bigint): Promise<boolean> {
   const absolute = diskPath(workTree, entry.path);
+  // catch-ok: a file that cannot be looked at counts as changed, so git itself looks at it
   const stat = await fs.promises.lstat(absolute, { bigint: true }).catch(() => null);
   if (!stat) return true;
   const isLink = stat.isSymbolicLink();

@@ -1,9 +1,13 @@
 import { LatheError, type GitErrorReason } from '../../../shared/errors';
 import type { NativeGitResult } from './nativeGit';
 
-/** Every git failure of the facade: `GIT_<REASON>` with plain data. */
-export function gitError(reason: GitErrorReason, message: string, data: Record<string, unknown> = {}): LatheError {
-  return new LatheError(`GIT_${reason}`, message, data);
+/** The failures git shares with the rest of the core, under their one name (shared/errors.ts). */
+type SharedReason = 'DIRTY_WORKTREE' | 'INVALID_PATH' | 'ISOMORPHIC_UNSAFE';
+const SHARED_REASONS = new Set<string>(['DIRTY_WORKTREE', 'INVALID_PATH', 'ISOMORPHIC_UNSAFE'] satisfies SharedReason[]);
+
+/** Every git failure of the facade: `GIT_<REASON>` (or a shared reason's plain name) with plain data. */
+export function gitError(reason: GitErrorReason | SharedReason, message: string, data: Record<string, unknown> = {}): LatheError {
+  return new LatheError(SHARED_REASONS.has(reason) ? (reason as SharedReason) : `GIT_${reason as GitErrorReason}`, message, data);
 }
 
 /** Throws GIT_FAILED with the command and git's own words when a native call failed. */
@@ -16,4 +20,17 @@ export function checkNative(result: NativeGitResult, args: readonly string[], cw
     exitCode: result.code,
     stderr,
   });
+}
+
+/** isomorphic-git found no such ref, object or repository (its NotFoundError): the failure a lookup may expect. */
+export function isGitNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'NotFoundError';
+}
+
+/** A `.catch` handler for a lookup that may find nothing: `fallback` on NotFoundError, anything else rethrown. */
+export function whenGitNotFound<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (isGitNotFound(error)) return fallback;
+    throw error;
+  };
 }

@@ -1,4 +1,4 @@
-import type { GitFacade, RunWorkspace } from '../workspace/types';
+import type { GitFacade, RunWorkspace } from './types';
 import { commitStepIn } from './commitStep';
 import { gitError } from './gitErrors';
 import { diffRunIn, exportPatchIn, listRunCommitsIn, runHead, runPatchIn } from './history';
@@ -23,6 +23,7 @@ export type LatheGitFacade = GitFacade;
 const queues = new Map<string, Promise<unknown>>();
 function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
   const previous = queues.get(key) ?? Promise.resolve();
+  // catch-ok: the queue only orders tasks: the previous one's failure reached its own caller
   const next = previous.catch(() => undefined).then(task);
   queues.set(key, next);
   const forget = () => {

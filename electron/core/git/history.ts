@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import git, { type ReadCommitResult } from 'isomorphic-git';
-import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/types';
+import type { RunCommitInfo, RunDiffFile, RunWorkspace } from './types';
 import { parseCommitMessage } from './commitMessage';
 import { countChangedLines, lineDiff, type LineChange, type LineCounts } from './lineCounts';
 import { gitError } from './gitErrors';

@@ -7,7 +7,7 @@ import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/
 import { listWithBlobs } from '../context/gitListing';
 import { verify } from '../verifier/verify';
 import { createGitFacade } from './gitFacade';
-import { readRepoStatus } from './repoStatus';
+import { readRepoStatus } from '../workspace/repoStatus';
 
 /**
  * A repository whose config, attributes and hooks point every program git can run at a trap that

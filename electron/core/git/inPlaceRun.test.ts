@@ -24,7 +24,7 @@ describe('in-place runs (isomorphic-git only)', () => {
     repo.write('README.md', '# my uncommitted edit\n');
     const filesBefore = repoState(repo.dir).files;
     await expect(facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({
-      code: 'GIT_DIRTY_WORKTREE',
+      code: 'DIRTY_WORKTREE',
       data: { paths: ['README.md'] },
     });
     const workspace = await facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: true });

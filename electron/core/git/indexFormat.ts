@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMissing, unreadable } from '../fsErrors';
+import { isMissing, unreadable, whenMissing } from '../fsErrors';
 
 export interface IndexFormat {
   /** null when there is no index file yet (a fresh repository). */
@@ -23,7 +23,7 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  * library: isomorphic-git silently misreads split indexes and refuses v4, so Lathe must know first.
  */
 export async function readIndexFormat(gitDir: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<IndexFormat> {
-  const sharedIndexFiles = (await fs.promises.readdir(gitDir).catch(() => [] as string[])).some((name) => name.startsWith('sharedindex.'));
+  const sharedIndexFiles = (await fs.promises.readdir(gitDir).catch(whenMissing([] as string[]))).some((name) => name.startsWith('sharedindex.'));
   let buffer: Buffer;
   try {
     buffer = await fs.promises.readFile(path.join(gitDir, 'index'));

@@ -58,7 +58,7 @@ describe.each([
     const facade = createGitFacade({ useNativeGit: false });
     const preflight = await facade.preflight(repo.dir);
     expect(preflight.isomorphicUnsafeReason).toMatch(/split|version 4/);
-    await expect(facade.startRun(repo.dir, { runId: 'u1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_ISOMORPHIC_UNSAFE' });
+    await expect(facade.startRun(repo.dir, { runId: 'u1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'ISOMORPHIC_UNSAFE' });
     expect(fs.readFileSync(path.join(repo.dir, '.git', 'index')).equals(indexBefore)).toBe(true);
     expect(repo.git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
   });

@@ -26,6 +26,7 @@ export async function updateIndexInProcess(
   statsBefore?: ReadonlyMap<string, fs.BigIntStats>,
 ): Promise<boolean> {
   const indexFile = path.join(gitDir, 'index');
+  // catch-ok: false makes the caller stage with git instead
   const buffer = await syncFs.readFile(indexFile).catch(() => null);
   if (!buffer) return false;
   const indexStat = await syncFs.stat(indexFile, { bigint: true });
@@ -43,6 +44,7 @@ export async function updateIndexInProcess(
   for (const [file, state] of changes) {
     if (!state) continue;
     if (hasFolderConflict(file, byPath, parsed.entries)) return false;
+    // catch-ok: false makes the caller stage with git instead
     const stat = await syncFs.lstat(diskPath(workDir, file), { bigint: true }).catch(() => null);
     if (!stat || (statsBefore && !sameFile(statsBefore.get(file), stat))) return false;
     fresh.set(file, encodeEntry(file, state, stat));
@@ -74,6 +76,7 @@ async function writeLocked(indexFile: string, content: Buffer): Promise<boolean>
   try {
     handle = fs.openSync(lock, 'wx', 0o644);
   } catch {
+    // catch-ok: EEXIST is git holding the lock; whatever the reason, false makes the caller stage with git instead
     return false;
   }
   try {
@@ -85,7 +88,7 @@ async function writeLocked(indexFile: string, content: Buffer): Promise<boolean>
     try {
       fs.closeSync(handle);
     } catch {
-      // Already closed by the failed write's path; the lock file goes either way.
+      // catch-ok: Already closed by the failed write's path; the lock file goes either way.
     }
     fs.rmSync(lock, { force: true });
     throw error;

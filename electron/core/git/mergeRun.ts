@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { nativeDirtyPaths, isoDirtyPaths } from './dirtyPaths';
 import { gitError } from './gitErrors';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';

@@ -5,7 +5,7 @@ import { decodeGitPath, encodeGitPath, quoteGitPath } from '../../../shared/gitP
 import { fsckStrict } from '../../../test-support/gitState';
 import { HOSTILE_LINK, HOSTILE_NAMES, hex, namesOnDisk, treeRecords, writeHostileNames } from '../../../test-support/hostileNames';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { createGitFacade } from './gitFacade';
 import { parseTree } from './treeObjects';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RepoPreflight } from '../workspace/types';
+import type { RepoPreflight } from './types';
 import { dirtyPathsOf } from './dirtyPaths';
 import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { openRepo, readHeadOf, type RepoContext } from './repoContext';

@@ -1,5 +1,5 @@
 import git from 'isomorphic-git';
-import type { RunFootprint, RunWorkspace } from '../workspace/types';
+import type { RunFootprint, RunWorkspace } from './types';
 import { gitError } from './gitErrors';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
 import { readRunMetadata, recordedWorktreeDir, removeRunMetadata } from './runMetadata';

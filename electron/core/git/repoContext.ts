@@ -4,7 +4,8 @@ import { localFs } from './localFs';
 import { resolveGitDirs, type GitDirs } from './gitDirs';
 import { isoCacheFor } from './isoCache';
 import { nativeGitVersion, runNativeGit, type NativeGitResult } from './nativeGit';
-import { checkNative } from './gitErrors';
+import { checkNative, isGitNotFound } from './gitErrors';
+import { whenMissing } from '../fsErrors';
 
 /** What every facade call needs about one repository: its dirs, the shared cache and native git. */
 export interface RepoContext {
@@ -44,14 +45,15 @@ export async function openRepo(repoRoot: string, options: { useNative: boolean }
 export async function resolveBranch(context: RepoContext, branch: string): Promise<string | null> {
   try {
     return await git.resolveRef({ ...context.iso, ref: `refs/heads/${branch}` });
-  } catch {
+  } catch (error) {
+    if (!isGitNotFound(error)) throw error;
     return null;
   }
 }
 
 /** HEAD of a work tree: the branch it names (null when detached) and the commit (null when unborn). */
 export async function readHeadOf(context: RepoContext, gitDir: string): Promise<{ branch: string | null; head: string | null }> {
-  const text = (await fs.promises.readFile(`${gitDir}/HEAD`, 'utf8').catch(() => '')).trim();
+  const text = (await fs.promises.readFile(`${gitDir}/HEAD`, 'utf8').catch(whenMissing(''))).trim();
   const symbolic = /^ref: refs\/heads\/(.+)$/.exec(text);
   if (symbolic) return { branch: symbolic[1] as string, head: await resolveBranch(context, symbolic[1] as string) };
   return { branch: null, head: /^[0-9a-f]{40,64}$/.test(text) ? text : null };

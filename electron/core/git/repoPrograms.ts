@@ -142,6 +142,7 @@ export function stampOf(files: readonly string[]): string {
         const stat = fs.statSync(file, { bigint: true });
         return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
       } catch {
+        // catch-ok: a memo stamp: without one the programs are read again
         return '-';
       }
     })

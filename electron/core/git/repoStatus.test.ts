@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { readRepoStatus, resolveRepoRoot } from './repoStatus';
+import { readRepoStatus } from '../workspace/repoStatus';
+import { resolveRepoRoot } from './repoStatus';
 
 const repos: TempRepo[] = [];
 const track = (repo: TempRepo) => (repos.push(repo), repo);
@@ -20,7 +21,7 @@ describe.each([
     if (forceIsomorphic) {
       vi.doMock('./nativeGit', async (original) => ({ ...(await original<object>()), nativeGitVersion: async () => null }));
     }
-    return (await import('./repoStatus')).readRepoStatus;
+    return (await import('../workspace/repoStatus')).readRepoStatus;
   };
 
   it('reads branch, head and a clean tree', async () => {

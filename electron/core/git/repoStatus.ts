@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import type { RepoStatus } from '../../../shared/schemas/repo';
-import { isLatheError, LatheError } from '../../../shared/errors';
+import { LatheError } from '../../../shared/errors';
+import { isMissing, unreadable } from '../fsErrors';
+import { isGitNotFound, whenGitNotFound } from './gitErrors';
 import { nativeGitVersion, runNativeGit } from './nativeGit';
-import { detectionLabel, detectTestCommand } from '../verifier/detect';
 
 const MAX_LISTED_CHANGES = 200;
 
@@ -14,20 +15,22 @@ export async function resolveRepoRoot(requested: string): Promise<string> {
   let real: string;
   try {
     real = await fs.promises.realpath(absolute);
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw unreadable(absolute, error);
     throw new LatheError('NOT_FOUND', `no such folder: ${absolute}`, { path: absolute });
   }
   const stat = await fs.promises.stat(real);
   if (!stat.isDirectory()) throw new LatheError('NOT_FOUND', `not a folder: ${real}`, { path: real });
   try {
     return await git.findRoot({ fs, filepath: real });
-  } catch {
+  } catch (error) {
+    if (!isGitNotFound(error)) throw error;
     throw new LatheError('NOT_A_REPO', `not inside a git repository: ${real}`, { path: real });
   }
 }
 
 /** Branch, HEAD and uncommitted changes of a work tree; native git when installed (it is much faster). */
-export async function readRepoStatus(requested: string): Promise<RepoStatus> {
+export async function readGitStatus(requested: string): Promise<Omit<RepoStatus, 'testCommand' | 'testCommandReason'>> {
   const root = await resolveRepoRoot(requested);
   const base = { path: root, name: path.basename(root) };
   const native = (await nativeGitVersion()) !== null;
@@ -38,14 +41,8 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
   ]);
   // Lathe's own folder (runs, knowledge notes) is not a change of the user's.
   const changed = allChanged.filter((file) => file !== '.lathe' && !file.startsWith('.lathe/'));
-  // Display only: a manifest that cannot be read is named as the reason there is no command (a run refuses it).
-  const detected = await detectTestCommand(root)
-    .then((found) => (found ? { argv: found.argv, reason: detectionLabel(found) } : null))
-    .catch((error: unknown) => (isLatheError(error, 'FILE_UNREADABLE') ? { argv: null, reason: error.message } : null));
   return {
     ...base,
-    testCommand: detected?.argv ?? null,
-    testCommandReason: detected?.reason ?? null,
     branch,
     head,
     dirty: changed.length > 0,
@@ -56,15 +53,17 @@ export async function readRepoStatus(requested: string): Promise<RepoStatus> {
 
 /** HEAD followed to the ref it names (depth 2), not the commit, so an unborn branch (no commits yet) still has its name. */
 async function readBranch(root: string): Promise<string | null> {
-  const target = await git.resolveRef({ fs, dir: root, ref: 'HEAD', depth: 2 }).catch(() => null);
+  const target = await git.resolveRef({ fs, dir: root, ref: 'HEAD', depth: 2 }).catch(whenGitNotFound(null));
   return target?.startsWith('refs/heads/') ? target.slice('refs/heads/'.length) : null;
 }
 
 async function readHead(root: string): Promise<string | null> {
   try {
     return await git.resolveRef({ fs, dir: root, ref: 'HEAD' });
-  } catch {
-    return null;
+  } catch (error) {
+    // An unborn branch has no commit yet.
+    if (isGitNotFound(error)) return null;
+    throw error;
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { refreshIndex } from './commitStep';
 import { dirtyPathsOf } from './dirtyPaths';
 import { gitError } from './gitErrors';
@@ -64,6 +64,7 @@ async function removeEmptyParents(root: string, relative: string): Promise<void>
     try {
       await fs.promises.rmdir(diskPath(root, current));
     } catch {
+      // catch-ok: removing emptied folders stops at the first that is not empty or cannot go; the restore itself is done
       return;
     }
     current = path.posix.dirname(current);

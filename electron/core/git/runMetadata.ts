@@ -63,7 +63,8 @@ export async function readRunMetadata(commonDir: string, runId: string): Promise
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
   const parsed = RunMetadataSchema.safeParse(json);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { createGitFacade } from './gitFacade';
 
 const repos: TempRepo[] = [];

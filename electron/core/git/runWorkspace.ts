@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { RepoPreflight, RunWorkspace, StartRunOptions } from '../workspace/types';
+import type { RepoPreflight, RunWorkspace, StartRunOptions } from './types';
 import { DEPENDENCY_FOLDERS, linkDependencyFolders } from './dependencyLinks';
 import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMissing } from '../fsErrors';
+import { isMissing, whenErrno, whenMissing } from '../fsErrors';
 import type { RepoContext } from './repoContext';
 import { REPO_FOLDER_PATTERN } from './worktreeRoot';
 
@@ -15,14 +15,15 @@ Remove a folder by hand only for a run you no longer need, then run \`git worktr
 export async function ensureWorktreeRoot(root: string): Promise<void> {
   await fs.promises.mkdir(root, { recursive: true, mode: 0o700 });
   const marker = path.join(root, ROOT_MARKER);
-  if (!fs.existsSync(marker)) await fs.promises.writeFile(marker, MARKER_TEXT, { flag: 'wx' }).catch(() => undefined);
+  if (!fs.existsSync(marker)) await fs.promises.writeFile(marker, MARKER_TEXT, { flag: 'wx' }).catch(whenErrno(['EEXIST'], undefined));
 }
 
 /** The admin folder a worktree's `.git` file points to, or null when `.git` is not such a file. */
 async function worktreeGitDir(dir: string): Promise<string | null> {
   const dotGit = path.join(dir, '.git');
-  const stat = await fs.promises.lstat(dotGit).catch(() => null);
+  const stat = await fs.promises.lstat(dotGit).catch(whenMissing(null));
   if (!stat?.isFile()) return null;
+  // catch-ok: a .git that cannot be read points nowhere, and the sweep leaves a folder it cannot look at (decision 75)
   const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8').catch(() => ''))?.[1]?.trim();
   return pointer ? path.resolve(dir, pointer) : null;
 }
@@ -48,9 +49,11 @@ async function forgotten(gitDir: string): Promise<boolean> {
 export async function sweepOrphanWorktrees(root: string): Promise<string[]> {
   if (!fs.existsSync(path.join(root, ROOT_MARKER))) return [];
   const removed: string[] = [];
+  // catch-ok: the sweep is best-effort: a folder it cannot list is left as it is (decision 75)
   for (const repoFolder of await fs.promises.readdir(root, { withFileTypes: true }).catch(() => [])) {
     if (!repoFolder.isDirectory() || !REPO_FOLDER_PATTERN.test(repoFolder.name)) continue;
     const repoDir = path.join(root, repoFolder.name);
+    // catch-ok: the sweep is best-effort: a folder it cannot list is left as it is (decision 75)
     for (const run of await fs.promises.readdir(repoDir, { withFileTypes: true }).catch(() => [])) {
       if (!run.isDirectory()) continue;
       const dir = path.join(repoDir, run.name);
@@ -59,6 +62,7 @@ export async function sweepOrphanWorktrees(root: string): Promise<string[]> {
       await fs.promises.rm(dir, { recursive: true, force: true });
       removed.push(dir);
     }
+    // catch-ok: the repository's folder goes only once empty
     await fs.promises.rmdir(repoDir).catch(() => undefined);
   }
   return removed;
@@ -73,5 +77,6 @@ export async function removeRunWorktree(context: RepoContext, repoRoot: string, 
   await fs.promises.rm(dir, { recursive: true, force: true });
   await context.git(repoRoot, ['worktree', 'prune']);
   const parent = path.dirname(dir);
+  // catch-ok: the repository's folder goes only once empty
   if (REPO_FOLDER_PATTERN.test(path.basename(parent))) await fs.promises.rmdir(parent).catch(() => undefined);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fsckStrict, gitIn, repoState } from '../../../test-support/gitState';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from './types';
 import { createGitFacade } from './gitFacade';
 import { legacyWorktreeDir, writeRunMetadata } from './runMetadata';
 import { ROOT_MARKER } from './worktreeFolders';

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitError } from './gitErrors';
+import { isMissing } from '../fsErrors';
 
 /** Where a root came from, for the run's metadata and for error messages. */
 export type WorktreeRootSource = 'setting' | 'env' | 'default';
@@ -43,7 +44,8 @@ export function realPathOfNearest(dir: string): string {
   for (;;) {
     try {
       return path.join(fs.realpathSync(current), ...missing.reverse());
-    } catch {
+    } catch (error) {
+      if (!isMissing(error)) throw error;
       const parent = path.dirname(current);
       if (parent === current) return path.resolve(dir);
       missing.push(path.basename(current));

@@ -30,7 +30,7 @@ describe('worktree runs', () => {
     repo.write('README.md', '# changed by the user\n');
     repo.write('scratch.txt', 'notes\n');
     await expect(facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({
-      code: 'GIT_DIRTY_WORKTREE',
+      code: 'DIRTY_WORKTREE',
       data: { paths: ['README.md', 'scratch.txt'], count: 2 },
     });
     const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: true });
@@ -110,11 +110,11 @@ describe('worktree runs', () => {
     fs.writeFileSync(path.join(workspace.workDir, 'README.md'), 'x\n');
     const sha = await facade.commitStep(workspace, ['README.md'], step('r2', 'T1', 'x'));
     expect(gitIn(repo.dir, 'show', '-s', '--format=%an <%ae>', sha as string)).toBe('Ada <ada@example.test>');
-    await expect(facade.commitStep(workspace, ['../x'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
-    await expect(facade.commitStep(workspace, ['node_modules/dep/index.js'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
-    await expect(facade.commitStep(workspace, ['.git/config'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH' });
+    await expect(facade.commitStep(workspace, ['../x'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(facade.commitStep(workspace, ['node_modules/dep/index.js'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(facade.commitStep(workspace, ['.git/config'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
     // A folder named as a path must not read as "deleted" and drop its subtree.
-    await expect(facade.commitStep(workspace, ['src'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'GIT_INVALID_PATH', data: { path: 'src' } });
+    await expect(facade.commitStep(workspace, ['src'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH', data: { path: 'src' } });
     expect(gitIn(repo.dir, 'ls-tree', '-r', '--name-only', workspace.branch)).toContain('src/stats.py');
     await expect(facade.startRun(repo.dir, { runId: 'r2', branchPrefix: 'agents/lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_BRANCH_EXISTS' });
     await expect(facade.startRun(repo.dir, { runId: '../evil', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_INVALID_RUN_ID' });
@@ -161,7 +161,7 @@ describe('worktree runs', () => {
     fs.writeFileSync(path.join(workspace.workDir, 'src/stats.py'), 'merged\n');
     const sha = await facade.commitStep(workspace, ['src/stats.py'], step('r5', 'T1', 'merge me'));
     repo.write('src/stats.py', 'local edit\n');
-    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({ code: 'GIT_DIRTY_WORKTREE', data: { paths: ['src/stats.py'] } });
+    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({ code: 'DIRTY_WORKTREE', data: { paths: ['src/stats.py'] } });
     repo.git('checkout', '--', 'src/stats.py');
     expect(await facade.mergeRun(workspace)).toEqual({ merged: sha });
     expect(repo.git('rev-parse', 'main')).toBe(sha);

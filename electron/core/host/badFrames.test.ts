@@ -8,7 +8,7 @@ import type { Handlers } from '../../../shared/contract/api';
 import { MAX_FRAME_BYTES } from '../../../shared/contract/wire';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { createCore } from '../api/coreHandlers';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from '../runs/eventBus';
 import { startWebHost, type WebHost } from './webHost';
 
 const TOKEN = 'bad-frames-token';

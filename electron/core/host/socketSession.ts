@@ -71,7 +71,8 @@ export class SocketSession {
     let json: unknown;
     try {
       json = JSON.parse(rawToString(data));
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       return this.sendError(new LatheError('INVALID_PAYLOAD', 'frame is not JSON'));
     }
     const frame = ClientFrameSchema.safeParse(json);

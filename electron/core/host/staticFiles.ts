@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMissing } from '../fsErrors';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -26,7 +27,8 @@ export function resolveStaticFile(root: string, urlPath: string): StaticFile | n
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
     return null;
   }
   if (decoded.includes('\0')) return null;
@@ -36,7 +38,8 @@ export function resolveStaticFile(root: string, urlPath: string): StaticFile | n
   let stat: fs.Stats;
   try {
     stat = fs.statSync(absolutePath);
-  } catch {
+  } catch (error) {
+    if (!isMissing(error)) throw error;
     return null;
   }
   if (!stat.isFile()) return null;

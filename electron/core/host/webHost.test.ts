@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { Handlers } from '../../../shared/contract/api';
 import { createSocketClient, type SocketLike } from '../../../shared/contract/socketClient';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from '../runs/eventBus';
 import { createCore } from '../api/coreHandlers';
 import { startWebHost, type WebHost } from './webHost';
 

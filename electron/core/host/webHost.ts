@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Handlers } from '../../../shared/contract/api';
 import { MAX_FRAME_BYTES } from '../../../shared/contract/wire';
-import type { EventBus } from '../api/eventBus';
+import type { EventBus } from '../runs/eventBus';
 import { checkAccess, newAccessToken, TOKEN_MISSING, tokenCookie } from './accessGuard';
 import { ACCESS_PAGE_POLICY, accessPage } from './accessPage';
 import { SocketSession } from './socketSession';

@@ -107,7 +107,8 @@ function checkedOpenAi(spec: string, baseUrl: string, model: string, options: Pa
   let url: URL;
   try {
     url = new URL(baseUrl);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
     return refused(`'${baseUrl}' in '${spec}' is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refused(`'${baseUrl}' must be http or https`);

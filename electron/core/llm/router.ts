@@ -8,8 +8,9 @@ import { OracleProvider } from './providers/oracleProvider';
 import { DEFAULT_MAX_TOKENS, type Provider, type ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
+import type { ModelRouterOptions } from './routerOptions';
 import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
-import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type ModelRouterOptions, type PromptCounter, type RoleModelConfig } from './types';
+import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type PromptCounter, type RoleModelConfig } from './types';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {
@@ -54,7 +55,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     try {
       options.onEvent?.(event);
     } catch {
-      // a listener's bug must not break generation
+      // catch-ok: a listener's bug must not break generation
     }
   };
   // node-llama-cpp is loaded on the first `llama:` call only: a replay or server run never pays its start.
@@ -113,7 +114,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
           try {
             request.onToken?.(text);
           } catch {
-            // a streaming consumer's bug must not break generation
+            // catch-ok: a streaming consumer's bug must not break generation
           }
           emit({ type: 'token', role: request.role, text });
         },
@@ -139,7 +140,7 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       try {
         return (await providerFor(route.parsed.value).counter?.(role, config)) ?? null;
       } catch {
-        // Planning falls back to the estimate; the call itself reports why the model cannot load.
+        // catch-ok: Planning falls back to the estimate; the call itself reports why the model cannot load.
         return null;
       }
     },

@@ -1,8 +1,8 @@
-import type { SharedModelPool } from './sharedPool';
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/actions';
 import type { GenerationErrorCode } from '../../../shared/errors';
-import type { GateKind } from '../../../shared/engine/gates';
+import type { GateKind } from '../../../shared/schemas/gates';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** Which gate (and step) a human rejected, for the call that answers the rejection. */
 export interface RejectionRef {
@@ -15,8 +15,7 @@ export interface RejectionRef {
  * which returns a schema-validated object or a typed error; it never throws for model misbehaviour.
  */
 
-export const MODEL_ROLES = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
+export { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -123,26 +122,6 @@ export interface RoleModelConfig {
   maxTokens?: number;
   /** `llama:` only: prompt-lookup decoding (answers that copy their input: search blocks, whole files). */
   promptLookup?: boolean;
-}
-
-export interface ModelRouterOptions {
-  roles: Partial<Record<ModelRole, RoleModelConfig>>;
-  /** CPU threads for llama models; default: the machine's physical cores. */
-  threads?: number;
-  onEvent?: (event: LlmEvent) => void;
-  /** Hosts besides loopback that `openai:`/`ollama:` specs may reach (`models.allow_hosts`; empty by default). */
-  allowedHosts?: string[];
-  /**
-   * The environment variable holding a bearer token for `openai:`/`ollama:` servers (`models.token_env`),
-   * read at each call and sent only to those servers; the token itself is never stored or logged.
-   */
-  serverTokenEnv?: string;
-  /** Replay only: entries already consumed per role, so a resumed run continues where it stopped. */
-  replayConsumed?: Partial<Record<ModelRole, number>>;
-  /** Unload a llama model after this long unused (default 10 minutes). */
-  idleUnloadMs?: number;
-  /** Load `llama:` models into this pool, shared with other routers (runs), instead of one of its own. */
-  sharedPool?: SharedModelPool;
 }
 
 /**

@@ -26,7 +26,8 @@ export function readCallRecord(repoRoot: string, runId: string, call: number): A
   let parsed;
   try {
     parsed = AgentCallRecordSchema.safeParse(JSON.parse(text));
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     parsed = null;
   }
   if (!parsed?.success) throw new LatheError('RUN_LOG_INVALID', `${file} is not a readable call record`, { run_id: runId, call });

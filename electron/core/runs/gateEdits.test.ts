@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';
-import { EventBus } from '../api/eventBus';
+import { EventBus } from './eventBus';
 import { createDefaultDeps } from '../engine/defaultDeps';
 import { RunStore } from '../engine/runStore';
 import { RunManager } from './runManager';

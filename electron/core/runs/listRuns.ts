@@ -3,15 +3,12 @@ import path from 'node:path';
 import { RunStateSchema } from '../../../shared/engine/runState';
 import type { z } from 'zod';
 import type { RunSummary } from '../../../shared/schemas/run';
+import { runsDir } from '../engine/runStore';
 import { isMissing, unreadable } from '../fsErrors';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
 export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, elapsed_ms: true, commits: true, closed: true, phase: true, follow_up_of: true });
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
-
-export function runsDir(repoRoot: string): string {
-  return path.join(repoRoot, '.lathe', 'runs');
-}
 
 /**
  * Every run recorded in the repo, newest first. A folder with no state, or one this version cannot
@@ -55,7 +52,8 @@ export async function readRunHeader(repoRoot: string, runId: string): Promise<Ru
   try {
     const parsed = RunStateHeaderSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { LatheError } from '../../../shared/errors';
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
+import { isMissing } from '../fsErrors';
 
 interface CachedLog {
   events: RunLogEvent[];
@@ -17,7 +18,8 @@ function parseLine(file: string, line: string, lineNumber: number): RunLogEvent 
   let json: unknown;
   try {
     json = JSON.parse(line);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     json = undefined;
   }
   const parsed = RunLogEventSchema.safeParse(json);
@@ -37,7 +39,8 @@ export class RunLogCache {
     let size: number;
     try {
       size = fs.statSync(file).size;
-    } catch {
+    } catch (error) {
+      if (!isMissing(error)) throw error;
       this.logs.delete(file);
       return [];
     }

@@ -57,7 +57,8 @@ function namedArtifactDirs(repoRoot: string, state: RunState): string[] {
     try {
       const dir = (JSON.parse(line) as { data?: { artifact_dir?: unknown } }).data?.artifact_dir;
       if (typeof dir === 'string') dirs.push(dir);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       continue;
     }
   }

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/schemas/runRequests';
-import type { EventBus } from '../api/eventBus';
+import { MAX_STREAM_TAIL_CHARS, type RunPage, type StartRunRequest } from '../../../shared/contract/runRequests';
+import type { EventBus } from './eventBus';
 import { resolveRunConfig } from '../config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../engine/defaultDeps';
 import { checkUserEdits } from '../engine/userEdits';
@@ -101,6 +101,7 @@ export class RunManager {
     const run = this.active.get(key(repoRoot, runId));
     if (run) {
       run.controller.abort();
+      // catch-ok: the run's own end reported its failure; cancelling only waits for it
       await run.done?.catch(() => undefined);
     }
     const state = await cancelRun(this.env(this.session(repoRoot)), { repoRoot, runId });
@@ -152,6 +153,7 @@ export class RunManager {
   async stopAll(): Promise<void> {
     const sessions = [...this.active.values()];
     for (const run of sessions) run.controller.abort();
+    // catch-ok: each run's own end reported its failure; stopping only waits for them
     await Promise.all(sessions.map((run) => run.done?.catch(() => undefined)));
     await this.models.dispose();
   }
@@ -226,7 +228,7 @@ function savedStatus(repoRoot: string, runId: string): RunState['status'] | null
     const state = RunStore.readState(repoRoot, runId);
     return state.status === 'running' ? null : state.status;
   } catch {
-    // No state to read (the run never recorded one): the session simply failed.
+    // catch-ok: No state to read (the run never recorded one): the session simply failed.
     return null;
   }
 }

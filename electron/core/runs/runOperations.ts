@@ -5,7 +5,7 @@ import type { RunWorkspace } from '../workspace/types';
 import type { EngineDeps } from '../engine/engineDeps';
 import { readLog, RunStore, runDir } from '../engine/runStore';
 import { resolveRepoRoot } from '../git/repoStatus';
-import { mergeRecordedRun, undoRecordedRun } from './closeRun';
+import { mergeRecordedRun, undoRecordedRun } from '../engine/closeRun';
 
 const MAX_LOG_BYTES = 2 * 1024 * 1024;
 

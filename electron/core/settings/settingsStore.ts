@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SettingsSchema, type Settings, type SettingsPatch, type SettingsRead, type SettingsSetAside } from '../../../shared/schemas/settings';
-import { writeFileAtomic } from '../engine/runStore';
+import { writeFileAtomic } from '../basics/atomicWrite';
 import { isMissing, unreadable } from '../fsErrors';
 
 const MAX_RECENT = 10;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { findExecutableSync } from '../verifier/commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
+import { isMissing } from '../fsErrors';
 
 /** `workspace.setup: auto` (and a corpus task's `setup_command: auto`): install the way the repository's lockfile says. */
 export const AUTO_SETUP = 'auto';
@@ -69,7 +70,8 @@ function readManifest(dir: string): Manifest | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as unknown;
     return typeof parsed === 'object' && parsed !== null ? (parsed as Manifest) : {};
-  } catch {
+  } catch (error) {
+    if (!(isMissing(error) || error instanceof SyntaxError)) throw error;
     return null;
   }
 }

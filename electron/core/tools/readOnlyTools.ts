@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
 import { normalizeEditPath } from '../edits/guardrails';
-import type { ReadOnlyTools } from '../workspace/types';
-import { listRepoFiles } from './listFiles';
+import type { ReadOnlyTools } from './types';
+import { listRepoFiles } from '../git/listFiles';
 import { readRepoFile } from './readFile';
 import { summarizeRepo } from './repoSummary';
 import { searchRepoText } from './searchText';

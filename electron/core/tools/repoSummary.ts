@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RepoSummaryOptions } from '../workspace/types';
+import type { RepoSummaryOptions } from './types';
 import { firstDocLine, formatSize, languageOf } from './fileNotes';
-import { listRepoFiles } from './listFiles';
+import { listRepoFiles } from '../git/listFiles';
 
 export const SUMMARY_DEFAULTS = { maxEntries: 200, maxBytes: 12_000, maxFiles: 250_000, statAllBelow: 5000 } as const;
 
@@ -41,6 +41,7 @@ async function statAll(root: string, entries: Entry[]): Promise<void> {
   for (let index = 0; index < entries.length; index += batch) {
     await Promise.all(
       entries.slice(index, index + batch).map(async (entry) => {
+        // catch-ok: display only: a file that cannot be looked at shows no size (decision 75)
         const stat = await fs.promises.lstat(path.join(root, entry.file)).catch(() => null);
         entry.size = stat?.size ?? null;
         entry.mtimeMs = stat?.mtimeMs ?? null;
@@ -50,6 +51,7 @@ async function statAll(root: string, entries: Entry[]): Promise<void> {
 }
 
 async function headOf(file: string): Promise<string> {
+  // catch-ok: display only: a file that cannot be opened shows no head (decision 75)
   const handle = await fs.promises.open(file, 'r').catch(() => null);
   if (!handle) return '';
   try {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { LatheError } from '../../../shared/errors';
-import type { SearchHit } from '../workspace/types';
-import { listRepoFiles } from './listFiles';
+import type { SearchHit } from './types';
+import { listRepoFiles } from '../git/listFiles';
 
 export const SEARCH_LIMITS = {
   maxResults: 100,
@@ -83,8 +83,10 @@ export async function searchRepoText(root: string, query: string, options: Searc
 }
 
 async function readSearchable(file: string): Promise<string | null> {
+  // catch-ok: search skips what it cannot read, as grep does; the agent's read_file reports it
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat?.isFile() || stat.size > SEARCH_LIMITS.maxFileBytes) return null;
+  // catch-ok: search skips what it cannot read, as grep does; the agent's read_file reports it
   const buffer = await fs.promises.readFile(file).catch(() => null);
   if (!buffer || buffer.subarray(0, 8000).includes(0)) return null;
   return buffer.toString('utf8');

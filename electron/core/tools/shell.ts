@@ -1,8 +1,8 @@
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { LatheError } from '../../../shared/errors';
-import type { ShellResult } from '../workspace/types';
-import { runProcess } from '../verifier/processTree';
+import type { ShellResult } from './types';
+import { runProcess } from '../basics/processTree';
 
 /** An allowed command: an argv prefix (`['npm', 'test']` allows `npm test --silent`, not `npm publish`). */
 export type ShellAllowRule = readonly string[];

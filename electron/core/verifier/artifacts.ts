@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { whenMissing } from '../fsErrors';
 
 /** Seed 004 retention: the last 20 runs or 14 days; stuck-report artifacts until released. */
 export const RETENTION = { keepRuns: 20, keepDays: 14 } as const;
@@ -46,12 +47,19 @@ export async function isRetained(artifactDir: string): Promise<boolean> {
   );
 }
 
+/** Releases a retained artifact folder; true when it was retained. */
+export async function releaseIfRetained(dir: string): Promise<boolean> {
+  const held = await isRetained(dir);
+  if (held) await releaseRetainedArtifacts(dir);
+  return held;
+}
+
 /**
  * Deletes verifier runs that are both older than 14 days and not among the 20 newest, unless
  * retained. Only folders named like verifier runs are considered; returns the deleted ids.
  */
 export async function pruneArtifacts(artifactRoot: string, now = Date.now(), keep: { keepRuns: number; keepDays: number } = RETENTION): Promise<string[]> {
-  const names = (await fs.promises.readdir(artifactRoot).catch(() => [] as string[])).filter((name) => RUN_DIR.test(name)).sort().reverse();
+  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[]))).filter((name) => RUN_DIR.test(name)).sort().reverse();
   const deleted: string[] = [];
   for (const [index, name] of names.entries()) {
     if (index < keep.keepRuns) continue;
@@ -131,9 +139,11 @@ export interface ArtifactUsage {
 /** The bytes of the files under `dir` (links counted as themselves, never followed). */
 export async function folderBytes(dir: string): Promise<number> {
   let total = 0;
+  // catch-ok: a usage figure for the doctor: a folder that cannot be listed counts as empty
   for (const entry of await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[])) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) total += await folderBytes(full);
+    // catch-ok: a usage figure for the doctor: a file that cannot be looked at counts as empty
     else total += (await fs.promises.lstat(full).catch(() => null))?.size ?? 0;
   }
   return total;
@@ -141,7 +151,7 @@ export async function folderBytes(dir: string): Promise<number> {
 
 /** What the Verifier's artifacts take on disk (`lathe doctor` shows it beside the retention rule). */
 export async function artifactUsage(artifactRoot: string): Promise<ArtifactUsage> {
-  const names = (await fs.promises.readdir(artifactRoot).catch(() => [] as string[])).filter((name) => RUN_DIR.test(name));
+  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[]))).filter((name) => RUN_DIR.test(name));
   let retained = 0;
   let bytes = 0;
   for (const name of names) {

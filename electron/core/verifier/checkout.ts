@@ -6,7 +6,8 @@ import { resolveGitDirs } from '../git/gitDirs';
 import { isoCacheFor } from '../git/isoCache';
 import { nativeGitVersion, runNativeGit } from '../git/nativeGit';
 import { DEPENDENCY_FOLDERS } from '../git/runWorkspace';
-import { listRepoFiles } from '../tools/listFiles';
+import { listRepoFiles } from '../git/listFiles';
+import { whenMissing } from '../fsErrors';
 
 export interface TemporaryCheckout {
   dir: string;
@@ -95,8 +96,8 @@ async function copyWorkingFiles(workDir: string, dest: string): Promise<void> {
 async function linkDependencies(workDir: string, dest: string): Promise<Map<string, string>> {
   const linked = new Map<string, string>();
   for (const name of DEPENDENCY_FOLDERS) {
-    const source = await fs.promises.realpath(path.join(workDir, name)).catch(() => null);
-    if (!source || (await fs.promises.lstat(path.join(dest, name)).catch(() => null))) continue;
+    const source = await fs.promises.realpath(path.join(workDir, name)).catch(whenMissing(null));
+    if (!source || (await fs.promises.lstat(path.join(dest, name)).catch(whenMissing(null)))) continue;
     await fs.promises.symlink(source, path.join(dest, name), 'dir');
     linked.set(name, source);
   }

@@ -1,6 +1,6 @@
-import type { VerifyStatus } from '../workspace/types';
+import type { VerifyStatus } from './types';
 import type { TestOutcome } from './parsers/outcome';
-import type { RunProcessResult } from './processTree';
+import type { RunProcessResult } from '../basics/processTree';
 import type { RunnerKind } from './runnerFlags';
 
 export interface Classification {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { whenMissing } from '../fsErrors';
 
 export interface CoverageResult {
   percent: number;
@@ -12,7 +13,8 @@ function round(value: number): number {
 
 /** Line coverage of `wanted` (repo-relative) from an lcov file (node --test --test-reporter=lcov). */
 export async function coverageFromLcov(file: string, runDir: string, wanted: string[]): Promise<CoverageResult | null> {
-  const text = await fs.promises.readFile(file, 'utf8').catch(() => null);
+  // No lcov file is no coverage figure: the runner wrote none, and the test result stands on its own.
+  const text = await fs.promises.readFile(file, 'utf8').catch(whenMissing(null));
   if (text === null) return null;
   const byFile = new Map<string, { found: number; hit: number }>();
   let current: string | null = null;

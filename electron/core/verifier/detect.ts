@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DetectedTestCommand } from '../workspace/types';
+import type { DetectedTestCommand } from './types';
 import { exists, readText } from './detectFiles';
 import { detectJavaScript } from './detectJs';
 import { detectPython } from './detectPython';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import type { DetectedTestCommand } from '../workspace/types';
+import type { DetectedTestCommand } from './types';
 import { exists, listEntries, readText } from './detectFiles';
 
 const NPM_PLACEHOLDER = /no test specified/;

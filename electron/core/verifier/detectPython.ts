@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DetectedTestCommand } from '../workspace/types';
+import type { DetectedTestCommand } from './types';
 import { exists, listEntries, readText } from './detectFiles';
 
 type PythonRunner = 'pytest' | 'unittest' | 'nose2';

@@ -14,7 +14,7 @@ export function fullDiskAmong(folders: readonly string[]): string | null {
     try {
       stats = fs.statfsSync(folder);
     } catch {
-      // Gone, or not a folder statfs can ask about: no answer is no evidence of a full disk.
+      // catch-ok: Gone, or not a folder statfs can ask about: no answer is no evidence of a full disk.
       continue;
     }
     if (stats.bavail * stats.bsize < FULL_BELOW_BYTES) return folder;

@@ -1,4 +1,4 @@
-import type { VerifyStatus } from '../workspace/types';
+import type { VerifyStatus } from './types';
 import { repoFrames } from './parsers/frames';
 import { stripAnsi, type TestOutcome } from './parsers/outcome';
 import { TEXT_RUNNERS } from './summaryLines';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { markedPids } from './processTree';
+import { markedPids } from '../basics/processTree';
 import { verify } from './verify';
 
 /** Every tracked and untracked file's hash, so "unchanged" means byte for byte. */

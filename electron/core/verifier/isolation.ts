@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { IsolationLevel, VerifyRequest } from '../workspace/types';
+import type { IsolationLevel, VerifyRequest } from './types';
 import { makeTemporaryCheckout, type TemporaryCheckout } from './checkout';
 import { bwrapArgv, isLinkedWorktree, probeSandbox, readOnlyRootsFor, SANDBOX_TMP_BYTES } from './sandbox';
 import { sandboxView, TOOLCHAIN_VARS } from './sandboxView';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { TestCounts } from '../workspace/types';
+import type { TestCounts } from './types';
 import type { TestRecord } from '../../../shared/schemas/testInventory';
 import { firstLines, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './parsers/outcome';
 
@@ -60,6 +60,7 @@ export function parseJUnit(xml: string, options: JUnitOptions = { runner: 'junit
   try {
     root = parser.parse(xml) as XmlNode;
   } catch {
+    // catch-ok: a report that is not XML is no structured result: the runner's text output is read instead
     return null;
   }
   if (!root.testsuites && !root.testsuite) return null;

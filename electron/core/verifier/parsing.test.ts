@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJUnit } from './junit';
-import { lastLines, truncateReport } from './report';
+import { lastLines, truncateReport } from '../basics/outputText';
 import { prepareCommand, runnerOf } from './runnerFlags';
 import type { TestOutcome } from './parsers/outcome';
 import { parseSummaryLines } from './summaryLines';
@@ -103,5 +103,11 @@ describe('prepareCommand', () => {
     expect(prepareCommand(['playwright', 'test', '--reporter=dot'], '/art', undefined)).toMatchObject({ argv: ['playwright', 'test', '--reporter=dot', '--output=/art/playwright'], junitFile: null });
     expect(prepareCommand(['go', 'test', '-json', './...'], '/art', undefined).argv).toEqual(['go', 'test', '-json', './...']);
     expect(prepareCommand(['make', 'test'], '/art', ['a.c'])).toMatchObject({ argv: ['make', 'test'], junitFile: null, coverage: null });
+  });
+  it('runs every cargo test binary: --no-fail-fast before any `--`, never twice', () => {
+    expect(prepareCommand(['cargo', 'test'], '/art', undefined)).toMatchObject({ argv: ['cargo', 'test', '--no-fail-fast'], runner: 'cargo' });
+    expect(prepareCommand(['cargo', 'test', '--offline', '--', '--test-threads=1'], '/art', undefined).argv).toEqual(['cargo', 'test', '--offline', '--no-fail-fast', '--', '--test-threads=1']);
+    expect(prepareCommand(['cargo', 'test', '--no-fail-fast'], '/art', undefined).argv).toEqual(['cargo', 'test', '--no-fail-fast']);
+    expect(runnerOf(['cargo', 'build'])).toBe('other');
   });
 });

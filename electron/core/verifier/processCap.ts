@@ -38,7 +38,7 @@ function findPidsRoot(): string | null {
       fs.accessSync(root, fs.constants.W_OK);
       return root;
     } catch {
-      // Read-only here.
+      // catch-ok: read-only here, so the next cgroup root is tried
     }
   }
   return null;
@@ -54,7 +54,7 @@ export function countTasksOf(uid: number): number {
       const status = fs.readFileSync(`/proc/${name}/status`, 'utf8');
       if (owner.test(status)) count += Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? 1);
     } catch {
-      // Gone meanwhile.
+      // catch-ok: gone meanwhile; a process that exited has no threads to count
     }
   }
   return count;
@@ -75,6 +75,7 @@ function bwrapIsSetuid(pathVariable = process.env.PATH ?? ''): boolean {
     try {
       return (fs.statSync(path.join(dir, 'bwrap')).mode & 0o4000) !== 0;
     } catch {
+      // catch-ok: no bwrap in this PATH folder is no setuid bwrap in it
       return false;
     }
   });
@@ -110,6 +111,7 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
         release: () => releaseCgroup(dir),
       };
     } catch {
+      // catch-ok: a cgroup that cannot be set up is no cap of this kind: the next kind is tried, and the cap chosen is reported
       fs.rmSync(dir, { recursive: false, force: true });
     }
   }
@@ -149,7 +151,7 @@ async function releaseCgroup(dir: string): Promise<void> {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
-        // Already gone.
+        // catch-ok: already gone (ESRCH); a process not ours cannot be killed by us either
       }
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(20, 2 ** round)));

@@ -4,6 +4,7 @@ import { parseJestJson } from './parsers/jest';
 import type { TestOutcome } from './parsers/outcome';
 import type { PreparedCommand } from './runnerFlags';
 import { parseSummaryLines } from './summaryLines';
+import { whenMissing } from '../fsErrors';
 
 /**
  * The runner's structured report when it wrote one (JUnit XML, jest's JSON), else its text output.
@@ -13,10 +14,12 @@ export async function readOutcome(prepared: Pick<PreparedCommand, 'runner' | 'ju
   const fromText = parseSummaryLines(output);
   let structured: TestOutcome | null = null;
   if (prepared.junitFile) {
-    const xml = await fs.promises.readFile(prepared.junitFile, 'utf8').catch(() => null);
+    // A runner that wrote no report is read from its text output instead.
+    const xml = await fs.promises.readFile(prepared.junitFile, 'utf8').catch(whenMissing(null));
     structured = xml ? parseJUnit(xml, { runner: prepared.runner === 'node-test' ? 'node:test' : prepared.runner, repoDir }) : null;
   } else if (prepared.jsonFile) {
-    const json = await fs.promises.readFile(prepared.jsonFile, 'utf8').catch(() => null);
+    // A runner that wrote no report is read from its text output instead.
+    const json = await fs.promises.readFile(prepared.jsonFile, 'utf8').catch(whenMissing(null));
     structured = json ? parseJestJson(json, repoDir) : null;
   }
   if (structured && structured.counts.total > 0) {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { junitWithLcovReporter } from './nodeTestReporter';
 
-export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'playwright' | 'other';
+export type RunnerKind = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'go' | 'cargo' | 'playwright' | 'other';
 
 export interface PreparedCommand {
   argv: string[];
@@ -28,6 +28,7 @@ export function runnerOf(argv: string[]): RunnerKind {
   if (tool === 'jest') return 'jest';
   if (tool === 'playwright' && argv[argv.indexOf(first === 'npx' ? (rest.find((arg) => !arg.startsWith('-')) ?? '') : first) + 1] === 'test') return 'playwright';
   if (base === 'go' && rest[0] === 'test') return 'go';
+  if (base === 'cargo' && rest[0] === 'test') return 'cargo';
   return 'other';
 }
 
@@ -81,6 +82,14 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
       // -v names every test as it passes, fails or is skipped; without it go prints only failures.
       const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
       return { argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+    }
+    case 'cargo': {
+      // Without --no-fail-fast cargo stops at the first test binary that fails: the later binaries'
+      // tests never run, and their absence reads as tests lost.
+      if (argv.includes('--no-fail-fast')) return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+      const separator = argv.indexOf('--');
+      const flagsEnd = separator === -1 ? argv.length : separator;
+      return { argv: [...argv.slice(0, flagsEnd), '--no-fail-fast', ...argv.slice(flagsEnd)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
     }
     case 'playwright': {
       // Its built-in JUnit reporter beside the list reporter (one line per test in the log), and its

@@ -138,6 +138,7 @@ function lstatOrNull(file: string): fs.Stats | null {
   try {
     return fs.lstatSync(file);
   } catch {
+    // catch-ok: a git root that cannot be looked at is not bound writable: the sandbox fails closed (decision 75)
     return null;
   }
 }
@@ -146,6 +147,7 @@ function readOrNull(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
+    // catch-ok: a git pointer that cannot be read is not followed: the sandbox fails closed (decision 75)
     return null;
   }
 }
@@ -154,6 +156,7 @@ function realpathOr(file: string): string {
   try {
     return fs.realpathSync(file);
   } catch {
+    // catch-ok: a path that cannot be resolved is bound as given; bubblewrap refuses one that is not there
     return file;
   }
 }
@@ -204,7 +207,7 @@ export function readOnlyRootsFor(workDir: string): string[] {
   try {
     entries = fs.readdirSync(workDir, { withFileTypes: true });
   } catch {
-    // Not readable: nothing linked to show.
+    // catch-ok: Not readable: nothing linked to show.
   }
   for (const entry of entries) {
     if (!entry.isSymbolicLink()) continue;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findExecutableSync } from './commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
 
 /**
  * What a sandboxed command sees of this machine besides its work tree, the repository and
@@ -76,7 +76,7 @@ function etcEntries(): string[] {
   try {
     names = fs.readdirSync('/etc');
   } catch {
-    // No /etc to read (not Linux): nothing of it to show.
+    // catch-ok: No /etc to read (not Linux): nothing of it to show.
   }
   return [...ETC_ENTRIES, ...names.filter((name) => ETC_PATTERNS.some((pattern) => pattern.test(name)))];
 }
@@ -155,6 +155,7 @@ function readHead(program: string): string | null {
       fs.closeSync(fd);
     }
   } catch {
+    // catch-ok: a program that cannot be read has no interpreter line to follow
     return null;
   }
 }
@@ -171,6 +172,7 @@ function lstatOrNull(file: string): fs.Stats | null {
   try {
     return fs.lstatSync(file);
   } catch {
+    // catch-ok: display of what the sandbox shows: an entry that cannot be looked at is left out
     return null;
   }
 }
@@ -179,6 +181,7 @@ function realpathOr(file: string): string {
   try {
     return fs.realpathSync(file);
   } catch {
+    // catch-ok: a path that cannot be resolved is shown as given
     return path.resolve(file);
   }
 }

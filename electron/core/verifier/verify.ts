@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BuildResult, IsolationLevel, VerifyRequest, VerifyResult, WorkDirWrites } from '../workspace/types';
+import type { BuildResult, IsolationLevel, VerifyRequest, VerifyResult, WorkDirWrites } from './types';
 import { runNativeGit } from '../git/nativeGit';
 import { createArtifactDir, newVerifyRunId, pruneArtifactsOccasionally, writeManifest, type VerifyManifest } from './artifacts';
 import { classify, type Classification } from './classify';
-import { findExecutableSync } from './commandLookup';
+import { findExecutableSync } from '../basics/commandLookup';
 import { coverageFromLcov } from './coverage';
 import { failureExcerpt, failureViews } from './excerpt';
 import { cleanEnv, commandLine, planIsolation, type IsolationPlan } from './isolation';
 import { createProcessCap, type ProcessCap } from './processCap';
-import { runProcess, type RunProcessResult } from './processTree';
+import { runProcess, type RunProcessResult } from '../basics/processTree';
 import { readOutcome } from './readOutcome';
 import { writeTestInventory } from './testInventory';
-import { lastLines, truncateReport } from './report';
+import { lastLines, truncateReport } from '../basics/outputText';
 import { prepareCommand } from './runnerFlags';
 import { undoWorkDirWrites } from './workDirGuard';
 import { fullDiskAmong } from './diskSpace';
@@ -25,6 +25,7 @@ function realpathOr(dir: string): string {
   try {
     return fs.realpathSync(dir);
   } catch {
+    // catch-ok: a work dir that cannot be resolved is used as given
     return path.resolve(dir);
   }
 }
@@ -32,6 +33,7 @@ function realpathOr(dir: string): string {
 async function headCommit(workDir: string): Promise<string | null> {
   const fromFiles = readHeadCommit(workDir);
   if (fromFiles) return fromFiles;
+  // catch-ok: no git to ask is no HEAD to record: the verdict stands on the tests
   const result = await runNativeGit(workDir, ['rev-parse', '--verify', '-q', 'HEAD']).catch(() => null);
   return result?.code === 0 ? result.stdout.trim() : null;
 }
@@ -182,6 +184,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     build: build && { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath },
     work_dir_writes: writes,
   });
+  // catch-ok: pruning is housekeeping: a failure costs only space, and the verdict is what this call returns
   await pruneArtifactsOccasionally(request.artifactRoot).catch(() => []);
   return {
     verifyRunId,

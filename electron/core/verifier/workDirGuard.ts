@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkDirWrites } from '../workspace/types';
+import type { WorkDirWrites } from './types';
 import { runNativeGit } from '../git/nativeGit';
 import { UNSHARED_NODE_ENTRIES } from '../git/dependencyLinks';
 import { parseIndexEntries } from '../git/indexEntries';
@@ -9,6 +9,7 @@ import { diskPath } from '../git/pathBytes';
 import { gitDirsOf, gitRootsFor } from './sandbox';
 import { readHeadCommit, readWorkTreeStatus, type WorkTreeStatus } from './workTreeStatus';
 import { sameSnapshot, snapshotWorkTree, type WorkTreeSnapshot } from './workTreeSnapshot';
+import { whenMissing } from '../fsErrors';
 
 /** More uncommitted entries than this are not bound one by one: the work dir then stays read-only. */
 export const MAX_PROTECTED_ENTRIES = 200;
@@ -56,6 +57,7 @@ function readlinkOrNull(file: string): string | null {
   try {
     return fs.readlinkSync(file);
   } catch {
+    // catch-ok: not a link, or gone: nothing to compare
     return null;
   }
 }
@@ -64,6 +66,7 @@ function realpathOrNull(file: string): string | null {
   try {
     return fs.realpathSync(file);
   } catch {
+    // catch-ok: a dangling link has no target to keep read-only; the link itself is put back after the run
     return null;
   }
 }
@@ -174,6 +177,7 @@ async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
     else writes.failed.push(`${file}: could not be deleted again`);
   }
   if (pending.tracked.length > 0) {
+    // catch-ok: git that cannot start is reported below in writes.failed as 'git did not run'
     const checkout = await runNativeGit(guard.workDir, ['checkout-index', '--force', '--quiet', '-z', '--stdin'], { input: `${pending.tracked.join('\0')}\0` }).catch(() => null);
     if (checkout?.code === 0) writes.restored.push(...pending.tracked);
     else writes.failed.push(...pending.tracked.map((file) => `${file}: git checkout-index failed: ${checkout?.stderr.trim().slice(0, 200) ?? 'git did not run'}`));
@@ -261,9 +265,9 @@ async function removeInside(workDir: string, entry: string): Promise<boolean> {
   // As bytes (git/pathBytes.ts): an entry whose name is not UTF-8 is removed under its own name, not another.
   const parentRelative = path.posix.dirname(relative);
   const parent = Buffer.from(parentRelative === '.' ? workDir : diskPath(workDir, parentRelative));
-  const realParent = await fs.promises.realpath(parent, { encoding: 'buffer' }).catch(() => null);
+  const realParent = await fs.promises.realpath(parent, { encoding: 'buffer' }).catch(whenMissing(null));
   if (realParent === null || !realParent.equals(parent)) return realParent === null;
   const target = diskPath(workDir, relative);
   await fs.promises.rm(target, { recursive: true, force: true, maxRetries: 2 });
-  return !(await fs.promises.lstat(target).catch(() => null));
+  return !(await fs.promises.lstat(target).catch(whenMissing(null)));
 }

@@ -38,7 +38,7 @@ export function snapshotWorkTree(workDir: string, skip: readonly string[]): Work
       }
     }
   } catch {
-    // A folder the commands made unreadable, or one removed mid-walk: let git look.
+    // catch-ok: A folder the commands made unreadable, or one removed mid-walk: let git look.
     return null;
   }
   return snapshot;

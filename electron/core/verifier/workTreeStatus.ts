@@ -22,9 +22,11 @@ const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-b
 
 /** Runs `git status` in `workDir` (never through a shell); null when git cannot tell (not a work tree, no git). */
 export async function readWorkTreeStatus(workDir: string): Promise<WorkTreeStatus | null> {
+  // catch-ok: null when git cannot start: this function's contract, and its callers' fallback
   let result = await runNativeGit(workDir, STATUS_ARGS).catch(() => null);
   // On a full disk the refreshed index cannot be written and git gives up ("Out of diskspace"): ask
   // again without it, or a suite that filled the disk would leave what it wrote behind.
+  // catch-ok: null when git cannot start: this function's contract, and its callers' fallback
   if (result && result.code !== 0) result = await runNativeGit(workDir, STATUS_ARGS, { env: { GIT_OPTIONAL_LOCKS: '0' } }).catch(() => null);
   if (!result || result.code !== 0) return null;
   return parseStatus(result.stdout);
@@ -65,6 +67,7 @@ export function readHeadCommit(workDir: string): string | null {
     try {
       return fs.readFileSync(file, 'utf8');
     } catch {
+      // catch-ok: null when it cannot be read this way, as documented: the caller asks git
       return null;
     }
   };

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gitIn, repoState, workTreeFiles } from '../../../test-support/gitState';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { createGitFacade } from '../git/gitFacade';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from '../git/types';
 import { verify } from './verify';
 
 const facade = createGitFacade();

@@ -11,17 +11,17 @@ export { createWorkspaceReader, createMemoryReader } from '../edits/reader';
 export { WholeFileProposalSchema, type WholeFileProposal } from '../edits/wholeFile';
 export { UnifiedDiffProposalSchema, type UnifiedDiffProposal } from '../edits/unifiedDiff';
 export { SearchReplaceProposalSchema, type SearchReplaceProposal } from '../edits/searchReplace';
-export type { EditRejectionData } from '../edits/rejection';
+export type { EditRejectionData } from '../basics/rejection';
 
 export { createGitFacade, type GitFacadeOptions, type LatheGitFacade } from '../git/gitFacade';
 export { formatCommitMessage, parseCommitMessage, LATHE_AUTHOR } from '../git/commitMessage';
-export { runWorkspaceSetup } from '../git/worktreeSetup';
+export { runWorkspaceSetup } from '../setup/worktreeSetup';
 export { chooseWorktreeRoot, hasDotSegment, WORKTREE_ROOT_ENV } from '../git/worktreeRoot';
 
 export { verify, VERIFY_DEFAULTS } from '../verifier/verify';
 export { detectTestCommand, detectionLabel } from '../verifier/detect';
 export { probeSandbox } from '../verifier/sandbox';
-export { truncateReport, lastLines } from '../verifier/report';
+export { truncateReport, lastLines } from '../basics/outputText';
 export { markArtifactsRetained, releaseRetainedArtifacts, pruneArtifacts, RETENTION } from '../verifier/artifacts';
 
 export { createReadOnlyTools } from '../tools/readOnlyTools';

@@ -21,7 +21,7 @@ describe('timeline lines', () => {
   });
 
   it("shows a file name that is not UTF-8, or holds control characters, in git's quoting (issue 27)", () => {
-    const commit = { ts: 't', seq: 1, run_id: 'r', role: 'git' as const, type: 'commit', data: { sha: 'abcdef0123456789', task_id: 'T1', files: ['caf\udce9.txt', 'new\nline.txt', 'src/ok.js'] } };
+    const commit = { ts: 't', seq: 1, run_id: 'r', role: 'git' as const, type: 'commit', data: { sha: 'abcdef0123456789', step_id: 'T1', files: ['caf\udce9.txt', 'new\nline.txt', 'src/ok.js'] } };
     expect(describeEvent(commit).text).toBe('commit abcdef0123 · "caf\\351.txt", "new\\nline.txt", src/ok.js');
   });
 

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { z } from 'zod';
-import type { RunCommitSchema, RunDiffSchema } from '../../../shared/schemas/runRequests';
+import type { RunCommitSchema, RunDiffSchema } from '../../../shared/contract/runRequests';
 import { client, errorMessage, unwrap } from '../api/client';
 import { markMoment } from '../lib/paintMarks';
 

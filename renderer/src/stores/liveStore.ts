@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { TransientEvent } from '../../../shared/schemas/run';
-import { MAX_STREAM_TAIL_CHARS } from '../../../shared/schemas/runRequests';
+import { MAX_STREAM_TAIL_CHARS } from '../../../shared/contract/runRequests';
 
 const RATE_WINDOW_MS = 3_000;
 

@@ -48,7 +48,7 @@ export const useRepoStore = create<RepoState>()((set, get) => ({
     try {
       set({ recent: unwrap(await client().request('repo/recent', {})).repos });
     } catch {
-      // The list is a convenience; the path field still works.
+      // catch-ok: The list is a convenience; the path field still works.
     }
   },
   setStatus: (status) => set({ status, error: null }),

@@ -1,6 +1,6 @@
 import { quoteGitPath } from '../../../../shared/gitPath';
 import type { RunDiffFile } from '../../workspace/types';
-import { refuseUndone } from '../../runs/closeRun';
+import { refuseUndone } from '../../engine/closeRun';
 import { createGitFacade } from '../../workspace/index';
 import { parseCommandArgs, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';

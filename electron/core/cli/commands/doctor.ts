@@ -9,6 +9,7 @@ import { defaultModelFolders } from '../../llm/index';
 import { SettingsStore } from '../../settings/settingsStore';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
+import { isLatheError } from '../../../../shared/errors';
 
 const usage = `Usage: lathe doctor [--repo DIR] [--model SPEC]... [--dir D]... [--threads N] [--json] [--verbose]
 
@@ -51,7 +52,11 @@ async function repoToCheck(io: CliIo, requested: string | undefined): Promise<st
       throw new UsageError(`--repo: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
-  return resolveRepoRoot(io.cwd).catch(() => null);
+  // Run outside a repository, the doctor checks the machine alone.
+  return resolveRepoRoot(io.cwd).catch((error: unknown) => {
+    if (isLatheError(error, 'NOT_A_REPO')) return null;
+    throw error;
+  });
 }
 
 /** The models to check: the flags, or else what the settings and the repository's config choose. */

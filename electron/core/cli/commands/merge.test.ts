@@ -62,7 +62,7 @@ describe('lathe merge', () => {
     const result = await runLathe(['merge', '--repo', repo.dir, run.run_id]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`lathe merge: run ${run.run_id} was not merged, nothing changed:`);
-    expect(result.stderr).toContain('[GIT_DIRTY_WORKTREE]');
+    expect(result.stderr).toContain('[DIRTY_WORKTREE]');
     expect(result.stderr).toContain(`\n  ${changed}\n`);
     expect(repo.git('rev-parse', 'main')).toBe(base);
     expect(fs.readFileSync(path.join(repo.dir, changed), 'utf8')).toBe(mine);

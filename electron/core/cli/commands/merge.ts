@@ -1,7 +1,7 @@
 import { LatheError } from '../../../../shared/errors';
 import { quoteGitPath } from '../../../../shared/gitPath';
 import { mergeRefusal } from '../../../../shared/mergeRefusal';
-import { mergeRecordedRun } from '../../runs/closeRun';
+import { mergeRecordedRun } from '../../engine/closeRun';
 import { createGitFacade } from '../../workspace/index';
 import { parseCommandArgs, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -18,7 +18,7 @@ since the run started or files the run changed have uncommitted edits in your ch
 A run already merged is left as it is (exit 0).`;
 
 /** What the repository's state refuses: the user can fix it (commit, stash, rebase) and merge again. */
-const REPOSITORY_REFUSALS = new Set(['GIT_DIRTY_WORKTREE', 'GIT_MERGE_NOT_FAST_FORWARD', 'GIT_RUN_BRANCH_MISSING', 'GIT_RUN_NOT_CHECKED_OUT', 'GIT_NO_ORIGINAL_BRANCH']);
+const REPOSITORY_REFUSALS = new Set(['DIRTY_WORKTREE', 'GIT_MERGE_NOT_FAST_FORWARD', 'GIT_RUN_BRANCH_MISSING', 'GIT_RUN_NOT_CHECKED_OUT', 'GIT_NO_ORIGINAL_BRANCH']);
 
 /** `lathe merge`'s own exit code for a merge the repository's state refused, nothing changed (docs/cli.md). */
 const MERGE_REFUSED = ExitCode.goalNotMet;

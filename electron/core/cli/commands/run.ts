@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/engine/gates';
+import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/schemas/gates';
 import type { RunState } from '../../../../shared/engine/runState';
+import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 import { setAsideNotice } from '../../../../shared/schemas/settings';
 import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
-import { MODEL_ROLE_NAMES, resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
+import { resolveRunConfig, splitCommand, type ConfigOverrides } from '../../config/resolveConfig';
 import { fillDefaultModels } from '../../config/defaultModel';
 import { defaultDataDir } from '../../dataDir';
 import { createEngineEnv } from '../../engine/defaultDeps';
@@ -14,7 +15,7 @@ import { modelAssignments } from '../../engine/preflight';
 import { stopRunNow } from '../../engine/hardStop';
 import { workflowOf, resumeRun, startRun } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
-import { killLiveTreesNow } from '../../verifier/processTree';
+import { killLiveTreesNow } from '../../basics/processTree';
 import { terminalGateDecider } from '../gatePrompt';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
@@ -94,8 +95,8 @@ export function parseRoleModels(entries: string[] | undefined): NonNullable<Conf
   const roles: NonNullable<ConfigOverrides['roleModels']> = {};
   for (const entry of entries ?? []) {
     const at = entry.indexOf('=');
-    const role = entry.slice(0, at) as (typeof MODEL_ROLE_NAMES)[number];
-    if (at < 1 || !MODEL_ROLE_NAMES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLE_NAMES.join(', ')})`);
+    const role = entry.slice(0, at) as ModelRole;
+    if (at < 1 || !MODEL_ROLES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLES.join(', ')})`);
     roles[role] = entry.slice(at + 1);
   }
   return roles;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import type { ShellChannel } from '../../../../shared/contract/channels';
 import type { Handler, Handlers } from '../../../../shared/contract/api';
-import { EventBus } from '../../api/eventBus';
+import { EventBus } from '../../runs/eventBus';
 import { createCore } from '../../api/coreHandlers';
 import { sourceAppRoot } from '../../appRoot';
 import { defaultDataDir } from '../../dataDir';

@@ -1,6 +1,6 @@
 import { LatheError } from '../../../../shared/errors';
 import { createGitFacade } from '../../workspace/index';
-import { undoRecordedRun } from '../../runs/closeRun';
+import { undoRecordedRun } from '../../engine/closeRun';
 import { parseCommandArgs, UsageError, wantsHelp, type Command } from '../command';
 import { ExitCode } from '../exitCodes';
 import { repoRootArg } from '../repoArg';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LatheError } from '../../../../shared/errors';
 import { runNativeGit } from '../../git/nativeGit';
-import { runProcess } from '../../verifier/processTree';
+import { runProcess } from '../../basics/processTree';
 import { parseSummaryLines } from '../../verifier/summaryLines';
 import type { TestCounts } from '../../workspace/types';
 

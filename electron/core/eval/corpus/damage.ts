@@ -89,10 +89,16 @@ export function damageOf(branchDiff: string, gold: GoldPatch, fewerTests: boolea
 export async function branchDamage(repoDir: string, base: string, head: string, gold: GoldPatch, counts: { head: TestCounts | null; fixed: TestCounts | null }): Promise<Damage> {
   const diff = await runNativeGit(repoDir, ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', base, head]);
   if (diff.code !== 0) throw new LatheError('CORPUS_GIT_FAILED', `git diff ${base.slice(0, 12)} ${head.slice(0, 12)} in ${repoDir}: ${diff.stderr.trim().slice(0, 400)}`, { base, head });
-  return damageOf(diff.stdout, gold, fewerTests(counts.head, counts.fixed));
+  // A branch that changed nothing carries no damage, whatever its bare run counts.
+  return damageOf(diff.stdout, gold, diff.stdout.trim() !== '' && fewerTests(counts.head, counts.fixed));
 }
 
-/** The branch's bare run counts fewer tests than the fixed tree's: tests were deleted, emptied or overwritten. */
+/**
+ * The branch's bare run counts fewer tests than the fixed tree's: tests were deleted, emptied or
+ * overwritten. Only a run without failures is compared: a failing suite may stop at its first failure
+ * (mocha --bail, pytest -x), and its smaller total then says nothing of lost tests (a test file the
+ * branch changed is counted from the diff either way).
+ */
 export function fewerTests(head: TestCounts | null, fixed: TestCounts | null): boolean {
-  return !!head && !!fixed && head.total < fixed.total;
+  return !!head && !!fixed && head.failed === 0 && head.total < fixed.total;
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeCorpus, type MiniCorpus } from '../../../../test-support/miniCorpus';
+import { makePackageManagerStandIns } from '../../../../test-support/packageManagerStandIns';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { loadCorpus, type CorpusTask } from './corpusTasks';
 import { preparedTaskRepo, setupEnv } from './preparedRepo';
@@ -22,11 +23,13 @@ describe("a corpus task's setup may rewrite a lockfile, never the task's files",
     caches.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }));
   });
 
-  /** The mini corpus's task with a tracked lockfile and the given setup command. */
-  function corpusWithSetup(setup: string): { corpusDir: string; task: CorpusTask; cacheDir: string } {
+  const LOCKED_FILES = { 'package.json': '{"name":"locked","version":"1.0.0","scripts":{"test":"node --test"}}\n', 'package-lock.json': '{}\n' };
+
+  /** The mini corpus's task with a tracked lockfile (package-lock.json unless files say otherwise) and the given setup command. */
+  function corpusWithSetup(setup: string, files: Record<string, string> = LOCKED_FILES): { corpusDir: string; task: CorpusTask; cacheDir: string } {
     const corpus = makeCorpus({
       name: 'locked',
-      files: { 'package.json': '{"name":"locked","version":"1.0.0","scripts":{"test":"node --test"}}\n', 'package-lock.json': '{}\n', 'src/a.js': 'export const a = 1;\n', 'test/a.test.js': "import test from 'node:test';\ntest('a', () => {});\n" },
+      files: { ...files, 'src/a.js': 'export const a = 1;\n', 'test/a.test.js': "import test from 'node:test';\ntest('a', () => {});\n" },
       fix: { 'src/a.js': 'export const a = 2;\n' },
       goldFiles: ['src/a.js'],
       goal: 'a is 2',
@@ -60,5 +63,24 @@ describe("a corpus task's setup may rewrite a lockfile, never the task's files",
       code: 'CORPUS_SETUP_FAILED',
       message: expect.stringContaining('the setup changed tracked files that are not lockfiles: src/a.js'),
     });
+  });
+
+  it('auto on a pnpm lockfile runs pnpm, and restores the pnpm-lock.yaml it rewrote (pnpm played by a stand-in)', async () => {
+    const standIns = makePackageManagerStandIns();
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${standIns.binDir}${path.delimiter}${savedPath ?? ''}`;
+    try {
+      const manifest = JSON.stringify({ name: 'locked', version: '1.0.0', dependencies: { dep: 'file:./dep' } });
+      const { corpusDir, task, cacheDir } = corpusWithSetup('auto', { 'package.json': manifest, 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n", 'dep/package.json': '{"name":"dep","version":"1.0.0"}' });
+      const prepared = await preparedTaskRepo(corpusDir, task, { cacheDir });
+      expect(prepared.setupNote).toBe('pnpm-lock.yaml: pnpm install --frozen-lockfile --ignore-scripts; restored pnpm-lock.yaml (the installer rewrote it)');
+      expect(standIns.calls()).toEqual([{ program: 'pnpm', args: ['install', '--frozen-lockfile', '--ignore-scripts'], cwd: prepared.dir }]);
+      expect(fs.readFileSync(path.join(prepared.dir, 'pnpm-lock.yaml'), 'utf8')).toBe("lockfileVersion: '9.0'\n");
+      expect(fs.existsSync(path.join(prepared.dir, 'node_modules', 'dep', 'package.json'))).toBe(true);
+      expect(execFileSync('git', ['status', '--porcelain'], { cwd: prepared.dir, encoding: 'utf8' })).toBe('');
+    } finally {
+      process.env.PATH = savedPath;
+      standIns.remove();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { AUTO_SETUP, planInstall } from '../../setup/installCommand';
 import { describeRestored, isLockfile, restoreTracked, setupChanges } from '../../setup/setupGuard';
 import type { CorpusTask } from './corpusTasks';
 import { materializeCorpusTask } from './materialize';
+import { isMissing } from '../../fsErrors';
 
 export interface PreparedRepo {
   /** The task's starting repository, set up (dependencies installed) as its user would have it. */
@@ -124,8 +125,10 @@ function readOwner(lockDir: string): number | null {
   try {
     const pid = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
+  } catch (error) {
+    // No pid written yet: the lock's owner is still starting, or died before it wrote one.
+    if (isMissing(error)) return null;
+    throw error;
   }
 }
 
@@ -142,12 +145,16 @@ async function readyRecord(home: string, dir: string): Promise<PreparedRecord | 
   let record: PreparedRecord;
   try {
     record = JSON.parse(fs.readFileSync(path.join(home, RECORD), 'utf8')) as PreparedRecord;
-  } catch {
-    return null;
+  } catch (error) {
+    // Never prepared, or a record cut off by a kill: prepare again.
+    if (isMissing(error) || error instanceof SyntaxError) return null;
+    throw error;
   }
   if (record.node !== process.version) return null;
+  // catch-ok: git that cannot start means not prepared; preparing again reports it
   const head = await runNativeGit(dir, ['rev-parse', '-q', '--verify', 'refs/heads/main']).catch(() => null);
   if (head?.code !== 0 || head.stdout.trim() !== record.commit) return null;
+  // catch-ok: git that cannot start means not prepared; preparing again reports it
   const status = await runNativeGit(dir, ['status', '--porcelain']).catch(() => null);
   if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b|^auto$/.test(record.setup_command) && missingPackages(dir)) return null;
   return status?.code === 0 && status.stdout.trim() === '' ? record : null;
@@ -189,8 +196,10 @@ function missingPackages(dir: string): boolean {
   let manifest: { dependencies?: object; devDependencies?: object };
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as typeof manifest;
-  } catch {
-    return false;
+  } catch (error) {
+    // No manifest, or one npm would refuse too: no packages to miss.
+    if (isMissing(error) || error instanceof SyntaxError) return false;
+    throw error;
   }
   const declares = Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length > 0;
   return declares && !fs.existsSync(path.join(dir, 'node_modules'));
@@ -204,7 +213,7 @@ function runShell(command: string, cwd: string, logFile: string, timeoutMs: numb
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // already gone
+        // catch-ok: ESRCH, already gone; this runs from a timer, where a throw would end the process
       }
     };
     const timer = setTimeout(kill, timeoutMs);

@@ -7,7 +7,8 @@ import { LatheError } from '../../../../shared/errors';
 import type { RunLogEvent } from '../../../../shared/schemas/run';
 import { resolveRunConfig, splitCommand } from '../../config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../../engine/defaultDeps';
-import type { VerificationCache, VerificationCacheStats } from './verificationCache';
+import { runNativeGit } from '../../git/nativeGit';
+import { reusedBareRun, type VerificationCache, type VerificationCacheStats } from './verificationCache';
 import type { EngineDeps } from '../../engine/engineDeps';
 import { startRun } from '../../engine/runner';
 import { approveReviewedGate, type TransientEvent } from '../../engine/runSession';
@@ -23,6 +24,7 @@ import { branchDamage, fewerTests } from './damage';
 import { parseGoldPatch } from '../../llm/oracle/goldPatch';
 import type { CorpusTask } from './corpusTasks';
 import { preparedTaskRepo } from './preparedRepo';
+import { isMissing } from '../../fsErrors';
 
 export interface CorpusRunSettings {
   appRoot: string;
@@ -98,8 +100,9 @@ async function fixedTests(repoDir: string, home: string, fixed: string, task: Co
   try {
     const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; run: BareRun };
     if (cached.command === task.test_command && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
-  } catch {
-    // not measured yet
+  } catch (error) {
+    // Not measured yet, or a record cut off by a kill: measure it.
+    if (!isMissing(error) && !(error instanceof SyntaxError)) throw error;
   }
   const run = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
   fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, run })}\n`);
@@ -170,7 +173,11 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     });
     const state = await startRun(env, { repoRoot: prepared.dir, goal: task.goal, config });
     const head = await runHead(prepared.dir, state.branch, prepared.commit);
-    const headResult = head === fixed || (await sameTree(prepared.dir, head, fixed)) ? { ...fixedResult, commit: head } : bareResult(await runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }));
+    const headTree = settings.verificationCache ? await treeOf(prepared.dir, head) : null;
+    const headResult =
+      head === fixed || (await sameTree(prepared.dir, head, fixed))
+        ? { ...fixedResult, commit: head }
+        : { ...bareResult(await reusedBareRun(settings.verificationCache, headTree && `${prepared.dir}\u0000${headTree}\u0000${task.test_command}`, () => runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }))), commit: head };
     const runDir = path.join(prepared.dir, '.lathe', 'runs', state.run_id);
     if (settings.outDir) copyTree(runDir, path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`));
     // Measured on the branch as the run left it, before the undo takes it away.
@@ -190,6 +197,11 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     const failure = LatheError.from(error);
     return { ...line, miss: `error ${failure.code}: ${failure.message}`, error: { code: failure.code, message: failure.message }, wall_ms: Date.now() - started };
   }
+}
+
+async function treeOf(repoDir: string, commit: string): Promise<string | null> {
+  const result = await runNativeGit(repoDir, ['rev-parse', `${commit}^{tree}`]);
+  return result.code === 0 ? result.stdout.trim() : null;
 }
 
 function reusingDeps(deps: EngineDeps, cache: VerificationCache): { deps: EngineDeps; stats: VerificationCacheStats } {

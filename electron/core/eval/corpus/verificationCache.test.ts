@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../../test-support/tempRepo';
 import { verify } from '../../verifier/verify';
 import type { VerifyRequest, VerifyResult } from '../../workspace/types';
-import { VerificationCache, verificationKey } from './verificationCache';
+import { reusedBareRun, VerificationCache, verificationKey } from './verificationCache';
 
 const CHECK = `const fs = require('node:fs');\nconst text = fs.readFileSync('value.txt', 'utf8').trim();\nconsole.log('value', text);\nprocess.exit(text === 'right' ? 0 : 1);\n`;
 
@@ -108,5 +108,17 @@ describe('VerificationCache (lathe eval --reuse-verifications)', () => {
     const other = makeTempRepo({ files: { 'check.js': CHECK, 'value.txt': 'wrong\n', '.gitignore': 'node_modules/\n' } });
     cleanup.push(() => other.remove());
     expect(await verificationKey({ ...request, workDir: other.dir }, store)).not.toBe(main);
+  });
+
+  it("runs the judge's bare run of a tree once per process, but again after a timeout, and always without a cache", async () => {
+    const cache = new VerificationCache(makeTempDir('lathe-vcache-bare-'));
+    let runs = 0;
+    const run = (timedOut: boolean) => async () => ({ commit: `c${++runs}`, timed_out: timedOut });
+    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c1', timed_out: false });
+    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c1', timed_out: false });
+    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(true))).toEqual({ commit: 'c2', timed_out: true });
+    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(false))).toEqual({ commit: 'c3', timed_out: false });
+    expect(await reusedBareRun(undefined, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c4', timed_out: false });
+    expect(await reusedBareRun(cache, null, run(false))).toEqual({ commit: 'c5', timed_out: false });
   });
 });

@@ -26,6 +26,7 @@ export interface VerificationCacheStats {
  */
 export class VerificationCache {
   private readonly results = new Map<string, { result: VerifyResult; artifacts: string }>();
+  private readonly bareRuns = new Map<string, unknown>();
 
   constructor(private readonly storeDir: string) {}
 
@@ -51,6 +52,19 @@ export class VerificationCache {
     };
     return { verify: cached, stats };
   }
+
+  async bare<T extends { timed_out: boolean }>(key: string, run: () => Promise<T>): Promise<T> {
+    const known = this.bareRuns.get(key) as T | undefined;
+    if (known) return known;
+    const result = await run();
+    if (!result.timed_out) this.bareRuns.set(key, result);
+    return result;
+  }
+}
+
+/** The judge's bare run of a tree (`key`: repository, tree id and command) run once per process; a timed-out one is not kept. */
+export async function reusedBareRun<T extends { timed_out: boolean }>(cache: VerificationCache | undefined, key: string | null, run: () => Promise<T>): Promise<T> {
+  return cache && key !== null ? cache.bare(key, run) : run();
 }
 
 function isStable(result: VerifyResult): boolean {

@@ -39,6 +39,7 @@ async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined
     const { GgufInsights } = await import('node-llama-cpp');
     return (await GgufInsights.from(info, llama)).isSupportedByLlamaCpp;
   } catch {
+    // catch-ok: support unknown (null): loading the model says why it cannot
     return null;
   }
 }
@@ -71,7 +72,7 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   if (!stat.isFile()) return { ...entry, reason: 'not a regular file' };
   entry.sizeBytes = stat.size;
   const magic = await readMagic(absolute);
-  if (magic === null) return { ...entry, reason: 'cannot read the file' };
+  if (typeof magic !== 'string') return { ...entry, reason: `cannot read the file (${magic.errno})` };
   if (magic !== 'GGUF') return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
 
   // Loaded here, not at the top: importing node-llama-cpp costs half a second at every CLI start.
@@ -138,15 +139,16 @@ function isSplitPart(filePath: string, info: GgufFileInfo): boolean {
   return (match !== null && match[1] !== '00001') || (typeof splitNo === 'number' && splitNo > 0);
 }
 
-async function readMagic(filePath: string): Promise<string | null> {
+async function readMagic(filePath: string): Promise<string | { errno: string }> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     handle = await fs.promises.open(filePath, 'r');
     const buffer = Buffer.alloc(4);
     const { bytesRead } = await handle.read(buffer, 0, 4, 0);
     return buffer.subarray(0, bytesRead).toString('latin1');
-  } catch {
-    return null;
+  } catch (error) {
+    // Said as the stat failure above is: EACCES, EIO…
+    return { errno: errorCode(error) };
   } finally {
     await handle?.close();
   }

@@ -27,6 +27,7 @@ async function findGgufFiles(folder: string): Promise<string[]> {
     try {
       entries = await fs.promises.readdir(dir, { withFileTypes: true });
     } catch {
+      // catch-ok: a model folder that is absent or cannot be listed offers no models to pick
       return;
     }
     for (const entry of entries) {
@@ -63,6 +64,7 @@ async function realOrSelf(file: string): Promise<string> {
   try {
     return await fs.promises.realpath(file);
   } catch {
+    // catch-ok: a path that cannot be resolved is shown as given
     return file;
   }
 }

@@ -17,7 +17,7 @@ export function physicalCoreCount(): number {
     }
     if (cores.size > 0) return cores.size;
   } catch {
-    // not Linux: fall back below
+    // catch-ok: not Linux: fall back below
   }
   return Math.max(1, os.availableParallelism());
 }

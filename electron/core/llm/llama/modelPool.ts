@@ -1,7 +1,8 @@
 import { GgufInsights, InsufficientMemoryError, readGgufFileInfo, type Llama, type LlamaModel } from 'node-llama-cpp';
 import { LatheError } from '../../../../shared/errors';
 import { inspectGguf } from '../library/inspectGguf';
-import type { LlmEvent, ModelRole } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
+import type { LlmEvent } from '../types';
 import { availableMemoryBytes, estimateCpuMemory, formatBytes } from './memory';
 import { RoleSession } from './roleSession';
 import { chooseContextSize, type WindowChoice } from './contextChoice';
@@ -104,6 +105,7 @@ export class LlamaModelPool {
       for (const [sessionKey, session] of [...loaded.sessions]) {
         if (!sessionKey.startsWith(`${owner}\0`)) continue;
         loaded.sessions.delete(sessionKey);
+        // catch-ok: releasing memory on the way out: a session that cannot be disposed goes with its model
         await session.dispose().catch(() => undefined);
       }
     }
@@ -189,8 +191,10 @@ export class LlamaModelPool {
     if (this.models.get(loaded.modelPath) !== loaded) return;
     this.models.delete(loaded.modelPath);
     if (loaded.idleTimer) clearTimeout(loaded.idleTimer);
+    // catch-ok: releasing memory on unload: a session that cannot be disposed goes with its model
     for (const session of loaded.sessions.values()) await session.dispose().catch(() => undefined);
     loaded.sessions.clear();
+    // catch-ok: releasing memory on unload: the model is forgotten either way, and unloading must not fail a run
     await loaded.model.dispose().catch(() => undefined);
     this.options.emit({ type: 'model_unloaded', model: loaded.spec, reason });
   }

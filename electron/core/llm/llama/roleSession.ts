@@ -1,5 +1,6 @@
 import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
-import type { ChatMessage, ModelRole } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
+import type { ChatMessage } from '../types';
 
 export function toChatHistory(messages: readonly ChatMessage[]): ChatHistoryItem[] {
   const history: ChatHistoryItem[] = messages.map((message): ChatHistoryItem => {
@@ -71,6 +72,7 @@ export class RoleSession {
   exclusive<R>(task: () => Promise<R>): Promise<R> {
     this.running++;
     const run = this.tail.then(task, task);
+    // catch-ok: the tail only orders the next task: this task's failure reaches its caller through run
     this.tail = run.catch(() => undefined);
     return run.finally(() => {
       this.running--;

@@ -24,7 +24,8 @@ export function requestInput(messages: readonly ChatMessage[]): Record<string, u
   try {
     const value: unknown = JSON.parse(body.slice(0, end));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
 }

@@ -14,6 +14,7 @@ export function foreignHunks(diff: string, gold: GoldPatch): string[] {
   try {
     patches = parsePatch(diff);
   } catch {
+    // catch-ok: a diff that does not parse has no hunks to judge
     return [];
   }
   const byPath = new Map(gold.files.map((file) => [file.path, file]));

@@ -112,6 +112,7 @@ export class OpenAiProvider implements Provider {
       signal: call.callSignal.signal,
     });
     if (!response.ok) {
+      // catch-ok: the HTTP status is the error reported; the body only adds the server's words when it can be read
       const text = await response.text().catch(() => '');
       const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
       throw new ServerError(`the server answered HTTP ${response.status}: ${readErrorMessage(text) || response.statusText}${this.authHint(response.status, token)}`, retryable, response.status);
@@ -122,7 +123,8 @@ export class OpenAiProvider implements Provider {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch {
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
       throw new ServerError(`the server's reply is not JSON: ${JSON.stringify(text.slice(0, 200))}`, true);
     }
     const message = readMessage(json);
@@ -143,7 +145,8 @@ export class OpenAiProvider implements Provider {
       let json: unknown;
       try {
         json = JSON.parse(data);
-      } catch {
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
         throw new ServerError(`the server sent a malformed stream event: ${JSON.stringify(data.slice(0, 200))}`, true);
       }
       const chunk = readChunk(json);

@@ -46,7 +46,7 @@ export function readErrorMessage(text: string): string {
       if (typeof body.error === 'string') return body.error;
     }
   } catch {
-    // not JSON: fall through to the raw text
+    // catch-ok: not JSON: fall through to the raw text
   }
   return text.trim().slice(0, 300);
 }

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { GATE_KINDS, type GateKind } from '../../../../shared/engine/gates';
+import { GATE_KINDS, type GateKind } from '../../../../shared/schemas/gates';
 import { MODEL_ROLES, type ModelRole } from '../types';
 
 /** One scripted answer; exactly one of `json`, `raw`, `error`. */

@@ -69,7 +69,9 @@ export class ReplayProvider implements Provider {
     if (entry.delayMs > 0) {
       try {
         await abortableDelay(entry.delayMs, call.callSignal.signal);
-      } catch {
+      } catch (error) {
+        // Only a stop cuts the delay short.
+        if (!call.callSignal.signal.aborted) throw error;
         return stoppedResult(call, null, usageFor(''));
       }
     }

@@ -69,7 +69,9 @@ function parseGoJson(output: string): TestOutcome | null {
     .flatMap((line) => {
       try {
         return [JSON.parse(line) as { Action?: string; Package?: string; Test?: string; Output?: string }];
-      } catch {
+      } catch (error) {
+        // go test -json interleaves build output that is not JSON.
+        if (!(error instanceof SyntaxError)) throw error;
         return [];
       }
     });

@@ -104,7 +104,8 @@ export function parseJestJson(json: string, repoDir: string | null): TestOutcome
     const result = JestJsonSchema.safeParse(JSON.parse(json));
     if (!result.success) return null;
     parsed = result.data;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
   const failures: ParsedFailure[] = [];

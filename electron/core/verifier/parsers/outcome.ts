@@ -1,5 +1,5 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import type { TestCounts } from '../../workspace/types';
+import type { TestCounts } from '../types';
 
 /** One failing test as a parser found it: its id, the error's first lines, and the text its stack frames are read from. */
 export interface ParsedFailure {

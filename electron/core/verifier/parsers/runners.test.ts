@@ -11,6 +11,7 @@ import { compareWithReference, inventoryLines, type IdStyle } from '../../eval/p
 import { goJsonReference, jestJsonReference, junitReference, mochaJsonReference, vitestJsonReference, type ReferenceResult } from '../../eval/parity/referenceReports';
 import { failureViews } from '../excerpt';
 import { parseJUnit } from '../junit';
+import { prepareCommand } from '../runnerFlags';
 import { parseSummaryLines } from '../summaryLines';
 import { parseJestJson } from './jest';
 import type { TestOutcome } from './outcome';
@@ -259,6 +260,19 @@ describe('runner results, held to the runner’s own structured report', () => {
     expect(inventoryLines(before, 'exact')).toEqual(['failed tests::inner::fails_an_assertion', 'failed tests::inner::panics', 'passed tests::passes', 'skipped tests::inner::is_ignored']);
     const after = expectInventory(parseSummaryLines(run(weakenedSuite('cargo'), ['cargo', 'test', '--offline']).output), null);
     expect(idChanges(before, after)).toEqual({ missing: ['tests::inner::panics', 'tests::passes'], added: ['tests::passes_renamed'] });
+  });
+
+  it.skipIf(!has('cargo'))('cargo test as Lathe runs it: every test binary runs though the library tests fail (--no-fail-fast)', () => {
+    const dir = suite('cargo');
+    fs.mkdirSync(path.join(dir, 'tests'));
+    fs.writeFileSync(path.join(dir, 'tests', 'later.rs'), '#[test]\nfn later_passes() {\n    assert_eq!(suite::add(2, 2), 4);\n}\n');
+    const bare = parseSummaryLines(run(dir, ['cargo', 'test', '--offline']).output);
+    // cargo's default: the failing library binary stops the run, so the integration test is never run.
+    expect(bare?.tests?.map((test) => test.id)).not.toContain('later_passes');
+    const prepared = prepareCommand(['cargo', 'test', '--offline'], dir, undefined);
+    const all = parseSummaryLines(run(dir, prepared.argv).output);
+    expect(all?.counts).toEqual({ passed: 2, failed: 2, skipped: 1, total: 5 });
+    expect(all?.tests?.map((test) => test.id)).toContain('later_passes');
   });
 
   it.skipIf(!has('go', 'version'))('go test: -v text output matches `go test -json` (leaf tests; a panic is the test’s failure)', () => {

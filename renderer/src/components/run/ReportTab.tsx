@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { RunReportSchema } from '../../../../shared/schemas/runRequests';
+import type { RunReportSchema } from '../../../../shared/contract/runRequests';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { useRunViewStore } from '../../stores/runViewStore';
 

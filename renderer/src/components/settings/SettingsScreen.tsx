@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { setAsideNotice } from '../../../../shared/schemas/settings';
-import { GATE_KINDS, type GateMode } from '../../../../shared/engine/gates';
+import { GATE_KINDS, type GateMode } from '../../../../shared/schemas/gates';
 import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
 import { useAppStore } from '../../stores/appStore';
 import { useModelsStore } from '../../stores/modelsStore';
@@ -8,7 +8,8 @@ import { useSettingsStore } from '../../stores/settingsStore';
 import { useUiStore } from '../../stores/uiStore';
 import { GateModeOptions } from '../start/GateModes';
 import { ROLE_LABELS } from '../start/runRequest';
-import { formFromSettings, patchFromForm, SETTINGS_ROLES, type SettingsFormValues } from './settingsForm';
+import { MODEL_ROLES } from '../../../../shared/schemas/roles';
+import { formFromSettings, patchFromForm, type SettingsFormValues } from './settingsForm';
 
 export default function SettingsScreen() {
   const settings = useSettingsStore((state) => state.settings);
@@ -84,7 +85,7 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         </div>
         <details>
           <summary>Default model per role</summary>
-          {SETTINGS_ROLES.map((role) => (
+          {MODEL_ROLES.map((role) => (
             <div className="field" key={role}>
               <label htmlFor={`settings-model-${role}`}>{ROLE_LABELS[role]}</label>
               <input

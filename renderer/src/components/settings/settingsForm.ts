@@ -1,9 +1,8 @@
-import type { GateKind, GateMode } from '../../../../shared/engine/gates';
-import { GATE_KINDS } from '../../../../shared/engine/gates';
+import type { GateKind, GateMode } from '../../../../shared/schemas/gates';
+import { GATE_KINDS } from '../../../../shared/schemas/gates';
 import type { Settings, SettingsPatch } from '../../../../shared/schemas/settings';
-import type { ModelRole } from '../start/runRequest';
+import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 
-export const SETTINGS_ROLES: ModelRole[] = ['planner', 'coder', 'tester', 'supervisor', 'scout', 'editor'];
 
 /** The settings form as text fields, so a half-typed number is kept until it is saved. */
 export interface SettingsFormValues {
@@ -25,7 +24,7 @@ export function formFromSettings(settings: Settings): SettingsFormValues {
     threads: settings.threads === null ? '' : String(settings.threads),
     defaultWorkflow: settings.defaultWorkflow,
     defaultModel: settings.defaultModel ?? '',
-    roleModels: Object.fromEntries(SETTINGS_ROLES.map((role) => [role, settings.roleModels[role] ?? ''])) as Record<ModelRole, string>,
+    roleModels: Object.fromEntries(MODEL_ROLES.map((role) => [role, settings.roleModels[role] ?? ''])) as Record<ModelRole, string>,
     timeLimitMinutes: settings.timeLimitMinutes === null ? '' : String(settings.timeLimitMinutes),
     gates: Object.fromEntries(GATE_KINDS.map((kind) => [kind, settings.gates[kind] ?? ''])) as Record<GateKind, GateMode | ''>,
     shellAllowlist: settings.shellAllowlist.join('\n'),
@@ -47,7 +46,7 @@ function optionalNumber(text: string): number | null {
 /** The patch `settings/set` receives; validated against the contract schema before sending. */
 export function patchFromForm(values: SettingsFormValues): SettingsPatch {
   const roleModels: SettingsPatch['roleModels'] = {};
-  for (const role of SETTINGS_ROLES) if (values.roleModels[role].trim()) roleModels[role] = values.roleModels[role].trim();
+  for (const role of MODEL_ROLES) if (values.roleModels[role].trim()) roleModels[role] = values.roleModels[role].trim();
   const gates: SettingsPatch['gates'] = {};
   for (const kind of GATE_KINDS) if (values.gates[kind]) gates[kind] = values.gates[kind] as GateMode;
   return {

@@ -1,4 +1,4 @@
-import { GATE_KINDS, type GateMode, type GateModes as GateModesValue } from '../../../../shared/engine/gates';
+import { GATE_KINDS, type GateMode, type GateModes as GateModesValue } from '../../../../shared/schemas/gates';
 
 export const GATE_MODE_LABELS: Record<GateMode, string> = {
   off: 'off',

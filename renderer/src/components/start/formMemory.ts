@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { GateModesSchema } from '../../../../shared/engine/gates';
+import { GateModesSchema } from '../../../../shared/schemas/gates';
 import { isWorkflowName, type WorkflowName } from '../../../../shared/engine/workflows';
-import { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
+import { ModelRoleSchema } from '../../../../shared/schemas/roles';
 import type { RunFormValues } from './runRequest';
 
 /**
@@ -17,7 +17,7 @@ const RememberedValuesSchema = z.object({
   goal: z.string().max(20_000),
   workflow: z.string().refine(isWorkflowName),
   model: z.string().max(4096),
-  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().max(4096)),
+  roleModels: z.partialRecord(ModelRoleSchema, z.string().max(4096)),
   gates: GateModesSchema,
   timeLimitMinutes: z.string().max(10),
   testCommand: z.string().max(4096),
@@ -37,6 +37,7 @@ function storage(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
+    // catch-ok: a browser that refuses storage (privacy settings) only costs the form's memory
     return null;
   }
 }
@@ -47,7 +48,8 @@ function read(): Memory {
   try {
     const parsed = MemorySchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : EMPTY;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return EMPTY;
   }
 }
@@ -78,6 +80,6 @@ export function rememberForm(repo: string, values: RunFormValues): void {
   try {
     target.setItem(STORAGE_KEY, JSON.stringify({ byRepo, order: order.slice(-MAX_REPOS), last: kept } satisfies Memory));
   } catch {
-    // A full or disabled storage only costs the memory of the form.
+    // catch-ok: A full or disabled storage only costs the memory of the form.
   }
 }

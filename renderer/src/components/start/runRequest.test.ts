@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WORKFLOWS } from '../../../../shared/engine/workflows';
-import { StartRunRequestSchema } from '../../../../shared/schemas/runRequests';
+import { StartRunRequestSchema } from '../../../../shared/contract/runRequests';
 import { SettingsSchema } from '../../../../shared/schemas/settings';
 import { buildStartRequest, formProblems, initialFormValues, rolesFor, specProblem, splitCommand, type RunFormValues } from './runRequest';
 

@@ -1,12 +1,10 @@
-import type { z } from 'zod';
-import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/engine/gates';
+import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/schemas/gates';
 import { WORKFLOWS, type Workflow, type WorkflowName } from '../../../../shared/engine/workflows';
-import type { ModelRoleNameSchema } from '../../../../shared/engine/runConfig';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
-import type { StartRunRequest } from '../../../../shared/schemas/runRequests';
+import type { StartRunRequest } from '../../../../shared/contract/runRequests';
 import type { Settings } from '../../../../shared/schemas/settings';
 
-export type ModelRole = z.infer<typeof ModelRoleNameSchema>;
 
 export interface RunFormValues {
   goal: string;

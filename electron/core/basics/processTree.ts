@@ -44,8 +44,10 @@ export async function markedPids(marker: string): Promise<number[]> {
   if (process.platform !== 'linux') return [];
   const needle = Buffer.from(`${PROCESS_MARK_VAR}=${marker}\0`);
   const pids: number[] = [];
+  // catch-ok: no /proc to list means no processes to find by their mark; the group kill still applies
   for (const name of await fs.promises.readdir('/proc').catch(() => [] as string[])) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    // catch-ok: a process that exited meanwhile, or is not ours to read, is not one of ours to kill
     const environ = await fs.promises.readFile(`/proc/${name}/environ`).catch(() => null);
     if (environ?.includes(needle)) pids.push(Number(name));
   }
@@ -57,14 +59,14 @@ function signalAll(pgid: number | undefined, pids: number[], signal: NodeJS.Sign
     try {
       process.kill(-pgid, signal);
     } catch {
-      // The group is already gone.
+      // catch-ok: The group is already gone.
     }
   }
   for (const pid of pids) {
     try {
       process.kill(pid, signal);
     } catch {
-      // Already exited.
+      // catch-ok: Already exited.
     }
   }
 }
@@ -89,7 +91,7 @@ function readEnviron(pid: string): Buffer | null {
   try {
     return fs.readFileSync(`/proc/${pid}/environ`);
   } catch {
-    // The process has exited, or is not ours to read.
+    // catch-ok: The process has exited, or is not ours to read.
     return null;
   }
 }

@@ -24,7 +24,7 @@ export class EventBus {
       try {
         listener(name, checked.data);
       } catch {
-        // A failing transport must not stop the others or the engine.
+        // catch-ok: A failing transport must not stop the others or the engine.
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError } from '../../../shared/errors';
-import { RunStore } from '../engine/runStore';
+import { RunStore } from './runStore';
 import { isRunId } from '../git/runWorkspace';
 import type { GitFacade, RunWorkspace } from '../workspace/types';
 import { refuseUndone } from './closeRun';

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkspaceSetupRequest, WorkspaceSetupResult } from '../workspace/types';
-import { truncateReport } from '../verifier/report';
-import { findExecutable } from '../verifier/commandLookup';
-import { runProcess } from '../verifier/processTree';
-import { resolveGitDirs } from './gitDirs';
-import { isAutoSetup, planInstall } from '../setup/installCommand';
-import { describeRestored, restoreTracked, setupChanges } from '../setup/setupGuard';
+import type { WorkspaceSetupRequest, WorkspaceSetupResult } from '../git/types';
+import { truncateReport } from '../basics/outputText';
+import { findExecutable } from '../basics/commandLookup';
+import { runProcess } from '../basics/processTree';
+import { resolveGitDirs } from '../git/gitDirs';
+import { isAutoSetup, planInstall } from './installCommand';
+import { describeRestored, restoreTracked, setupChanges } from './setupGuard';
 
 const MARKER = 'lathe-setup.json';
 

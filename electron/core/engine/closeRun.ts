@@ -2,10 +2,10 @@ import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import type { RunClosure } from '../../../shared/schemas/run';
-import type { EngineDeps } from '../engine/engineDeps';
-import { releaseIfRetained } from '../engine/defaultDeps';
-import { RunStore } from '../engine/runStore';
-import { releaseRunArtifacts } from '../engine/stuckReport';
+import type { EngineDeps } from './engineDeps';
+import { RunStore } from './runStore';
+import { releaseRunArtifacts } from './stuckReport';
+import { releaseIfRetained } from '../verifier/artifacts';
 
 type CloseDeps = Pick<EngineDeps, 'git'> & Partial<Pick<EngineDeps, 'releaseArtifacts'>>;
 
@@ -62,6 +62,7 @@ export async function mergeRecordedRun(deps: CloseDeps, repoRoot: string, runId:
   const next = await releaseResolved(deps, store, record(store, state, event, { action: 'merged', into: workspace.originalBranch, commit: merged }));
   // The run's work is on the user's branch now: its worktree folder goes (the branch stays, so undo still works,
   // and a resume recreates the folder). Failing to remove it does not undo a merge that happened.
+  // catch-ok: the merge happened, and failing to remove the folder does not undo it (see above)
   await deps.git.closeRun(workspace).catch(() => undefined);
   return { merged, state: next };
 }

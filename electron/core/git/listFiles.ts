@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isMissing } from '../fsErrors';
-import { resolveGitDirs } from '../git/gitDirs';
-import { decodeName, diskPath } from '../git/pathBytes';
+import { resolveGitDirs } from './gitDirs';
+import { decodeName, diskPath } from './pathBytes';
 
 interface RuleSet {
   /** Folder (repo-relative, '' for the root) the patterns are relative to. */
@@ -33,7 +33,7 @@ async function rootRules(root: string): Promise<RuleSet[]> {
     const exclude = await fs.promises.readFile(path.join(dirs.commonDir, 'info', 'exclude'), 'utf8');
     sets.push({ base: '', rules: ignore().add(exclude) });
   } catch {
-    // Not a git work tree, or no info/exclude: .gitignore files alone decide.
+    // catch-ok: Not a git work tree, or no info/exclude: .gitignore files alone decide.
   }
   return sets;
 }
@@ -78,6 +78,7 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
     const entries = await list(diskPath(root, relative), relative);
     let sets = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
+      // catch-ok: an unreadable .gitignore counts as empty: its files are listed, never written (decision 77)
       const text = await fs.promises.readFile(diskPath(root, relative ? `${relative}/.gitignore` : '.gitignore'), 'utf8').catch(() => '');
       sets = [...inherited, { base: relative, rules: ignore().add(text) }];
     }
@@ -107,6 +108,7 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
     let inherited = sets;
     for (let depth = 0; depth < parts.length; depth++) {
       const folder = parts.slice(0, depth).join('/');
+      // catch-ok: an absent or unreadable .gitignore counts as none: its files are listed, never written (decision 77)
       const text = await fs.promises.readFile(path.join(root, folder, '.gitignore'), 'utf8').catch(() => null);
       if (text !== null) inherited = [...inherited, { base: folder, rules: ignore().add(text) }];
       if (isIgnored(parts.slice(0, depth + 1).join('/'), true, inherited)) return { files: [], truncated: false, unreadable: [] };

@@ -1,20 +1,22 @@
 import { z } from 'zod';
-import { GateModeSchema } from '../engine/gates';
-import { ModelRoleNameSchema } from '../engine/runConfig';
+import { LineChangeSchema, LineCountSchema } from '../diff/lineDiff';
+import { GateModeSchema } from '../schemas/gates';
+import { ModelRoleSchema } from '../schemas/roles';
+import { WorkflowNameSchema } from '../schemas/workflowName';
 import { RunStateSchema } from '../engine/runState';
 import { MAX_USER_EDITS, UserFileEditSchema } from '../engine/userEdit';
 import type { RunFigures } from '../runView/runFigures';
 import type { RunView } from '../runView/types';
-import { ClientPathSchema } from './app';
-import { RunIdSchema, RunLogEventSchema, RunStatusSchema, TransientEventSchema } from './run';
+import { ClientPathSchema } from '../schemas/app';
+import { RunIdSchema, RunLogEventSchema, RunStatusSchema, TransientEventSchema } from '../schemas/run';
 
 export const StartRunRequestSchema = z.strictObject({
   repo: ClientPathSchema,
   goal: z.string().trim().min(1).max(20_000),
-  workflow: z.string().max(64).optional(),
+  workflow: WorkflowNameSchema.optional(),
   /** One model for every role. */
   model: z.string().min(1).max(4096).optional(),
-  roleModels: z.partialRecord(ModelRoleNameSchema, z.string().min(1).max(4096)).optional(),
+  roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).optional(),
   gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
   timeLimitMs: z.number().int().positive().nullable().optional(),
   testCommand: z.array(z.string().max(4096)).min(1).max(64).optional(),
@@ -89,15 +91,6 @@ export const RunDiffRequestSchema = RunRefSchema.extend({
   to: z.string().regex(/^[0-9a-f]{40}$/).optional(),
 });
 
-const lineNumber = z.number().int().positive();
-const lineCount = z.number().int().nonnegative();
-
-/**
- * One changed block of lines, 1-based: `beforeLines` lines from `beforeStart` became `afterLines` lines
- * from `afterStart`. A side with 0 lines is a pure insertion or deletion placed before that side's start line.
- */
-export const LineChangeSchema = z.object({ beforeStart: lineNumber, beforeLines: lineCount, afterStart: lineNumber, afterLines: lineCount });
-
 export const RunDiffSchema = z.object({
   base: z.string(),
   head: z.string(),
@@ -110,8 +103,8 @@ export const RunDiffSchema = z.object({
       path: z.string(),
       before: z.string().nullable(),
       after: z.string().nullable(),
-      added: lineCount,
-      removed: lineCount,
+      added: LineCountSchema,
+      removed: LineCountSchema,
       changes: z.array(LineChangeSchema),
     }),
   ),

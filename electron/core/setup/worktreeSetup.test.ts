@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { createGitFacade } from './gitFacade';
+import { createGitFacade } from '../git/gitFacade';
 import { runWorkspaceSetup } from './worktreeSetup';
 
 const repos: TempRepo[] = [];

@@ -1,5 +1,30 @@
 import { LatheError } from '../../../shared/errors';
-import type { GuardrailRule } from '../workspace/types';
+
+/** Rule names carried in `data.rule` of an EDIT_REJECTED error, with `data.path`. */
+export const GUARDRAIL_RULES = [
+  'absolute-path',
+  'escapes-repo',
+  'symlink-escape',
+  'git-dir',
+  'lathe-dir',
+  'not-an-artifact',
+  'tests-read-only',
+  'protected-path',
+  'too-large',
+  'binary-content',
+  'invalid-path',
+  'patch-does-not-apply',
+  'search-not-found',
+  'duplicate-path',
+  'elided-code',
+  'drops-code',
+  'duplicate-file',
+  /** An answer, or an edit of it, that changes nothing. */
+  'no-change',
+  /** The step commit: a file git would store through a filter driver, which Lathe never runs. */
+  'needs-filter',
+] as const;
+export type GuardrailRule = (typeof GUARDRAIL_RULES)[number];
 
 export interface EditRejectionData {
   rule: GuardrailRule;

@@ -12,7 +12,7 @@ export function findExecutableSync(command: string, cwd: string, pathVariable: s
       fs.accessSync(candidate, fs.constants.X_OK);
       if (fs.statSync(candidate).isFile()) return candidate;
     } catch {
-      // Not here.
+      // catch-ok: not here, or not executable: the next PATH folder is tried
     }
   }
   return null;
