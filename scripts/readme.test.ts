@@ -40,4 +40,13 @@ describe('README.md', () => {
     const requirements = section('Requirements');
     for (const name of packages) expect(requirements, name).toContain(`\`${name}\``);
   });
+
+  it('lists every top-level folder of the repository in its layout table', () => {
+    const table = section('Layout');
+    // A folder git ignores (node_modules, build output) is the machine's, not the repository's.
+    const ignored = new Set(['.git', ...fs.readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n').map((line) => line.trim().replace(/\/$/, '')).filter((line) => /^[\w.-]+$/.test(line))]);
+    const folders = fs.readdirSync(ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !ignored.has(entry.name)).map((entry) => entry.name);
+    expect(folders).toContain('electron');
+    for (const folder of folders) expect(table, folder).toMatch(new RegExp(`\\| \`${folder.replace('.', '\\.')}(/[a-z]+)?\` \\|`));
+  });
 });

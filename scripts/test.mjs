@@ -9,6 +9,8 @@ const stages = [
   { name: 'tools', command: ['node', 'scripts/testTools.mjs', '--install'] },
   { name: 'typecheck', command: ['npx', 'tsc', '-b'] },
   { name: 'lint', command: ['npx', 'eslint', '--max-warnings', '0', '.'] },
+  // Code files as prettier writes them at width 120 (`npm run format` fixes it).
+  { name: 'format', command: ['npm', 'run', '--silent', 'format:check'] },
   { name: 'build', command: ['npx', 'electron-vite', 'build'] },
   // The three test tiers (decision 103), each with its own report so a stage's time and count stay its own.
   { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit', '--outputFile.json=test-results/vitest-unit.json'] },
