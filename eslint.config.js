@@ -6,7 +6,18 @@ import catches from './eslint-rules/catches.js';
 import lathe from './eslint-rules/layering.js';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'resources/examples/**', 'resources/eval/**', 'eslint-rules/fixtures/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'resources/examples/**',
+      'resources/eval/**',
+      'eslint-rules/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,14 +16,36 @@ export default defineConfig({
     outputFile: { json: 'test-results/vitest.json' },
     typecheck: { enabled: false },
     // Run worktrees of test repositories stay in the temp dir instead of the user's ~/lathe-worktrees.
-    env: { LATHE_WORKTREE_ROOT: process.env.LATHE_WORKTREE_ROOT ?? path.join(os.tmpdir(), `lathe-test-worktrees-${os.userInfo().uid}`) },
+    env: {
+      LATHE_WORKTREE_ROOT:
+        process.env.LATHE_WORKTREE_ROOT ?? path.join(os.tmpdir(), `lathe-test-worktrees-${os.userInfo().uid}`),
+    },
     projects: [
       // Unit tests keep no process state (no vi.mock, no env, no chdir), so one worker process runs many files:
       // a fresh process per file cost the tier 100 of its 120 s.
-      { extends: true, test: { name: 'unit', include: ALL_TESTS, exclude: [...INTEGRATION_TESTS, ...SLOW_TESTS], setupFiles: ['test-support/unitTier.setup.ts'], isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ALL_TESTS,
+          exclude: [...INTEGRATION_TESTS, ...SLOW_TESTS],
+          setupFiles: ['test-support/unitTier.setup.ts'],
+          isolate: false,
+        },
+      },
       // Tests that spawn `bin/lathe.mjs` need it built; the unit tier starts no process, so it skips the build.
-      { extends: true, test: { name: 'integration', include: INTEGRATION_TESTS, globalSetup: ['test-support/builtCli.globalSetup.ts'] } },
-      { extends: true, test: { name: 'slow', include: SLOW_TESTS, globalSetup: ['test-support/builtCli.globalSetup.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: INTEGRATION_TESTS,
+          globalSetup: ['test-support/builtCli.globalSetup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: SLOW_TESTS, globalSetup: ['test-support/builtCli.globalSetup.ts'] },
+      },
     ],
   },
 });

@@ -26,7 +26,8 @@ function timed(args: string[]): number {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 400)}`);
+  if (result.status !== 0)
+    throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 400)}`);
   return ms;
 }
 
@@ -53,8 +54,22 @@ report({
     figure('node_start_ms', '`node -e 0` (the floor)', node.median, 'ms', undefined, spreadText(node)),
     figure('cli_help_ms', '`lathe --help`, built CLI', help.median, 'ms', undefined, spreadText(help)),
     figure('cli_help_ratio', '`lathe --help` / `node -e 0`', ratio.median, '×', { max: 8 }, spreadText(ratio)),
-    figure('cli_run_help_ms', '`lathe run --help` (loads the engine), built CLI', runHelp.median, 'ms', undefined, spreadText(runHelp)),
-    figure('cli_run_help_tsx_ms', '`lathe run --help` compiled by tsx at start (as before)', tsxRunHelp.median, 'ms', undefined, spreadText(tsxRunHelp)),
+    figure(
+      'cli_run_help_ms',
+      '`lathe run --help` (loads the engine), built CLI',
+      runHelp.median,
+      'ms',
+      undefined,
+      spreadText(runHelp),
+    ),
+    figure(
+      'cli_run_help_tsx_ms',
+      '`lathe run --help` compiled by tsx at start (as before)',
+      tsxRunHelp.median,
+      'ms',
+      undefined,
+      spreadText(tsxRunHelp),
+    ),
   ],
   details: { rounds: ROUNDS, samples, load: os.loadavg() },
 });

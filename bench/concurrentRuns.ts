@@ -32,7 +32,13 @@ async function oneRun(): Promise<string> {
   const repo = await prepareExampleRepo(appRoot, 'js-stats', path.join(scratch, name));
   const config = resolveRunConfig({ repoRoot: repo }, { workflow: 'minimal', model: replay });
   config.workspace.worktree_root = path.join(scratch, 'worktrees');
-  const env = createEngineEnv({ appRoot, dataDir: path.join(scratch, `${name}-data`), retryBackoffMs: 1, deps, sharedPool });
+  const env = createEngineEnv({
+    appRoot,
+    dataDir: path.join(scratch, `${name}-data`),
+    retryBackoffMs: 1,
+    deps,
+    sharedPool,
+  });
   const state = await startRun(env, { repoRoot: repo, goal: 'fix median and document it', config });
   if (state.status !== 'complete') throw new Error(`run on ${name} ended ${state.status}`);
   return state.status;
@@ -46,10 +52,11 @@ async function timed(task: () => Promise<unknown>): Promise<number> {
 
 await oneRun(); // warm-up: module loading, the first git and Verifier calls
 const samples = await interleaved(ROUNDS, {
-  sequence: () => timed(async () => {
-    await oneRun();
-    await oneRun();
-  }),
+  sequence: () =>
+    timed(async () => {
+      await oneRun();
+      await oneRun();
+    }),
   concurrent: () => timed(() => Promise.all([oneRun(), oneRun()])),
 });
 await sharedPool.dispose();
@@ -61,9 +68,30 @@ const ratio = spread(samples.concurrent.map((ms, index) => ms / (samples.sequenc
 report({
   bench: 'concurrentRuns',
   figures: [
-    figure('two_runs_sequence_ms', 'two replay runs, one after the other', sequence.median, 'ms', undefined, spreadText(sequence)),
-    figure('two_runs_concurrent_ms', 'the same two runs at once (one process)', concurrent.median, 'ms', undefined, spreadText(concurrent)),
-    figure('two_runs_concurrent_ratio', 'at once / one after the other', ratio.median, '×', undefined, spreadText(ratio)),
+    figure(
+      'two_runs_sequence_ms',
+      'two replay runs, one after the other',
+      sequence.median,
+      'ms',
+      undefined,
+      spreadText(sequence),
+    ),
+    figure(
+      'two_runs_concurrent_ms',
+      'the same two runs at once (one process)',
+      concurrent.median,
+      'ms',
+      undefined,
+      spreadText(concurrent),
+    ),
+    figure(
+      'two_runs_concurrent_ratio',
+      'at once / one after the other',
+      ratio.median,
+      '×',
+      undefined,
+      spreadText(ratio),
+    ),
   ],
   details: { rounds: ROUNDS, verifySlots: verifySlots(), samples, load: os.loadavg() },
 });

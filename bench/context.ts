@@ -9,7 +9,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildRepoMap, rankFiles, type RankMethod } from '../electron/core/context/index';
-import { findDefaultCorpus, loadCorpus, materializeCorpusTask, selectCorpusTasks, defaultCorpusCache, type CorpusTask } from '../electron/core/eval/corpus/index';
+import {
+  findDefaultCorpus,
+  loadCorpus,
+  materializeCorpusTask,
+  selectCorpusTasks,
+  defaultCorpusCache,
+  type CorpusTask,
+} from '../electron/core/eval/corpus/index';
 import { failingOutput } from './context/failingOutput';
 import { goldSpans, type GoldSpan } from './context/gold';
 import { BENCH_ROLES, rolePrompt, type BenchRole, type Method, type Mode } from './context/rolePrompt';
@@ -52,11 +59,13 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
 };
-const share = (values: boolean[]) => (values.length === 0 ? 0 : Math.round((values.filter(Boolean).length / values.length) * 1000) / 1000);
+const share = (values: boolean[]) =>
+  values.length === 0 ? 0 : Math.round((values.filter(Boolean).length / values.length) * 1000) / 1000;
 
 async function main(): Promise<void> {
   const corpusDir = argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..'));
-  if (!corpusDir) throw new Error('no corpus: pass --corpus DIR (a folder with tasks.json and bundles) or set LATHE_CORPUS');
+  if (!corpusDir)
+    throw new Error('no corpus: pass --corpus DIR (a folder with tasks.json and bundles) or set LATHE_CORPUS');
   const corpus = loadCorpus(corpusDir);
   const tasks = selectCorpusTasks(corpus, argument('tasks'));
   const cacheDir = defaultCorpusCache();
@@ -67,28 +76,46 @@ async function main(): Promise<void> {
     const dir = await taskRepo(corpus.dir, task, cacheDir);
     const map = await buildRepoMap(dir);
     const gold = goldSpans(task, map);
-    const rowsOf = new Map(task.gold_files.map((file) => [file, fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8').split('\n') : []]));
+    const rowsOf = new Map(
+      task.gold_files.map((file) => [
+        file,
+        fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8').split('\n') : [],
+      ]),
+    );
     const failing = await failingOutput(corpus.dir, task, { cacheDir });
-    const row: Record<string, unknown> = { id: task.id, gold_files: task.gold_files, gold_functions: gold.map((span) => `${span.file}#${span.name}`), failing_status: failing.status };
+    const row: Record<string, unknown> = {
+      id: task.id,
+      gold_files: task.gold_files,
+      gold_functions: gold.map((span) => `${span.file}#${span.name}`),
+      failing_status: failing.status,
+    };
     for (const mode of MODES) {
       const feedback = mode === 'with_failure' ? failing.feedback : null;
       for (const ranker of RANKERS) {
-        const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map((entry) => entry.file.path);
-        const worst = Math.max(...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)));
-        ((ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode]).push(worst);
+        const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map(
+          (entry) => entry.file.path,
+        );
+        const worst = Math.max(
+          ...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)),
+        );
+        (ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode].push(worst);
       }
       for (const method of METHODS) {
         for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
           const prompt = await rolePrompt(dir, WRITER[mode], task.goal, feedback, size, method);
-          const inContext = (file: string) => prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
+          const inContext = (file: string) =>
+            prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
           const cell: Cell = {
             file: !prompt.overflow && task.gold_files.every(inContext),
-            functions: !prompt.overflow && gold.every((span) => prompt.contextText.includes(spanText(rowsOf.get(span.file) ?? [], span))),
+            functions:
+              !prompt.overflow &&
+              gold.every((span) => prompt.contextText.includes(spanText(rowsOf.get(span.file) ?? [], span))),
             overflow: prompt.overflow,
             promptTokens: prompt.promptTokens,
           };
           cells.set(`${task.id}|${WRITER[mode]}|${method}|${key}`, cell);
-          row[`${method}.${mode}.${key}`] = `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
+          row[`${method}.${mode}.${key}`] =
+            `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
         }
       }
     }
@@ -98,9 +125,16 @@ async function main(): Promise<void> {
         for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
           const prompt = await rolePrompt(dir, role, task.goal, null, size, method);
           // A path at the start of a line: a summary line, a map entry or a listed path.
-          const lines = new Set(prompt.userText.split(/\\n|\n/).map((line) => line.replace(/^"?\s*/, '').split(/\s/)[0]));
+          const lines = new Set(
+            prompt.userText.split(/\\n|\n/).map((line) => line.replace(/^"?\s*/, '').split(/\s/)[0]),
+          );
           const named = (file: string) => lines.has(file);
-          const cell: Cell = { file: !prompt.overflow && task.gold_files.every(named), functions: false, overflow: prompt.overflow, promptTokens: prompt.promptTokens };
+          const cell: Cell = {
+            file: !prompt.overflow && task.gold_files.every(named),
+            functions: false,
+            overflow: prompt.overflow,
+            promptTokens: prompt.promptTokens,
+          };
           cells.set(`${task.id}|${role}|${method}|${key}`, cell);
           row[`${method}.${role}.${key}`] = `${cell.file ? 'F' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
         }
@@ -111,30 +145,71 @@ async function main(): Promise<void> {
   }
 
   const keys = Object.keys(BUDGETS) as BudgetKey[];
-  const pick = (method: Method, role: BenchRole, key: BudgetKey) => tasks.map((task) => cells.get(`${task.id}|${role}|${method}|${key}`) as Cell);
+  const pick = (method: Method, role: BenchRole, key: BudgetKey) =>
+    tasks.map((task) => cells.get(`${task.id}|${role}|${method}|${key}`) as Cell);
   const recallOf = (method: Method, measure: 'file' | 'functions') =>
-    Object.fromEntries(keys.map((key) => [key, { with_failure: share(pick(method, WRITER.with_failure, key).map((cell) => cell[measure])), goal_only: share(pick(method, WRITER.goal_only, key).map((cell) => cell[measure])) }]));
-  const overflowsByRole = (method: Method) => Object.fromEntries(BENCH_ROLES.map((role) => [role, Object.fromEntries(keys.map((key) => [key, pick(method, role, key).filter((cell) => cell.overflow).length]))])) as Record<BenchRole, Record<BudgetKey, number>>;
+    Object.fromEntries(
+      keys.map((key) => [
+        key,
+        {
+          with_failure: share(pick(method, WRITER.with_failure, key).map((cell) => cell[measure])),
+          goal_only: share(pick(method, WRITER.goal_only, key).map((cell) => cell[measure])),
+        },
+      ]),
+    );
+  const overflowsByRole = (method: Method) =>
+    Object.fromEntries(
+      BENCH_ROLES.map((role) => [
+        role,
+        Object.fromEntries(keys.map((key) => [key, pick(method, role, key).filter((cell) => cell.overflow).length])),
+      ]),
+    ) as Record<BenchRole, Record<BudgetKey, number>>;
   const overflowsOf = (method: Method) => {
     const byRole = overflowsByRole(method);
-    return Object.fromEntries(keys.map((key) => [key, BENCH_ROLES.reduce((sum, role) => sum + byRole[role][key], 0)])) as Record<BudgetKey, number>;
+    return Object.fromEntries(
+      keys.map((key) => [key, BENCH_ROLES.reduce((sum, role) => sum + byRole[role][key], 0)]),
+    ) as Record<BudgetKey, number>;
   };
   const promptSizes = (method: Method) =>
     Object.fromEntries(
       BENCH_ROLES.map((role) => [
         role,
-        Object.fromEntries(keys.map((key) => {
-          const sizes = pick(method, role, key).map((cell) => cell.promptTokens);
-          return [key, { p50: quantile(sizes, 0.5), p95: quantile(sizes, 0.95) }];
-        })),
+        Object.fromEntries(
+          keys.map((key) => {
+            const sizes = pick(method, role, key).map((cell) => cell.promptTokens);
+            return [key, { p50: quantile(sizes, 0.5), p95: quantile(sizes, 0.95) }];
+          }),
+        ),
       ]),
     );
   // The planning roles: is every gold file named (a map entry or a listed path) in what they see?
-  const mapRecallOf = (method: Method) => Object.fromEntries(['planner', 'briefer'].map((role) => [role, Object.fromEntries(keys.map((key) => [key, share(pick(method, role as BenchRole, key).map((cell) => cell.file))]))]));
-  const rankSummary = Object.fromEntries(RANKERS.map((ranker) => [ranker, Object.fromEntries(MODES.map((mode) => {
-    const list = ranks[ranker]?.[mode] ?? [];
-    return [mode, { top1: share(list.map((rank) => rank <= 1)), top3: share(list.map((rank) => rank <= 3)), top10: share(list.map((rank) => rank <= 10)) }];
-  }))]));
+  const mapRecallOf = (method: Method) =>
+    Object.fromEntries(
+      ['planner', 'briefer'].map((role) => [
+        role,
+        Object.fromEntries(
+          keys.map((key) => [key, share(pick(method, role as BenchRole, key).map((cell) => cell.file))]),
+        ),
+      ]),
+    );
+  const rankSummary = Object.fromEntries(
+    RANKERS.map((ranker) => [
+      ranker,
+      Object.fromEntries(
+        MODES.map((mode) => {
+          const list = ranks[ranker]?.[mode] ?? [];
+          return [
+            mode,
+            {
+              top1: share(list.map((rank) => rank <= 1)),
+              top3: share(list.map((rank) => rank <= 3)),
+              top10: share(list.map((rank) => rank <= 10)),
+            },
+          ];
+        }),
+      ),
+    ]),
+  );
   const newOverflows = overflowsOf('new');
   const summary = {
     recall: recallOf('new', 'file'),
@@ -144,7 +219,14 @@ async function main(): Promise<void> {
     function_recall: recallOf('new', 'functions'),
     prompt_tokens: promptSizes('new'),
     map_recall: mapRecallOf('new'),
-    baseline: { recall: recallOf('baseline', 'file'), function_recall: recallOf('baseline', 'functions'), overflows_by_budget: overflowsOf('baseline'), overflows_by_role: overflowsByRole('baseline'), prompt_tokens: promptSizes('baseline'), map_recall: mapRecallOf('baseline') },
+    baseline: {
+      recall: recallOf('baseline', 'file'),
+      function_recall: recallOf('baseline', 'functions'),
+      overflows_by_budget: overflowsOf('baseline'),
+      overflows_by_role: overflowsByRole('baseline'),
+      prompt_tokens: promptSizes('baseline'),
+      map_recall: mapRecallOf('baseline'),
+    },
     ranking: rankSummary,
     tasks: tasks.length,
     corpus: corpus.dir,
@@ -154,7 +236,10 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table}\n`);
   const out = path.resolve(import.meta.dirname, 'results');
   fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'context.json'), `${JSON.stringify({ bench: 'context', at: new Date().toISOString(), machine: machine(), summary, tasks: perTask }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(out, 'context.json'),
+    `${JSON.stringify({ bench: 'context', at: new Date().toISOString(), machine: machine(), summary, tasks: perTask }, null, 2)}\n`,
+  );
   fs.writeFileSync(path.join(out, 'context.md'), `# bench:context\n\n${table}\n`);
   if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(summary)}\n`);
 }
@@ -182,8 +267,13 @@ function markdown(summary: Summary): string {
   ];
   for (const key of Object.keys(BUDGETS)) {
     for (const mode of MODES) {
-      const overflowNote = mode === 'with_failure' ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}` : '(all roles counted above) | ';
-      lines.push(`| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} | ${overflowNote} |`);
+      const overflowNote =
+        mode === 'with_failure'
+          ? `${summary.baseline.overflows_by_budget[key]} | ${summary.overflows_by_budget[key]}`
+          : '(all roles counted above) | ';
+      lines.push(
+        `| ${key} | ${mode} | ${summary.baseline.recall[key]?.[mode]} | ${summary.recall[key]?.[mode]} | ${summary.baseline.function_recall[key]?.[mode]} | ${summary.function_recall[key]?.[mode]} | ${overflowNote} |`,
+      );
     }
   }
   lines.push(
@@ -197,12 +287,18 @@ function markdown(summary: Summary): string {
     for (const key of Object.keys(BUDGETS)) {
       const base = summary.baseline.prompt_tokens[role]?.[key];
       const next = summary.prompt_tokens[role]?.[key];
-      const named = summary.map_recall[role] ? `${summary.baseline.map_recall[role]?.[key]} | ${summary.map_recall[role]?.[key]}` : '– | –';
-      lines.push(`| ${role} | ${key} | ${base?.p50} / ${base?.p95} | ${next?.p50} / ${next?.p95} | ${summary.baseline.overflows_by_role[role]?.[key]} | ${summary.overflows_by_role[role]?.[key]} | ${named} |`);
+      const named = summary.map_recall[role]
+        ? `${summary.baseline.map_recall[role]?.[key]} | ${summary.map_recall[role]?.[key]}`
+        : '– | –';
+      lines.push(
+        `| ${role} | ${key} | ${base?.p50} / ${base?.p95} | ${next?.p50} / ${next?.p95} | ${summary.baseline.overflows_by_role[role]?.[key]} | ${summary.overflows_by_role[role]?.[key]} | ${named} |`,
+      );
     }
   }
   lines.push('', '| ranker | mode | gold file top 1 | top 3 | top 10 |', '|---|---|---|---|---|');
-  for (const [ranker, modes] of Object.entries(summary.ranking)) for (const [mode, value] of Object.entries(modes)) lines.push(`| ${ranker} | ${mode} | ${value.top1} | ${value.top3} | ${value.top10} |`);
+  for (const [ranker, modes] of Object.entries(summary.ranking))
+    for (const [mode, value] of Object.entries(modes))
+      lines.push(`| ${ranker} | ${mode} | ${value.top1} | ${value.top3} | ${value.top10} |`);
   return lines.join('\n');
 }
 

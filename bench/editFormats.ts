@@ -80,7 +80,11 @@ function bareOf(task: CorpusTask): string {
 
 function show(task: CorpusTask, commit: string, file: string): string | null {
   try {
-    return execFileSync('git', ['--git-dir', bareOf(task), 'show', `${commit}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['--git-dir', bareOf(task), 'show', `${commit}:${file}`], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return null;
   }
@@ -90,21 +94,43 @@ function shownAs(view: VisibleFile | undefined): string {
   return !view ? 'absent' : view.whole ? 'whole' : 'part';
 }
 
-async function measure(format: EditFormatName, task: CorpusTask, visible: ReadonlyMap<string, VisibleFile>, before: Record<string, string | null>, after: Record<string, string | null>): Promise<FormatCell> {
+async function measure(
+  format: EditFormatName,
+  task: CorpusTask,
+  visible: ReadonlyMap<string, VisibleFile>,
+  before: Record<string, string | null>,
+  after: Record<string, string | null>,
+): Promise<FormatCell> {
   const parsed = parseGoldPatch(task.gold_patch);
   const empty = { answer_chars: 0, answer_tokens: 0, blocks: 0, grown_blocks: 0, max_added_lines: 0 };
   if (!parsed.ok) return { expressible: false, reason: parsed.message, ...empty };
   const answer = editAnswer(format, parsed.patch.files, visible);
   if (!answer.ok) return { expressible: false, reason: answer.reason, ...empty };
   const chars = JSON.stringify(answer.proposal).length;
-  const cost = { answer_chars: chars, answer_tokens: tokens(chars), blocks: answer.blocks.length, grown_blocks: answer.blocks.filter((block) => block.addedContextLines > 0).length, max_added_lines: Math.max(0, ...answer.blocks.map((block) => block.addedContextLines)) };
+  const cost = {
+    answer_chars: chars,
+    answer_tokens: tokens(chars),
+    blocks: answer.blocks.length,
+    grown_blocks: answer.blocks.filter((block) => block.addedContextLines > 0).length,
+    max_added_lines: Math.max(0, ...answer.blocks.map((block) => block.addedContextLines)),
+  };
   try {
-    const planned = await editFormats[format].plan(answer.proposal, { read: async (file) => before[file] ?? null }, defaultEditPolicy());
+    const planned = await editFormats[format].plan(
+      answer.proposal,
+      { read: async (file) => before[file] ?? null },
+      defaultEditPolicy(),
+    );
     const written = { ...before, ...Object.fromEntries(planned.changes.map((change) => [change.path, change.after])) };
     const wrong = Object.keys(after).filter((file) => (written[file] ?? null) !== after[file]);
-    return wrong.length === 0 ? { expressible: true, reason: null, ...cost } : { expressible: false, reason: `Lathe wrote ${wrong.join(', ')} differently from the fix`, ...cost };
+    return wrong.length === 0
+      ? { expressible: true, reason: null, ...cost }
+      : { expressible: false, reason: `Lathe wrote ${wrong.join(', ')} differently from the fix`, ...cost };
   } catch (error) {
-    return { expressible: false, reason: `Lathe rejected it: ${error instanceof Error ? error.message : String(error)}`, ...cost };
+    return {
+      expressible: false,
+      reason: `Lathe rejected it: ${error instanceof Error ? error.message : String(error)}`,
+      ...cost,
+    };
   }
 }
 
@@ -115,7 +141,9 @@ try {
     const files = parsed.ok ? parsed.patch.files.map((file) => file.path) : task.gold_files;
     const before = Object.fromEntries(files.map((file) => [file, show(task, task.parent_commit, file)]));
     const after = Object.fromEntries(files.map((file) => [file, show(task, task.fix_commit, file)]));
-    const whole = new Map(Object.entries(before).flatMap(([file, content]) => (content === null ? [] : [[file, wholeView(content)]])));
+    const whole = new Map(
+      Object.entries(before).flatMap(([file, content]) => (content === null ? [] : [[file, wholeView(content)]])),
+    );
     // The starting tree: the fix commit's, with the gold files as they were before the fix.
     const dir = path.join(scratch, 'tree', task.id);
     fs.mkdirSync(dir, { recursive: true });
@@ -128,7 +156,9 @@ try {
     const views: Record<View, Map<string, VisibleFile>> = {
       bounds: whole,
       listing: visibleFiles(await contextFiles(tools, { artifacts: files, feedback: null, includeAll: false })),
-      planned: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal, artifacts: files }, ENGINE_BUDGET, {})).items),
+      planned: visibleFiles(
+        (await budgetedContext(tools, dir, { goal: task.goal, artifacts: files }, ENGINE_BUDGET, {})).items,
+      ),
       goal: visibleFiles((await budgetedContext(tools, dir, { goal: task.goal }, ENGINE_BUDGET, {})).items),
     };
     const row: TaskRow = {
@@ -136,10 +166,13 @@ try {
       files,
       file_chars: Object.values(before).reduce((sum, content) => sum + (content?.length ?? 0), 0),
       hunks: parsed.ok ? parsed.patch.files.reduce((sum, file) => sum + file.hunks.length, 0) : 0,
-      shown: Object.fromEntries(VIEWS.map((view) => [view, files.map((file) => shownAs(views[view].get(file))).join('+')])) as Record<View, string>,
+      shown: Object.fromEntries(
+        VIEWS.map((view) => [view, files.map((file) => shownAs(views[view].get(file))).join('+')]),
+      ) as Record<View, string>,
       cells: Object.fromEntries(VIEWS.map((view) => [view, {}])) as TaskRow['cells'],
     };
-    for (const view of VIEWS) for (const format of FORMATS) row.cells[view][format] = await measure(format, task, views[view], before, after);
+    for (const view of VIEWS)
+      for (const format of FORMATS) row.cells[view][format] = await measure(format, task, views[view], before, after);
     rows.push(row);
   }
 } finally {
@@ -152,9 +185,21 @@ const median = (numbers: number[]) => {
 };
 const count = (predicate: (row: TaskRow) => boolean) => rows.filter(predicate).length;
 const cellText = (cell: FormatCell) => (cell.expressible ? `✓ ${cell.answer_tokens}` : '✗');
-const marks = (row: TaskRow, view: View) => FORMATS.map((format) => (row.cells[view][format].expressible ? '✓' : '✗')).join(' ');
+const marks = (row: TaskRow, view: View) =>
+  FORMATS.map((format) => (row.cells[view][format].expressible ? '✓' : '✗')).join(' ');
 const table = [
-  ['task', 'file KB', 'hunks', 'whole-file', 'search-replace', 'unified-diff', 'grown', 'listing', 'planned', 'goal only'],
+  [
+    'task',
+    'file KB',
+    'hunks',
+    'whole-file',
+    'search-replace',
+    'unified-diff',
+    'grown',
+    'listing',
+    'planned',
+    'goal only',
+  ],
   ...rows.map((row) => [
     row.task,
     (row.file_chars / 1024).toFixed(1),
@@ -169,22 +214,79 @@ const table = [
   ]),
 ];
 const widths = table[0]?.map((_, column) => Math.max(...table.map((line) => line[column]?.length ?? 0))) ?? [];
-process.stdout.write('\nanswer tokens (≈ characters / 4) per format within the bounds; ✗ = not expressible. Contexts: WF SR UD (how the gold file is shown)\n');
-for (const line of table) process.stdout.write(`${line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
-const misses = rows.flatMap((row) => VIEWS.flatMap((view) => FORMATS.flatMap((format) => (row.cells[view][format].expressible ? [] : [`${row.task} ${format} (${view}): ${row.cells[view][format].reason}`]))));
+process.stdout.write(
+  '\nanswer tokens (≈ characters / 4) per format within the bounds; ✗ = not expressible. Contexts: WF SR UD (how the gold file is shown)\n',
+);
+for (const line of table)
+  process.stdout.write(`${line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}\n`);
+const misses = rows.flatMap((row) =>
+  VIEWS.flatMap((view) =>
+    FORMATS.flatMap((format) =>
+      row.cells[view][format].expressible ? [] : [`${row.task} ${format} (${view}): ${row.cells[view][format].reason}`],
+    ),
+  ),
+);
 if (misses.length > 0) process.stdout.write(`\n${misses.join('\n')}\n`);
 
-const VIEW_LABELS: Record<View, string> = { bounds: 'within the bounds', listing: 'from the artifacts-only context', planned: 'from the context engine, artifacts named', goal: 'from the context engine, goal only' };
+const VIEW_LABELS: Record<View, string> = {
+  bounds: 'within the bounds',
+  listing: 'from the artifacts-only context',
+  planned: 'from the context engine, artifacts named',
+  goal: 'from the context engine, goal only',
+};
 const figures = FORMATS.flatMap((format) => {
   const cells = rows.map((row) => row.cells.bounds[format]);
   return [
-    ...VIEWS.map((view) => figure(`${format}_${view}`, `${format}: expressible ${VIEW_LABELS[view]}`, count((row) => row.cells[view][format].expressible), `of ${rows.length}`)),
-    figure(`${format}_median_tokens`, `${format}: median answer`, median(cells.map((cell) => cell.answer_tokens)), 'tokens'),
-    figure(`${format}_max_tokens`, `${format}: largest answer`, Math.max(0, ...cells.map((cell) => cell.answer_tokens)), 'tokens'),
-    figure(`${format}_over_max_tokens`, `${format}: answers over the default maxTokens (${DEFAULT_MAX_TOKENS})`, cells.filter((cell) => cell.answer_tokens > DEFAULT_MAX_TOKENS).length, `of ${rows.length}`),
+    ...VIEWS.map((view) =>
+      figure(
+        `${format}_${view}`,
+        `${format}: expressible ${VIEW_LABELS[view]}`,
+        count((row) => row.cells[view][format].expressible),
+        `of ${rows.length}`,
+      ),
+    ),
+    figure(
+      `${format}_median_tokens`,
+      `${format}: median answer`,
+      median(cells.map((cell) => cell.answer_tokens)),
+      'tokens',
+    ),
+    figure(
+      `${format}_max_tokens`,
+      `${format}: largest answer`,
+      Math.max(0, ...cells.map((cell) => cell.answer_tokens)),
+      'tokens',
+    ),
+    figure(
+      `${format}_over_max_tokens`,
+      `${format}: answers over the default maxTokens (${DEFAULT_MAX_TOKENS})`,
+      cells.filter((cell) => cell.answer_tokens > DEFAULT_MAX_TOKENS).length,
+      `of ${rows.length}`,
+    ),
   ];
 });
-figures.push(figure('sr_grown_blocks', 'search-replace blocks whose changed lines needed context to be unique', rows.reduce((sum, row) => sum + row.cells.bounds['search-replace'].grown_blocks, 0), `of ${rows.reduce((sum, row) => sum + row.cells.bounds['search-replace'].blocks, 0)}`));
-figures.push(figure('sr_max_context_lines', 'search-replace: most context lines a block needed', Math.max(0, ...rows.map((row) => row.cells.bounds['search-replace'].max_added_lines)), 'lines'));
-figures.push(figure('median_file_tokens', 'median gold file size (what every format must read)', median(rows.map((row) => tokens(row.file_chars))), 'tokens'));
+figures.push(
+  figure(
+    'sr_grown_blocks',
+    'search-replace blocks whose changed lines needed context to be unique',
+    rows.reduce((sum, row) => sum + row.cells.bounds['search-replace'].grown_blocks, 0),
+    `of ${rows.reduce((sum, row) => sum + row.cells.bounds['search-replace'].blocks, 0)}`,
+  ),
+);
+figures.push(
+  figure(
+    'sr_max_context_lines',
+    'search-replace: most context lines a block needed',
+    Math.max(0, ...rows.map((row) => row.cells.bounds['search-replace'].max_added_lines)),
+    'lines',
+  ),
+);
+figures.push(
+  figure(
+    'median_file_tokens',
+    'median gold file size (what every format must read)',
+    median(rows.map((row) => tokens(row.file_chars))),
+    'tokens',
+  ),
+);
 report({ bench: 'edit-formats', figures, details: { corpus: corpus.dir, engine_budget_tokens: ENGINE_BUDGET, rows } });

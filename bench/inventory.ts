@@ -34,7 +34,8 @@ async function repeated(work: () => unknown | Promise<unknown>): Promise<number[
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-inventory-'));
 try {
   fs.mkdirSync(path.join(dir, 'tests'));
-  for (let module = 0; module < BIG_SUITE_MODULES; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
+  for (let module = 0; module < BIG_SUITE_MODULES; module++)
+    fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
   const xml = bigSuiteJUnit(SUITE_SIZE);
   const tests = parseJUnit(xml, { runner: 'pytest', repoDir: dir })?.tests ?? [];
   if (tests.length !== SUITE_SIZE) throw new Error(`JUnit read ${tests.length} of ${SUITE_SIZE} tests`);
@@ -51,15 +52,48 @@ try {
     return { runner, times: [] as number[], output };
   });
   for (const text of texts) text.times = await repeated(() => parseSummaryLines(text.output));
-  const slowestText = texts.map((text) => ({ runner: text.runner, stats: spread(text.times) })).sort((a, b) => b.stats.median - a.stats.median)[0];
+  const slowestText = texts
+    .map((text) => ({ runner: text.runner, stats: spread(text.times) }))
+    .sort((a, b) => b.stats.median - a.stats.median)[0];
   report({
     bench: 'inventory',
     figures: [
-      figure('inventory_junit_ms', `${SUITE_SIZE}-test JUnit XML read`, Math.round(junit.median), 'ms', { max: BUDGET_MS }, spreadText(junit)),
-      figure('inventory_round_trip_ms', `${SUITE_SIZE}-test tests.json written and read back`, Math.round(roundTrip.median), 'ms', { max: BUDGET_MS }, spreadText(roundTrip)),
-      ...(slowestText ? [figure('inventory_text_ms', `${SUITE_SIZE}-test runner text read (slowest: ${slowestText.runner})`, Math.round(slowestText.stats.median), 'ms', { max: BUDGET_MS }, spreadText(slowestText.stats))] : []),
+      figure(
+        'inventory_junit_ms',
+        `${SUITE_SIZE}-test JUnit XML read`,
+        Math.round(junit.median),
+        'ms',
+        { max: BUDGET_MS },
+        spreadText(junit),
+      ),
+      figure(
+        'inventory_round_trip_ms',
+        `${SUITE_SIZE}-test tests.json written and read back`,
+        Math.round(roundTrip.median),
+        'ms',
+        { max: BUDGET_MS },
+        spreadText(roundTrip),
+      ),
+      ...(slowestText
+        ? [
+            figure(
+              'inventory_text_ms',
+              `${SUITE_SIZE}-test runner text read (slowest: ${slowestText.runner})`,
+              Math.round(slowestText.stats.median),
+              'ms',
+              { max: BUDGET_MS },
+              spreadText(slowestText.stats),
+            ),
+          ]
+        : []),
     ],
-    details: { suiteSize: SUITE_SIZE, repeats: REPEATS, junit, roundTrip, texts: texts.map((text) => ({ runner: text.runner, ...spread(text.times) })) },
+    details: {
+      suiteSize: SUITE_SIZE,
+      repeats: REPEATS,
+      junit,
+      roundTrip,
+      texts: texts.map((text) => ({ runner: text.runner, ...spread(text.times) })),
+    },
   });
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,15 @@ import { measurePromptEval, promptOfTokens, type BenchGrammar } from './llm/meas
 import { parseGbnf } from '../electron/core/llm/grammar/gbnfMatcher';
 import { LAPTOP_PROFILES, MachineRatesSchema, type MachineRates } from '../shared/engine/laptopTime';
 
-const { values } = parseArgs({ options: { threads: { type: 'string' }, runs: { type: 'string' }, tokens: { type: 'string' }, model: { type: 'string' }, 'compare-steering': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    threads: { type: 'string' },
+    runs: { type: 'string' },
+    tokens: { type: 'string' },
+    model: { type: 'string' },
+    'compare-steering': { type: 'boolean' },
+  },
+});
 const threads = values.threads ? Number(values.threads) : physicalCoreCount();
 // 20 interleaved rounds per schema: a round's ratio varies by about ±10% on a shared 2-core machine, so
 // the median of 10 still moved by ±4% from run to run — as much as the margin it is judged on.
@@ -53,24 +61,48 @@ const EditOutput = z.object({ path: z.string().min(1).max(300), content: z.strin
 const grammarOf = async (schema: z.ZodType, steer = true): Promise<BenchGrammar> => {
   const { gbnf } = grammarForSchema(schema);
   const parsed = parseGbnf(gbnf);
-  return { grammar: await llama.createGrammar({ grammar: gbnf, trimWhitespaceSuffix: true }), parsed: parsed.ok ? parsed.grammar : null, steer };
+  return {
+    grammar: await llama.createGrammar({ grammar: gbnf, trimWhitespaceSuffix: true }),
+    parsed: parsed.ok ? parsed.grammar : null,
+    steer,
+  };
 };
-const history = (task: string) => (i: number): ChatHistoryItem[] => [
-  { type: 'system', text: 'You are a Lathe agent. Answer with JSON only.' },
-  { type: 'user', text: `${task} (request ${i})` },
-  { type: 'model', response: [] },
-];
+const history =
+  (task: string) =>
+  (i: number): ChatHistoryItem[] => [
+    { type: 'system', text: 'You are a Lathe agent. Answer with JSON only.' },
+    { type: 'user', text: `${task} (request ${i})` },
+    { type: 'model', response: [] },
+  ];
 // --compare-steering adds each schema without forced-token steering, for the before/after of decision 75.
-const grammars: Record<string, BenchGrammar> = { plan: await grammarOf(PlannerOutput), edit: await grammarOf(EditOutput) };
-if (values['compare-steering']) Object.assign(grammars, { 'plan-unsteered': await grammarOf(PlannerOutput, false), 'edit-unsteered': await grammarOf(EditOutput, false) });
-const decode = await compareDecode(context, grammars, { rounds: runs, maxTokens: decodeTokens, history: history('Write src/stats.py with a median function, as JSON.') });
+const grammars: Record<string, BenchGrammar> = {
+  plan: await grammarOf(PlannerOutput),
+  edit: await grammarOf(EditOutput),
+};
+if (values['compare-steering'])
+  Object.assign(grammars, {
+    'plan-unsteered': await grammarOf(PlannerOutput, false),
+    'edit-unsteered': await grammarOf(EditOutput, false),
+  });
+const decode = await compareDecode(context, grammars, {
+  rounds: runs,
+  maxTokens: decodeTokens,
+  history: history('Write src/stats.py with a median function, as JSON.'),
+});
 const plan = decode.schemas.plan;
 const edit = decode.schemas.edit;
 if (!plan || !edit) throw new Error('decode comparison lost a schema');
 let promptLookup: Awaited<ReturnType<typeof comparePromptLookup>> | null = null;
 if (realModel) {
   log(`prompt-lookup decoding on a copy-heavy answer, ${runs} interleaved rounds…`);
-  promptLookup = await comparePromptLookup(context, fs.readFileSync(path.join(import.meta.dirname, '..', 'resources', 'examples', 'py-stats', 'src', 'stats.py'), 'utf8'), { rounds: runs, maxTokens: 256 });
+  promptLookup = await comparePromptLookup(
+    context,
+    fs.readFileSync(
+      path.join(import.meta.dirname, '..', 'resources', 'examples', 'py-stats', 'src', 'stats.py'),
+      'utf8',
+    ),
+    { rounds: runs, maxTokens: 256 },
+  );
 }
 await context.dispose();
 await model.dispose();
@@ -89,8 +121,16 @@ const ask = (question: string) => [
   { role: 'system' as const, content: `You are the Planner.\n${repoContext}` },
   { role: 'user' as const, content: question },
 ];
-const cold = await router.generate({ role: 'planner', messages: ask('First question: what should change?'), schema: Tiny });
-const warm = await router.generate({ role: 'planner', messages: ask('Second question: which file first?'), schema: Tiny });
+const cold = await router.generate({
+  role: 'planner',
+  messages: ask('First question: what should change?'),
+  schema: Tiny,
+});
+const warm = await router.generate({
+  role: 'planner',
+  messages: ask('Second question: which file first?'),
+  schema: Tiny,
+});
 await router.dispose();
 if (!cold.usage || !warm.usage) throw new Error(`router call failed: ${JSON.stringify(cold.ok ? warm : cold)}`);
 
@@ -101,7 +141,10 @@ const rates: MachineRates = MachineRatesSchema.parse({
   id: 'this-machine',
   label: `${os.cpus()[0]?.model.trim() ?? 'this machine'}, ${threads} threads, ${path.basename(modelPath)}`,
   prefill_tokens_per_second: round(promptTokensPerSecond),
-  cached_token_ms: round(Math.max(0, warm.usage.timeToFirstTokenMs - warmPrefillMs) / Math.max(1, warm.usage.reusedPrefixTokens), 4),
+  cached_token_ms: round(
+    Math.max(0, warm.usage.timeToFirstTokenMs - warmPrefillMs) / Math.max(1, warm.usage.reusedPrefixTokens),
+    4,
+  ),
   generation_tokens_per_second: decode.unconstrainedTokensPerSecond.median,
   source: `npm run bench:llm${realModel ? ' -- --model PATH' : ''} on this machine`,
 });
@@ -116,7 +159,14 @@ const results = {
     node: process.version,
     llamaCpp: llama.llamaCppRelease.release,
   },
-  model: realModel ? { path: modelPath, shape: 'a real model (--model)', sizeBytes: fs.statSync(modelPath).size, writtenMs } : { path: modelPath, shape: 'Qwen2-0.5B (vocab 151936, 24 layers, 896 wide), Q8_0, deterministic random weights', sizeBytes: fs.statSync(modelPath).size, writtenMs },
+  model: realModel
+    ? { path: modelPath, shape: 'a real model (--model)', sizeBytes: fs.statSync(modelPath).size, writtenMs }
+    : {
+        path: modelPath,
+        shape: 'Qwen2-0.5B (vocab 151936, 24 layers, 896 wide), Q8_0, deterministic random weights',
+        sizeBytes: fs.statSync(modelPath).size,
+        writtenMs,
+      },
   threads,
   runs,
   loadMs: Math.round(loadMs),
@@ -125,13 +175,37 @@ const results = {
   generation: decode.unconstrainedTokensPerSecond,
   constrained: {
     rounds: decode.rounds,
-    plan: { schema: 'Plan | AgentError (structure-heavy)', tokensPerSecond: plan.constrainedTokensPerSecond.median, ratio: plan.ratio.median, ratioSpread: plan.ratio, tokensPerSecondSpread: plan.constrainedTokensPerSecond, tokens: plan.constrainedTokens, steeredTokens: plan.steeredTokens },
-    edit: { schema: '{path, content} (content-heavy)', tokensPerSecond: edit.constrainedTokensPerSecond.median, ratio: edit.ratio.median, ratioSpread: edit.ratio, tokensPerSecondSpread: edit.constrainedTokensPerSecond, tokens: edit.constrainedTokens, steeredTokens: edit.steeredTokens },
-    unsteered: Object.fromEntries(Object.entries(decode.schemas).filter(([name]) => name.endsWith('-unsteered')).map(([name, entry]) => [name, { ratio: entry.ratio.median, ratioSpread: entry.ratio }])),
+    plan: {
+      schema: 'Plan | AgentError (structure-heavy)',
+      tokensPerSecond: plan.constrainedTokensPerSecond.median,
+      ratio: plan.ratio.median,
+      ratioSpread: plan.ratio,
+      tokensPerSecondSpread: plan.constrainedTokensPerSecond,
+      tokens: plan.constrainedTokens,
+      steeredTokens: plan.steeredTokens,
+    },
+    edit: {
+      schema: '{path, content} (content-heavy)',
+      tokensPerSecond: edit.constrainedTokensPerSecond.median,
+      ratio: edit.ratio.median,
+      ratioSpread: edit.ratio,
+      tokensPerSecondSpread: edit.constrainedTokensPerSecond,
+      tokens: edit.constrainedTokens,
+      steeredTokens: edit.steeredTokens,
+    },
+    unsteered: Object.fromEntries(
+      Object.entries(decode.schemas)
+        .filter(([name]) => name.endsWith('-unsteered'))
+        .map(([name, entry]) => [name, { ratio: entry.ratio.median, ratioSpread: entry.ratio }]),
+    ),
   },
   promptLookup: promptLookup
     ? { measured: true, ...promptLookup }
-    : { measured: false, reason: 'no real model (--model PATH.gguf): a random-weight model never copies its input, so no acceptance rate or speed is claimed' },
+    : {
+        measured: false,
+        reason:
+          'no real model (--model PATH.gguf): a random-weight model never copies its input, so no acceptance rate or speed is claimed',
+      },
   ttftColdMs: cold.usage.timeToFirstTokenMs,
   ttftReusedMs: warm.usage.timeToFirstTokenMs,
   ttftRatio: round(warm.usage.timeToFirstTokenMs / Math.max(1, cold.usage.timeToFirstTokenMs), 3),
@@ -152,17 +226,32 @@ function round(value: number, digits = 1): number {
 }
 
 const rows: Array<[string, string]> = [
-  ['machine', `${results.machine.physicalCores} physical / ${results.machine.logicalCores} logical cores, ${results.machine.cpu}, gpu: ${String(results.machine.gpu)}`],
+  [
+    'machine',
+    `${results.machine.physicalCores} physical / ${results.machine.logicalCores} logical cores, ${results.machine.cpu}, gpu: ${String(results.machine.gpu)}`,
+  ],
   ['threads', String(threads)],
   ['model', `${(results.model.sizeBytes / 1024 ** 2).toFixed(0)} MiB Q8_0, Qwen2-0.5B shape`],
   ['load time', `${results.loadMs} ms`],
   ['prompt eval (1k-token prompt)', `${results.promptTokensPerSecond} tokens/s`],
-  ['generation, unconstrained', `${results.generationTokensPerSecond} tokens/s (${spreadText(decode.unconstrainedTokensPerSecond)})`],
-  ['generation, edit-schema grammar', `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (${spreadText(edit.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}; ${edit.steeredTokens}/${edit.constrainedTokens} tokens steered`],
-  ['generation, plan-schema grammar', `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (${spreadText(plan.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}; ${plan.steeredTokens}/${plan.constrainedTokens} tokens steered`],
+  [
+    'generation, unconstrained',
+    `${results.generationTokensPerSecond} tokens/s (${spreadText(decode.unconstrainedTokensPerSecond)})`,
+  ],
+  [
+    'generation, edit-schema grammar',
+    `${results.constrained.edit.tokensPerSecond} tokens/s, ratio ${results.constrained.edit.ratio}× (${spreadText(edit.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.edit.ratio >= 0.9)}; ${edit.steeredTokens}/${edit.constrainedTokens} tokens steered`,
+  ],
+  [
+    'generation, plan-schema grammar',
+    `${results.constrained.plan.tokensPerSecond} tokens/s, ratio ${results.constrained.plan.ratio}× (${spreadText(plan.ratio)}; goal ≥ 0.9) ${verdict(results.constrained.plan.ratio >= 0.9)}; ${plan.steeredTokens}/${plan.constrainedTokens} tokens steered`,
+  ],
   ...Object.entries(decode.schemas)
     .filter(([name]) => name.endsWith('-unsteered'))
-    .map(([name, entry]): [string, string] => [`generation, ${name}`, `ratio ${entry.ratio.median}× (${spreadText(entry.ratio)})`]),
+    .map(([name, entry]): [string, string] => [
+      `generation, ${name}`,
+      `ratio ${entry.ratio.median}× (${spreadText(entry.ratio)})`,
+    ]),
   [
     'prompt lookup (writer roles)',
     promptLookup
@@ -172,14 +261,24 @@ const rows: Array<[string, string]> = [
   ['TTFT cold (' + results.promptTokensCold + '-token prompt)', `${results.ttftColdMs} ms`],
   ['TTFT reused prefix (' + results.reusedPrefixTokens + ' reused)', `${results.ttftReusedMs} ms`],
   ['reused / cold', `${results.ttftRatio}× (goal ≤ 0.2) ${verdict(results.ttftRatio <= 0.2)}`],
-  ['laptop-time rates (docs/eval.md)', `prefill ${rates.prefill_tokens_per_second} tokens/s, cached ${rates.cached_token_ms} ms/token, generation ${rates.generation_tokens_per_second} tokens/s`],
-  ...LAPTOP_PROFILES.map((profile): [string, string] => [`  reference: ${profile.id}`, `prefill ${profile.prefill_tokens_per_second} tokens/s, generation ${profile.generation_tokens_per_second} tokens/s (${profile.label})`]),
+  [
+    'laptop-time rates (docs/eval.md)',
+    `prefill ${rates.prefill_tokens_per_second} tokens/s, cached ${rates.cached_token_ms} ms/token, generation ${rates.generation_tokens_per_second} tokens/s`,
+  ],
+  ...LAPTOP_PROFILES.map((profile): [string, string] => [
+    `  reference: ${profile.id}`,
+    `prefill ${profile.prefill_tokens_per_second} tokens/s, generation ${profile.generation_tokens_per_second} tokens/s (${profile.label})`,
+  ]),
   ['peak RSS', `${results.peakRssMiB} MiB`],
 ];
 const width = Math.max(...rows.map(([label]) => label.length));
-process.stdout.write(`\nLathe inference benchmark\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n\n`);
+process.stdout.write(
+  `\nLathe inference benchmark\n${rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n\n`,
+);
 const outFile = path.join(import.meta.dirname, 'results', 'llm.json');
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(results)}\n`);
-log(`wrote ${path.relative(process.cwd(), outFile)}; router events: ${[...new Set(events.map((event) => event.type))].join(', ')}`);
+log(
+  `wrote ${path.relative(process.cwd(), outFile)}; router events: ${[...new Set(events.map((event) => event.type))].join(', ')}`,
+);

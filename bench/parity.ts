@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findDefaultCorpus, loadCorpus, preparedTaskRepo, selectCorpusTasks, type CorpusTask } from '../electron/core/eval/corpus';
+import {
+  findDefaultCorpus,
+  loadCorpus,
+  preparedTaskRepo,
+  selectCorpusTasks,
+  type CorpusTask,
+} from '../electron/core/eval/corpus';
 import { parityTable, runnerParity, type ParityRow } from '../electron/core/eval/parity/runnerParity';
 import { machine } from './lib/results';
 import { runnerSuiteParity, runnerSuiteTable } from './lib/runnerSuiteParity';
@@ -22,12 +28,16 @@ process.stdout.write('Every runner, on its generated suite:\n');
 const suites = await runnerSuiteParity(path.resolve(here, '..'), (line) => process.stdout.write(line));
 const runnerTable = runnerSuiteTable(suites.rows, suites.skipped);
 const runnersEqual = suites.rows.filter((row) => row.equal).length;
-process.stdout.write(`\n${runnerTable}\n\n${runnersEqual} of ${suites.rows.length} runners equal (counts, the failing tests, each one's message)${suites.skipped.length > 0 ? `; ${suites.skipped.length} not run here` : ''}\n\n`);
+process.stdout.write(
+  `\n${runnerTable}\n\n${runnersEqual} of ${suites.rows.length} runners equal (counts, the failing tests, each one's message)${suites.skipped.length > 0 ? `; ${suites.skipped.length} not run here` : ''}\n\n`,
+);
 
 const corpusDir = runnersOnly ? null : findDefaultCorpus(path.resolve(here, '..'));
-if (!corpusDir && !runnersOnly) process.stderr.write('no corpus (set LATHE_CORPUS or put it at ../shared/corpus): runner rows only\n');
+if (!corpusDir && !runnersOnly)
+  process.stderr.write('no corpus (set LATHE_CORPUS or put it at ../shared/corpus): runner rows only\n');
 const corpus = corpusDir ? loadCorpus(corpusDir) : null;
-const firstPerRepo = (tasks: CorpusTask[]) => tasks.filter((task, index) => tasks.findIndex((other) => other.repo === task.repo) === index);
+const firstPerRepo = (tasks: CorpusTask[]) =>
+  tasks.filter((task, index) => tasks.findIndex((other) => other.repo === task.repo) === index);
 const tasks = !corpus ? [] : pattern ? selectCorpusTasks(corpus, pattern) : firstPerRepo(corpus.tasks);
 
 const artifactRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-parity-artifacts-'));
@@ -39,7 +49,9 @@ try {
     process.stdout.write('running bare and through verify()… ');
     const row = await runnerParity(task, prepared.dir, { artifactRoot });
     rows.push(row);
-    process.stdout.write(`${Object.values(row.match).every(Boolean) ? 'equal' : 'DIFFERENT'} (${row.bare.ms} ms bare, ${row.lathe.ms} ms verify)\n`);
+    process.stdout.write(
+      `${Object.values(row.match).every(Boolean) ? 'equal' : 'DIFFERENT'} (${row.bare.ms} ms bare, ${row.lathe.ms} ms verify)\n`,
+    );
   }
 } finally {
   fs.rmSync(artifactRoot, { recursive: true, force: true });
@@ -48,7 +60,9 @@ try {
 const table = parityTable(rows);
 process.stdout.write(`\n${table}\n`);
 const equal = rows.filter((row) => Object.values(row.match).every(Boolean)).length;
-process.stdout.write(`\n${equal} of ${rows.length} rows equal (counts, first failure name and message, every failure in the excerpt, the test inventory)\n`);
+process.stdout.write(
+  `\n${equal} of ${rows.length} rows equal (counts, first failure name and message, every failure in the excerpt, the test inventory)\n`,
+);
 const result = {
   bench: 'runner-parity',
   at: new Date().toISOString(),

@@ -18,7 +18,15 @@ import { parseArgs } from 'node:util';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
 import { isDamaging } from '../electron/core/eval/corpus/damage';
-import { CorpusTaskLineSchema, findDefaultCorpus, loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine } from '../electron/core/eval/corpus/index';
+import {
+  CorpusTaskLineSchema,
+  findDefaultCorpus,
+  loadCorpus,
+  runCorpusEval,
+  selectCorpusTasks,
+  VerificationCache,
+  type CorpusTaskLine,
+} from '../electron/core/eval/corpus/index';
 import { FAULT_FORMATS, FAULT_KINDS, MIXED, parseFaultList } from '../electron/core/llm/oracle/faults/faultSettings';
 import { figure, report } from './lib/results';
 
@@ -43,9 +51,13 @@ if (!corpusDir) throw new Error('no corpus: pass --corpus DIR or set LATHE_CORPU
 const corpus = loadCorpus(corpusDir);
 const tasks = selectCorpusTasks(corpus, values.tasks);
 const kinds = values.kinds ? values.kinds.split(',') : [...FAULT_KINDS, MIXED];
-for (const kind of kinds) if (kind !== MIXED && !(FAULT_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown fault kind '${kind}' (${FAULT_KINDS.join(', ')}, ${MIXED})`);
+for (const kind of kinds)
+  if (kind !== MIXED && !(FAULT_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown fault kind '${kind}' (${FAULT_KINDS.join(', ')}, ${MIXED})`);
 const workflows = values.workflows ? values.workflows.split(',') : WORKFLOWS;
-const formats = (values.formats ? values.formats.split(',') : [...EditFormatNameSchema.options]).map((format) => EditFormatNameSchema.parse(format));
+const formats = (values.formats ? values.formats.split(',') : [...EditFormatNameSchema.options]).map((format) =>
+  EditFormatNameSchema.parse(format),
+);
 const seed = Number(values.seed);
 
 interface Cell {
@@ -83,10 +95,14 @@ if (values.from) {
   }
   const wanted = new Set(tasks.map((task) => task.id));
   const inMatrix = new Set(cells.map(cellKey));
-  lines.push(...[...byRun.values()].filter((line) => wanted.has(line.task) && inMatrix.has(cellKey(cellOf(line) as Cell))));
+  lines.push(
+    ...[...byRun.values()].filter((line) => wanted.has(line.task) && inMatrix.has(cellKey(cellOf(line) as Cell))),
+  );
 } else {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-resilience-'));
-  const verificationCache = values['fresh-verifications'] ? undefined : new VerificationCache(path.join(workDir, 'verifications'));
+  const verificationCache = values['fresh-verifications']
+    ? undefined
+    : new VerificationCache(path.join(workDir, 'verifications'));
   // A journal that already holds runs of this matrix (same seed) is resumed: those runs are kept, not run again.
   const done = new Map<string, CorpusTaskLine>();
   if (values.journal && fs.existsSync(values.journal)) {
@@ -104,7 +120,9 @@ if (values.from) {
       const kept = tasks.flatMap((task) => done.get(`${task.id}\u0000${cellKey(cell)}`) ?? []);
       lines.push(...kept);
       const toRun = tasks.filter((task) => !done.has(`${task.id}\u0000${cellKey(cell)}`));
-      process.stdout.write(`\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${toRun.length} task(s)${kept.length > 0 ? ` (${kept.length} from the journal)` : ''}\n`);
+      process.stdout.write(
+        `\n=== [${index + 1}/${cells.length}] ${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}: ${toRun.length} task(s)${kept.length > 0 ? ` (${kept.length} from the journal)` : ''}\n`,
+      );
       if (toRun.length === 0) continue;
       const result = await runCorpusEval({
         appRoot: sourceAppRoot(),
@@ -123,7 +141,9 @@ if (values.from) {
         onTaskLine: (line) => {
           if (values.journal) fs.appendFileSync(values.journal, `${JSON.stringify(line)}\n`);
           const damage = isDamaging(line.damage) ? ` damage ${JSON.stringify(line.damage)}` : '';
-          process.stdout.write(`${line.green ? 'green ' : 'MISS  '} ${line.task} (${line.attempts ?? 0} answers, faults ${line.faults_applied.join('+') || 'none applied'}, ${Math.round(line.wall_ms / 100) / 10} s)${damage}\n`);
+          process.stdout.write(
+            `${line.green ? 'green ' : 'MISS  '} ${line.task} (${line.attempts ?? 0} answers, faults ${line.faults_applied.join('+') || 'none applied'}, ${Math.round(line.wall_ms / 100) / 10} s)${damage}\n`,
+          );
         },
       });
       lines.push(...result.lines);
@@ -138,7 +158,8 @@ if (values.from) {
  * does not solve either (more-itertools' 42k-token file in whole-file) is no measure of recovery, so
  * its misses are counted apart.
  */
-const baselineFile = values.baseline ?? path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'corpus.json');
+const baselineFile =
+  values.baseline ?? path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'corpus.json');
 const unspoiledGreen = new Map<string, boolean>();
 if (fs.existsSync(baselineFile)) {
   const details = (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as { details?: { lines?: unknown[] } }).details;
@@ -147,10 +168,17 @@ if (fs.existsSync(baselineFile)) {
     unspoiledGreen.set(`${line.task}\u0000${line.workflow}\u0000${line.edit_format}`, line.green);
   }
 }
-const solvedUnspoiled = (line: CorpusTaskLine) => unspoiledGreen.get(`${line.task}\u0000${line.workflow}\u0000${line.edit_format}`) !== false;
+const solvedUnspoiled = (line: CorpusTaskLine) =>
+  unspoiledGreen.get(`${line.task}\u0000${line.workflow}\u0000${line.edit_format}`) !== false;
 
 const rows = cells
-  .map((cell) => ({ cell, lines: lines.filter((line) => { const other = cellOf(line); return other !== null && cellKey(other) === cellKey(cell); }) }))
+  .map((cell) => ({
+    cell,
+    lines: lines.filter((line) => {
+      const other = cellOf(line);
+      return other !== null && cellKey(other) === cellKey(cell);
+    }),
+  }))
   .filter((row) => row.lines.length > 0)
   .map(({ cell, lines: runs }) => ({
     ...cell,
@@ -169,13 +197,54 @@ report({
   bench: 'resilience',
   figures: [
     figure('resilience_runs', 'task × cell runs', lines.length, 'runs'),
-    figure('resilience_green', 'runs green (complete, tests pass bare, no test lost)', percent(lines.filter((line) => line.green).length, lines.length), '%'),
-    figure('resilience_green_solvable', 'runs green where the unspoiled oracle is green', percent(lines.filter((line) => line.green && solvedUnspoiled(line)).length, lines.filter(solvedUnspoiled).length), '%', { min: 100 }),
-    figure('resilience_damaging', 'runs that left damage on their branch', lines.filter((line) => isDamaging(line.damage)).length, 'runs', { max: 0 }),
-    ...(repeats.length > 0 ? [figure('resilience_repeat_identical', 'most identical writer answers in one step (repeat)', Math.max(...repeats.map((row) => row.most_identical)), 'answers', { max: 3 })] : []),
-    figure('resilience_minutes', values.from ? "run time (sum over the journals' runs)" : 'wall time', Math.round((values.from ? lines.reduce((sum, line) => sum + line.wall_ms, 0) : Date.now() - started) / 6000) / 10, 'min'),
+    figure(
+      'resilience_green',
+      'runs green (complete, tests pass bare, no test lost)',
+      percent(lines.filter((line) => line.green).length, lines.length),
+      '%',
+    ),
+    figure(
+      'resilience_green_solvable',
+      'runs green where the unspoiled oracle is green',
+      percent(lines.filter((line) => line.green && solvedUnspoiled(line)).length, lines.filter(solvedUnspoiled).length),
+      '%',
+      { min: 100 },
+    ),
+    figure(
+      'resilience_damaging',
+      'runs that left damage on their branch',
+      lines.filter((line) => isDamaging(line.damage)).length,
+      'runs',
+      { max: 0 },
+    ),
+    ...(repeats.length > 0
+      ? [
+          figure(
+            'resilience_repeat_identical',
+            'most identical writer answers in one step (repeat)',
+            Math.max(...repeats.map((row) => row.most_identical)),
+            'answers',
+            { max: 3 },
+          ),
+        ]
+      : []),
+    figure(
+      'resilience_minutes',
+      values.from ? "run time (sum over the journals' runs)" : 'wall time',
+      Math.round((values.from ? lines.reduce((sum, line) => sum + line.wall_ms, 0) : Date.now() - started) / 6000) / 10,
+      'min',
+    ),
   ],
-  details: { corpus: corpus.dir, seed, tasks: tasks.map((task) => task.id), kinds, workflows, formats, cells: rows, lines },
+  details: {
+    corpus: corpus.dir,
+    seed,
+    tasks: tasks.map((task) => task.id),
+    kinds,
+    workflows,
+    formats,
+    cells: rows,
+    lines,
+  },
 });
 
 const verificationsRan = lines.reduce((sum, line) => sum + (line.verifications?.ran ?? 0), 0);
@@ -191,11 +260,22 @@ const md = [
   '',
   '| fault | workflow | format | feedback-check | applied | green | green (solvable) | damaging | answers | identical |',
   '| --- | --- | --- | :-: | --: | --: | --: | --: | --: | --: |',
-  ...rows.map((row) => `| ${row.kind} | ${row.workflow} | ${row.format} | ${row.check ? 'yes' : 'no'} | ${row.applied}/${row.runs} | ${row.green}/${row.runs} | ${row.green_solvable}/${row.solvable} | ${row.damaging} | ${row.mean_attempts} | ${row.kind === 'repeat' ? row.most_identical : '–'} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.kind} | ${row.workflow} | ${row.format} | ${row.check ? 'yes' : 'no'} | ${row.applied}/${row.runs} | ${row.green}/${row.runs} | ${row.green_solvable}/${row.solvable} | ${row.damaging} | ${row.mean_attempts} | ${row.kind === 'repeat' ? row.most_identical : '–'} |`,
+  ),
   '',
 ];
 const solvableMisses = lines.filter((line) => !line.green && solvedUnspoiled(line));
 if (solvableMisses.length > 0) {
-  md.push('Misses where the unspoiled oracle is green:', '', ...solvableMisses.map((line) => { const cell = cellOf(line); return `- ${line.task} · ${cell ? `${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}` : line.workflow}: ${(line.miss ?? 'not green').split('\n')[0]?.slice(0, 300)}`; }), '');
+  md.push(
+    'Misses where the unspoiled oracle is green:',
+    '',
+    ...solvableMisses.map((line) => {
+      const cell = cellOf(line);
+      return `- ${line.task} · ${cell ? `${cell.kind} × ${cell.workflow} × ${cell.format}${cell.check ? ' × feedback-check' : ''}` : line.workflow}: ${(line.miss ?? 'not green').split('\n')[0]?.slice(0, 300)}`;
+    }),
+    '',
+  );
 }
 fs.writeFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'results', 'resilience.md'), md.join('\n'));

@@ -26,13 +26,37 @@ const LOADS = Number(process.env.BENCH_UI_LOADS ?? 5);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The page's paint marks (run in the page; this project's TypeScript has no DOM library). */
-function readMarks(): { ready: number; timeline: number; diff: number; domContentLoaded: number; logRead: number; viewBuilt: number; diffRead: number; editorCreated: number; diffComputed: number; heading: string; diffText: string } {
+function readMarks(): {
+  ready: number;
+  timeline: number;
+  diff: number;
+  domContentLoaded: number;
+  logRead: number;
+  viewBuilt: number;
+  diffRead: number;
+  editorCreated: number;
+  diffComputed: number;
+  heading: string;
+  diffText: string;
+} {
   const page = globalThis as unknown as {
-    document: { documentElement: { dataset: Record<string, string | undefined> }; querySelector(selector: string): { textContent: string | null } | null };
-    performance: { getEntriesByType(type: string): { domContentLoadedEventEnd?: number }[]; getEntriesByName(name: string): { startTime: number }[] };
+    document: {
+      documentElement: { dataset: Record<string, string | undefined> };
+      querySelector(selector: string): { textContent: string | null } | null;
+    };
+    performance: {
+      getEntriesByType(type: string): { domContentLoadedEventEnd?: number }[];
+      getEntriesByName(name: string): { startTime: number }[];
+    };
   };
   // No named inner functions: tsx would wrap them in a helper the page does not have.
-  const [logRead, viewBuilt, diffRead, editorCreated, diffComputed] = ['run-log-read', 'run-view-built', 'diff-read', 'diff-editor-created', 'diff-computed'].map((name) => page.performance.getEntriesByName(`lathe:${name}`)[0]?.startTime ?? Number.NaN);
+  const [logRead, viewBuilt, diffRead, editorCreated, diffComputed] = [
+    'run-log-read',
+    'run-view-built',
+    'diff-read',
+    'diff-editor-created',
+    'diff-computed',
+  ].map((name) => page.performance.getEntriesByName(`lathe:${name}`)[0]?.startTime ?? Number.NaN);
   const data = page.document.documentElement.dataset;
   return {
     ready: Number(data.runViewReady),
@@ -45,7 +69,9 @@ function readMarks(): { ready: number; timeline: number; diff: number; domConten
     editorCreated: editorCreated ?? Number.NaN,
     diffComputed: diffComputed ?? Number.NaN,
     heading: page.document.querySelector('#timeline-heading')?.textContent ?? '',
-    diffText: page.document.querySelector('[data-testid="diff-editor"][data-path="src/big.js"][data-diff-ready]')?.textContent ?? '',
+    diffText:
+      page.document.querySelector('[data-testid="diff-editor"][data-path="src/big.js"][data-diff-ready]')
+        ?.textContent ?? '',
   };
 }
 
@@ -59,7 +85,8 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 async function main(): Promise<void> {
   const rendererDir = path.join(here, '..', 'out', 'renderer');
-  if (!fs.existsSync(path.join(rendererDir, 'index.html'))) throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error('out/renderer is missing: run `npx electron-vite build` first');
   const run = generateRun(EVENTS, DIFF_LINES);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-home-'));
   const events = new EventBus();
@@ -87,9 +114,11 @@ async function main(): Promise<void> {
       await page.goto(link.toString());
       await page.waitForSelector('html[data-run-view-ready]', { timeout: 60_000 });
       const marks = await page.evaluate(readMarks);
-      if (!marks.heading.includes(`${EVENTS} events`)) throw new Error(`the timeline shows "${marks.heading}", not ${EVENTS} events`);
+      if (!marks.heading.includes(`${EVENTS} events`))
+        throw new Error(`the timeline shows "${marks.heading}", not ${EVENTS} events`);
       // Painted means the file's lines are on screen, on both sides, not an empty box (the rows or Monaco, if it was quicker than this check).
-      if ((marks.diffText.match(/export const value1 = compute\(1\);/g) ?? []).length < 2) throw new Error(`the diff shows "${marks.diffText.slice(0, 200)}", not the file's first line on both sides`);
+      if ((marks.diffText.match(/export const value1 = compute\(1\);/g) ?? []).length < 2)
+        throw new Error(`the diff shows "${marks.diffText.slice(0, 200)}", not the file's first line on both sides`);
       // Monaco's own moments are read once it has replaced the plain rows.
       await page.waitForSelector('[data-testid="diff-editor"][data-editor="monaco"]', { timeout: 60_000 });
       const monaco = await page.evaluate(readMarks);
@@ -104,16 +133,62 @@ async function main(): Promise<void> {
     report({
       bench: 'ui',
       figures: [
-        figure('run_view_first_paint_ms', `run view first paint (${EVENTS} events, ${DIFF_LINES}-line diff), median of ${LOADS}`, round(ready), 'ms', { max: 1000 }),
-        figure('timeline_painted_ms', 'timeline painted (median)', round(median(loads.map((entry) => entry.timeline))), 'ms'),
+        figure(
+          'run_view_first_paint_ms',
+          `run view first paint (${EVENTS} events, ${DIFF_LINES}-line diff), median of ${LOADS}`,
+          round(ready),
+          'ms',
+          { max: 1000 },
+        ),
+        figure(
+          'timeline_painted_ms',
+          'timeline painted (median)',
+          round(median(loads.map((entry) => entry.timeline))),
+          'ms',
+        ),
         figure('diff_painted_ms', 'diff painted (median)', round(median(loads.map((entry) => entry.diff))), 'ms'),
-        figure('dom_content_loaded_ms', 'DOMContentLoaded (median)', round(median(loads.map((entry) => entry.domContentLoaded))), 'ms'),
-        figure('run_log_read_ms', `run log read over the contract (median)`, round(median(loads.map((entry) => entry.logRead))), 'ms'),
-        figure('run_view_reduce_ms', 'log reduced to the view (median)', round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))), 'ms'),
-        figure('diff_read_ms', 'diff read over the contract (median)', round(median(loads.map((entry) => entry.diffRead))), 'ms'),
-        figure('diff_editor_created_ms', 'Monaco diff editor created, after the first paint (median)', round(median(loads.map((entry) => entry.editorCreated))), 'ms'),
-        figure('diff_computed_ms', 'Monaco diff shown in place of the rows (median)', round(median(loads.map((entry) => entry.diffComputed))), 'ms'),
-        figure('run_view_worst_ms', 'run view first paint, slowest load', round(Math.max(...loads.map((entry) => entry.ready))), 'ms'),
+        figure(
+          'dom_content_loaded_ms',
+          'DOMContentLoaded (median)',
+          round(median(loads.map((entry) => entry.domContentLoaded))),
+          'ms',
+        ),
+        figure(
+          'run_log_read_ms',
+          `run log read over the contract (median)`,
+          round(median(loads.map((entry) => entry.logRead))),
+          'ms',
+        ),
+        figure(
+          'run_view_reduce_ms',
+          'log reduced to the view (median)',
+          round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))),
+          'ms',
+        ),
+        figure(
+          'diff_read_ms',
+          'diff read over the contract (median)',
+          round(median(loads.map((entry) => entry.diffRead))),
+          'ms',
+        ),
+        figure(
+          'diff_editor_created_ms',
+          'Monaco diff editor created, after the first paint (median)',
+          round(median(loads.map((entry) => entry.editorCreated))),
+          'ms',
+        ),
+        figure(
+          'diff_computed_ms',
+          'Monaco diff shown in place of the rows (median)',
+          round(median(loads.map((entry) => entry.diffComputed))),
+          'ms',
+        ),
+        figure(
+          'run_view_worst_ms',
+          'run view first paint, slowest load',
+          round(Math.max(...loads.map((entry) => entry.ready))),
+          'ms',
+        ),
       ],
       details: { loads, events: run.events, diffLines: run.diffLines, chromium: browser.version() },
     });

@@ -19,7 +19,12 @@ import { systemPrompt } from '../electron/core/agents/buildMessages';
 import { PromptLibrary } from '../electron/core/agents/promptLibrary';
 import { agentSpecFor, type AgentContext } from '../electron/core/agents/registry';
 import { getEditFormat } from '../electron/core/edits/formats';
-import { findDefaultCorpus, loadCorpus, selectCorpusTasks, defaultCorpusCache } from '../electron/core/eval/corpus/index';
+import {
+  findDefaultCorpus,
+  loadCorpus,
+  selectCorpusTasks,
+  defaultCorpusCache,
+} from '../electron/core/eval/corpus/index';
 import { modelCounter } from '../electron/core/llm/llama/modelCounter';
 import { estimateTokens } from '../electron/core/llm/results';
 import { ensureBenchModel } from './llm/benchModel';
@@ -40,7 +45,8 @@ const quantile = (values: number[], q: number) => {
 
 async function main(): Promise<void> {
   const window = Number(argument('window') ?? 4096);
-  const corpusDir = argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..')) ?? '/work/shared/corpus';
+  const corpusDir =
+    argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..')) ?? '/work/shared/corpus';
   const corpus = loadCorpus(corpusDir);
   const tasks = selectCorpusTasks(corpus, argument('tasks'));
   const { modelPath } = ensureBenchModel((line) => console.error(line));
@@ -57,12 +63,32 @@ async function main(): Promise<void> {
     for (const { purpose, modelRole } of ROLE_CALLS[workflowName]) {
       const spec = agentSpecFor(purpose, workflow);
       if (!spec) continue;
-      const state = initialState({ runId: '20260101T000000Z', goal: 'fixed part', goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 });
-      const ctx = { state, workflow, prompts, editFormat: getEditFormat(config.edit_format) } as unknown as AgentContext;
+      const state = initialState({
+        runId: '20260101T000000Z',
+        goal: 'fixed part',
+        goalHash: 'bench',
+        config,
+        now: new Date(0).toISOString(),
+        nowMs: 0,
+      });
+      const ctx = {
+        state,
+        workflow,
+        prompts,
+        editFormat: getEditFormat(config.edit_format),
+      } as unknown as AgentContext;
       const schema = spec.schema(ctx);
       const full = systemPrompt(spec, ctx, schema, 'full');
       const short = systemPrompt(spec, ctx, schema, 'short');
-      fixed.push({ workflow: workflowName, role: modelRole, purpose, full_tokens: counter.countText(full), short_tokens: counter.countText(short), full_estimate: estimateTokens(full), short_estimate: estimateTokens(short) });
+      fixed.push({
+        workflow: workflowName,
+        role: modelRole,
+        purpose,
+        full_tokens: counter.countText(full),
+        short_tokens: counter.countText(short),
+        full_estimate: estimateTokens(full),
+        short_estimate: estimateTokens(short),
+      });
     }
   }
 
@@ -78,14 +104,25 @@ async function main(): Promise<void> {
         const cell = await firstPrompt(input);
         // A whole-file writer must be shown and rewrite the whole file: a window smaller than the file cannot hold that in any form (decision 63).
         if (cell.overflow && cell.message?.startsWith('whole-file needs')) {
-          cells.push({ task: task.id, workflow: workflowName, role: call.modelRole, purpose: call.purpose, edit_format: 'search-replace', whole_file_limit: cell.message, ...(await firstPrompt({ ...input, editFormat: 'search-replace' })) });
-        } else cells.push({ task: task.id, workflow: workflowName, role: call.modelRole, purpose: call.purpose, ...cell });
+          cells.push({
+            task: task.id,
+            workflow: workflowName,
+            role: call.modelRole,
+            purpose: call.purpose,
+            edit_format: 'search-replace',
+            whole_file_limit: cell.message,
+            ...(await firstPrompt({ ...input, editFormat: 'search-replace' })),
+          });
+        } else
+          cells.push({ task: task.id, workflow: workflowName, role: call.modelRole, purpose: call.purpose, ...cell });
       }
     }
     console.error(`${task.id}: ${cells.filter((cell) => cell.task === task.id && cell.overflow).length} overflows`);
   }
 
-  const codeFiles = tasks.map((task) => path.join(defaultCorpusCache(), 'context-repos', `${task.id}-${task.fix_commit.slice(0, 8)}`));
+  const codeFiles = tasks.map((task) =>
+    path.join(defaultCorpusCache(), 'context-repos', `${task.id}-${task.fix_commit.slice(0, 8)}`),
+  );
   const error = estimateError(codeFiles, (text) => counter.countText(text));
   await model.dispose();
 
@@ -108,24 +145,65 @@ async function main(): Promise<void> {
       prompt_p50: quantile(prompt, 0.5),
       prompt_max: quantile(prompt, 1),
       context_p50: quantile(code, 0.5),
-      errors: [...new Set(list.map((cell) => cell.error).filter((value): value is string => typeof value === 'string'))],
+      errors: [
+        ...new Set(list.map((cell) => cell.error).filter((value): value is string => typeof value === 'string')),
+      ],
     };
   });
   const overflows = cells.filter((cell) => cell.overflow === true).length;
   const wholeFileLimit = cells.filter((cell) => typeof cell.whole_file_limit === 'string').length;
-  const result = { at: new Date().toISOString(), machine: machine(), window, model: path.basename(modelPath), corpus: corpus.dir, tasks: tasks.length, overflows, whole_file_limit: wholeFileLimit, fixed, per_role: perRole, estimate_error: error, cells };
+  const result = {
+    at: new Date().toISOString(),
+    machine: machine(),
+    window,
+    model: path.basename(modelPath),
+    corpus: corpus.dir,
+    tasks: tasks.length,
+    overflows,
+    whole_file_limit: wholeFileLimit,
+    fixed,
+    per_role: perRole,
+    estimate_error: error,
+    cells,
+  };
   const out = path.resolve(import.meta.dirname, 'results', 'window.json');
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 
-  console.log(`Fixed part of each role's prompt (system prompt, rules, edit format, answer schema), bench GGUF tokens (estimate):`);
+  console.log(
+    `Fixed part of each role's prompt (system prompt, rules, edit format, answer schema), bench GGUF tokens (estimate):`,
+  );
   console.log('| workflow | role · purpose | full | short |\n|---|---|---|---|');
-  for (const row of fixed) console.log(`| ${String(row.workflow)} | ${String(row.role)} · ${String(row.purpose)} | ${String(row.full_tokens)} (${String(row.full_estimate)}) | ${String(row.short_tokens)} (${String(row.short_estimate)}) |`);
-  console.log(`\nFirst prompt of each role at a ${window}-token window, ${tasks.length} corpus tasks, counted with the bench GGUF's tokenizer and chat template (answer reserve included in the window):`);
-  console.log('| workflow · role · purpose | measured | overflows | short form | whole-file cannot fit (measured as search-replace) | prompt p50 / max | context p50 |\n|---|---|---|---|---|---|---|');
-  for (const row of perRole) console.log(`| ${row.call} | ${row.measured}/${row.tasks} | ${row.overflows} | ${row.short_form} | ${row.whole_file_limit} | ${row.prompt_p50} / ${row.prompt_max} | ${row.context_p50} |${row.errors.length > 0 ? ` not measured: ${row.errors[0]}` : ''}`);
-  console.log(`\nEstimate (4 characters a token) against the bench tokenizer on the corpus's source files: ${JSON.stringify(error)}`);
-  console.log(`overflows: ${overflows} of ${cells.length} prompts (${wholeFileLimit} whole-file prompts whose file alone exceeds the window, measured as search-replace); written ${path.relative(process.cwd(), out)}`);
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ window, tasks: tasks.length, prompts: cells.length, overflows, whole_file_limit: wholeFileLimit, estimate_error: error }));
+  for (const row of fixed)
+    console.log(
+      `| ${String(row.workflow)} | ${String(row.role)} · ${String(row.purpose)} | ${String(row.full_tokens)} (${String(row.full_estimate)}) | ${String(row.short_tokens)} (${String(row.short_estimate)}) |`,
+    );
+  console.log(
+    `\nFirst prompt of each role at a ${window}-token window, ${tasks.length} corpus tasks, counted with the bench GGUF's tokenizer and chat template (answer reserve included in the window):`,
+  );
+  console.log(
+    '| workflow · role · purpose | measured | overflows | short form | whole-file cannot fit (measured as search-replace) | prompt p50 / max | context p50 |\n|---|---|---|---|---|---|---|',
+  );
+  for (const row of perRole)
+    console.log(
+      `| ${row.call} | ${row.measured}/${row.tasks} | ${row.overflows} | ${row.short_form} | ${row.whole_file_limit} | ${row.prompt_p50} / ${row.prompt_max} | ${row.context_p50} |${row.errors.length > 0 ? ` not measured: ${row.errors[0]}` : ''}`,
+    );
+  console.log(
+    `\nEstimate (4 characters a token) against the bench tokenizer on the corpus's source files: ${JSON.stringify(error)}`,
+  );
+  console.log(
+    `overflows: ${overflows} of ${cells.length} prompts (${wholeFileLimit} whole-file prompts whose file alone exceeds the window, measured as search-replace); written ${path.relative(process.cwd(), out)}`,
+  );
+  if (process.argv.includes('--json'))
+    console.log(
+      JSON.stringify({
+        window,
+        tasks: tasks.length,
+        prompts: cells.length,
+        overflows,
+        whole_file_limit: wholeFileLimit,
+        estimate_error: error,
+      }),
+    );
   if (overflows > 0) process.exitCode = 1;
 }
 

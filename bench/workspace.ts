@@ -35,12 +35,25 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
   };
 
   const facade = createGitFacade();
-  const start = await time(() => facade.startRun(repo, { runId: 'bench-wt', branchPrefix: 'lathe', allowDirty: false }));
+  const start = await time(() =>
+    facade.startRun(repo, { runId: 'bench-wt', branchPrefix: 'lathe', allowDirty: false }),
+  );
   const worktreeRun = start.value;
   const lathe: number[] = [];
   for (let step = 0; step < STEPS; step++) {
     edit(worktreeRun.workDir, step);
-    lathe.push((await time(() => facade.commitStep(worktreeRun, targets(step), { runId: 'bench-wt', taskId: `T${step + 1}`, title: `step ${step}`, role: 'coder' }))).ms);
+    lathe.push(
+      (
+        await time(() =>
+          facade.commitStep(worktreeRun, targets(step), {
+            runId: 'bench-wt',
+            taskId: `T${step + 1}`,
+            title: `step ${step}`,
+            role: 'coder',
+          }),
+        )
+      ).ms,
+    );
   }
 
   // The same steps by hand with native git, in a second worktree of the same repository.
@@ -51,10 +64,22 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
   for (let step = 0; step < STEPS; step++) {
     edit(nativeDir, step);
     native.push(
-      (await time(() => {
-        git(nativeDir, 'add', '--all', '--', ...targets(step));
-        git(nativeDir, 'commit', '--quiet', '--no-gpg-sign', '--no-verify', '-m', `lathe(T${step + 1}): step ${step}`, '--', ...targets(step));
-      })).ms,
+      (
+        await time(() => {
+          git(nativeDir, 'add', '--all', '--', ...targets(step));
+          git(
+            nativeDir,
+            'commit',
+            '--quiet',
+            '--no-gpg-sign',
+            '--no-verify',
+            '-m',
+            `lathe(T${step + 1}): step ${step}`,
+            '--',
+            ...targets(step),
+          );
+        })
+      ).ms,
     );
   }
 
@@ -62,14 +87,31 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
   const isoRepo = generateRepo(FILES, { commit: true });
   cleanup.push(isoRepo);
   const isoFacade = createGitFacade({ useNativeGit: false });
-  const isoStart = await time(() => isoFacade.startRun(isoRepo, { runId: 'bench-iso', branchPrefix: 'lathe', allowDirty: false }));
+  const isoStart = await time(() =>
+    isoFacade.startRun(isoRepo, { runId: 'bench-iso', branchPrefix: 'lathe', allowDirty: false }),
+  );
   const iso: number[] = [];
   for (let step = 0; step < STEPS; step++) {
     edit(isoRepo, step);
-    iso.push((await time(() => isoFacade.commitStep(isoStart.value, targets(step), { runId: 'bench-iso', taskId: `T${step + 1}`, title: `step ${step}`, role: 'coder' }))).ms);
+    iso.push(
+      (
+        await time(() =>
+          isoFacade.commitStep(isoStart.value, targets(step), {
+            runId: 'bench-iso',
+            taskId: `T${step + 1}`,
+            title: `step ${step}`,
+            role: 'coder',
+          }),
+        )
+      ).ms,
+    );
   }
-  const fsck = spawnSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], { cwd: repo, encoding: 'utf8' });
-  if (fsck.status !== 0 || fsck.stdout.trim()) throw new Error(`fsck failed after the bench: ${fsck.stdout}${fsck.stderr}`);
+  const fsck = spawnSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  if (fsck.status !== 0 || fsck.stdout.trim())
+    throw new Error(`fsck failed after the bench: ${fsck.stdout}${fsck.stderr}`);
   const latheTiming = summarize(lathe);
   const nativeTiming = summarize(native);
   const isoTiming = summarize(iso);
@@ -103,36 +145,74 @@ function spawnAndWait(argv: string[], cwd: string): Promise<void> {
 async function verifierBench(): Promise<Record<string, Timing | number>> {
   const repo = generateRepo(50, { commit: true });
   cleanup.push(repo);
-  const run = await createGitFacade().startRun(repo, { runId: 'bench-verify', branchPrefix: 'lathe', allowDirty: false });
+  const run = await createGitFacade().startRun(repo, {
+    runId: 'bench-verify',
+    branchPrefix: 'lathe',
+    allowDirty: false,
+  });
   const artifacts = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-art-'));
   cleanup.push(artifacts);
   const argv = ['/bin/true'];
   const runs = Number(process.env.BENCH_VERIFY_RUNS ?? 60);
   const commit = git(repo, 'rev-parse', 'HEAD');
-  const view = sandboxView({ env: { PATH: process.env.PATH }, commands: [argv], cwd: repo, readPaths: [], shown: [repo] });
-  const sandboxOnly = bwrapArgv({ readOnly: readOnlyRootsFor(repo), writableWorkDir: null, protect: [], writable: artifacts, view, tmpBytes: SANDBOX_TMP_BYTES, cwd: repo, argv });
+  const view = sandboxView({
+    env: { PATH: process.env.PATH },
+    commands: [argv],
+    cwd: repo,
+    readPaths: [],
+    shown: [repo],
+  });
+  const sandboxOnly = bwrapArgv({
+    readOnly: readOnlyRootsFor(repo),
+    writableWorkDir: null,
+    protect: [],
+    writable: artifacts,
+    view,
+    tmpBytes: SANDBOX_TMP_BYTES,
+    cwd: repo,
+    argv,
+  });
   const verified = async (request: Parameters<typeof verify>[0]) => {
     const result = await verify(request);
-    if (result.status !== 'PASS') throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);
+    if (result.status !== 'PASS')
+      throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);
   };
   const bare = () => spawnAndWait(argv, repo);
   const sandboxed = {
     bwrapAlone: () => spawnAndWait(sandboxOnly, repo),
-    verifyBwrap: () => verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
-    verifyBwrapWorktree: () => verified({ workDir: run.workDir, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
+    verifyBwrap: () =>
+      verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
+    verifyBwrapWorktree: () =>
+      verified({ workDir: run.workDir, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
     // As a run calls it after its own step commit: the engine vouches for the tree (decision 67).
-    verifyBwrapWorktreeVouched: () => verified({ workDir: run.workDir, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap', workTreeAt: run.baseCommit }),
+    verifyBwrapWorktreeVouched: () =>
+      verified({
+        workDir: run.workDir,
+        argv,
+        timeoutMs: 30_000,
+        artifactRoot: artifacts,
+        isolation: 'bwrap',
+        workTreeAt: run.baseCommit,
+      }),
   };
   // The fallback's disk-heavy copy would disturb the rounds above: it gets rounds of its own.
-  const fallback = { verifyCheckout: () => verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'checkout', commit }) };
+  const fallback = {
+    verifyCheckout: () =>
+      verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'checkout', commit }),
+  };
   const rounds = async <K extends string>(tasks: Record<K, () => Promise<void>>, count: number) => {
-    const samples = { bare: [] as number[], ...Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]])) } as Record<K | 'bare', number[]>;
+    const samples = {
+      bare: [] as number[],
+      ...Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]])),
+    } as Record<K | 'bare', number[]>;
     for (const task of Object.values<() => Promise<void>>(tasks)) await task();
     for (let index = 0; index < count; index++) {
       samples.bare.push((await time(bare)).ms);
-      for (const [name, task] of Object.entries<() => Promise<void>>(tasks)) samples[name as K].push((await time(task)).ms);
+      for (const [name, task] of Object.entries<() => Promise<void>>(tasks))
+        samples[name as K].push((await time(task)).ms);
     }
-    const over = (name: K) => summarize(samples[name].map((ms, index) => ms - (samples.bare[index] as number))).medianMs;
+    const over = (name: K) =>
+      summarize(samples[name].map((ms, index) => ms - (samples.bare[index] as number))).medianMs;
     return { samples, over };
   };
   const main = await rounds(sandboxed, runs);
@@ -160,7 +240,13 @@ async function summaryBench(): Promise<Record<string, Timing | number>> {
   const cold = await time(() => tools.repoSummary());
   const warm: number[] = [];
   for (let index = 0; index < 5; index++) warm.push((await time(() => tools.repoSummary())).ms);
-  return { files: FILES, coldMs: round(cold.ms), warm: summarize(warm), summaryBytes: Buffer.byteLength(cold.value), summaryLines: cold.value.split('\n').length };
+  return {
+    files: FILES,
+    coldMs: round(cold.ms),
+    warm: summarize(warm),
+    summaryBytes: Buffer.byteLength(cold.value),
+    summaryLines: cold.value.split('\n').length,
+  };
 }
 
 function row(name: string, value: string, note = ''): string {
@@ -171,8 +257,22 @@ async function main(): Promise<void> {
   const out = path.join(here, 'results', 'workspace.json');
   // BENCH_ONLY runs one part and keeps the other parts' last figures in the JSON.
   const only = process.env.BENCH_ONLY;
-  const previous = only && fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
-  const results = { commit: {}, verifier: {}, summary: {}, ...previous, machine: { cpus: os.cpus().length, node: process.version, platform: `${process.platform} ${os.release()}`, loadAverage: os.loadavg().map(round) }, files: FILES, steps: STEPS };
+  const previous =
+    only && fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
+  const results = {
+    commit: {},
+    verifier: {},
+    summary: {},
+    ...previous,
+    machine: {
+      cpus: os.cpus().length,
+      node: process.version,
+      platform: `${process.platform} ${os.release()}`,
+      loadAverage: os.loadavg().map(round),
+    },
+    files: FILES,
+    steps: STEPS,
+  };
   try {
     if (!only || only === 'commit') results.commit = await commitBench();
     if (!only || only === 'verifier') results.verifier = await verifierBench();
@@ -185,26 +285,58 @@ async function main(): Promise<void> {
   const s = results.summary as Record<string, Timing & number>;
   const sections = {
     commit: [
-      row(`commit per step, native git (${FILES} files)`, `${c.nativeGit?.medianMs} ms`, 'git add + git commit -- paths'),
+      row(
+        `commit per step, native git (${FILES} files)`,
+        `${c.nativeGit?.medianMs} ms`,
+        'git add + git commit -- paths',
+      ),
       row('commit per step, Lathe worktree run', `${c.latheWorktree?.medianMs} ms`, `ratio ${c.ratioWorktree}× native`),
-      row('commit per step, Lathe isomorphic-git only', `${c.latheInPlaceIsomorphicOnly?.medianMs} ms`, `ratio ${c.ratioIsomorphicOnly}× native`),
+      row(
+        'commit per step, Lathe isomorphic-git only',
+        `${c.latheInPlaceIsomorphicOnly?.medianMs} ms`,
+        `ratio ${c.ratioIsomorphicOnly}× native`,
+      ),
       row('startRun (worktree add)', `${c.startRunWorktreeMs} ms`, 'once per run'),
     ],
     verifier: [
       row('bare spawn of /bin/true', `${v.bareSpawn?.medianMs} ms`, `${v.runs} interleaved rounds`),
-      row('bubblewrap alone (the sandbox itself)', `${v.bwrapAlone?.medianMs} ms`, `over bare ${v.bwrapAloneOverheadMs} ms`),
-      row('verify() in bubblewrap, a checkout', `${v.verifyBwrap?.medianMs} ms`, `verify-overhead-over-bare-spawn ${v.overheadBwrapMs} ms (goal ≤ 15)`),
-      row('verify() in bubblewrap, a run worktree', `${v.verifyBwrapWorktreeVouched?.medianMs} ms`, `over bare ${v.overheadBwrapWorktreeVouchedMs} ms, as a run calls it (goal ≤ 15)`),
-      row('  first verify of that worktree', `${v.verifyBwrapWorktree?.medianMs} ms`, `over bare ${v.overheadBwrapWorktreeMs} ms (+ git status before)`),
+      row(
+        'bubblewrap alone (the sandbox itself)',
+        `${v.bwrapAlone?.medianMs} ms`,
+        `over bare ${v.bwrapAloneOverheadMs} ms`,
+      ),
+      row(
+        'verify() in bubblewrap, a checkout',
+        `${v.verifyBwrap?.medianMs} ms`,
+        `verify-overhead-over-bare-spawn ${v.overheadBwrapMs} ms (goal ≤ 15)`,
+      ),
+      row(
+        'verify() in bubblewrap, a run worktree',
+        `${v.verifyBwrapWorktreeVouched?.medianMs} ms`,
+        `over bare ${v.overheadBwrapWorktreeVouchedMs} ms, as a run calls it (goal ≤ 15)`,
+      ),
+      row(
+        '  first verify of that worktree',
+        `${v.verifyBwrapWorktree?.medianMs} ms`,
+        `over bare ${v.overheadBwrapWorktreeMs} ms (+ git status before)`,
+      ),
       row('verify() checkout fallback', `${v.verifyCheckout?.medianMs} ms`, `over bare ${v.overheadCheckoutMs} ms`),
     ],
-    summary: [row(`repo summary, ${FILES} files (warm)`, `${s.warm?.medianMs} ms`, `cold ${s.coldMs} ms, ${s.summaryBytes} bytes`)],
+    summary: [
+      row(
+        `repo summary, ${FILES} files (warm)`,
+        `${s.warm?.medianMs} ms`,
+        `cold ${s.coldMs} ms, ${s.summaryBytes} bytes`,
+      ),
+    ],
   };
   const shown = Object.entries(sections).flatMap(([name, rows]) => (!only || only === name ? rows : []));
   process.stdout.write(`${[row('measure', 'median', 'notes'), ...shown].join('\n')}\n`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), out)} (load average ${results.machine.loadAverage.join(', ')}; the machine is shared)\n`);
+  process.stdout.write(
+    `wrote ${path.relative(process.cwd(), out)} (load average ${results.machine.loadAverage.join(', ')}; the machine is shared)\n`,
+  );
 }
 
 await main();

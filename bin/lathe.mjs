@@ -8,7 +8,9 @@ let bundle;
 try {
   bundle = await ensureCli({ log: (line) => process.stderr.write(`${line}\n`) });
 } catch (error) {
-  process.stderr.write(`lathe: the CLI could not be built: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `lathe: the CLI could not be built: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(2);
 }
 await import(pathToFileURL(bundle).href);

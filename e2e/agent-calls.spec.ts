@@ -4,11 +4,14 @@ import { writeGateTranscript } from '../test-support/e2e/gateTranscript';
 import { expect, test } from '../test-support/e2e/fixtures';
 import { screen, watchPageProblems } from '../test-support/e2e/screens';
 
-const GOAL = 'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
+const GOAL =
+  'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
 const COMMENT = 'also add a test for an even-length list';
 
 // Issue 29: a rejection's comment reached the Coder, and nothing shown said so.
-test('Activity: an agent call expands to its messages and answer, the human’s comment marked where the Coder got it', async ({ app }) => {
+test('Activity: an agent call expands to its messages and answer, the human’s comment marked where the Coder got it', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const repo = makeExampleRepo('js-stats');
   const spec = writeGateTranscript(makeTempDir('lathe-e2e-replay-'));
@@ -51,15 +54,24 @@ test('Activity: an agent call expands to its messages and answer, the human’s 
       const call = coderT1.nth(index);
       await call.locator('summary').click();
       await expect(call.getByTestId('call-record')).toBeVisible();
-      if ((await call.getByTestId('call-origin-part').count()) > 0 && (await call.getByText(`User: ${COMMENT}`).count()) > 0) marked = call;
+      if (
+        (await call.getByTestId('call-origin-part').count()) > 0 &&
+        (await call.getByText(`User: ${COMMENT}`).count()) > 0
+      )
+        marked = call;
     }
     if (!marked) throw new Error('no Coder call shows the comment');
     const human = marked.locator('.call-part.origin-human');
     await expect(human.locator('.call-origin')).toHaveText("from the human's rejection at the step gate");
     await expect(human.locator('.call-text')).toHaveText(`User: ${COMMENT}`);
     // The verdict the human saw with the gate, then the Supervisor's escalation note after its low score.
-    await expect(marked.locator('.call-part.origin-supervisor .call-origin')).toHaveText(["from the Supervisor's verdict at the step gate", "from the Supervisor's escalation note"]);
-    await expect(marked.getByRole('region', { name: 'user message' })).toContainText('"feedback": "(shown below, by origin)"');
+    await expect(marked.locator('.call-part.origin-supervisor .call-origin')).toHaveText([
+      "from the Supervisor's verdict at the step gate",
+      "from the Supervisor's escalation note",
+    ]);
+    await expect(marked.getByRole('region', { name: 'user message' })).toContainText(
+      '"feedback": "(shown below, by origin)"',
+    );
     await expect(marked.getByRole('region', { name: 'context items' })).toContainText('src/stats.js');
     await expect(marked.getByRole('region', { name: 'answer' })).toContainText('answer · output');
     await human.scrollIntoViewIfNeeded();

@@ -11,8 +11,14 @@ const REPLAY = path.resolve('resources/replays/js-stats.dev-agent.json');
 /** Summary modules built on mean() and median(): together far more than the Coder's 16k-token window. */
 function addSummaryModules(repo: TempRepo, count: number): void {
   for (let index = 0; index < count; index++) {
-    const steps = Array.from({ length: 60 }, (_, step) => `  const part${step} = values.slice(${step}).map((value) => value * ${step + 1} + mean(values));`).join('\n');
-    repo.write(`src/summaries/summary${index}.js`, `import { mean, median } from '../stats.js';\n\n/** Summary ${index}: a weighted spread around the median. */\nexport function summary${index}(values) {\n${steps}\n  return median(values) + part0.length;\n}\n`);
+    const steps = Array.from(
+      { length: 60 },
+      (_, step) => `  const part${step} = values.slice(${step}).map((value) => value * ${step + 1} + mean(values));`,
+    ).join('\n');
+    repo.write(
+      `src/summaries/summary${index}.js`,
+      `import { mean, median } from '../stats.js';\n\n/** Summary ${index}: a weighted spread around the median. */\nexport function summary${index}(values) {\n${steps}\n  return median(values) + part0.length;\n}\n`,
+    );
   }
   repo.commitAll('Summary modules');
 }
@@ -51,7 +57,9 @@ test('the run view shows, per agent call, what context was included and what was
   expect(problems).toEqual([]);
 });
 
-test('a repository larger than the window: the call lists what was dropped and why, beside what was included', async ({ app }) => {
+test('a repository larger than the window: the call lists what was dropped and why, beside what was included', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const repo = makeExampleRepo('js-stats');
   addSummaryModules(repo, 30);
@@ -69,7 +77,9 @@ test('a repository larger than the window: the call lists what was dropped and w
   await expect(included.locator('li').first()).toContainText('src/stats.js');
   await expect(included).not.toContainText(/src\/summaries\/summary\d+\.js/);
   await expect(dropped).toContainText(/src\/summaries\/summary\d+\.js/);
-  await expect(dropped).toContainText(/ranked #\d+; (scored under [\d.]+ of the best source file|no room|budget spent)/);
+  await expect(dropped).toContainText(
+    /ranked #\d+; (scored under [\d.]+ of the best source file|no room|budget spent)/,
+  );
   await first.scrollIntoViewIfNeeded();
   await screen(page, 'context-calls-dropped');
   expect(problems).toEqual([]);

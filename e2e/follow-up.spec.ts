@@ -7,9 +7,12 @@ import { startDevAgentRun } from '../test-support/e2e/startRun';
 
 /** Issue 29: Follow up in History opens the New run form for a follow-up; the new run's row links back to the run it continues. */
 
-const FOLLOW_UP_GOAL = 'Keep median() fixed, and make sure the whole test suite still passes on top of the previous run.';
+const FOLLOW_UP_GOAL =
+  'Keep median() fixed, and make sure the whole test suite still passes on top of the previous run.';
 
-test('Follow up on a finished run: the form says so, the new run completes, History links it to its parent', async ({ app }) => {
+test('Follow up on a finished run: the form says so, the new run completes, History links it to its parent', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);

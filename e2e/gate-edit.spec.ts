@@ -9,7 +9,9 @@ import { screen, watchPageProblems } from '../test-support/e2e/screens';
 const GOAL = 'Fix median() in src/stats.js so the median test passes.';
 const USER_LINE = '// Reviewed at the code gate by a person.';
 
-test('a pending code gate: edit its diff in Monaco, approve with the edits, the branch carries them as the user’s commit', async ({ app }) => {
+test('a pending code gate: edit its diff in Monaco, approve with the edits, the branch carries them as the user’s commit', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -39,8 +41,13 @@ test('a pending code gate: edit its diff in Monaco, approve with the edits, the 
     await gate.getByRole('button', { name: /^Open the diff/ }).click();
     await expect(page.getByRole('tab', { name: /Changes/ })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('gate-edit-note')).toBeVisible();
-    await page.getByTestId('file-list').getByRole('button', { name: /src\/stats\.js/ }).click();
-    await expect(page.locator('[data-testid="diff-editor"][data-path="src/stats.js"][data-diff-ready="true"]')).toBeVisible();
+    await page
+      .getByTestId('file-list')
+      .getByRole('button', { name: /src\/stats\.js/ })
+      .click();
+    await expect(
+      page.locator('[data-testid="diff-editor"][data-path="src/stats.js"][data-diff-ready="true"]'),
+    ).toBeVisible();
     const modified = page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor');
     await expect(modified).toContainText('sorted');
     await modified.locator('.view-lines').click();

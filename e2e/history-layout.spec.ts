@@ -7,9 +7,12 @@ import { startDevAgentRun } from '../test-support/e2e/startRun';
 
 /** Issue 29, item 6: History at 800×600 — every action on screen, multi-line goals marked, Export patch confirmed. */
 
-const LONG_GOAL = 'Fix median() in src/stats.js so the median test passes, and keep the input array unchanged while doing it.\nAlso document mean() and median() in README.md.\nThird line the list must not show.';
+const LONG_GOAL =
+  'Fix median() in src/stats.js so the median test passes, and keep the input array unchanged while doing it.\nAlso document mean() and median() in README.md.\nThird line the list must not show.';
 
-test('History at 800×600 keeps every action on screen, marks a multi-line goal, and confirms an export', async ({ app }) => {
+test('History at 800×600 keeps every action on screen, marks a multi-line goal, and confirms an export', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -28,7 +31,14 @@ test('History at 800×600 keeps every action on screen, marks a multi-line goal,
     await page.getByRole('button', { name: 'History', exact: true }).click();
     for (const runId of [first, second]) {
       const row = page.locator(`tr[data-run-id='${runId}']`);
-      for (const name of [`Open run ${runId}`, `Report of run ${runId}`, 'Merge', `Follow up on run ${runId}`, 'Export patch', 'Undo']) {
+      for (const name of [
+        `Open run ${runId}`,
+        `Report of run ${runId}`,
+        'Merge',
+        `Follow up on run ${runId}`,
+        'Export patch',
+        'Undo',
+      ]) {
         const button = row.getByRole('button', { name, exact: true });
         await expect(button).toBeVisible();
         const box = await button.boundingBox();
@@ -41,7 +51,13 @@ test('History at 800×600 keeps every action on screen, marks a multi-line goal,
     await expect(longRow.locator('.goal-line')).toHaveText(/…$/);
     await expect(longRow.locator('.goal-line')).toHaveAttribute('title', LONG_GOAL);
     // The spec compiles without the DOM library; the page's document is reached through globalThis.
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+            .scrollWidth,
+      ),
+    ).toBeLessThanOrEqual(800);
 
     await longRow.getByRole('button', { name: 'Export patch', exact: true }).click();
     const status = page.getByTestId('export-status');

@@ -2,7 +2,10 @@ import { makeTempRepo } from '../test-support/tempRepo';
 import { expect, test } from '../test-support/e2e/fixtures';
 
 test('opens a repository by path and shows its branch, state and empty runs list', async ({ app }, testInfo) => {
-  const repo = makeTempRepo({ branch: 'feature/e2e-check', files: { 'src/index.js': 'export const a = 1;\n', 'README.md': '# fixture\n' } });
+  const repo = makeTempRepo({
+    branch: 'feature/e2e-check',
+    files: { 'src/index.js': 'export const a = 1;\n', 'README.md': '# fixture\n' },
+  });
   repo.write('src/index.js', 'export const a = 2;\n');
   try {
     const { page } = app;

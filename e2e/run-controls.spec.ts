@@ -9,7 +9,9 @@ import { screen, watchPageProblems } from '../test-support/e2e/screens';
 import { startDevAgentRun as startRun } from '../test-support/e2e/startRun';
 import { readLog } from '../electron/core/engine/runStore';
 
-test('pause lets the Coder finish its answer and stops resumably; resume completes without asking again; export and merge; Stop ends another run for good', async ({ app }) => {
+test('pause lets the Coder finish its answer and stops resumably; resume completes without asking again; export and merge; Stop ends another run for good', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -22,7 +24,10 @@ test('pause lets the Coder finish its answer and stops resumably; resume complet
     const agent = page.getByTestId('active-agent');
     await expect(agent).toContainText('coder is working on code for T1');
     await expect(page.getByTestId('tests-tab').or(page.getByRole('tab', { name: /Tests\s*1/ }))).toHaveCount(1);
-    await expect(page.getByTestId('plan-tree').locator('[data-step-id="T1"]')).toHaveAttribute('data-status', 'in_progress');
+    await expect(page.getByTestId('plan-tree').locator('[data-step-id="T1"]')).toHaveAttribute(
+      'data-status',
+      'in_progress',
+    );
     await screen(page, '15-run-active-agent');
 
     // Pause waits for the Coder's answer (the step under way), saves it, then stops: status paused, resumable.

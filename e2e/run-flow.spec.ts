@@ -4,9 +4,12 @@ import { writeGateTranscript } from '../test-support/e2e/gateTranscript';
 import { expect, test } from '../test-support/e2e/fixtures';
 import { screen, watchPageProblems } from '../test-support/e2e/screens';
 
-const GOAL = 'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
+const GOAL =
+  'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
 
-test('a replay run through the window: plan, diff, tests, a rejected then approved human gate, completion, history and undo', async ({ app }) => {
+test('a replay run through the window: plan, diff, tests, a rejected then approved human gate, completion, history and undo', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const repo = makeExampleRepo('js-stats');
   const spec = writeGateTranscript(makeTempDir('lathe-e2e-replay-'));
@@ -138,7 +141,11 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
     await timeline.getByLabel('Event type').selectOption({ label: 'verdict (8)' });
     await expect(timeline.locator('[role="listitem"]')).toHaveCount(8);
     await expect(timeline).toContainText('8 of 133 events');
-    await timeline.locator('[role="listitem"][data-type="verdict"]').filter({ hasText: '64/70' }).getByRole('button').click();
+    await timeline
+      .locator('[role="listitem"][data-type="verdict"]')
+      .filter({ hasText: '64/70' })
+      .getByRole('button')
+      .click();
     await expect(timeline.locator('.timeline-detail')).toContainText('"score": 64');
     await screen(page, '09b-report-and-filtered-timeline');
     await timeline.getByLabel('Event type').selectOption('');
@@ -146,12 +153,22 @@ test('a replay run through the window: plan, diff, tests, a rejected then approv
 
     // A deep link to one file's diff (what the perf bench loads): the editor is built while the texts are read.
     const changesLink = new URL(page.url());
-    changesLink.search = new URLSearchParams({ repo: repo.dir, run: runId ?? '', tab: 'changes', file: 'README.md' }).toString();
+    changesLink.search = new URLSearchParams({
+      repo: repo.dir,
+      run: runId ?? '',
+      tab: 'changes',
+      file: 'README.md',
+    }).toString();
     await page.goto(changesLink.toString());
-    await expect(page.locator('[data-testid="diff-editor"][data-path="README.md"][data-diff-ready="true"]')).toBeVisible();
+    await expect(
+      page.locator('[data-testid="diff-editor"][data-path="README.md"][data-diff-ready="true"]'),
+    ).toBeVisible();
     await expect(page.locator('.monaco-diff-editor .modified-in-monaco-diff-editor')).toContainText('## API');
     await expect(page.locator('html')).toHaveAttribute('data-run-view-ready', /^\d+(\.\d+)?$/);
-    await expect(page.getByTestId('file-list').getByRole('button', { name: /README\.md/ })).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByTestId('file-list').getByRole('button', { name: /README\.md/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
 
     // History: the run with its status and commits; undo removes its branch.
     await page.getByRole('button', { name: 'History', exact: true }).click();

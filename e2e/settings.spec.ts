@@ -19,13 +19,19 @@ function unlabeledControls(): string[] {
   return Array.from(page.document.querySelectorAll('input, select, textarea, button'))
     .filter((control) => {
       if (control.closest('.monaco-editor') || control.getAttribute('type') === 'hidden') return false;
-      const labelled = control.labels?.length || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby') || control.getAttribute('title');
+      const labelled =
+        control.labels?.length ||
+        control.getAttribute('aria-label') ||
+        control.getAttribute('aria-labelledby') ||
+        control.getAttribute('title');
       return !labelled && !(control.tagName === 'BUTTON' && control.textContent?.trim());
     })
     .map((control) => control.outerHTML.slice(0, 120));
 }
 
-test('settings are validated, saved, survive a reload, feed the model library, and switch the theme', async ({ app }) => {
+test('settings are validated, saved, survive a reload, feed the model library, and switch the theme', async ({
+  app,
+}) => {
   const { page } = app;
   const problems = watchPageProblems(page);
   await page.reload();

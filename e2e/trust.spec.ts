@@ -8,16 +8,20 @@ import { startDevAgentRun } from '../test-support/e2e/startRun';
 
 /** What a newcomer and a daily user meet in the window: issue 16's window items, each seen in Chromium. */
 
-const GOAL = 'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
+const GOAL =
+  'median() returns the mean instead of the median. Fix median() in src/stats.js, test it, and document both functions in README.md.';
 
 /** The element that has the focus, as `#id` or the tag name (BODY when the focus was dropped). */
 function activeElementName(): string {
-  const active = (globalThis as unknown as { document: { activeElement: { id: string; tagName: string } | null } }).document.activeElement;
+  const active = (globalThis as unknown as { document: { activeElement: { id: string; tagName: string } | null } })
+    .document.activeElement;
   return active?.id ? `#${active.id}` : (active?.tagName ?? 'none');
 }
 const focused = (page: Page) => page.evaluate(activeElementName);
 
-test('history takes undo and merge from the runs themselves, also after a reload; undoing a merged run warns first', async ({ app }) => {
+test('history takes undo and merge from the runs themselves, also after a reload; undoing a merged run warns first', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -45,10 +49,14 @@ test('history takes undo and merge from the runs themselves, also after a reload
     await page.reload();
     await expect(undoneRow).toContainText('complete');
     await expect(undoneRow.getByTestId('run-closed')).toHaveText('undone');
-    for (const action of ['Merge', 'Export patch', 'Undo']) await expect(undoneRow.getByRole('button', { name: action, exact: true })).toBeDisabled();
+    for (const action of ['Merge', 'Export patch', 'Undo'])
+      await expect(undoneRow.getByRole('button', { name: action, exact: true })).toBeDisabled();
     await expect(mergedRow.getByTestId('run-closed')).toHaveText('merged into main');
     await expect(mergedRow.getByRole('button', { name: 'Merge', exact: true })).toBeDisabled();
-    await expect(mergedRow.getByRole('button', { name: 'Merge', exact: true })).toHaveAttribute('title', 'Already merged into main.');
+    await expect(mergedRow.getByRole('button', { name: 'Merge', exact: true })).toHaveAttribute(
+      'title',
+      'Already merged into main.',
+    );
     await expect(mergedRow.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled();
     await screen(page, 'trust-01-history-after-reload');
 
@@ -65,7 +73,9 @@ test('history takes undo and merge from the runs themselves, also after a reload
     const base = repo.git('rev-parse', `lathe/${merged}~1`).trim();
     await mergedRow.getByRole('button', { name: 'Undo', exact: true }).click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByTestId('undo-merged-warning')).toContainText('This run was merged into main: undo moves main back');
+    await expect(dialog.getByTestId('undo-merged-warning')).toContainText(
+      'This run was merged into main: undo moves main back',
+    );
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await screen(page, 'trust-02-undo-merged-warning');
     await dialog.getByRole('button', { name: 'Undo the run' }).click();
@@ -79,7 +89,9 @@ test('history takes undo and merge from the runs themselves, also after a reload
   }
 });
 
-test('human gates show what is approved, keep the focus off <body>, and credit the user for the goal', async ({ app }) => {
+test('human gates show what is approved, keep the focus off <body>, and credit the user for the goal', async ({
+  app,
+}) => {
   test.setTimeout(120_000);
   const { page } = app;
   const problems = watchPageProblems(page);
@@ -91,7 +103,9 @@ test('human gates show what is approved, keep the focus off <body>, and credit t
     await page.getByLabel('Goal', { exact: true }).fill(GOAL);
     await page.getByRole('radio', { name: 'supervised' }).check();
     await page.getByLabel('Every role', { exact: true }).selectOption({ label: 'Custom spec…' });
-    await page.getByLabel('Every role: custom model spec').fill(writeHumanGatesTranscript(makeTempDir('lathe-e2e-replay-')));
+    await page
+      .getByLabel('Every role: custom model spec')
+      .fill(writeHumanGatesTranscript(makeTempDir('lathe-e2e-replay-')));
     await page.getByLabel(/^plan gate/).selectOption('human');
     await page.getByLabel(/^code gate/).selectOption('off');
     await page.getByLabel(/^step gate/).selectOption('human');
@@ -163,7 +177,10 @@ test('a run that ends on an error says which, in its header', async ({ app }) =>
   const replays = makeTempDir('lathe-e2e-replay-');
   try {
     // A Planner that never answers with a plan: the run runs out of plan attempts, and says why.
-    const rambling = Array.from({ length: 40 }, () => ({ role: 'planner', raw: 'I would start by reading the code carefully.' }));
+    const rambling = Array.from({ length: 40 }, () => ({
+      role: 'planner',
+      raw: 'I would start by reading the code carefully.',
+    }));
     await startWithSpec(page, repo.dir, 'minimal', writeReplay(replays, 'rambling-planner', rambling));
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
     const outcome = page.getByTestId('run-outcome');
@@ -183,57 +200,63 @@ test('a run that ends on an error says which, in its header', async ({ app }) =>
 });
 
 // The access link is `lathe serve`'s.
-test('the start form keeps what was typed across a run and a reload; a custom spec hides the no-model help; a tokenless address says how to get a link', { tag: '@web-only' }, async ({ app, serveUrl }) => {
-  test.setTimeout(90_000);
-  const { page } = app;
-  const problems = watchPageProblems(page);
-  await page.reload();
-  const repo = makeExampleRepo('js-stats');
-  const spec = writeSlowCoderTranscript(makeTempDir('lathe-e2e-replay-'), 'coder', 0);
-  try {
-    await page.getByLabel('Repository path').fill(repo.dir);
-    await page.getByRole('button', { name: 'Open', exact: true }).click();
-    await expect(page.getByTestId('no-models')).toBeVisible();
-    await page.getByLabel('Goal', { exact: true }).fill('Fix median() in src/stats.js so the median test passes.');
-    await page.getByRole('radio', { name: 'dev-agent' }).check();
-    await page.getByLabel('Every role', { exact: true }).selectOption({ label: 'Custom spec…' });
-    await page.getByLabel('Every role: custom model spec').fill(spec);
-    await expect(page.getByTestId('no-models')).toHaveCount(0);
-    await page.getByLabel(/^step gate/).selectOption('off');
-    await page.getByLabel('Time limit (minutes)').fill('30');
-    await screen(page, 'trust-09-start-custom-spec');
-    await page.getByRole('button', { name: 'Start run' }).click();
-    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+test(
+  'the start form keeps what was typed across a run and a reload; a custom spec hides the no-model help; a tokenless address says how to get a link',
+  { tag: '@web-only' },
+  async ({ app, serveUrl }) => {
+    test.setTimeout(90_000);
+    const { page } = app;
+    const problems = watchPageProblems(page);
+    await page.reload();
+    const repo = makeExampleRepo('js-stats');
+    const spec = writeSlowCoderTranscript(makeTempDir('lathe-e2e-replay-'), 'coder', 0);
+    try {
+      await page.getByLabel('Repository path').fill(repo.dir);
+      await page.getByRole('button', { name: 'Open', exact: true }).click();
+      await expect(page.getByTestId('no-models')).toBeVisible();
+      await page.getByLabel('Goal', { exact: true }).fill('Fix median() in src/stats.js so the median test passes.');
+      await page.getByRole('radio', { name: 'dev-agent' }).check();
+      await page.getByLabel('Every role', { exact: true }).selectOption({ label: 'Custom spec…' });
+      await page.getByLabel('Every role: custom model spec').fill(spec);
+      await expect(page.getByTestId('no-models')).toHaveCount(0);
+      await page.getByLabel(/^step gate/).selectOption('off');
+      await page.getByLabel('Time limit (minutes)').fill('30');
+      await screen(page, 'trust-09-start-custom-spec');
+      await page.getByRole('button', { name: 'Start run' }).click();
+      await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
 
-    for (const again of ['after the run', 'after a reload']) {
-      if (again === 'after a reload') await page.reload();
-      await page.getByRole('button', { name: 'New run', exact: true }).click();
-      await expect(page.getByLabel('Goal', { exact: true }), again).toHaveValue('Fix median() in src/stats.js so the median test passes.');
-      await expect(page.getByRole('radio', { name: 'dev-agent' }), again).toBeChecked();
-      await expect(page.getByLabel('Every role: custom model spec'), again).toHaveValue(spec);
-      await expect(page.getByLabel(/^step gate/), again).toHaveValue('off');
-      await expect(page.getByLabel('Time limit (minutes)'), again).toHaveValue('30');
-      await expect(page.getByTestId('no-models'), again).toHaveCount(0);
+      for (const again of ['after the run', 'after a reload']) {
+        if (again === 'after a reload') await page.reload();
+        await page.getByRole('button', { name: 'New run', exact: true }).click();
+        await expect(page.getByLabel('Goal', { exact: true }), again).toHaveValue(
+          'Fix median() in src/stats.js so the median test passes.',
+        );
+        await expect(page.getByRole('radio', { name: 'dev-agent' }), again).toBeChecked();
+        await expect(page.getByLabel('Every role: custom model spec'), again).toHaveValue(spec);
+        await expect(page.getByLabel(/^step gate/), again).toHaveValue('off');
+        await expect(page.getByLabel('Time limit (minutes)'), again).toHaveValue('30');
+        await expect(page.getByTestId('no-models'), again).toHaveCount(0);
+      }
+      await screen(page, 'trust-10-start-form-remembered');
+
+      // An address copied without its token, opened where the token cookie is not.
+      const stranger = await page.context().browser()?.newContext();
+      const copied = await stranger?.newPage();
+      if (!copied) throw new Error('no second browser context');
+      const address = new URL(serveUrl);
+      address.search = new URLSearchParams({ repo: repo.dir, view: 'history' }).toString();
+      const response = await copied.goto(address.toString());
+      expect(response?.status()).toBe(403);
+      await expect(copied.getByRole('heading', { level: 1 })).toHaveText('This Lathe window needs its access link');
+      await expect(copied.locator('body')).toContainText('npx lathe serve');
+      await screen(copied, 'trust-11-access-link-page');
+      await stranger?.close();
+      expect(problems).toEqual([]);
+    } finally {
+      repo.remove();
     }
-    await screen(page, 'trust-10-start-form-remembered');
-
-    // An address copied without its token, opened where the token cookie is not.
-    const stranger = await page.context().browser()?.newContext();
-    const copied = await stranger?.newPage();
-    if (!copied) throw new Error('no second browser context');
-    const address = new URL(serveUrl);
-    address.search = new URLSearchParams({ repo: repo.dir, view: 'history' }).toString();
-    const response = await copied.goto(address.toString());
-    expect(response?.status()).toBe(403);
-    await expect(copied.getByRole('heading', { level: 1 })).toHaveText('This Lathe window needs its access link');
-    await expect(copied.locator('body')).toContainText('npx lathe serve');
-    await screen(copied, 'trust-11-access-link-page');
-    await stranger?.close();
-    expect(problems).toEqual([]);
-  } finally {
-    repo.remove();
-  }
-});
+  },
+);
 
 async function startWithSpec(page: Page, repoDir: string, workflow: string, spec: string): Promise<void> {
   await page.getByRole('button', { name: 'New run', exact: true }).click();

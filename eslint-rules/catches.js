@@ -8,8 +8,10 @@ const ALLOW = /\bcatch-ok:\s*\S.{7,}/;
 /** @param {any} node an expression: is it a value that says nothing (null, undefined, false, '', 0, [], {}, void x)? */
 function isEmptyValue(node) {
   if (!node) return true;
-  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression') return isEmptyValue(node.expression);
-  if (node.type === 'Literal') return node.value === null || node.value === false || node.value === '' || node.value === 0;
+  if (node.type === 'TSAsExpression' || node.type === 'TSSatisfiesExpression' || node.type === 'TSNonNullExpression')
+    return isEmptyValue(node.expression);
+  if (node.type === 'Literal')
+    return node.value === null || node.value === false || node.value === '' || node.value === 0;
   if (node.type === 'Identifier') return node.name === 'undefined';
   if (node.type === 'ArrayExpression') return node.elements.length === 0;
   if (node.type === 'ObjectExpression') return node.properties.length === 0;
@@ -21,7 +23,10 @@ function isEmptyValue(node) {
 function answersEmpty(fn) {
   if (fn.body.type !== 'BlockStatement') return isEmptyValue(fn.body);
   const statements = fn.body.body;
-  return statements.length === 0 || (statements.length === 1 && statements[0].type === 'ReturnStatement' && isEmptyValue(statements[0].argument));
+  return (
+    statements.length === 0 ||
+    (statements.length === 1 && statements[0].type === 'ReturnStatement' && isEmptyValue(statements[0].argument))
+  );
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
@@ -31,20 +36,28 @@ export const catchKeepsCauseRule = {
     docs: { description: 'a catch names the error it expects and rethrows the rest, or says why it drops it' },
     schema: [],
     messages: {
-      clause: 'this catch drops its error without naming the one it expects: test it (isMissing, errnoOf, isLatheError…) and rethrow the rest, or say why with `// catch-ok: <reason>`',
-      handler: '`.catch` answers an empty value for any error: name the one expected (whenMissing, whenErrno…) or say why with `// catch-ok: <reason>`',
+      clause:
+        'this catch drops its error without naming the one it expects: test it (isMissing, errnoOf, isLatheError…) and rethrow the rest, or say why with `// catch-ok: <reason>`',
+      handler:
+        '`.catch` answers an empty value for any error: name the one expected (whenMissing, whenErrno…) or say why with `// catch-ok: <reason>`',
     },
   },
   create(context) {
     const source = context.sourceCode;
-    const allowedLines = new Set(source.getAllComments().filter((comment) => ALLOW.test(comment.value)).flatMap((comment) => {
-      const lines = [];
-      for (let line = comment.loc.start.line; line <= comment.loc.end.line; line += 1) lines.push(line);
-      return lines;
-    }));
+    const allowedLines = new Set(
+      source
+        .getAllComments()
+        .filter((comment) => ALLOW.test(comment.value))
+        .flatMap((comment) => {
+          const lines = [];
+          for (let line = comment.loc.start.line; line <= comment.loc.end.line; line += 1) lines.push(line);
+          return lines;
+        }),
+    );
     /** @param {any} node */
     const allowed = (node) => {
-      for (let line = node.loc.start.line - 1; line <= node.loc.end.line; line += 1) if (allowedLines.has(line)) return true;
+      for (let line = node.loc.start.line - 1; line <= node.loc.end.line; line += 1)
+        if (allowedLines.has(line)) return true;
       return false;
     };
     /** @param {any} node a catch clause or handler function: is its error parameter read? */
@@ -62,9 +75,16 @@ export const catchKeepsCauseRule = {
       CallExpression(node) {
         const callee = node.callee;
         const handler = node.arguments[0];
-        if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier' || callee.property.name !== 'catch') return;
+        if (
+          callee.type !== 'MemberExpression' ||
+          callee.computed ||
+          callee.property.type !== 'Identifier' ||
+          callee.property.name !== 'catch'
+        )
+          return;
         if (!handler || (handler.type !== 'ArrowFunctionExpression' && handler.type !== 'FunctionExpression')) return;
-        if (!readsError(handler) && answersEmpty(handler) && !allowed(node)) context.report({ node: handler, messageId: 'handler' });
+        if (!readsError(handler) && answersEmpty(handler) && !allowed(node))
+          context.report({ node: handler, messageId: 'handler' });
       },
     };
   },

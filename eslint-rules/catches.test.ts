@@ -5,7 +5,9 @@ import { catchKeepsCauseRule } from './catches.js';
 
 RuleTester.describe = describe;
 RuleTester.it = it;
-const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecmaVersion: 2024, sourceType: 'module' } });
+const tester = new RuleTester({
+  languageOptions: { parser: tseslint.parser, ecmaVersion: 2024, sourceType: 'module' },
+});
 
 tester.run('catches/catch-keeps-cause', catchKeepsCauseRule, {
   valid: [
@@ -38,6 +40,9 @@ tester.run('catches/catch-keeps-cause', catchKeepsCauseRule, {
     { code: 'await read().catch(function () { return null; });', errors: [{ messageId: 'handler' }] },
     // An allow comment needs a reason, and one far away does not count.
     { code: 'try { run(); } catch { // catch-ok:\n}', errors: [{ messageId: 'clause' }] },
-    { code: '// catch-ok: far above, about something else\n\nawait read().catch(() => null);', errors: [{ messageId: 'handler' }] },
+    {
+      code: '// catch-ok: far above, about something else\n\nawait read().catch(() => null);',
+      errors: [{ messageId: 'handler' }],
+    },
   ],
 });

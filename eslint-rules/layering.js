@@ -45,7 +45,8 @@ export function foundationFloor(root, file) {
 }
 
 /** @param {number} floor */
-const floorName = (floor) => (floor < FOUNDATION_FLOORS.length ? `${CORE}/${FOUNDATION_FLOORS[floor]?.[0]}` : `${CORE} above the foundation`);
+const floorName = (floor) =>
+  floor < FOUNDATION_FLOORS.length ? `${CORE}/${FOUNDATION_FLOORS[floor]?.[0]}` : `${CORE} above the foundation`;
 
 const LAYER_DIRS = Object.keys(LAYER_POLICIES).sort((a, b) => b.length - a.length);
 const NODE_BUILTINS = new Set(builtinModules);
@@ -101,7 +102,11 @@ export const layeringRule = {
       const fromFloor = foundationFloor(root, file);
       const toFloor = foundationFloor(root, target);
       if (!isTest && fromFloor !== null && toFloor !== null && toFloor > fromFloor) {
-        context.report({ node, messageId: 'floor', data: { from: floorName(fromFloor), to: floorName(toFloor), source } });
+        context.report({
+          node,
+          messageId: 'floor',
+          data: { from: floorName(fromFloor), to: floorName(toFloor), source },
+        });
       }
     };
 
@@ -118,7 +123,12 @@ export const layeringRule = {
       },
       CallExpression(node) {
         const [first] = node.arguments;
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && first?.type === 'Literal' && typeof first.value === 'string') {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          first?.type === 'Literal' &&
+          typeof first.value === 'string'
+        ) {
           check(node, first.value);
         }
       },

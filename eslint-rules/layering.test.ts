@@ -6,12 +6,17 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function layeringErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((message) => message.ruleId === 'lathe/layering').map((message) => message.message);
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'lathe/layering')
+    .map((message) => message.message);
 }
 
 describe('lathe/layering', () => {
   it("fails electron/core importing 'electron'", async () => {
-    const errors = await layeringErrors('electron/core/engine/fixture.ts', "import { app } from 'electron';\nexport const x = app;\n");
+    const errors = await layeringErrors(
+      'electron/core/engine/fixture.ts',
+      "import { app } from 'electron';\nexport const x = app;\n",
+    );
     expect(errors).toEqual([expect.stringContaining("electron/core must not import 'electron'")]);
   });
 
@@ -37,9 +42,24 @@ describe('lathe/layering', () => {
   });
 
   it('allows what each layer may import', async () => {
-    expect(await layeringErrors('electron/main/fixture.ts', "import { app } from 'electron';\nimport { dispatch } from '../core/api/dispatch';\nexport const x = [app, dispatch];\n")).toEqual([]);
-    expect(await layeringErrors('electron/core/fixture.ts', "import fs from 'node:fs';\nimport { ok } from '../../shared/result';\nexport const x = [fs, ok];\n")).toEqual([]);
-    expect(await layeringErrors('renderer/src/fixture.ts', "import { ok } from '../../shared/result';\nexport const x = ok;\n")).toEqual([]);
+    expect(
+      await layeringErrors(
+        'electron/main/fixture.ts',
+        "import { app } from 'electron';\nimport { dispatch } from '../core/api/dispatch';\nexport const x = [app, dispatch];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'electron/core/fixture.ts',
+        "import fs from 'node:fs';\nimport { ok } from '../../shared/result';\nexport const x = [fs, ok];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'renderer/src/fixture.ts',
+        "import { ok } from '../../shared/result';\nexport const x = ok;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('fails a foundation floor importing one above it: git importing the Verifier, the tools or the core above', async () => {
@@ -55,13 +75,29 @@ describe('lathe/layering', () => {
       expect.stringContaining('electron/core/git must not import electron/core/tools'),
       expect.stringContaining('electron/core/git must not import electron/core above the foundation'),
     ]);
-    expect(await layeringErrors('electron/core/basics/fixture.ts', "import { x } from '../git/gitDirs';\nexport const y = x;\n")).toHaveLength(1);
+    expect(
+      await layeringErrors(
+        'electron/core/basics/fixture.ts',
+        "import { x } from '../git/gitDirs';\nexport const y = x;\n",
+      ),
+    ).toHaveLength(1);
   });
 
   it('allows a floor its own and lower floors, and the core above any floor; a test may reach up', async () => {
-    const down = "import { runProcess } from '../basics/processTree';\nimport { isMissing } from '../fsErrors';\nimport { resolveGitDirs } from '../git/gitDirs';\nexport const x = [runProcess, isMissing, resolveGitDirs];\n";
+    const down =
+      "import { runProcess } from '../basics/processTree';\nimport { isMissing } from '../fsErrors';\nimport { resolveGitDirs } from '../git/gitDirs';\nexport const x = [runProcess, isMissing, resolveGitDirs];\n";
     expect(await layeringErrors('electron/core/verifier/fixture.ts', down)).toEqual([]);
-    expect(await layeringErrors('electron/core/engine/fixture.ts', "import { verify } from '../workspace/index';\nexport const x = verify;\n")).toEqual([]);
-    expect(await layeringErrors('electron/core/git/fixture.test.ts', "import { startRun } from '../engine/runner';\nexport const x = startRun;\n")).toEqual([]);
+    expect(
+      await layeringErrors(
+        'electron/core/engine/fixture.ts',
+        "import { verify } from '../workspace/index';\nexport const x = verify;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'electron/core/git/fixture.test.ts',
+        "import { startRun } from '../engine/runner';\nexport const x = startRun;\n",
+      ),
+    ).toEqual([]);
   });
 });

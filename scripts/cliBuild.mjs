@@ -84,22 +84,40 @@ export async function buildCli({ root = ROOT, outDir = defaultOutDir(root) } = {
       write: false,
       target: 'node20',
       minify: false,
-      rolldownOptions: { input: CLI_ENTRY, output: { format: 'es', entryFileNames: BUNDLE_NAME, chunkFileNames: 'chunk-[name]-[hash].mjs' } },
+      rolldownOptions: {
+        input: CLI_ENTRY,
+        output: { format: 'es', entryFileNames: BUNDLE_NAME, chunkFileNames: 'chunk-[name]-[hash].mjs' },
+      },
     },
   });
-  const chunks = (Array.isArray(result) ? result : [result]).flatMap((item) => item.output).filter((item) => item.type === 'chunk');
+  const chunks = (Array.isArray(result) ? result : [result])
+    .flatMap((item) => item.output)
+    .filter((item) => item.type === 'chunk');
   const entryChunk = chunks.find((item) => item.fileName === BUNDLE_NAME);
   if (!entryChunk) throw new Error(`the CLI build produced no ${BUNDLE_NAME}`);
   const lazy = chunks.filter((item) => item !== entryChunk);
-  const sources = new Set(chunks.flatMap((item) => item.moduleIds).filter((id) => !id.startsWith('\0') && path.isAbsolute(id) && fs.existsSync(id)));
-  const inputs = [...sources, import.meta.filename].map((file) => ({ file: path.relative(root, file), ...fileStamp(file) }));
+  const sources = new Set(
+    chunks
+      .flatMap((item) => item.moduleIds)
+      .filter((id) => !id.startsWith('\0') && path.isAbsolute(id) && fs.existsSync(id)),
+  );
+  const inputs = [...sources, import.meta.filename].map((file) => ({
+    file: path.relative(root, file),
+    ...fileStamp(file),
+  }));
   fs.mkdirSync(outDir, { recursive: true });
   for (const chunk of lazy) {
     const file = path.join(outDir, chunk.fileName);
     if (!fs.existsSync(file)) writeAtomically(file, chunk.code);
   }
   writeAtomically(path.join(outDir, BUNDLE_NAME), entryChunk.code);
-  const manifest = { format: BUILD_FORMAT, builtAt: new Date().toISOString(), bundleSize: Buffer.byteLength(entryChunk.code), chunks: lazy.map((chunk) => chunk.fileName), inputs };
+  const manifest = {
+    format: BUILD_FORMAT,
+    builtAt: new Date().toISOString(),
+    bundleSize: Buffer.byteLength(entryChunk.code),
+    chunks: lazy.map((chunk) => chunk.fileName),
+    inputs,
+  };
   writeAtomically(path.join(outDir, MANIFEST_NAME), `${JSON.stringify(manifest, null, 1)}\n`);
   removeOldChunks(outDir, new Set(manifest.chunks));
   return { bundle: path.join(outDir, BUNDLE_NAME), chunks: manifest.chunks, inputs: inputs.length };

@@ -13,7 +13,8 @@ interface Manifest {
 const scratch = path.join(ROOT, '.cache', `cli-build-test-${process.pid}`);
 const outDir = path.join(scratch, 'cli');
 const readManifest = (): Manifest => JSON.parse(fs.readFileSync(path.join(outDir, MANIFEST_NAME), 'utf8')) as Manifest;
-const writeManifest = (manifest: Manifest) => fs.writeFileSync(path.join(outDir, MANIFEST_NAME), JSON.stringify(manifest));
+const writeManifest = (manifest: Manifest) =>
+  fs.writeFileSync(path.join(outDir, MANIFEST_NAME), JSON.stringify(manifest));
 
 describe('the built CLI', () => {
   beforeAll(async () => {
@@ -25,7 +26,14 @@ describe('the built CLI', () => {
   it('is a bundle that runs, with a manifest of the sources that went into it', () => {
     const manifest = readManifest();
     const files = manifest.inputs.map((input) => input.file);
-    expect(files).toEqual(expect.arrayContaining(['electron/core/cli/main.ts', 'electron/core/cli/commands/run.ts', 'shared/errors.ts', 'scripts/cliBuild.mjs']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'electron/core/cli/main.ts',
+        'electron/core/cli/commands/run.ts',
+        'shared/errors.ts',
+        'scripts/cliBuild.mjs',
+      ]),
+    );
     expect(files.some((file) => file.includes('node_modules'))).toBe(false);
     expect(staleReason(ROOT, outDir)).toBeNull();
     const help = spawnSync(process.execPath, [path.join(outDir, BUNDLE_NAME), '--help'], { encoding: 'utf8' });
@@ -47,7 +55,10 @@ describe('the built CLI', () => {
     const probe = path.join(scratch, 'probe.ts');
     fs.writeFileSync(probe, 'export const x = 1;\n');
     const stamp = fs.statSync(probe);
-    const withProbe = { ...original, inputs: [...original.inputs, { file: path.relative(ROOT, probe), mtimeMs: stamp.mtimeMs, size: stamp.size }] };
+    const withProbe = {
+      ...original,
+      inputs: [...original.inputs, { file: path.relative(ROOT, probe), mtimeMs: stamp.mtimeMs, size: stamp.size }],
+    };
     writeManifest(withProbe);
     expect(staleReason(ROOT, outDir)).toBeNull();
 

@@ -28,7 +28,8 @@ const tasks = selectCorpusTasks(loadCorpus(corpusDir), process.argv[3]);
 /** The runner a shell command line runs, by the words it names (`npm run pretest && npx mocha …` is mocha). */
 function runnerOfLine(line: string): string {
   const words = line.split(/\s+/);
-  for (const runner of ['vitest', 'jest', 'mocha', 'ava', 'tape', 'jasmine', 'uvu', 'pytest', 'unittest', 'nose2']) if (words.includes(runner)) return runner;
+  for (const runner of ['vitest', 'jest', 'mocha', 'ava', 'tape', 'jasmine', 'uvu', 'pytest', 'unittest', 'nose2'])
+    if (words.includes(runner)) return runner;
   if (/\bnode --test\b/.test(line)) return 'node-test';
   if (/^npm (test|t)\b/.test(line)) return 'npm';
   if (/^go test\b/.test(line)) return 'go';
@@ -47,12 +48,20 @@ try {
     const install = planInstall(dir);
     const shown = detected ? detected.argv.join(' ').replace(/^\/usr\/bin\/python3 /, 'python3 ') : '—';
     // `npm test` runs scripts.test: its runner is the one the script names.
-    const script = detected?.runner === 'npm' ? /scripts\.test "(.*)"$/.exec(detected.reason)?.[1] ?? '' : null;
+    const script = detected?.runner === 'npm' ? (/scripts\.test "(.*)"$/.exec(detected.reason)?.[1] ?? '') : null;
     const runner = script !== null ? runnerOfLine(script) : detected?.runner;
-    const verdict = !detected ? 'none' : shown === task.test_command || (detected.runner === 'npm' && task.test_command === 'npm test') ? 'same' : runner === runnerOfLine(task.test_command) ? 'runner' : 'differs';
+    const verdict = !detected
+      ? 'none'
+      : shown === task.test_command || (detected.runner === 'npm' && task.test_command === 'npm test')
+        ? 'same'
+        : runner === runnerOfLine(task.test_command)
+          ? 'runner'
+          : 'differs';
     tally[verdict]++;
     const cut = (text: string) => (text.length > 70 ? `${text.slice(0, 69)}…` : text);
-    rows.push(`| ${task.id} | \`${cut(task.test_command)}\` | \`${shown}\` | ${detected ? detectionLabel(detected).replace(/; via [^)]*/, '') : '—'} | ${{ same: 'same', runner: 'same runner', differs: 'differs', none: 'nothing' }[verdict]} | \`${task.setup_command || '—'}\` | ${install.argv ? `\`${install.argv.join(' ')}\`${install.fallback ? ` (${install.fallback.split(':')[0]})` : ''}` : install.reason} |`);
+    rows.push(
+      `| ${task.id} | \`${cut(task.test_command)}\` | \`${shown}\` | ${detected ? detectionLabel(detected).replace(/; via [^)]*/, '') : '—'} | ${{ same: 'same', runner: 'same runner', differs: 'differs', none: 'nothing' }[verdict]} | \`${task.setup_command || '—'}\` | ${install.argv ? `\`${install.argv.join(' ')}\`${install.fallback ? ` (${install.fallback.split(':')[0]})` : ''}` : install.reason} |`,
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   }
 } finally {
@@ -60,7 +69,7 @@ try {
 }
 process.stdout.write(
   [
-    '| task | task test_command | detected | why | vs the task | task setup_command | Lathe\'s install (`setup: auto`) |',
+    "| task | task test_command | detected | why | vs the task | task setup_command | Lathe's install (`setup: auto`) |",
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',

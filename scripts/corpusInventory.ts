@@ -16,7 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { splitCommand } from '../electron/core/config/resolveConfig';
-import { findDefaultCorpus, loadCorpus, preparedTaskRepo, selectCorpusTasks, type CorpusTask } from '../electron/core/eval/corpus';
+import {
+  findDefaultCorpus,
+  loadCorpus,
+  preparedTaskRepo,
+  selectCorpusTasks,
+  type CorpusTask,
+} from '../electron/core/eval/corpus';
 import { inventoryLines, inventoryMatches } from '../electron/core/eval/parity/compare';
 import { runBareAndVerify } from '../electron/core/eval/parity/runnerParity';
 import { readOutcome } from '../electron/core/verifier/readOutcome';
@@ -29,7 +35,13 @@ interface InventoryRow {
   tests: number | null;
   total: number | null;
   reportTests: number;
-  checks: { complete: boolean; matchesReport: boolean; failingAreFailToPass: boolean; firstFailureListed: boolean; fileReadsBack: boolean };
+  checks: {
+    complete: boolean;
+    matchesReport: boolean;
+    failingAreFailToPass: boolean;
+    firstFailureListed: boolean;
+    fileReadsBack: boolean;
+  };
   parseMs: number;
   writeMs: number;
   readMs: number;
@@ -44,7 +56,8 @@ if (!corpusDir) {
 }
 const corpus = loadCorpus(corpusDir);
 const pattern = process.argv[2];
-const firstPerRepo = (tasks: CorpusTask[]) => tasks.filter((task, index) => tasks.findIndex((other) => other.repo === task.repo) === index);
+const firstPerRepo = (tasks: CorpusTask[]) =>
+  tasks.filter((task, index) => tasks.findIndex((other) => other.repo === task.repo) === index);
 const tasks = pattern ? selectCorpusTasks(corpus, pattern) : firstPerRepo(corpus.tasks);
 
 const sameLines = (a: string[], b: string[]) => a.length === b.length && a.every((line, index) => line === b[index]);
@@ -63,7 +76,9 @@ async function inventoryRow(task: CorpusTask, repoDir: string, artifactRoot: str
   const parse = await timed(() => readOutcome(prepared, fs.readFileSync(verified.logPath, 'utf8'), repoDir));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-inventory-'));
   try {
-    const write = await timed(() => writeTestInventory(scratch, { runner: 'corpus', source: task.id, tests: tests ?? [] }));
+    const write = await timed(() =>
+      writeTestInventory(scratch, { runner: 'corpus', source: task.id, tests: tests ?? [] }),
+    );
     const read = await timed(() => readTestInventory(scratch));
     const fromVerify = await readTestInventory(verified.artifactDir);
     return {
@@ -75,9 +90,17 @@ async function inventoryRow(task: CorpusTask, repoDir: string, artifactRoot: str
       checks: {
         complete: tests !== null && tests.length === verified.counts?.total,
         matchesReport: inventoryMatches(tests, bare.report, idStyle),
-        failingAreFailToPass: sameLines(inventoryLines(failing, 'exact'), inventoryLines(task.fail_to_pass.map((id) => ({ id, outcome: 'failed' })), 'exact')),
-        firstFailureListed: verified.firstFailure !== null && failing.some((test) => test.id === verified.firstFailure?.testId),
-        fileReadsBack: JSON.stringify(fromVerify?.tests) === JSON.stringify(tests) && parse.value?.tests?.length === tests?.length,
+        failingAreFailToPass: sameLines(
+          inventoryLines(failing, 'exact'),
+          inventoryLines(
+            task.fail_to_pass.map((id) => ({ id, outcome: 'failed' })),
+            'exact',
+          ),
+        ),
+        firstFailureListed:
+          verified.firstFailure !== null && failing.some((test) => test.id === verified.firstFailure?.testId),
+        fileReadsBack:
+          JSON.stringify(fromVerify?.tests) === JSON.stringify(tests) && parse.value?.tests?.length === tests?.length,
       },
       parseMs: parse.ms,
       writeMs: write.ms,
@@ -98,7 +121,9 @@ try {
     process.stdout.write('running bare and through verify()… ');
     const row = await inventoryRow(task, prepared.dir, artifactRoot);
     rows.push(row);
-    process.stdout.write(`${Object.values(row.checks).every(Boolean) ? 'ok' : `FAILED ${JSON.stringify(row.checks)}`}\n`);
+    process.stdout.write(
+      `${Object.values(row.checks).every(Boolean) ? 'ok' : `FAILED ${JSON.stringify(row.checks)}`}\n`,
+    );
   }
 } finally {
   fs.rmSync(artifactRoot, { recursive: true, force: true });
@@ -108,9 +133,14 @@ const yes = (value: boolean) => (value ? 'yes' : '**no**');
 const table = [
   '| task | read from | inventory / counts.total / runner’s report | same tests as the report | failing = fail_to_pass | read results (ms) | tests.json write / read (ms, bytes) |',
   '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((row) => `| ${row.task} | ${row.resultsFrom ?? 'nothing'} | ${row.tests ?? 'none'} / ${row.total ?? 'none'} / ${row.reportTests} | ${yes(row.checks.matchesReport)} | ${yes(row.checks.failingAreFailToPass && row.checks.firstFailureListed)} | ${row.parseMs} | ${row.writeMs} / ${row.readMs} (${row.fileBytes}) |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.task} | ${row.resultsFrom ?? 'nothing'} | ${row.tests ?? 'none'} / ${row.total ?? 'none'} / ${row.reportTests} | ${yes(row.checks.matchesReport)} | ${yes(row.checks.failingAreFailToPass && row.checks.firstFailureListed)} | ${row.parseMs} | ${row.writeMs} / ${row.readMs} (${row.fileBytes}) |`,
+  ),
 ];
 process.stdout.write(`\n${table.join('\n')}\n`);
 const passed = rows.filter((row) => Object.values(row.checks).every(Boolean)).length;
-process.stdout.write(`\n${passed} of ${rows.length} tasks: inventory complete, equal to the runner's report, failing tests = fail_to_pass, tests.json read back\n`);
+process.stdout.write(
+  `\n${passed} of ${rows.length} tasks: inventory complete, equal to the runner's report, failing tests = fail_to_pass, tests.json read back\n`,
+);
 process.exitCode = passed === rows.length ? 0 : 1;

@@ -15,8 +15,16 @@ function readJson(file) {
 
 /** The Vitest reports in `dir`: one per test tier from `npm test` (vitest-unit.json…), or vitest.json from a plain run. */
 function vitestReports(dir) {
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => /^vitest(-[\w-]+)?\.json$/.test(name)).sort() : [];
-  return names.map((name) => ({ stage: name === 'vitest.json' ? null : name.slice('vitest-'.length, -'.json'.length), report: readJson(`${dir}/${name}`) }));
+  const names = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((name) => /^vitest(-[\w-]+)?\.json$/.test(name))
+        .sort()
+    : [];
+  return names.map((name) => ({
+    stage: name === 'vitest.json' ? null : name.slice('vitest-'.length, -'.json'.length),
+    report: readJson(`${dir}/${name}`),
+  }));
 }
 
 export function countTests(dir = 'test-results') {
@@ -29,7 +37,9 @@ export function countTests(dir = 'test-results') {
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
     // A file that fails to load has no tests but is still a failure.
-    failed += (report.testResults ?? []).filter((file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0).length;
+    failed += (report.testResults ?? []).filter(
+      (file) => file.status === 'failed' && (file.assertionResults ?? []).length === 0,
+    ).length;
   }
   const playwright = readJson(`${dir}/playwright.json`);
   if (playwright?.stats) {

@@ -8,7 +8,8 @@ const dirs: string[] = [];
 function resultsDir(files: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-count-'));
   dirs.push(dir);
-  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    fs.writeFileSync(path.join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   return dir;
 }
 afterEach(() => {
@@ -23,7 +24,12 @@ const report = (passed: number, failed: number, unloaded = 0) => ({
 
 describe('countTests', () => {
   it('sums every tier report, a file that failed to load counting as a failure', () => {
-    const dir = resultsDir({ 'vitest-unit.json': report(10, 1), 'vitest-integration.json': report(5, 0, 2), 'vitest-slow.json': report(3, 0), 'playwright.json': { stats: { expected: 4, flaky: 1, unexpected: 1 } } });
+    const dir = resultsDir({
+      'vitest-unit.json': report(10, 1),
+      'vitest-integration.json': report(5, 0, 2),
+      'vitest-slow.json': report(3, 0),
+      'playwright.json': { stats: { expected: 4, flaky: 1, unexpected: 1 } },
+    });
     expect(formatCount(countTests(dir))).toBe('23 passed, 4 failed');
   });
 
@@ -34,7 +40,11 @@ describe('countTests', () => {
       { name: 'integration', passed: false },
       { name: 'slow', passed: true },
     ];
-    const dir = resultsDir({ 'stages.json': stages, 'vitest-unit.json': report(7, 2), 'vitest-integration.json': '{"numPassedTests": 3,' });
+    const dir = resultsDir({
+      'stages.json': stages,
+      'vitest-unit.json': report(7, 2),
+      'vitest-integration.json': '{"numPassedTests": 3,',
+    });
     expect(countTests(dir)).toEqual({ passed: 7, failed: 2 + 1 + 1 });
   });
 

@@ -29,7 +29,11 @@ export const PACKAGING_NODE = '22.12.0';
  */
 export function nodeVersionProblem(version, args) {
   if (args.includes('--prepare-only') || args.some((arg) => /^(-c|--config)\.electronDist(=|$)/.test(arg))) return null;
-  const parse = (text) => text.replace(/^v/, '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const parse = (text) =>
+    text
+      .replace(/^v/, '')
+      .split('.')
+      .map((part) => Number.parseInt(part, 10) || 0);
   const [major, minor, patch] = parse(version);
   const [needMajor, needMinor, needPatch] = parse(PACKAGING_NODE);
   const older = major !== needMajor ? major < needMajor : minor !== needMinor ? minor < needMinor : patch < needPatch;
@@ -40,12 +44,21 @@ export function nodeVersionProblem(version, args) {
 /** What in package.json stops electron-builder, or makes it pack what the app never loads. */
 export function packageProblems(pkg, runtimeImports = null) {
   const dependencies = Object.keys(pkg.dependencies ?? {});
-  const errors = BUILD_ONLY.filter((name) => dependencies.includes(name)).map((name) => `"${name}" is in dependencies; electron-builder only accepts it in devDependencies`);
+  const errors = BUILD_ONLY.filter((name) => dependencies.includes(name)).map(
+    (name) => `"${name}" is in dependencies; electron-builder only accepts it in devDependencies`,
+  );
   const warnings = [];
   if (runtimeImports) {
-    for (const name of runtimeImports) if (!dependencies.includes(name)) errors.push(`the app imports "${name}" at run time, but it is not in dependencies, so it would not be packaged`);
+    for (const name of runtimeImports)
+      if (!dependencies.includes(name))
+        errors.push(
+          `the app imports "${name}" at run time, but it is not in dependencies, so it would not be packaged`,
+        );
     const unused = dependencies.filter((name) => !runtimeImports.includes(name) && !BUILD_ONLY.includes(name));
-    if (unused.length > 0) warnings.push(`${unused.length} dependencies are packaged although the app never imports them (move them to devDependencies): ${unused.join(', ')}`);
+    if (unused.length > 0)
+      warnings.push(
+        `${unused.length} dependencies are packaged although the app never imports them (move them to devDependencies): ${unused.join(', ')}`,
+      );
   }
   return { errors, warnings };
 }
@@ -56,7 +69,9 @@ export function packageProblems(pkg, runtimeImports = null) {
  */
 export function bareImports(code) {
   const names = new Set();
-  for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./\s][^"'\s]*)["']/g)) {
+  for (const match of code.matchAll(
+    /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"'./\s][^"'\s]*)["']/g,
+  )) {
     const specifier = match[1];
     if (specifier.startsWith('node:') || specifier.startsWith('\0')) continue;
     const parts = specifier.split('/');
@@ -74,7 +89,8 @@ export function cpuOnlyConfig(config) {
 
 function run(command, args) {
   const result = spawnSync(process.execPath, [command, ...args], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+  if (result.status !== 0)
+    throw new Error(`${path.basename(command)} ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
 }
 
 /** A package's command as a script for this Node (no .cmd shims, which Windows will not spawn without a shell). */
@@ -106,12 +122,21 @@ async function main(args) {
   // A clean folder: the installer carries this build's chunks only, not those kept for running CLIs.
   fs.rmSync(CLI_OUT, { recursive: true, force: true });
   const cli = await buildCli({ root: ROOT, outDir: CLI_OUT });
-  const bundles = [path.join(ROOT, 'out', 'main', 'index.js'), cli.bundle, ...cli.chunks.map((chunk) => path.join(CLI_OUT, chunk))];
-  const imports = [...new Set(bundles.flatMap((file) => bareImports(fs.readFileSync(file, 'utf8'))))].filter((name) => name !== 'electron').sort();
+  const bundles = [
+    path.join(ROOT, 'out', 'main', 'index.js'),
+    cli.bundle,
+    ...cli.chunks.map((chunk) => path.join(CLI_OUT, chunk)),
+  ];
+  const imports = [...new Set(bundles.flatMap((file) => bareImports(fs.readFileSync(file, 'utf8'))))]
+    .filter((name) => name !== 'electron')
+    .sort();
   process.stdout.write(`runtime packages: ${imports.join(', ')}\n`);
   const { errors, warnings } = packageProblems(pkg, imports);
   const binary = path.join(ROOT, 'node_modules', '@node-llama-cpp', llamaPlatform());
-  if (!fs.existsSync(binary)) errors.push(`no prebuilt llama.cpp for ${llamaPlatform()} in node_modules/@node-llama-cpp: run \`npm ci\` on this OS and CPU first`);
+  if (!fs.existsSync(binary))
+    errors.push(
+      `no prebuilt llama.cpp for ${llamaPlatform()} in node_modules/@node-llama-cpp: run \`npm ci\` on this OS and CPU first`,
+    );
   for (const warning of warnings) process.stdout.write(`warning: ${warning}\n`);
   if (errors.length > 0) {
     for (const error of errors) process.stderr.write(`error: ${error}\n`);
@@ -119,7 +144,9 @@ async function main(args) {
     return;
   }
   if (prepareOnly) {
-    process.stdout.write('prepared: out/ holds the app and out/cli/lathe.mjs; electron-builder was not run (--prepare-only)\n');
+    process.stdout.write(
+      'prepared: out/ holds the app and out/cli/lathe.mjs; electron-builder was not run (--prepare-only)\n',
+    );
     return;
   }
   let configFile = path.join(ROOT, 'electron-builder.yml');

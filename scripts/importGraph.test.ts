@@ -5,7 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findCircles, readImportGraph, roomOf, upwardImports, type ImportGraph } from './importGraph';
 
 const describeCircle = (graph: ImportGraph, circle: string[]) =>
-  circle.map((file) => `${file} -> ${[...(graph.imports.get(file) ?? [])].filter((target) => circle.includes(target)).join(', ')}`).join('\n');
+  circle
+    .map(
+      (file) =>
+        `${file} -> ${[...(graph.imports.get(file) ?? [])].filter((target) => circle.includes(target)).join(', ')}`,
+    )
+    .join('\n');
 
 describe('the import graph of product code (electron/, shared/)', () => {
   const graph = readImportGraph(process.cwd());
@@ -38,12 +43,22 @@ describe('readImportGraph, findCircles and upwardImports', () => {
   it('finds a circle through a type-only import, and the one import that runs back up between folders', () => {
     write('electron/core/low/a.ts', "import type { B } from '../high/b';\nexport type A = B;\n");
     write('electron/core/high/b.ts', "import { c } from './c';\nexport type B = string;\nexport const b = c;\n");
-    write('electron/core/high/c.ts', "import type { A } from '../low/a';\nimport { d } from '../low/d';\nexport const c: A = d;\n");
+    write(
+      'electron/core/high/c.ts',
+      "import type { A } from '../low/a';\nimport { d } from '../low/d';\nexport const c: A = d;\n",
+    );
     write('electron/core/low/d.ts', 'export const d = "d";\n');
     write('electron/core/high/c.test.ts', "import { b } from './b';\nexport const t = b;\n");
     const graph = readImportGraph(root);
-    expect(graph.files).toEqual(['electron/core/high/b.ts', 'electron/core/high/c.ts', 'electron/core/low/a.ts', 'electron/core/low/d.ts']);
-    expect(findCircles(graph.files, (file) => graph.imports.get(file) ?? [])).toEqual([['electron/core/high/b.ts', 'electron/core/high/c.ts', 'electron/core/low/a.ts']]);
+    expect(graph.files).toEqual([
+      'electron/core/high/b.ts',
+      'electron/core/high/c.ts',
+      'electron/core/low/a.ts',
+      'electron/core/low/d.ts',
+    ]);
+    expect(findCircles(graph.files, (file) => graph.imports.get(file) ?? [])).toEqual([
+      ['electron/core/high/b.ts', 'electron/core/high/c.ts', 'electron/core/low/a.ts'],
+    ]);
     expect(upwardImports(graph)).toEqual([['electron/core/low/a.ts', 'electron/core/high/b.ts']]);
   });
 

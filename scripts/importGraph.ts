@@ -33,7 +33,10 @@ function resolveImport(from: string, specifier: string, known: Set<string>): str
 }
 
 export function readImportGraph(root: string, roots: readonly string[] = PRODUCT_ROOTS): ImportGraph {
-  const files = roots.filter((dir) => fs.existsSync(path.join(root, dir))).flatMap((dir) => listSources(root, dir)).sort();
+  const files = roots
+    .filter((dir) => fs.existsSync(path.join(root, dir)))
+    .flatMap((dir) => listSources(root, dir))
+    .sort();
   const known = new Set(files);
   const imports = new Map<string, Set<string>>();
   for (const file of files) {

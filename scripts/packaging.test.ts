@@ -24,7 +24,12 @@ beforeAll(() => {
   work = makeTempDir('lathe-dist-');
   project = path.join(work, 'lathe');
   // The checkout as CI has it (tracked and new files, none of the ignored build output), with its installed packages.
-  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .stdout.split('\0')
+    .filter(Boolean);
   for (const file of files) {
     if (!fs.existsSync(path.join(ROOT, file))) continue;
     fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
@@ -32,7 +37,12 @@ beforeAll(() => {
   }
   linkTree(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
   const electronDist = makeStandInElectron(work, ROOT);
-  const run = spawnSync('npm', ['run', 'dist', '--', '--dir', `-c.electronDist=${electronDist}`], { cwd: project, encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 280_000 });
+  const run = spawnSync('npm', ['run', 'dist', '--', '--dir', `-c.electronDist=${electronDist}`], {
+    cwd: project,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    timeout: 280_000,
+  });
   built = { status: run.status, output: `${run.stdout}\n${run.stderr}` };
   appOut = path.join(project, 'dist', arch === 'x64' ? 'linux-unpacked' : `linux-${arch}-unpacked`);
   archive = path.join(appOut, 'resources', 'app.asar');
@@ -47,7 +57,10 @@ function archived(): Set<string> {
 }
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((file) => `${dir}/${file.split(path.sep).join('/')}`).filter((file) => fs.statSync(path.join(ROOT, file)).isFile());
+  return fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
+    .filter((file) => fs.statSync(path.join(ROOT, file)).isFile());
 }
 
 describe('npm run dist -- --dir (stand-in Electron)', () => {
@@ -64,23 +77,48 @@ describe('npm run dist -- --dir (stand-in Electron)', () => {
   it('packs the bundles, every prompt and the resources, and no sources, tests, maps or eval solutions', (context) => {
     if (!supported) return context.skip('packaging is checked on Linux with git');
     const files = archived();
-    for (const file of ['package.json', 'out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/cli/lathe.mjs', 'resources/defaults.yaml']) expect(files.has(file), file).toBe(true);
-    for (const file of [...sourceFiles('prompts'), ...sourceFiles('resources/replays'), ...sourceFiles('resources/examples')]) expect(files.has(file), file).toBe(true);
-    const unwanted = [...files].filter((file) => !file.startsWith('node_modules/') && (/\.(test|spec)\.tsx?$|\.map$/.test(file) || /^resources\/eval\/[^/]+\/solution\//.test(file) || /^(electron|shared|renderer|scripts)\//.test(file)));
+    for (const file of [
+      'package.json',
+      'out/main/index.js',
+      'out/preload/index.cjs',
+      'out/renderer/index.html',
+      'out/cli/lathe.mjs',
+      'resources/defaults.yaml',
+    ])
+      expect(files.has(file), file).toBe(true);
+    for (const file of [
+      ...sourceFiles('prompts'),
+      ...sourceFiles('resources/replays'),
+      ...sourceFiles('resources/examples'),
+    ])
+      expect(files.has(file), file).toBe(true);
+    const unwanted = [...files].filter(
+      (file) =>
+        !file.startsWith('node_modules/') &&
+        (/\.(test|spec)\.tsx?$|\.map$/.test(file) ||
+          /^resources\/eval\/[^/]+\/solution\//.test(file) ||
+          /^(electron|shared|renderer|scripts)\//.test(file)),
+    );
     expect(unwanted).toEqual([]);
   });
 
   it("unpacks node-llama-cpp and exactly this platform's llama.cpp binaries as real files beside the archive", (context) => {
     if (!supported) return context.skip('packaging is checked on Linux with git');
-    const installed = fs.readdirSync(path.join(ROOT, 'node_modules', '@node-llama-cpp')).filter((name) => name === `linux-${arch}` || name.startsWith(`linux-${arch}-`));
+    const installed = fs
+      .readdirSync(path.join(ROOT, 'node_modules', '@node-llama-cpp'))
+      .filter((name) => name === `linux-${arch}` || name.startsWith(`linux-${arch}-`));
     expect(installed.length).toBeGreaterThan(0);
     const unpackedDir = path.join(`${archive}.unpacked`, 'node_modules', '@node-llama-cpp');
     expect(fs.readdirSync(unpackedDir).sort()).toEqual(installed.sort());
-    const binaries = fs.readdirSync(unpackedDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.node'));
+    const binaries = fs
+      .readdirSync(unpackedDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.node'));
     expect(binaries.length).toBeGreaterThan(0);
     for (const file of binaries) {
       expect(fs.statSync(path.join(unpackedDir, file)).isFile()).toBe(true);
-      expect(statFile(archive, path.join('node_modules', '@node-llama-cpp', file), false)).toMatchObject({ unpacked: true });
+      expect(statFile(archive, path.join('node_modules', '@node-llama-cpp', file), false)).toMatchObject({
+        unpacked: true,
+      });
     }
     expect(statFile(archive, 'node_modules/node-llama-cpp/package.json', false)).toMatchObject({ unpacked: true });
   });
@@ -88,18 +126,32 @@ describe('npm run dist -- --dir (stand-in Electron)', () => {
   it('runs the packaged command line in Node mode, which reads its prompts from inside the archive', (context) => {
     if (!supported) return context.skip('packaging is checked on Linux with git');
     const reads = path.join(work, 'reads.log');
-    const demo = spawnSync(path.join(appOut, 'lathe'), [path.join(archive, 'out', 'cli', 'lathe.mjs'), 'demo', '--dir', path.join(work, 'demo')], {
-      cwd: work,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LATHE_HOME: path.join(work, 'home'), LATHE_STAND_IN_READS: reads },
-    });
+    const demo = spawnSync(
+      path.join(appOut, 'lathe'),
+      [path.join(archive, 'out', 'cli', 'lathe.mjs'), 'demo', '--dir', path.join(work, 'demo')],
+      {
+        cwd: work,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: {
+          ...process.env,
+          ELECTRON_RUN_AS_NODE: '1',
+          LATHE_HOME: path.join(work, 'home'),
+          LATHE_STAND_IN_READS: reads,
+        },
+      },
+    );
     expect(demo.status, `${demo.stdout}\n${demo.stderr}`).toBe(0);
     expect(demo.stdout).toMatch(/complete \(exit 0\)/);
     const read = fs.readFileSync(reads, 'utf8').split('\n');
     const prompts = read.filter((file) => /[\\/]prompts[\\/][^\\/]+\.md$/.test(file));
     expect(prompts.length).toBeGreaterThan(0);
-    expect(prompts.every((file) => file.startsWith(`${archive}.view${path.sep}prompts${path.sep}`)), prompts.join('\n')).toBe(true);
-    expect(read.filter((file) => file.startsWith(ROOT + path.sep) || file.startsWith(path.join(project, 'prompts')))).toEqual([]);
+    expect(
+      prompts.every((file) => file.startsWith(`${archive}.view${path.sep}prompts${path.sep}`)),
+      prompts.join('\n'),
+    ).toBe(true);
+    expect(
+      read.filter((file) => file.startsWith(ROOT + path.sep) || file.startsWith(path.join(project, 'prompts'))),
+    ).toEqual([]);
   }, 150_000);
 });

@@ -21,7 +21,9 @@ function rows(): Row[] {
 
 /** Where a cited path lives: relative to electron/core/ unless it names another top-level folder. */
 function resolveCited(cited: string): string {
-  return /^(shared|prompts|docs|scripts|renderer|e2e|test-support|bench)\//.test(cited) ? path.join(ROOT, cited) : path.join(ROOT, 'electron', 'core', cited);
+  return /^(shared|prompts|docs|scripts|renderer|e2e|test-support|bench)\//.test(cited)
+    ? path.join(ROOT, cited)
+    : path.join(ROOT, 'electron', 'core', cited);
 }
 
 /** The test files a row cites after `T:`. */
@@ -38,7 +40,8 @@ describe('docs/seeds.md, the requirement → code → test map', () => {
   it('has every row of the five seeds, and a real path prefix', () => {
     const ids = rows().map((row) => row.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const seed of ['0', '1', '2', '3', '4']) expect(ids.filter((id) => id.startsWith(`${seed}.`)).length).toBeGreaterThan(10);
+    for (const seed of ['0', '1', '2', '3', '4'])
+      expect(ids.filter((id) => id.startsWith(`${seed}.`)).length).toBeGreaterThan(10);
     expect(SEEDS).not.toContain('relative to ``');
     expect(SEEDS).toContain('relative to `electron/core/`');
   });
@@ -51,7 +54,8 @@ describe('docs/seeds.md, the requirement → code → test map', () => {
         citations++;
         const file = resolveCited(cited);
         if (!fs.existsSync(file)) problems.push(`${row.id}: ${cited} does not exist`);
-        else if (!mentions(fs.readFileSync(file, 'utf8'), row.id)) problems.push(`${row.id}: ${cited} does not mention ${row.id}`);
+        else if (!mentions(fs.readFileSync(file, 'utf8'), row.id))
+          problems.push(`${row.id}: ${cited} does not mention ${row.id}`);
       }
     }
     expect(citations).toBeGreaterThan(80);
@@ -61,10 +65,15 @@ describe('docs/seeds.md, the requirement → code → test map', () => {
   it('records every deviation, with its reason, in docs/decisions.md (1.12; seed 001: deviations must be documented)', () => {
     const start = DECISIONS.indexOf('Deviations from the seeds');
     expect(start).toBeGreaterThan(-1);
-    const section = DECISIONS.slice(start, DECISIONS.indexOf('\n## ', start + 1) === -1 ? undefined : DECISIONS.indexOf('\n## ', start + 1));
+    const section = DECISIONS.slice(
+      start,
+      DECISIONS.indexOf('\n## ', start + 1) === -1 ? undefined : DECISIONS.indexOf('\n## ', start + 1),
+    );
     const deviations = rows().filter((row) => /Deviation:|Interpretation:/.test(row.text));
     expect(deviations.length).toBeGreaterThan(15);
-    const missing = deviations.filter((row) => !new RegExp(`^- ${row.id.replace('.', '\\.')}\\b.+—.+`, 'm').test(section)).map((row) => row.id);
+    const missing = deviations
+      .filter((row) => !new RegExp(`^- ${row.id.replace('.', '\\.')}\\b.+—.+`, 'm').test(section))
+      .map((row) => row.id);
     expect(missing).toEqual([]);
   });
 

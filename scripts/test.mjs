@@ -13,9 +13,25 @@ const stages = [
   { name: 'format', command: ['npm', 'run', '--silent', 'format:check'] },
   { name: 'build', command: ['npx', 'electron-vite', 'build'] },
   // The three test tiers (decision 103), each with its own report so a stage's time and count stay its own.
-  { name: 'unit', command: ['npx', 'vitest', 'run', '--project', 'unit', '--outputFile.json=test-results/vitest-unit.json'] },
-  { name: 'integration', command: ['npx', 'vitest', 'run', '--project', 'integration', '--outputFile.json=test-results/vitest-integration.json'] },
-  { name: 'slow', command: ['npx', 'vitest', 'run', '--project', 'slow', '--outputFile.json=test-results/vitest-slow.json'] },
+  {
+    name: 'unit',
+    command: ['npx', 'vitest', 'run', '--project', 'unit', '--outputFile.json=test-results/vitest-unit.json'],
+  },
+  {
+    name: 'integration',
+    command: [
+      'npx',
+      'vitest',
+      'run',
+      '--project',
+      'integration',
+      '--outputFile.json=test-results/vitest-integration.json',
+    ],
+  },
+  {
+    name: 'slow',
+    command: ['npx', 'vitest', 'run', '--project', 'slow', '--outputFile.json=test-results/vitest-slow.json'],
+  },
   { name: 'e2e', command: ['npx', 'playwright', 'test'], needs: 'build' },
 ];
 
@@ -44,7 +60,9 @@ for (const stage of stages) {
 fs.writeFileSync('test-results/stages.json', JSON.stringify(results, null, 2));
 process.stdout.write('\nstage       result   seconds\n');
 for (const result of results) {
-  process.stdout.write(`${result.name.padEnd(11)} ${(result.passed ? 'ok' : 'FAILED').padEnd(8)} ${result.seconds.toFixed(1).padStart(7)}${result.note ? `  (${result.note})` : ''}\n`);
+  process.stdout.write(
+    `${result.name.padEnd(11)} ${(result.passed ? 'ok' : 'FAILED').padEnd(8)} ${result.seconds.toFixed(1).padStart(7)}${result.note ? `  (${result.note})` : ''}\n`,
+  );
 }
 process.stdout.write(`${formatCount(countTests())}\n`);
 process.exitCode = results.every((result) => result.passed) ? 0 : 1;

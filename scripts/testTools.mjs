@@ -42,7 +42,10 @@ function aptInstall(packages) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   if (update.status !== 0) return false;
-  return spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env }).status === 0;
+  return (
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env })
+      .status === 0
+  );
 }
 
 /** Exit 0 when every tool is there (after installing them with --install, where this machine lets it). */
@@ -54,7 +57,9 @@ export function main(args = process.argv.slice(2)) {
     missing = missingTools();
   }
   if (missing.length === 0) return 0;
-  process.stderr.write(`the tests need Debian packages this machine lacks: ${missing.join(', ')}\ninstall them with:\n  ${installLine(missing)}\n`);
+  process.stderr.write(
+    `the tests need Debian packages this machine lacks: ${missing.join(', ')}\ninstall them with:\n  ${installLine(missing)}\n`,
+  );
   return 1;
 }
 

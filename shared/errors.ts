@@ -135,7 +135,8 @@ export const coreErrorCodes = [
  * The one closed list of error codes: a code not listed here is a type error wherever a LatheError or
  * an error outcome is made (`errors.types.test.ts` pins that).
  */
-export type ErrorCode = CommonErrorCode | GenerationErrorCode | `GIT_${GitErrorReason}` | (typeof coreErrorCodes)[number];
+export type ErrorCode =
+  CommonErrorCode | GenerationErrorCode | `GIT_${GitErrorReason}` | (typeof coreErrorCodes)[number];
 
 export const errorCodes: readonly ErrorCode[] = [
   ...commonErrorCodes,

@@ -35,7 +35,9 @@ describe('the closed list of error codes', () => {
 
   it('reads another version’s unknown code from disk or the wire as INTERNAL, and a known one as itself', () => {
     expect(LatheErrorSchema.parse({ code: 'SOMETHING_NEWER', message: 'm' }).code).toBe('INTERNAL');
-    expect(LatheErrorSchema.parse({ code: 'GIT_RUN_BRANCH_MISSING', message: 'm' }).code).toBe('GIT_RUN_BRANCH_MISSING');
+    expect(LatheErrorSchema.parse({ code: 'GIT_RUN_BRANCH_MISSING', message: 'm' }).code).toBe(
+      'GIT_RUN_BRANCH_MISSING',
+    );
   });
 
   it('has one name for a failure git shares with the core, and reads the old git name under it', () => {

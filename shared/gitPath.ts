@@ -89,7 +89,17 @@ const encoder = new TextEncoder();
 const RAW_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
 const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
 const NEEDS_QUOTING = new RegExp(`[\\u0000-\\u001f"\\\\\\u007f]|${RAW_BYTE.source}|${INVISIBLE.source}`);
-const NAMED_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r', '"': '\\"', '\\': '\\\\' };
+const NAMED_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\v': '\\v',
+  '\f': '\\f',
+  '\r': '\\r',
+  '"': '\\"',
+  '\\': '\\\\',
+};
 
 function octal(byte: number): string {
   return `\\${byte.toString(8).padStart(3, '0')}`;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { firstLine, goalLine, headline, shortenAtWord } from './headline';
 
-const LONG = 'Add a --verbose flag to the CLI that prints every step of the parser, and document it in the README with an example of its output';
+const LONG =
+  'Add a --verbose flag to the CLI that prints every step of the parser, and document it in the README with an example of its output';
 
 describe('shortenAtWord', () => {
   it('keeps a text that fits, on one line', () => {

@@ -12,11 +12,17 @@ export interface MergeRefusal {
  * the same runs. What the repository's state refuses (local edits, a branch that moved on) is found by
  * the merge itself (git/mergeRun.ts).
  */
-export function mergeRefusal(run: Pick<RunSummary, 'status' | 'commits' | 'closed'>, branchGone: boolean): MergeRefusal | null {
-  if (run.closed?.action === 'undone') return { code: 'RUN_UNDONE', message: 'This run was undone: its branch is gone.' };
-  if (run.closed?.action === 'merged') return { code: 'ALREADY_MERGED', message: `Already merged into ${run.closed.into ?? 'its branch'}.` };
+export function mergeRefusal(
+  run: Pick<RunSummary, 'status' | 'commits' | 'closed'>,
+  branchGone: boolean,
+): MergeRefusal | null {
+  if (run.closed?.action === 'undone')
+    return { code: 'RUN_UNDONE', message: 'This run was undone: its branch is gone.' };
+  if (run.closed?.action === 'merged')
+    return { code: 'ALREADY_MERGED', message: `Already merged into ${run.closed.into ?? 'its branch'}.` };
   if (branchGone) return { code: 'RUN_BRANCH_GONE', message: 'The run branch no longer exists.' };
-  if (run.status !== 'complete') return { code: 'RUN_NOT_COMPLETE', message: `Only a complete run can be merged (this one is ${run.status}).` };
+  if (run.status !== 'complete')
+    return { code: 'RUN_NOT_COMPLETE', message: `Only a complete run can be merged (this one is ${run.status}).` };
   if (run.commits === 0) return { code: 'NO_COMMITS', message: 'The run made no commits.' };
   return null;
 }

@@ -10,7 +10,15 @@ export const BUILT = {
 };
 
 /** What `electron-vite build` reads: a change in any of these makes `out/` stale. */
-const INPUTS = ['electron/main', 'electron/preload', 'electron/core', 'shared', 'renderer', 'electron.vite.config.ts', 'package.json'];
+const INPUTS = [
+  'electron/main',
+  'electron/preload',
+  'electron/core',
+  'shared',
+  'renderer',
+  'electron.vite.config.ts',
+  'package.json',
+];
 const LOCK = path.join(APP_ROOT, '.cache', 'app-build.lock');
 
 function newestInput(): number {
@@ -70,7 +78,8 @@ export function ensureAppBuilt(): void {
       if (isFresh()) return;
       const cli = path.join(APP_ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
       const build = spawnSync(process.execPath, [cli, 'build'], { cwd: APP_ROOT, encoding: 'utf8' });
-      if (build.status !== 0) throw new Error(`electron-vite build failed (exit ${build.status}):\n${build.stdout}\n${build.stderr}`);
+      if (build.status !== 0)
+        throw new Error(`electron-vite build failed (exit ${build.status}):\n${build.stdout}\n${build.stderr}`);
     } finally {
       fs.rmSync(LOCK, { recursive: true, force: true });
     }

@@ -16,6 +16,10 @@ export function bigSuiteTexts(size: number): Record<string, string> {
 export const BIG_SUITE_MODULES = 50;
 
 export function bigSuiteJUnit(size: number): string {
-  const cases = Array.from({ length: size }, (_, index) => `<testcase classname="tests.test_m${index % BIG_SUITE_MODULES}.TestCase" name="test_${index}" time="0.001"/>`);
+  const cases = Array.from(
+    { length: size },
+    (_, index) =>
+      `<testcase classname="tests.test_m${index % BIG_SUITE_MODULES}.TestCase" name="test_${index}" time="0.001"/>`,
+  );
   return `<?xml version="1.0"?><testsuites><testsuite name="pytest">${cases.join('\n')}</testsuite></testsuites>`;
 }

@@ -38,10 +38,13 @@ export function loadGoldCases(ids: readonly string[]): { cases: Map<string, Gold
       execFileSync('git', ['clone', '-q', '--bare', path.join(corpus.dir, task.bundle), bare]);
       bares.set(task.bundle, bare);
     }
-    const git = (...args: string[]) => execFileSync('git', ['--git-dir', bare as string, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['--git-dir', bare as string, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const parsed = parseGoldPatch(task.gold_patch);
     if (!parsed.ok) throw new Error(parsed.message);
-    const before = Object.fromEntries(parsed.patch.files.map((file) => [file.path, git('show', `${task.parent_commit}:${file.path}`)]));
+    const before = Object.fromEntries(
+      parsed.patch.files.map((file) => [file.path, git('show', `${task.parent_commit}:${file.path}`)]),
+    );
     const atFix = (file: string) => {
       try {
         return git('show', `${task.fix_commit}:${file}`);
@@ -49,7 +52,13 @@ export function loadGoldCases(ids: readonly string[]): { cases: Map<string, Gold
         return null;
       }
     };
-    cases.set(id, { task, gold: parsed.patch, before, atFix, paths: git('ls-tree', '-r', '--name-only', task.fix_commit).split('\n').filter(Boolean) });
+    cases.set(id, {
+      task,
+      gold: parsed.patch,
+      before,
+      atFix,
+      paths: git('ls-tree', '-r', '--name-only', task.fix_commit).split('\n').filter(Boolean),
+    });
   }
   return { cases, remove: () => fs.rmSync(scratch, { recursive: true, force: true }) };
 }

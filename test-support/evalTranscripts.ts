@@ -11,9 +11,27 @@ export function taskFile(taskId: string, from: 'repo' | 'solution', file: string
 }
 
 /** Seed 000 (minimal): one task, a whole-file edit, the Tester's report. */
-export function minimalTranscript(file: string, content: string, options: { malformedFirst?: boolean } = {}): unknown[] {
+export function minimalTranscript(
+  file: string,
+  content: string,
+  options: { malformedFirst?: boolean } = {},
+): unknown[] {
   return [
-    { role: 'planner', json: { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: `Change ${file}`, rationale: 'the goal asks for it', acceptance: 'the tests pass', artifacts: [file] }] } },
+    {
+      role: 'planner',
+      json: {
+        plan_id: 'plan_0001',
+        tasks: [
+          {
+            id: 'T1',
+            title: `Change ${file}`,
+            rationale: 'the goal asks for it',
+            acceptance: 'the tests pass',
+            artifacts: [file],
+          },
+        ],
+      },
+    },
     ...(options.malformedFirst ? [{ role: 'coder', raw: `Sure! Here is the fixed ${file}:\n\n${content}` }] : []),
     { role: 'coder', json: { edits: [{ path: file, content }] } },
     { role: 'tester', json: { task_id: 'T1', passed: true, report: 'all tests pass' } },
@@ -33,10 +51,12 @@ export function supervisedTranscript(taskId: string, file: string, search: strin
     entry.supervisor(true, 85),
   ];
   return [
-    entry.planner(steppedPlan([
-      { id: 'T1', title: `Change ${file}`, artifacts: [file] },
-      { id: 'T2', title: 'Note the change in README.md', artifacts: ['README.md'], depends_on: ['T1'] },
-    ])),
+    entry.planner(
+      steppedPlan([
+        { id: 'T1', title: `Change ${file}`, artifacts: [file] },
+        { id: 'T2', title: 'Note the change in README.md', artifacts: ['README.md'], depends_on: ['T1'] },
+      ]),
+    ),
     entry.supervisor(true, 85),
     ...step('T1', file, search, replace),
     ...step('T2', 'README.md', readmeTitle, `${readmeTitle}\n\nChanged by Lathe.`),

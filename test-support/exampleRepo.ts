@@ -22,7 +22,9 @@ export function writeReplay(dir: string, name: string, outputs: unknown[]): stri
 }
 
 export function readReplay(name: string): { outputs: { role: string; json?: unknown }[] } {
-  return JSON.parse(fs.readFileSync(path.join(REPLAYS, name), 'utf8')) as { outputs: { role: string; json?: unknown }[] };
+  return JSON.parse(fs.readFileSync(path.join(REPLAYS, name), 'utf8')) as {
+    outputs: { role: string; json?: unknown }[];
+  };
 }
 
 /** Every path → content of a commit's tree, read with native git (what a user would see on checkout). */
@@ -32,7 +34,11 @@ export function treeAt(repo: TempRepo, ref: string): Record<string, string> {
 }
 
 /** A committed js-stats example plus a data folder, removed by the returned cleanup. */
-export function makeRunFixture(example: 'js-stats' | 'py-stats' = 'js-stats'): { repo: TempRepo; dataDir: string; cleanup: () => void } {
+export function makeRunFixture(example: 'js-stats' | 'py-stats' = 'js-stats'): {
+  repo: TempRepo;
+  dataDir: string;
+  cleanup: () => void;
+} {
   const repo = makeExampleRepo(example);
   const dataDir = makeTempDir('lathe-data-');
   return { repo, dataDir, cleanup: () => (repo.remove(), fs.rmSync(dataDir, { recursive: true, force: true })) };

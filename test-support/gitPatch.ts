@@ -25,7 +25,10 @@ export function gitPatch(before: TreeFiles, after: TreeFiles, options: { context
     write(Object.fromEntries(Object.keys({ ...before, ...after }).map((file) => [file, after[file] ?? null])));
     const end = repo.commitAll('after');
     // Not through repo.git: it trims, and a patch's last line may be a context line of spaces.
-    return execFileSync('git', ['diff', '--full-index', `--unified=${options.context ?? 3}`, start, end], { cwd: repo.dir, encoding: 'utf8' });
+    return execFileSync('git', ['diff', '--full-index', `--unified=${options.context ?? 3}`, start, end], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+    });
   } finally {
     repo.remove();
   }

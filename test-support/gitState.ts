@@ -12,7 +12,10 @@ export function gitIn(dir: string, ...args: string[]): string {
 /** Runs git and returns its exit code and output instead of throwing (fsck, check-ignore). */
 export function gitResult(dir: string, ...args: string[]): { code: number; output: string } {
   try {
-    return { code: 0, output: execFileSync('git', args, { cwd: dir, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return {
+      code: 0,
+      output: execFileSync('git', args, { cwd: dir, env: ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+    };
   } catch (error) {
     const failure = error as { status?: number; stdout?: string; stderr?: string };
     return { code: failure.status ?? 1, output: `${failure.stdout ?? ''}${failure.stderr ?? ''}` };
@@ -29,7 +32,9 @@ export function workTreeFiles(dir: string): Record<string, string> {
       const full = path.join(dir, child);
       if (entry.isSymbolicLink()) out[child] = `link:${fs.readlinkSync(full)}`;
       else if (entry.isDirectory()) walk(child);
-      else out[child] = `${(fs.statSync(full).mode & 0o777).toString(8)}:${crypto.createHash('sha1').update(fs.readFileSync(full)).digest('hex')}`;
+      else
+        out[child] =
+          `${(fs.statSync(full).mode & 0o777).toString(8)}:${crypto.createHash('sha1').update(fs.readFileSync(full)).digest('hex')}`;
     }
   };
   walk('');

@@ -26,14 +26,21 @@ export interface MiniTaskSpec {
 const MID_TASK: MiniTaskSpec = {
   name: 'mid',
   files: {
-    'package.json': JSON.stringify({ name: 'mid', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+    'package.json': JSON.stringify(
+      { name: 'mid', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } },
+      null,
+      2,
+    ),
     'src/mid.js': 'export function mid(values) {\n  return values[0];\n}\n',
-    'test/mid.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { mid } from '../src/mid.js';\n\ntest('one value', () => assert.equal(mid([4]), 4));\n",
+    'test/mid.test.js':
+      "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { mid } from '../src/mid.js';\n\ntest('one value', () => assert.equal(mid([4]), 4));\n",
     '.gitignore': 'node_modules/\n',
   },
   fix: {
-    'src/mid.js': 'export function mid(values) {\n  const sorted = [...values].sort((a, b) => a - b);\n  return sorted[Math.floor(sorted.length / 2)];\n}\n',
-    'test/mid.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { mid } from '../src/mid.js';\n\ntest('one value', () => assert.equal(mid([4]), 4));\ntest('unsorted values', () => assert.equal(mid([9, 1, 5]), 5));\n",
+    'src/mid.js':
+      'export function mid(values) {\n  const sorted = [...values].sort((a, b) => a - b);\n  return sorted[Math.floor(sorted.length / 2)];\n}\n',
+    'test/mid.test.js':
+      "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { mid } from '../src/mid.js';\n\ntest('one value', () => assert.equal(mid([4]), 4));\ntest('unsorted values', () => assert.equal(mid([9, 1, 5]), 5));\n",
   },
   goldFiles: ['src/mid.js'],
   goal: 'fix: mid() returns the first value instead of the median',
@@ -63,7 +70,10 @@ export function makeCorpus(spec: MiniTaskSpec): MiniCorpus {
   const bundle = `${spec.name}.bundle`;
   execFileSync('git', ['bundle', 'create', '-q', path.join(dir, bundle), 'main'], { cwd: repo.dir });
   // Not through repo.git, which trims: a patch may end in a context line of spaces.
-  const goldPatch = execFileSync('git', ['diff', '--full-index', parent, fix, '--', ...spec.goldFiles], { cwd: repo.dir, encoding: 'utf8' });
+  const goldPatch = execFileSync('git', ['diff', '--full-index', parent, fix, '--', ...spec.goldFiles], {
+    cwd: repo.dir,
+    encoding: 'utf8',
+  });
   const task = {
     id: `${spec.name}-${fix.slice(0, 7)}`,
     repo: spec.name,
@@ -93,6 +103,17 @@ export function makeCorpus(spec: MiniTaskSpec): MiniCorpus {
 }
 
 /** How the corpus tests run a task with the oracle model: its gold patch, two minutes, no pause between retries. */
-export function oracleRunSettings(corpusDir: string, run: Pick<CorpusRunSettings, 'workflow' | 'editFormat' | 'cacheDir' | 'workDir' | 'keepRuns'>): CorpusRunSettings {
-  return { appRoot: sourceAppRoot(), corpusDir, model: 'oracle:', timeLimitMs: 120_000, outDir: null, retryBackoffMs: 0, ...run };
+export function oracleRunSettings(
+  corpusDir: string,
+  run: Pick<CorpusRunSettings, 'workflow' | 'editFormat' | 'cacheDir' | 'workDir' | 'keepRuns'>,
+): CorpusRunSettings {
+  return {
+    appRoot: sourceAppRoot(),
+    corpusDir,
+    model: 'oracle:',
+    timeLimitMs: 120_000,
+    outDir: null,
+    retryBackoffMs: 0,
+    ...run,
+  };
 }

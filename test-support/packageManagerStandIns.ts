@@ -49,10 +49,19 @@ export function makePackageManagerStandIns(): PackageManagerStandIns {
   const binDir = path.join(root, 'bin');
   const callLog = path.join(root, 'calls.jsonl');
   fs.mkdirSync(binDir);
-  for (const program of ['pnpm', 'yarn'] as const) fs.writeFileSync(path.join(binDir, program), standInSource(program, callLog), { mode: 0o755 });
+  for (const program of ['pnpm', 'yarn'] as const)
+    fs.writeFileSync(path.join(binDir, program), standInSource(program, callLog), { mode: 0o755 });
   return {
     binDir,
-    calls: () => (fs.existsSync(callLog) ? fs.readFileSync(callLog, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as StandInCall) : []),
+    calls: () =>
+      fs.existsSync(callLog)
+        ? fs
+            .readFileSync(callLog, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as StandInCall)
+        : [],
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }

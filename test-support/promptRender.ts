@@ -27,7 +27,10 @@ export interface WorkflowPrompts {
  * the workflow's demo transcript, recording each call. The first call per role, purpose and
  * with/without feedback is kept (a Scout's tool loop and retries repeat the same prompt).
  */
-export async function renderWorkflowPrompts(workflow: WorkflowName, options: { promptsDir?: string } = {}): Promise<WorkflowPrompts> {
+export async function renderWorkflowPrompts(
+  workflow: WorkflowName,
+  options: { promptsDir?: string } = {},
+): Promise<WorkflowPrompts> {
   const repo = makeExampleRepo('js-stats');
   const dataDir = makeTempDir('lathe-prompts-');
   try {
@@ -41,7 +44,10 @@ export async function renderWorkflowPrompts(workflow: WorkflowName, options: { p
         .replace(/\b\d+(?:\.\d+)?\s?ms\b/g, '<t>ms')
         .replace(/"duration_ms": \d+/g, '"duration_ms": <t>')
         .replace(/duration_ms \d+(?:\.\d+)?/g, 'duration_ms <t>');
-    const config = resolveRunConfig({ defaultsFile: path.join(APP_ROOT, 'resources', 'defaults.yaml'), repoRoot: repo.dir }, { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}` });
+    const config = resolveRunConfig(
+      { defaultsFile: path.join(APP_ROOT, 'resources', 'defaults.yaml'), repoRoot: repo.dir },
+      { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}` },
+    );
     const deps = createDefaultDeps();
     let purpose = 'unknown';
     const seen = new Set<string>();
@@ -50,7 +56,10 @@ export async function renderWorkflowPrompts(workflow: WorkflowName, options: { p
       const router = deps.createModels(routerOptions);
       const generate = <T>(request: GenerateRequest<T>) => {
         const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
-        const user = request.messages.filter((message) => message.role !== 'system').map((message) => message.content).join('\n\n');
+        const user = request.messages
+          .filter((message) => message.role !== 'system')
+          .map((message) => message.content)
+          .join('\n\n');
         const key = `${request.role}/${purpose}/${user.includes('"feedback"')}`;
         if (!seen.has(key)) {
           seen.add(key);
@@ -66,9 +75,21 @@ export async function renderWorkflowPrompts(workflow: WorkflowName, options: { p
       const result = await deps.verify(request);
       const output = normalize(fs.readFileSync(result.logPath, 'utf8').replaceAll(request.workDir, '<worktree>'));
       // The excerpt is read again from the normalised output (the runner's report names places relative to the work dir).
-      const report = (name: string) => (fs.existsSync(path.join(result.artifactDir, name)) ? path.join(result.artifactDir, name) : null);
-      const outcome = await readOutcome({ runner: runnerOf(request.argv), junitFile: report('junit.xml'), jsonFile: report('jest.json') }, output, request.workDir);
-      const excerpt = failureExcerpt({ status: result.status, exitCode: result.exitCode, reason: result.reason, outcome, output, repoDir: request.workDir });
+      const report = (name: string) =>
+        fs.existsSync(path.join(result.artifactDir, name)) ? path.join(result.artifactDir, name) : null;
+      const outcome = await readOutcome(
+        { runner: runnerOf(request.argv), junitFile: report('junit.xml'), jsonFile: report('jest.json') },
+        output,
+        request.workDir,
+      );
+      const excerpt = failureExcerpt({
+        status: result.status,
+        exitCode: result.exitCode,
+        reason: result.reason,
+        outcome,
+        output,
+        repoDir: request.workDir,
+      });
       return { ...result, durationMs: 0, report: truncateReport(output), excerpt, tail: lastLines(output, 200) };
     };
     const env = createEngineEnv({
@@ -76,11 +97,27 @@ export async function renderWorkflowPrompts(workflow: WorkflowName, options: { p
       dataDir,
       retryBackoffMs: 0,
       deps: { ...deps, createModels, verify },
-      callbacks: { onEvent: (event) => void (event.type === 'agent_call' && (purpose = String(event.data.purpose))), decideGate: async () => ({ approved: true, comment: null }) },
+      callbacks: {
+        onEvent: (event) => void (event.type === 'agent_call' && (purpose = String(event.data.purpose))),
+        decideGate: async () => ({ approved: true, comment: null }),
+      },
     });
     if (options.promptsDir) env.promptsDir = options.promptsDir;
-    await startRun(env, { repoRoot: repo.dir, goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8').trim(), config });
-    return { workflow, config, prompts: prompts.map((prompt) => ({ ...prompt, system: normalize(prompt.system), user: normalize(prompt.user), context: prompt.context.map((item) => ({ ...item, text: normalize(item.text) })) })) };
+    await startRun(env, {
+      repoRoot: repo.dir,
+      goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8').trim(),
+      config,
+    });
+    return {
+      workflow,
+      config,
+      prompts: prompts.map((prompt) => ({
+        ...prompt,
+        system: normalize(prompt.system),
+        user: normalize(prompt.user),
+        context: prompt.context.map((item) => ({ ...item, text: normalize(item.text) })),
+      })),
+    };
   } finally {
     repo.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -111,7 +148,9 @@ export function promptsMarkdown(rendered: WorkflowPrompts): string {
       fence(prompt.user),
       '',
       `### Context items (${prompt.context.length})`,
-      ...(prompt.context.length === 0 ? ['none'] : prompt.context.map((item) => `- \`${item.id}\` (priority ${item.priority}, ${item.text.length} characters)`)),
+      ...(prompt.context.length === 0
+        ? ['none']
+        : prompt.context.map((item) => `- \`${item.id}\` (priority ${item.priority}, ${item.text.length} characters)`)),
       '',
     ]),
   ].join('\n');

@@ -11,7 +11,10 @@ export interface CliOutcome {
 }
 
 /** Runs the real `lathe` bin in a child process and collects its output. */
-export function runLathe(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; closeStdin?: boolean } = {}): Promise<CliOutcome> {
+export function runLathe(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; closeStdin?: boolean } = {},
+): Promise<CliOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawnLathe(args, options);
     // Nobody at the keyboard: a question on the terminal gets end-of-input.
@@ -30,7 +33,10 @@ export function runLathe(args: string[], options: { cwd?: string; env?: NodeJS.P
   });
 }
 
-export function spawnLathe(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcessWithoutNullStreams {
+export function spawnLathe(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [LATHE_BIN, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, ...options.env },
@@ -39,7 +45,11 @@ export function spawnLathe(args: string[], options: { cwd?: string; env?: NodeJS
 }
 
 /** Resolves with the first stdout line matching `pattern`. */
-export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+export function waitForLine(
+  child: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     let stderr = '';

@@ -20,7 +20,12 @@ export type RunnerCache = { dir: string; bin: (name: string) => string } | { una
 /** Where the runners live: `$LATHE_RUNNER_CACHE` or `~/.cache/lathe/test-runners`, then the lock's hash. */
 export function runnerCacheDir(): string {
   const lock = fs.readFileSync(path.join(PINS_DIR, 'package-lock.json'));
-  const hash = crypto.createHash('sha256').update(fs.readFileSync(path.join(PINS_DIR, 'package.json'))).update(lock).digest('hex').slice(0, 12);
+  const hash = crypto
+    .createHash('sha256')
+    .update(fs.readFileSync(path.join(PINS_DIR, 'package.json')))
+    .update(lock)
+    .digest('hex')
+    .slice(0, 12);
   const root = process.env.LATHE_RUNNER_CACHE ?? path.join(os.homedir(), '.cache', 'lathe', 'test-runners');
   return path.join(root, hash);
 }
@@ -40,14 +45,21 @@ export function ensureRunnerCache(): RunnerCache {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const staging = fs.mkdtempSync(`${dir}.installing-`);
   try {
-    for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(PINS_DIR, file), path.join(staging, file));
-    const npm = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: staging, encoding: 'utf8', timeout: 600_000 });
+    for (const file of ['package.json', 'package-lock.json'])
+      fs.copyFileSync(path.join(PINS_DIR, file), path.join(staging, file));
+    const npm = spawnSync(
+      'npm',
+      ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+      { cwd: staging, encoding: 'utf8', timeout: 600_000 },
+    );
     if (npm.status !== 0) {
       const lines = `${npm.stderr ?? ''}${npm.stdout ?? ''}`.trim().split('\n');
       // npm's cause (`code ECONNREFUSED`, `request to … failed`) comes before its advice and log path.
       const cause = lines.filter((line) => /\b(code|errno|request to|network)\b/i.test(line)).slice(0, 2);
       const said = (cause.length > 0 ? cause : lines.slice(-3)).join(' / ');
-      return { unavailable: `npm ci of test-support/runners failed (${npm.error ? npm.error.message : `exit ${npm.status}`}): ${said || 'no output'} — is the npm registry reachable?` };
+      return {
+        unavailable: `npm ci of test-support/runners failed (${npm.error ? npm.error.message : `exit ${npm.status}`}): ${said || 'no output'} — is the npm registry reachable?`,
+      };
     }
     fs.writeFileSync(path.join(staging, COMPLETE), `${new Date().toISOString()}\n`);
     try {

@@ -222,13 +222,21 @@ export const WEAKENED_EDITS: Record<RunnerSuite, SuiteEdit[]> = {
   ],
   python: [
     { file: 'tests/test_a.py', from: 'def test_top():', to: 'def test_top_renamed():' },
-    { file: 'tests/test_a.py', from: '        def test_throws(self):\n            raise TypeError("boom here")\n\n', to: '' },
+    {
+      file: 'tests/test_a.py',
+      from: '        def test_throws(self):\n            raise TypeError("boom here")\n\n',
+      to: '',
+    },
     { file: 'tests/test_unit.py', from: 'def test_ok(self):', to: 'def test_ok_renamed(self):' },
     { file: 'tests/test_unit.py', from: '    def test_err(self):\n        {}["missing"]\n\n', to: '' },
   ],
   cargo: [
     { file: 'src/lib.rs', from: 'fn passes()', to: 'fn passes_renamed()' },
-    { file: 'src/lib.rs', from: '        #[test]\n        fn panics() {\n            panic!("boom here");\n        }\n\n', to: '' },
+    {
+      file: 'src/lib.rs',
+      from: '        #[test]\n        fn panics() {\n            panic!("boom here");\n        }\n\n',
+      to: '',
+    },
   ],
   go: [
     { file: 'add_test.go', from: 'func TestPasses(', to: 'func TestPassesRenamed(' },
@@ -242,7 +250,8 @@ export function writeWeakenedRunnerSuite(dir: string, suite: RunnerSuite, nodeMo
   for (const edit of WEAKENED_EDITS[suite]) {
     const file = path.join(dir, edit.file);
     const text = fs.readFileSync(file, 'utf8');
-    if (!text.includes(edit.from)) throw new Error(`${suite}/${edit.file} no longer holds ${JSON.stringify(edit.from)}`);
+    if (!text.includes(edit.from))
+      throw new Error(`${suite}/${edit.file} no longer holds ${JSON.stringify(edit.from)}`);
     fs.writeFileSync(file, text.replace(edit.from, edit.to));
   }
   return dir;

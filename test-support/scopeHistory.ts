@@ -33,21 +33,49 @@ export async function historyScopeCases(corpusDir: string, perRepo: number): Pro
   try {
     for (const bundle of [...new Set(corpus.tasks.map((task) => task.bundle))]) {
       const golds = corpus.tasks.filter((task) => task.bundle === bundle).flatMap((task) => task.gold_files);
-      const isSource = (file: string) => !isTestPath(file) && golds.some((gold) => gold.split('/')[0] === file.split('/')[0] && path.extname(gold) === path.extname(file));
-      const git = (...args: string[]) => execFileSync('git', ['--git-dir', reader.gitDir(bundle), ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-      const log = git('log', '--no-merges', '-i', '--grep=fix', '--format=%H%x00%s%x00%b%x01', 'HEAD').split('\x01').map((entry) => entry.trim()).filter(Boolean);
+      const isSource = (file: string) =>
+        !isTestPath(file) &&
+        golds.some((gold) => gold.split('/')[0] === file.split('/')[0] && path.extname(gold) === path.extname(file));
+      const git = (...args: string[]) =>
+        execFileSync('git', ['--git-dir', reader.gitDir(bundle), ...args], {
+          encoding: 'utf8',
+          maxBuffer: 256 * 1024 * 1024,
+        });
+      const log = git('log', '--no-merges', '-i', '--grep=fix', '--format=%H%x00%s%x00%b%x01', 'HEAD')
+        .split('\x01')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       let taken = 0;
       for (const entry of log) {
         if (taken === perRepo) break;
         const [commit = '', subject = '', body = ''] = entry.split('\x00');
-        const files = git('diff-tree', '--no-commit-id', '--name-only', '-r', `${commit}^`, commit).split('\n').filter(Boolean);
+        const files = git('diff-tree', '--no-commit-id', '--name-only', '-r', `${commit}^`, commit)
+          .split('\n')
+          .filter(Boolean);
         const sources = files.filter(isSource);
-        if (sources.length === 0 || sources.length > 3 || files.some((file) => !isSource(file) && !isTestPath(file) && !BESIDES.test(file))) continue;
-        const read = (revision: string, file: string) => (git('ls-tree', revision, '--', file).trim() ? git('show', `${revision}:${file}`) : null);
-        const changes = sources.map((file) => ({ path: file, before: read(`${commit}^`, file), after: read(commit, file) })).filter((change) => change.before !== change.after);
+        if (
+          sources.length === 0 ||
+          sources.length > 3 ||
+          files.some((file) => !isSource(file) && !isTestPath(file) && !BESIDES.test(file))
+        )
+          continue;
+        const read = (revision: string, file: string) =>
+          git('ls-tree', revision, '--', file).trim() ? git('show', `${revision}:${file}`) : null;
+        const changes = sources
+          .map((file) => ({ path: file, before: read(`${commit}^`, file), after: read(commit, file) }))
+          .filter((change) => change.before !== change.after);
         if (changes.length === 0) continue;
-        const hunks = await classifyHunks(changes, { texts: [subject, body], files: files.filter((file) => isSource(file) || isTestPath(file)) });
-        out.push({ repo: bundle.replace(/\.bundle$/, ''), commit: commit.slice(0, 8), subject, hunks: hunks.length, unrelated: hunks.filter((hunk) => !hunk.onTarget) });
+        const hunks = await classifyHunks(changes, {
+          texts: [subject, body],
+          files: files.filter((file) => isSource(file) || isTestPath(file)),
+        });
+        out.push({
+          repo: bundle.replace(/\.bundle$/, ''),
+          commit: commit.slice(0, 8),
+          subject,
+          hunks: hunks.length,
+          unrelated: hunks.filter((hunk) => !hunk.onTarget),
+        });
         taken++;
       }
     }

@@ -3,19 +3,36 @@ import { splitLines } from '../electron/core/llm/oracle/applyGold';
 import { editAnswer } from '../electron/core/llm/oracle/editAnswers';
 import type { FaultKind } from '../electron/core/llm/oracle/faults/faultSettings';
 import { seededRandom } from '../electron/core/llm/oracle/faults/random';
-import { answerOf, type SpoilInput, type SpoilResult, type WriterAnswer } from '../electron/core/llm/oracle/faults/spoil';
+import {
+  answerOf,
+  type SpoilInput,
+  type SpoilResult,
+  type WriterAnswer,
+} from '../electron/core/llm/oracle/faults/spoil';
 import type { GoldFile } from '../electron/core/llm/oracle/goldPatch';
 import { wholeView, type VisibleFile } from '../electron/core/llm/oracle/visibleFile';
 import type { EditFormatName } from '../electron/core/workspace/types';
 
 /** A spoiler's input for the gold files shown whole (and any other files, e.g. tests), with the correct answer in `format`. */
-export function spoilInput(format: EditFormatName, gold: readonly GoldFile[], shown: Record<string, string>, options: { feedback?: string | null; seed?: number; notes?: string[] } = {}): SpoilInput {
+export function spoilInput(
+  format: EditFormatName,
+  gold: readonly GoldFile[],
+  shown: Record<string, string>,
+  options: { feedback?: string | null; seed?: number; notes?: string[] } = {},
+): SpoilInput {
   const files = new Map<string, VisibleFile>(Object.entries(shown).map(([path, text]) => [path, wholeView(text)]));
   const correct = editAnswer(format, gold, files);
   if (!correct.ok) throw new Error(`no correct ${format} answer: ${correct.reason}`);
   const answer = answerOf(format, correct.proposal);
   if (!answer) throw new Error('the oracle answer has no known shape');
-  return { answer, files, gold, feedback: options.feedback ?? null, notes: options.notes ?? [], random: seededRandom(options.seed ?? 1, 'test') };
+  return {
+    answer,
+    files,
+    gold,
+    feedback: options.feedback ?? null,
+    notes: options.notes ?? [],
+    random: seededRandom(options.seed ?? 1, 'test'),
+  };
 }
 
 /** The files after an answer, applied literally (exact search blocks, strict hunks): what the answer says, nothing repaired. */
@@ -80,7 +97,12 @@ export function changeRegion(a: string, b: string): Region {
   let start = 0;
   while (start < left.length && start < right.length && left[start] === right[start]) start++;
   let end = 0;
-  while (end < left.length - start && end < right.length - start && left[left.length - 1 - end] === right[right.length - 1 - end]) end++;
+  while (
+    end < left.length - start &&
+    end < right.length - start &&
+    left[left.length - 1 - end] === right[right.length - 1 - end]
+  )
+    end++;
   return { at: start, removed: left.slice(start, left.length - end), added: right.slice(start, right.length - end) };
 }
 
@@ -92,31 +114,49 @@ export function differingLines(a: string, b: string): { left: string; right: str
   return left.flatMap((line, index) => (line === right[index] ? [] : [{ left: line, right: right[index] ?? '' }]));
 }
 
-export const answerText = (answer: WriterAnswer): string => (answer.format === 'unified-diff' ? answer.diff : answer.edits.map((edit) => Object.values(edit).join('\n')).join('\n'));
+export const answerText = (answer: WriterAnswer): string =>
+  answer.format === 'unified-diff'
+    ? answer.diff
+    : answer.edits.map((edit) => Object.values(edit).join('\n')).join('\n');
 
 /** The kinds each format can carry, for tables of cases. */
 export const FORMAT_KINDS: Record<EditFormatName, FaultKind[]> = {
   'whole-file': ['elide', 'wrong-path', 'test-path', 'unrelated-change', 'no-op'],
   'search-replace': ['elide', 'reindent', 'near-miss-search', 'wrong-path', 'test-path', 'unrelated-change', 'no-op'],
-  'unified-diff': ['reindent', 'diff-header', 'diff-whitespace', 'wrong-path', 'test-path', 'unrelated-change', 'no-op'],
+  'unified-diff': [
+    'reindent',
+    'diff-header',
+    'diff-whitespace',
+    'wrong-path',
+    'test-path',
+    'unrelated-change',
+    'no-op',
+  ],
 };
 
 export type { SpoilResult };
 
-const TRIVIALLY_TRUE = /^\s*(assert True|self\.assertTrue\(True\)|assert\.ok\(true\);?|expect\(true\)\.toBe\(true\);?|\.end\(\w+\);?|\.expect\(function \(\) \{\}\);?)\s*$/;
+const TRIVIALLY_TRUE =
+  /^\s*(assert True|self\.assertTrue\(True\)|assert\.ok\(true\);?|expect\(true\)\.toBe\(true\);?|\.end\(\w+\);?|\.expect\(function \(\) \{\}\);?)\s*$/;
 
 /**
  * What is wrong with a spoiled answer as a case of `kind`: the defect missing, or something else
  * changed besides it. Empty when the defect is there and only there.
  */
-export function defectProblems(kind: FaultKind, input: SpoilInput, result: SpoilResult, shown: Record<string, string>): string[] {
+export function defectProblems(
+  kind: FaultKind,
+  input: SpoilInput,
+  result: SpoilResult,
+  shown: Record<string, string>,
+): string[] {
   if (!result.ok) return [`${kind} did not apply: ${result.reason}`];
   const { answer: spoiled, evidence } = result;
   const correct = input.answer;
   const problems: string[] = [];
   const check = (ok: boolean, problem: string) => ok || problems.push(problem);
   const fixed = applyLiterally(correct, shown);
-  const changedPaths = (applied: Record<string, string>, against: Record<string, string>) => Object.keys({ ...applied, ...against }).filter((path) => applied[path] !== against[path]);
+  const changedPaths = (applied: Record<string, string>, against: Record<string, string>) =>
+    Object.keys({ ...applied, ...against }).filter((path) => applied[path] !== against[path]);
   const textual = differingLines(answerText(correct), answerText(spoiled));
   switch (kind) {
     case 'elide':
@@ -133,10 +173,20 @@ export function defectProblems(kind: FaultKind, input: SpoilInput, result: Spoil
         shift += fix.added.length - fix.removed.length;
         return { start, end: start + fix.added.length, shift };
       });
-      const apart = (margin: number) => written.every((fix) => region.at + Math.max(region.removed.length, 1) + margin <= fix.start || region.at >= fix.end + margin);
+      const apart = (margin: number) =>
+        written.every(
+          (fix) =>
+            region.at + Math.max(region.removed.length, 1) + margin <= fix.start || region.at >= fix.end + margin,
+        );
       if (kind === 'elide' && evidence.kind === 'elide') {
-        check(region.removed.length >= 8 && region.added.length === 1 && region.added[0]?.trim() === evidence.placeholder, `not ${region.removed.length} lines for one placeholder`);
-        check(/^(#|\/\/) \.\.\. existing code \.\.\.$/.test(evidence.placeholder), `placeholder ${evidence.placeholder}`);
+        check(
+          region.removed.length >= 8 && region.added.length === 1 && region.added[0]?.trim() === evidence.placeholder,
+          `not ${region.removed.length} lines for one placeholder`,
+        );
+        check(
+          /^(#|\/\/) \.\.\. existing code \.\.\.$/.test(evidence.placeholder),
+          `placeholder ${evidence.placeholder}`,
+        );
         check(apart(0), 'elides lines the fix wrote');
       }
       if (kind === 'unrelated-change' && evidence.kind === 'unrelated-change') {
@@ -144,7 +194,10 @@ export function defectProblems(kind: FaultKind, input: SpoilInput, result: Spoil
         check(apart(4), 'the unrelated change is next to the fix');
         // In the file before the fix (the change lies before the fix, or after it and shifted by it).
         const line = region.at - (written.filter((fix) => fix.end <= region.at).at(-1)?.shift ?? 0) + 1;
-        check(line >= evidence.range[0] && line <= evidence.range[1], `the unrelated change starts at line ${line}, evidence says ${evidence.range.join('-')}`);
+        check(
+          line >= evidence.range[0] && line <= evidence.range[1],
+          `the unrelated change starts at line ${line}, evidence says ${evidence.range.join('-')}`,
+        );
       }
       break;
     }
@@ -156,50 +209,121 @@ export function defectProblems(kind: FaultKind, input: SpoilInput, result: Spoil
     case 'test-path': {
       if (evidence.kind !== 'test-path') break;
       if (spoiled.format === 'whole-file' && correct.format === 'whole-file') {
-        check(spoiled.edits.length === correct.edits.length && spoiled.edits.some((edit) => edit.path === evidence.testPath && correct.edits.some((other) => other.content === edit.content)), 'the fixed source is not written over the test file');
-        check(!spoiled.edits.some((edit) => input.gold.some((file) => file.path === edit.path)), 'a gold file is still written');
+        check(
+          spoiled.edits.length === correct.edits.length &&
+            spoiled.edits.some(
+              (edit) =>
+                edit.path === evidence.testPath && correct.edits.some((other) => other.content === edit.content),
+            ),
+          'the fixed source is not written over the test file',
+        );
+        check(
+          !spoiled.edits.some((edit) => input.gold.some((file) => file.path === edit.path)),
+          'a gold file is still written',
+        );
         break;
       }
       const applied = applyLiterally(spoiled, shown);
       const paths = changedPaths(applied, shown);
-      check(paths.length === 1 && paths[0] === evidence.testPath, `changes ${paths.join(', ')}, not only the test file`);
+      check(
+        paths.length === 1 && paths[0] === evidence.testPath,
+        `changes ${paths.join(', ')}, not only the test file`,
+      );
       const found = regions(shown[evidence.testPath] ?? '', applied[evidence.testPath] ?? '');
-      check(found.length === 1 && found[0]?.added.length === 1 && TRIVIALLY_TRUE.test(found[0]?.added[0] ?? '') && /assert|expect/.test(found[0]?.removed.join('') ?? ''), `not one assertion made trivially true: ${JSON.stringify(found)}`);
+      check(
+        found.length === 1 &&
+          found[0]?.added.length === 1 &&
+          TRIVIALLY_TRUE.test(found[0]?.added[0] ?? '') &&
+          /assert|expect/.test(found[0]?.removed.join('') ?? ''),
+        `not one assertion made trivially true: ${JSON.stringify(found)}`,
+      );
       break;
     }
     case 'wrong-path':
       if (evidence.kind !== 'wrong-path') break;
-      check(answerText(spoiled).split(evidence.wrongPath).join(evidence.path) === answerText(correct), 'more than the path differs');
-      check(!(evidence.wrongPath in shown) && evidence.wrongPath !== evidence.path, `${evidence.wrongPath} is a file the writer is shown`);
+      check(
+        answerText(spoiled).split(evidence.wrongPath).join(evidence.path) === answerText(correct),
+        'more than the path differs',
+      );
+      check(
+        !(evidence.wrongPath in shown) && evidence.wrongPath !== evidence.path,
+        `${evidence.wrongPath} is a file the writer is shown`,
+      );
       break;
     case 'near-miss-search': {
-      if (spoiled.format !== 'search-replace' || correct.format !== 'search-replace' || evidence.kind !== 'near-miss-search') break;
-      const changed = spoiled.edits.flatMap((edit, index) => (edit.search !== correct.edits[index]?.search || edit.replace !== correct.edits[index]?.replace || edit.path !== correct.edits[index]?.path ? [index] : []));
+      if (
+        spoiled.format !== 'search-replace' ||
+        correct.format !== 'search-replace' ||
+        evidence.kind !== 'near-miss-search'
+      )
+        break;
+      const changed = spoiled.edits.flatMap((edit, index) =>
+        edit.search !== correct.edits[index]?.search ||
+        edit.replace !== correct.edits[index]?.replace ||
+        edit.path !== correct.edits[index]?.path
+          ? [index]
+          : [],
+      );
       check(changed.length === 1, `${changed.length} blocks changed`);
       const index = changed[0] ?? 0;
       const edit = spoiled.edits[index];
       const original = correct.edits[index];
       check(edit?.replace === original?.replace, 'the replace changed');
-      check(differingLines(edit?.search ?? '', original?.search ?? '').length === 1, 'not exactly one line of the search differs');
+      check(
+        differingLines(edit?.search ?? '', original?.search ?? '').length === 1,
+        'not exactly one line of the search differs',
+      );
       check(!(shown[edit?.path ?? ''] ?? '').includes(edit?.search ?? ''), 'the search still matches');
       const at = (shown[original?.path ?? ''] ?? '').indexOf(original?.search ?? '');
       const line = (shown[original?.path ?? ''] ?? '').slice(0, at).split('\n').length;
-      check(evidence.ranges.some(([from, to]) => line >= from && line <= to), `the true block is at line ${line}, evidence says ${JSON.stringify(evidence.ranges)}`);
+      check(
+        evidence.ranges.some(([from, to]) => line >= from && line <= to),
+        `the true block is at line ${line}, evidence says ${JSON.stringify(evidence.ranges)}`,
+      );
       break;
     }
     case 'reindent': {
       // A diff line keeps its mark (' ', '-', '+'); only what follows it may be reindented.
       const body = (line: string) => (spoiled.format === 'unified-diff' ? line.slice(1) : line);
       const mark = (line: string) => (spoiled.format === 'unified-diff' ? line.slice(0, 1) : '');
-      check(textual.length > 0 && textual.every(({ left, right }) => left !== right && mark(left) === mark(right) && body(left).trimStart() === body(right).trimStart()), 'lines differ by more than indentation');
-      if (spoiled.format === 'search-replace') check(spoiled.edits.every((edit) => edit.search === '' || correct.format !== 'search-replace' || correct.edits.some((other) => other.search === edit.search) || !(shown[edit.path] ?? '').includes(edit.search)), 'a reindented search still matches exactly');
+      check(
+        textual.length > 0 &&
+          textual.every(
+            ({ left, right }) =>
+              left !== right && mark(left) === mark(right) && body(left).trimStart() === body(right).trimStart(),
+          ),
+        'lines differ by more than indentation',
+      );
+      if (spoiled.format === 'search-replace')
+        check(
+          spoiled.edits.every(
+            (edit) =>
+              edit.search === '' ||
+              correct.format !== 'search-replace' ||
+              correct.edits.some((other) => other.search === edit.search) ||
+              !(shown[edit.path] ?? '').includes(edit.search),
+          ),
+          'a reindented search still matches exactly',
+        );
       break;
     }
     case 'diff-header':
-      check(textual.length > 0 && textual.every(({ left, right }) => left.startsWith('@@') && right.startsWith('@@')), 'lines other than hunk headers differ');
+      check(
+        textual.length > 0 && textual.every(({ left, right }) => left.startsWith('@@') && right.startsWith('@@')),
+        'lines other than hunk headers differ',
+      );
       break;
     case 'diff-whitespace':
-      check(textual.length > 0 && textual.every(({ left, right }) => (left.startsWith(' ') || left === '') && (right.startsWith(' ') || right === '') && left.trim() === right.trim()), 'lines other than context whitespace differ');
+      check(
+        textual.length > 0 &&
+          textual.every(
+            ({ left, right }) =>
+              (left.startsWith(' ') || left === '') &&
+              (right.startsWith(' ') || right === '') &&
+              left.trim() === right.trim(),
+          ),
+        'lines other than context whitespace differ',
+      );
       break;
     default:
       problems.push(`no check for ${kind}`);

@@ -21,7 +21,11 @@ if [ "$ELECTRON_RUN_AS_NODE" != "1" ]; then echo "stand-in Electron: only ELECTR
 exec ${JSON.stringify(process.execPath)} ${JSON.stringify(runtime)} "$@"
 `;
   fs.writeFileSync(path.join(dist, 'electron'), launcher, { mode: 0o755 });
-  const electronVersion = (JSON.parse(fs.readFileSync(path.join(appRoot, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string }).version;
+  const electronVersion = (
+    JSON.parse(fs.readFileSync(path.join(appRoot, 'node_modules', 'electron', 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   fs.writeFileSync(path.join(dist, 'version'), electronVersion);
   return dist;
 }

@@ -21,7 +21,9 @@ const GIT_ENV = {
 };
 
 /** A real git repository in a fresh temp folder, made with the native git CLI. */
-export function makeTempRepo(options: { branch?: string; files?: Record<string, string>; prefix?: string } = {}): TempRepo {
+export function makeTempRepo(
+  options: { branch?: string; files?: Record<string, string>; prefix?: string } = {},
+): TempRepo {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), options.prefix ?? 'lathe-repo-')));
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();

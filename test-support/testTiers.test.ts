@@ -8,7 +8,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const TEST_FILE = /\.test\.tsx?$/;
 
 function testFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && TEST_FILE.test(entry.name))
     .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
 }
@@ -22,13 +23,19 @@ describe('test tiers', () => {
 
   it('keeps out of the unit tier what would leak into the next file sharing its process', () => {
     const listed = new Set<string>([...INTEGRATION_TESTS, ...SLOW_TESTS]);
-    const unit = ['electron', 'shared', 'renderer', 'eslint-rules', 'bench', 'scripts', 'test-support'].flatMap(testFiles).filter((file) => !listed.has(file));
+    const unit = ['electron', 'shared', 'renderer', 'eslint-rules', 'bench', 'scripts', 'test-support']
+      .flatMap(testFiles)
+      .filter((file) => !listed.has(file));
     expect(unit.length).toBeGreaterThan(50);
-    const leaking = unit.filter((file) => /vi\.(mock|doMock|stubEnv|stubGlobal)\(|process\.chdir\(/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    const leaking = unit.filter((file) =>
+      /vi\.(mock|doMock|stubEnv|stubGlobal)\(|process\.chdir\(/.test(fs.readFileSync(path.join(ROOT, file), 'utf8')),
+    );
     expect(leaking).toEqual([]);
   });
 
   it('fails a unit test that starts a process, naming where its file belongs', () => {
-    expect(() => execFileSync('git', ['--version'])).toThrow(/must not start a process \(child_process\.execFileSync\).*testTiers\.ts/);
+    expect(() => execFileSync('git', ['--version'])).toThrow(
+      /must not start a process \(child_process\.execFileSync\).*testTiers\.ts/,
+    );
   });
 });

@@ -7,7 +7,9 @@ const STARTERS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFil
 const starters = childProcess as unknown as Record<(typeof STARTERS)[number], unknown>;
 for (const name of STARTERS) {
   starters[name] = () => {
-    throw new Error(`a unit test must not start a process (child_process.${name}): list its file in INTEGRATION_TESTS or SLOW_TESTS (test-support/testTiers.ts)`);
+    throw new Error(
+      `a unit test must not start a process (child_process.${name}): list its file in INTEGRATION_TESTS or SLOW_TESTS (test-support/testTiers.ts)`,
+    );
   };
 }
 syncBuiltinESMExports();

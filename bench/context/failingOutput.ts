@@ -21,7 +21,13 @@ export interface FailingOutput {
 }
 
 function cacheFile(cacheDir: string, task: CorpusTask): string {
-  const key = crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${WORKFLOWS['dev-agent'].failure_view}\0run-worktree`).digest('hex').slice(0, 12);
+  const key = crypto
+    .createHash('sha256')
+    .update(
+      `${task.id}\0${task.fix_commit}\0${task.revert_files.join('\0')}\0${task.test_command}\0${WORKFLOWS['dev-agent'].failure_view}\0run-worktree`,
+    )
+    .digest('hex')
+    .slice(0, 12);
   return path.join(cacheDir, 'context-failures', `${task.id}-${key}.json`);
 }
 
@@ -29,7 +35,11 @@ function cacheFile(cacheDir: string, task: CorpusTask): string {
  * The task's real failing output at its starting state: the repository prepared once (setup run), the
  * test command through Lathe's Verifier, the feedback text built as the engine builds it. Cached.
  */
-export async function failingOutput(corpusDir: string, task: CorpusTask, options: { cacheDir?: string } = {}): Promise<FailingOutput> {
+export async function failingOutput(
+  corpusDir: string,
+  task: CorpusTask,
+  options: { cacheDir?: string } = {},
+): Promise<FailingOutput> {
   const cacheDir = options.cacheDir ?? defaultCorpusCache();
   const file = cacheFile(cacheDir, task);
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as FailingOutput;
@@ -40,15 +50,35 @@ export async function failingOutput(corpusDir: string, task: CorpusTask, options
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-context-run-'));
   try {
     await runNativeGit(repo.dir, ['worktree', 'add', '-q', '--detach', workDir, 'HEAD']);
-    await linkDependencyFolders(await openRepo(repo.dir, { useNative: true }), { repoRoot: repo.dir, workDir } as RunWorkspace);
-    const result = await verify({ workDir, argv: ['sh', '-c', task.test_command], timeoutMs: 300_000, artifactRoot, isolation: 'auto' });
+    await linkDependencyFolders(await openRepo(repo.dir, { useNative: true }), {
+      repoRoot: repo.dir,
+      workDir,
+    } as RunWorkspace);
+    const result = await verify({
+      workDir,
+      argv: ['sh', '-c', task.test_command],
+      timeoutMs: 300_000,
+      artifactRoot,
+      isolation: 'auto',
+    });
     const summary = {
       report: result.report,
       excerpt: result.excerpt,
       tail: result.tail,
-      first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message, location: result.firstFailure.location } : null,
+      first_failure: result.firstFailure
+        ? {
+            test_id: result.firstFailure.testId,
+            message: result.firstFailure.message,
+            location: result.firstFailure.location,
+          }
+        : null,
     } as TestSummary;
-    const output: FailingOutput = { task: task.id, exit_code: result.exitCode, status: result.status, feedback: feedbackFrom(summary, 'first_failure', WORKFLOWS['dev-agent'].failure_view).text };
+    const output: FailingOutput = {
+      task: task.id,
+      exit_code: result.exitCode,
+      status: result.status,
+      feedback: feedbackFrom(summary, 'first_failure', WORKFLOWS['dev-agent'].failure_view).text,
+    };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`);
     return output;

@@ -42,10 +42,16 @@ export function changedOldLines(patch: string): Map<string, number[]> {
 export function goldSpans(task: CorpusTask, map: RepoMap): GoldSpan[] {
   const spans = new Map<string, GoldSpan>();
   for (const [file, lines] of changedOldLines(task.gold_patch)) {
-    const symbols = (map.byPath.get(file)?.symbols ?? []).filter((symbol) => symbol.kind === 'function' || symbol.kind === 'method');
+    const symbols = (map.byPath.get(file)?.symbols ?? []).filter(
+      (symbol) => symbol.kind === 'function' || symbol.kind === 'method',
+    );
     for (const line of lines) {
-      const around = symbols.filter((symbol) => symbol.start <= line && line <= symbol.end).sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-      const span = around ? { file, name: around.name, start: around.start, end: around.end } : { file, name: `${file}:${line}`, start: Math.max(1, line - 2), end: line + 2 };
+      const around = symbols
+        .filter((symbol) => symbol.start <= line && line <= symbol.end)
+        .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
+      const span = around
+        ? { file, name: around.name, start: around.start, end: around.end }
+        : { file, name: `${file}:${line}`, start: Math.max(1, line - 2), end: line + 2 };
       const key = `${file}#${span.name}`;
       const existing = spans.get(key);
       if (existing && !around) {

@@ -45,24 +45,60 @@ export interface RolePrompt {
 }
 
 const prompts = new PromptLibrary(path.resolve(import.meta.dirname, '../../prompts'));
-const countPrompt = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + estimateTokens(message.content) + 4, 0);
+const countPrompt = (messages: ChatMessage[]) =>
+  messages.reduce((sum, message) => sum + estimateTokens(message.content) + 4, 0);
 
 /**
  * A role's prompt as a run would build it, fitted as the server and replay providers fit it (~4
  * characters a token). Baseline: the writer's listing-order context, the Planner's fixed 12 KB and the
  * brief's 8 KB path summary; new: the ranked, budgeted context and map.
  */
-export async function rolePrompt(workDir: string, role: BenchRole, goal: string, feedback: string | null, contextSize: number, method: Method): Promise<RolePrompt> {
+export async function rolePrompt(
+  workDir: string,
+  role: BenchRole,
+  goal: string,
+  feedback: string | null,
+  contextSize: number,
+  method: Method,
+): Promise<RolePrompt> {
   const { workflow: workflowName, purpose, modelRole } = SETUP[role];
   const workflow = WORKFLOWS[workflowName];
-  const config = { ...configFromWorkflow(workflow), edit_format: 'search-replace' as const, models: { [modelRole]: { model: 'replay:bench.json', context_size: contextSize } } };
+  const config = {
+    ...configFromWorkflow(workflow),
+    edit_format: 'search-replace' as const,
+    models: { [modelRole]: { model: 'replay:bench.json', context_size: contextSize } },
+  };
   const state: RunState = {
-    ...initialState({ runId: '20260101T000000Z', goal, goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 }),
-    workspace: { runId: 'bench', repoRoot: workDir, workDir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+    ...initialState({
+      runId: '20260101T000000Z',
+      goal,
+      goalHash: 'bench',
+      config,
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    }),
+    workspace: {
+      runId: 'bench',
+      repoRoot: workDir,
+      workDir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
     feedback: feedback === null ? null : { kind: 'first_failure', text: feedback },
   };
   const tools = createReadOnlyTools(workDir);
-  const ctx: AgentContext = { state, workflow, tools, prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
+  const ctx: AgentContext = {
+    state,
+    workflow,
+    tools,
+    prompts,
+    editFormat: getEditFormat(config.edit_format),
+    knowledge: [],
+    scoutReport: null,
+  };
   const spec = agentSpecFor(purpose, workflow);
   if (!spec) throw new Error(`no agent for ${purpose}`);
   let messages: ChatMessage[];
@@ -73,23 +109,61 @@ export async function rolePrompt(workDir: string, role: BenchRole, goal: string,
   } else {
     let input: Record<string, unknown>;
     if (role === 'planner') {
-      input = { goal, repo_summary: await tools.repoSummary({ maxBytes: 12_000 }), plan_id: 'plan_0001', ...(feedback === null ? {} : { feedback }) };
+      input = {
+        goal,
+        repo_summary: await tools.repoSummary({ maxBytes: 12_000 }),
+        plan_id: 'plan_0001',
+        ...(feedback === null ? {} : { feedback }),
+      };
       context = [];
     } else if (role === 'briefer') {
-      input = { goal, repo_summary: await tools.repoSummary({ maxBytes: 8_000 }), test_command: null, ...(feedback === null ? {} : { feedback }) };
+      input = {
+        goal,
+        repo_summary: await tools.repoSummary({ maxBytes: 8_000 }),
+        test_command: null,
+        ...(feedback === null ? {} : { feedback }),
+      };
       context = [];
     } else {
       // Today's writer: the whole feedback in the input, then every listed file in listing order.
-      input = { task: { id: 'T1', title: goal, rationale: '', acceptance: '', artifacts: [] }, goal, attempt: 1, ...(feedback === null ? {} : { feedback }) };
+      input = {
+        task: { id: 'T1', title: goal, rationale: '', acceptance: '', artifacts: [] },
+        goal,
+        attempt: 1,
+        ...(feedback === null ? {} : { feedback }),
+      };
       context = await contextFiles(tools, { artifacts: [], feedback, includeAll: true });
     }
     messages = [
       { role: 'system', content: systemPrompt(spec, ctx, spec.schema(ctx)) },
-      { role: 'user', content: `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}` },
+      {
+        role: 'user',
+        content: `Input:\n${JSON.stringify(input, null, 2)}${context.length > 0 ? '\n\nRelevant files and notes:\n{{context}}' : ''}`,
+      },
     ];
   }
-  const fit = fitContext({ messages, context, budgetTokens: contextSize - DEFAULT_MAX_TOKENS, countPrompt, countText: estimateTokens });
-  if (!fit.ok) return { overflow: true, promptTokens: fit.mandatoryTokens, kept: [], contextText: '', userText: '', report };
+  const fit = fitContext({
+    messages,
+    context,
+    budgetTokens: contextSize - DEFAULT_MAX_TOKENS,
+    countPrompt,
+    countText: estimateTokens,
+  });
+  if (!fit.ok)
+    return { overflow: true, promptTokens: fit.mandatoryTokens, kept: [], contextText: '', userText: '', report };
   const keptSet = new Set(fit.kept);
-  return { overflow: false, promptTokens: fit.promptTokens, kept: fit.kept, contextText: context.filter((item) => keptSet.has(item.id)).map((item) => item.text).join('\n\n'), userText: fit.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n'), report };
+  return {
+    overflow: false,
+    promptTokens: fit.promptTokens,
+    kept: fit.kept,
+    contextText: context
+      .filter((item) => keptSet.has(item.id))
+      .map((item) => item.text)
+      .join('\n\n'),
+    userText: fit.messages
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content)
+      .join('\n'),
+    report,
+  };
 }

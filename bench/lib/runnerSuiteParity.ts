@@ -9,14 +9,30 @@ import path from 'node:path';
 import { verify } from '../../electron/core/verifier/verify';
 import type { TestCounts } from '../../electron/core/workspace/types';
 import { ensureRunnerCache } from '../../test-support/runnerCache';
-import { caseMatch, missingFor, resolveArgv, runCaptured, runnerEnv, RUNNER_CASES, writeCaseSuite, type CaseMatch } from '../../test-support/runnerCases';
+import {
+  caseMatch,
+  missingFor,
+  resolveArgv,
+  runCaptured,
+  runnerEnv,
+  RUNNER_CASES,
+  writeCaseSuite,
+  type CaseMatch,
+} from '../../test-support/runnerCases';
 
 export interface RunnerSuiteRow {
   runner: string;
   command: string;
   /** The runner's own report: what made it, and its counts. */
   reference: { what: string; counts: TestCounts; failures: string[] };
-  lathe: { status: string; resultsFrom: string | null; counts: TestCounts | null; firstFailure: { testId: string; message: string; location: string | null } | null; tests: number | null; ms: number };
+  lathe: {
+    status: string;
+    resultsFrom: string | null;
+    counts: TestCounts | null;
+    firstFailure: { testId: string; message: string; location: string | null } | null;
+    tests: number | null;
+    ms: number;
+  };
   match: CaseMatch;
   equal: boolean;
 }
@@ -26,7 +42,10 @@ export interface RunnerSuiteSkip {
   skipped: string;
 }
 
-export async function runnerSuiteParity(appRoot: string, log: (line: string) => void): Promise<{ rows: RunnerSuiteRow[]; skipped: RunnerSuiteSkip[] }> {
+export async function runnerSuiteParity(
+  appRoot: string,
+  log: (line: string) => void,
+): Promise<{ rows: RunnerSuiteRow[]; skipped: RunnerSuiteSkip[] }> {
   const cache = ensureRunnerCache();
   const cacheDir = 'dir' in cache ? cache.dir : null;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-runner-parity-'));
@@ -36,27 +55,69 @@ export async function runnerSuiteParity(appRoot: string, log: (line: string) => 
     for (const testCase of RUNNER_CASES) {
       const missing = missingFor(testCase.needs, cacheDir);
       if (missing) {
-        skipped.push({ runner: testCase.runner, skipped: 'unavailable' in cache && testCase.needs === 'cache' ? `${missing}: ${cache.unavailable}` : missing });
+        skipped.push({
+          runner: testCase.runner,
+          skipped: 'unavailable' in cache && testCase.needs === 'cache' ? `${missing}: ${cache.unavailable}` : missing,
+        });
         continue;
       }
       log(`${testCase.runner}: `);
-      const dir = writeCaseSuite(testCase, scratch, { app: path.join(appRoot, 'node_modules'), cache: cacheDir ? path.join(cacheDir, 'node_modules') : null });
+      const dir = writeCaseSuite(testCase, scratch, {
+        app: path.join(appRoot, 'node_modules'),
+        cache: cacheDir ? path.join(cacheDir, 'node_modules') : null,
+      });
       const report = `${dir}.report`;
       const fill = { report, scratch: `${dir}.scratch` };
       const env = runnerEnv(scratch);
-      const referenceEnv = { ...env, ...Object.fromEntries(Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [key, resolveArgv([value], dir, fill)[0] as string])) };
-      const reference = testCase.reference.read(runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv).output, report, dir);
+      const referenceEnv = {
+        ...env,
+        ...Object.fromEntries(
+          Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
+            key,
+            resolveArgv([value], dir, fill)[0] as string,
+          ]),
+        ),
+      };
+      const reference = testCase.reference.read(
+        runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv).output,
+        report,
+        dir,
+      );
       const started = performance.now();
-      const result = await verify({ workDir: dir, argv: resolveArgv(testCase.command, dir, fill), timeoutMs: 300_000, artifactRoot: path.join(scratch, 'artifacts'), isolation: 'none' });
+      const result = await verify({
+        workDir: dir,
+        argv: resolveArgv(testCase.command, dir, fill),
+        timeoutMs: 300_000,
+        artifactRoot: path.join(scratch, 'artifacts'),
+        isolation: 'none',
+      });
       const ms = Math.round(performance.now() - started);
       const failures = excerptFailures(result.firstFailure, result.excerpt);
       const match = caseMatch({ counts: result.counts, failures }, reference, testCase.dottedIds);
       const equal = match.counts && match.failures && match.messages;
       rows.push({
         runner: testCase.runner,
-        command: testCase.command.map((arg) => arg.replace(/^bin:/, '').replace(process.execPath, 'node').replace(/\{scratch\}\/\S+/, 'DIR')).join(' '),
-        reference: { what: testCase.reference.what, counts: reference.counts, failures: reference.failures.map((failure) => failure.testId) },
-        lathe: { status: result.status, resultsFrom: result.resultsFrom, counts: result.counts, firstFailure: result.firstFailure, tests: result.tests?.length ?? null, ms },
+        command: testCase.command
+          .map((arg) =>
+            arg
+              .replace(/^bin:/, '')
+              .replace(process.execPath, 'node')
+              .replace(/\{scratch\}\/\S+/, 'DIR'),
+          )
+          .join(' '),
+        reference: {
+          what: testCase.reference.what,
+          counts: reference.counts,
+          failures: reference.failures.map((failure) => failure.testId),
+        },
+        lathe: {
+          status: result.status,
+          resultsFrom: result.resultsFrom,
+          counts: result.counts,
+          firstFailure: result.firstFailure,
+          tests: result.tests?.length ?? null,
+          ms,
+        },
         match,
         equal,
       });
@@ -72,7 +133,10 @@ export async function runnerSuiteParity(appRoot: string, log: (line: string) => 
  * Every failure Lathe read, named and with its message, as the excerpt shows them (`1) id` then the
  * message's lines): verify() returns only the first as data, and the excerpt is what a model sees.
  */
-function excerptFailures(first: { testId: string; message: string } | null, excerpt: string): { testId: string; message: string }[] {
+function excerptFailures(
+  first: { testId: string; message: string } | null,
+  excerpt: string,
+): { testId: string; message: string }[] {
   const section = excerpt.split('\n\nLast lines of the output:')[0] ?? '';
   const start = section.indexOf('Failing tests (');
   if (start === -1) return first ? [first] : [];
@@ -80,18 +144,25 @@ function excerptFailures(first: { testId: string; message: string } | null, exce
   for (const line of section.slice(start).split('\n').slice(1)) {
     const head = /^(\d+)\) (.*)$/.exec(line);
     if (head) failures.push({ testId: head[2] as string, message: '' });
-    else if (failures.length > 0 && /^ {3}/.test(line) && !/^ {3}at /.test(line)) (failures.at(-1) as { message: string }).message += `${line.trim()}\n`;
+    else if (failures.length > 0 && /^ {3}/.test(line) && !/^ {3}at /.test(line))
+      (failures.at(-1) as { message: string }).message += `${line.trim()}\n`;
   }
   return failures;
 }
 
-const countsText = (counts: TestCounts | null) => (counts ? `${counts.passed}/${counts.failed}/${counts.skipped}` : 'none');
+const countsText = (counts: TestCounts | null) =>
+  counts ? `${counts.passed}/${counts.failed}/${counts.skipped}` : 'none';
 
 /** The runner table in Markdown (docs/workspace.md). */
 export function runnerSuiteTable(rows: RunnerSuiteRow[], skipped: RunnerSuiteSkip[]): string {
-  const lines = ['| runner | test command | runner’s own report | its counts | Lathe: counts (read from) | failing tests and messages equal | equal |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| runner | test command | runner’s own report | its counts | Lathe: counts (read from) | failing tests and messages equal | equal |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const row of rows) {
-    lines.push(`| ${row.runner} | \`${row.command}\` | ${row.reference.what} | ${countsText(row.reference.counts)} | ${countsText(row.lathe.counts)} (${row.lathe.resultsFrom ?? 'nothing read'}) | ${row.match.failures && row.match.messages ? 'yes' : '**no**'} | ${row.equal ? 'yes' : '**no**'} |`);
+    lines.push(
+      `| ${row.runner} | \`${row.command}\` | ${row.reference.what} | ${countsText(row.reference.counts)} | ${countsText(row.lathe.counts)} (${row.lathe.resultsFrom ?? 'nothing read'}) | ${row.match.failures && row.match.messages ? 'yes' : '**no**'} | ${row.equal ? 'yes' : '**no**'} |`,
+    );
   }
   for (const skip of skipped) lines.push(`| ${skip.runner} | — | — | — | not run here: ${skip.skipped} | — | — |`);
   return lines.join('\n');

@@ -24,7 +24,15 @@ export function spread(values: readonly number[], digits = 2): Spread {
   const median = quantile(sorted, 0.5);
   const p25 = quantile(sorted, 0.25);
   const p75 = quantile(sorted, 0.75);
-  return { median: round(median), p25: round(p25), p75: round(p75), min: round(sorted[0] ?? Number.NaN), max: round(sorted.at(-1) ?? Number.NaN), n: sorted.length, noisy: p75 - p25 > Math.abs(median) / 4 };
+  return {
+    median: round(median),
+    p25: round(p25),
+    p75: round(p75),
+    min: round(sorted[0] ?? Number.NaN),
+    max: round(sorted.at(-1) ?? Number.NaN),
+    n: sorted.length,
+    noisy: p75 - p25 > Math.abs(median) / 4,
+  };
 }
 
 /** "IQR 120–180 (n=10)", with "noisy" when it is. */
@@ -33,7 +41,10 @@ export function spreadText(value: Spread): string {
 }
 
 /** Runs each case `rounds` times, interleaved (a, b, c, a, b, c, …), so load hits every case alike. */
-export async function interleaved<K extends string>(rounds: number, cases: Record<K, () => Promise<number> | number>): Promise<Record<K, number[]>> {
+export async function interleaved<K extends string>(
+  rounds: number,
+  cases: Record<K, () => Promise<number> | number>,
+): Promise<Record<K, number[]>> {
   const keys = Object.keys(cases) as K[];
   const samples = Object.fromEntries(keys.map((key) => [key, [] as number[]])) as Record<K, number[]>;
   for (let round = 0; round < rounds; round++) for (const key of keys) samples[key].push(await cases[key]());

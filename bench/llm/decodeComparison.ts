@@ -23,17 +23,32 @@ export interface DecodeComparison {
  * always runs first), and each schema's ratio is taken within the round. Medians and spread over
  * `rounds` rounds: on a shared machine fewer pairs cannot tell a 10% cost from noise.
  */
-export async function compareDecode(context: LlamaContext, grammars: Record<string, BenchGrammar>, options: { rounds: number; maxTokens: number; history: (round: number) => ChatHistoryItem[] }): Promise<DecodeComparison> {
+export async function compareDecode(
+  context: LlamaContext,
+  grammars: Record<string, BenchGrammar>,
+  options: { rounds: number; maxTokens: number; history: (round: number) => ChatHistoryItem[] },
+): Promise<DecodeComparison> {
   const kinds: (string | null)[] = [null, ...Object.keys(grammars)];
   // Warm-up: the first decode after load pages weights in and is several times slower.
-  for (const kind of kinds) await measureDecode(context, options.history(-1), { maxTokens: 8, seed: 99, grammar: kind === null ? undefined : grammars[kind] });
+  for (const kind of kinds)
+    await measureDecode(context, options.history(-1), {
+      maxTokens: 8,
+      seed: 99,
+      grammar: kind === null ? undefined : grammars[kind],
+    });
   const free: number[] = [];
-  const perSchema = Object.fromEntries(Object.keys(grammars).map((name) => [name, { tps: [] as number[], ratios: [] as number[], tokens: 0, steered: 0 }]));
+  const perSchema = Object.fromEntries(
+    Object.keys(grammars).map((name) => [name, { tps: [] as number[], ratios: [] as number[], tokens: 0, steered: 0 }]),
+  );
   for (let round = 0; round < options.rounds; round++) {
     const order = kinds.map((_, index) => kinds[(index + round) % kinds.length] ?? null);
     const measured = new Map<string | null, number>();
     for (const kind of order) {
-      const run = await measureDecode(context, options.history(round), { maxTokens: options.maxTokens, seed: round, grammar: kind === null ? undefined : grammars[kind] });
+      const run = await measureDecode(context, options.history(round), {
+        maxTokens: options.maxTokens,
+        seed: round,
+        grammar: kind === null ? undefined : grammars[kind],
+      });
       measured.set(kind, run.tokensPerSecond);
       if (kind !== null && perSchema[kind]) {
         perSchema[kind].tokens += run.tokens;
@@ -50,7 +65,17 @@ export async function compareDecode(context: LlamaContext, grammars: Record<stri
   }
   return {
     unconstrainedTokensPerSecond: spread(free, 1),
-    schemas: Object.fromEntries(Object.entries(perSchema).map(([name, entry]) => [name, { ratio: spread(entry.ratios), constrainedTokensPerSecond: spread(entry.tps, 1), constrainedTokens: entry.tokens, steeredTokens: entry.steered }])),
+    schemas: Object.fromEntries(
+      Object.entries(perSchema).map(([name, entry]) => [
+        name,
+        {
+          ratio: spread(entry.ratios),
+          constrainedTokensPerSecond: spread(entry.tps, 1),
+          constrainedTokens: entry.tokens,
+          steeredTokens: entry.steered,
+        },
+      ]),
+    ),
     rounds: options.rounds,
   };
 }

@@ -15,7 +15,9 @@ export function promptOfTokens(model: LlamaModel, tokens: number, salt: string):
   let i = 0;
   let text = '';
   while (model.tokenize(text).length < tokens) {
-    lines.push(`src/module_${i}/file_${(i * 7) % 13}.ts: exports ${salt} helper number ${i} for parsing and formatting values`);
+    lines.push(
+      `src/module_${i}/file_${(i * 7) % 13}.ts: exports ${salt} helper number ${i} for parsing and formatting values`,
+    );
     text = lines.join('\n');
     i++;
   }
@@ -24,7 +26,11 @@ export function promptOfTokens(model: LlamaModel, tokens: number, salt: string):
 }
 
 /** Prompt evaluation rate: `tokens` fresh tokens through an empty sequence. */
-export async function measurePromptEval(context: LlamaContext, model: LlamaModel, tokens: number): Promise<{ tokens: number; seconds: number }> {
+export async function measurePromptEval(
+  context: LlamaContext,
+  model: LlamaModel,
+  tokens: number,
+): Promise<{ tokens: number; seconds: number }> {
   const sequence = context.getSequence();
   const input = model.tokenize(promptOfTokens(model, tokens, 'prompt'));
   const started = performance.now();
@@ -42,11 +48,17 @@ export interface BenchGrammar {
 }
 
 /** Decode rate of one chat response through Lathe's decode loop, with or without a grammar, first token to last. */
-export async function measureDecode(context: LlamaContext, history: ChatHistoryItem[], options: { grammar?: BenchGrammar; maxTokens: number; seed: number }): Promise<DecodeRun> {
+export async function measureDecode(
+  context: LlamaContext,
+  history: ChatHistoryItem[],
+  options: { grammar?: BenchGrammar; maxTokens: number; seed: number },
+): Promise<DecodeRun> {
   const sequence = context.getSequence();
   const chat = new LlamaChat({ contextSequence: sequence });
   const model = sequence.model;
-  const promptTokens = chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer);
+  const promptTokens = chat.chatWrapper
+    .generateContextState({ chatHistory: history })
+    .contextText.tokenize(model.tokenizer);
   const started = performance.now();
   let first: number | null = null;
   const answer = await decodeAnswer({
@@ -68,7 +80,12 @@ export async function measureDecode(context: LlamaContext, history: ChatHistoryI
   const firstAt = first ?? ended;
   const decodeSeconds = (ended - firstAt) / 1000;
   const tokens = answer.tokens;
-  return { tokens, steeredTokens: answer.steeredTokens, tokensPerSecond: decodeSeconds > 0 ? (tokens - 1) / decodeSeconds : 0, timeToFirstTokenMs: firstAt - started };
+  return {
+    tokens,
+    steeredTokens: answer.steeredTokens,
+    tokensPerSecond: decodeSeconds > 0 ? (tokens - 1) / decodeSeconds : 0,
+    timeToFirstTokenMs: firstAt - started,
+  };
 }
 
 export function median(values: number[]): number {

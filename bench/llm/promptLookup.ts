@@ -16,17 +16,32 @@ export interface PromptLookupComparison {
 export function writerHistory(file: string, round: number): ChatHistoryItem[] {
   return [
     { type: 'system', text: 'You are the Coder. Answer with the whole new file only.' },
-    { type: 'user', text: `Here is src/stats.py:\n\n${file}\n\nAdd a docstring to median (request ${round}). Reply with the whole file.` },
+    {
+      type: 'user',
+      text: `Here is src/stats.py:\n\n${file}\n\nAdd a docstring to median (request ${round}). Reply with the whole file.`,
+    },
     { type: 'model', response: [] },
   ];
 }
 
-async function decode(context: LlamaContext, history: ChatHistoryItem[], maxTokens: number, seed: number, lookup: boolean) {
+async function decode(
+  context: LlamaContext,
+  history: ChatHistoryItem[],
+  maxTokens: number,
+  seed: number,
+  lookup: boolean,
+) {
   const sequence = context.getSequence(lookup ? { tokenPredictor: new InputLookupTokenPredictor() } : undefined);
   const chat = new LlamaChat({ contextSequence: sequence });
   const before = sequence.tokenMeter.getState();
   let first: number | null = null;
-  await chat.generateResponse(history, { maxTokens, temperature: 0, seed, repeatPenalty: false, onToken: () => (first ??= performance.now()) });
+  await chat.generateResponse(history, {
+    maxTokens,
+    temperature: 0,
+    seed,
+    repeatPenalty: false,
+    onToken: () => (first ??= performance.now()),
+  });
   const ended = performance.now();
   const tokens = sequence.tokenMeter.diff(before).usedOutputTokens;
   const predictions = sequence.tokenPredictions;
@@ -36,7 +51,11 @@ async function decode(context: LlamaContext, history: ChatHistoryItem[], maxToke
 }
 
 /** Plain vs prompt-lookup decoding of a copy-heavy answer, interleaved round by round. */
-export async function comparePromptLookup(context: LlamaContext, file: string, options: { rounds: number; maxTokens: number }): Promise<PromptLookupComparison> {
+export async function comparePromptLookup(
+  context: LlamaContext,
+  file: string,
+  options: { rounds: number; maxTokens: number },
+): Promise<PromptLookupComparison> {
   await decode(context, writerHistory(file, -1), 8, 1, false);
   const plain: number[] = [];
   const lookup: number[] = [];

@@ -17,7 +17,17 @@ export interface GeneratedRun {
 }
 
 function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@lathe.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@lathe.invalid' } });
+  const result = spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'bench',
+      GIT_AUTHOR_EMAIL: 'bench@lathe.invalid',
+      GIT_COMMITTER_NAME: 'bench',
+      GIT_COMMITTER_EMAIL: 'bench@lathe.invalid',
+    },
+  });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
   return result.stdout.trim();
 }
@@ -26,41 +36,146 @@ function git(cwd: string, ...args: string[]): string {
 function bigFile(lines: number, edited: boolean): string {
   const out: string[] = [];
   for (let line = 1; line <= lines; line++) {
-    if (edited && line % 40 === 0) out.push(`export const value${line} = compute(${line}, { cached: true }); // changed by the run`);
+    if (edited && line % 40 === 0)
+      out.push(`export const value${line} = compute(${line}, { cached: true }); // changed by the run`);
     else out.push(`export const value${line} = compute(${line}); // line ${line} of the generated module`);
-    if (edited && line % 500 === 0) out.push('', `/** Added by step ${line / 500}. */`, `export function step${line / 500}() {`, `  return value${line} * 2;`, '}');
+    if (edited && line % 500 === 0)
+      out.push(
+        '',
+        `/** Added by step ${line / 500}. */`,
+        `export function step${line / 500}() {`,
+        `  return value${line} * 2;`,
+        '}',
+      );
   }
   return `${out.join('\n')}\n`;
 }
 
 const REPORT = Array.from({ length: 40 }, (_, index) =>
-  index === 12 ? '\u001b[31m✖ median of an even-length list (1.2ms)\u001b[39m' : `\u001b[32m✔\u001b[39m test ${index} passes (0.${index}ms)`,
+  index === 12
+    ? '\u001b[31m✖ median of an even-length list (1.2ms)\u001b[39m'
+    : `\u001b[32m✔\u001b[39m test ${index} passes (0.${index}ms)`,
 ).join('\n');
 
 /** The log of a long supervised run: many steps, each with agent calls, fix cycles, tests and gates. */
-function* runEvents(runId: string, base: string, stepCount: number): Generator<Omit<RunLogEvent, 'seq' | 'ts' | 'run_id'>> {
+function* runEvents(
+  runId: string,
+  base: string,
+  stepCount: number,
+): Generator<Omit<RunLogEvent, 'seq' | 'ts' | 'run_id'>> {
   const model = 'llama:/models/qwen2.5-coder-7b-q4_k_m.gguf';
-  yield { role: 'engine', type: 'run_started', data: { goal: 'Refactor the generated module and keep every test green', workflow: 'supervised', seed: '002', branch_prefix: 'lathe', models: { planner: { model }, coder: { model }, tester: { model }, supervisor: { model } } } };
-  yield { role: 'git', type: 'workspace_ready', data: { branch: `lathe/${runId}`, base, work_dir: '/tmp/bench', mode: 'in-place', test_command: ['node', '--test'] } };
-  const tasks = Array.from({ length: stepCount }, (_, index) => ({ id: `T${index + 1}`, title: `Refactor part ${index + 1} of the module`, rationale: 'generated', acceptance: 'tests pass', artifacts: ['src/big.js'], complexity: index % 3 === 0 ? 'complex' : 'medium', depends_on: index > 0 ? [`T${index}`] : [] }));
-  yield { role: 'planner', type: 'plan', data: { plan_id: 'plan_0001', depth: 0, parent_step_id: null, analysis: 'A long refactor in many steps.', tasks } };
+  yield {
+    role: 'engine',
+    type: 'run_started',
+    data: {
+      goal: 'Refactor the generated module and keep every test green',
+      workflow: 'supervised',
+      seed: '002',
+      branch_prefix: 'lathe',
+      models: { planner: { model }, coder: { model }, tester: { model }, supervisor: { model } },
+    },
+  };
+  yield {
+    role: 'git',
+    type: 'workspace_ready',
+    data: {
+      branch: `lathe/${runId}`,
+      base,
+      work_dir: '/tmp/bench',
+      mode: 'in-place',
+      test_command: ['node', '--test'],
+    },
+  };
+  const tasks = Array.from({ length: stepCount }, (_, index) => ({
+    id: `T${index + 1}`,
+    title: `Refactor part ${index + 1} of the module`,
+    rationale: 'generated',
+    acceptance: 'tests pass',
+    artifacts: ['src/big.js'],
+    complexity: index % 3 === 0 ? 'complex' : 'medium',
+    depends_on: index > 0 ? [`T${index}`] : [],
+  }));
+  yield {
+    role: 'planner',
+    type: 'plan',
+    data: { plan_id: 'plan_0001', depth: 0, parent_step_id: null, analysis: 'A long refactor in many steps.', tasks },
+  };
   for (let cycle = 0; ; cycle++) {
     const step = `T${(cycle % stepCount) + 1}`;
-    yield { role: 'engine', type: 'step_started', data: { step_id: step, title: `Refactor ${step}`, plan_id: 'plan_0001', depth: 0 } };
+    yield {
+      role: 'engine',
+      type: 'step_started',
+      data: { step_id: step, title: `Refactor ${step}`, plan_id: 'plan_0001', depth: 0 },
+    };
     for (let fix = 0; fix < 3; fix++) {
       yield { role: 'engine', type: 'phase', data: { from: 'selecting', to: 'coding', step_id: step } };
       yield { role: 'coder', type: 'agent_call', data: { purpose: 'code', model, step_id: step } };
-      yield { role: 'coder', type: 'agent_output', data: { purpose: 'code', output: { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] }, usage: { prompt_tokens: 3100, completion_tokens: 420 }, calls: 1 } };
+      yield {
+        role: 'coder',
+        type: 'agent_output',
+        data: {
+          purpose: 'code',
+          output: { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] },
+          usage: { prompt_tokens: 3100, completion_tokens: 420 },
+          calls: 1,
+        },
+      };
       yield { role: 'coder', type: 'patch', data: { task_id: step, files: ['src/big.js'], format: 'search-replace' } };
-      yield { role: 'git', type: 'commit', data: { sha: `${cycle}`.padStart(8, '0').repeat(5), task_id: step, files: ['src/big.js'] } };
+      yield {
+        role: 'git',
+        type: 'commit',
+        data: { sha: `${cycle}`.padStart(8, '0').repeat(5), task_id: step, files: ['src/big.js'] },
+      };
       yield { role: 'engine', type: 'phase', data: { from: 'verifying', to: 'testing', step_id: step } };
       const green = fix === 2;
-      yield { role: 'verifier', type: 'test_result', data: { purpose: 'step', task_id: step, status: green ? 'PASS' : 'FAIL', passed: green, exit_code: green ? 0 : 1, counts: { passed: green ? 40 : 39, failed: green ? 0 : 1, skipped: 0, total: 40 }, first_failure: green ? null : { test_id: 'median of an even-length list', message: 'Expected 2.5, got 3' }, report: REPORT, isolation: 'bubblewrap', duration_ms: 812, verify_run_id: `v-${cycle}-${fix}`, artifact_dir: '/tmp/none', coverage_percent: 87.5, tools: [] } };
+      yield {
+        role: 'verifier',
+        type: 'test_result',
+        data: {
+          purpose: 'step',
+          task_id: step,
+          status: green ? 'PASS' : 'FAIL',
+          passed: green,
+          exit_code: green ? 0 : 1,
+          counts: { passed: green ? 40 : 39, failed: green ? 0 : 1, skipped: 0, total: 40 },
+          first_failure: green ? null : { test_id: 'median of an even-length list', message: 'Expected 2.5, got 3' },
+          report: REPORT,
+          isolation: 'bubblewrap',
+          duration_ms: 812,
+          verify_run_id: `v-${cycle}-${fix}`,
+          artifact_dir: '/tmp/none',
+          coverage_percent: 87.5,
+          tools: [],
+        },
+      };
       yield { role: 'tester', type: 'agent_call', data: { purpose: 'fix_plan', model, step_id: step } };
-      yield { role: 'tester', type: 'agent_output', data: { purpose: 'fix_plan', output: { summary: 'one failure' }, usage: { prompt_tokens: 2200, completion_tokens: 160 }, calls: 1 } };
-      yield { role: 'tester', type: 'fix_plan', data: { task_id: step, summary: green ? 'All tests pass.' : 'The even-length case still fails.', findings: [], fix_plan: [], blocking: !green } };
+      yield {
+        role: 'tester',
+        type: 'agent_output',
+        data: {
+          purpose: 'fix_plan',
+          output: { summary: 'one failure' },
+          usage: { prompt_tokens: 2200, completion_tokens: 160 },
+          calls: 1,
+        },
+      };
+      yield {
+        role: 'tester',
+        type: 'fix_plan',
+        data: {
+          task_id: step,
+          summary: green ? 'All tests pass.' : 'The even-length case still fails.',
+          findings: [],
+          fix_plan: [],
+          blocking: !green,
+        },
+      };
       if (!green) {
-        yield { role: 'engine', type: 'counters', data: { consecutive_verify_failures: fix + 1, total_verify_loops: fix + 1, replans: 0, decision: 'retry' } };
+        yield {
+          role: 'engine',
+          type: 'counters',
+          data: { consecutive_verify_failures: fix + 1, total_verify_loops: fix + 1, replans: 0, decision: 'retry' },
+        };
         yield { role: 'engine', type: 'fix_cycle', data: { step_id: step, cycle: fix + 1, max: 3 } };
       }
     }
@@ -68,9 +183,37 @@ function* runEvents(runId: string, base: string, stepCount: number): Generator<O
       const gateId = `${kind}-${cycle}-${step}`;
       yield { role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: step, mode: 'auto' } };
       yield { role: 'supervisor', type: 'agent_call', data: { purpose: `review_${kind}`, model, step_id: step } };
-      yield { role: 'supervisor', type: 'agent_output', data: { purpose: `review_${kind}`, output: { approved: true, score: 84 }, usage: { prompt_tokens: 1400, completion_tokens: 30 }, calls: 1 } };
-      yield { role: 'supervisor', type: 'verdict', data: { gate_id: gateId, gate: kind, step_id: step, approved: true, score: 84, threshold: 70, issues: [], feedback: 'Looks right.', escalation: 'NONE', consecutive_issues: 0 } };
-      yield { role: 'supervisor', type: 'gate_closed', data: { gate_id: gateId, gate: kind, approved: true, by: 'supervisor' } };
+      yield {
+        role: 'supervisor',
+        type: 'agent_output',
+        data: {
+          purpose: `review_${kind}`,
+          output: { approved: true, score: 84 },
+          usage: { prompt_tokens: 1400, completion_tokens: 30 },
+          calls: 1,
+        },
+      };
+      yield {
+        role: 'supervisor',
+        type: 'verdict',
+        data: {
+          gate_id: gateId,
+          gate: kind,
+          step_id: step,
+          approved: true,
+          score: 84,
+          threshold: 70,
+          issues: [],
+          feedback: 'Looks right.',
+          escalation: 'NONE',
+          consecutive_issues: 0,
+        },
+      };
+      yield {
+        role: 'supervisor',
+        type: 'gate_closed',
+        data: { gate_id: gateId, gate: kind, approved: true, by: 'supervisor' },
+      };
     }
     yield { role: 'engine', type: 'step_completed', data: { step_id: step, title: `Refactor ${step}`, commits: [] } };
   }
@@ -108,7 +251,14 @@ export function generateRun(eventCount: number, fileLines: number): GeneratedRun
   }
   fs.writeFileSync(path.join(dir, 'log.jsonl'), `${lines.join('\n')}\n`);
   const state: RunState = {
-    ...initialState({ runId, goal: 'Refactor the generated module and keep every test green', goalHash: 'sha256:bench', config: configFromWorkflow(WORKFLOWS.supervised), now: new Date(started).toISOString(), nowMs: started }),
+    ...initialState({
+      runId,
+      goal: 'Refactor the generated module and keep every test green',
+      goalHash: 'sha256:bench',
+      config: configFromWorkflow(WORKFLOWS.supervised),
+      now: new Date(started).toISOString(),
+      nowMs: started,
+    }),
     status: 'aborted',
     branch,
     phase: 'coding',
@@ -116,8 +266,23 @@ export function generateRun(eventCount: number, fileLines: number): GeneratedRun
     commits: [head],
     log_seq: seq,
     elapsed_ms: seq * 250,
-    workspace: { runId, repoRoot: repo, workDir: repo, mode: 'in-place', branch, baseCommit: base, originalBranch: 'main', protectedPaths: [] },
+    workspace: {
+      runId,
+      repoRoot: repo,
+      workDir: repo,
+      mode: 'in-place',
+      branch,
+      baseCommit: base,
+      originalBranch: 'main',
+      protectedPaths: [],
+    },
   };
   fs.writeFileSync(path.join(dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
-  return { repo, runId, events: seq, diffLines: fileLines, remove: () => fs.rmSync(repo, { recursive: true, force: true }) };
+  return {
+    repo,
+    runId,
+    events: seq,
+    diffLines: fileLines,
+    remove: () => fs.rmSync(repo, { recursive: true, force: true }),
+  };
 }

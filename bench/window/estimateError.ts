@@ -8,7 +8,10 @@ const CODE = /\.(py|js|mjs|cjs|ts|tsx|go|rs|java|rb|c|h|cpp|cs|php|sh)$/;
  * How far the 4-characters estimate is from a tokenizer on real code: per source file of the given
  * checkouts (git-tracked, test files included, ≤ 256 KB), real tokens ÷ estimate, as quantiles.
  */
-export function estimateError(dirs: readonly string[], count: (text: string) => number): { files: number; ratio_p50: number; ratio_p95: number; ratio_max: number; chars_per_token_p50: number } {
+export function estimateError(
+  dirs: readonly string[],
+  count: (text: string) => number,
+): { files: number; ratio_p50: number; ratio_p95: number; ratio_max: number; chars_per_token_p50: number } {
   const ratios: number[] = [];
   const charsPerToken: number[] = [];
   const seen = new Set<string>();
@@ -27,9 +30,17 @@ export function estimateError(dirs: readonly string[], count: (text: string) => 
   }
   const q = (values: number[], at: number) => {
     const sorted = [...values].sort((a, b) => a - b);
-    return Math.round((sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(at * sorted.length) - 1))] ?? 0) * 100) / 100;
+    return (
+      Math.round((sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(at * sorted.length) - 1))] ?? 0) * 100) / 100
+    );
   };
-  return { files: ratios.length, ratio_p50: q(ratios, 0.5), ratio_p95: q(ratios, 0.95), ratio_max: q(ratios, 1), chars_per_token_p50: q(charsPerToken, 0.5) };
+  return {
+    files: ratios.length,
+    ratio_p50: q(ratios, 0.5),
+    ratio_p95: q(ratios, 0.95),
+    ratio_max: q(ratios, 1),
+    chars_per_token_p50: q(charsPerToken, 0.5),
+  };
 }
 
 function* walk(dir: string): Generator<string> {

@@ -94,11 +94,29 @@ export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptC
   const { dir, task, workflowName, call, counter, window } = input;
   const workflow = WORKFLOWS[workflowName];
   const base = configFromWorkflow(workflow);
-  const models = Object.fromEntries(MODEL_ROLES.map((role) => [role, { model: 'llama:bench.gguf', context_size: window }]));
+  const models = Object.fromEntries(
+    MODEL_ROLES.map((role) => [role, { model: 'llama:bench.gguf', context_size: window }]),
+  );
   const config = { ...base, models, ...(input.editFormat ? { edit_format: input.editFormat } : {}) };
   const state: RunState = {
-    ...initialState({ runId: '20260101T000000Z', goal: task.goal, goalHash: 'bench', config, now: new Date(0).toISOString(), nowMs: 0 }),
-    workspace: { runId: 'bench', repoRoot: dir, workDir: dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+    ...initialState({
+      runId: '20260101T000000Z',
+      goal: task.goal,
+      goalHash: 'bench',
+      config,
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    }),
+    workspace: {
+      runId: 'bench',
+      repoRoot: dir,
+      workDir: dir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
     feedback: call.feedback ? { kind: 'first_failure', text: input.feedback } : null,
     test_command: task.test_command.split(' '),
     proposal_files: task.gold_files,
@@ -120,11 +138,36 @@ export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptC
     const built = await (await prepareMessages(spec, ctx))();
     if (built.overflow) return { overflow: true, form: built.form, message: built.overflow };
     const maxTokens = built.maxTokens ?? DEFAULT_MAX_TOKENS;
-    const fit = fitContext({ messages: built.messages, context: built.context, budgetTokens: window - maxTokens, countPrompt: (messages) => counter.countPrompt(messages), countText: (text) => counter.countText(text) });
-    if (!fit.ok) return { overflow: true, form: built.form, mandatory_tokens: fit.mandatoryTokens, message: `mandatory ${fit.mandatoryTokens} > ${window - maxTokens}` };
-    const mandatory = counter.countPrompt(built.messages.map((message) => ({ ...message, content: message.content.replace('{{context}}', '') })));
-    return { overflow: false, form: built.form, mandatory_tokens: mandatory, prompt_tokens: fit.promptTokens, context_tokens: fit.promptTokens - mandatory, kept: fit.kept.length, dropped: fit.dropped.length };
+    const fit = fitContext({
+      messages: built.messages,
+      context: built.context,
+      budgetTokens: window - maxTokens,
+      countPrompt: (messages) => counter.countPrompt(messages),
+      countText: (text) => counter.countText(text),
+    });
+    if (!fit.ok)
+      return {
+        overflow: true,
+        form: built.form,
+        mandatory_tokens: fit.mandatoryTokens,
+        message: `mandatory ${fit.mandatoryTokens} > ${window - maxTokens}`,
+      };
+    const mandatory = counter.countPrompt(
+      built.messages.map((message) => ({ ...message, content: message.content.replace('{{context}}', '') })),
+    );
+    return {
+      overflow: false,
+      form: built.form,
+      mandatory_tokens: mandatory,
+      prompt_tokens: fit.promptTokens,
+      context_tokens: fit.promptTokens - mandatory,
+      kept: fit.kept.length,
+      dropped: fit.dropped.length,
+    };
   } catch (error) {
-    return { overflow: false, error: error instanceof Error ? error.message.split('\n')[0] ?? 'error' : String(error) };
+    return {
+      overflow: false,
+      error: error instanceof Error ? (error.message.split('\n')[0] ?? 'error') : String(error),
+    };
   }
 }

@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.test', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.test' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.test',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.test',
+};
 
 export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, env: GIT_ENV, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).trim();
@@ -25,8 +33,20 @@ export function generateRepo(fileCount: number, options: { commit: boolean }): s
   write('.gitignore', 'node_modules/\n*.log\n');
   let written = 3;
   const kinds = [
-    { share: 0.55, make: (i: number) => [`src/pkg${i % 40}/sub${i % 7}/module${i}.ts`, `// Module ${i}: part of the generated source tree.\nexport function f${i}(x: number): number {\n  return x + ${i};\n}\n`] },
-    { share: 0.2, make: (i: number) => [`tests/pkg${i % 40}/module${i}.test.ts`, `import { f${i} } from '../../src/pkg${i % 40}/sub${i % 7}/module${i}';\n// checks f${i}\n`] },
+    {
+      share: 0.55,
+      make: (i: number) => [
+        `src/pkg${i % 40}/sub${i % 7}/module${i}.ts`,
+        `// Module ${i}: part of the generated source tree.\nexport function f${i}(x: number): number {\n  return x + ${i};\n}\n`,
+      ],
+    },
+    {
+      share: 0.2,
+      make: (i: number) => [
+        `tests/pkg${i % 40}/module${i}.test.ts`,
+        `import { f${i} } from '../../src/pkg${i % 40}/sub${i % 7}/module${i}';\n// checks f${i}\n`,
+      ],
+    },
     { share: 0.05, make: (i: number) => [`docs/section${i % 12}/page${i}.md`, `# Page ${i}\n\nSome documentation.\n`] },
     { share: 0.2, make: (i: number) => [`tests/fixtures/set${i % 30}/case${i}.json`, `{"case": ${i}}\n`] },
   ];

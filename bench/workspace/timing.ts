@@ -8,8 +8,14 @@ export interface Timing {
 export function summarize(samples: number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  return { medianMs: round(median), minMs: round(sorted[0] ?? 0), maxMs: round(sorted.at(-1) ?? 0), runs: sorted.length };
+  const median =
+    sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return {
+    medianMs: round(median),
+    minMs: round(sorted[0] ?? 0),
+    maxMs: round(sorted.at(-1) ?? 0),
+    runs: sorted.length,
+  };
 }
 
 export function round(value: number): number {

@@ -41,7 +41,10 @@ describe('whenMissing and whenErrno', () => {
     const denied = failure('EACCES');
     await expect(Promise.reject(denied).catch(whenMissing(null))).rejects.toBe(denied);
     await expect(Promise.reject(new Error('plain')).catch(whenMissing(null))).rejects.toThrow('plain');
-    await expect(Promise.reject(denied).catch(whenMissing(null, 'src/a.js'))).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: 'src/a.js', errno: 'EACCES' } });
+    await expect(Promise.reject(denied).catch(whenMissing(null, 'src/a.js'))).rejects.toMatchObject({
+      code: 'FILE_UNREADABLE',
+      data: { path: 'src/a.js', errno: 'EACCES' },
+    });
     expect(await Promise.reject(failure('ENOTEMPTY')).catch(whenErrno(['ENOENT', 'ENOTEMPTY'], 'kept'))).toBe('kept');
     await expect(Promise.reject(failure('EBUSY')).catch(whenErrno(['ENOTEMPTY'], 'kept'))).rejects.toThrow('EBUSY');
   });

@@ -13,7 +13,8 @@ export function isMissing(error: unknown): boolean {
 
 /** The errno code (ENOENT, EACCES, ESRCH…) a Node call failed with, or null for any other error. */
 export function errnoOf(error: unknown): string | null {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
   return typeof code === 'string' ? code : null;
 }
 
@@ -40,8 +41,13 @@ export function whenErrno<T>(codes: readonly string[], fallback: T): (error: unk
 
 /** The error for a file that exists but could not be read or listed. */
 export function unreadable(path: string, error: unknown): LatheError {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : null;
-  return new LatheError('FILE_UNREADABLE', `${path} exists but could not be read: ${error instanceof Error ? error.message : String(error)}`, { path, errno: code });
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : null;
+  return new LatheError(
+    'FILE_UNREADABLE',
+    `${path} exists but could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    { path, errno: code },
+  );
 }
 
 /** What git (or a tool) prints when a write found no space: its own words, in C and in English locales. */
@@ -53,7 +59,8 @@ const NO_SPACE = /No space left on device|Out of diskspace|Disk quota exceeded|E
  */
 export function isDiskFull(error: unknown): boolean {
   if (isLatheError(error, 'DISK_FULL')) return true;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? (error as { code: unknown }).code : undefined;
   if (code === 'ENOSPC' || code === 'EDQUOT') return true;
   return isLatheError(error, 'GIT_FAILED') && NO_SPACE.test(String(error.data?.stderr ?? error.message));
 }
@@ -64,11 +71,22 @@ export function isDiskFull(error: unknown): boolean {
  */
 export function diskFull(error: unknown, fallback: string): LatheError {
   if (isLatheError(error, 'DISK_FULL')) return error;
-  const file = typeof error === 'object' && error !== null && 'path' in error ? (error as { path: unknown }).path : undefined;
+  const file =
+    typeof error === 'object' && error !== null && 'path' in error ? (error as { path: unknown }).path : undefined;
   const git = isLatheError(error, 'GIT_FAILED') ? error.data : undefined;
   // git names the file it could not write ("could not write to '/…/.git'"): its folder is on the full disk, not where git ran.
   const named = /'(\/[^']+)'/.exec(String(git?.stderr ?? ''))?.[1];
-  const folder = typeof file === 'string' ? path.dirname(file) : named ? path.dirname(named) : typeof git?.cwd === 'string' ? git.cwd : fallback;
+  const folder =
+    typeof file === 'string'
+      ? path.dirname(file)
+      : named
+        ? path.dirname(named)
+        : typeof git?.cwd === 'string'
+          ? git.cwd
+          : fallback;
   const cause = error instanceof Error ? error.message.split('\n')[0]?.slice(0, 300) : String(error);
-  return new LatheError('DISK_FULL', `the disk holding ${folder} is full (${cause}); free some space there`, { folder, cause });
+  return new LatheError('DISK_FULL', `the disk holding ${folder} is full (${cause}); free some space there`, {
+    folder,
+    cause,
+  });
 }

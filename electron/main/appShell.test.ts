@@ -6,18 +6,29 @@ import type { BridgeApi } from '../../shared/contract/api';
 import type { EventName } from '../../shared/contract/channels';
 import type { Result } from '../../shared/result';
 import { makeExampleRepo, REPLAYS } from '../../test-support/exampleRepo';
-import { eventually, launchTestApp, normaliseAccelerator, startMainProcess } from '../../test-support/fakeElectron/index';
+import {
+  eventually,
+  launchTestApp,
+  normaliseAccelerator,
+  startMainProcess,
+} from '../../test-support/fakeElectron/index';
 import { makeTempDir, type TempRepo } from '../../test-support/tempRepo';
 
 const cleanup: (() => void)[] = [];
-afterEach(() => cleanup.splice(0).reverse().forEach((step) => step()));
+afterEach(() =>
+  cleanup
+    .splice(0)
+    .reverse()
+    .forEach((step) => step()),
+);
 
 async function launch(userData?: string) {
   const app = await launchTestApp(userData ? { userData } : {});
   cleanup.push(() => app.close());
   const lathe = app.page.window.lathe as BridgeApi;
   const received: { name: EventName; payload: Record<string, unknown> }[] = [];
-  for (const name of ['repo/changed', 'run/status', 'run/event'] as const) lathe.events[name]((payload) => received.push({ name, payload: payload as Record<string, unknown> }));
+  for (const name of ['repo/changed', 'run/status', 'run/event'] as const)
+    lathe.events[name]((payload) => received.push({ name, payload: payload as Record<string, unknown> }));
   return { ...app, lathe, received };
 }
 
@@ -51,7 +62,9 @@ describe('the application menu', () => {
     expect(app.electron.dialogs).toHaveLength(1);
     expect(app.electron.dialogs[0]?.window).toBe(app.window);
     expect(app.electron.dialogs[0]?.options.properties).toEqual(['openDirectory']);
-    expect(unwrap(await app.lathe.requests['repo/recent']({})).repos.map((recent) => recent.path)).toEqual([fs.realpathSync(repo.dir)]);
+    expect(unwrap(await app.lathe.requests['repo/recent']({})).repos.map((recent) => recent.path)).toEqual([
+      fs.realpathSync(repo.dir),
+    ]);
 
     // Cancelling the dialog opens nothing.
     app.electron.pressAccelerator('CmdOrCtrl+O');
@@ -66,7 +79,10 @@ describe('the application menu', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-not-a-repo-'));
     app.electron.dialogAnswers.push({ canceled: false, filePaths: [folder] });
     app.electron.pressAccelerator('CmdOrCtrl+O');
-    const [box] = await eventually(() => app.electron.errorBoxes.length > 0 && app.electron.errorBoxes, 'the error box');
+    const [box] = await eventually(
+      () => app.electron.errorBoxes.length > 0 && app.electron.errorBoxes,
+      'the error box',
+    );
     expect(box?.content).toContain('not inside a git repository');
     expect(app.received.filter((frame) => frame.name === 'repo/changed')).toHaveLength(0);
     fs.rmSync(folder, { recursive: true, force: true });
@@ -83,14 +99,21 @@ describe('the application menu', () => {
   it('binds each accelerator once, and the usual ones do what they say', async () => {
     const app = await launch();
     const items = app.electron.applicationMenu?.flatten() ?? [];
-    const accelerators = items.flatMap(({ item }) => (item.accelerator ? [normaliseAccelerator(item.accelerator, process.platform)] : []));
+    const accelerators = items.flatMap(({ item }) =>
+      item.accelerator ? [normaliseAccelerator(item.accelerator, process.platform)] : [],
+    );
     expect(new Set(accelerators).size).toBe(accelerators.length);
-    expect(items.map(({ path: labels }) => labels.join(' > '))).toEqual(expect.arrayContaining(['File > Open Folder…', 'Help > About Lathe']));
+    expect(items.map(({ path: labels }) => labels.join(' > '))).toEqual(
+      expect.arrayContaining(['File > Open Folder…', 'Help > About Lathe']),
+    );
 
     app.electron.clickMenu('Help', 'About Lathe');
     expect(app.electron.app.aboutPanelShown).toBe(1);
     app.electron.pressAccelerator('CmdOrCtrl+R');
-    await eventually(() => app.window.webContents.page !== app.page && app.window.webContents.page, 'the reloaded page');
+    await eventually(
+      () => app.window.webContents.page !== app.page && app.window.webContents.page,
+      'the reloaded page',
+    );
     await app.window.webContents.whenLoaded();
     expect(app.window.webContents.page?.exposedKeys).toEqual(['lathe']);
     if (process.platform !== 'darwin') {
@@ -107,7 +130,11 @@ describe('gates and notifications', () => {
     app.window.minimize();
     const { runId } = unwrap(await app.lathe.requests['run/start'](gatedRun(repo)));
     cleanup.unshift(() => void app.lathe.requests['run/cancel']({ repo: repo.dir, runId }));
-    await eventually(() => app.received.find((frame) => frame.name === 'run/status' && frame.payload.status === 'waiting_for_gate'), 'the gate', 60_000);
+    await eventually(
+      () => app.received.find((frame) => frame.name === 'run/status' && frame.payload.status === 'waiting_for_gate'),
+      'the gate',
+      60_000,
+    );
     const shown = await eventually(() => app.electron.notifications[0], 'a notification');
     expect(shown.options.title).toMatch(/gate/i);
     shown.notification.emit('click', { preventDefault() {} });
@@ -121,7 +148,11 @@ describe('gates and notifications', () => {
     const repo = exampleRepo();
     expect(app.window.isFocused()).toBe(true);
     const { runId } = unwrap(await app.lathe.requests['run/start'](gatedRun(repo)));
-    await eventually(() => app.received.find((frame) => frame.name === 'run/status' && frame.payload.status === 'waiting_for_gate'), 'the gate', 60_000);
+    await eventually(
+      () => app.received.find((frame) => frame.name === 'run/status' && frame.payload.status === 'waiting_for_gate'),
+      'the gate',
+      60_000,
+    );
     await app.lathe.requests['run/cancel']({ repo: repo.dir, runId });
     expect(app.electron.notifications).toEqual([]);
   }, 90_000);
@@ -134,11 +165,18 @@ describe('quitting and starting again', () => {
     const repo = exampleRepo();
     const first = await launch(userData);
     const { runId } = unwrap(await first.lathe.requests['run/start'](gatedRun(repo)));
-    const pending = await eventually(() => first.received.find((frame) => frame.name === 'run/event' && frame.payload.type === 'gate_pending'), 'the gate', 60_000);
+    const pending = await eventually(
+      () => first.received.find((frame) => frame.name === 'run/event' && frame.payload.type === 'gate_pending'),
+      'the gate',
+      60_000,
+    );
 
     const stateFile = path.join(repo.dir, '.lathe', 'runs', runId, 'state.json');
     let atExit: { status: string } | null = null;
-    first.electron.app.on('quit', () => (atExit = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { status: string }));
+    first.electron.app.on(
+      'quit',
+      () => (atExit = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { status: string }),
+    );
     first.electron.app.quit();
     await eventually(() => first.electron.app.exited, 'the app to exit', 30_000);
     // What is on disk when the process ends is a clean, resumable stop, not a run cut off mid-write.
@@ -147,10 +185,28 @@ describe('quitting and starting again', () => {
     expect(log).toContain('"type":"run_stopped"');
 
     const second = await launch(userData);
-    const decided = unwrap(await second.lathe.requests['gate/decide']({ repo: repo.dir, runId, gateId: String((pending.payload.data as { gate_id: string }).gate_id), approved: true }));
+    const decided = unwrap(
+      await second.lathe.requests['gate/decide']({
+        repo: repo.dir,
+        runId,
+        gateId: String((pending.payload.data as { gate_id: string }).gate_id),
+        approved: true,
+      }),
+    );
     expect(decided).toEqual({ accepted: true, resumed: true });
-    await eventually(() => second.received.find((frame) => frame.name === 'run/status' && frame.payload.run_id === runId && frame.payload.active === false), 'the resumed run to stop again', 60_000);
-    expect(unwrap(await second.lathe.requests['run/get']({ repo: repo.dir, runId })).events.some((event) => event.type === 'run_resumed')).toBe(true);
+    await eventually(
+      () =>
+        second.received.find(
+          (frame) => frame.name === 'run/status' && frame.payload.run_id === runId && frame.payload.active === false,
+        ),
+      'the resumed run to stop again',
+      60_000,
+    );
+    expect(
+      unwrap(await second.lathe.requests['run/get']({ repo: repo.dir, runId })).events.some(
+        (event) => event.type === 'run_resumed',
+      ),
+    ).toBe(true);
     await second.lathe.requests['run/cancel']({ repo: repo.dir, runId });
   }, 120_000);
 

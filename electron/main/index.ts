@@ -49,7 +49,9 @@ async function start(): Promise<void> {
     // repo/open emits repo/changed, which the window's repo store follows.
     // The menu has no page to answer, so a folder it cannot open (not a repository, unreadable) is said in a box.
     if (picked.path) {
-      await handlers['repo/open']({ path: picked.path }).catch((error: unknown) => dialog.showErrorBox('Lathe cannot open this folder', error instanceof Error ? error.message : String(error)));
+      await handlers['repo/open']({ path: picked.path }).catch((error: unknown) =>
+        dialog.showErrorBox('Lathe cannot open this folder', error instanceof Error ? error.message : String(error)),
+      );
     }
   };
   installAppMenu(() => void openFolder());

@@ -38,7 +38,8 @@ describe('the preload bridge, as the page sees it', () => {
     expect(Object.keys(lathe).sort()).toEqual(['events', 'requests']);
     expect(Object.keys(lathe.requests).sort()).toEqual([...requestChannelNames].sort());
     expect(Object.keys(lathe.events).sort()).toEqual([...eventNames].sort());
-    for (const fn of [...Object.values(lathe.requests), ...Object.values(lathe.events)]) expect(typeof fn).toBe('function');
+    for (const fn of [...Object.values(lathe.requests), ...Object.values(lathe.events)])
+      expect(typeof fn).toBe('function');
     // The bridge copied and froze it: the page can neither replace nor extend it.
     expect(Object.isFrozen(lathe) && Object.isFrozen(lathe.requests) && Object.isFrozen(lathe.events)).toBe(true);
     expect(() => app.page.evaluate("'use strict'; window.lathe = {}")).toThrow();
@@ -81,27 +82,47 @@ describe('the preload bridge, as the page sees it', () => {
 describe('a run through the desktop shell', () => {
   it('repo/open → run/start with a replay model: every event reaches the page through webContents.send, in order', async () => {
     const received: Frame[] = [];
-    for (const name of eventNames) lathe.events[name]((payload) => received.push({ name, payload: payload as Record<string, unknown> }));
+    for (const name of eventNames)
+      lathe.events[name]((payload) => received.push({ name, payload: payload as Record<string, unknown> }));
 
     const opened = unwrap(await lathe.requests['repo/open']({ path: repo.dir }));
     expect(opened.path).toBe(fs.realpathSync(repo.dir));
     await eventually(() => received.find((frame) => frame.name === 'repo/changed'), 'repo/changed');
 
     const model = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
-    const { runId } = unwrap(await lathe.requests['run/start']({ repo: repo.dir, goal: 'make the failing median test pass', workflow: 'minimal', model }));
-    const done = await eventually(() => received.find((frame) => frame.name === 'run/status' && frame.payload.active === false), 'the run to finish', 60_000);
+    const { runId } = unwrap(
+      await lathe.requests['run/start']({
+        repo: repo.dir,
+        goal: 'make the failing median test pass',
+        workflow: 'minimal',
+        model,
+      }),
+    );
+    const done = await eventually(
+      () => received.find((frame) => frame.name === 'run/status' && frame.payload.active === false),
+      'the run to finish',
+      60_000,
+    );
     expect(done.payload).toMatchObject({ run_id: runId, status: 'complete' });
 
     // What the main process sent is what the page received, frame for frame and in the same order.
-    const sent = app.window.webContents.sent.filter((message) => message.channel === ELECTRON_EVENT_CHANNEL).map((message) => message.args[0] as Frame);
+    const sent = app.window.webContents.sent
+      .filter((message) => message.channel === ELECTRON_EVENT_CHANNEL)
+      .map((message) => message.args[0] as Frame);
     await eventually(() => received.length >= sent.length, 'every sent frame to arrive');
     expect(received).toEqual(sent);
 
     // The log events arrive once each, in log order, and are the run's whole log.
-    const logged = fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', runId, 'log.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { seq: number });
+    const logged = fs
+      .readFileSync(path.join(repo.dir, '.lathe', 'runs', runId, 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq: number });
     const seqs = received.filter((frame) => frame.name === 'run/event').map((frame) => frame.payload.seq);
     expect(seqs).toEqual(logged.map((event) => event.seq));
-    const statuses = received.filter((frame) => frame.name === 'run/status' && frame.payload.run_id === runId).map((frame) => frame.payload.status);
+    const statuses = received
+      .filter((frame) => frame.name === 'run/status' && frame.payload.run_id === runId)
+      .map((frame) => frame.payload.status);
     expect(statuses).toEqual(['running', 'complete']);
 
     const page = unwrap(await lathe.requests['run/get']({ repo: repo.dir, runId }));

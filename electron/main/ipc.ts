@@ -8,7 +8,11 @@ import { dispatch } from '../core/api/dispatch';
 import type { EventBus } from '../core/runs/eventBus';
 
 /** Registers one ipcMain handler per contract channel and forwards core events to the window. */
-export function registerIpc(handlers: Handlers, events: EventBus, isTrustedSender: (event: IpcMainInvokeEvent) => boolean): void {
+export function registerIpc(
+  handlers: Handlers,
+  events: EventBus,
+  isTrustedSender: (event: IpcMainInvokeEvent) => boolean,
+): void {
   for (const channel of requestChannelNames) {
     ipcMain.handle(channel, (event, payload: unknown) => {
       if (!isTrustedSender(event)) {

@@ -15,7 +15,10 @@ export function stopRunsBeforeQuit(runs: Pick<RunManager, 'activeCount' | 'stopA
   app.on('before-quit', (event) => {
     if (stopped || (stopping === null && runs.activeCount() === 0)) return;
     event.preventDefault();
-    stopping ??= Promise.race([runs.stopAll(), new Promise<void>((resolve) => setTimeout(resolve, QUIT_GRACE_MS).unref())]).then(() => {
+    stopping ??= Promise.race([
+      runs.stopAll(),
+      new Promise<void>((resolve) => setTimeout(resolve, QUIT_GRACE_MS).unref()),
+    ]).then(() => {
       stopped = true;
       app.quit();
     });

@@ -28,4 +28,3 @@ export function boot(): void {
   useUiStore.getState().syncFromLocation(window.location.search);
   preloadRunView();
 }
-

@@ -7,7 +7,12 @@ import { fileRole, goalOf, messageSuggestsFix, selectCandidate } from './candida
 import { readHistory } from './gitHistory';
 
 let repo = '';
-const run = (args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_DATE: '2024-03-05T10:00:00Z', GIT_COMMITTER_DATE: '2024-03-05T10:00:00Z' } });
+const run = (args: string[]) =>
+  execFileSync('git', args, {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_DATE: '2024-03-05T10:00:00Z', GIT_COMMITTER_DATE: '2024-03-05T10:00:00Z' },
+  });
 function commit(message: string, files: Record<string, string | null>): void {
   for (const [file, content] of Object.entries(files)) {
     const full = path.join(repo, file);
@@ -25,7 +30,11 @@ beforeAll(() => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), 'candidates-'));
   run(['init', '-q', '-b', 'main']);
   commit('initial', { 'lib/a.js': '1', 'lib/e.js': '1', 'test/a.js': '1', 'package.json': '{}', 'CHANGELOG.md': '' });
-  commit('Fix the parser on empty input\n\nThe parser threw on an empty string.', { 'lib/a.js': '2', 'test/a.js': '2', 'CHANGELOG.md': 'x' });
+  commit('Fix the parser on empty input\n\nThe parser threw on an empty string.', {
+    'lib/a.js': '2',
+    'test/a.js': '2',
+    'CHANGELOG.md': 'x',
+  });
   commit('Add a feature', { 'lib/a.js': '3', 'test/a.js': '3' });
   commit('fix: bump a dependency', { 'lib/a.js': '4', 'test/a.js': '4', 'package.json': '{"a":1}' });
   commit('Fix docs only', { 'README.md': 'y', 'test/a.js': '5' });
@@ -67,8 +76,15 @@ describe('selectCandidate on a generated history', () => {
     const parserSelection = parser && selectCandidate(parser);
     const dropSelection = drop && selectCandidate(drop);
     expect(parser?.files).toContainEqual({ status: 'M', path: 'CHANGELOG.md' });
-    expect(parserSelection?.ok && parserSelection.candidate).toMatchObject({ revertFiles: ['CHANGELOG.md', 'lib/a.js'], goldFiles: ['lib/a.js'], testFiles: ['test/a.js'] });
-    expect(dropSelection?.ok && dropSelection.candidate).toMatchObject({ revertFiles: ['lib/d.js'], goldFiles: ['lib/d.js'] });
+    expect(parserSelection?.ok && parserSelection.candidate).toMatchObject({
+      revertFiles: ['CHANGELOG.md', 'lib/a.js'],
+      goldFiles: ['lib/a.js'],
+      testFiles: ['test/a.js'],
+    });
+    expect(dropSelection?.ok && dropSelection.candidate).toMatchObject({
+      revertFiles: ['lib/d.js'],
+      goldFiles: ['lib/d.js'],
+    });
     expect(drop?.files).toContainEqual({ status: 'D', path: 'lib/d.js' });
     expect(parser?.date).toBe('2024-03-05');
     expect(parser && goalOf(parser)).toBe('Fix the parser on empty input\n\nThe parser threw on an empty string.');
@@ -79,21 +95,38 @@ describe('selectCandidate on a generated history', () => {
     const feature = history.find((record) => record.subject === 'Add a feature');
     const bump = history.find((record) => record.subject === 'fix: bump a dependency');
     expect(feature && selectCandidate(feature, { messageVetted: true })).toMatchObject({ ok: true });
-    expect(bump && selectCandidate(bump, { messageVetted: true })).toEqual({ ok: false, reason: 'touches package.json' });
+    expect(bump && selectCandidate(bump, { messageVetted: true })).toEqual({
+      ok: false,
+      reason: 'touches package.json',
+    });
   });
 
   it('limits source files to a pattern when one is given', () => {
     const history = readHistory(path.join(repo, '.git'), 'main');
     const parser = history.find((record) => record.subject.startsWith('Fix the parser'));
-    expect(parser && selectCandidate(parser, { sourcePattern: /^src\// })).toEqual({ ok: false, reason: 'a source file outside the source pattern' });
+    expect(parser && selectCandidate(parser, { sourcePattern: /^src\// })).toEqual({
+      ok: false,
+      reason: 'a source file outside the source pattern',
+    });
   });
 });
 
 describe('file roles and fix messages', () => {
   it.each([
-    ['tests/command.test.js', 'test'], ['index.test-d.ts', 'test'], ['flag_test.go', 'test'], ['pyflakes/test/test_api.py', 'test'],
-    ['tests/lib.rs', 'test'], ['src/lib.rs', 'source'], ['lib/parse.js', 'source'], ['index.d.ts', 'source'], ['docs/changelog.md', 'docs'],
-    ['CHANGES.txt', 'docs'], ['.github/workflows/ci.yml', 'ci'], ['package.json', 'other'], ['Cargo.toml', 'other'], ['go.mod', 'other'],
+    ['tests/command.test.js', 'test'],
+    ['index.test-d.ts', 'test'],
+    ['flag_test.go', 'test'],
+    ['pyflakes/test/test_api.py', 'test'],
+    ['tests/lib.rs', 'test'],
+    ['src/lib.rs', 'source'],
+    ['lib/parse.js', 'source'],
+    ['index.d.ts', 'source'],
+    ['docs/changelog.md', 'docs'],
+    ['CHANGES.txt', 'docs'],
+    ['.github/workflows/ci.yml', 'ci'],
+    ['package.json', 'other'],
+    ['Cargo.toml', 'other'],
+    ['go.mod', 'other'],
   ])('%s is %s', (file, role) => expect(fileRole(file)).toBe(role));
 
   it('reads fix words, not chores or features', () => {

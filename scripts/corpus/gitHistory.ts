@@ -36,7 +36,14 @@ export function git(gitDir: string, args: string[], cwd?: string): GitResult {
 }
 
 export function readHistory(gitDir: string, branch: string): CommitRecord[] {
-  const result = git(gitDir, ['log', '--date=short', `--format=${LOG_FORMAT}`, '--name-status', '--no-renames', branch]);
+  const result = git(gitDir, [
+    'log',
+    '--date=short',
+    `--format=${LOG_FORMAT}`,
+    '--name-status',
+    '--no-renames',
+    branch,
+  ]);
   if (!result.ok) throw new Error(`git log ${branch} in ${gitDir}: ${result.stderr.trim()}`);
   return parseLog(result.stdout);
 }

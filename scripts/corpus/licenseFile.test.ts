@@ -10,7 +10,9 @@ describe('licenseText: the license a corpus keeps beside a bundle', () => {
   });
 
   it('keeps both texts of a dual-licensed crate, each under its file name', () => {
-    expect(licenseText(repoWith({ 'LICENSE-MIT': 'MIT text\n', 'LICENSE-APACHE': 'Apache text\n\n' }))).toBe('==> LICENSE-MIT <==\nMIT text\n\n==> LICENSE-APACHE <==\nApache text\n');
+    expect(licenseText(repoWith({ 'LICENSE-MIT': 'MIT text\n', 'LICENSE-APACHE': 'Apache text\n\n' }))).toBe(
+      '==> LICENSE-MIT <==\nMIT text\n\n==> LICENSE-APACHE <==\nApache text\n',
+    );
     expect(licenseText(repoWith({ 'LICENSE-MIT': 'MIT text\n' }))).toBe('MIT text\n');
   });
 

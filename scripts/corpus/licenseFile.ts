@@ -11,7 +11,9 @@ const DUAL = ['LICENSE-MIT', 'LICENSE-APACHE'];
 export function licenseText(read: (name: string) => string | null): string | null {
   const single = SINGLE.map(read).find((text) => text !== null);
   if (single !== undefined && single !== null) return single;
-  const parts = DUAL.map((name) => ({ name, text: read(name) })).filter((part): part is { name: string; text: string } => part.text !== null);
+  const parts = DUAL.map((name) => ({ name, text: read(name) })).filter(
+    (part): part is { name: string; text: string } => part.text !== null,
+  );
   if (parts.length === 0) return null;
   if (parts.length === 1) return parts[0]?.text ?? null;
   return parts.map((part) => `==> ${part.name} <==\n${part.text.trimEnd()}\n`).join('\n');

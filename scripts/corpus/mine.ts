@@ -26,13 +26,28 @@ import { createCheckout, endToEnd, measureCandidate, type RunSpec } from './vali
 
 const { values: args } = parseArgs({
   options: {
-    git: { type: 'string' }, repo: { type: 'string' }, upstream: { type: 'string' }, license: { type: 'string' },
-    language: { type: 'string' }, runner: { type: 'string' }, setup: { type: 'string', default: '' }, test: { type: 'string' },
-    report: { type: 'string' }, out: { type: 'string' }, branch: { type: 'string' }, want: { type: 'string', default: '6' },
-    scan: { type: 'string', default: '40' }, require: { type: 'string', multiple: true, default: [] },
-    'source-pattern': { type: 'string' }, since: { type: 'string' }, notes: { type: 'string', default: '' },
-    'materialize-from': { type: 'string', default: '/work/shared/corpus/materialize.sh' }, timeout: { type: 'string', default: '600' },
-    only: { type: 'string', multiple: true, default: [] }, fix: { type: 'string', multiple: true, default: [] }, 'report-grades': { type: 'boolean', default: false },
+    git: { type: 'string' },
+    repo: { type: 'string' },
+    upstream: { type: 'string' },
+    license: { type: 'string' },
+    language: { type: 'string' },
+    runner: { type: 'string' },
+    setup: { type: 'string', default: '' },
+    test: { type: 'string' },
+    report: { type: 'string' },
+    out: { type: 'string' },
+    branch: { type: 'string' },
+    want: { type: 'string', default: '6' },
+    scan: { type: 'string', default: '40' },
+    require: { type: 'string', multiple: true, default: [] },
+    'source-pattern': { type: 'string' },
+    since: { type: 'string' },
+    notes: { type: 'string', default: '' },
+    'materialize-from': { type: 'string', default: '/work/shared/corpus/materialize.sh' },
+    timeout: { type: 'string', default: '600' },
+    only: { type: 'string', multiple: true, default: [] },
+    fix: { type: 'string', multiple: true, default: [] },
+    'report-grades': { type: 'boolean', default: false },
   },
 });
 
@@ -53,12 +68,21 @@ if (!RUNNERS.includes(runner)) {
   process.stderr.write(`mine: --runner must be one of ${RUNNERS.join(', ')}\n`);
   process.exit(2);
 }
-const reportProblem = [args.report ?? need('test'), need('test')].map((command) => reportCommandProblem(runner, command)).find((problem) => problem !== null);
+const reportProblem = [args.report ?? need('test'), need('test')]
+  .map((command) => reportCommandProblem(runner, command))
+  .find((problem) => problem !== null);
 if (reportProblem) {
   process.stderr.write(`mine: ${reportProblem}\n`);
   process.exit(2);
 }
-const spec: RunSpec = { runner, setup: args.setup ?? '', test: need('test'), report: args.report ?? need('test'), reportGrades: args['report-grades'] ?? false, timeoutSeconds: Number(args.timeout) };
+const spec: RunSpec = {
+  runner,
+  setup: args.setup ?? '',
+  test: need('test'),
+  report: args.report ?? need('test'),
+  reportGrades: args['report-grades'] ?? false,
+  timeoutSeconds: Number(args.timeout),
+};
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `mine-${repo}-`));
 
 // A bundle is cloned once so history and bundle creation read a plain git directory.
@@ -85,7 +109,10 @@ for (const commit of readHistory(gitDir, branch)) {
   if (args.since && commit.date < args.since) break;
   const chosen = [...(args.only ?? []), ...(args.fix ?? [])];
   if (chosen.length > 0 && !chosen.some((prefix) => commit.sha.startsWith(prefix))) continue;
-  const selection = selectCandidate(commit, { sourcePattern, messageVetted: (args.fix ?? []).some((prefix) => commit.sha.startsWith(prefix)) });
+  const selection = selectCandidate(commit, {
+    sourcePattern,
+    messageVetted: (args.fix ?? []).some((prefix) => commit.sha.startsWith(prefix)),
+  });
   if (!selection.ok) continue;
   if (!requirements.every((rule) => fileAt(commit.sha, rule.file)?.includes(rule.text))) continue;
   candidates.push(selection.candidate);
@@ -99,7 +126,8 @@ if (!bundled.ok) throw new Error(`git bundle: ${bundled.stderr.trim()}`);
 const license = licenseText((name) => fileAt(branch, name));
 if (license) fs.writeFileSync(path.join(outDir, `${repo}.LICENSE`), license);
 else log(`${repo}: no license file found on ${branch}; add ${repo}.LICENSE by hand`);
-if (!fs.existsSync(path.join(outDir, 'materialize.sh'))) fs.copyFileSync(need('materialize-from'), path.join(outDir, 'materialize.sh'));
+if (!fs.existsSync(path.join(outDir, 'materialize.sh')))
+  fs.copyFileSync(need('materialize-from'), path.join(outDir, 'materialize.sh'));
 fs.chmodSync(path.join(outDir, 'materialize.sh'), 0o755);
 
 const checkout = createCheckout(gitDir, path.join(workDir, 'checkout'));
@@ -115,14 +143,34 @@ for (const candidate of candidates.slice(0, Number(args.scan))) {
   const parent = commit.parents[0] ?? '';
   const goldPatch = git(gitDir, ['diff', '--full-index', parent, commit.sha, '--', ...candidate.goldFiles]).stdout;
   const task = MinedTaskSchema.parse({
-    id: `${repo}-${commit.sha.slice(0, 7)}`, repo, upstream: need('upstream'), license: need('license'), language: need('language'),
-    runner, bundle, fix_commit: commit.sha, parent_commit: parent, commit_date: commit.date, revert_files: candidate.revertFiles,
-    gold_files: candidate.goldFiles, goal: goalOf(commit), fail_to_pass: result.value.failToPass,
-    fail_to_pass_count: result.value.failToPass.length, tests_passing_at_fix: result.value.passingAtFix, setup_command: spec.setup,
-    test_command: spec.test, runtime_seconds: result.value.runtimeSeconds, gold_patch: goldPatch,
-    notes: derivedNotes({ fail_to_pass_count: result.value.failToPass.length, tests_passing_at_fix: result.value.passingAtFix }, args.notes ?? ''),
+    id: `${repo}-${commit.sha.slice(0, 7)}`,
+    repo,
+    upstream: need('upstream'),
+    license: need('license'),
+    language: need('language'),
+    runner,
+    bundle,
+    fix_commit: commit.sha,
+    parent_commit: parent,
+    commit_date: commit.date,
+    revert_files: candidate.revertFiles,
+    gold_files: candidate.goldFiles,
+    goal: goalOf(commit),
+    fail_to_pass: result.value.failToPass,
+    fail_to_pass_count: result.value.failToPass.length,
+    tests_passing_at_fix: result.value.passingAtFix,
+    setup_command: spec.setup,
+    test_command: spec.test,
+    runtime_seconds: result.value.runtimeSeconds,
+    gold_patch: goldPatch,
+    notes: derivedNotes(
+      { fail_to_pass_count: result.value.failToPass.length, tests_passing_at_fix: result.value.passingAtFix },
+      args.notes ?? '',
+    ),
   });
-  log(`  measured ${task.id}: ${task.fail_to_pass_count} fail-to-pass, ${task.tests_passing_at_fix} passing at the fix, ${task.runtime_seconds} s`);
+  log(
+    `  measured ${task.id}: ${task.fail_to_pass_count} fail-to-pass, ${task.tests_passing_at_fix} passing at the fix, ${task.runtime_seconds} s`,
+  );
   measured.push(task);
 }
 
@@ -153,7 +201,9 @@ for (let tries = 0; ; tries += 1) {
 let merged: { id: string }[];
 try {
   const existing = fs.existsSync(tasksFile) ? (JSON.parse(fs.readFileSync(tasksFile, 'utf8')) as { id: string }[]) : [];
-  merged = [...existing.filter((task) => !validated.some((v) => v.id === task.id)), ...validated.map(orderedTask)] as { id: string }[];
+  merged = [...existing.filter((task) => !validated.some((v) => v.id === task.id)), ...validated.map(orderedTask)] as {
+    id: string;
+  }[];
   fs.writeFileSync(`${tasksFile}.tmp`, `${JSON.stringify(merged, null, 1)}\n`);
   fs.renameSync(`${tasksFile}.tmp`, tasksFile);
 } finally {

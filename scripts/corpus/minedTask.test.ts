@@ -3,10 +3,27 @@ import { derivedNotes, MinedTaskSchema, orderedTask, TASK_FIELD_ORDER } from './
 
 const fix = 'a'.repeat(40);
 const valid = {
-  id: 'demo-aaaaaaa', repo: 'demo', upstream: 'https://github.com/o/demo', license: 'MIT', language: 'javascript', runner: 'jest',
-  bundle: 'demo.bundle', fix_commit: fix, parent_commit: 'b'.repeat(40), commit_date: '2024-03-05', revert_files: ['lib/a.js', 'CHANGELOG.md'],
-  gold_files: ['lib/a.js'], goal: 'Fix a', gold_patch: 'diff --git a/lib/a.js b/lib/a.js\n', fail_to_pass: ['a works'], fail_to_pass_count: 1,
-  tests_passing_at_fix: 10, setup_command: 'npm install', test_command: 'npx jest', runtime_seconds: 3, notes: '',
+  id: 'demo-aaaaaaa',
+  repo: 'demo',
+  upstream: 'https://github.com/o/demo',
+  license: 'MIT',
+  language: 'javascript',
+  runner: 'jest',
+  bundle: 'demo.bundle',
+  fix_commit: fix,
+  parent_commit: 'b'.repeat(40),
+  commit_date: '2024-03-05',
+  revert_files: ['lib/a.js', 'CHANGELOG.md'],
+  gold_files: ['lib/a.js'],
+  goal: 'Fix a',
+  gold_patch: 'diff --git a/lib/a.js b/lib/a.js\n',
+  fail_to_pass: ['a works'],
+  fail_to_pass_count: 1,
+  tests_passing_at_fix: 10,
+  setup_command: 'npm install',
+  test_command: 'npx jest',
+  runtime_seconds: 3,
+  notes: '',
 };
 
 describe('MinedTaskSchema', () => {
@@ -31,6 +48,8 @@ describe('MinedTaskSchema', () => {
 describe('derivedNotes', () => {
   it('says so when most of the suite is fail-to-pass, and keeps the given notes', () => {
     expect(derivedNotes({ fail_to_pass_count: 2, tests_passing_at_fix: 100 }, '')).toBe('');
-    expect(derivedNotes({ fail_to_pass_count: 146, tests_passing_at_fix: 146 }, 'Go 1.19.')).toMatch(/^Go 1\.19\. At the start the tests do not load or compile/);
+    expect(derivedNotes({ fail_to_pass_count: 146, tests_passing_at_fix: 146 }, 'Go 1.19.')).toMatch(
+      /^Go 1\.19\. At the start the tests do not load or compile/,
+    );
   });
 });

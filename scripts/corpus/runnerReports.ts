@@ -39,7 +39,8 @@ export function readJest(stdout: string): RunnerReport {
     return report([], []);
   }
   const assertions = (parsed.testResults ?? []).flatMap((file) => file.assertionResults ?? []);
-  const named = (status: string) => assertions.filter((a) => a.status === status && a.fullName).map((a) => a.fullName ?? '');
+  const named = (status: string) =>
+    assertions.filter((a) => a.status === status && a.fullName).map((a) => a.fullName ?? '');
   return report(named('passed'), named('failed'));
 }
 
@@ -71,7 +72,10 @@ export function readTape(stdout: string): RunnerReport {
     if (match && current && !match[3] && match[1]?.toLowerCase() === 'not ok') verdict.set(current, false);
   }
   const names = [...verdict.keys()];
-  return report(names.filter((name) => verdict.get(name)), names.filter((name) => !verdict.get(name)));
+  return report(
+    names.filter((name) => verdict.get(name)),
+    names.filter((name) => !verdict.get(name)),
+  );
 }
 
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
@@ -115,7 +119,8 @@ export function readUnittest(stdout: string, stderr: string): RunnerReport {
 export function readGoTest(stdout: string): RunnerReport {
   const passed: string[] = [];
   const failed: string[] = [];
-  for (const match of stdout.matchAll(/^\s*--- (PASS|FAIL): (\S+)/gm)) (match[1] === 'PASS' ? passed : failed).push(match[2] ?? '');
+  for (const match of stdout.matchAll(/^\s*--- (PASS|FAIL): (\S+)/gm))
+    (match[1] === 'PASS' ? passed : failed).push(match[2] ?? '');
   // A package that does not build fails every test in it without naming them.
   if (/^(FAIL\s+\S+\s+\[build failed\]|# \S+)/m.test(stdout)) failed.push('(build failed)');
   return report(passed, failed);
@@ -139,7 +144,8 @@ export function readCargo(stdout: string, stderr: string): RunnerReport {
  * fail-to-pass though nothing failed (and a task's counts would shrink with every failure).
  */
 export function reportCommandProblem(runner: RunnerName, command: string): string | null {
-  if (runner === 'cargo' && !/(^|\s)--no-fail-fast(\s|$)/.test(command)) return `\`${command}\` stops at the first failing test binary: add --no-fail-fast, so every test runs at the start too`;
+  if (runner === 'cargo' && !/(^|\s)--no-fail-fast(\s|$)/.test(command))
+    return `\`${command}\` stops at the first failing test binary: add --no-fail-fast, so every test runs at the start too`;
   return null;
 }
 
@@ -169,7 +175,8 @@ export function readRunner(runner: RunnerName, stdout: string, stderr: string): 
  * the failures at the start.
  */
 export function failToPass(atFix: RunnerReport, atStart: RunnerReport): string[] {
-  if (!atFix.namesPassing || !atStart.namesPassing) return atStart.failed.filter((name) => !atFix.failed.includes(name));
+  if (!atFix.namesPassing || !atStart.namesPassing)
+    return atStart.failed.filter((name) => !atFix.failed.includes(name));
   const passingAtStart = new Set(atStart.passed);
   return atFix.passed.filter((name) => !passingAtStart.has(name));
 }
@@ -179,5 +186,7 @@ export function failToPass(atFix: RunnerReport, atStart: RunnerReport): string[]
  * timing out under load) and passes again is flaky, and the fix did not repair it.
  */
 export function repeatedAtStart(names: string[], again: RunnerReport): string[] {
-  return again.namesPassing ? names.filter((name) => !again.passed.includes(name)) : names.filter((name) => again.failed.includes(name));
+  return again.namesPassing
+    ? names.filter((name) => !again.passed.includes(name))
+    : names.filter((name) => again.failed.includes(name));
 }

@@ -32,8 +32,19 @@ export interface ShellRun {
 export function shell(command: string, cwd: string, timeoutSeconds: number): ShellRun {
   const started = performance.now();
   const env = { ...process.env, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1', npm_config_update_notifier: 'false' };
-  const result = spawnSync('bash', ['-c', command], { cwd, env, encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 256 * 1024 * 1024 });
-  return { code: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', seconds: (performance.now() - started) / 1000 };
+  const result = spawnSync('bash', ['-c', command], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    timeout: timeoutSeconds * 1000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return {
+    code: result.status,
+    stdout: result.stdout ?? '',
+    stderr: result.stderr ?? '',
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 const tail = (run: ShellRun) => `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-6).join(' | ');
@@ -100,33 +111,62 @@ export function measureCandidate(checkout: Checkout, candidate: Candidate, spec:
   if (atFix.test.code !== 0) return { ok: false, reason: `the suite fails at the fix: ${tail(atFix.test)}` };
   for (const file of candidate.revertFiles) {
     const inParent = git('', ['cat-file', '-e', `${parent}:${file}`], checkout.dir).ok;
-    const reverted = inParent ? git('', ['checkout', '-q', parent, '--', file], checkout.dir) : git('', ['rm', '-q', '-f', '--', file], checkout.dir);
+    const reverted = inParent
+      ? git('', ['checkout', '-q', parent, '--', file], checkout.dir)
+      : git('', ['rm', '-q', '-f', '--', file], checkout.dir);
     if (!reverted.ok) return { ok: false, reason: `revert ${file}: ${reverted.stderr.trim()}` };
   }
   const atStart = runTests(checkout.dir, spec);
   if (atStart.test.code === 0) return { ok: false, reason: 'the suite passes at the start (no test needs the fix)' };
   const names = failToPass(atFix.report, atStart.report);
-  if (names.length === 0) return { ok: false, reason: `the suite fails at the start but the runner names no test the fix repairs: ${tail(atStart.test)}` };
+  if (names.length === 0)
+    return {
+      ok: false,
+      reason: `the suite fails at the start but the runner names no test the fix repairs: ${tail(atStart.test)}`,
+    };
   // A loaded machine fails a timing test now and then: only failures a second run repeats are the fix's.
   const again = runTests(checkout.dir, spec);
   const repeated = repeatedAtStart(names, again.report);
-  if (again.test.code === 0 || repeated.length === 0) return { ok: false, reason: `the start's failures did not repeat on a second run (flaky, not repaired by the fix): ${names.slice(0, 5).join(', ')}` };
-  return { ok: true, value: { failToPass: repeated, passingAtFix: atFix.report.passedCount, runtimeSeconds: Math.round(atFix.test.seconds) } };
+  if (again.test.code === 0 || repeated.length === 0)
+    return {
+      ok: false,
+      reason: `the start's failures did not repeat on a second run (flaky, not repaired by the fix): ${names.slice(0, 5).join(', ')}`,
+    };
+  return {
+    ok: true,
+    value: {
+      failToPass: repeated,
+      passingAtFix: atFix.report.passedCount,
+      runtimeSeconds: Math.round(atFix.test.seconds),
+    },
+  };
 }
 
 /** The user's path: materialize.sh, setup, the test fails, `git apply` the gold patch, it passes. */
-export function endToEnd(corpusDir: string, taskId: string, goldPatch: string, spec: RunSpec, workDir: string): Outcome<null> {
+export function endToEnd(
+  corpusDir: string,
+  taskId: string,
+  goldPatch: string,
+  spec: RunSpec,
+  workDir: string,
+): Outcome<null> {
   const dest = path.join(workDir, `e2e-${taskId}`);
   fs.rmSync(dest, { recursive: true, force: true });
-  const made = shell(`bash ${JSON.stringify(path.join(corpusDir, 'materialize.sh'))} ${JSON.stringify(corpusDir)} ${taskId} ${JSON.stringify(dest)}`, workDir, spec.timeoutSeconds);
+  const made = shell(
+    `bash ${JSON.stringify(path.join(corpusDir, 'materialize.sh'))} ${JSON.stringify(corpusDir)} ${taskId} ${JSON.stringify(dest)}`,
+    workDir,
+    spec.timeoutSeconds,
+  );
   if (made.code !== 0) return { ok: false, reason: `materialize.sh: ${tail(made)}` };
   try {
     if (spec.setup.trim() !== '') {
       const setup = shell(spec.setup, dest, spec.timeoutSeconds);
       if (setup.code !== 0) return { ok: false, reason: `setup: ${tail(setup)}` };
-      if (git('', ['status', '--porcelain', '--untracked-files=no'], dest).stdout.trim()) return { ok: false, reason: 'setup changed tracked files' };
+      if (git('', ['status', '--porcelain', '--untracked-files=no'], dest).stdout.trim())
+        return { ok: false, reason: 'setup changed tracked files' };
     }
-    if (shell(spec.test, dest, spec.timeoutSeconds).code === 0) return { ok: false, reason: 'the test command passes at the start' };
+    if (shell(spec.test, dest, spec.timeoutSeconds).code === 0)
+      return { ok: false, reason: 'the test command passes at the start' };
     fs.writeFileSync(path.join(workDir, `${taskId}.patch`), goldPatch);
     const applied = git('', ['apply', path.join(workDir, `${taskId}.patch`)], dest);
     if (!applied.ok) return { ok: false, reason: `git apply: ${applied.stderr.trim()}` };

@@ -22,7 +22,11 @@ import {
   StartRunRequestSchema,
 } from './runRequests';
 
-const request = <Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res, options: { responseCheckedByHandler?: true } = {}) => ({ req, res, ...options });
+const request = <Req extends z.ZodType, Res extends z.ZodType>(
+  req: Req,
+  res: Res,
+  options: { responseCheckedByHandler?: true } = {},
+) => ({ req, res, ...options });
 const empty = z.object({}).strict();
 
 /**
@@ -33,13 +37,16 @@ export const requestChannels = {
   'app/info': request(empty, AppInfoSchema),
   'repo/open': request(z.object({ path: ClientPathSchema }).strict(), RepoStatusSchema),
   'repo/status': request(z.object({ path: ClientPathSchema }).strict(), RepoStatusSchema),
-  'runs/list': request(
-    z.object({ repo: ClientPathSchema }).strict(),
-    z.object({ runs: z.array(RunSummarySchema) }),
-  ),
+  'runs/list': request(z.object({ repo: ClientPathSchema }).strict(), z.object({ runs: z.array(RunSummarySchema) })),
   'run/start': request(StartRunRequestSchema, z.object({ runId: z.string() })),
   // `goal`: the goal the user resumes for; a run started with another goal is refused (seed 003's spec_hash).
-  'run/resume': request(RunRefSchema.extend({ timeLimitMs: z.number().int().positive().nullable().optional(), goal: z.string().max(20_000).optional() }), z.object({ runId: z.string() })),
+  'run/resume': request(
+    RunRefSchema.extend({
+      timeLimitMs: z.number().int().positive().nullable().optional(),
+      goal: z.string().max(20_000).optional(),
+    }),
+    z.object({ runId: z.string() }),
+  ),
   /** Stop after the current operation, resumable (status `paused`); `pausing: false` when no session of the run is going on here. */
   'run/pause': request(RunRefSchema, z.object({ pausing: z.boolean() })),
   /** Interrupt the run now and end it for good (status `aborted`, phase finished). */
@@ -52,7 +59,10 @@ export const requestChannels = {
   'run/undo': request(RunRefSchema, z.object({ undone: z.boolean() })),
   'run/merge': request(RunRefSchema, z.object({ merged: z.string() })),
   // `patch`: the text, for a window in a browser to offer as a download (it cannot open the core's file); null when over 2 MB.
-  'run/exportPatch': request(RunRefSchema, z.object({ file: z.string(), commits: z.number(), patch: z.string().nullable() })),
+  'run/exportPatch': request(
+    RunRefSchema,
+    z.object({ file: z.string(), commits: z.number(), patch: z.string().nullable() }),
+  ),
   'run/report': request(RunRefSchema, RunReportSchema),
   /** What agent call `call` was sent and answered (docs/events.md, calls/<n>.json); CALL_NOT_FOUND when it has no record. */
   'run/call': request(RunCallRequestSchema, AgentCallRecordSchema),

@@ -17,7 +17,14 @@ export const StartRunRequestSchema = z.strictObject({
   /** One model for every role. */
   model: z.string().min(1).max(4096).optional(),
   roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).optional(),
-  gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
+  gates: z
+    .strictObject({
+      plan: GateModeSchema.optional(),
+      code: GateModeSchema.optional(),
+      step: GateModeSchema.optional(),
+      goal: GateModeSchema.optional(),
+    })
+    .optional(),
   timeLimitMs: z.number().int().positive().nullable().optional(),
   testCommand: z.array(z.string().max(4096)).min(1).max(64).optional(),
   allowDirty: z.boolean().optional(),
@@ -75,7 +82,12 @@ export const GateDecisionRequestSchema = z.strictObject({
   edits: z.array(UserFileEditSchema).min(1).max(MAX_USER_EDITS).optional(),
 });
 
-export const RunStatusEventSchema = z.object({ run_id: z.string(), repo: z.string(), status: RunStatusSchema, active: z.boolean() });
+export const RunStatusEventSchema = z.object({
+  run_id: z.string(),
+  repo: z.string(),
+  status: RunStatusSchema,
+  active: z.boolean(),
+});
 export const RunTransientEventSchema = z.object({ run_id: z.string(), event: TransientEventSchema });
 
 export const RunCommitSchema = z.object({
@@ -87,8 +99,14 @@ export const RunCommitSchema = z.object({
 
 export const RunDiffRequestSchema = RunRefSchema.extend({
   /** Commit range; default: the run's base commit to its branch head (all changes). */
-  from: z.string().regex(/^[0-9a-f]{40}$/).optional(),
-  to: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  from: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
 });
 
 export const RunDiffSchema = z.object({
@@ -110,7 +128,13 @@ export const RunDiffSchema = z.object({
   ),
 });
 
-export const RunReportSchema = z.object({ report: z.string().nullable(), prDescription: z.string().nullable(), stuckReport: z.string().nullable() });
+export const RunReportSchema = z.object({
+  report: z.string().nullable(),
+  prDescription: z.string().nullable(),
+  stuckReport: z.string().nullable(),
+});
 
-export const VerifierLogRequestSchema = RunRefSchema.extend({ verifyRunId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/) });
+export const VerifierLogRequestSchema = RunRefSchema.extend({
+  verifyRunId: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/),
+});
 export const VerifierLogSchema = z.object({ text: z.string(), truncated: z.boolean(), path: z.string() });

@@ -17,9 +17,14 @@ describe("a gate card's counts are the diff's", () => {
     const first = 'a\nB\nC\nd\n';
     const second = 'a\nB\nc2\nd\ne\n';
     const perCommit = [lineDiff(base, first), lineDiff(first, second)];
-    const summed = perCommit.reduce((sum, diff) => ({ added: sum.added + diff.added, removed: sum.removed + diff.removed }), { added: 0, removed: 0 });
+    const summed = perCommit.reduce(
+      (sum, diff) => ({ added: sum.added + diff.added, removed: sum.removed + diff.removed }),
+      { added: 0, removed: 0 },
+    );
     const net = lineDiff(base, second);
     expect(summed).not.toEqual({ added: net.added, removed: net.removed });
-    expect(spanCounts([{ path: 'f.txt', added: net.added, removed: net.removed }])).toEqual([{ path: 'f.txt', added: 4, removed: 2 }]);
+    expect(spanCounts([{ path: 'f.txt', added: net.added, removed: net.removed }])).toEqual([
+      { path: 'f.txt', added: 4, removed: 2 },
+    ]);
   });
 });

@@ -15,7 +15,9 @@ export interface ChangeSpan {
  * run's first commit) to the last, by their order in the run. Null when none of them is in the run.
  */
 export function changeSpan(runCommits: readonly { sha: string }[], reviewed: readonly string[]): ChangeSpan | null {
-  const indexes = reviewed.map((sha) => runCommits.findIndex((commit) => commit.sha === sha)).filter((index) => index >= 0);
+  const indexes = reviewed
+    .map((sha) => runCommits.findIndex((commit) => commit.sha === sha))
+    .filter((index) => index >= 0);
   if (indexes.length === 0) return null;
   const first = Math.min(...indexes);
   const last = runCommits[Math.max(...indexes)];
@@ -25,6 +27,10 @@ export function changeSpan(runCommits: readonly { sha: string }[], reviewed: rea
 }
 
 /** The net line counts per file of one span's diff, sorted by path: one entry a file, never a sum over commits. */
-export function spanCounts(files: readonly { path: string; added: number; removed: number }[]): { path: string; added: number; removed: number }[] {
-  return files.map(({ path, added, removed }) => ({ path, added, removed })).sort((a, b) => a.path.localeCompare(b.path));
+export function spanCounts(
+  files: readonly { path: string; added: number; removed: number }[],
+): { path: string; added: number; removed: number }[] {
+  return files
+    .map(({ path, added, removed }) => ({ path, added, removed }))
+    .sort((a, b) => a.path.localeCompare(b.path));
 }

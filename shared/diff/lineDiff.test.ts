@@ -28,18 +28,36 @@ describe('lineDiff', () => {
       { beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 1 },
       { beforeStart: 4, beforeLines: 0, afterStart: 4, afterLines: 1 },
     ]);
-    expect(lineDiff('a\nb\nc\n', 'a\nc\n').changes).toEqual([{ beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 0 }]);
+    expect(lineDiff('a\nb\nc\n', 'a\nc\n').changes).toEqual([
+      { beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 0 },
+    ]);
   });
 
   it('shows a new file as one insertion and a deleted one as one removal', () => {
-    expect(lineDiff(null, 'x\ny\n')).toEqual({ added: 2, removed: 0, changes: [{ beforeStart: 1, beforeLines: 0, afterStart: 1, afterLines: 2 }] });
-    expect(lineDiff('x\ny\n', null)).toEqual({ added: 0, removed: 2, changes: [{ beforeStart: 1, beforeLines: 2, afterStart: 1, afterLines: 0 }] });
+    expect(lineDiff(null, 'x\ny\n')).toEqual({
+      added: 2,
+      removed: 0,
+      changes: [{ beforeStart: 1, beforeLines: 0, afterStart: 1, afterLines: 2 }],
+    });
+    expect(lineDiff('x\ny\n', null)).toEqual({
+      added: 0,
+      removed: 2,
+      changes: [{ beforeStart: 1, beforeLines: 2, afterStart: 1, afterLines: 0 }],
+    });
     expect(lineDiff('same\n', 'same\n').changes).toEqual([]);
   });
 
   it('rebuilds the new text from the old one and its blocks', () => {
     const before = Array.from({ length: 600 }, (_, index) => `line ${index + 1}`);
-    const after = before.flatMap((line, index) => (index % 37 === 0 ? [] : index % 50 === 0 ? [`${line} changed`, 'added'] : index % 91 === 0 ? [line, 'extra', 'extra 2'] : [line]));
+    const after = before.flatMap((line, index) =>
+      index % 37 === 0
+        ? []
+        : index % 50 === 0
+          ? [`${line} changed`, 'added']
+          : index % 91 === 0
+            ? [line, 'extra', 'extra 2']
+            : [line],
+    );
     const beforeText = `${before.join('\n')}\n`;
     const afterText = `${after.join('\n')}\n`;
     const { added, removed, changes } = lineDiff(beforeText, afterText);

@@ -8,14 +8,22 @@ export const LineCountSchema = z.number().int().nonnegative();
  * One changed block of lines, 1-based: `beforeLines` lines from `beforeStart` became `afterLines` lines
  * from `afterStart`. A side with 0 lines is a pure insertion or deletion placed before that side's start line.
  */
-export const LineChangeSchema = z.object({ beforeStart: lineNumber, beforeLines: LineCountSchema, afterStart: lineNumber, afterLines: LineCountSchema });
+export const LineChangeSchema = z.object({
+  beforeStart: lineNumber,
+  beforeLines: LineCountSchema,
+  afterStart: lineNumber,
+  afterLines: LineCountSchema,
+});
 export type LineChange = z.infer<typeof LineChangeSchema>;
 
 /**
  * The counts and the changed blocks of one line diff. A removal next to an addition is one block, as a
  * diff view pairs them; `diff` reports them as two parts.
  */
-export function lineDiff(before: string | null, after: string | null): { added: number; removed: number; changes: LineChange[] } {
+export function lineDiff(
+  before: string | null,
+  after: string | null,
+): { added: number; removed: number; changes: LineChange[] } {
   const changes: LineChange[] = [];
   if (before === after) return { added: 0, removed: 0, changes };
   let added = 0;

@@ -8,7 +8,6 @@ import type { PendingEvent } from './runEvents';
 import type { Phase, PendingGate, TestSummary, RunState } from './runState';
 import type { UserEditRecord } from './userEdit';
 
-
 export type { AgentPurpose, CallUsage };
 
 /**
@@ -46,13 +45,28 @@ export type ActionOutcome =
   /** The agent answered seed 000's `{"status":"error","reason"}`. */
   | { kind: 'agent_declined'; role: ModelRole; purpose: AgentPurpose; reason: string; calls: number; usage: CallUsage }
   /** The call failed after every retry. */
-  | { kind: 'agent_failed'; role: ModelRole; purpose: AgentPurpose; code: ErrorCode; message: string; calls: number; usage: CallUsage }
+  | {
+      kind: 'agent_failed';
+      role: ModelRole;
+      purpose: AgentPurpose;
+      code: ErrorCode;
+      message: string;
+      calls: number;
+      usage: CallUsage;
+    }
   /** `unrelated`: the change's hunks classed as unrelated to the task, for its gates (where none reviews it, they were refused). */
   | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }
   | { kind: 'apply_rejected'; code: ErrorCode; message: string; rule: string | null; path: string | null }
   | { kind: 'verified'; purpose: VerifyPurpose; test: TestSummary }
   /** `edit`: the person's own change, already committed on the run branch, approved with the gate. */
-  | { kind: 'user_decision'; gate_id: string; approved: boolean; comment: string | null; feedback?: string | null; edit?: UserEditRecord }
+  | {
+      kind: 'user_decision';
+      gate_id: string;
+      approved: boolean;
+      comment: string | null;
+      feedback?: string | null;
+      edit?: UserEditRecord;
+    }
   | { kind: 'fatal'; code: ErrorCode; message: string }
   /** Seed 002: the current step used its time budget before another attempt. */
   | { kind: 'step_budget_exhausted'; reason: string }

@@ -25,10 +25,22 @@ describe('an answer becomes a typed outcome once, where it arrives', () => {
   });
 
   it('refuses a wrong-shaped answer with the field and the reason, instead of passing it on', () => {
-    expect(agentOutputOutcome('review_plan', { approved: true, score: 'high' }, facts)).toEqual({ invalid: expect.stringMatching(/^score: /) });
+    expect(agentOutputOutcome('review_plan', { approved: true, score: 'high' }, facts)).toEqual({
+      invalid: expect.stringMatching(/^score: /),
+    });
     expect(agentOutputOutcome('code', { files: [] }, { ...facts, role: 'coder' })).toHaveProperty('invalid');
-    const steps = Array.from({ length: 16 }, (_, index) => ({ id: `T${index + 1}`, title: 't', description: 'd', acceptance: 'a', complexity: 'simple', depends_on: [], artifacts: [] }));
-    expect(agentOutputOutcome('plan', { plan_id: 'plan_0001', analysis: 'a', steps }, { ...facts, role: 'planner' })).toEqual({ invalid: 'a plan has 2 to 15 steps; this one has 16' });
+    const steps = Array.from({ length: 16 }, (_, index) => ({
+      id: `T${index + 1}`,
+      title: 't',
+      description: 'd',
+      acceptance: 'a',
+      complexity: 'simple',
+      depends_on: [],
+      artifacts: [],
+    }));
+    expect(
+      agentOutputOutcome('plan', { plan_id: 'plan_0001', analysis: 'a', steps }, { ...facts, role: 'planner' }),
+    ).toEqual({ invalid: 'a plan has 2 to 15 steps; this one has 16' });
   });
 
   it('keeps every field of an edit proposal, whatever its format adds', () => {

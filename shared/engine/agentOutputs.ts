@@ -21,7 +21,10 @@ export const ScoutOutcomeSchema = z.object({
  * What every edit format's proposal has in common: files by path, or one unified diff. The format's
  * own schema checked the rest where the answer arrived; the other fields travel on untouched.
  */
-export const EditProposalSchema = z.union([z.object({ edits: z.array(z.looseObject({ path: z.string() })) }), z.object({ diff: z.string() })]);
+export const EditProposalSchema = z.union([
+  z.object({ edits: z.array(z.looseObject({ path: z.string() })) }),
+  z.object({ diff: z.string() }),
+]);
 export type EditProposal = z.infer<typeof EditProposalSchema>;
 
 const PlanOutputSchema = z.union([PlanSchema, SteppedPlanSchema]);
@@ -46,7 +49,14 @@ export type AgentOutputs = { [P in AgentPurpose]: z.infer<(typeof AGENT_OUTPUT_S
 
 /** One purpose's `agent_output` outcome: the purpose names the output's type. */
 export type AgentOutputOutcome = {
-  [P in AgentPurpose]: { kind: 'agent_output'; role: ModelRole; purpose: P; output: AgentOutputs[P]; calls: number; usage: CallUsage };
+  [P in AgentPurpose]: {
+    kind: 'agent_output';
+    role: ModelRole;
+    purpose: P;
+    output: AgentOutputs[P];
+    calls: number;
+    usage: CallUsage;
+  };
 }[AgentPurpose];
 
 interface CallFacts {
@@ -56,11 +66,17 @@ interface CallFacts {
 }
 
 /** The typed outcome of an answer, or why the answer is not one (the caller reports INVALID_OUTPUT). */
-export function agentOutputOutcome(purpose: AgentPurpose, answer: unknown, facts: CallFacts): AgentOutputOutcome | { invalid: string } {
+export function agentOutputOutcome(
+  purpose: AgentPurpose,
+  answer: unknown,
+  facts: CallFacts,
+): AgentOutputOutcome | { invalid: string } {
   const base = { kind: 'agent_output' as const, ...facts };
   const problem = (error: z.ZodError) => {
     const issue = error.issues[0];
-    return issue ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}` : 'the answer did not match its schema';
+    return issue
+      ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}`
+      : 'the answer did not match its schema';
   };
   switch (purpose) {
     case 'plan':
@@ -105,6 +121,9 @@ export function agentOutputOutcome(purpose: AgentPurpose, answer: unknown, facts
 /** Why a Planner's answer is not a plan, in words the Planner can act on (seed 002: 2-15 steps). */
 export function planShapeProblem(output: unknown, issue: { path: PropertyKey[]; message: string } | undefined): string {
   const steps = typeof output === 'object' && output !== null && 'steps' in output ? output.steps : undefined;
-  if (Array.isArray(steps) && (steps.length < 2 || steps.length > 15)) return `a plan has 2 to 15 steps; this one has ${steps.length}`;
-  return issue ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}` : 'the plan did not match the plan schema';
+  if (Array.isArray(steps) && (steps.length < 2 || steps.length > 15))
+    return `a plan has 2 to 15 steps; this one has ${steps.length}`;
+  return issue
+    ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}`
+    : 'the plan did not match the plan schema';
 }

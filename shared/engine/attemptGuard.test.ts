@@ -4,7 +4,8 @@ import type { ActionOutcome, EngineAction } from './actions';
 import { WORKFLOWS, WORKFLOW_NAMES } from './workflows';
 import type { RunState, TestSummary } from './runState';
 
-const failing = (failed: number, overrides: Partial<TestSummary> = {}): TestSummary => testResult(false, { counts: { passed: 5 - failed, failed, skipped: 0, total: 5 }, ...overrides });
+const failing = (failed: number, overrides: Partial<TestSummary> = {}): TestSummary =>
+  testResult(false, { counts: { passed: 5 - failed, failed, skipped: 0, total: 5 }, ...overrides });
 
 interface Handlers {
   start?: TestSummary | null;
@@ -24,9 +25,15 @@ function script(handlers: Handlers, seen: RunState[] = []): Script {
   return (action: EngineAction, state: RunState): ActionOutcome => {
     switch (action.kind) {
       case 'prepare':
-        return { kind: 'prepared', workspace, head: 'base', test_command: handlers.testCommand === undefined ? ['pytest'] : handlers.testCommand };
+        return {
+          kind: 'prepared',
+          workspace,
+          head: 'base',
+          test_command: handlers.testCommand === undefined ? ['pytest'] : handlers.testCommand,
+        };
       case 'verify':
-        if (action.purpose === 'baseline' || action.purpose === 'preflight') return { kind: 'verified', purpose: action.purpose, test: handlers.start ?? failing(2) };
+        if (action.purpose === 'baseline' || action.purpose === 'preflight')
+          return { kind: 'verified', purpose: action.purpose, test: handlers.start ?? failing(2) };
         verifies++;
         return { kind: 'verified', purpose: action.purpose, test: handlers.step?.(verifies) ?? testResult(true) };
       case 'apply': {
@@ -39,9 +46,15 @@ function script(handlers: Handlers, seen: RunState[] = []): Script {
         if (action.purpose === 'code') {
           seen.push(state);
           answers++;
-          return agentOutput(action, handlers.answer?.(answers) ?? { edits: [{ path: 'src/a.py', content: `v${answers}\n` }] });
+          return agentOutput(
+            action,
+            handlers.answer?.(answers) ?? { edits: [{ path: 'src/a.py', content: `v${answers}\n` }] },
+          );
         }
-        return agentOutput(action, { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['src/a.py'] }] });
+        return agentOutput(action, {
+          plan_id: 'plan_0001',
+          tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['src/a.py'] }],
+        });
       default:
         return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
     }
@@ -56,18 +69,27 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
     const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(3) : testResult(true)) }, seen));
     expect(run.state.result?.status).toBe('complete');
     const rollback = run.events.find((event) => event.type === 'rollback');
-    expect(rollback?.data).toMatchObject({ to: 'base', dropped: ['c1'], reason: 'it left 3 failing test(s) where 2 failed before' });
+    expect(rollback?.data).toMatchObject({
+      to: 'base',
+      dropped: ['c1'],
+      reason: 'it left 3 failing test(s) where 2 failed before',
+    });
     const second = seen[1] as RunState;
     expect(second.head).toBe('base');
     expect(second.commits).toEqual([]);
     expect(second.feedback?.kind).toBe('rolled_back');
-    expect(second.feedback?.text).toMatch(/^Your last change was undone: it left 3 failing test\(s\) where 2 failed before\. Every file is back as it was/);
+    expect(second.feedback?.text).toMatch(
+      /^Your last change was undone: it left 3 failing test\(s\) where 2 failed before\. Every file is back as it was/,
+    );
     expect(run.state.commits).toEqual(['c2']);
   });
 
   it('keeps an attempt that fails fewer tests as the new base, and undoes a later one that is worse than it', () => {
     const seen: RunState[] = [];
-    const run = simulate(retryLoop, script({ step: (n) => [failing(1), failing(2), testResult(true)][n - 1] ?? testResult(true) }, seen));
+    const run = simulate(
+      retryLoop,
+      script({ step: (n) => [failing(1), failing(2), testResult(true)][n - 1] ?? testResult(true) }, seen),
+    );
     expect(seen[1]?.head).toBe('c1');
     expect(seen[1]?.attempt_base).toMatchObject({ commit: 'c1', failed: 1 });
     expect(seen[2]?.head).toBe('c1');
@@ -76,10 +98,28 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
   });
 
   it('undoes an attempt that breaks the build, or weakens the tests', () => {
-    const broke = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(0, { counts: null, failed_phase: 'build' }) : testResult(true)) }));
+    const broke = simulate(
+      retryLoop,
+      script({ step: (n) => (n === 1 ? failing(0, { counts: null, failed_phase: 'build' }) : testResult(true)) }),
+    );
     expect(broke.events.find((event) => event.type === 'rollback')?.data.reason).toContain('broke the build');
-    const inventory = { compared: 'names' as const, before_total: 5, after_total: 4, before_passed: 3, after_passed: 4, missing: ['t::x'], missing_count: 1, skipped_now: [], skipped_now_count: 0, test_files_changed: [], weakened: true };
-    const weakened = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(0, { inventory }) : testResult(true)) }));
+    const inventory = {
+      compared: 'names' as const,
+      before_total: 5,
+      after_total: 4,
+      before_passed: 3,
+      after_passed: 4,
+      missing: ['t::x'],
+      missing_count: 1,
+      skipped_now: [],
+      skipped_now_count: 0,
+      test_files_changed: [],
+      weakened: true,
+    };
+    const weakened = simulate(
+      retryLoop,
+      script({ step: (n) => (n === 1 ? failing(0, { inventory }) : testResult(true)) }),
+    );
     expect(weakened.events.find((event) => event.type === 'rollback')?.data.reason).toBe('it weakened the tests');
   });
 
@@ -92,9 +132,23 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
   });
 
   it('undoes a failed attempt that changed existing tests: no gate approved them', () => {
-    const inventory = { compared: 'names' as const, before_total: 5, after_total: 5, before_passed: 3, after_passed: 3, missing: [], missing_count: 0, skipped_now: [], skipped_now_count: 0, test_files_changed: ['tests/test_a.py'], weakened: false };
+    const inventory = {
+      compared: 'names' as const,
+      before_total: 5,
+      after_total: 5,
+      before_passed: 3,
+      after_passed: 3,
+      missing: [],
+      missing_count: 0,
+      skipped_now: [],
+      skipped_now_count: 0,
+      test_files_changed: ['tests/test_a.py'],
+      weakened: false,
+    };
     const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(2, { inventory }) : testResult(true)) }));
-    expect(run.events.find((event) => event.type === 'rollback')?.data.reason).toBe('it changed existing tests (tests/test_a.py), which only a reviewer may approve');
+    expect(run.events.find((event) => event.type === 'rollback')?.data.reason).toBe(
+      'it changed existing tests (tests/test_a.py), which only a reviewer may approve',
+    );
   });
 
   it('leaves an attempt that is no worse in place (the next one builds on it)', () => {
@@ -108,15 +162,31 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
     const run = simulate(retryLoop, script({ step: (n) => (n === 1 ? failing(1) : failing(1)) }));
     expect(run.state.result?.status).toBe('failed');
     const last = run.events.filter((event) => event.type === 'rollback').at(-1);
-    expect(last?.data).toMatchObject({ to: 'c1', dropped: ['c2', 'c3', 'c4'], reason: "T1 ran out of attempts: the branch keeps the step's best state, not its last attempt" });
+    expect(last?.data).toMatchObject({
+      to: 'c1',
+      dropped: ['c2', 'c3', 'c4'],
+      reason: "T1 ran out of attempts: the branch keeps the step's best state, not its last attempt",
+    });
     expect(run.state.head).toBe('c1');
     expect(run.state.commits).toEqual(['c1']);
   });
 
   it('a rollback to a kept attempt keeps the unrelated hunks that attempt brought, for the gates to show', () => {
     const seen: RunState[] = [];
-    const withHunks = (n: number): ActionOutcome => ({ kind: 'applied', commit: `c${n}`, head: `c${n}`, files: ['src/a.py'], unrelated: [`src/a.py line ${n}: renames 'x' to 'y${n}'`] });
-    simulate(retryLoop, script({ apply: withHunks, step: (n) => [failing(1), failing(3), testResult(true)][n - 1] ?? testResult(true) }, seen));
+    const withHunks = (n: number): ActionOutcome => ({
+      kind: 'applied',
+      commit: `c${n}`,
+      head: `c${n}`,
+      files: ['src/a.py'],
+      unrelated: [`src/a.py line ${n}: renames 'x' to 'y${n}'`],
+    });
+    simulate(
+      retryLoop,
+      script(
+        { apply: withHunks, step: (n) => [failing(1), failing(3), testResult(true)][n - 1] ?? testResult(true) },
+        seen,
+      ),
+    );
     // Attempt 1 (a better base) brought one hunk, attempt 2 (worse, undone) another: only the first stays.
     expect(seen[2]?.head).toBe('c1');
     expect(seen[2]?.unrelated_hunks).toEqual(["src/a.py line 1: renames 'x' to 'y1'"]);
@@ -125,7 +195,13 @@ describe('a failed attempt never becomes the next attempt’s base (issue 26)', 
 });
 
 describe('the same answer twice (issue 26)', () => {
-  const rejected = (): ActionOutcome => ({ kind: 'apply_rejected', code: 'EDIT_REJECTED', message: 'edit 1: the search block was not found', rule: 'search-not-found', path: 'src/a.py' });
+  const rejected = (): ActionOutcome => ({
+    kind: 'apply_rejected',
+    code: 'EDIT_REJECTED',
+    message: 'edit 1: the search block was not found',
+    rule: 'search-not-found',
+    path: 'src/a.py',
+  });
   const same = () => ({ edits: [{ path: 'src/a.py', content: 'same\n' }] });
 
   it('is not applied again: the writer is told, and the third identical answer ends the attempts', () => {
@@ -134,12 +210,18 @@ describe('the same answer twice (issue 26)', () => {
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(3);
     expect(countOf(run.actions, (action) => action.kind === 'apply')).toBe(1);
     expect(seen[2]?.feedback?.kind).toBe('repeated_answer');
-    expect(seen[2]?.feedback?.text).toMatch(/^Your answer is identical to the one you gave in attempt 1 \(2 times now\), so it was not applied again/);
+    expect(seen[2]?.feedback?.text).toMatch(
+      /^Your answer is identical to the one you gave in attempt 1 \(2 times now\), so it was not applied again/,
+    );
     expect(seen[2]?.feedback?.text).toContain('Giving it once more ends the attempts');
     expect(seen[2]?.feedback?.text).toContain('the search block was not found');
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
     expect(run.state.result?.reason).toContain('the writer gave the same answer 3 times');
-    expect(run.events.filter((event) => event.type === 'edit_rejected').map((event) => event.data.code)).toEqual(['EDIT_REJECTED', 'REPEATED_ANSWER', 'REPEATED_ANSWER']);
+    expect(run.events.filter((event) => event.type === 'edit_rejected').map((event) => event.data.code)).toEqual([
+      'EDIT_REJECTED',
+      'REPEATED_ANSWER',
+      'REPEATED_ANSWER',
+    ]);
   });
 
   it('counts an answer given again on another base as new', () => {
@@ -155,8 +237,15 @@ describe('the suite at the run start (issue 26)', () => {
   it.each(WORKFLOW_NAMES)('%s runs the tests once before any model call and records them as the baseline', (name) => {
     const run = simulate(WORKFLOWS[name], script({}), { maxSteps: 4 });
     const preflight = WORKFLOWS[name].preflight_test;
-    expect(run.actions.slice(0, 2)).toEqual([{ kind: 'prepare' }, { kind: 'verify', purpose: preflight ? 'preflight' : 'baseline' }]);
-    expect(run.state.baseline).toEqual({ status: 'FAIL', counts: { passed: 3, failed: 2, skipped: 0, total: 5 }, commit: 'base' });
+    expect(run.actions.slice(0, 2)).toEqual([
+      { kind: 'prepare' },
+      { kind: 'verify', purpose: preflight ? 'preflight' : 'baseline' },
+    ]);
+    expect(run.state.baseline).toEqual({
+      status: 'FAIL',
+      counts: { passed: 3, failed: 2, skipped: 0, total: 5 },
+      commit: 'base',
+    });
     expect(run.state.tested_head).toMatchObject({ commit: 'base', failed: 2, passed: false });
   });
 
@@ -169,7 +258,11 @@ describe('the suite at the run start (issue 26)', () => {
   it('a test command that cannot run ends the run before any model call', () => {
     const infra = testResult(false, { status: 'INFRA_ERROR', counts: null, reason: 'pytest: not found' });
     const run = simulate(WORKFLOWS.supervised, script({ start: infra }));
-    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 2, reason: 'the test command could not run: pytest: not found' });
+    expect(run.state.result).toMatchObject({
+      status: 'failed',
+      exit_code: 2,
+      reason: 'the test command could not run: pytest: not found',
+    });
     expect(countOf(run.actions, (action) => action.kind === 'agent')).toBe(0);
   });
 });
@@ -183,7 +276,13 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
         const applied = base(action, state);
         return applied.kind === 'applied' ? { ...applied, unrelated: reviews === 0 ? unrelated : [] } : applied;
       }
-      if (action.kind === 'agent' && action.purpose === 'review_step') return agentOutput(action, { approved: ++reviews > 1, score: reviews > 1 ? 90 : 30, issues: [], feedback: 'n' });
+      if (action.kind === 'agent' && action.purpose === 'review_step')
+        return agentOutput(action, {
+          approved: ++reviews > 1,
+          score: reviews > 1 ? 90 : 30,
+          issues: [],
+          feedback: 'n',
+        });
       return base(action, state);
     };
   }
@@ -191,8 +290,13 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
   it('is undone when its gate showed unrelated hunks; a plain rejection is refined on top (seed 001)', () => {
     const seen: RunState[] = [];
     const run = simulate(WORKFLOWS['dev-agent'], devAgent(['a.py lines 8-9 (original lines 8-9): renames x'], seen));
-    expect(run.events.find((event) => event.type === 'gate_opened')?.data).toMatchObject({ unrelated: ['a.py lines 8-9 (original lines 8-9): renames x'] });
-    expect(run.events.find((event) => event.type === 'rollback')?.data).toMatchObject({ to: 'base', reason: 'the Supervisor rejected it at the step gate' });
+    expect(run.events.find((event) => event.type === 'gate_opened')?.data).toMatchObject({
+      unrelated: ['a.py lines 8-9 (original lines 8-9): renames x'],
+    });
+    expect(run.events.find((event) => event.type === 'rollback')?.data).toMatchObject({
+      to: 'base',
+      reason: 'the Supervisor rejected it at the step gate',
+    });
     expect(seen[1]?.head).toBe('base');
     expect(seen[1]?.feedback?.text).toContain('Your change was undone');
     const plain: RunState[] = [];

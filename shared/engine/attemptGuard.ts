@@ -5,13 +5,22 @@ import type { AttemptBase, Feedback, RunState, TestedHead, TestSummary, TriedAns
 /** What a verification says of the commit it ran on; null when it could not judge it. */
 export function testedHead(state: RunState, test: TestSummary): TestedHead | null {
   if (!state.head || test.status === 'INFRA_ERROR') return null;
-  return { commit: state.head, failed: test.counts?.failed ?? null, total: test.counts?.total ?? null, passed: test.passed, build_failed: test.failed_phase === 'build' };
+  return {
+    commit: state.head,
+    failed: test.counts?.failed ?? null,
+    total: test.counts?.total ?? null,
+    passed: test.passed,
+    build_failed: test.failed_phase === 'build',
+  };
 }
 
 /** Whether the tests are known to fail at the run's head (its last verification, or the attempt base it was rolled back to). */
 export function failingAtHead(state: RunState): boolean {
   if (state.tested_head?.commit === state.head) return !state.tested_head.passed;
-  if (state.attempt_base?.commit === state.head) return state.attempt_base.passed === false || (state.attempt_base.failed ?? 0) > 0 || state.attempt_base.build_failed;
+  if (state.attempt_base?.commit === state.head)
+    return (
+      state.attempt_base.passed === false || (state.attempt_base.failed ?? 0) > 0 || state.attempt_base.build_failed
+    );
   return false;
 }
 
@@ -19,7 +28,14 @@ export function failingAtHead(state: RunState): boolean {
 export function stepBase(state: RunState): AttemptBase | null {
   if (!state.head) return null;
   const known = state.tested_head?.commit === state.head ? state.tested_head : null;
-  return { commit: state.head, commit_count: state.commits.length, failed: known?.failed ?? null, total: known?.total ?? null, passed: known?.passed ?? null, build_failed: known?.build_failed ?? false };
+  return {
+    commit: state.head,
+    commit_count: state.commits.length,
+    failed: known?.failed ?? null,
+    total: known?.total ?? null,
+    passed: known?.passed ?? null,
+    build_failed: known?.build_failed ?? false,
+  };
 }
 
 /**
@@ -43,34 +59,62 @@ export function worseThanBase(base: AttemptBase, test: TestSummary): string | nu
   const failed = failingOfBase(base, test);
   if (base.failed !== null && failed === null) return 'the test command no longer reports any results';
   if (base.passed === true && (failed === null || failed > 0)) return 'the tests passed before it and fail after it';
-  if (base.failed !== null && failed !== null && failed > base.failed) return `it left ${failed} failing test(s) where ${base.failed} failed before`;
+  if (base.failed !== null && failed !== null && failed > base.failed)
+    return `it left ${failed} failing test(s) where ${base.failed} failed before`;
   return null;
 }
 
 /** The step's unrelated hunks with those an applied change brought, each with the commit it came with. */
-export function withUnrelated(state: RunState, hunks: readonly string[], commit: string): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
-  const known = state.unrelated_hunk_commits.length === state.unrelated_hunks.length ? state.unrelated_hunk_commits : state.unrelated_hunks.map(() => '');
-  return { unrelated_hunks: [...state.unrelated_hunks, ...hunks], unrelated_hunk_commits: [...known, ...hunks.map(() => commit)] };
+export function withUnrelated(
+  state: RunState,
+  hunks: readonly string[],
+  commit: string,
+): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
+  const known =
+    state.unrelated_hunk_commits.length === state.unrelated_hunks.length
+      ? state.unrelated_hunk_commits
+      : state.unrelated_hunks.map(() => '');
+  return {
+    unrelated_hunks: [...state.unrelated_hunks, ...hunks],
+    unrelated_hunk_commits: [...known, ...hunks.map(() => commit)],
+  };
 }
 
 /**
  * The unrelated hunks of the commits a rollback keeps: a kept attempt's hunks still stand on the branch,
  * so its gates must still show them. A state saved before the commits were recorded keeps none.
  */
-function unrelatedKept(state: RunState, kept: readonly string[]): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
-  if (state.unrelated_hunk_commits.length !== state.unrelated_hunks.length) return { unrelated_hunks: [], unrelated_hunk_commits: [] };
+function unrelatedKept(
+  state: RunState,
+  kept: readonly string[],
+): Pick<RunState, 'unrelated_hunks' | 'unrelated_hunk_commits'> {
+  if (state.unrelated_hunk_commits.length !== state.unrelated_hunks.length)
+    return { unrelated_hunks: [], unrelated_hunk_commits: [] };
   const keep = state.unrelated_hunk_commits.map((commit) => kept.includes(commit));
-  return { unrelated_hunks: state.unrelated_hunks.filter((_, index) => keep[index]), unrelated_hunk_commits: state.unrelated_hunk_commits.filter((_, index) => keep[index]) };
+  return {
+    unrelated_hunks: state.unrelated_hunks.filter((_, index) => keep[index]),
+    unrelated_hunk_commits: state.unrelated_hunk_commits.filter((_, index) => keep[index]),
+  };
 }
 
 /** The run branch back at `base`: the commits after it leave the run and the current step (the work tree follows before the next effect). */
 export function rollBackTo(state: RunState, base: AttemptBase, reason: string): Transition {
-  if (!state.head || state.head === base.commit || state.commits.length < base.commit_count) return { state, events: [] };
+  if (!state.head || state.head === base.commit || state.commits.length < base.commit_count)
+    return { state, events: [] };
   const dropped = state.commits.slice(base.commit_count);
   const kept = state.commits.slice(0, base.commit_count);
   const step = currentStep(state);
-  const cleaned = step ? updateStep(state, step.id, (current) => ({ ...current, commits: current.commits.filter((commit) => !dropped.includes(commit)) })) : state;
-  const event: PendingEvent = { role: 'git', type: 'rollback', data: { step_id: step?.id ?? null, to: base.commit, dropped, reason } };
+  const cleaned = step
+    ? updateStep(state, step.id, (current) => ({
+        ...current,
+        commits: current.commits.filter((commit) => !dropped.includes(commit)),
+      }))
+    : state;
+  const event: PendingEvent = {
+    role: 'git',
+    type: 'rollback',
+    data: { step_id: step?.id ?? null, to: base.commit, dropped, reason },
+  };
   return { state: { ...cleaned, head: base.commit, commits: kept, ...unrelatedKept(state, kept) }, events: [event] };
 }
 
@@ -90,7 +134,10 @@ export function backToBest(state: RunState, reason: string): Transition {
  * what was undone and why (and sees the files as they were); one that fails fewer tests than its base
  * becomes the base. Every attempt therefore builds on the best state so far.
  */
-export function settleFailedAttempt(state: RunState, feedback: Feedback): { state: RunState; events: PendingEvent[]; feedback: Feedback } {
+export function settleFailedAttempt(
+  state: RunState,
+  feedback: Feedback,
+): { state: RunState; events: PendingEvent[]; feedback: Feedback } {
   const base = state.attempt_base;
   const test = state.last_test;
   if (!base || !test || !state.head || test.status === 'INFRA_ERROR') return { state, events: [], feedback };
@@ -98,7 +145,14 @@ export function settleFailedAttempt(state: RunState, feedback: Feedback): { stat
   if (worse === null) {
     const failed = failingOfBase(base, test);
     const better = failed !== null && test.failed_phase !== 'build' && (base.failed === null || failed < base.failed);
-    const advanced: AttemptBase = { commit: state.head, commit_count: state.commits.length, failed: test.counts?.failed ?? null, total: test.counts?.total ?? null, passed: false, build_failed: false };
+    const advanced: AttemptBase = {
+      commit: state.head,
+      commit_count: state.commits.length,
+      failed: test.counts?.failed ?? null,
+      total: test.counts?.total ?? null,
+      passed: false,
+      build_failed: false,
+    };
     return { state: better ? { ...state, attempt_base: advanced } : state, events: [], feedback };
   }
   const rolled = rollBackTo(state, base, worse);
@@ -135,7 +189,8 @@ export function answerKey(head: string | null, proposal: unknown): string {
 /** How many identical answers end the attempts at a step. */
 export const IDENTICAL_ANSWERS_LIMIT = 3;
 
-export type AnswerCheck = { kind: 'new'; state: RunState } | { kind: 'repeated'; state: RunState; times: number; previous: TriedAnswer };
+export type AnswerCheck =
+  { kind: 'new'; state: RunState } | { kind: 'repeated'; state: RunState; times: number; previous: TriedAnswer };
 
 /**
  * Records the writer's answer for the current step. The feedback it was given is why the previous
@@ -145,11 +200,21 @@ export type AnswerCheck = { kind: 'new'; state: RunState } | { kind: 'repeated';
 export function recordAnswer(state: RunState, proposal: unknown): AnswerCheck {
   const key = answerKey(state.head, proposal);
   const attempt = currentStep(state)?.attempts ?? 0;
-  const tried = state.tried_answers.map((entry, index, all) => (index === all.length - 1 && entry.outcome === '' && state.feedback ? { ...entry, outcome: state.feedback.text.slice(0, 600) } : entry));
+  const tried = state.tried_answers.map((entry, index, all) =>
+    index === all.length - 1 && entry.outcome === '' && state.feedback
+      ? { ...entry, outcome: state.feedback.text.slice(0, 600) }
+      : entry,
+  );
   const previous = tried.find((entry) => entry.key === key);
-  if (!previous) return { kind: 'new', state: { ...state, tried_answers: [...tried, { key, attempt, times: 1, outcome: '' }] } };
+  if (!previous)
+    return { kind: 'new', state: { ...state, tried_answers: [...tried, { key, attempt, times: 1, outcome: '' }] } };
   const times = previous.times + 1;
-  return { kind: 'repeated', state: { ...state, tried_answers: tried.map((entry) => (entry.key === key ? { ...entry, times } : entry)) }, times, previous };
+  return {
+    kind: 'repeated',
+    state: { ...state, tried_answers: tried.map((entry) => (entry.key === key ? { ...entry, times } : entry)) },
+    times,
+    previous,
+  };
 }
 
 /** The writer's feedback for an answer it gave before. */

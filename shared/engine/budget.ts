@@ -71,9 +71,14 @@ export function budgetOf(state: RunState): TimeBudget | null {
 export function accountTime(state: RunState, phase: Phase, ms: number): RunState {
   const group = phaseGroup(phase);
   const spent = group ? { ...state.time_spent, [group]: state.time_spent[group] + ms } : state.time_spent;
-  const step = group === 'execution' && state.step_time && state.step_time.step_id === state.current_step_id
-    ? { ...state.step_time, spent_ms: state.step_time.spent_ms + ms, fix_cycle_spent_ms: state.counters.fix_cycles > 0 ? state.step_time.fix_cycle_spent_ms + ms : 0 }
-    : state.step_time;
+  const step =
+    group === 'execution' && state.step_time && state.step_time.step_id === state.current_step_id
+      ? {
+          ...state.step_time,
+          spent_ms: state.step_time.spent_ms + ms,
+          fix_cycle_spent_ms: state.counters.fix_cycles > 0 ? state.step_time.fix_cycle_spent_ms + ms : 0,
+        }
+      : state.step_time;
   return { ...state, time_spent: spent, step_time: step };
 }
 
@@ -101,22 +106,41 @@ export function executionExhausted(state: RunState): boolean {
 export function checkBudget(state: RunState, elapsedMs: number): BudgetVerdict {
   const budget = budgetOf(state);
   if (!budget) return { kind: 'ok' };
-  if (elapsedMs >= budget.total_ms) return { kind: 'total', reason: `the time limit (${Math.round(budget.total_ms / 1000)} s) was reached` };
+  if (elapsedMs >= budget.total_ms)
+    return { kind: 'total', reason: `the time limit (${Math.round(budget.total_ms / 1000)} s) was reached` };
   const group = phaseGroup(state.phase);
   if (group === 'planning' && state.plan_stack.length === 0 && state.time_spent.planning >= budget.planning_ms) {
-    return { kind: 'planning', reason: `planning used its budget (${Math.round(budget.planning_ms / 1000)} s) without a plan` };
+    return {
+      kind: 'planning',
+      reason: `planning used its budget (${Math.round(budget.planning_ms / 1000)} s) without a plan`,
+    };
   }
   if ((state.phase === 'selecting' || state.phase === 'coding') && state.time_spent.execution >= budget.execution_ms) {
-    return { kind: 'execution', reason: `execution used its budget (${Math.round(budget.execution_ms / 1000)} s, 80% of the time limit)` };
+    return {
+      kind: 'execution',
+      reason: `execution used its budget (${Math.round(budget.execution_ms / 1000)} s, 80% of the time limit)`,
+    };
   }
-  if (state.phase === 'coding' && state.step_time && state.step_time.step_id === state.current_step_id && state.step_time.spent_ms >= budget.per_step_ms) {
-    return { kind: 'step', reason: `step ${state.current_step_id} used its time budget (${Math.round(budget.per_step_ms / 1000)} s)` };
+  if (
+    state.phase === 'coding' &&
+    state.step_time &&
+    state.step_time.step_id === state.current_step_id &&
+    state.step_time.spent_ms >= budget.per_step_ms
+  ) {
+    return {
+      kind: 'step',
+      reason: `step ${state.current_step_id} used its time budget (${Math.round(budget.per_step_ms / 1000)} s)`,
+    };
   }
   return { kind: 'ok' };
 }
 
 /** The most an effect of this phase may take: the tightest of its own limit and the budgets left. */
-export function effectTimeoutMs(state: RunState, elapsedMs: number, ownLimitMs: number | undefined): number | undefined {
+export function effectTimeoutMs(
+  state: RunState,
+  elapsedMs: number,
+  ownLimitMs: number | undefined,
+): number | undefined {
   const budget = budgetOf(state);
   if (!budget) return ownLimitMs;
   const limits = [ownLimitMs, budget.total_ms - elapsedMs];

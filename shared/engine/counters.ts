@@ -9,7 +9,10 @@ export type VerifyFailureDecision = 'retry' | 'replan' | 'hard_stop';
  * `hard_stop_verify_loops` total loops (that counter resets only on green); when both fire, the hard
  * stop wins.
  */
-export function countVerifyFailure(counters: Counters, limits: Limits): { counters: Counters; decision: VerifyFailureDecision } {
+export function countVerifyFailure(
+  counters: Counters,
+  limits: Limits,
+): { counters: Counters; decision: VerifyFailureDecision } {
   const consecutive = counters.consecutive_verify_failures + 1;
   const total = counters.total_verify_loops + 1;
   const next = { ...counters, consecutive_verify_failures: consecutive, total_verify_loops: total };
@@ -38,7 +41,15 @@ export type EscalationLevel = (typeof ESCALATION_LEVELS)[number];
 export function escalationFor(score: number, consecutiveIssues: number): EscalationLevel {
   const byScore: EscalationLevel = score >= 70 ? 'NONE' : score >= 50 ? 'REMIND' : score >= 30 ? 'CORRECT' : 'REFOCUS';
   const byCount: EscalationLevel =
-    consecutiveIssues >= 5 ? 'ABORT' : consecutiveIssues >= 4 ? 'CRITICAL' : consecutiveIssues >= 3 ? 'REFOCUS' : consecutiveIssues >= 2 ? 'CORRECT' : 'NONE';
+    consecutiveIssues >= 5
+      ? 'ABORT'
+      : consecutiveIssues >= 4
+        ? 'CRITICAL'
+        : consecutiveIssues >= 3
+          ? 'REFOCUS'
+          : consecutiveIssues >= 2
+            ? 'CORRECT'
+            : 'NONE';
   return ESCALATION_LEVELS[Math.max(ESCALATION_LEVELS.indexOf(byScore), ESCALATION_LEVELS.indexOf(byCount))] ?? 'NONE';
 }
 
@@ -52,8 +63,10 @@ export function countVerdict(counters: Counters, score: number): { counters: Cou
 export const ESCALATION_MESSAGES: Record<EscalationLevel, string> = {
   NONE: '',
   REMIND: 'Supervisor reminder: stay close to the step and its acceptance criteria.',
-  CORRECT: 'Supervisor correction: the last output missed the requirements; address every issue listed before anything else.',
-  REFOCUS: 'Supervisor intervention: stop and refocus. Do only what the step asks, smallest change, and fix the listed issues.',
+  CORRECT:
+    'Supervisor correction: the last output missed the requirements; address every issue listed before anything else.',
+  REFOCUS:
+    'Supervisor intervention: stop and refocus. Do only what the step asks, smallest change, and fix the listed issues.',
   CRITICAL: 'FINAL WARNING from the Supervisor: one more rejected output ends this session.',
   ABORT: 'The Supervisor aborted the session after repeated rejected outputs.',
 };

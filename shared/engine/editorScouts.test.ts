@@ -1,13 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { agentOutput, countOf, simulate, testResult, usage, workspace, type Script } from '../../test-support/engineSim';
+import {
+  agentOutput,
+  countOf,
+  simulate,
+  testResult,
+  usage,
+  workspace,
+  type Script,
+} from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
 import { WORKFLOWS } from './workflows';
 import type { RunState } from './runState';
 
-const brief = { behavior_change: 'median returns the middle value', success_criteria: ['the median test passes'], non_goals: ['mean'], questions: [{ scout: 'A', question: 'where is median?' }, { scout: 'B', question: 'how are tests run?' }] };
-const report = { summary: 's', repo_map: [], target_files: ['src/stats.js'], apis: [], constraints: [], prior_art: [], verification_tips: [], hypotheses: ['sorting is missing'] };
+const brief = {
+  behavior_change: 'median returns the middle value',
+  success_criteria: ['the median test passes'],
+  non_goals: ['mean'],
+  questions: [
+    { scout: 'A', question: 'where is median?' },
+    { scout: 'B', question: 'how are tests run?' },
+  ],
+};
+const report = {
+  summary: 's',
+  repo_map: [],
+  target_files: ['src/stats.js'],
+  apis: [],
+  constraints: [],
+  prior_art: [],
+  verification_tips: [],
+  hypotheses: ['sorting is missing'],
+};
 
-function script(options: { green?: (verifies: number) => boolean; scoutFails?: boolean; infra?: boolean } = {}): Script {
+function script(
+  options: { green?: (verifies: number) => boolean; scoutFails?: boolean; infra?: boolean } = {},
+): Script {
   let verifies = 0;
   let commits = 0;
   let answers = 0;
@@ -19,18 +46,44 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
         commits++;
         return { kind: 'applied', commit: `c${commits}`, head: `c${commits}`, files: ['src/stats.js'] };
       case 'verify':
-        if (options.infra) return { kind: 'verified', purpose: action.purpose, test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }) };
+        if (options.infra)
+          return {
+            kind: 'verified',
+            purpose: action.purpose,
+            test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }),
+          };
         // A bug to fix: the suite fails at the run's start; `green` decides each later run.
-        if (action.purpose === 'baseline') return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
+        if (action.purpose === 'baseline')
+          return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
         verifies++;
-        if (options.infra) return { kind: 'verified', purpose: action.purpose, test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }) };
+        if (options.infra)
+          return {
+            kind: 'verified',
+            purpose: action.purpose,
+            test: testResult(false, { status: 'INFRA_ERROR', reason: 'node: not found' }),
+          };
         return { kind: 'verified', purpose: action.purpose, test: testResult(options.green?.(verifies) ?? true) };
       case 'agent':
         if (action.purpose === 'scout_brief') return agentOutput(action, brief);
         if (action.purpose === 'scout') {
-          if (options.scoutFails) return { kind: 'agent_failed', role: 'scout', purpose: 'scout', code: 'PROVIDER_ERROR', message: 'connection refused', calls: 4, usage };
+          if (options.scoutFails)
+            return {
+              kind: 'agent_failed',
+              role: 'scout',
+              purpose: 'scout',
+              code: 'PROVIDER_ERROR',
+              message: 'connection refused',
+              calls: 4,
+              usage,
+            };
           const question = state.scouting?.brief?.questions[state.scouting.next];
-          return agentOutput(action, { scout: question?.scout, question: question?.question, report, context_file: `context_00${state.contexts.length + 1}.md`, tool_calls: 2 });
+          return agentOutput(action, {
+            scout: question?.scout,
+            question: question?.question,
+            report,
+            context_file: `context_00${state.contexts.length + 1}.md`,
+            tool_calls: 2,
+          });
         }
         // A new answer each time (the same answer twice is refused: attemptGuard.test.ts).
         return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: `x${++answers}` }] });
@@ -41,7 +94,10 @@ function script(options: { green?: (verifies: number) => boolean; scoutFails?: b
 }
 
 const workflow = WORKFLOWS['editor-scouts'];
-const purposes = (actions: EngineAction[]) => actions.filter((action) => action.kind === 'agent').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : ''));
+const purposes = (actions: EngineAction[]) =>
+  actions
+    .filter((action) => action.kind === 'agent')
+    .map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : ''));
 
 describe('editor-scouts (seed 004) transitions', () => {
   // docs/seeds.md 4.2: the Editor's brief (behaviour change, success criteria, non-goals)
@@ -49,7 +105,10 @@ describe('editor-scouts (seed 004) transitions', () => {
     const run = simulate(workflow, script());
     expect(purposes(run.actions)).toEqual(['editor:scout_brief', 'scout:scout', 'scout:scout', 'editor:code']);
     expect(run.state.contexts).toEqual(['context_001.md', 'context_002.md']);
-    expect(run.events.filter((event) => event.type === 'scout_report').map((event) => event.data.scout)).toEqual(['A', 'B']);
+    expect(run.events.filter((event) => event.type === 'scout_report').map((event) => event.data.scout)).toEqual([
+      'A',
+      'B',
+    ]);
     expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
   });
 
@@ -60,7 +119,11 @@ describe('editor-scouts (seed 004) transitions', () => {
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'scout_brief')).toBe(4);
     expect(countOf(run.actions, (action) => action.kind === 'verify' && action.purpose === 'step')).toBe(12);
     const decisions = run.events.filter((event) => event.type === 'counters').map((event) => event.data.decision);
-    expect(decisions.map((decision, index) => (decision === 'retry' ? null : `${index + 1}:${String(decision)}`)).filter(Boolean)).toEqual(['3:replan', '6:replan', '9:replan', '12:hard_stop']);
+    expect(
+      decisions
+        .map((decision, index) => (decision === 'retry' ? null : `${index + 1}:${String(decision)}`))
+        .filter(Boolean),
+    ).toEqual(['3:replan', '6:replan', '9:replan', '12:hard_stop']);
     expect(run.state.result).toMatchObject({ status: 'stuck', exit_code: 1 });
     expect(run.state.failure_history).toHaveLength(5);
   });

@@ -22,14 +22,27 @@ export function isTerminal(status: RunStatus): boolean {
  * will not load, memory will not grow, a replay transcript has no entry left, the spec is wrong, the
  * prompt (or a whole-file writer's files and answer) cannot fit the model's window.
  */
-export const MODEL_UNAVAILABLE_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'REPLAY_EXHAUSTED', 'BAD_MODEL_SPEC', 'CONTEXT_OVERFLOW'];
+export const MODEL_UNAVAILABLE_CODES: readonly ErrorCode[] = [
+  'MODEL_LOAD_FAILED',
+  'INSUFFICIENT_MEMORY',
+  'REPLAY_EXHAUSTED',
+  'BAD_MODEL_SPEC',
+  'CONTEXT_OVERFLOW',
+];
 
 /**
  * Ends the run for good: no resume continues a finished phase. `code` names the infrastructure error
  * that ended it (a failed effect, a model that cannot answer), for readers such as `lathe eval`.
  */
-export function finishRun(state: RunState, status: RunStatus, exitCode: number, reason: string, code?: ErrorCode): Transition {
-  const result = code === undefined ? { status, exit_code: exitCode, reason } : { status, exit_code: exitCode, reason, code };
+export function finishRun(
+  state: RunState,
+  status: RunStatus,
+  exitCode: number,
+  reason: string,
+  code?: ErrorCode,
+): Transition {
+  const result =
+    code === undefined ? { status, exit_code: exitCode, reason } : { status, exit_code: exitCode, reason, code };
   const closed = status === 'complete' ? state : failRunningSteps(state, reason);
   return {
     state: { ...closed, phase: 'finished', status, gate: null, result },
@@ -46,7 +59,11 @@ function failRunningSteps(state: RunState, reason: string): RunState {
   const plans = state.plans.map((plan) => ({
     ...plan,
     status: plan.status === 'in_progress' ? ('failed' as const) : plan.status,
-    steps: plan.steps.map((step) => (step.status === 'in_progress' ? { ...step, status: 'failed' as const, fail_reason: step.fail_reason ?? reason } : step)),
+    steps: plan.steps.map((step) =>
+      step.status === 'in_progress'
+        ? { ...step, status: 'failed' as const, fail_reason: step.fail_reason ?? reason }
+        : step,
+    ),
   }));
   return { ...state, plans, metrics: { ...state.metrics, failed_steps: state.metrics.failed_steps + running.length } };
 }
@@ -65,15 +82,39 @@ export function stopRun(state: RunState, status: StoppedStatus, reason: string):
  * report), red is stuck again at once, since the total verify counter resets only on green.
  */
 export function reopenStuck(state: RunState, workflow: Workflow): RunState {
-  const reopened: RunState = { ...state, status: 'running', result: null, gate: null, proposal: null, proposal_files: [], feedback: null, fix_review: null };
+  const reopened: RunState = {
+    ...state,
+    status: 'running',
+    result: null,
+    gate: null,
+    proposal: null,
+    proposal_files: [],
+    feedback: null,
+    fix_review: null,
+  };
   const step = currentStep(state);
   if (step && state.workspace) {
     const wasFailed = step.status === 'failed';
-    const again = updateStep(reopened, step.id, (current) => ({ ...current, status: 'in_progress', fail_reason: null }));
+    const again = updateStep(reopened, step.id, (current) => ({
+      ...current,
+      status: 'in_progress',
+      fail_reason: null,
+    }));
     // The run's end failed the plans it was in (finishRun); verifying again, they are under way once more.
     const stack = new Set(again.plan_stack);
-    const planOpen = { ...again, plans: again.plans.map((plan) => (stack.has(plan.plan_id) && plan.status === 'failed' ? { ...plan, status: 'in_progress' as const } : plan)) };
-    return { ...planOpen, phase: 'verifying', metrics: wasFailed ? { ...planOpen.metrics, failed_steps: Math.max(0, planOpen.metrics.failed_steps - 1) } : planOpen.metrics };
+    const planOpen = {
+      ...again,
+      plans: again.plans.map((plan) =>
+        stack.has(plan.plan_id) && plan.status === 'failed' ? { ...plan, status: 'in_progress' as const } : plan,
+      ),
+    };
+    return {
+      ...planOpen,
+      phase: 'verifying',
+      metrics: wasFailed
+        ? { ...planOpen.metrics, failed_steps: Math.max(0, planOpen.metrics.failed_steps - 1) }
+        : planOpen.metrics,
+    };
   }
   return { ...reopened, phase: workflow.scouts ? 'scouting' : 'planning', scouting: null };
 }

@@ -25,10 +25,17 @@ export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdic
   // Seed 002: the escalation message goes into the next prompt of the agent concerned.
   const note: RunState['escalation_note'] =
     escalation && escalation.level !== 'NONE'
-      ? { level: escalation.level, message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, ${gate.kind} gate, score ${verdict.score}: ${verdict.feedback})`, role: gate.kind === 'plan' || gate.kind === 'goal' ? 'planner' : 'writer' }
+      ? {
+          level: escalation.level,
+          message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, ${gate.kind} gate, score ${verdict.score}: ${verdict.feedback})`,
+          role: gate.kind === 'plan' || gate.kind === 'goal' ? 'planner' : 'writer',
+        }
       : null;
   const counted: RunState = escalation ? { ...state, counters: escalation.counters, escalation_note: note } : state;
-  const withVerdict: RunState = { ...counted, gate: { ...gate, verdict: normalized, escalation: escalation?.level ?? null } };
+  const withVerdict: RunState = {
+    ...counted,
+    gate: { ...gate, verdict: normalized, escalation: escalation?.level ?? null },
+  };
   const events: PendingEvent[] = [
     {
       role: 'supervisor',
@@ -49,13 +56,24 @@ export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdic
     },
   ];
   if (escalation?.level === 'ABORT') {
-    const ended = finishRun(withVerdict, 'aborted', EXIT_GOAL_NOT_MET, `Supervisor escalation ABORT after ${escalation.counters.consecutive_low_scores} consecutive issues`);
+    const ended = finishRun(
+      withVerdict,
+      'aborted',
+      EXIT_GOAL_NOT_MET,
+      `Supervisor escalation ABORT after ${escalation.counters.consecutive_low_scores} consecutive issues`,
+    );
     return { state: ended.state, events: [...events, ...ended.events] };
   }
   if (gateWaitsForUser(state.config.gates[gate.kind])) {
     return { state: { ...withVerdict, status: 'waiting_for_gate' }, events };
   }
-  const critique = critiqueFrom([{ source: 'supervisor', gate: gate.kind, text: critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed) }]);
+  const critique = critiqueFrom([
+    {
+      source: 'supervisor',
+      gate: gate.kind,
+      text: critiqueOf(normalized, escalation?.level ?? null, finalTestsFailed),
+    },
+  ]);
   const decided = decideGate(withVerdict, workflow, passes, critique, 'supervisor');
   return { state: decided.state, events: [...events, ...decided.events] };
 }
@@ -64,20 +82,43 @@ export function takeVerdict(state: RunState, workflow: Workflow, verdict: Verdic
  * The user's decision on a pending gate: a comment is fed back as critique, together with the
  * Supervisor's verdict — or instead of it, when the user edited that feedback.
  */
-export function takeUserDecision(state: RunState, workflow: Workflow, approved: boolean, comment: string | null, editedFeedback: string | null = null, edit: UserEditRecord | null = null): Transition {
+export function takeUserDecision(
+  state: RunState,
+  workflow: Workflow,
+  approved: boolean,
+  comment: string | null,
+  editedFeedback: string | null = null,
+  edit: UserEditRecord | null = null,
+): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
-  if (approved && edit && (gate.kind === 'code' || gate.kind === 'step')) return approveWithEdit(state, gate, comment, edit);
+  if (approved && edit && (gate.kind === 'code' || gate.kind === 'step'))
+    return approveWithEdit(state, gate, comment, edit);
   const supervisorText = editedFeedback ?? (gate.verdict ? critiqueOf(gate.verdict, gate.escalation) : '');
   // Each part keeps its origin: the writer's recorded input says which words were the human's.
   const parts: FeedbackPart[] = [
     ...(comment ? [{ source: 'human' as const, gate: gate.kind, text: `User: ${comment}` }] : []),
-    ...(supervisorText ? [{ source: editedFeedback !== null ? ('human_edit' as const) : ('supervisor' as const), gate: gate.kind, text: supervisorText }] : []),
+    ...(supervisorText
+      ? [
+          {
+            source: editedFeedback !== null ? ('human_edit' as const) : ('supervisor' as const),
+            gate: gate.kind,
+            text: supervisorText,
+          },
+        ]
+      : []),
   ];
   const decided = decideGate({ ...state, status: 'running' }, workflow, approved, critiqueFrom(parts), 'user');
   return {
     state: decided.state,
-    events: [{ role: 'user', type: 'gate_decided', data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback } }, ...decided.events],
+    events: [
+      {
+        role: 'user',
+        type: 'gate_decided',
+        data: { gate_id: gate.gate_id, gate: gate.kind, approved, comment, edited_feedback: editedFeedback },
+      },
+      ...decided.events,
+    ],
   };
 }
 
@@ -89,7 +130,9 @@ export function takeUserDecision(state: RunState, workflow: Workflow, approved: 
  */
 function approveWithEdit(state: RunState, gate: PendingGate, comment: string | null, edit: UserEditRecord): Transition {
   const step = currentStep(state);
-  const withCommit = step ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, edit.commit] })) : state;
+  const withCommit = step
+    ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, edit.commit] }))
+    : state;
   const next: RunState = {
     ...withCommit,
     status: 'running',
@@ -106,15 +149,27 @@ function approveWithEdit(state: RunState, gate: PendingGate, comment: string | n
     state: next,
     events: [
       { role: 'user', type: 'gate_decided', data: { ...ref, approved: true, comment, edited_feedback: null } },
-      { role: 'user', type: 'user_edit', data: { ...ref, step_id: gate.step_id, commit: edit.commit, files: edit.files, test_files: edit.test_files } },
-      { role: 'git', type: 'commit', data: { sha: edit.commit, step_id: step?.id ?? null, files: edit.files.map((file) => file.path) } },
+      {
+        role: 'user',
+        type: 'user_edit',
+        data: { ...ref, step_id: gate.step_id, commit: edit.commit, files: edit.files, test_files: edit.test_files },
+      },
+      {
+        role: 'git',
+        type: 'commit',
+        data: { sha: edit.commit, step_id: step?.id ?? null, files: edit.files.map((file) => file.path) },
+      },
       { role: 'user', type: 'gate_closed', data: { ...ref, approved: true, by: 'user' } },
     ],
   };
 }
 
 function critiqueOf(verdict: Verdict, escalation: string | null, finalTestsFailed = false): string {
-  const lines = [`Supervisor score ${verdict.score}: ${verdict.feedback}`, ...verdict.issues.map((issue) => `- ${issue}`), ...(finalTestsFailed ? ['- The final full test run failed.'] : [])];
+  const lines = [
+    `Supervisor score ${verdict.score}: ${verdict.feedback}`,
+    ...verdict.issues.map((issue) => `- ${issue}`),
+    ...(finalTestsFailed ? ['- The final full test run failed.'] : []),
+  ];
   const message = escalation ? ESCALATION_MESSAGES[escalation as keyof typeof ESCALATION_MESSAGES] : '';
   return [message, ...lines].filter(Boolean).join('\n');
 }
@@ -127,14 +182,30 @@ interface Critique {
 
 const critiqueFrom = (parts: FeedbackPart[]): Critique => ({ text: parts.map((part) => part.text).join('\n'), parts });
 
-function decideGate(state: RunState, workflow: Workflow, approved: boolean, critique: Critique, by: 'supervisor' | 'user'): Transition {
+function decideGate(
+  state: RunState,
+  workflow: Workflow,
+  approved: boolean,
+  critique: Critique,
+  by: 'supervisor' | 'user',
+): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
   // Passing a gate that showed changes to existing tests is the explicit approval they need.
-  const approvedTests = approved && gate.test_files.length > 0 ? [...new Set([...state.approved_test_files, ...gate.test_files])] : state.approved_test_files;
+  const approvedTests =
+    approved && gate.test_files.length > 0
+      ? [...new Set([...state.approved_test_files, ...gate.test_files])]
+      : state.approved_test_files;
   const closed: RunState = { ...state, gate: null, approved_test_files: approvedTests };
-  const decision: PendingEvent = { role: by === 'user' ? 'user' : 'supervisor', type: 'gate_closed', data: { gate_id: gate.gate_id, gate: gate.kind, approved, by } };
-  const tail = (transition: Transition): Transition => ({ state: transition.state, events: [decision, ...transition.events] });
+  const decision: PendingEvent = {
+    role: by === 'user' ? 'user' : 'supervisor',
+    type: 'gate_closed',
+    data: { gate_id: gate.gate_id, gate: gate.kind, approved, by },
+  };
+  const tail = (transition: Transition): Transition => ({
+    state: transition.state,
+    events: [decision, ...transition.events],
+  });
   switch (gate.kind) {
     case 'plan': {
       if (approved) return tail({ state: { ...closed, phase: 'selecting', feedback: null }, events: [] });
@@ -144,7 +215,8 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       return tail(replanOrFail(rejected, critique.text, 'plan rejected', critique.parts));
     }
     case 'code': {
-      if (approved) return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, workflow, gate.opened_at));
+      if (approved)
+        return tail(passStep({ ...closed, passed_gates: [...closed.passed_gates, 'code'] }, workflow, gate.opened_at));
       // Rejected implementation: back to the step's start, and the Coder implements it again.
       const rolledBack = rollBackStep(closed);
       const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', ...critique });
@@ -156,16 +228,49 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
       // (unrelated hunks, changed tests) is undone, so the next attempt starts from the best state before it.
       const base = closed.attempt_base;
       const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
-      const rolledBack = base && mustGo ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`) : { state: closed, events: [] };
-      const undone: FeedbackPart[] = rolledBack.events.length > 0 ? [{ source: 'engine', gate: 'step', text: '(Your change was undone: the files are back as they were before it.)' }] : [];
-      const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', ...critiqueFrom([...critique.parts, ...undone]) });
+      const rolledBack =
+        base && mustGo
+          ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`)
+          : { state: closed, events: [] };
+      const undone: FeedbackPart[] =
+        rolledBack.events.length > 0
+          ? [
+              {
+                source: 'engine',
+                gate: 'step',
+                text: '(Your change was undone: the files are back as they were before it.)',
+              },
+            ]
+          : [];
+      const retried = failAttempt(rolledBack.state, workflow, {
+        kind: 'critique',
+        ...critiqueFrom([...critique.parts, ...undone]),
+      });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
     case 'goal':
       // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
-      if (approved) return tail(finishRun(closed, 'complete', EXIT_SUCCESS, by === 'user' ? 'the user confirmed the goal is met at the goal gate' : 'the Supervisor confirmed the goal is met'));
+      if (approved)
+        return tail(
+          finishRun(
+            closed,
+            'complete',
+            EXIT_SUCCESS,
+            by === 'user'
+              ? 'the user confirmed the goal is met at the goal gate'
+              : 'the Supervisor confirmed the goal is met',
+          ),
+        );
       // A new plan could not run: execution has used its share of the time limit.
-      if (executionExhausted(closed)) return tail(finishRun(closed, 'failed', EXIT_GOAL_NOT_MET, 'goal not confirmed, and no execution time is left for a new plan'));
+      if (executionExhausted(closed))
+        return tail(
+          finishRun(
+            closed,
+            'failed',
+            EXIT_GOAL_NOT_MET,
+            'goal not confirmed, and no execution time is left for a new plan',
+          ),
+        );
       return tail(replanOrFail(closed, critique.text, 'goal not confirmed', critique.parts));
     default:
       return gate.kind satisfies never;
@@ -179,8 +284,17 @@ function decideGate(state: RunState, workflow: Workflow, approved: boolean, crit
 export function replanOrFail(state: RunState, critique: string, what: string, parts?: FeedbackPart[]): Transition {
   if (state.counters.plan_attempts >= state.config.limits.max_plan_attempts) {
     const escalations = new Set<string>(Object.values(ESCALATION_MESSAGES));
-    const cause = critique.split('\n').find((line) => line.trim() !== '' && !escalations.has(line))?.trim().slice(0, 300);
-    return finishRun(state, 'failed', EXIT_GOAL_NOT_MET, `${what} after ${state.counters.plan_attempts} plan(s)${cause ? `: ${cause}` : ''}`);
+    const cause = critique
+      .split('\n')
+      .find((line) => line.trim() !== '' && !escalations.has(line))
+      ?.trim()
+      .slice(0, 300);
+    return finishRun(
+      state,
+      'failed',
+      EXIT_GOAL_NOT_MET,
+      `${what} after ${state.counters.plan_attempts} plan(s)${cause ? `: ${cause}` : ''}`,
+    );
   }
   const step = currentStep(state);
   const keepStack = step?.status === 'blocked';

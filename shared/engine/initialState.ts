@@ -43,7 +43,15 @@ export function initialState(run: NewRun): RunState {
     last_test: null,
     feedback: null,
     gate: null,
-    counters: { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 },
+    counters: {
+      consecutive_verify_failures: 0,
+      total_verify_loops: 0,
+      replans: 0,
+      plan_attempts: 0,
+      fix_cycles: 0,
+      consecutive_low_scores: 0,
+      gates_opened: 0,
+    },
     metrics: {
       total_steps: 0,
       completed_steps: 0,

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { LAPTOP_PROFILES, laptopMinutes, MachineRatesSchema, modelTimeMs, type MachineRates } from './laptopTime';
 import { medianTokens, tokenCountsOf } from './tokenCounts';
 
-const rates: MachineRates = { id: 'test', label: 'test', prefill_tokens_per_second: 50, cached_token_ms: 0.5, generation_tokens_per_second: 10, source: 'made up' };
+const rates: MachineRates = {
+  id: 'test',
+  label: 'test',
+  prefill_tokens_per_second: 50,
+  cached_token_ms: 0.5,
+  generation_tokens_per_second: 10,
+  source: 'made up',
+};
 
 describe('laptop time', () => {
   it('is prefill at the prompt rate, cached tokens at their cost and generated tokens at the generation rate', () => {
@@ -30,8 +37,22 @@ describe('token counts', () => {
   });
 
   it('takes each median on its own', () => {
-    const task = (prompt: number, cached: number) => ({ prompt, cached, prefill: prompt - cached, generated: 10, calls: 2, estimated: false });
-    expect(medianTokens([task(100, 0), task(300, 250), task(200, 20)])).toEqual({ prompt: 200, cached: 20, prefill: 100, generated: 10, calls: 2, estimated: false });
+    const task = (prompt: number, cached: number) => ({
+      prompt,
+      cached,
+      prefill: prompt - cached,
+      generated: 10,
+      calls: 2,
+      estimated: false,
+    });
+    expect(medianTokens([task(100, 0), task(300, 250), task(200, 20)])).toEqual({
+      prompt: 200,
+      cached: 20,
+      prefill: 100,
+      generated: 10,
+      calls: 2,
+      estimated: false,
+    });
     expect(medianTokens([])).toBeNull();
   });
 });

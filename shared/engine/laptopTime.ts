@@ -32,7 +32,8 @@ export const LAPTOP_PROFILES: readonly MachineRates[] = [
     prefill_tokens_per_second: 49.75,
     cached_token_ms: (1000 / 49.75) * 0.02,
     generation_tokens_per_second: 9.63,
-    source: 'AMD Ryzen 7 8840U, llama.cpp CPU backend, Llama 3.1 8B Q4_K_M: pp512 49.75 t/s, tg128 9.63 t/s (https://github.com/brand-o/normiebench/issues/8)',
+    source:
+      'AMD Ryzen 7 8840U, llama.cpp CPU backend, Llama 3.1 8B Q4_K_M: pp512 49.75 t/s, tg128 9.63 t/s (https://github.com/brand-o/normiebench/issues/8)',
   },
   {
     id: 'apple-m',
@@ -40,7 +41,8 @@ export const LAPTOP_PROFILES: readonly MachineRates[] = [
     prefill_tokens_per_second: 224.81,
     cached_token_ms: (1000 / 224.81) * 0.02,
     generation_tokens_per_second: 20.87,
-    source: 'Apple M4 (10-core, 16 GB), llama.cpp Metal, Llama 3.1 8B Q4_K_M: pp512 224.81 t/s, tg128 20.87 t/s (https://github.com/brand-o/normiebench/issues/3)',
+    source:
+      'Apple M4 (10-core, 16 GB), llama.cpp Metal, Llama 3.1 8B Q4_K_M: pp512 224.81 t/s, tg128 20.87 t/s (https://github.com/brand-o/normiebench/issues/3)',
   },
 ];
 
@@ -49,11 +51,23 @@ export const LAPTOP_PROFILES: readonly MachineRates[] = [
  * at their small cost, generated tokens at its generation rate. Tests, git and model loading are not
  * in it (they are the run's own measured time).
  */
-export function modelTimeMs(tokens: Pick<TokenCounts, 'prefill' | 'cached' | 'generated'>, rates: MachineRates): number {
-  return (tokens.prefill / rates.prefill_tokens_per_second) * 1000 + tokens.cached * rates.cached_token_ms + (tokens.generated / rates.generation_tokens_per_second) * 1000;
+export function modelTimeMs(
+  tokens: Pick<TokenCounts, 'prefill' | 'cached' | 'generated'>,
+  rates: MachineRates,
+): number {
+  return (
+    (tokens.prefill / rates.prefill_tokens_per_second) * 1000 +
+    tokens.cached * rates.cached_token_ms +
+    (tokens.generated / rates.generation_tokens_per_second) * 1000
+  );
 }
 
 /** Minutes of model time per reference laptop, one decimal, by profile id. */
-export function laptopMinutes(tokens: Pick<TokenCounts, 'prefill' | 'cached' | 'generated'>, profiles: readonly MachineRates[] = LAPTOP_PROFILES): Record<string, number> {
-  return Object.fromEntries(profiles.map((profile) => [profile.id, Math.round(modelTimeMs(tokens, profile) / 6000) / 10]));
+export function laptopMinutes(
+  tokens: Pick<TokenCounts, 'prefill' | 'cached' | 'generated'>,
+  profiles: readonly MachineRates[] = LAPTOP_PROFILES,
+): Record<string, number> {
+  return Object.fromEntries(
+    profiles.map((profile) => [profile.id, Math.round(modelTimeMs(tokens, profile) / 6000) / 10]),
+  );
 }

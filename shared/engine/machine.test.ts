@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { agentOutput, countOf, eventTypes, simulate, testResult, usage, verdict, workspace, type Script } from '../../test-support/engineSim';
+import {
+  agentOutput,
+  countOf,
+  eventTypes,
+  simulate,
+  testResult,
+  usage,
+  verdict,
+  workspace,
+  type Script,
+} from '../../test-support/engineSim';
 import type { EngineAction } from './actions';
 import { WORKFLOWS } from './workflows';
 
@@ -18,7 +28,12 @@ const wholeFile = () => ({ edits: [{ path: 'src/stats.py', content: `x = ${++ans
 /** A script where every effect succeeds, with overrides per action. */
 function happy(overrides: Partial<Record<string, (action: EngineAction) => ReturnType<Script>>> = {}): Script {
   return (action) => {
-    const key = action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind === 'verify' ? `verify:${action.purpose}` : action.kind;
+    const key =
+      action.kind === 'agent'
+        ? `${action.role}:${action.purpose}`
+        : action.kind === 'verify'
+          ? `verify:${action.purpose}`
+          : action.kind;
     const override = overrides[key];
     if (override) return override(action);
     switch (action.kind) {
@@ -32,8 +47,10 @@ function happy(overrides: Partial<Record<string, (action: EngineAction) => Retur
       case 'agent':
         if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, plan2);
         if (action.purpose === 'code') return agentOutput(action, wholeFile());
-        if (action.purpose === 'test_report') return agentOutput(action, { task_id: 'T1', passed: false, report: 'model report' });
-        if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
+        if (action.purpose === 'test_report')
+          return agentOutput(action, { task_id: 'T1', passed: false, report: 'model report' });
+        if (action.purpose === 'fix_plan')
+          return agentOutput(action, { task_id: 'T1', summary: 'fine', findings: [], fix_plan: [] });
         return agentOutput(action, verdict(true, 90));
       default:
         return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
@@ -46,9 +63,27 @@ describe('minimal (seed 000)', () => {
   it('plans, then codes, verifies and reports each task in order, and completes', () => {
     const run = simulate(WORKFLOWS.minimal, happy());
     expect(run.state.result).toEqual({ status: 'complete', exit_code: 0, reason: expect.any(String) });
-    expect(run.state.plans[0]?.steps.map((step) => [step.id, step.status])).toEqual([['T1', 'completed'], ['T2', 'completed']]);
-    const sequence = run.actions.filter((action) => action.kind !== 'internal').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind));
-    expect(sequence).toEqual(['prepare', 'verify', 'planner:plan', 'coder:code', 'apply', 'verify', 'tester:test_report', 'coder:code', 'apply', 'verify', 'tester:test_report', 'finish']);
+    expect(run.state.plans[0]?.steps.map((step) => [step.id, step.status])).toEqual([
+      ['T1', 'completed'],
+      ['T2', 'completed'],
+    ]);
+    const sequence = run.actions
+      .filter((action) => action.kind !== 'internal')
+      .map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind));
+    expect(sequence).toEqual([
+      'prepare',
+      'verify',
+      'planner:plan',
+      'coder:code',
+      'apply',
+      'verify',
+      'tester:test_report',
+      'coder:code',
+      'apply',
+      'verify',
+      'tester:test_report',
+      'finish',
+    ]);
     expect(run.state.commits).toHaveLength(2);
   });
 
@@ -61,28 +96,52 @@ describe('minimal (seed 000)', () => {
 
   // docs/seeds.md 0.31
   it('halts on the first failing test (exit 1)', () => {
-    const run = simulate(WORKFLOWS.minimal, happy({ 'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(false) }) }));
+    const run = simulate(
+      WORKFLOWS.minimal,
+      happy({ 'verify:step': () => ({ kind: 'verified', purpose: 'step', test: testResult(false) }) }),
+    );
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
     expect(countOf(run.actions, (action) => action.kind === 'agent' && action.purpose === 'code')).toBe(1);
     expect(run.state.plans[0]?.steps[1]?.status).toBe('pending');
   });
 
   it("halts with the guardrail's error when the Coder edits outside the artifacts", () => {
-    const rejected = () => ({ kind: 'apply_rejected', code: 'EDIT_REJECTED', message: 'src/other.py is not one of the task artifacts', rule: 'not-an-artifact', path: 'src/other.py' }) as const;
+    const rejected = () =>
+      ({
+        kind: 'apply_rejected',
+        code: 'EDIT_REJECTED',
+        message: 'src/other.py is not one of the task artifacts',
+        rule: 'not-an-artifact',
+        path: 'src/other.py',
+      }) as const;
     const run = simulate(WORKFLOWS.minimal, happy({ apply: rejected }));
     expect(run.state.result?.status).toBe('failed');
     expect(run.state.result?.reason).toContain('not-an-artifact');
-    expect(run.events.find((event) => event.type === 'edit_rejected')?.data).toMatchObject({ rule: 'not-an-artifact', path: 'src/other.py' });
+    expect(run.events.find((event) => event.type === 'edit_rejected')?.data).toMatchObject({
+      rule: 'not-an-artifact',
+      path: 'src/other.py',
+    });
     expect(run.state.commits).toEqual([]);
   });
 
   // docs/seeds.md 0.7 (the error surface), 0.24 (a declined task halts), 0.31
   it('halts when an agent answers {"status":"error"} (seed 000 error surface)', () => {
     const declined = (action: EngineAction) =>
-      action.kind === 'agent' ? ({ kind: 'agent_declined', role: action.role, purpose: action.purpose, reason: 'needs src/io.py', calls: 1, usage } as const) : ({ kind: 'internal' } as const);
+      action.kind === 'agent'
+        ? ({
+            kind: 'agent_declined',
+            role: action.role,
+            purpose: action.purpose,
+            reason: 'needs src/io.py',
+            calls: 1,
+            usage,
+          } as const)
+        : ({ kind: 'internal' } as const);
     const run = simulate(WORKFLOWS.minimal, happy({ 'coder:code': declined }));
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
-    expect(run.events.find((event) => event.type === 'agent_declined')?.data).toMatchObject({ reason: 'needs src/io.py' });
+    expect(run.events.find((event) => event.type === 'agent_declined')?.data).toMatchObject({
+      reason: 'needs src/io.py',
+    });
   });
 
   // docs/seeds.md 0.5
@@ -136,7 +195,11 @@ describe('retry-loop (seed 003)', () => {
 describe('dev-agent (seed 001)', () => {
   it('exits 0 without calling a model when the tests are already green', () => {
     const run = simulate(WORKFLOWS['dev-agent'], happy());
-    expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0, reason: expect.stringContaining('nothing to do') });
+    expect(run.state.result).toMatchObject({
+      status: 'complete',
+      exit_code: 0,
+      reason: expect.stringContaining('nothing to do'),
+    });
     expect(countOf(run.actions, (action) => action.kind === 'agent')).toBe(0);
   });
 
@@ -150,15 +213,31 @@ describe('dev-agent (seed 001)', () => {
       }),
     );
     expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    const sequence = run.actions.filter((action) => action.kind !== 'internal').map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind));
-    expect(sequence).toEqual(['prepare', 'verify', 'coder:code', 'apply', 'verify', 'coder:code', 'apply', 'verify', 'supervisor:review_step', 'finish']);
+    const sequence = run.actions
+      .filter((action) => action.kind !== 'internal')
+      .map((action) => (action.kind === 'agent' ? `${action.role}:${action.purpose}` : action.kind));
+    expect(sequence).toEqual([
+      'prepare',
+      'verify',
+      'coder:code',
+      'apply',
+      'verify',
+      'coder:code',
+      'apply',
+      'verify',
+      'supervisor:review_step',
+      'finish',
+    ]);
   });
 
   it('feeds the first failing test to the Coder', () => {
     let feedback: string | undefined;
     simulate(WORKFLOWS['dev-agent'], (action, state) => {
       if (action.kind === 'agent' && action.purpose === 'code') feedback = state.feedback?.text;
-      return happy({ 'verify:preflight': () => ({ kind: 'verified', purpose: 'preflight', test: testResult(false) }) })(action, state);
+      return happy({ 'verify:preflight': () => ({ kind: 'verified', purpose: 'preflight', test: testResult(false) }) })(
+        action,
+        state,
+      );
     });
     expect(feedback).toContain('First failing test: test_stats.py::test_mean');
   });
@@ -176,14 +255,19 @@ describe('dev-agent (seed 001)', () => {
   });
 
   it('ends with exit 2 on an unrecoverable git error', () => {
-    const run = simulate(WORKFLOWS['dev-agent'], happy({ prepare: () => ({ kind: 'fatal', code: 'GIT_FAILED', message: 'cannot create branch' }) }));
+    const run = simulate(
+      WORKFLOWS['dev-agent'],
+      happy({ prepare: () => ({ kind: 'fatal', code: 'GIT_FAILED', message: 'cannot create branch' }) }),
+    );
     expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 2 });
   });
 });
 
 describe('session stops', () => {
   it('keeps the phase on time expiry so the run can resume', () => {
-    const run = simulate(WORKFLOWS.minimal, (action, state) => (state.phase === 'verifying' ? { kind: 'stopped', reason: 'time_expired' } : happy()(action, state)));
+    const run = simulate(WORKFLOWS.minimal, (action, state) =>
+      state.phase === 'verifying' ? { kind: 'stopped', reason: 'time_expired' } : happy()(action, state),
+    );
     expect(run.state).toMatchObject({ status: 'time_expired', phase: 'verifying', result: { status: 'time_expired' } });
   });
 });

@@ -10,9 +10,23 @@ import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
 import type { RunState, StepTokens, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
-import { endExecution, evaluate, failAttempt, failStep, outOfAttempts, recordWriterFailure, selectNext } from './stepFlow';
+import {
+  endExecution,
+  evaluate,
+  failAttempt,
+  failStep,
+  outOfAttempts,
+  recordWriterFailure,
+  selectNext,
+} from './stepFlow';
 import { fixPlanFeedback } from './testFeedback';
-import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback, testedHead, withUnrelated } from './attemptGuard';
+import {
+  IDENTICAL_ANSWERS_LIMIT,
+  recordAnswer,
+  repeatedAnswerFeedback,
+  testedHead,
+  withUnrelated,
+} from './attemptGuard';
 import { afterStartTests, phaseAfterPrepare } from './startTests';
 import type { TriedAnswer } from './runState';
 
@@ -38,7 +52,8 @@ export function nextAction(state: RunState, workflow: Workflow): EngineAction {
     case 'scouting': {
       const brief = state.scouting?.brief ?? null;
       if (!brief) return { kind: 'agent', role: 'editor', purpose: 'scout_brief' };
-      if ((state.scouting?.next ?? 0) < brief.questions.length) return { kind: 'agent', role: 'scout', purpose: 'scout' };
+      if ((state.scouting?.next ?? 0) < brief.questions.length)
+        return { kind: 'agent', role: 'scout', purpose: 'scout' };
       return { kind: 'internal' };
     }
     case 'planning':
@@ -65,7 +80,8 @@ export function nextAction(state: RunState, workflow: Workflow): EngineAction {
       // The Supervisor could not review it: only a person may pass it now.
       if (gate.unreviewed !== null) return { kind: 'await_user', gate };
       const mode = state.config.gates[gate.kind];
-      if (gateUsesSupervisor(mode) && gate.verdict === null) return { kind: 'agent', role: 'supervisor', purpose: REVIEW_PURPOSE[gate.kind] };
+      if (gateUsesSupervisor(mode) && gate.verdict === null)
+        return { kind: 'agent', role: 'supervisor', purpose: REVIEW_PURPOSE[gate.kind] };
       if (gateWaitsForUser(mode)) return { kind: 'await_user', gate };
       return { kind: 'internal' };
     }
@@ -82,7 +98,13 @@ export function applyOutcome(state: RunState, workflow: Workflow, outcome: Actio
   const transition = route(stamped, workflow, outcome, now);
   const phaseEvents: PendingEvent[] =
     transition.state.phase !== state.phase
-      ? [{ role: 'engine', type: 'phase', data: { from: state.phase, to: transition.state.phase, step_id: transition.state.current_step_id } }]
+      ? [
+          {
+            role: 'engine',
+            type: 'phase',
+            data: { from: state.phase, to: transition.state.phase, step_id: transition.state.current_step_id },
+          },
+        ]
       : [];
   return { state: transition.state, events: [...phaseEvents, ...transition.events] };
 }
@@ -113,8 +135,10 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
       return { state: next, events: [{ role: 'git', type: 'workspace_ready', data }] };
     }
     case 'verified':
-      if (outcome.purpose === 'final') return afterFinalTest({ ...state, tested_head: testedHead(state, outcome.test) }, outcome.test);
-      if (outcome.purpose === 'preflight' || outcome.purpose === 'baseline') return afterStartTests(state, workflow, outcome.test, outcome.purpose);
+      if (outcome.purpose === 'final')
+        return afterFinalTest({ ...state, tested_head: testedHead(state, outcome.test) }, outcome.test);
+      if (outcome.purpose === 'preflight' || outcome.purpose === 'baseline')
+        return afterStartTests(state, workflow, outcome.test, outcome.purpose);
       return afterVerify({ ...state, tested_head: testedHead(state, outcome.test) }, workflow, outcome.test);
     case 'agent_output':
       return afterAgent(account(state, outcome.role, outcome.calls, outcome.usage, 'idle'), workflow, outcome, now);
@@ -122,47 +146,117 @@ function route(state: RunState, workflow: Workflow, outcome: ActionOutcome, now:
     case 'agent_failed': {
       const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
       const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
-      if (outcome.kind === 'agent_failed' && MODEL_UNAVAILABLE_CODES.includes(outcome.code) && WRITER_OR_PLANNER.has(outcome.purpose)) {
+      if (
+        outcome.kind === 'agent_failed' &&
+        MODEL_UNAVAILABLE_CODES.includes(outcome.code) &&
+        WRITER_OR_PLANNER.has(outcome.purpose)
+      ) {
         // A replan or another attempt would call the same model again: end the run as the infra error it is.
-        const failed: PendingEvent = { role: outcome.role, type: 'agent_failed', data: { purpose: outcome.purpose, reason, code: outcome.code, usage: outcome.usage, calls: outcome.calls } };
-        const finished = finishRun(accounted, 'failed', EXIT_INFRA, `${reason} (the ${outcome.role}'s model cannot answer; not retried)`, outcome.code);
+        const failed: PendingEvent = {
+          role: outcome.role,
+          type: 'agent_failed',
+          data: { purpose: outcome.purpose, reason, code: outcome.code, usage: outcome.usage, calls: outcome.calls },
+        };
+        const finished = finishRun(
+          accounted,
+          'failed',
+          EXIT_INFRA,
+          `${reason} (the ${outcome.role}'s model cannot answer; not retried)`,
+          outcome.code,
+        );
         return { state: finished.state, events: [failed, ...finished.events] };
       }
-      return afterAgentFailure(accounted, workflow, outcome.role, outcome.purpose, reason, outcome.kind === 'agent_declined', { usage: outcome.usage, calls: outcome.calls });
+      return afterAgentFailure(
+        accounted,
+        workflow,
+        outcome.role,
+        outcome.purpose,
+        reason,
+        outcome.kind === 'agent_declined',
+        { usage: outcome.usage, calls: outcome.calls },
+      );
     }
     case 'applied': {
       const step = currentStep(state);
       const commit = outcome.commit;
       const commits = commit ? [...state.commits, commit] : state.commits;
-      const withCommit = step && commit ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] })) : state;
+      const withCommit =
+        step && commit
+          ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] }))
+          : state;
       return {
-        state: { ...withCommit, commits, head: outcome.head, phase: 'verifying', proposal: null, ...withUnrelated(state, outcome.unrelated ?? [], outcome.head) },
-        events: [{ role: 'git', type: 'commit', data: { sha: outcome.commit, step_id: step?.id ?? null, files: outcome.files } }],
+        state: {
+          ...withCommit,
+          commits,
+          head: outcome.head,
+          phase: 'verifying',
+          proposal: null,
+          ...withUnrelated(state, outcome.unrelated ?? [], outcome.head),
+        },
+        events: [
+          {
+            role: 'git',
+            type: 'commit',
+            data: { sha: outcome.commit, step_id: step?.id ?? null, files: outcome.files },
+          },
+        ],
       };
     }
     case 'apply_rejected': {
       const text = `Your edits were rejected (${outcome.rule ?? outcome.code}${outcome.path ? ` on ${outcome.path}` : ''}): ${outcome.message}`;
-      const rejected: PendingEvent = { role: 'engine', type: 'edit_rejected', data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message } };
-      const next = failAttempt(recordWriterFailure(state, workflow, 'EDIT_REJECTED', text), workflow, { kind: 'edit_rejected', text });
+      const rejected: PendingEvent = {
+        role: 'engine',
+        type: 'edit_rejected',
+        data: { code: outcome.code, rule: outcome.rule, path: outcome.path, message: outcome.message },
+      };
+      const next = failAttempt(recordWriterFailure(state, workflow, 'EDIT_REJECTED', text), workflow, {
+        kind: 'edit_rejected',
+        text,
+      });
       return { state: next.state, events: [rejected, ...next.events] };
     }
     case 'user_decision':
       if (state.gate?.gate_id !== outcome.gate_id) return { state, events: [] };
-      return takeUserDecision(state, workflow, outcome.approved, outcome.comment, outcome.feedback ?? null, outcome.edit ?? null);
+      return takeUserDecision(
+        state,
+        workflow,
+        outcome.approved,
+        outcome.comment,
+        outcome.feedback ?? null,
+        outcome.edit ?? null,
+      );
     case 'fatal':
       return finishRun(state, 'failed', EXIT_INFRA, `${outcome.code}: ${outcome.message}`, outcome.code);
     case 'cancelled':
       return finishRun({ ...state, gate: null }, 'aborted', EXIT_GOAL_NOT_MET, 'stopped for good by the user');
     case 'step_budget_exhausted': {
       // No sub-plan: it would work within the same, spent budget (seed 002: sub-plans draw on their parent's).
-      const out = state.current_step_id ? failStep({ ...state, gate: null, proposal: null }, workflow, state.current_step_id, outcome.reason) : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
-      return { state: out.state, events: [{ role: 'engine', type: 'budget_exhausted', data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason } }, ...out.events] };
+      const out = state.current_step_id
+        ? failStep({ ...state, gate: null, proposal: null }, workflow, state.current_step_id, outcome.reason)
+        : finishRun(state, 'failed', EXIT_GOAL_NOT_MET, outcome.reason);
+      return {
+        state: out.state,
+        events: [
+          {
+            role: 'engine',
+            type: 'budget_exhausted',
+            data: { scope: 'step', step_id: state.current_step_id, reason: outcome.reason },
+          },
+          ...out.events,
+        ],
+      };
     }
     case 'execution_budget_exhausted':
       return endExecution(state, outcome.reason, now);
     case 'command_rejected': {
       const ended = finishRun(state, 'failed', EXIT_INFRA, `the test command was rejected: ${outcome.reason}`);
-      return { state: ended.state, events: [{ role: 'engine', type: 'command_rejected', data: { command: outcome.command, reason: outcome.reason } }, ...ended.events] };
+      return {
+        state: ended.state,
+        events: [
+          { role: 'engine', type: 'command_rejected', data: { command: outcome.command, reason: outcome.reason } },
+          ...ended.events,
+        ],
+      };
     }
     case 'stopped':
       return stopRun(state, outcome.reason, outcome.detail ?? STOP_REASONS[outcome.reason]);
@@ -184,13 +278,31 @@ function afterVerify(state: RunState, workflow: Workflow, test: TestSummary): Tr
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
   const history = test.passed
     ? state.failure_history
-    : [...state.failure_history, { step_id: state.current_step_id, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir }].slice(-5);
+    : [
+        ...state.failure_history,
+        {
+          step_id: state.current_step_id,
+          status: test.status,
+          first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null,
+          report: test.excerpt || test.report.slice(0, 1500),
+          artifact_dir: test.artifact_dir,
+        },
+      ].slice(-5);
   const recorded: RunState = { ...state, last_test: test, metrics, failure_history: history };
-  const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose: 'step', step_id: state.current_step_id, ...test } };
+  const event: PendingEvent = {
+    role: 'verifier',
+    type: 'test_result',
+    data: { purpose: 'step', step_id: state.current_step_id, ...test },
+  };
   if (test.status === 'INFRA_ERROR') {
     // Seed 004 invariant 10: an infrastructure failure ends the task at once.
     const status = workflow.stuck_report ? 'stuck' : 'failed';
-    const ended = finishRun(recorded, status, EXIT_INFRA, `the Verifier could not run the tests: ${test.reason ?? 'unknown reason'}`);
+    const ended = finishRun(
+      recorded,
+      status,
+      EXIT_INFRA,
+      `the Verifier could not run the tests: ${test.reason ?? 'unknown reason'}`,
+    );
     return { state: ended.state, events: [event, ...ended.events] };
   }
   if (workflow.tester !== 'none') return { state: { ...recorded, phase: 'testing' }, events: [event] };
@@ -204,17 +316,26 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
     case 'plan':
     case 'subplan': {
       const plan = outcome.output;
-      return 'tasks' in plan ? acceptPlan(state, workflow, { kind: 'tasks', plan }, now) : acceptPlan(state, workflow, { kind: 'steps', plan }, now);
+      return 'tasks' in plan
+        ? acceptPlan(state, workflow, { kind: 'tasks', plan }, now)
+        : acceptPlan(state, workflow, { kind: 'steps', plan }, now);
     }
     case 'code': {
       const files = proposalFiles(outcome.output);
-      const patch: PendingEvent = { role, type: 'patch', data: { step_id: state.current_step_id, files, format: state.config.edit_format } };
+      const patch: PendingEvent = {
+        role,
+        type: 'patch',
+        data: { step_id: state.current_step_id, files, format: state.config.edit_format },
+      };
       const answer = recordAnswer(state, outcome.output);
       if (answer.kind === 'repeated') {
         const repeated = refuseRepeatedAnswer(answer.state, workflow, answer.previous, answer.times);
         return { state: repeated.state, events: [patch, ...repeated.events] };
       }
-      return { state: { ...answer.state, proposal: outcome.output, proposal_files: files, phase: 'applying' }, events: [patch] };
+      return {
+        state: { ...answer.state, proposal: outcome.output, proposal_files: files, phase: 'applying' },
+        events: [patch],
+      };
     }
     case 'test_report': {
       const report = outcome.output;
@@ -230,7 +351,13 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
       const blocking = plan.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'high');
       const withFindings: RunState = { ...state, tester_findings: plan.findings };
       const next = routeFixPlan(withFindings, workflow, state.last_test?.passed && !blocking ? null : fixPlan);
-      return { state: next.state, events: [{ role: 'tester', type: 'fix_plan', data: { ...plan, step_id: state.current_step_id, blocking } }, ...next.events] };
+      return {
+        state: next.state,
+        events: [
+          { role: 'tester', type: 'fix_plan', data: { ...plan, step_id: state.current_step_id, blocking } },
+          ...next.events,
+        ],
+      };
     }
     case 'review_fix_plan':
       return takeFixPlanVerdict(state, workflow, outcome.output);
@@ -240,14 +367,37 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
     case 'review_goal':
       return takeVerdict(state, workflow, outcome.output);
     case 'scout_brief':
-      return { state: { ...state, scouting: { brief: outcome.output, next: 0 } }, events: [{ role, type: 'scout_brief', data: { ...outcome.output } }] };
+      return {
+        state: { ...state, scouting: { brief: outcome.output, next: 0 } },
+        events: [{ role, type: 'scout_brief', data: { ...outcome.output } }],
+      };
     case 'scout': {
       const answer = outcome.output;
-      if (!state.scouting) return afterAgentFailure(state, workflow, role, outcome.purpose, 'a scout report arrived with no brief to answer', false);
+      if (!state.scouting)
+        return afterAgentFailure(
+          state,
+          workflow,
+          role,
+          outcome.purpose,
+          'a scout report arrived with no brief to answer',
+          false,
+        );
       const scouting = { ...state.scouting, next: state.scouting.next + 1 };
       return {
         state: { ...state, scouting, contexts: [...state.contexts, answer.context_file] },
-        events: [{ role, type: 'scout_report', data: { scout: answer.scout, question: answer.question, context_file: answer.context_file, tool_calls: answer.tool_calls, report: answer.report } }],
+        events: [
+          {
+            role,
+            type: 'scout_report',
+            data: {
+              scout: answer.scout,
+              question: answer.question,
+              context_file: answer.context_file,
+              tool_calls: answer.tool_calls,
+              report: answer.report,
+            },
+          },
+        ],
       };
     }
     default:
@@ -259,9 +409,24 @@ function afterAgent(state: RunState, workflow: Workflow, outcome: AgentOutputOut
  * Seed 002's agent error recovery after the retries: reviews and reports fall back (degraded, and
  * logged); a writer's failure costs an attempt; a planner's costs a plan attempt.
  */
-function afterAgentFailure(state: RunState, workflow: Workflow, role: ModelRole, purpose: AgentPurpose, reason: string, declined: boolean, spent?: { usage: CallUsage; calls: number }): Transition {
-  const event: PendingEvent = { role, type: declined ? 'agent_declined' : 'agent_failed', data: { purpose, reason, ...spent } };
-  const wrap = (transition: Transition): Transition => ({ state: transition.state, events: [event, ...transition.events] });
+function afterAgentFailure(
+  state: RunState,
+  workflow: Workflow,
+  role: ModelRole,
+  purpose: AgentPurpose,
+  reason: string,
+  declined: boolean,
+  spent?: { usage: CallUsage; calls: number },
+): Transition {
+  const event: PendingEvent = {
+    role,
+    type: declined ? 'agent_declined' : 'agent_failed',
+    data: { purpose, reason, ...spent },
+  };
+  const wrap = (transition: Transition): Transition => ({
+    state: transition.state,
+    events: [event, ...transition.events],
+  });
   switch (purpose) {
     case 'plan':
     case 'subplan': {
@@ -272,8 +437,16 @@ function afterAgentFailure(state: RunState, workflow: Workflow, role: ModelRole,
       // Seed 002's Coder may ask for a sub-plan when it meets a blocker: its error answer does that where sub-plans are on.
       const step = currentStep(state);
       if (declined && step && step.depth < state.config.limits.max_subplan_depth) {
-        const requested: PendingEvent = { role: 'engine', type: 'subplan_requested', data: { step_id: step.id, depth: step.depth, reason } };
-        const blocked = outOfAttempts({ ...state, gate: null, proposal: null, proposal_files: [] }, workflow, `the Coder asked for a sub-plan: ${reason}`);
+        const requested: PendingEvent = {
+          role: 'engine',
+          type: 'subplan_requested',
+          data: { step_id: step.id, depth: step.depth, reason },
+        };
+        const blocked = outOfAttempts(
+          { ...state, gate: null, proposal: null, proposal_files: [] },
+          workflow,
+          `the Coder asked for a sub-plan: ${reason}`,
+        );
         return { state: blocked.state, events: [event, requested, ...blocked.events] };
       }
       const recorded = recordWriterFailure(state, workflow, declined ? 'DECLINED' : 'INVALID_ANSWER', reason);
@@ -293,7 +466,13 @@ function afterAgentFailure(state: RunState, workflow: Workflow, role: ModelRole,
   }
 }
 
-function account(state: RunState, role: ModelRole, calls: number, usage: CallUsage, status: 'idle' | 'failed'): RunState {
+function account(
+  state: RunState,
+  role: ModelRole,
+  calls: number,
+  usage: CallUsage,
+  status: 'idle' | 'failed',
+): RunState {
   const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
   const stepId = state.current_step_id;
   return {
@@ -312,7 +491,9 @@ function account(state: RunState, role: ModelRole, calls: number, usage: CallUsa
           estimated: previous.estimated === true || usage.estimated === true,
         },
       },
-      ...(stepId && calls > 0 ? { steps: { ...state.metrics.steps, [stepId]: addStepTokens(state.metrics.steps?.[stepId], calls, usage) } } : {}),
+      ...(stepId && calls > 0
+        ? { steps: { ...state.metrics.steps, [stepId]: addStepTokens(state.metrics.steps?.[stepId], calls, usage) } }
+        : {}),
     },
   };
 }
@@ -330,7 +511,9 @@ function addStepTokens(previous: StepTokens | undefined, calls: number, usage: C
 /** Repo-relative paths a writer's proposal names, for the log and the code gate. */
 export function proposalFiles(proposal: EditProposal): string[] {
   if ('edits' in proposal) return [...new Set(proposal.edits.map((edit) => edit.path).filter(Boolean))].sort();
-  const paths = [...proposal.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)].map((match) => match[1]?.trim() ?? '').filter((path) => path && path !== '/dev/null');
+  const paths = [...proposal.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)]
+    .map((match) => match[1]?.trim() ?? '')
+    .filter((path) => path && path !== '/dev/null');
   return [...new Set(paths)].sort();
 }
 
@@ -340,11 +523,24 @@ export function proposalFiles(proposal: EditProposal): string[] {
  */
 function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: TriedAnswer, times: number): Transition {
   const feedback = repeatedAnswerFeedback(previous, times);
-  const refused: PendingEvent = { role: 'engine', type: 'edit_rejected', data: { code: 'REPEATED_ANSWER' satisfies ErrorCode, rule: 'repeated-answer', path: null, message: feedback.text.slice(0, 500) } };
+  const refused: PendingEvent = {
+    role: 'engine',
+    type: 'edit_rejected',
+    data: {
+      code: 'REPEATED_ANSWER' satisfies ErrorCode,
+      rule: 'repeated-answer',
+      path: null,
+      message: feedback.text.slice(0, 500),
+    },
+  };
   const recorded = recordWriterFailure(state, workflow, 'REPEATED_ANSWER', feedback.text);
   const next =
     times >= IDENTICAL_ANSWERS_LIMIT
-      ? outOfAttempts({ ...recorded, gate: null, proposal: null, feedback }, workflow, `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`)
+      ? outOfAttempts(
+          { ...recorded, gate: null, proposal: null, feedback },
+          workflow,
+          `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`,
+        )
       : failAttempt(recorded, workflow, feedback);
   return { state: next.state, events: [refused, ...next.events] };
 }

@@ -25,6 +25,19 @@ export function openGate(state: RunState, kind: GateKind, now: string): Transiti
   };
   return {
     state: { ...state, counters: { ...state.counters, gates_opened: number }, phase: PHASE_OF_GATE[kind], gate },
-    events: [{ role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: stepId, mode: state.config.gates[kind], test_files: gate.test_files, unrelated: gate.unrelated } }],
+    events: [
+      {
+        role: 'engine',
+        type: 'gate_opened',
+        data: {
+          gate_id: gateId,
+          kind,
+          step_id: stepId,
+          mode: state.config.gates[kind],
+          test_files: gate.test_files,
+          unrelated: gate.unrelated,
+        },
+      },
+    ],
   };
 }

@@ -116,7 +116,8 @@ export function selectNextStep(plan: PlanRecord): Selection {
     if (!step || step.status !== 'pending') continue;
     const failed = step.depends_on.find((dependency) => byId.get(dependency)?.status === 'failed');
     if (failed !== undefined) return { kind: 'unrunnable', step, dependency: failed };
-    if (step.depends_on.every((dependency) => byId.get(dependency)?.status === 'completed')) return { kind: 'step', step };
+    if (step.depends_on.every((dependency) => byId.get(dependency)?.status === 'completed'))
+      return { kind: 'step', step };
   }
   return { kind: 'plan_done', plan };
 }

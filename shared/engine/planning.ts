@@ -55,7 +55,9 @@ function draftsOf(input: PlanInput, goal: string): { drafts: StepDraft[]; analys
 /** Seed 000: task ids are T1..Tn in execution order. */
 function checkIds(drafts: StepDraft[]): string | null {
   const wrong = drafts.findIndex((draft, index) => draft.id !== `T${index + 1}`);
-  return wrong === -1 ? null : `task ids must be T1..T${drafts.length} in order; found ${drafts[wrong]?.id} at position ${wrong + 1}`;
+  return wrong === -1
+    ? null
+    : `task ids must be T1..T${drafts.length} in order; found ${drafts[wrong]?.id} at position ${wrong + 1}`;
 }
 
 /**
@@ -64,11 +66,21 @@ function checkIds(drafts: StepDraft[]): string | null {
  */
 export function acceptPlan(state: RunState, workflow: Workflow, input: PlanInput, now: string): Transition {
   const { drafts, analysis } = draftsOf(input, state.goal);
-  const counted: RunState = { ...state, counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 } };
+  const counted: RunState = {
+    ...state,
+    counters: { ...state.counters, plan_attempts: state.counters.plan_attempts + 1 },
+  };
   const problem = checkIds(drafts) ?? describe(checkDependencies(drafts));
   if (problem) {
-    const rejected = replanOrFail(counted, `The plan was invalid: ${problem}. Produce a corrected plan.`, 'invalid plan');
-    return { state: rejected.state, events: [{ role: 'planner', type: 'plan_invalid', data: { reason: problem } }, ...rejected.events] };
+    const rejected = replanOrFail(
+      counted,
+      `The plan was invalid: ${problem}. Produce a corrected plan.`,
+      'invalid plan',
+    );
+    return {
+      state: rejected.state,
+      events: [{ role: 'planner', type: 'plan_invalid', data: { reason: problem } }, ...rejected.events],
+    };
   }
   const blocked = currentStep(counted);
   const isSubplan = blocked?.status === 'blocked';
@@ -82,10 +94,17 @@ export function acceptPlan(state: RunState, workflow: Workflow, input: PlanInput
     depth,
     parent_plan_id: isSubplan ? (counted.plan_stack.at(-1) ?? null) : null,
     parent_step_id: isSubplan && blocked ? blocked.id : null,
-    steps: drafts.map((draft) => newStep({ ...draft, id: rename(draft.id), depends_on: (draft.depends_on ?? []).map(rename) }, depth, isSubplan && blocked ? blocked.id : null)),
+    steps: drafts.map((draft) =>
+      newStep(
+        { ...draft, id: rename(draft.id), depends_on: (draft.depends_on ?? []).map(rename) },
+        depth,
+        isSubplan && blocked ? blocked.id : null,
+      ),
+    ),
     status: 'pending',
   };
-  const linked = isSubplan && blocked ? updateStep(counted, blocked.id, (step) => ({ ...step, sub_plan_id: planId })) : counted;
+  const linked =
+    isSubplan && blocked ? updateStep(counted, blocked.id, (step) => ({ ...step, sub_plan_id: planId })) : counted;
   const next: RunState = {
     ...linked,
     plans: [...linked.plans, record],
@@ -96,9 +115,26 @@ export function acceptPlan(state: RunState, workflow: Workflow, input: PlanInput
   const event: PendingEvent = {
     role: input.kind === 'single_task' ? 'engine' : 'planner',
     type: 'plan',
-    data: { plan_id: planId, depth, parent_step_id: record.parent_step_id, analysis, tasks: record.steps.map(({ id, title, rationale, acceptance, artifacts, complexity, depends_on }) => ({ id, title, rationale, acceptance, artifacts, complexity, depends_on })) },
+    data: {
+      plan_id: planId,
+      depth,
+      parent_step_id: record.parent_step_id,
+      analysis,
+      tasks: record.steps.map(({ id, title, rationale, acceptance, artifacts, complexity, depends_on }) => ({
+        id,
+        title,
+        rationale,
+        acceptance,
+        artifacts,
+        complexity,
+        depends_on,
+      })),
+    },
   };
-  const continued = state.config.gates.plan !== 'off' && input.kind !== 'single_task' ? openGate(next, 'plan', now) : selectNext(next, workflow, now);
+  const continued =
+    state.config.gates.plan !== 'off' && input.kind !== 'single_task'
+      ? openGate(next, 'plan', now)
+      : selectNext(next, workflow, now);
   return { state: continued.state, events: [event, ...continued.events] };
 }
 

@@ -15,18 +15,35 @@ describe('readRunEvent', () => {
   });
 
   it('reads an old log line that names the step task_id under step_id', () => {
-    const line = '{"ts":"2026-01-01T00:00:00.000Z","seq":7,"run_id":"r1","role":"git","type":"commit","data":{"sha":"abc","task_id":"T2","files":["a.js"]}}';
+    const line =
+      '{"ts":"2026-01-01T00:00:00.000Z","seq":7,"run_id":"r1","role":"git","type":"commit","data":{"sha":"abc","task_id":"T2","files":["a.js"]}}';
     const read = readRunEvent(JSON.parse(line));
     expect(read?.data).toEqual({ sha: 'abc', step_id: 'T2', files: ['a.js'] });
     expect(read && stepIdOf(read)).toBe('T2');
-    const report = readRunEvent({ ...base, role: 'tester', type: 'tester_report', data: { task_id: 'T1', passed: true, report: 'ok', model_passed: true } });
+    const report = readRunEvent({
+      ...base,
+      role: 'tester',
+      type: 'tester_report',
+      data: { task_id: 'T1', passed: true, report: 'ok', model_passed: true },
+    });
     expect(report?.data).toMatchObject({ step_id: 'T1', passed: true });
   });
 
   it('reads an old code under its one name, and a code it does not know as INTERNAL', () => {
-    const finished = (code: string) => readRunEvent({ ...base, type: 'run_finished', data: { status: 'failed', exit_code: 2, reason: 'dirty', code, commits: [] } });
+    const finished = (code: string) =>
+      readRunEvent({
+        ...base,
+        type: 'run_finished',
+        data: { status: 'failed', exit_code: 2, reason: 'dirty', code, commits: [] },
+      });
     expect(finished('GIT_DIRTY_WORKTREE')?.data).toMatchObject({ code: 'DIRTY_WORKTREE' });
-    expect(readRunEvent({ ...base, type: 'edit_rejected', data: { code: 'GIT_INVALID_PATH', rule: null, path: 'a', message: 'm' } })?.data).toMatchObject({ code: 'INVALID_PATH' });
+    expect(
+      readRunEvent({
+        ...base,
+        type: 'edit_rejected',
+        data: { code: 'GIT_INVALID_PATH', rule: null, path: 'a', message: 'm' },
+      })?.data,
+    ).toMatchObject({ code: 'INVALID_PATH' });
     expect(finished('MODEL_LOAD_FAILED')?.data).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
     expect(finished('FROM_A_NEWER_LATHE')?.data).toMatchObject({ code: 'INTERNAL' });
   });

@@ -16,7 +16,9 @@ export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
 const TOLERANT: Record<string, z.ZodType> = Object.fromEntries(
   Object.entries(RUN_EVENTS).map(([type, schema]) => [
     type,
-    z.object(Object.fromEntries(Object.entries(schema.shape).map(([key, field]) => [key, field.optional().catch(undefined)]))),
+    z.object(
+      Object.fromEntries(Object.entries(schema.shape).map(([key, field]) => [key, field.optional().catch(undefined)])),
+    ),
   ]),
 );
 

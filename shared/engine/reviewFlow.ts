@@ -25,8 +25,13 @@ function fixPlanReachesCoder(state: RunState): boolean {
 }
 
 /** The fix plan waits for the Supervisor (phase `testing`) when it would reach the Coder, or goes on at once. */
-export function routeFixPlan(state: RunState, workflow: Workflow, fixPlan: (Feedback & { plan: string }) | null): Transition {
-  if (fixPlan && reviewsFixPlans(state, workflow) && fixPlanReachesCoder(state)) return { state: { ...state, fix_review: { text: fixPlan.text, plan: fixPlan.plan } }, events: [] };
+export function routeFixPlan(
+  state: RunState,
+  workflow: Workflow,
+  fixPlan: (Feedback & { plan: string }) | null,
+): Transition {
+  if (fixPlan && reviewsFixPlans(state, workflow) && fixPlanReachesCoder(state))
+    return { state: { ...state, fix_review: { text: fixPlan.text, plan: fixPlan.plan } }, events: [] };
   return evaluate(state, workflow, fixPlan && { kind: fixPlan.kind, text: fixPlan.text });
 }
 
@@ -43,30 +48,65 @@ export function takeFixPlanVerdict(state: RunState, workflow: Workflow, verdict:
   const passes = verdict.approved && verdict.score >= threshold;
   const escalation = workflow.escalation ? countVerdict(state.counters, verdict.score) : null;
   const note: RunState['escalation_note'] =
-    escalation && escalation.level !== 'NONE' ? { level: escalation.level, message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, fix plan, score ${verdict.score}: ${verdict.feedback})`, role: 'tester' } : null;
-  const cleared: RunState = { ...state, fix_review: null, ...(escalation ? { counters: escalation.counters, escalation_note: note } : {}) };
+    escalation && escalation.level !== 'NONE'
+      ? {
+          level: escalation.level,
+          message: `${ESCALATION_MESSAGES[escalation.level]} (Supervisor, fix plan, score ${verdict.score}: ${verdict.feedback})`,
+          role: 'tester',
+        }
+      : null;
+  const cleared: RunState = {
+    ...state,
+    fix_review: null,
+    ...(escalation ? { counters: escalation.counters, escalation_note: note } : {}),
+  };
   const event: PendingEvent = {
     role: 'supervisor',
     type: 'fix_plan_verdict',
-    data: { step_id: state.current_step_id, approved: passes, score: verdict.score, threshold, issues: verdict.issues, feedback: verdict.feedback, escalation: escalation?.level ?? null },
+    data: {
+      step_id: state.current_step_id,
+      approved: passes,
+      score: verdict.score,
+      threshold,
+      issues: verdict.issues,
+      feedback: verdict.feedback,
+      escalation: escalation?.level ?? null,
+    },
   };
   if (escalation?.level === 'ABORT') {
-    const ended = finishRun(cleared, 'aborted', EXIT_GOAL_NOT_MET, `Supervisor escalation ABORT after ${escalation.counters.consecutive_low_scores} consecutive issues`);
+    const ended = finishRun(
+      cleared,
+      'aborted',
+      EXIT_GOAL_NOT_MET,
+      `Supervisor escalation ABORT after ${escalation.counters.consecutive_low_scores} consecutive issues`,
+    );
     return { state: ended.state, events: [event, ...ended.events] };
   }
   const test = state.last_test;
   const issues = verdict.issues.map((issue) => `- ${issue}`);
   const next = passes
-    ? evaluate(cleared, workflow, { kind: 'fix_plan', text: `${review.plan}\nSupervisor (fix plan approved, score ${verdict.score}): ${verdict.feedback}${review.text.slice(review.plan.length)}` })
+    ? evaluate(cleared, workflow, {
+        kind: 'fix_plan',
+        text: `${review.plan}\nSupervisor (fix plan approved, score ${verdict.score}): ${verdict.feedback}${review.text.slice(review.plan.length)}`,
+      })
     : test?.passed
       ? evaluate({ ...cleared, tester_findings: [] }, workflow, null)
-      : evaluate(cleared, workflow, { kind: 'critique', text: [`The Supervisor rejected the Tester's fix plan (score ${verdict.score}/${threshold}): ${verdict.feedback}`, ...issues, test ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n') });
+      : evaluate(cleared, workflow, {
+          kind: 'critique',
+          text: [
+            `The Supervisor rejected the Tester's fix plan (score ${verdict.score}/${threshold}): ${verdict.feedback}`,
+            ...issues,
+            test ? `\nTest output:\n${testRunText(test, 'excerpt')}` : '',
+          ].join('\n'),
+        });
   return { state: next.state, events: [event, ...next.events] };
 }
 
 /** The Supervisor failed every retry on a fix plan: it reaches the Coder marked as unreviewed (degraded, logged). */
 export function unreviewedFixPlan(state: RunState, workflow: Workflow, reason: string): Transition {
-  const text = state.fix_review ? `${state.fix_review.text}\n\n(Not reviewed: the Supervisor could not be reached: ${reason})` : null;
+  const text = state.fix_review
+    ? `${state.fix_review.text}\n\n(Not reviewed: the Supervisor could not be reached: ${reason})`
+    : null;
   return evaluate({ ...state, fix_review: null }, workflow, text ? { kind: 'fix_plan', text } : null);
 }
 
@@ -79,7 +119,13 @@ export function markGateUnreviewed(state: RunState, reason: string): Transition 
   if (!gate) return { state, events: [] };
   return {
     state: { ...state, gate: { ...gate, unreviewed: reason } },
-    events: [{ role: 'engine', type: 'gate_unreviewed', data: { gate_id: gate.gate_id, gate: gate.kind, step_id: gate.step_id, reason } }],
+    events: [
+      {
+        role: 'engine',
+        type: 'gate_unreviewed',
+        data: { gate_id: gate.gate_id, gate: gate.kind, step_id: gate.step_id, reason },
+      },
+    ],
   };
 }
 
@@ -89,6 +135,14 @@ export function afterFinalTest(state: RunState, test: TestSummary): Transition {
   const metrics = test.passed
     ? { ...state.metrics, verifications_passed: state.metrics.verifications_passed + 1 }
     : { ...state.metrics, verifications_failed: state.metrics.verifications_failed + 1 };
-  const next: RunState = { ...state, last_test: test, metrics, gate: gate ? { ...gate, needs_final_test: false } : null };
-  return { state: next, events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', step_id: null, ...test } }] };
+  const next: RunState = {
+    ...state,
+    last_test: test,
+    metrics,
+    gate: gate ? { ...gate, needs_final_test: false } : null,
+  };
+  return {
+    state: next,
+    events: [{ role: 'verifier', type: 'test_result', data: { purpose: 'final', step_id: null, ...test } }],
+  };
 }

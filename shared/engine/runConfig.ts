@@ -55,11 +55,25 @@ export const WorkspaceConfigSchema = z.object({
   setup_command: z.array(z.string().max(4096)).min(1).max(64).nullable(),
   setup_timeout_ms: z.number().int().positive(),
   /** Ignored folder names linked from the checkout; null: the built-in list (node_modules, .venv, venv, vendor, …). */
-  dependency_folders: z.array(z.string().min(1).max(100).regex(/^[^/\\]+$/)).max(50).nullable(),
+  dependency_folders: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(100)
+        .regex(/^[^/\\]+$/),
+    )
+    .max(50)
+    .nullable(),
 });
 export type WorkspaceConfig = z.infer<typeof WorkspaceConfigSchema>;
 
-export const DEFAULT_WORKSPACE_CONFIG: WorkspaceConfig = { worktree_root: null, setup_command: null, setup_timeout_ms: 10 * 60_000, dependency_folders: null };
+export const DEFAULT_WORKSPACE_CONFIG: WorkspaceConfig = {
+  worktree_root: null,
+  setup_command: null,
+  setup_timeout_ms: 10 * 60_000,
+  dependency_folders: null,
+};
 
 /**
  * What the test sandbox shows beyond the system, the toolchains and the run (docs/workspace.md,
@@ -104,7 +118,11 @@ export const RunConfigSchema = z.object({
   thresholds: GateThresholdsSchema,
   /** Whole-run time limit; null: none. */
   time_limit_ms: z.number().int().positive().nullable(),
-  branch_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9._/-]+$/),
+  branch_prefix: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._/-]+$/),
   allow_dirty: z.boolean(),
   models: z.partialRecord(ModelRoleSchema, RoleModelSchema),
   /** Runs saved before this existed read as the defaults (loopback only). */
@@ -115,7 +133,11 @@ export const RunConfigSchema = z.object({
    * Seed 001's push of an approved run: `remote` null means `origin` when the repository has one; with
    * `enabled`, a push that fails ends the run with exit 2 (an unrecoverable git error).
    */
-  push: z.object({ remote: z.string().max(200).nullable(), write_pr_description: z.boolean(), enabled: z.boolean().default(false) }),
+  push: z.object({
+    remote: z.string().max(200).nullable(),
+    write_pr_description: z.boolean(),
+    enabled: z.boolean().default(false),
+  }),
   /** Runs saved before this existed read as the defaults. */
   workspace: WorkspaceConfigSchema.default(DEFAULT_WORKSPACE_CONFIG),
   /** Runs saved before this existed read as the defaults (nothing more shown). */

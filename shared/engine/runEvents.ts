@@ -8,7 +8,14 @@ import { AgentPurposeSchema } from './agentPurpose';
 import { GateKindSchema, GateModeSchema } from '../schemas/gates';
 import { ModelRoleSchema } from '../schemas/roles';
 import { EditFormatNameSchema, RoleModelSchema } from './runConfig';
-import { FeedbackSchema, MetricsSchema, PendingGateSchema, PhaseSchema, PlanStepSchema, TestSummarySchema } from './runState';
+import {
+  FeedbackSchema,
+  MetricsSchema,
+  PendingGateSchema,
+  PhaseSchema,
+  PlanStepSchema,
+  TestSummarySchema,
+} from './runState';
 import { UserEditFileSchema } from './userEdit';
 
 const stepId = z.string().nullable();
@@ -24,7 +31,12 @@ const PlanTaskSchema = z.object({
   depends_on: z.array(z.string()).default([]),
 });
 /** A call's tokens; `cached_tokens` (served from a reused KV-cache prefix) and `estimated` are absent in older logs. */
-const usage = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), cached_tokens: z.number().optional(), estimated: z.boolean().optional() });
+const usage = z.object({
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  cached_tokens: z.number().optional(),
+  estimated: z.boolean().optional(),
+});
 
 /**
  * Every run-log event type and the shape of its `data` (docs/events.md documents each line; a test
@@ -45,7 +57,12 @@ export const RUN_EVENTS = {
     follow_up_of: z.string().optional(),
     start_commit: z.string().optional(),
   }),
-  run_resumed: z.object({ phase: PhaseSchema, previous_status: RunStatusSchema, state_seq: z.number(), orphaned_events: z.object({ from: z.number(), to: z.number() }).nullable() }),
+  run_resumed: z.object({
+    phase: PhaseSchema,
+    previous_status: RunStatusSchema,
+    state_seq: z.number(),
+    orphaned_events: z.object({ from: z.number(), to: z.number() }).nullable(),
+  }),
   pause_requested: z.object({ phase: PhaseSchema, step_id: stepId }),
   workspace_setup: z.object({
     status: z.enum(['passed', 'failed', 'skipped']),
@@ -87,29 +104,80 @@ export const RUN_EVENTS = {
   subplan_requested: z.object({ step_id: z.string(), depth: z.number(), reason: z.string() }),
   subplan_finished: z.object({ plan_id: z.string(), parent_step_id: z.string(), completed: z.boolean() }),
   metrics: MetricsSchema,
-  counters: z.object({ consecutive_verify_failures: z.number(), total_verify_loops: z.number(), replans: z.number(), decision: z.enum(['retry', 'replan', 'hard_stop']) }),
+  counters: z.object({
+    consecutive_verify_failures: z.number(),
+    total_verify_loops: z.number(),
+    replans: z.number(),
+    decision: z.enum(['retry', 'replan', 'hard_stop']),
+  }),
   retry: z.object({ step_id: z.string(), attempt: z.number(), feedback: FeedbackSchema.shape.kind }),
   fix_cycle: z.object({ step_id: stepId, cycle: z.number(), max: z.number() }),
   replan: z.object({ replan: z.number(), reason: z.string() }),
   replan_requested: z.object({ reason: z.string() }),
   rollback: z.object({ step_id: stepId, to: z.string(), dropped: z.array(z.string()), reason: z.string().optional() }),
-  budget_exhausted: z.object({ scope: z.enum(['step', 'execution']), step_id: stepId, reason: z.string(), failed_steps: z.array(z.string()).optional() }),
+  budget_exhausted: z.object({
+    scope: z.enum(['step', 'execution']),
+    step_id: stepId,
+    reason: z.string(),
+    failed_steps: z.array(z.string()).optional(),
+  }),
   command_rejected: z.object({ command: z.string(), reason: z.string() }),
   /** `call`: the call's number, its record `calls/<call>.json` (absent in logs written before records). */
-  agent_call: z.object({ purpose: AgentPurposeSchema, model: z.string().nullable(), step_id: stepId, call: z.number().int().positive().optional() }),
+  agent_call: z.object({
+    purpose: AgentPurposeSchema,
+    model: z.string().nullable(),
+    step_id: stepId,
+    call: z.number().int().positive().optional(),
+  }),
   agent_context: AgentContextDataSchema.extend({ purpose: AgentPurposeSchema }),
-  agent_retry: z.object({ purpose: AgentPurposeSchema, attempt: z.number(), code: ErrorCodeSchema, message: z.string(), raw: z.string().nullable() }),
-  agent_output: z.object({ purpose: AgentPurposeSchema, output: z.unknown(), usage, calls: z.number(), call: z.number().int().positive().optional() }),
+  agent_retry: z.object({
+    purpose: AgentPurposeSchema,
+    attempt: z.number(),
+    code: ErrorCodeSchema,
+    message: z.string(),
+    raw: z.string().nullable(),
+  }),
+  agent_output: z.object({
+    purpose: AgentPurposeSchema,
+    output: z.unknown(),
+    usage,
+    calls: z.number(),
+    call: z.number().int().positive().optional(),
+  }),
   agent_raw: z.object({ purpose: AgentPurposeSchema, raw: z.string() }),
   /** `usage`: what the calls cost (absent in older logs). */
-  agent_declined: z.object({ purpose: AgentPurposeSchema, reason: z.string(), usage: usage.optional(), calls: z.number().optional() }),
+  agent_declined: z.object({
+    purpose: AgentPurposeSchema,
+    reason: z.string(),
+    usage: usage.optional(),
+    calls: z.number().optional(),
+  }),
   /** `code` when a model error no retry can cure ended the run; `usage`: what the calls cost (absent in older logs). */
-  agent_failed: z.object({ purpose: AgentPurposeSchema, reason: z.string(), code: ErrorCodeSchema.optional(), usage: usage.optional(), calls: z.number().optional() }),
+  agent_failed: z.object({
+    purpose: AgentPurposeSchema,
+    reason: z.string(),
+    code: ErrorCodeSchema.optional(),
+    usage: usage.optional(),
+    calls: z.number().optional(),
+  }),
   patch: z.object({ step_id: stepId, files: z.array(z.string()), format: EditFormatNameSchema }),
-  edit_rejected: z.object({ code: ErrorCodeSchema, rule: z.string().nullable(), path: z.string().nullable(), message: z.string() }),
+  edit_rejected: z.object({
+    code: ErrorCodeSchema,
+    rule: z.string().nullable(),
+    path: z.string().nullable(),
+    message: z.string(),
+  }),
   commit: z.object({ sha: z.string().nullable(), step_id: stepId, files: z.array(z.string()) }),
-  test_result: TestSummarySchema.extend({ purpose: z.enum(['preflight', 'baseline', 'step', 'final']), step_id: stepId.optional() }),
-  tester_report: z.object({ step_id: stepId, passed: z.boolean(), report: z.string(), model_passed: z.boolean().nullable() }),
+  test_result: TestSummarySchema.extend({
+    purpose: z.enum(['preflight', 'baseline', 'step', 'final']),
+    step_id: stepId.optional(),
+  }),
+  tester_report: z.object({
+    step_id: stepId,
+    passed: z.boolean(),
+    report: z.string(),
+    model_passed: z.boolean().nullable(),
+  }),
   /** The Tester's fix plan; `invalid` (and nothing else but `step_id`) when its answer did not match the schema. */
   fix_plan: z.object({
     step_id: stepId,
@@ -119,8 +187,23 @@ export const RUN_EVENTS = {
     blocking: z.boolean().optional(),
     invalid: z.literal(true).optional(),
   }),
-  fix_plan_verdict: z.object({ step_id: stepId, approved: z.boolean(), score: z.number(), threshold: z.number(), issues: z.array(z.string()), feedback: z.string(), escalation: z.string().nullable() }),
-  gate_opened: z.object({ gate_id: z.string(), kind: GateKindSchema, step_id: stepId, mode: GateModeSchema, test_files: z.array(z.string()).default([]), unrelated: z.array(z.string()).default([]) }),
+  fix_plan_verdict: z.object({
+    step_id: stepId,
+    approved: z.boolean(),
+    score: z.number(),
+    threshold: z.number(),
+    issues: z.array(z.string()),
+    feedback: z.string(),
+    escalation: z.string().nullable(),
+  }),
+  gate_opened: z.object({
+    gate_id: z.string(),
+    kind: GateKindSchema,
+    step_id: stepId,
+    mode: GateModeSchema,
+    test_files: z.array(z.string()).default([]),
+    unrelated: z.array(z.string()).default([]),
+  }),
   verdict: z.object({
     ...gateRef,
     step_id: stepId,
@@ -134,23 +217,68 @@ export const RUN_EVENTS = {
     consecutive_issues: z.number().nullable(),
   }),
   gate_pending: PendingGateSchema,
-  gate_decided: z.object({ ...gateRef, approved: z.boolean(), comment: z.string().nullable(), edited_feedback: z.string().nullable() }),
+  gate_decided: z.object({
+    ...gateRef,
+    approved: z.boolean(),
+    comment: z.string().nullable(),
+    edited_feedback: z.string().nullable(),
+  }),
   /** The person's edit at a gate, committed with `Lathe-Role: user`; the tests run again on it. */
-  user_edit: z.object({ ...gateRef, step_id: stepId, commit: z.string(), files: z.array(UserEditFileSchema), test_files: z.array(z.string()) }),
+  user_edit: z.object({
+    ...gateRef,
+    step_id: stepId,
+    commit: z.string(),
+    files: z.array(UserEditFileSchema),
+    test_files: z.array(z.string()),
+  }),
   gate_closed: z.object({ ...gateRef, approved: z.boolean(), by: z.enum(['supervisor', 'user']) }),
   gate_unreviewed: z.object({ ...gateRef, step_id: stepId, reason: z.string() }),
   /** Written by versions before `gate_unreviewed`: the gate passed without a review. Read, never written. */
   gate_fallback: z.object({ ...gateRef, step_id: stepId, reason: z.string() }),
   scout_brief: EditorBriefSchema,
-  scout_report: z.object({ scout: z.enum(['A', 'B']), question: z.string(), context_file: z.string(), tool_calls: z.number(), report: ScoutReportSchema }),
+  scout_report: z.object({
+    scout: z.enum(['A', 'B']),
+    question: z.string(),
+    context_file: z.string(),
+    tool_calls: z.number(),
+    report: ScoutReportSchema,
+  }),
   warning: z.object({ message: z.string(), ids: z.array(z.string()).optional(), reason: z.string().optional() }),
-  run_stopped: z.object({ status: StoppedStatusSchema, reason: z.string(), phase: PhaseSchema, resumable: z.literal(true) }),
-  run_finished: z.object({ status: RunStatusSchema, exit_code: z.number(), reason: z.string(), code: ErrorCodeSchema.optional(), commits: z.array(z.string()) }),
-  definition_of_done: z.object({ checks: z.array(z.object({ id: z.enum(['verifier_pass', 'minimal_diff', 'tests_for_change', 'summary']), ok: z.boolean(), detail: z.string() })) }),
+  run_stopped: z.object({
+    status: StoppedStatusSchema,
+    reason: z.string(),
+    phase: PhaseSchema,
+    resumable: z.literal(true),
+  }),
+  run_finished: z.object({
+    status: RunStatusSchema,
+    exit_code: z.number(),
+    reason: z.string(),
+    code: ErrorCodeSchema.optional(),
+    commits: z.array(z.string()),
+  }),
+  definition_of_done: z.object({
+    checks: z.array(
+      z.object({
+        id: z.enum(['verifier_pass', 'minimal_diff', 'tests_for_change', 'summary']),
+        ok: z.boolean(),
+        detail: z.string(),
+      }),
+    ),
+  }),
   artifacts_released: z.object({ dirs: z.array(z.string()) }),
-  report_written: z.object({ report: z.string(), pr_description: z.string().nullable(), stuck_report: z.string().nullable() }),
+  report_written: z.object({
+    report: z.string(),
+    pr_description: z.string().nullable(),
+    stuck_report: z.string().nullable(),
+  }),
   push: z.object({ remote: z.string(), pushed: z.boolean(), detail: z.string(), code: ErrorCodeSchema.optional() }),
-  run_undone: z.object({ branch: z.string(), base: z.string(), previous_status: RunStatusSchema, was_merged: z.boolean() }),
+  run_undone: z.object({
+    branch: z.string(),
+    base: z.string(),
+    previous_status: RunStatusSchema,
+    was_merged: z.boolean(),
+  }),
   run_merged: z.object({ into: z.string().nullable(), commit: z.string(), branch: z.string() }),
 } as const;
 

@@ -78,7 +78,9 @@ export const TestSummarySchema = z.object({
   passed: z.boolean(),
   exit_code: z.number().int().nullable(),
   counts: z.object({ passed: z.number(), failed: z.number(), skipped: z.number(), total: z.number() }).nullable(),
-  first_failure: z.object({ test_id: z.string(), message: z.string(), location: z.string().nullable().default(null) }).nullable(),
+  first_failure: z
+    .object({ test_id: z.string(), message: z.string(), location: z.string().nullable().default(null) })
+    .nullable(),
   /** Where the counts were read from (`mocha (spec output)`); null when the output matched no runner Lathe reads. */
   results_from: z.string().nullable().default(null),
   /** Seed 000's truncated output (the minimal workflow's Tester reads it). */
@@ -97,13 +99,25 @@ export const TestSummarySchema = z.object({
   failed_phase: z.enum(['build', 'test']).nullable().default(null),
   /** What the commands wrote in the run's work tree and how it was undone; null when it was read-only. */
   work_dir_writes: z
-    .object({ restored: z.array(z.string()), removed: z.array(z.string()), relinked: z.array(z.string()), failed: z.array(z.string()) })
+    .object({
+      restored: z.array(z.string()),
+      removed: z.array(z.string()),
+      relinked: z.array(z.string()),
+      failed: z.array(z.string()),
+    })
     .nullable()
     .default(null),
   /** This run's tests against the run's start (names or totals); null for the start itself or when either run reported no counts. */
   inventory: InventoryCheckSchema.nullable().default(null),
   /** Seed 003's registered tools in order, the test command first (`tests`); `reason` when one did not pass. */
-  tools: z.array(z.object({ name: z.string(), status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']), required: z.boolean(), reason: z.string().nullable().default(null) })),
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      status: z.enum(['PASS', 'FAIL', 'INFRA_ERROR']),
+      required: z.boolean(),
+      reason: z.string().nullable().default(null),
+    }),
+  ),
 });
 export type TestSummary = z.infer<typeof TestSummarySchema>;
 
@@ -120,7 +134,17 @@ export const FeedbackPartSchema = z.object({
 export type FeedbackPart = z.infer<typeof FeedbackPartSchema>;
 
 export const FeedbackSchema = z.object({
-  kind: z.enum(['test_output', 'first_failure', 'fix_plan', 'critique', 'edit_rejected', 'agent_error', 'tests_weakened', 'rolled_back', 'repeated_answer']),
+  kind: z.enum([
+    'test_output',
+    'first_failure',
+    'fix_plan',
+    'critique',
+    'edit_rejected',
+    'agent_error',
+    'tests_weakened',
+    'rolled_back',
+    'repeated_answer',
+  ]),
   text: z.string(),
   /** A critique's parts by origin, joined by newlines into `text`; absent for other kinds and in states written before them. */
   parts: z.array(FeedbackPartSchema).optional(),
@@ -253,7 +277,12 @@ export const TestedHeadSchema = AttemptBaseSchema.omit({ commit_count: true }).e
 export type TestedHead = z.infer<typeof TestedHeadSchema>;
 
 /** A writer answer already tried in this step, by its fingerprint (the answer and the base it was given on). */
-export const TriedAnswerSchema = z.object({ key: z.string(), attempt: z.number().int().nonnegative(), times: z.number().int().positive(), outcome: z.string() });
+export const TriedAnswerSchema = z.object({
+  key: z.string(),
+  attempt: z.number().int().nonnegative(),
+  times: z.number().int().positive(),
+  outcome: z.string(),
+});
 export type TriedAnswer = z.infer<typeof TriedAnswerSchema>;
 
 /** `.lathe/runs/<run_id>/state.json`; starts with the header every workflow shares (runs/listRuns.ts). */
@@ -289,7 +318,9 @@ export const RunStateSchema = z.object({
   /** Gates already passed in the current attempt (code, then step). */
   passed_gates: z.array(GateKindSchema),
   /** Seed 002: the escalation message for the next prompt of the agent concerned. */
-  escalation_note: z.object({ level: z.string(), message: z.string(), role: z.enum(['planner', 'writer', 'tester']) }).nullable(),
+  escalation_note: z
+    .object({ level: z.string(), message: z.string(), role: z.enum(['planner', 'writer', 'tester']) })
+    .nullable(),
   /** Seed 002: the Tester's fix plan, waiting for the Supervisor's review before it reaches the Coder. */
   fix_review: z.object({ text: z.string(), plan: z.string() }).nullable().default(null),
   proposal_files: z.array(z.string()),
@@ -307,15 +338,29 @@ export const RunStateSchema = z.object({
   /** Seed 004: the Editor's brief and the next Scout question to ask; reset by a REPLAN. */
   scouting: z.object({ brief: EditorBriefSchema.nullable(), next: z.number().int().nonnegative() }).nullable(),
   /** The Tester's findings on the current attempt (seed 002), for the Supervisor's code gate. */
-  tester_findings: z.array(z.object({ severity: z.string(), kind: z.string(), description: z.string(), location: z.string() })),
+  tester_findings: z.array(
+    z.object({ severity: z.string(), kind: z.string(), description: z.string(), location: z.string() }),
+  ),
   /** The last failed verifications, for the stuck report and the Editor's brief (seed 004); `report` holds each one's excerpt. */
   failure_history: z.array(
-    z.object({ step_id: z.string().nullable(), status: z.string(), first_failure: z.string().nullable(), report: z.string(), artifact_dir: z.string() }),
+    z.object({
+      step_id: z.string().nullable(),
+      status: z.string(),
+      first_failure: z.string().nullable(),
+      report: z.string(),
+      artifact_dir: z.string(),
+    }),
   ),
   started_ms: z.number(),
   /** Seed 002 budget accounting: time spent per phase group, and by the current step. */
-  time_spent: z.object({ planning: z.number().nonnegative(), execution: z.number().nonnegative(), verification: z.number().nonnegative() }),
-  step_time: z.object({ step_id: z.string(), spent_ms: z.number().nonnegative(), fix_cycle_spent_ms: z.number().nonnegative() }).nullable(),
+  time_spent: z.object({
+    planning: z.number().nonnegative(),
+    execution: z.number().nonnegative(),
+    verification: z.number().nonnegative(),
+  }),
+  step_time: z
+    .object({ step_id: z.string(), spent_ms: z.number().nonnegative(), fix_cycle_spent_ms: z.number().nonnegative() })
+    .nullable(),
   /** Run time used as of the last save, across sessions (resume does not reset the budget). */
   elapsed_ms: z.number().nonnegative(),
   result: RunResultSchema.nullable(),

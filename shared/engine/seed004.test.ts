@@ -7,7 +7,15 @@ import { WORKFLOWS } from './workflows';
 import type { Counters } from './runState';
 
 const limits = configFromWorkflow(WORKFLOWS['editor-scouts']).limits;
-const zero: Counters = { consecutive_verify_failures: 0, total_verify_loops: 0, replans: 0, plan_attempts: 0, fix_cycles: 0, consecutive_low_scores: 0, gates_opened: 0 };
+const zero: Counters = {
+  consecutive_verify_failures: 0,
+  total_verify_loops: 0,
+  replans: 0,
+  plan_attempts: 0,
+  fix_cycles: 0,
+  consecutive_low_scores: 0,
+  gates_opened: 0,
+};
 
 function failures(count: number, start: Counters = zero, limitOverrides = {}) {
   let counters = start;
@@ -64,29 +72,73 @@ describe('seed 004 invariants 5 and 6 (REPLAN and hard stop)', () => {
   });
 });
 
-const scoutReport = { summary: 's', repo_map: [], target_files: [], apis: [], constraints: [], prior_art: [], verification_tips: [], hypotheses: ['h'] };
+const scoutReport = {
+  summary: 's',
+  repo_map: [],
+  target_files: [],
+  apis: [],
+  constraints: [],
+  prior_art: [],
+  verification_tips: [],
+  hypotheses: ['h'],
+};
 
 describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck, like a hard stop', () => {
   const editorScouts = WORKFLOWS['editor-scouts'];
-  const drive = (writer: (action: EngineAction) => ActionOutcome): Script => (action) => {
-    switch (action.kind) {
-      case 'prepare':
-        return { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] };
-      case 'verify':
-        // The run's start; no attempt gets as far as another test run.
-        return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
-      case 'agent':
-        if (action.purpose === 'scout_brief') return agentOutput(action, { behavior_change: 'b', success_criteria: ['s'], non_goals: [], questions: [{ scout: 'A', question: 'where?' }] });
-        if (action.purpose === 'scout') return agentOutput(action, { scout: 'A', question: 'where?', report: scoutReport, context_file: 'context_001.md', tool_calls: 1 });
-        return writer(action);
-      default:
-        return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
-    }
-  };
+  const drive =
+    (writer: (action: EngineAction) => ActionOutcome): Script =>
+    (action) => {
+      switch (action.kind) {
+        case 'prepare':
+          return { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] };
+        case 'verify':
+          // The run's start; no attempt gets as far as another test run.
+          return { kind: 'verified', purpose: action.purpose, test: testResult(false) };
+        case 'agent':
+          if (action.purpose === 'scout_brief')
+            return agentOutput(action, {
+              behavior_change: 'b',
+              success_criteria: ['s'],
+              non_goals: [],
+              questions: [{ scout: 'A', question: 'where?' }],
+            });
+          if (action.purpose === 'scout')
+            return agentOutput(action, {
+              scout: 'A',
+              question: 'where?',
+              report: scoutReport,
+              context_file: 'context_001.md',
+              tool_calls: 1,
+            });
+          return writer(action);
+        default:
+          return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
+      }
+    };
 
   it.each([
-    ['an invalid answer after every retry', (action: EngineAction): ActionOutcome => (action.kind === 'agent' ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'not JSON', calls: 4, usage } : { kind: 'internal' })],
-    ['an error answer', (action: EngineAction): ActionOutcome => (action.kind === 'agent' ? { kind: 'agent_declined', role: action.role, purpose: action.purpose, reason: 'cannot', calls: 1, usage } : { kind: 'internal' })],
+    [
+      'an invalid answer after every retry',
+      (action: EngineAction): ActionOutcome =>
+        action.kind === 'agent'
+          ? {
+              kind: 'agent_failed',
+              role: action.role,
+              purpose: action.purpose,
+              code: 'INVALID_OUTPUT',
+              message: 'not JSON',
+              calls: 4,
+              usage,
+            }
+          : { kind: 'internal' },
+    ],
+    [
+      'an error answer',
+      (action: EngineAction): ActionOutcome =>
+        action.kind === 'agent'
+          ? { kind: 'agent_declined', role: action.role, purpose: action.purpose, reason: 'cannot', calls: 1, usage }
+          : { kind: 'internal' },
+    ],
   ])('%s, twelve attempts in a row', (_name, writer) => {
     const run = simulate(editorScouts, drive(writer));
     expect(run.state.plans[0]?.steps[0]?.attempts).toBe(12);
@@ -100,9 +152,20 @@ describe('seed 004 (4.13): a writer that never gives a usable answer ends stuck,
       action.kind === 'prepare'
         ? { kind: 'prepared', workspace, head: 'base', test_command: ['node', '--test'] }
         : action.kind === 'agent' && action.purpose === 'plan'
-          ? agentOutput(action, { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['x.js'] }] })
+          ? agentOutput(action, {
+              plan_id: 'plan_0001',
+              tasks: [{ id: 'T1', title: 't', rationale: 'r', acceptance: 'a', artifacts: ['x.js'] }],
+            })
           : action.kind === 'agent'
-            ? { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'INVALID_OUTPUT', message: 'not JSON', calls: 4, usage }
+            ? {
+                kind: 'agent_failed',
+                role: action.role,
+                purpose: action.purpose,
+                code: 'INVALID_OUTPUT',
+                message: 'not JSON',
+                calls: 4,
+                usage,
+              }
             : { kind: 'fatal', code: 'INTERNAL', message: action.kind },
     );
     expect(run.state.result?.status).toBe('failed');

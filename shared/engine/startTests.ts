@@ -16,13 +16,23 @@ export function phaseAfterPrepare(workflow: Workflow, testCommand: string[] | nu
  * compared with (a test that goes missing is a weakened suite, an attempt that fails more tests than
  * its base is undone). Seed 001 also acts on it: green means nothing to do, red is the first feedback.
  */
-export function afterStartTests(state: RunState, workflow: Workflow, test: TestSummary, purpose: 'preflight' | 'baseline'): Transition {
+export function afterStartTests(
+  state: RunState,
+  workflow: Workflow,
+  test: TestSummary,
+  purpose: 'preflight' | 'baseline',
+): Transition {
   const baseline = { status: test.status, counts: test.counts, commit: state.head };
   const recorded: RunState = { ...state, last_test: test, baseline, tested_head: testedHead(state, test) };
   const event: PendingEvent = { role: 'verifier', type: 'test_result', data: { purpose, ...test } };
   if (test.status === 'INFRA_ERROR') {
     // Nothing a model writes can make a command run that cannot start: say so before any model call.
-    const ended = finishRun(recorded, workflow.stuck_report ? 'stuck' : 'failed', EXIT_INFRA, `the test command could not run: ${test.reason ?? 'unknown reason'}`);
+    const ended = finishRun(
+      recorded,
+      workflow.stuck_report ? 'stuck' : 'failed',
+      EXIT_INFRA,
+      `the test command could not run: ${test.reason ?? 'unknown reason'}`,
+    );
     return { state: ended.state, events: [event, ...ended.events] };
   }
   const next = workflow.scouts ? 'scouting' : 'planning';
@@ -32,9 +42,20 @@ export function afterStartTests(state: RunState, workflow: Workflow, test: TestS
     return { state: ended.state, events: [event, ...ended.events] };
   }
   // The failing tests the run starts from: the evidence a later green shows the change is tested (seed 004's done).
-  const failure = { step_id: null, status: test.status, first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null, report: test.excerpt || test.report.slice(0, 1500), artifact_dir: test.artifact_dir };
+  const failure = {
+    step_id: null,
+    status: test.status,
+    first_failure: test.first_failure ? `${test.first_failure.test_id}: ${test.first_failure.message}` : null,
+    report: test.excerpt || test.report.slice(0, 1500),
+    artifact_dir: test.artifact_dir,
+  };
   return {
-    state: { ...recorded, phase: next, feedback: feedbackFrom(test, 'first_failure', workflow.failure_view), failure_history: [...recorded.failure_history, failure].slice(-5) },
+    state: {
+      ...recorded,
+      phase: next,
+      feedback: feedbackFrom(test, 'first_failure', workflow.failure_view),
+      failure_history: [...recorded.failure_history, failure].slice(-5),
+    },
     events: [event],
   };
 }

@@ -23,14 +23,54 @@ function writerFeedbackAfterFailure(workflow: WorkflowName): string | undefined 
       case 'agent':
         if (action.purpose === 'code') {
           seen.push(state.feedback?.text);
-          return agentOutput(action, action.role === 'editor' || state.config.edit_format !== 'unified-diff' ? { edits: [{ path: 'src/stats.py', search: 'x', replace: 'y', content: 'x = 1\n' }] } : { diff: '--- a/src/stats.py\n+++ b/src/stats.py\n@@ -1 +1 @@\n-x\n+y\n' });
+          return agentOutput(
+            action,
+            action.role === 'editor' || state.config.edit_format !== 'unified-diff'
+              ? { edits: [{ path: 'src/stats.py', search: 'x', replace: 'y', content: 'x = 1\n' }] }
+              : { diff: '--- a/src/stats.py\n+++ b/src/stats.py\n@@ -1 +1 @@\n-x\n+y\n' },
+          );
         }
-        if (action.purpose === 'plan' || action.purpose === 'subplan') return agentOutput(action, { plan_id: 'plan_0001', analysis: 'a', steps: ['T1', 'T2'].map((id) => ({ id, title: id, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: [], artifacts: ['src/stats.py'] })) });
-        if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'fix it', findings: [], fix_plan: ['do it'] });
-        if (action.purpose === 'scout_brief') return agentOutput(action, { behavior_change: 'b', success_criteria: ['green'], non_goals: [], questions: [{ scout: 'A', question: 'where?' }] });
+        if (action.purpose === 'plan' || action.purpose === 'subplan')
+          return agentOutput(action, {
+            plan_id: 'plan_0001',
+            analysis: 'a',
+            steps: ['T1', 'T2'].map((id) => ({
+              id,
+              title: id,
+              description: 'd',
+              acceptance: 'a',
+              complexity: 'simple',
+              depends_on: [],
+              artifacts: ['src/stats.py'],
+            })),
+          });
+        if (action.purpose === 'fix_plan')
+          return agentOutput(action, { task_id: 'T1', summary: 'fix it', findings: [], fix_plan: ['do it'] });
+        if (action.purpose === 'scout_brief')
+          return agentOutput(action, {
+            behavior_change: 'b',
+            success_criteria: ['green'],
+            non_goals: [],
+            questions: [{ scout: 'A', question: 'where?' }],
+          });
         if (action.purpose === 'scout') {
-          const report = { summary: 's', repo_map: [], target_files: [], apis: [], constraints: [], prior_art: [], verification_tips: [], hypotheses: [] };
-          return agentOutput(action, { scout: 'A', question: 'where?', report, context_file: `context_00${state.contexts.length + 1}.md`, tool_calls: 1 });
+          const report = {
+            summary: 's',
+            repo_map: [],
+            target_files: [],
+            apis: [],
+            constraints: [],
+            prior_art: [],
+            verification_tips: [],
+            hypotheses: [],
+          };
+          return agentOutput(action, {
+            scout: 'A',
+            question: 'where?',
+            report,
+            context_file: `context_00${state.contexts.length + 1}.md`,
+            tool_calls: 1,
+          });
         }
         return agentOutput(action, verdict(true, 95));
       default:
@@ -46,7 +86,9 @@ describe('feedback from a failed test run', () => {
   it('shows each view: seed 000 report, seed 004 tail with the Verifier run, or the excerpt', () => {
     expect(feedbackFrom(failing, 'test_output', 'report')).toEqual({ kind: 'test_output', text: 'SEED-000 REPORT' });
     expect(feedbackFrom(failing, 'test_output', 'excerpt')).toEqual({ kind: 'test_output', text: 'FAILURE EXCERPT' });
-    expect(feedbackFrom(failing, 'first_failure', 'excerpt').text).toBe('First failing test: test_stats.py::test_mean (test_stats.py:7)\n\nFAILURE EXCERPT');
+    expect(feedbackFrom(failing, 'first_failure', 'excerpt').text).toBe(
+      'First failing test: test_stats.py::test_mean (test_stats.py:7)\n\nFAILURE EXCERPT',
+    );
     const tail = feedbackFrom(failing, 'first_failure', 'tail').text;
     expect(tail).toMatch(/^Verifier: FAIL \(run v1\)\nFirst failing test: test_stats\.py::test_mean/);
     // The artifacts' reference is the Verifier run id: a path of Lathe's own is never shown to the model (issue 26).

@@ -28,9 +28,15 @@ export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_fai
     // Lathe's own folders are not the model's business, and a path there only invites it to write one).
     if (view === 'tail') {
       const run = `Verifier: ${test.status} (run ${test.verify_run_id || 'none'})`;
-      return { kind, text: `${run}\n${firstFailureLine(test)}\n${test.first_failure.message}\n\nLast 200 lines of the output:\n${text}` };
+      return {
+        kind,
+        text: `${run}\n${firstFailureLine(test)}\n${test.first_failure.message}\n\nLast 200 lines of the output:\n${text}`,
+      };
     }
-    return { kind, text: `First failing test: ${test.first_failure.test_id}\n${test.first_failure.message}\n\nTest output:\n${text}` };
+    return {
+      kind,
+      text: `First failing test: ${test.first_failure.test_id}\n${test.first_failure.message}\n\nTest output:\n${text}`,
+    };
   }
   return { kind: 'test_output', text };
 }
@@ -39,9 +45,22 @@ export function feedbackFrom(test: TestSummary, kind: 'test_output' | 'first_fai
  * Seed 002: the Tester's fix plan, with the failing run's excerpt when the tests failed; `plan` is the
  * plan alone, what the Supervisor reviews (decision 41).
  */
-export function fixPlanFeedback(plan: { summary: string; findings: { severity: string; description: string; location: string }[]; fix_plan: string[] }, test: TestSummary | null): Feedback & { plan: string } {
-  const findings = plan.findings.map((finding) => `- [${finding.severity}] ${finding.location}: ${finding.description}`);
+export function fixPlanFeedback(
+  plan: {
+    summary: string;
+    findings: { severity: string; description: string; location: string }[];
+    fix_plan: string[];
+  },
+  test: TestSummary | null,
+): Feedback & { plan: string } {
+  const findings = plan.findings.map(
+    (finding) => `- [${finding.severity}] ${finding.location}: ${finding.description}`,
+  );
   const steps = plan.fix_plan.map((item, index) => `${index + 1}. ${item}`);
   const planText = [`Tester: ${plan.summary}`, ...findings, 'Fix plan:', ...steps].join('\n');
-  return { kind: 'fix_plan', plan: planText, text: [planText, test && !test.passed ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n') };
+  return {
+    kind: 'fix_plan',
+    plan: planText,
+    text: [planText, test && !test.passed ? `\nTest output:\n${testRunText(test, 'excerpt')}` : ''].join('\n'),
+  };
 }

@@ -4,7 +4,10 @@ import { compareInventory, weakenedFeedback, type InventorySnapshot } from './te
 const passed = (...ids: string[]) => ids.map((id) => ({ id, outcome: 'passed' as const }));
 function snapshot(tests: { id: string; outcome: 'passed' | 'failed' | 'skipped' }[], named = true): InventorySnapshot {
   const count = (outcome: string) => tests.filter((test) => test.outcome === outcome).length;
-  return { counts: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), total: tests.length }, tests: named ? tests : null };
+  return {
+    counts: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), total: tests.length },
+    tests: named ? tests : null,
+  };
 }
 
 describe('the test inventory against the run start (issue 26)', () => {
@@ -12,7 +15,13 @@ describe('the test inventory against the run start (issue 26)', () => {
 
   it('a suite that still has every test is not weakened, whatever now passes or fails', () => {
     const fixed = snapshot(passed('a::one', 'a::two', 'a::three'));
-    expect(compareInventory(start, fixed)).toMatchObject({ compared: 'names', weakened: false, missing_count: 0, before_total: 3, after_total: 3 });
+    expect(compareInventory(start, fixed)).toMatchObject({
+      compared: 'names',
+      weakened: false,
+      missing_count: 0,
+      before_total: 3,
+      after_total: 3,
+    });
     const added = snapshot(passed('a::one', 'a::two', 'a::three', 'a::four'));
     expect(compareInventory(start, added)?.weakened).toBe(false);
   });
@@ -25,7 +34,10 @@ describe('the test inventory against the run start (issue 26)', () => {
   });
 
   it('a test that ran and is now skipped weakens the suite', () => {
-    const skipped = compareInventory(start, snapshot([...passed('a::one', 'a::two'), { id: 'a::three', outcome: 'skipped' }]));
+    const skipped = compareInventory(
+      start,
+      snapshot([...passed('a::one', 'a::two'), { id: 'a::three', outcome: 'skipped' }]),
+    );
     expect(skipped).toMatchObject({ weakened: true, skipped_now: ['a::three'], missing_count: 0 });
   });
 
@@ -37,7 +49,9 @@ describe('the test inventory against the run start (issue 26)', () => {
   it('without names (a runner that names only failures) it compares the totals', () => {
     const byCount = compareInventory(snapshot(passed('a', 'b', 'c'), false), snapshot(passed('a', 'b'), false));
     expect(byCount).toMatchObject({ compared: 'totals', weakened: true, missing_count: 0 });
-    expect(compareInventory(snapshot(passed('a', 'b'), false), snapshot(passed('x', 'y'), false))?.weakened).toBe(false);
+    expect(compareInventory(snapshot(passed('a', 'b'), false), snapshot(passed('x', 'y'), false))?.weakened).toBe(
+      false,
+    );
   });
 
   it('says nothing when either run reported no counts', () => {
@@ -45,7 +59,7 @@ describe('the test inventory against the run start (issue 26)', () => {
     expect(compareInventory(start, { counts: null, tests: null })).toBeNull();
   });
 
-  it("tells the writer what went missing and what to do instead, naming the changed test files", () => {
+  it('tells the writer what went missing and what to do instead, naming the changed test files', () => {
     const check = compareInventory(start, snapshot(passed('a::one')), ['tests/test_a.py']);
     expect(check).not.toBeNull();
     const text = weakenedFeedback(check as NonNullable<typeof check>);
@@ -71,10 +85,17 @@ describe('a test file that could not load at the start', () => {
   it('is one failing entry named after the file; once it loads, its tests take its place', () => {
     const start = snapshot([{ id: '/tmp/w/test/twins.test.js', outcome: 'failed' }]);
     const loaded = snapshot(passed('twins > a', 'twins > b', 'twins > c', 'twins > d'));
-    expect(compareInventory(start, loaded)).toMatchObject({ weakened: false, missing_count: 0, before_total: 1, after_total: 4 });
+    expect(compareInventory(start, loaded)).toMatchObject({
+      weakened: false,
+      missing_count: 0,
+      before_total: 1,
+      after_total: 4,
+    });
     // Deleting the file instead leaves fewer tests than the start.
     expect(compareInventory(start, snapshot([]))?.weakened).toBe(true);
     const pytest = snapshot([{ id: 'tests/test_a.py', outcome: 'failed' }, ...passed('tests/test_b.py::test_b')]);
-    expect(compareInventory(pytest, snapshot(passed('tests/test_a.py::test_a', 'tests/test_b.py::test_b')))?.weakened).toBe(false);
+    expect(
+      compareInventory(pytest, snapshot(passed('tests/test_a.py::test_a', 'tests/test_b.py::test_b')))?.weakened,
+    ).toBe(false);
   });
 });

@@ -64,17 +64,33 @@ function skippedNow(before: readonly InventoryTest[], after: readonly InventoryT
  * pytest's collection errors): once the file loads, its tests take that entry's place.
  */
 export function isLoadFailureEntry(test: InventoryTest): boolean {
-  return test.outcome === 'failed' && !/ > |::/.test(test.id) && /(^|[\\/])[^\\/\s]+\.(c|m)?[jt]sx?$|\.py$/.test(test.id.trim());
+  return (
+    test.outcome === 'failed' &&
+    !/ > |::/.test(test.id) &&
+    /(^|[\\/])[^\\/\s]+\.(c|m)?[jt]sx?$|\.py$/.test(test.id.trim())
+  );
 }
 
 /** Null when the later run reported no counts (it did not get as far as the tests): nothing to compare. */
-export function compareInventory(before: InventorySnapshot, after: InventorySnapshot, testFilesChanged: readonly string[] = []): InventoryCheck | null {
+export function compareInventory(
+  before: InventorySnapshot,
+  after: InventorySnapshot,
+  testFilesChanged: readonly string[] = [],
+): InventoryCheck | null {
   const start = before.counts;
   const now = after.counts;
   if (!start || !now) return null;
-  const named = before.tests !== null && after.tests !== null && before.tests.length === start.total && after.tests.length === now.total;
+  const named =
+    before.tests !== null &&
+    after.tests !== null &&
+    before.tests.length === start.total &&
+    after.tests.length === now.total;
   const loadFailures = new Set((before.tests ?? []).filter(isLoadFailureEntry).map((test) => test.id));
-  const missing = named ? missingIds(before.tests ?? [], after.tests ?? []).filter((id) => !(loadFailures.has(id) && now.total >= start.total)) : [];
+  const missing = named
+    ? missingIds(before.tests ?? [], after.tests ?? []).filter(
+        (id) => !(loadFailures.has(id) && now.total >= start.total),
+      )
+    : [];
   const skipped = named ? skippedNow(before.tests ?? [], after.tests ?? []) : [];
   const lower = now.total < start.total;
   return {
@@ -99,11 +115,22 @@ function listed(names: readonly string[], count: number): string {
 
 /** The writer's feedback for a weakened suite: what went missing, and what to do instead. */
 export function weakenedFeedback(check: InventoryCheck): string {
-  const lines = [`TESTS_WEAKENED: the run started with ${check.before_total} tests; this change leaves ${check.after_total}.`];
-  if (check.missing_count > 0) lines.push(`${check.missing_count} test(s) that existed are gone or renamed:\n${listed(check.missing, check.missing_count)}`);
-  if (check.skipped_now_count > 0) lines.push(`${check.skipped_now_count} test(s) that ran are now skipped:\n${listed(check.skipped_now, check.skipped_now_count)}`);
-  if (check.test_files_changed.length > 0) lines.push(`The change modified existing test files: ${check.test_files_changed.join(', ')}.`);
-  lines.push('Tests must not be removed, renamed, skipped or rewritten to pass: leave the existing tests as they are and change the code under test instead.');
+  const lines = [
+    `TESTS_WEAKENED: the run started with ${check.before_total} tests; this change leaves ${check.after_total}.`,
+  ];
+  if (check.missing_count > 0)
+    lines.push(
+      `${check.missing_count} test(s) that existed are gone or renamed:\n${listed(check.missing, check.missing_count)}`,
+    );
+  if (check.skipped_now_count > 0)
+    lines.push(
+      `${check.skipped_now_count} test(s) that ran are now skipped:\n${listed(check.skipped_now, check.skipped_now_count)}`,
+    );
+  if (check.test_files_changed.length > 0)
+    lines.push(`The change modified existing test files: ${check.test_files_changed.join(', ')}.`);
+  lines.push(
+    'Tests must not be removed, renamed, skipped or rewritten to pass: leave the existing tests as they are and change the code under test instead.',
+  );
   return lines.join('\n');
 }
 

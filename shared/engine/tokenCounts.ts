@@ -20,7 +20,10 @@ export type TokenCounts = z.infer<typeof TokenCountsSchema>;
 
 export const NO_TOKENS: TokenCounts = { prompt: 0, cached: 0, prefill: 0, generated: 0, calls: 0, estimated: false };
 
-type Tally = Pick<StepTokens, 'calls' | 'prompt_tokens' | 'completion_tokens'> & { cached_tokens?: number; estimated?: boolean };
+type Tally = Pick<StepTokens, 'calls' | 'prompt_tokens' | 'completion_tokens'> & {
+  cached_tokens?: number;
+  estimated?: boolean;
+};
 
 /** The sum of several tallies (a run's roles, a step's calls). */
 export function tokenCountsOf(tallies: Iterable<Tally>): TokenCounts {
@@ -57,11 +60,20 @@ export type MedianTokens = z.infer<typeof MedianTokensSchema>;
 export function medianTokens(tasks: readonly TokenCounts[]): MedianTokens | null {
   if (tasks.length === 0) return null;
   const of = (key: Exclude<keyof TokenCounts, 'estimated'>) => median(tasks.map((task) => task[key]));
-  return { prompt: of('prompt'), cached: of('cached'), prefill: of('prefill'), generated: of('generated'), calls: of('calls'), estimated: tasks.some((task) => task.estimated) };
+  return {
+    prompt: of('prompt'),
+    cached: of('cached'),
+    prefill: of('prefill'),
+    generated: of('generated'),
+    calls: of('calls'),
+    estimated: tasks.some((task) => task.estimated),
+  };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }

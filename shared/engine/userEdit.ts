@@ -15,7 +15,12 @@ export type UserFileEdit = z.infer<typeof UserFileEditSchema>;
 /** At most this many files in one decision: an edit at a gate is a touch-up, not a rewrite. */
 export const MAX_USER_EDITS = 50;
 
-export const UserEditFileSchema = z.object({ path: z.string(), added: z.number().int().nonnegative(), removed: z.number().int().nonnegative(), created: z.boolean() });
+export const UserEditFileSchema = z.object({
+  path: z.string(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  created: z.boolean(),
+});
 
 /** What applying a person's edits committed (`user_edit` event, `user_decision` outcome). */
 export const UserEditRecordSchema = z.object({

@@ -3,7 +3,14 @@ import type { RunLogEvent } from '../schemas/run';
 import { listAgentCalls } from './agentCalls';
 
 let seq = 0;
-const event = (role: RunLogEvent['role'], type: string, data: Record<string, unknown>): RunLogEvent => ({ ts: '2026-11-27T00:00:00.000Z', seq: ++seq, run_id: '20261127T000000Z', role, type, data });
+const event = (role: RunLogEvent['role'], type: string, data: Record<string, unknown>): RunLogEvent => ({
+  ts: '2026-11-27T00:00:00.000Z',
+  seq: ++seq,
+  run_id: '20261127T000000Z',
+  role,
+  type,
+  data,
+});
 const usage = { prompt_tokens: 100, completion_tokens: 7 };
 
 describe('listAgentCalls', () => {
@@ -18,10 +25,48 @@ describe('listAgentCalls', () => {
       event('coder', 'agent_failed', { purpose: 'code', reason: 'bad' }),
       event('supervisor', 'agent_call', { purpose: 'review_step', model: 'm', step_id: 'T1' }),
     ]);
-    expect(calls.map(({ call, role, purpose, stepId, promptTokens, completionTokens, outcome, recorded }) => ({ call, role, purpose, stepId, promptTokens, completionTokens, outcome, recorded }))).toEqual([
-      { call: 1, role: 'planner', purpose: 'plan', stepId: null, promptTokens: 100, completionTokens: 7, outcome: 'output', recorded: true },
-      { call: 2, role: 'coder', purpose: 'code', stepId: 'T1', promptTokens: null, completionTokens: null, outcome: 'failed', recorded: true },
-      { call: 3, role: 'supervisor', purpose: 'review_step', stepId: 'T1', promptTokens: null, completionTokens: null, outcome: 'interrupted', recorded: false },
+    expect(
+      calls.map(({ call, role, purpose, stepId, promptTokens, completionTokens, outcome, recorded }) => ({
+        call,
+        role,
+        purpose,
+        stepId,
+        promptTokens,
+        completionTokens,
+        outcome,
+        recorded,
+      })),
+    ).toEqual([
+      {
+        call: 1,
+        role: 'planner',
+        purpose: 'plan',
+        stepId: null,
+        promptTokens: 100,
+        completionTokens: 7,
+        outcome: 'output',
+        recorded: true,
+      },
+      {
+        call: 2,
+        role: 'coder',
+        purpose: 'code',
+        stepId: 'T1',
+        promptTokens: null,
+        completionTokens: null,
+        outcome: 'failed',
+        recorded: true,
+      },
+      {
+        call: 3,
+        role: 'supervisor',
+        purpose: 'review_step',
+        stepId: 'T1',
+        promptTokens: null,
+        completionTokens: null,
+        outcome: 'interrupted',
+        recorded: false,
+      },
     ]);
   });
 });

@@ -21,7 +21,12 @@ export interface AgentCallSummary {
   recorded: boolean;
 }
 
-const ENDS: Record<string, CallOutcome> = { agent_output: 'output', agent_declined: 'declined', agent_failed: 'failed', agent_raw: 'failed' };
+const ENDS: Record<string, CallOutcome> = {
+  agent_output: 'output',
+  agent_declined: 'declined',
+  agent_failed: 'failed',
+  agent_raw: 'failed',
+};
 
 /**
  * The run's agent calls in order, each paired with the first end event of its role after it (a role

@@ -21,7 +21,9 @@ export function strList(data: Record<string, unknown>, key: string): string[] {
 }
 
 export function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 export function records(value: unknown): Record<string, unknown>[] {

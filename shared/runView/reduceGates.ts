@@ -5,13 +5,19 @@ import type { GateView, RunView, VerdictView } from './types';
 
 /** Gate events; `view` is a draft whose containers were copied by the caller. */
 
-type GateEvent = RunEventOf<'gate_opened' | 'verdict' | 'gate_pending' | 'gate_decided' | 'gate_closed' | 'gate_unreviewed' | 'gate_fallback'>;
+type GateEvent = RunEventOf<
+  'gate_opened' | 'verdict' | 'gate_pending' | 'gate_decided' | 'gate_closed' | 'gate_unreviewed' | 'gate_fallback'
+>;
 
 function blankGate(gateId: string, event: GateEvent): GateView {
   const { data } = event;
   return {
     gateId,
-    kind: ('kind' in data ? data.kind : undefined) ?? ('gate' in data ? data.gate : undefined) ?? gateId.split('-')[0] ?? 'gate',
+    kind:
+      ('kind' in data ? data.kind : undefined) ??
+      ('gate' in data ? data.gate : undefined) ??
+      gateId.split('-')[0] ??
+      'gate',
     stepId: ('step_id' in data ? data.step_id : undefined) ?? null,
     mode: ('mode' in data ? data.mode : undefined) ?? 'auto',
     status: 'open',
@@ -38,7 +44,11 @@ function updateGate(view: RunView, event: GateEvent, change: (gate: GateView) =>
   return next;
 }
 
-function verdictFrom(data: Partial<Verdict> & { threshold?: number; escalation?: string | null; consecutive_issues?: number | null }, threshold: number | null, escalation: string | null): VerdictView | null {
+function verdictFrom(
+  data: Partial<Verdict> & { threshold?: number; escalation?: string | null; consecutive_issues?: number | null },
+  threshold: number | null,
+  escalation: string | null,
+): VerdictView | null {
   const { score } = data;
   if (score === undefined) return null;
   return {
@@ -55,7 +65,13 @@ function verdictFrom(data: Partial<Verdict> & { threshold?: number; escalation?:
 export function applyGateEvent(view: RunView, event: RunEvent): void {
   switch (event.type) {
     case 'gate_opened': {
-      const gate = updateGate(view, event, (current) => ({ ...current, mode: event.data.mode ?? current.mode, status: 'open', testFiles: event.data.test_files ?? [], unrelated: event.data.unrelated ?? [] }));
+      const gate = updateGate(view, event, (current) => ({
+        ...current,
+        mode: event.data.mode ?? current.mode,
+        status: 'open',
+        testFiles: event.data.test_files ?? [],
+        unrelated: event.data.unrelated ?? [],
+      }));
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), 'in_review');
       return;
     }
@@ -69,7 +85,9 @@ export function applyGateEvent(view: RunView, event: RunEvent): void {
         status: 'pending',
         testFiles: event.data.test_files ?? gate.testFiles,
         unrelated: event.data.unrelated ?? gate.unrelated,
-        verdict: gate.verdict ?? (saved ? verdictFrom(saved, event.data.threshold ?? null, event.data.escalation ?? null) : null),
+        verdict:
+          gate.verdict ??
+          (saved ? verdictFrom(saved, event.data.threshold ?? null, event.data.escalation ?? null) : null),
       }));
       view.status = 'waiting_for_gate';
       return;
@@ -85,7 +103,11 @@ export function applyGateEvent(view: RunView, event: RunEvent): void {
       return;
     case 'gate_closed': {
       const approved = event.data.approved === true;
-      const gate = updateGate(view, event, (current) => ({ ...current, status: approved ? 'approved' : 'rejected', decidedBy: event.data.by ?? current.decidedBy }));
+      const gate = updateGate(view, event, (current) => ({
+        ...current,
+        status: approved ? 'approved' : 'rejected',
+        decidedBy: event.data.by ?? current.decidedBy,
+      }));
       if (gate?.kind === 'plan') setPlanStatus(view, currentRootPlanId(view), approved ? 'approved' : 'rejected');
       return;
     }

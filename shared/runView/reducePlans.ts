@@ -45,7 +45,15 @@ export function applyPlan(view: RunView, event: RunEventOf<'plan'>): void {
   } else if (parentStepKey) {
     updateStep(view, parentStepKey, (step) => ({ ...step, subPlanIds: [...step.subPlanIds, planId] }));
   }
-  view.plans[planId] = { planId, depth, parentStepKey, analysis: event.data.analysis ?? '', stepKeys, status: 'proposed', seq: event.seq };
+  view.plans[planId] = {
+    planId,
+    depth,
+    parentStepKey,
+    analysis: event.data.analysis ?? '',
+    stepKeys,
+    status: 'proposed',
+    seq: event.seq,
+  };
 }
 
 function isClosed(status: PlanStatus): boolean {
@@ -72,7 +80,16 @@ function stepKeyOf(view: RunView, event: RunEvent): string | undefined {
   return stepId ? view.stepKeyById[stepId] : undefined;
 }
 
-export const NO_SPEND: StepSpend = { calls: 0, promptTokens: 0, cachedTokens: 0, generatedTokens: 0, estimated: false, callMs: 0, startedTs: null, endedTs: null };
+export const NO_SPEND: StepSpend = {
+  calls: 0,
+  promptTokens: 0,
+  cachedTokens: 0,
+  generatedTokens: 0,
+  estimated: false,
+  callMs: 0,
+  startedTs: null,
+  endedTs: null,
+};
 
 function ended(step: StepView, ts: string): StepSpend {
   return { ...step.spend, endedTs: ts };
@@ -88,7 +105,12 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     case 'step_started': {
       const planId = event.data.plan_id ?? null;
       const startedKey = planId && event.data.step_id ? `${planId}/${event.data.step_id}` : key;
-      updateStep(view, startedKey, (step) => ({ ...step, status: 'in_progress', attempts: step.attempts + 1, spend: { ...step.spend, startedTs: step.spend.startedTs ?? event.ts, endedTs: null } }));
+      updateStep(view, startedKey, (step) => ({
+        ...step,
+        status: 'in_progress',
+        attempts: step.attempts + 1,
+        spend: { ...step.spend, startedTs: step.spend.startedTs ?? event.ts, endedTs: null },
+      }));
       setPlanStatus(view, planId, 'in_progress');
       view.currentStepId = event.data.step_id ?? null;
       view.counters = { ...view.counters, fixCycle: 0 };
@@ -102,14 +124,25 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     }
     case 'step_completed': {
       const commits = event.data.commits ?? [];
-      updateStep(view, key, (step) => ({ ...step, status: 'completed', commits: commits.length > 0 ? commits : step.commits, spend: ended(step, event.ts) }));
+      updateStep(view, key, (step) => ({
+        ...step,
+        status: 'completed',
+        commits: commits.length > 0 ? commits : step.commits,
+        spend: ended(step, event.ts),
+      }));
       return;
     }
     case 'step_failed':
-      updateStep(view, key, (step) => ({ ...setStatus('failed', event.data.reason ?? null)(step), spend: ended(step, event.ts) }));
+      updateStep(view, key, (step) => ({
+        ...setStatus('failed', event.data.reason ?? null)(step),
+        spend: ended(step, event.ts),
+      }));
       return;
     case 'step_blocked':
-      updateStep(view, key, (step) => ({ ...setStatus('blocked', event.data.reason ?? null)(step), spend: ended(step, event.ts) }));
+      updateStep(view, key, (step) => ({
+        ...setStatus('blocked', event.data.reason ?? null)(step),
+        spend: ended(step, event.ts),
+      }));
       return;
     case 'subplan_finished': {
       const completed = event.data.completed === true;
@@ -119,7 +152,10 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
     case 'commit': {
       const { sha } = event.data;
       if (!sha) return;
-      view.commits = [...view.commits, { seq: event.seq, sha, taskId: event.data.step_id ?? null, files: event.data.files ?? [] }];
+      view.commits = [
+        ...view.commits,
+        { seq: event.seq, sha, taskId: event.data.step_id ?? null, files: event.data.files ?? [] },
+      ];
       updateStep(view, key, (step) => ({ ...step, commits: [...step.commits, sha] }));
       return;
     }
@@ -138,7 +174,10 @@ export function applyStepEvent(view: RunView, event: RunEvent): void {
  * stuck or aborted run's step failed with the run's reason; a run stopped to resume shows it `stopped`
  * until the resume, which takes it up again.
  */
-export function settleSteps(view: RunView, how: { ended: 'finished'; complete: boolean; reason: string } | { ended: 'stopped' } | { ended: 'resumed' }): void {
+export function settleSteps(
+  view: RunView,
+  how: { ended: 'finished'; complete: boolean; reason: string } | { ended: 'stopped' } | { ended: 'resumed' },
+): void {
   for (const [key, step] of Object.entries(view.steps)) {
     if (how.ended === 'resumed') {
       if (step.status === 'stopped') view.steps[key] = { ...step, status: 'in_progress' };

@@ -31,7 +31,15 @@ export function emptyRunView(runId: string | null = null): RunView {
     agents: {},
     active: null,
     callStarts: {},
-    counters: { fixCycle: 0, fixCycleMax: null, retries: 0, replans: 0, planAttempts: 0, consecutiveVerifyFailures: 0, totalVerifyLoops: 0 },
+    counters: {
+      fixCycle: 0,
+      fixCycleMax: null,
+      retries: 0,
+      replans: 0,
+      planAttempts: 0,
+      consecutiveVerifyFailures: 0,
+      totalVerifyLoops: 0,
+    },
     outcome: null,
     stopped: null,
     pausing: false,
@@ -100,7 +108,10 @@ export function isOrphaned(ranges: readonly SeqRange[], seq: number): boolean {
 
 /** A whole log (or every page read so far) to a view, skipping events a later resume redid. */
 export function buildRunView(events: readonly RunLogEvent[], runId: string | null = null): RunView {
-  return reduceRunEventBatch({ ...emptyRunView(runId ?? events[0]?.run_id ?? null), orphaned: orphanedRanges(events) }, events);
+  return reduceRunEventBatch(
+    { ...emptyRunView(runId ?? events[0]?.run_id ?? null), orphaned: orphanedRanges(events) },
+    events,
+  );
 }
 
 /** A resume names events after its last saved state; ones already reduced need a rebuild to drop. */
@@ -162,7 +173,11 @@ function applyEvent(view: RunView, event: RunEvent): void {
       view.tests = [...view.tests, testOf(event)];
       return;
     case 'fix_cycle':
-      view.counters = { ...view.counters, fixCycle: event.data.cycle ?? view.counters.fixCycle + 1, fixCycleMax: event.data.max ?? null };
+      view.counters = {
+        ...view.counters,
+        fixCycle: event.data.cycle ?? view.counters.fixCycle + 1,
+        fixCycleMax: event.data.max ?? null,
+      };
       return;
     case 'counters':
       view.counters = {
@@ -173,7 +188,10 @@ function applyEvent(view: RunView, event: RunEvent): void {
       };
       return;
     case 'replan':
-      view.counters = { ...view.counters, replans: Math.max(view.counters.replans, event.data.replan ?? view.counters.replans + 1) };
+      view.counters = {
+        ...view.counters,
+        replans: Math.max(view.counters.replans, event.data.replan ?? view.counters.replans + 1),
+      };
       return;
     case 'warning':
     case 'edit_rejected':
@@ -181,7 +199,12 @@ function applyEvent(view: RunView, event: RunEvent): void {
       view.warnings += 1;
       return;
     case 'run_stopped':
-      view.stopped = { status: event.data.status ?? 'aborted', exitCode: null, reason: event.data.reason ?? '', code: null };
+      view.stopped = {
+        status: event.data.status ?? 'aborted',
+        exitCode: null,
+        reason: event.data.reason ?? '',
+        code: null,
+      };
       view.status = event.data.status ?? 'aborted';
       view.pausing = false;
       view.active = null;
@@ -206,7 +229,12 @@ function applyEvent(view: RunView, event: RunEvent): void {
 
 function finish(view: RunView, event: RunEventOf<'run_finished'>): void {
   const status = event.data.status ?? 'failed';
-  view.outcome = { status, exitCode: event.data.exit_code ?? null, reason: event.data.reason ?? '', code: event.data.code ?? null };
+  view.outcome = {
+    status,
+    exitCode: event.data.exit_code ?? null,
+    reason: event.data.reason ?? '',
+    code: event.data.code ?? null,
+  };
   view.status = status;
   view.phase = 'finished';
   view.active = null;
@@ -216,23 +244,43 @@ function finish(view: RunView, event: RunEventOf<'run_finished'>): void {
   settleSteps(view, { ended: 'finished', complete: status === 'complete', reason: event.data.reason ?? status });
   for (const gateId of view.gateOrder) {
     const gate = view.gates[gateId];
-    if (gate && (gate.status === 'pending' || gate.status === 'open')) view.gates[gateId] = { ...gate, status: 'abandoned' };
+    if (gate && (gate.status === 'pending' || gate.status === 'open'))
+      view.gates[gateId] = { ...gate, status: 'abandoned' };
   }
 }
 
 function modelsOf(value: RunEventOf<'run_started'>['data']['models']): Record<string, string> {
   const models: Record<string, string> = {};
-  for (const [role, config] of Object.entries(value ?? {})) if (config) models[role] = typeof config === 'string' ? config : config.model;
+  for (const [role, config] of Object.entries(value ?? {}))
+    if (config) models[role] = typeof config === 'string' ? config : config.model;
   return models;
 }
 
 function agentOf(view: RunView, role: string): AgentStats {
-  return view.agents[role] ?? { role, calls: 0, promptTokens: 0, cachedTokens: 0, completionTokens: 0, estimated: false, callMs: 0, failures: 0, lastModel: null };
+  return (
+    view.agents[role] ?? {
+      role,
+      calls: 0,
+      promptTokens: 0,
+      cachedTokens: 0,
+      completionTokens: 0,
+      estimated: false,
+      callMs: 0,
+      failures: 0,
+      lastModel: null,
+    }
+  );
 }
 
 function startCall(view: RunView, event: RunEventOf<'agent_call'>): void {
   const model = event.data.model ?? null;
-  view.active = { role: event.role, purpose: event.data.purpose ?? '', stepId: event.data.step_id ?? null, model, sinceTs: event.ts };
+  view.active = {
+    role: event.role,
+    purpose: event.data.purpose ?? '',
+    stepId: event.data.step_id ?? null,
+    model,
+    sinceTs: event.ts,
+  };
   view.callStarts[event.role] = event.ts;
   view.agents[event.role] = { ...agentOf(view, event.role), lastModel: model ?? agentOf(view, event.role).lastModel };
 }
@@ -291,7 +339,9 @@ function testOf(event: RunEventOf<'test_result'>): TestView {
     status: data.status ?? 'INFRA_ERROR',
     exitCode: data.exit_code ?? null,
     counts: data.counts ?? null,
-    firstFailure: data.first_failure ? { testId: data.first_failure.test_id, message: data.first_failure.message } : null,
+    firstFailure: data.first_failure
+      ? { testId: data.first_failure.test_id, message: data.first_failure.message }
+      : null,
     reason: data.reason ?? null,
     verifyRunId: data.verify_run_id ?? null,
     durationMs: data.duration_ms ?? null,

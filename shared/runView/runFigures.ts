@@ -38,7 +38,9 @@ export function eventsAfter(events: readonly RunLogEvent[], seq: number): RunLog
  * logs a few events after its last save, so the log alone would show stale counters.
  */
 export function runFigures(view: RunView, state: RunState, after: readonly RunLogEvent[]): RunFigures {
-  const stateStep = state.plans.flatMap((plan) => plan.steps).find((candidate) => candidate.id === state.current_step_id);
+  const stateStep = state.plans
+    .flatMap((plan) => plan.steps)
+    .find((candidate) => candidate.id === state.current_step_id);
   const lastVerify = view.tests.filter((test) => isVerification(test.purpose)).at(-1)?.status ?? null;
   const figures: RunFigures = {
     attempts: stateStep?.attempts ?? 0,

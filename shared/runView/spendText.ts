@@ -5,7 +5,13 @@ import type { AgentStats, StepSpend } from './types';
 const count = (value: number): string => (value >= 10_000 ? `${(value / 1000).toFixed(1)}k` : String(value));
 
 /** `3 calls · 12.3k in (10.0k cached) · 456 out`, `~` before estimated counts (oracle, replay); null for no calls. */
-export function tokensText(spend: { calls: number; promptTokens: number; cachedTokens: number; generatedTokens: number; estimated: boolean }): string | null {
+export function tokensText(spend: {
+  calls: number;
+  promptTokens: number;
+  cachedTokens: number;
+  generatedTokens: number;
+  estimated: boolean;
+}): string | null {
   if (spend.calls === 0) return null;
   const mark = spend.estimated ? '~' : '';
   return `${spend.calls} call${spend.calls === 1 ? '' : 's'} · ${mark}${count(spend.promptTokens)} in (${mark}${count(spend.cachedTokens)} cached) · ${mark}${count(spend.generatedTokens)} out`;
@@ -22,7 +28,11 @@ export function stepDurationMs(spend: StepSpend, now: string | null): number | n
 export function stepSpendText(spend: StepSpend, now: string | null): string | null {
   const tokens = tokensText(spend);
   const duration = stepDurationMs(spend, now);
-  const parts = [tokens, spend.callMs > 0 ? `model ${formatDuration(spend.callMs)}` : null, duration !== null ? `${formatDuration(duration)} in all` : null].filter((part): part is string => part !== null);
+  const parts = [
+    tokens,
+    spend.callMs > 0 ? `model ${formatDuration(spend.callMs)}` : null,
+    duration !== null ? `${formatDuration(duration)} in all` : null,
+  ].filter((part): part is string => part !== null);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
 

@@ -7,7 +7,20 @@ import { z } from 'zod';
  * cut to fit the model's window, no longer separable); `context`: a file, excerpt, map or
  * note placed in the message; `answer` / `tool`: a Scout's earlier actions and their tools' results.
  */
-export const CallPartSourceSchema = z.enum(['prompt', 'input', 'human', 'human_edit', 'supervisor', 'engine', 'tests', 'tester', 'mixed', 'context', 'answer', 'tool']);
+export const CallPartSourceSchema = z.enum([
+  'prompt',
+  'input',
+  'human',
+  'human_edit',
+  'supervisor',
+  'engine',
+  'tests',
+  'tester',
+  'mixed',
+  'context',
+  'answer',
+  'tool',
+]);
 export type CallPartSource = z.infer<typeof CallPartSourceSchema>;
 
 export const CallPartSchema = z.object({
@@ -25,11 +38,19 @@ export const CallPartSchema = z.object({
 });
 export type CallPart = z.infer<typeof CallPartSchema>;
 
-export const CallMessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), parts: z.array(CallPartSchema) });
+export const CallMessageSchema = z.object({
+  role: z.enum(['system', 'user', 'assistant']),
+  parts: z.array(CallPartSchema),
+});
 export type CallMessage = z.infer<typeof CallMessageSchema>;
 
 /** One model call's tokens: `cached_tokens` of the prompt came from a reused prefix, the rest was evaluated. */
-export const CallTokensSchema = z.object({ prompt_tokens: z.number(), cached_tokens: z.number(), completion_tokens: z.number(), estimated: z.boolean().default(false) });
+export const CallTokensSchema = z.object({
+  prompt_tokens: z.number(),
+  cached_tokens: z.number(),
+  completion_tokens: z.number(),
+  estimated: z.boolean().default(false),
+});
 
 /**
  * `.lathe/runs/<id>/calls/<n>.json`: what agent call n (its `agent_call` event's `call`) sent and got
@@ -57,16 +78,33 @@ export const AgentCallRecordSchema = z.object({
     message: z.string().nullable().default(null),
   }),
   /** Every model call this agent call made, retries included, with its tokens (null: no count came, or a record written before). */
-  attempts: z.array(z.object({ ok: z.boolean(), code: z.string().nullable(), message: z.string().nullable(), usage: CallTokensSchema.nullable().default(null) })),
+  attempts: z.array(
+    z.object({
+      ok: z.boolean(),
+      code: z.string().nullable(),
+      message: z.string().nullable(),
+      usage: CallTokensSchema.nullable().default(null),
+    }),
+  ),
   /**
    * Summed over the attempts. `cached_tokens`: prompt tokens served from a reused KV-cache prefix (the rest,
    * prompt − cached, was new prefill); `estimated`: oracle/replay counts. Both absent in older records.
    */
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), cached_tokens: z.number().default(0), estimated: z.boolean().default(false) }),
+  usage: z.object({
+    prompt_tokens: z.number(),
+    completion_tokens: z.number(),
+    cached_tokens: z.number().default(0),
+    estimated: z.boolean().default(false),
+  }),
 });
 export type AgentCallRecord = z.infer<typeof AgentCallRecordSchema>;
 
-const GATE_WORDS: Record<string, string> = { plan: 'plan gate', code: 'code gate', step: 'step gate', goal: 'goal gate' };
+const GATE_WORDS: Record<string, string> = {
+  plan: 'plan gate',
+  code: 'code gate',
+  step: 'step gate',
+  goal: 'goal gate',
+};
 
 /** The line shown before a part whose origin matters to a reader ("the human's words reached the Coder here"), or null. */
 export function partOrigin(part: Pick<CallPart, 'source' | 'gate' | 'field'>): string | null {
@@ -77,7 +115,9 @@ export function partOrigin(part: Pick<CallPart, 'source' | 'gate' | 'field'>): s
     case 'human_edit':
       return `from the human's rewrite of the Supervisor's verdict${at}`;
     case 'supervisor':
-      return part.field === 'supervisor_note' ? "from the Supervisor's escalation note" : `from the Supervisor's verdict${at}`;
+      return part.field === 'supervisor_note'
+        ? "from the Supervisor's escalation note"
+        : `from the Supervisor's verdict${at}`;
     case 'engine':
       return 'from the engine';
     case 'tests':

@@ -51,7 +51,9 @@ export const PreflightErrorDataSchema = z.object({ problems: z.array(PreflightPr
 export type PreflightErrorData = z.infer<typeof PreflightErrorDataSchema>;
 
 /** The problems of a PREFLIGHT_FAILED error that crossed a boundary as plain data; null for any other error. */
-export function preflightProblemsOf(error: { code?: unknown; data?: unknown } | null | undefined): PreflightProblem[] | null {
+export function preflightProblemsOf(
+  error: { code?: unknown; data?: unknown } | null | undefined,
+): PreflightProblem[] | null {
   if (!error || error.code !== PREFLIGHT_FAILED) return null;
   const parsed = PreflightErrorDataSchema.safeParse(error.data);
   return parsed.success ? parsed.data.problems : null;

@@ -9,7 +9,10 @@ const repoPath = z
 /** One file of a proposed change: its text before and after (null: absent on that side). */
 export const ProposedFileChangeSchema = z
   .object({ path: repoPath, before: z.string().nullable(), after: z.string().nullable() })
-  .refine((change) => change.before !== null || change.after !== null, 'a file absent before and after changes nothing');
+  .refine(
+    (change) => change.before !== null || change.after !== null,
+    'a file absent before and after changes nothing',
+  );
 export type ProposedFileChange = z.infer<typeof ProposedFileChangeSchema>;
 
 /** What a change is for, as the engine knows it when the change arrives (docs/context.md, "Scope of a change"). */

@@ -4,7 +4,11 @@ import { ModelRoleSchema } from './roles';
 
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
-export const RecentRepoSchema = z.object({ path: z.string().max(4096), name: z.string().max(255), openedAt: z.string() });
+export const RecentRepoSchema = z.object({
+  path: z.string().max(4096),
+  name: z.string().max(255),
+  openedAt: z.string(),
+});
 
 /** The app's settings file (`<data dir>/settings.json`), validated on read and on every change. */
 export const SettingsSchema = z.object({
@@ -15,9 +19,18 @@ export const SettingsSchema = z.object({
   /** Model spec for every role unless a role has its own. */
   defaultModel: z.string().max(4096).nullable().default(null),
   roleModels: z.partialRecord(ModelRoleSchema, z.string().min(1).max(4096)).default({}),
-  timeLimitMinutes: z.number().int().min(1).max(24 * 60).nullable().default(null),
+  timeLimitMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .nullable()
+    .default(null),
   gates: GateModesSchema.partial().default({}),
-  shellAllowlist: z.array(z.string().min(1).max(128)).max(64).default(['pytest', 'npm test', 'git', 'pip', 'npm', 'make']),
+  shellAllowlist: z
+    .array(z.string().min(1).max(128))
+    .max(64)
+    .default(['pytest', 'npm test', 'git', 'pip', 'npm', 'make']),
   theme: ThemeSchema.default('system'),
   recentRepos: z.array(RecentRepoSchema).max(10).default([]),
 });

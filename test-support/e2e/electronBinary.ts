@@ -10,7 +10,10 @@ export type ElectronBinary = { found: true; executablePath: string } | { found: 
 export function findElectronBinary(root = process.cwd(), env: NodeJS.ProcessEnv = process.env): ElectronBinary {
   const packageDir = path.join(root, 'node_modules', 'electron');
   if (env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const candidate = path.join(env.ELECTRON_OVERRIDE_DIST_PATH, process.platform === 'win32' ? 'electron.exe' : 'electron');
+    const candidate = path.join(
+      env.ELECTRON_OVERRIDE_DIST_PATH,
+      process.platform === 'win32' ? 'electron.exe' : 'electron',
+    );
     if (fs.existsSync(candidate)) return { found: true, executablePath: candidate };
     return { found: false, reason: `ELECTRON_OVERRIDE_DIST_PATH is set but ${candidate} does not exist` };
   }
@@ -24,6 +27,7 @@ export function findElectronBinary(root = process.cwd(), env: NodeJS.ProcessEnv 
     };
   }
   const executablePath = path.join(packageDir, 'dist', fs.readFileSync(pathFile, 'utf8').trim());
-  if (!fs.existsSync(executablePath)) return { found: false, reason: `the Electron binary named in path.txt is missing: ${executablePath}` };
+  if (!fs.existsSync(executablePath))
+    return { found: false, reason: `the Electron binary named in path.txt is missing: ${executablePath}` };
   return { found: true, executablePath };
 }

@@ -19,7 +19,9 @@ export const test = base.extend<{ app: LatheApp }, WorkerFixtures>({
   serveUrl: [
     async ({}, use, workerInfo) => {
       if (workerInfo.project.name !== 'web') return use('');
-      const child: ChildProcessWithoutNullStreams = spawnLathe(['serve', '--port', '0'], { env: { LATHE_HOME: makeTempDir('lathe-home-') } });
+      const child: ChildProcessWithoutNullStreams = spawnLathe(['serve', '--port', '0'], {
+        env: { LATHE_HOME: makeTempDir('lathe-home-') },
+      });
       const url = await waitForLine(child, /^http:\/\/127\.0\.0\.1:/);
       await use(url);
       const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -17,7 +17,21 @@ export function writeGateTranscript(dir: string): string {
   const [coderT1, coderFix, coderT2] = byRole('coder');
   const [testerFail, testerPass, testerT2] = byRole('tester');
   const [planGate, fixPlanReview, codeGateT1, , codeGateT2, stepGateT2, goalGate] = byRole('supervisor');
-  if (!plan || !coderT1 || !coderFix || !coderT2 || !testerFail || !testerPass || !testerT2 || !planGate || !fixPlanReview || !codeGateT1 || !codeGateT2 || !stepGateT2 || !goalGate) {
+  if (
+    !plan ||
+    !coderT1 ||
+    !coderFix ||
+    !coderT2 ||
+    !testerFail ||
+    !testerPass ||
+    !testerT2 ||
+    !planGate ||
+    !fixPlanReview ||
+    !codeGateT1 ||
+    !codeGateT2 ||
+    !stepGateT2 ||
+    !goalGate
+  ) {
     throw new Error('the bundled supervised transcript changed shape');
   }
   const evenLengthTest = {
@@ -35,9 +49,17 @@ export function writeGateTranscript(dir: string): string {
   };
   const stepGateLow = {
     role: 'supervisor',
-    json: { approved: false, score: 64, issues: ['No test covers an even-length list'], feedback: 'median() looks right, but add a test for an even-length list.' },
+    json: {
+      approved: false,
+      score: 64,
+      issues: ['No test covers an even-length list'],
+      feedback: 'median() looks right, but add a test for an even-length list.',
+    },
   };
-  const supervisor = (score: number, feedback: string) => ({ role: 'supervisor', json: { approved: true, score, issues: [], feedback } });
+  const supervisor = (score: number, feedback: string) => ({
+    role: 'supervisor',
+    json: { approved: true, score, issues: [], feedback },
+  });
   return writeReplay(dir, 'js-stats.supervised-human-gates', [
     plan,
     planGate,
@@ -49,7 +71,15 @@ export function writeGateTranscript(dir: string): string {
     codeGateT1,
     stepGateLow,
     evenLengthTest,
-    { role: 'tester', json: { task_id: 'T1', summary: 'All five tests pass, including the even-length case.', findings: [], fix_plan: [] } },
+    {
+      role: 'tester',
+      json: {
+        task_id: 'T1',
+        summary: 'All five tests pass, including the even-length case.',
+        findings: [],
+        fix_plan: [],
+      },
+    },
     supervisor(90, 'The new test covers the even-length case.'),
     supervisor(91, 'Step complete: tests pass, including the new one.'),
     coderT2,
@@ -67,8 +97,7 @@ export function writeGateTranscript(dir: string): string {
  */
 /** The dev-agent Coder's whole fix of js-stats' median(), as a unified diff. */
 export const MEDIAN_FIX = {
-  diff:
-    '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -7,5 +7,7 @@\n /** Middle value of a non-empty list of numbers (the mean of the two middle values for an even count). */\n export function median(values) {\n   if (values.length === 0) throw new RangeError(\'median() of an empty list\');\n-  return mean(values);\n+  const sorted = [...values].sort((a, b) => a - b);\n+  const middle = Math.floor(sorted.length / 2);\n+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;\n }\n',
+  diff: "--- a/src/stats.js\n+++ b/src/stats.js\n@@ -7,5 +7,7 @@\n /** Middle value of a non-empty list of numbers (the mean of the two middle values for an even count). */\n export function median(values) {\n   if (values.length === 0) throw new RangeError('median() of an empty list');\n-  return mean(values);\n+  const sorted = [...values].sort((a, b) => a - b);\n+  const middle = Math.floor(sorted.length / 2);\n+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;\n }\n",
 };
 
 export function writeSlowCoderTranscript(dir: string, name: string, delayMs: number): string {
@@ -84,5 +113,9 @@ export function writeSlowCoderTranscript(dir: string, name: string, delayMs: num
  */
 export function writeHumanGatesTranscript(dir: string): string {
   const bundled = readReplay('js-stats.supervised.json').outputs as Entry[];
-  return writeReplay(dir, 'js-stats.supervised-human-only', bundled.filter((entry) => entry.role !== 'supervisor'));
+  return writeReplay(
+    dir,
+    'js-stats.supervised-human-only',
+    bundled.filter((entry) => entry.role !== 'supervisor'),
+  );
 }

@@ -16,7 +16,8 @@ export async function screen(page: Page, name: string, options: { fullPage?: boo
 export function watchPageProblems(page: Page): string[] {
   const problems: string[] = [];
   void page.addInitScript({
-    content: "document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber));",
+    content:
+      "document.addEventListener('securitypolicyviolation', (event) => console.error('Content Security Policy violation: ' + event.violatedDirective + ' ' + event.blockedURI + ' at ' + event.sourceFile + ':' + event.lineNumber + ':' + event.columnNumber));",
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {

@@ -13,7 +13,10 @@ export interface SlowModelServer {
  * A loopback OpenAI-compatible server that streams each answer slowly, piece by piece, as a local
  * model would: the window's live token stream can be watched while the agent works.
  */
-export async function startSlowModelServer(answers: unknown[], options: { pieceChars?: number; pieceDelayMs?: number } = {}): Promise<SlowModelServer> {
+export async function startSlowModelServer(
+  answers: unknown[],
+  options: { pieceChars?: number; pieceDelayMs?: number } = {},
+): Promise<SlowModelServer> {
   const pieceChars = options.pieceChars ?? 6;
   const pieceDelayMs = options.pieceDelayMs ?? 40;
   const state = { requests: 0 };
@@ -34,11 +37,15 @@ export async function startSlowModelServer(answers: unknown[], options: { pieceC
         if (response.destroyed) return clearInterval(timer);
         const piece = pieces[index++];
         if (piece !== undefined) {
-          response.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`);
+          response.write(
+            `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`,
+          );
           return;
         }
         clearInterval(timer);
-        response.write(`data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 900, completion_tokens: pieces.length } })}\n\n`);
+        response.write(
+          `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 900, completion_tokens: pieces.length } })}\n\n`,
+        );
         response.end('data: [DONE]\n\n');
       }, pieceDelayMs);
       response.on('close', () => clearInterval(timer));

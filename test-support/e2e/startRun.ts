@@ -2,7 +2,12 @@ import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** Opens the repository in the window and starts a dev-agent run with every gate off on the given model spec; returns the run id. */
-export async function startDevAgentRun(page: Page, repoDir: string, spec: string, goal = 'Fix median() in src/stats.js so the median test passes.'): Promise<string> {
+export async function startDevAgentRun(
+  page: Page,
+  repoDir: string,
+  spec: string,
+  goal = 'Fix median() in src/stats.js so the median test passes.',
+): Promise<string> {
   await page.getByRole('button', { name: 'New run', exact: true }).click();
   await page.getByLabel('Repository path').fill(repoDir);
   await page.getByRole('button', { name: 'Open', exact: true }).click();

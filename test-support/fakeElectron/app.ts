@@ -82,7 +82,9 @@ export class FakeApp extends EventEmitter {
   }
 
   getVersion(): string {
-    const manifest = JSON.parse(fs.readFileSync(path.join(this.options.appPath, 'package.json'), 'utf8')) as { version: string };
+    const manifest = JSON.parse(fs.readFileSync(path.join(this.options.appPath, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     return manifest.version;
   }
 

@@ -17,14 +17,19 @@ function fixture(preload: string, html = '<!doctype html><title>t</title>') {
   fs.writeFileSync(path.join(dir, 'index.html'), html);
   fs.writeFileSync(path.join(dir, 'package.json'), '{"version":"1.0.0"}');
   const electron = new FakeElectron({ appPath: dir, userData: dir });
-  const modules = electron.mainModules() as { BrowserWindow: new (options: object) => FakeBrowserWindow; session: { defaultSession: unknown } };
+  const modules = electron.mainModules() as {
+    BrowserWindow: new (options: object) => FakeBrowserWindow;
+    session: { defaultSession: unknown };
+  };
   return { dir, electron, modules };
 }
 
 async function open(preload: string, webPreferences: object = {}) {
   const { dir, electron, modules } = fixture(preload);
   electron.app.emitReady();
-  const window = new modules.BrowserWindow({ webPreferences: { preload: path.join(dir, 'preload.cjs'), ...webPreferences } });
+  const window = new modules.BrowserWindow({
+    webPreferences: { preload: path.join(dir, 'preload.cjs'), ...webPreferences },
+  });
   await window.loadFile('index.html');
   const page = window.webContents.page;
   if (!page) throw new Error('no page');
@@ -37,7 +42,9 @@ describe('ipc', () => {
     electron.ipcMain.handle('a', (_event, value) => ({ doubled: (value as number) * 2 }));
     expect(() => electron.ipcMain.handle('a', () => 1)).toThrow("Attempted to register a second handler for 'a'");
     expect(await page.ipcRenderer.invoke('a', 21)).toEqual({ doubled: 42 });
-    await expect(page.ipcRenderer.invoke('b')).rejects.toThrow("Error invoking remote method 'b': Error: No handler registered for 'b'");
+    await expect(page.ipcRenderer.invoke('b')).rejects.toThrow(
+      "Error invoking remote method 'b': Error: No handler registered for 'b'",
+    );
     electron.ipcMain.handle('c', () => {
       throw new Error('boom');
     });
@@ -71,7 +78,14 @@ describe('the sandboxed preload and the context bridge', () => {
       const { contextBridge } = require('electron');
       const found = ['events', 'timers', 'url', 'fs', 'child_process', 'path'].map((name) => { try { require(name); return name + ':ok'; } catch (e) { return name + ':' + e.message; } });
       contextBridge.exposeInMainWorld('found', found);`);
-    expect(page.window.found).toEqual(['events:ok', 'timers:ok', 'url:ok', 'fs:module not found: fs', 'child_process:module not found: child_process', 'path:module not found: path']);
+    expect(page.window.found).toEqual([
+      'events:ok',
+      'timers:ok',
+      'url:ok',
+      'fs:module not found: fs',
+      'child_process:module not found: child_process',
+      'path:module not found: path',
+    ]);
     expect(electron.log).toEqual([]);
   });
 
@@ -88,7 +102,10 @@ describe('the sandboxed preload and the context bridge', () => {
         fail: () => { const e = new Error('nope'); e.code = 'X'; throw e; },
         echo: (value) => value,
       });`);
-    const api = page.window.api as Record<string, (...args: unknown[]) => unknown> & { state: { list: number[] }; thing: object };
+    const api = page.window.api as Record<string, (...args: unknown[]) => unknown> & {
+      state: { list: number[] };
+      thing: object;
+    };
     expect(Object.isFrozen(api) && Object.isFrozen(api.state.list)).toBe(true);
     expect(api.thing).toEqual({ own: 1 });
     expect(api.grow?.()).toEqual([1, 2, 3]);
@@ -109,11 +126,19 @@ describe('the sandboxed preload and the context bridge', () => {
   });
 
   it('refuses a key that is already on window, and the bridge itself without context isolation', async () => {
-    const twice = await open("const { contextBridge } = require('electron'); contextBridge.exposeInMainWorld('a', 1); contextBridge.exposeInMainWorld('a', 2);");
+    const twice = await open(
+      "const { contextBridge } = require('electron'); contextBridge.exposeInMainWorld('a', 1); contextBridge.exposeInMainWorld('a', 2);",
+    );
     expect(twice.page.window.a).toBe(1);
-    expect(twice.electron.log.map((entry) => entry.text).join('\n')).toContain('Cannot bind an API on top of an existing property on the window object');
-    const unisolated = await open("require('electron').contextBridge.exposeInMainWorld('a', 1);", { contextIsolation: false });
-    expect(unisolated.electron.log.map((entry) => entry.text).join('\n')).toContain('contextBridge API can only be used when contextIsolation is enabled');
+    expect(twice.electron.log.map((entry) => entry.text).join('\n')).toContain(
+      'Cannot bind an API on top of an existing property on the window object',
+    );
+    const unisolated = await open("require('electron').contextBridge.exposeInMainWorld('a', 1);", {
+      contextIsolation: false,
+    });
+    expect(unisolated.electron.log.map((entry) => entry.text).join('\n')).toContain(
+      'contextBridge API can only be used when contextIsolation is enabled',
+    );
   });
 
   it('puts Node in the page itself only with nodeIntegration', async () => {
@@ -128,7 +153,10 @@ describe('windows, navigation and the session', () => {
     expect(() => new modules.BrowserWindow({})).toThrow('Cannot create BrowserWindow before app is ready');
     expect(() => modules.session.defaultSession).toThrow('Session can only be received when app is ready');
     electron.app.emitReady();
-    await expect(new modules.BrowserWindow({}).loadFile('missing.html')).rejects.toMatchObject({ code: 'ERR_FILE_NOT_FOUND', errno: -6 });
+    await expect(new modules.BrowserWindow({}).loadFile('missing.html')).rejects.toMatchObject({
+      code: 'ERR_FILE_NOT_FOUND',
+      errno: -6,
+    });
   });
 
   it("emits will-navigate for the page's own navigations, not for loadURL, and honours preventDefault", async () => {
@@ -160,7 +188,9 @@ describe('windows, navigation and the session', () => {
     const { electron, window } = await open('');
     expect(await electron.session.requestPermission(window.webContents, 'media')).toBe(true);
     expect(electron.session.checkPermission(window.webContents, 'notifications')).toBe(true);
-    expect(await electron.session.filterRequest(window.webContents, 'https://example.com/', 'xhr')).toEqual({ cancelled: false });
+    expect(await electron.session.filterRequest(window.webContents, 'https://example.com/', 'xhr')).toEqual({
+      cancelled: false,
+    });
   });
 
   it('quits in order (before-quit, windows close, will-quit, quit) and stops where a step is prevented', async () => {

@@ -21,7 +21,11 @@ export interface LaunchedApp {
 }
 
 /** Polls until `probe` returns a value (the shell's start-up is a chain of promises). */
-export async function eventually<T>(probe: () => T | null | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => T | null | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -36,7 +40,9 @@ export async function eventually<T>(probe: () => T | null | undefined | false, w
  * Electron 45 main process, as `electron .` would: the main script runs, 'ready' fires after its first
  * tick, and this resolves once the first window's page (with its preload) has loaded.
  */
-export async function launchApp(options: Omit<FakeElectronOptions, 'appPath'> & { appPath?: string; bundle?: string }): Promise<LaunchedApp> {
+export async function launchApp(
+  options: Omit<FakeElectronOptions, 'appPath'> & { appPath?: string; bundle?: string },
+): Promise<LaunchedApp> {
   const electron = await startMainProcess(options);
   const window = await eventually(() => electron.windows[0], 'the first window');
   await window.webContents.whenLoaded();
@@ -45,7 +51,9 @@ export async function launchApp(options: Omit<FakeElectronOptions, 'appPath'> & 
 }
 
 /** Runs the main script and fires 'ready', without waiting for any window. */
-export async function startMainProcess(options: Omit<FakeElectronOptions, 'appPath'> & { appPath?: string; bundle?: string }): Promise<FakeElectron> {
+export async function startMainProcess(
+  options: Omit<FakeElectronOptions, 'appPath'> & { appPath?: string; bundle?: string },
+): Promise<FakeElectron> {
   ensureAppBuilt();
   const electron = new FakeElectron({ appPath: APP_ROOT, ...options });
   await loadMainBundle(electron, options.bundle ?? BUILT.main);
@@ -55,7 +63,9 @@ export async function startMainProcess(options: Omit<FakeElectronOptions, 'appPa
 }
 
 /** A launched app whose user-data folder and process are cleaned up by the returned function. */
-export async function launchTestApp(options: { userData?: string } & Partial<Omit<FakeElectronOptions, 'appPath'>> = {}): Promise<LaunchedApp & { userData: string; close(): void }> {
+export async function launchTestApp(
+  options: { userData?: string } & Partial<Omit<FakeElectronOptions, 'appPath'>> = {},
+): Promise<LaunchedApp & { userData: string; close(): void }> {
   const userData = options.userData ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-electron-data-'));
   const launched = await launchApp({ ...options, userData });
   return {

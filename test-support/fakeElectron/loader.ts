@@ -13,10 +13,43 @@ const REGISTRY = Symbol.for('lathe.fakeElectron.worlds');
 const QUERY = 'lathe-fake-electron';
 /** The main-process module names of Electron 45; those the fake does not model throw when used. */
 const MAIN_MODULES = [
-  'app', 'autoUpdater', 'BaseWindow', 'BrowserWindow', 'clipboard', 'contentTracing', 'crashReporter', 'desktopCapturer', 'dialog',
-  'globalShortcut', 'inAppPurchase', 'ipcMain', 'Menu', 'MenuItem', 'MessageChannelMain', 'nativeImage', 'nativeTheme', 'net', 'netLog',
-  'Notification', 'powerMonitor', 'powerSaveBlocker', 'protocol', 'pushNotifications', 'safeStorage', 'screen', 'session', 'ShareMenu',
-  'shell', 'systemPreferences', 'TouchBar', 'Tray', 'utilityProcess', 'View', 'webContents', 'WebContentsView', 'webFrameMain',
+  'app',
+  'autoUpdater',
+  'BaseWindow',
+  'BrowserWindow',
+  'clipboard',
+  'contentTracing',
+  'crashReporter',
+  'desktopCapturer',
+  'dialog',
+  'globalShortcut',
+  'inAppPurchase',
+  'ipcMain',
+  'Menu',
+  'MenuItem',
+  'MessageChannelMain',
+  'nativeImage',
+  'nativeTheme',
+  'net',
+  'netLog',
+  'Notification',
+  'powerMonitor',
+  'powerSaveBlocker',
+  'protocol',
+  'pushNotifications',
+  'safeStorage',
+  'screen',
+  'session',
+  'ShareMenu',
+  'shell',
+  'systemPreferences',
+  'TouchBar',
+  'Tray',
+  'utilityProcess',
+  'View',
+  'webContents',
+  'WebContentsView',
+  'webFrameMain',
 ];
 
 const hooks = `
@@ -62,6 +95,9 @@ export async function loadMainBundle(world: FakeElectron, file: string): Promise
     registered = true;
   }
   const modules = world.mainModules();
-  registry().set(world.id, Object.fromEntries(MAIN_MODULES.map((name) => [name, name in modules ? modules[name] : unmodelled(name)])));
+  registry().set(
+    world.id,
+    Object.fromEntries(MAIN_MODULES.map((name) => [name, name in modules ? modules[name] : unmodelled(name)])),
+  );
   await nativeImport(`${pathToFileURL(file).href}?${QUERY}=${world.id}`);
 }

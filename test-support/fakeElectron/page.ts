@@ -43,8 +43,13 @@ export function documentCsp(html: string): Record<string, string[]> | null {
 /** The sub-resources a document asks for: scripts, stylesheets, module preloads. */
 export function documentSubresources(html: string): { url: string; resourceType: 'script' | 'stylesheet' | 'other' }[] {
   const found: { url: string; resourceType: 'script' | 'stylesheet' | 'other' }[] = [];
-  for (const match of html.matchAll(/<script\b[^>]*\bsrc=["']([^"']+)["']/gi)) found.push({ url: match[1] ?? '', resourceType: 'script' });
-  for (const match of html.matchAll(/<link\b[^>]*\bhref=["']([^"']+)["'][^>]*>/gi)) found.push({ url: match[1] ?? '', resourceType: /rel=["']stylesheet["']/i.test(match[0]) ? 'stylesheet' : 'other' });
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc=["']([^"']+)["']/gi))
+    found.push({ url: match[1] ?? '', resourceType: 'script' });
+  for (const match of html.matchAll(/<link\b[^>]*\bhref=["']([^"']+)["'][^>]*>/gi))
+    found.push({
+      url: match[1] ?? '',
+      resourceType: /rel=["']stylesheet["']/i.test(match[0]) ? 'stylesheet' : 'other',
+    });
   return found;
 }
 
@@ -58,7 +63,10 @@ export class FakePage {
   readonly isolatedWorld: Realm;
   /** The page's `window` (its main world's global object). */
   readonly window: Record<string, unknown>;
-  readonly ipcRenderer: EventEmitter & { invoke(channel: string, ...args: unknown[]): Promise<unknown>; send(channel: string, ...args: unknown[]): void };
+  readonly ipcRenderer: EventEmitter & {
+    invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+    send(channel: string, ...args: unknown[]): void;
+  };
   readonly csp: Record<string, string[]> | null;
   /** The keys the preload put on `window` through the context bridge, in order. */
   readonly exposedKeys: string[] = [];
@@ -119,7 +127,10 @@ export class FakePage {
   }
 
   private pageConsole(): Pick<Console, 'log' | 'warn' | 'error' | 'info' | 'debug'> {
-    const say = (level: 'log' | 'warn' | 'error') => (...args: unknown[]) => this.host.console(level, args.map(String).join(' '));
+    const say =
+      (level: 'log' | 'warn' | 'error') =>
+      (...args: unknown[]) =>
+        this.host.console(level, args.map(String).join(' '));
     return { log: say('log'), info: say('log'), debug: say('log'), warn: say('warn'), error: say('error') };
   }
 
@@ -145,11 +156,17 @@ export class FakePage {
     return {
       exposeInMainWorld: (key: string, api: unknown) => {
         requireIsolation();
-        if (Object.hasOwn(this.window, key)) throw new Error('Cannot bind an API on top of an existing property on the window object');
+        if (Object.hasOwn(this.window, key))
+          throw new Error('Cannot bind an API on top of an existing property on the window object');
         const proxy = passValue(api, isolated, main);
         if (proxy !== null && typeof proxy === 'object') deepFreeze(proxy);
         else if (typeof proxy === 'function') deepFreeze(proxy);
-        Object.defineProperty(this.window, key, { value: proxy, writable: false, configurable: false, enumerable: true });
+        Object.defineProperty(this.window, key, {
+          value: proxy,
+          writable: false,
+          configurable: false,
+          enumerable: true,
+        });
         this.exposedKeys.push(key);
       },
       exposeInIsolatedWorld: () => {
@@ -164,7 +181,14 @@ export class FakePage {
     try {
       if (!path.isAbsolute(preloadPath)) throw new Error(`preload script must have an absolute path: ${preloadPath}`);
       const source = fs.readFileSync(preloadPath, 'utf8');
-      const electron = { contextBridge: this.contextBridge(), ipcRenderer: this.ipcRenderer, webFrame: {}, webUtils: {}, crashReporter: {}, nativeImage: {} };
+      const electron = {
+        contextBridge: this.contextBridge(),
+        ipcRenderer: this.ipcRenderer,
+        webFrame: {},
+        webUtils: {},
+        crashReporter: {},
+        nativeImage: {},
+      };
       const exports = {};
       const module = { exports };
       if (this.prefs.sandbox) {
@@ -183,14 +207,49 @@ export class FakePage {
           if (loaded.has(name)) return loaded.get(name);
           throw new Error(`module not found: ${name}`);
         };
-        const preloadProcess = Object.assign(new EventEmitter(), { type: 'renderer', sandboxed: true, contextIsolated: this.prefs.contextIsolation, platform: process.platform, arch: process.arch, versions: { ...process.versions }, env: {} });
-        const fn = vm.compileFunction(source, ['require', 'process', 'exports', 'module', 'Buffer', 'global', 'setImmediate', 'clearImmediate'], { parsingContext: this.isolatedWorld.context, filename: preloadPath });
-        fn(preloadRequire, preloadProcess, exports, module, Buffer, vm.runInContext('globalThis', this.isolatedWorld.context), setImmediate, clearImmediate);
+        const preloadProcess = Object.assign(new EventEmitter(), {
+          type: 'renderer',
+          sandboxed: true,
+          contextIsolated: this.prefs.contextIsolation,
+          platform: process.platform,
+          arch: process.arch,
+          versions: { ...process.versions },
+          env: {},
+        });
+        const fn = vm.compileFunction(
+          source,
+          ['require', 'process', 'exports', 'module', 'Buffer', 'global', 'setImmediate', 'clearImmediate'],
+          { parsingContext: this.isolatedWorld.context, filename: preloadPath },
+        );
+        fn(
+          preloadRequire,
+          preloadProcess,
+          exports,
+          module,
+          Buffer,
+          vm.runInContext('globalThis', this.isolatedWorld.context),
+          setImmediate,
+          clearImmediate,
+        );
       } else {
         const nodeRequire = createNodeRequire();
-        const unsandboxedRequire = (name: string) => (name === 'electron' || name === 'electron/renderer' ? electron : nodeRequire(name));
-        const fn = vm.compileFunction(source, ['require', 'module', 'exports', '__filename', '__dirname', 'process', 'Buffer', 'global'], { parsingContext: this.isolatedWorld.context, filename: preloadPath });
-        fn(unsandboxedRequire, module, exports, preloadPath, path.dirname(preloadPath), process, Buffer, vm.runInContext('globalThis', this.isolatedWorld.context));
+        const unsandboxedRequire = (name: string) =>
+          name === 'electron' || name === 'electron/renderer' ? electron : nodeRequire(name);
+        const fn = vm.compileFunction(
+          source,
+          ['require', 'module', 'exports', '__filename', '__dirname', 'process', 'Buffer', 'global'],
+          { parsingContext: this.isolatedWorld.context, filename: preloadPath },
+        );
+        fn(
+          unsandboxedRequire,
+          module,
+          exports,
+          preloadPath,
+          path.dirname(preloadPath),
+          process,
+          Buffer,
+          vm.runInContext('globalThis', this.isolatedWorld.context),
+        );
       }
     } catch (error) {
       // Electron logs the failure, tells the main process ('preload-error') and loads the page anyway.

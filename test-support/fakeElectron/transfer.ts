@@ -34,8 +34,14 @@ export interface Realm {
 }
 
 export function realmOf(context: vm.Context): Realm {
-  const intrinsics = vm.runInContext('({ Object, Array, Error, Promise })', context) as Pick<Realm, 'Object' | 'Array' | 'Error' | 'Promise'>;
-  const factory = vm.runInContext('(impl) => function () { return impl(this, Array.prototype.slice.call(arguments)); }', context) as Realm['makeFunction'];
+  const intrinsics = vm.runInContext('({ Object, Array, Error, Promise })', context) as Pick<
+    Realm,
+    'Object' | 'Array' | 'Error' | 'Promise'
+  >;
+  const factory = vm.runInContext(
+    '(impl) => function () { return impl(this, Array.prototype.slice.call(arguments)); }',
+    context,
+  ) as Realm['makeFunction'];
   return { context, ...intrinsics, makeFunction: factory };
 }
 
@@ -67,8 +73,18 @@ function isPlainObject(value: object): boolean {
 }
 
 /** Passes one value from `source` to `destination` the way the context bridge does. */
-export function passValue(value: unknown, source: Realm, destination: Realm, cache = new Map<unknown, unknown>(), depth = 0, receiver: unknown = undefined): unknown {
-  if (depth >= MAX_DEPTH) throw new TypeError('Electron contextBridge recursion depth exceeded.  Nested objects deeper than 1000 are not supported.');
+export function passValue(
+  value: unknown,
+  source: Realm,
+  destination: Realm,
+  cache = new Map<unknown, unknown>(),
+  depth = 0,
+  receiver: unknown = undefined,
+): unknown {
+  if (depth >= MAX_DEPTH)
+    throw new TypeError(
+      'Electron contextBridge recursion depth exceeded.  Nested objects deeper than 1000 are not supported.',
+    );
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value;
   if (cache.has(value)) return cache.get(value);
 
@@ -122,14 +138,23 @@ export function passValue(value: unknown, source: Realm, destination: Realm, cac
 }
 
 /** A bridged call: arguments copied in, the result (or the error's message) copied back out. */
-function callAcross(fn: (...args: unknown[]) => unknown, receiver: unknown, args: unknown[], calling: Realm, owning: Realm): unknown {
+function callAcross(
+  fn: (...args: unknown[]) => unknown,
+  receiver: unknown,
+  args: unknown[],
+  calling: Realm,
+  owning: Realm,
+): unknown {
   const cache = new Map<unknown, unknown>();
   const passedArgs = args.map((arg) => passValue(arg, calling, owning, cache));
   let result: unknown;
   try {
     result = fn.apply(receiver, passedArgs);
   } catch (error) {
-    const message = error !== null && typeof error === 'object' && typeof (error as Error).message === 'string' ? (error as Error).message : 'An unknown exception occurred in the isolated context, an error occurred but a valid exception was not thrown.';
+    const message =
+      error !== null && typeof error === 'object' && typeof (error as Error).message === 'string'
+        ? (error as Error).message
+        : 'An unknown exception occurred in the isolated context, an error occurred but a valid exception was not thrown.';
     throw new calling.Error(message);
   }
   try {
@@ -145,7 +170,8 @@ export function deepFreeze(value: object, seen = new Set<object>()): void {
   seen.add(value);
   for (const key of Object.getOwnPropertyNames(value)) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== null && (typeof child === 'object' || typeof child === 'function') && !types.isTypedArray(child)) deepFreeze(child, seen);
+    if (child !== null && (typeof child === 'object' || typeof child === 'function') && !types.isTypedArray(child))
+      deepFreeze(child, seen);
   }
   Object.freeze(value);
 }

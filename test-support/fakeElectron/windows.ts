@@ -2,7 +2,12 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BrowserWindowConstructorOptions, HandlerDetails, WebPreferences, WindowOpenHandlerResponse } from 'electron';
+import type {
+  BrowserWindowConstructorOptions,
+  HandlerDetails,
+  WebPreferences,
+  WindowOpenHandlerResponse,
+} from 'electron';
 import { documentSubresources, FakePage, type EffectiveWebPreferences } from './page';
 import type { FakeSession } from './session';
 import { cloneForIpc } from './transfer';
@@ -14,7 +19,11 @@ export interface WindowWorld {
   session: FakeSession;
   windows: FakeBrowserWindow[];
   /** `ipcRenderer.invoke` arriving in the main process from a frame of `contents`. */
-  dispatchInvoke(contents: FakeWebContents, channel: string, args: unknown[]): Promise<{ result?: unknown; error?: string }>;
+  dispatchInvoke(
+    contents: FakeWebContents,
+    channel: string,
+    args: unknown[],
+  ): Promise<{ result?: unknown; error?: string }>;
   dispatchMessage(contents: FakeWebContents, channel: string, args: unknown[]): void;
   windowClosed(window: FakeBrowserWindow): void;
   log: { level: string; text: string }[];
@@ -175,11 +184,25 @@ export class FakeWebContents extends EventEmitter {
 
   /** The page calls `window.open(url)` (or a link with target=_blank). Returns the new window, if any. */
   openWindowFromPage(url: string, frameName = '', features = ''): FakeBrowserWindow | null {
-    const details = { url: new URL(url, this.page?.url).href, frameName, features, disposition: 'new-window', referrer: { url: this.getURL(), policy: 'strict-origin-when-cross-origin' }, postBody: undefined } as HandlerDetails;
+    const details = {
+      url: new URL(url, this.page?.url).href,
+      frameName,
+      features,
+      disposition: 'new-window',
+      referrer: { url: this.getURL(), policy: 'strict-origin-when-cross-origin' },
+      postBody: undefined,
+    } as HandlerDetails;
     if (!this.windowOpenHandler) return this.createChild(details, {});
     const response = this.windowOpenHandler(details);
-    if (typeof response !== 'object' || response === null || (response.action !== 'allow' && response.action !== 'deny')) {
-      this.world.log.push({ level: 'error', text: "The window open handler response must be an object with an 'action' property of 'allow' or 'deny'." });
+    if (
+      typeof response !== 'object' ||
+      response === null ||
+      (response.action !== 'allow' && response.action !== 'deny')
+    ) {
+      this.world.log.push({
+        level: 'error',
+        text: "The window open handler response must be an object with an 'action' property of 'allow' or 'deny'.",
+      });
       return null;
     }
     if (response.action === 'deny') return null;
@@ -195,7 +218,10 @@ export class FakeWebContents extends EventEmitter {
 
   private createChild(details: HandlerDetails, overrides: BrowserWindowConstructorOptions): FakeBrowserWindow {
     // A child inherits its opener's web preferences (Electron's makeWebPreferences).
-    const child = new FakeBrowserWindow(this.world, { ...overrides, webPreferences: { ...this.owner.options.webPreferences, ...overrides.webPreferences } });
+    const child = new FakeBrowserWindow(this.world, {
+      ...overrides,
+      webPreferences: { ...this.owner.options.webPreferences, ...overrides.webPreferences },
+    });
     this.emit('did-create-window', child, details);
     void child.webContents.loadURL(details.url).catch(() => undefined);
     return child;
@@ -213,14 +239,23 @@ export class FakeWebContents extends EventEmitter {
     this.page = new FakePage(url, html, this.prefs, {
       invoke: (channel, args) => this.world.dispatchInvoke(this, channel, args),
       send: (channel, args) => this.world.dispatchMessage(this, channel, args),
-      reportPreloadError: (preloadPath, error) => this.emit('preload-error', { preventDefault() {} }, preloadPath, error),
+      reportPreloadError: (preloadPath, error) =>
+        this.emit('preload-error', { preventDefault() {} }, preloadPath, error),
       console: (level, text) => this.world.log.push({ level, text }),
     });
     for (const resource of documentSubresources(html)) {
       const resourceUrl = new URL(resource.url, url).href;
       const result = await this.world.session.filterRequest(this, resourceUrl, resource.resourceType);
-      if (result.cancelled) this.world.log.push({ level: 'error', text: `Failed to load resource: net::ERR_BLOCKED_BY_CLIENT ${resourceUrl}` });
-      else if (resourceUrl.startsWith('file:') && !fs.existsSync(fileURLToPath(resourceUrl))) this.world.log.push({ level: 'error', text: `Failed to load resource: net::ERR_FILE_NOT_FOUND ${resourceUrl}` });
+      if (result.cancelled)
+        this.world.log.push({
+          level: 'error',
+          text: `Failed to load resource: net::ERR_BLOCKED_BY_CLIENT ${resourceUrl}`,
+        });
+      else if (resourceUrl.startsWith('file:') && !fs.existsSync(fileURLToPath(resourceUrl)))
+        this.world.log.push({
+          level: 'error',
+          text: `Failed to load resource: net::ERR_FILE_NOT_FOUND ${resourceUrl}`,
+        });
     }
     this.emit('did-navigate', { preventDefault() {} }, url, 200, 'OK');
     this.emit('dom-ready', { preventDefault() {} });
@@ -230,7 +265,11 @@ export class FakeWebContents extends EventEmitter {
 
   private failLoad(url: string, errorCode: number, errorDescription: string): Promise<never> {
     this.emit('did-fail-load', { preventDefault() {} }, errorCode, errorDescription, url, true);
-    const error = Object.assign(new Error(`${errorDescription} (${errorCode}) loading '${url}'`), { errno: errorCode, code: errorDescription, url });
+    const error = Object.assign(new Error(`${errorDescription} (${errorCode}) loading '${url}'`), {
+      errno: errorCode,
+      code: errorDescription,
+      url,
+    });
     return Promise.reject(error);
   }
 }

@@ -1,5 +1,11 @@
 import { EventEmitter } from 'node:events';
-import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, NotificationConstructorOptions, OpenDialogOptions, OpenDialogReturnValue } from 'electron';
+import type {
+  BrowserWindowConstructorOptions,
+  MenuItemConstructorOptions,
+  NotificationConstructorOptions,
+  OpenDialogOptions,
+  OpenDialogReturnValue,
+} from 'electron';
 import { FakeApp, type AppOptions } from './app';
 import { FakeMenu, FakeMenuItem, normaliseAccelerator, type RoleTarget } from './menu';
 import { FakeSession } from './session';
@@ -19,7 +25,8 @@ export class FakeIpcMain extends EventEmitter {
 
   handle(channel: string, handler: InvokeHandler): void {
     if (this.invokeHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
-    if (typeof handler !== 'function') throw new TypeError(`Expected handler to be a function, but found type '${typeof handler}'`);
+    if (typeof handler !== 'function')
+      throw new TypeError(`Expected handler to be a function, but found type '${typeof handler}'`);
     this.invokeHandlers.set(channel, handler);
   }
 
@@ -73,13 +80,16 @@ export class FakeElectron implements WindowWorld {
 
   constructor(options: FakeElectronOptions) {
     this.platform = options.platform ?? process.platform;
-    this.app = new FakeApp({ platform: this.platform, otherInstanceRunning: false, ...options }, {
-      closeAllWindows: () => {
-        for (const window of [...this.windows]) window.close();
-        return this.windows.length === 0;
+    this.app = new FakeApp(
+      { platform: this.platform, otherInstanceRunning: false, ...options },
+      {
+        closeAllWindows: () => {
+          for (const window of [...this.windows]) window.close();
+          return this.windows.length === 0;
+        },
+        windowCount: () => this.windows.length,
       },
-      windowCount: () => this.windows.length,
-    });
+    );
   }
 
   isReady(): boolean {
@@ -95,10 +105,22 @@ export class FakeElectron implements WindowWorld {
   }
 
   /** The renderer's `ipcRenderer.invoke`, delivered the way lib/browser/ipc-dispatch.ts does. */
-  async dispatchInvoke(contents: FakeWebContents, channel: string, args: unknown[]): Promise<{ result?: unknown; error?: string }> {
+  async dispatchInvoke(
+    contents: FakeWebContents,
+    channel: string,
+    args: unknown[],
+  ): Promise<{ result?: unknown; error?: string }> {
     await new Promise((resolve) => setImmediate(resolve));
     const frame = contents.mainFrame;
-    const event = { type: 'frame', sender: contents, senderFrame: frame, processId: frame.processId, frameId: frame.routingId, frameTreeNodeId: frame.frameTreeNodeId, preventDefault() {} };
+    const event = {
+      type: 'frame',
+      sender: contents,
+      senderFrame: frame,
+      processId: frame.processId,
+      frameId: frame.routingId,
+      frameTreeNodeId: frame.frameTreeNodeId,
+      preventDefault() {},
+    };
     const handler = this.ipcMain.invokeHandlers.get(channel);
     if (!handler) return { error: String(new Error(`No handler registered for '${channel}'`)) };
     try {
@@ -111,7 +133,13 @@ export class FakeElectron implements WindowWorld {
   }
 
   dispatchMessage(contents: FakeWebContents, channel: string, args: unknown[]): void {
-    setImmediate(() => this.ipcMain.emit(channel, { type: 'frame', sender: contents, senderFrame: contents.mainFrame }, ...cloneForIpc(args)));
+    setImmediate(() =>
+      this.ipcMain.emit(
+        channel,
+        { type: 'frame', sender: contents, senderFrame: contents.mainFrame },
+        ...cloneForIpc(args),
+      ),
+    );
   }
 
   /** The modules of `import { … } from 'electron'` in the main process. */
@@ -163,7 +191,10 @@ export class FakeElectron implements WindowWorld {
       fromPartition: () => world.session,
     };
     const dialog = {
-      showOpenDialog: (windowOrOptions: FakeBrowserWindow | OpenDialogOptions, maybeOptions?: OpenDialogOptions): Promise<OpenDialogReturnValue> => {
+      showOpenDialog: (
+        windowOrOptions: FakeBrowserWindow | OpenDialogOptions,
+        maybeOptions?: OpenDialogOptions,
+      ): Promise<OpenDialogReturnValue> => {
         const window = windowOrOptions instanceof FakeBrowserWindow ? windowOrOptions : null;
         const options = (window ? maybeOptions : windowOrOptions) as OpenDialogOptions;
         world.dialogs.push({ window, options });
@@ -180,13 +211,29 @@ export class FakeElectron implements WindowWorld {
       },
     };
     const webContents = { getAllWebContents: () => world.windows.map((window) => window.webContents) };
-    return { app: this.app, BrowserWindow, ipcMain: this.ipcMain, Menu, MenuItem: FakeMenuItem, Notification, session, dialog, shell, webContents };
+    return {
+      app: this.app,
+      BrowserWindow,
+      ipcMain: this.ipcMain,
+      Menu,
+      MenuItem: FakeMenuItem,
+      Notification,
+      session,
+      dialog,
+      shell,
+      webContents,
+    };
   }
 
   /** The user presses a key combination with a window focused: the application menu's accelerator fires. */
   pressAccelerator(keys: string): boolean {
     const wanted = normaliseAccelerator(keys, this.platform);
-    const entry = this.applicationMenu?.flatten().find(({ item }) => item.accelerator !== undefined && normaliseAccelerator(item.accelerator, this.platform) === wanted);
+    const entry = this.applicationMenu
+      ?.flatten()
+      .find(
+        ({ item }) =>
+          item.accelerator !== undefined && normaliseAccelerator(item.accelerator, this.platform) === wanted,
+      );
     if (!entry) return false;
     entry.item.activate(this.roleTarget());
     return true;

@@ -44,7 +44,18 @@ const HUGE = 'x'.repeat(10 * 1024 * 1024);
 function kindsFor(role: string): FaultKind[] {
   const always: FaultKind[] = ['bad_json', 'cut_at_max_tokens', 'huge_string'];
   if (role === 'planner') return [...always, 'unknown_task_ids', 'cyclic_dependencies'];
-  if (role === 'coder' || role === 'editor') return [...always, 'empty_edits', 'path_escapes_repo', 'absolute_path', 'git_dir', 'edit_tests', 'control_chars_in_path', 'diff_does_not_apply', 'wrong_code'];
+  if (role === 'coder' || role === 'editor')
+    return [
+      ...always,
+      'empty_edits',
+      'path_escapes_repo',
+      'absolute_path',
+      'git_dir',
+      'edit_tests',
+      'control_chars_in_path',
+      'diff_does_not_apply',
+      'wrong_code',
+    ];
   if (role === 'supervisor') return [...always, 'supervisor_rejects'];
   if (role === 'tester') return [...always, 'tester_lies'];
   return always;
@@ -66,15 +77,28 @@ export function corrupt(kind: FaultKind, answer: unknown): string {
     case 'cut_at_max_tokens':
       return json.slice(0, Math.max(1, Math.floor(json.length * 0.6)));
     case 'huge_string':
-      return JSON.stringify({ ...(answer as object), report: HUGE, feedback: HUGE, summary: HUGE, reason: HUGE, content: HUGE });
+      return JSON.stringify({
+        ...(answer as object),
+        report: HUGE,
+        feedback: HUGE,
+        summary: HUGE,
+        reason: HUGE,
+        content: HUGE,
+      });
     case 'unknown_task_ids': {
-      const plan = structuredClone(answer) as { tasks?: { id: string }[]; steps?: { id: string; depends_on: string[] }[] };
+      const plan = structuredClone(answer) as {
+        tasks?: { id: string }[];
+        steps?: { id: string; depends_on: string[] }[];
+      };
       if (plan.tasks?.[1]) plan.tasks[1].id = 'T9';
       if (plan.steps?.[1]) plan.steps[1].depends_on = ['T7'];
       return JSON.stringify(plan);
     }
     case 'cyclic_dependencies': {
-      const plan = structuredClone(answer) as { tasks?: { id: string }[]; steps?: { id: string; depends_on: string[] }[] };
+      const plan = structuredClone(answer) as {
+        tasks?: { id: string }[];
+        steps?: { id: string; depends_on: string[] }[];
+      };
       if (plan.steps?.[0] && plan.steps[1]) {
         plan.steps[0].depends_on = ['T2'];
         plan.steps[1].depends_on = ['T1'];
@@ -91,11 +115,19 @@ export function corrupt(kind: FaultKind, answer: unknown): string {
     case 'git_dir':
       return JSON.stringify(editsLike(answer, '.git/hooks/pre-commit', '#!/bin/sh\necho pwned\n'));
     case 'edit_tests':
-      return JSON.stringify(editsLike(answer, 'test/stats.test.js', "import { test } from 'node:test';\ntest('always passes', () => {});\n"));
+      return JSON.stringify(
+        editsLike(
+          answer,
+          'test/stats.test.js',
+          "import { test } from 'node:test';\ntest('always passes', () => {});\n",
+        ),
+      );
     case 'control_chars_in_path':
       return JSON.stringify(editsLike(answer, 'src/\u0007bell\u202Eevil.js', 'export {};\n'));
     case 'diff_does_not_apply':
-      return JSON.stringify({ diff: '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -40,3 +40,3 @@\n-this line is not there\n+nor is this\n context\n' });
+      return JSON.stringify({
+        diff: '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -40,3 +40,3 @@\n-this line is not there\n+nor is this\n context\n',
+      });
     case 'wrong_code':
       return JSON.stringify(editsLike(answer, 'src/stats.js', STATS.wrong));
     case 'supervisor_rejects':
@@ -119,7 +151,15 @@ export interface FaultLog {
 export function createFaultyModel(options: { rate: number; seed: number }): { router: ModelRouter; log: FaultLog } {
   const random = seededRandom(options.seed);
   const log: FaultLog = { calls: 0, corrupted: [] };
-  const usage = { model: 'faulty', promptTokens: 100, completionTokens: 50, reusedPrefixTokens: 0, timeToFirstTokenMs: 1, totalMs: 1, tokensPerSecond: 50 };
+  const usage = {
+    model: 'faulty',
+    promptTokens: 100,
+    completionTokens: 50,
+    reusedPrefixTokens: 0,
+    timeToFirstTokenMs: 1,
+    totalMs: 1,
+    tokensPerSecond: 50,
+  };
   const router: ModelRouter = {
     specFor: () => 'faulty',
     dispose: async () => {},
@@ -134,7 +174,13 @@ export function createFaultyModel(options: { rate: number; seed: number }): { ro
         raw = corrupt(kind, answer);
       }
       const parsed = parseModelOutput(raw, request.schema);
-      if (!parsed.ok) return { ok: false, error: { code: 'INVALID_OUTPUT', message: parsed.message, retryable: true }, raw: raw.slice(0, 4000), usage };
+      if (!parsed.ok)
+        return {
+          ok: false,
+          error: { code: 'INVALID_OUTPUT', message: parsed.message, retryable: true },
+          raw: raw.slice(0, 4000),
+          usage,
+        };
       return { ok: true, value: parsed.value, raw: raw.slice(0, 4000), usage, droppedContext: [] };
     },
   };

@@ -28,7 +28,19 @@ export function oracleAnswer(request: GenerateRequest<unknown>): unknown {
     case 'supervisor':
       return { approved: true, score: 90, issues: [], feedback: 'meets the criteria' };
     case 'scout':
-      return { action: 'answer', report: { summary: 'median() in src/stats.js returns the mean', repo_map: ['src/stats.js'], target_files: ['src/stats.js'], apis: ['median(values)'], constraints: [], prior_art: [], verification_tips: ['node --test'], hypotheses: ['median never sorts'] } };
+      return {
+        action: 'answer',
+        report: {
+          summary: 'median() in src/stats.js returns the mean',
+          repo_map: ['src/stats.js'],
+          target_files: ['src/stats.js'],
+          apis: ['median(values)'],
+          constraints: [],
+          prior_art: [],
+          verification_tips: ['node --test'],
+          hypotheses: ['median never sorts'],
+        },
+      };
     default:
       return {};
   }
@@ -37,8 +49,20 @@ export function oracleAnswer(request: GenerateRequest<unknown>): unknown {
 export const TASKS_PLAN = {
   plan_id: 'plan_0001',
   tasks: [
-    { id: 'T1', title: 'Fix median()', rationale: 'it returns the mean', acceptance: 'the median test passes', artifacts: ['src/stats.js'] },
-    { id: 'T2', title: 'Document the functions', rationale: 'the goal asks for it', acceptance: 'README.md documents both', artifacts: ['README.md'] },
+    {
+      id: 'T1',
+      title: 'Fix median()',
+      rationale: 'it returns the mean',
+      acceptance: 'the median test passes',
+      artifacts: ['src/stats.js'],
+    },
+    {
+      id: 'T2',
+      title: 'Document the functions',
+      rationale: 'the goal asks for it',
+      acceptance: 'README.md documents both',
+      artifacts: ['README.md'],
+    },
   ],
 };
 
@@ -46,8 +70,24 @@ export const STEPS_PLAN = {
   plan_id: 'plan_0001',
   analysis: 'fix median, then document',
   steps: [
-    { id: 'T1', title: 'Fix median()', description: 'sort a copy, take the middle', acceptance: 'the median test passes', complexity: 'simple', depends_on: [], artifacts: ['src/stats.js'] },
-    { id: 'T2', title: 'Document the functions', description: 'add an API section', acceptance: 'README.md documents both', complexity: 'simple', depends_on: ['T1'], artifacts: ['README.md'] },
+    {
+      id: 'T1',
+      title: 'Fix median()',
+      description: 'sort a copy, take the middle',
+      acceptance: 'the median test passes',
+      complexity: 'simple',
+      depends_on: [],
+      artifacts: ['src/stats.js'],
+    },
+    {
+      id: 'T2',
+      title: 'Document the functions',
+      description: 'add an API section',
+      acceptance: 'README.md documents both',
+      complexity: 'simple',
+      depends_on: ['T1'],
+      artifacts: ['README.md'],
+    },
   ],
 };
 
@@ -90,7 +130,11 @@ function proposals(request: GenerateRequest<unknown>, input: Input): unknown[] {
   const current = (file: string) => currentContent(request, file) ?? '';
   return [
     { edits: files.map((file) => ({ path: file, content: wanted[file] })) },
-    { diff: files.map((file) => createTwoFilesPatch(`a/${file}`, `b/${file}`, current(file), wanted[file] ?? '')).join('') },
+    {
+      diff: files
+        .map((file) => createTwoFilesPatch(`a/${file}`, `b/${file}`, current(file), wanted[file] ?? ''))
+        .join(''),
+    },
     { edits: files.map((file) => ({ path: file, search: current(file), replace: wanted[file] })) },
   ];
 }

@@ -34,7 +34,10 @@ function originalTestsPass(repo: ReturnType<typeof makeExampleRepo>, ref: string
   const scratch = makeTempDir('lathe-green-');
   try {
     repo.git('worktree', 'add', '--quiet', '--detach', scratch, ref);
-    fs.copyFileSync(path.join(APP_ROOT, 'resources', 'examples', 'js-stats', 'test', 'stats.test.js'), path.join(scratch, 'test', 'stats.test.js'));
+    fs.copyFileSync(
+      path.join(APP_ROOT, 'resources', 'examples', 'js-stats', 'test', 'stats.test.js'),
+      path.join(scratch, 'test', 'stats.test.js'),
+    );
     return spawnSync(process.execPath, ['--test'], { cwd: scratch, stdio: 'ignore', timeout: 30_000 }).status === 0;
   } finally {
     repo.git('worktree', 'remove', '--force', scratch);
@@ -62,9 +65,21 @@ export async function runFaultCase(workflow: WorkflowName, rate: number, seed: n
   let worktreeParent: string | null = null;
   try {
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: workflow, model });
-    const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...createDefaultDeps(), createModels: () => router } });
-    const run = startRun(env, { repoRoot: repo.dir, goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8'), config });
-    const outcome = await Promise.race([run.then((state) => ({ state })), new Promise<null>((resolve) => setTimeout(() => resolve(null), CASE_LIMIT_MS))]);
+    const env = createEngineEnv({
+      appRoot: APP_ROOT,
+      dataDir,
+      retryBackoffMs: 1,
+      deps: { ...createDefaultDeps(), createModels: () => router },
+    });
+    const run = startRun(env, {
+      repoRoot: repo.dir,
+      goal: fs.readFileSync(path.join(repo.dir, 'lathe.goal.txt'), 'utf8'),
+      config,
+    });
+    const outcome = await Promise.race([
+      run.then((state) => ({ state })),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), CASE_LIMIT_MS)),
+    ]);
     if (outcome === null) {
       status = 'hang';
     } else {
@@ -74,8 +89,12 @@ export async function runFaultCase(workflow: WorkflowName, rate: number, seed: n
       reason = state.result?.reason ?? '';
       if (!DEFINED.includes(state.status)) problems.push(`undefined status ${state.status}`);
       const limits = state.config.limits;
-      for (const plan of state.plans) for (const step of plan.steps) if (step.attempts > limits.max_attempts_per_task) problems.push(`${step.id}: ${step.attempts} attempts > ${limits.max_attempts_per_task}`);
-      if (limits.hard_stop_verify_loops > 0 && state.counters.total_verify_loops > limits.hard_stop_verify_loops) problems.push('verify loops over the hard stop');
+      for (const plan of state.plans)
+        for (const step of plan.steps)
+          if (step.attempts > limits.max_attempts_per_task)
+            problems.push(`${step.id}: ${step.attempts} attempts > ${limits.max_attempts_per_task}`);
+      if (limits.hard_stop_verify_loops > 0 && state.counters.total_verify_loops > limits.hard_stop_verify_loops)
+        problems.push('verify loops over the hard stop');
       green = state.status === 'complete' && state.branch !== null && originalTestsPass(repo, state.branch);
     }
   } catch (error) {
@@ -85,16 +104,25 @@ export async function runFaultCase(workflow: WorkflowName, rate: number, seed: n
   if (repo.git('status', '--porcelain') !== '') problems.push("the user's work tree changed");
   if (fs.readFileSync(sentinel, 'utf8') !== 'untouched\n') problems.push('a file outside the repo changed');
   const outside = listing(parent).filter((entry) => !entry.startsWith('data'));
-  if (outside.join('\n') !== before.parent.filter((entry) => !entry.startsWith('data')).join('\n')) problems.push(`files appeared outside the repo: ${outside.join(', ')}`);
+  if (outside.join('\n') !== before.parent.filter((entry) => !entry.startsWith('data')).join('\n'))
+    problems.push(`files appeared outside the repo: ${outside.join(', ')}`);
   if (fs.existsSync('/tmp/lathe-absolute-escape.txt')) problems.push('an absolute path outside the repo was written');
-  if ((worktreeParent && fs.existsSync(path.join(worktreeParent, 'outside-the-repo.txt'))) || fs.existsSync(path.join(path.dirname(repo.dir), 'outside-the-repo.txt'))) problems.push('a ../ path was written');
+  if (
+    (worktreeParent && fs.existsSync(path.join(worktreeParent, 'outside-the-repo.txt'))) ||
+    fs.existsSync(path.join(path.dirname(repo.dir), 'outside-the-repo.txt'))
+  )
+    problems.push('a ../ path was written');
   repo.remove();
   fs.rmSync(parent, { recursive: true, force: true });
   return { workflow, rate, seed, status, reason, green, problems, faults: log, ms: Date.now() - started };
 }
 
 /** Runs cases `concurrency` at a time. */
-export async function sweep(cases: { workflow: WorkflowName; rate: number; seed: number }[], concurrency: number, onCase: (result: CaseResult) => void = () => {}): Promise<CaseResult[]> {
+export async function sweep(
+  cases: { workflow: WorkflowName; rate: number; seed: number }[],
+  concurrency: number,
+  onCase: (result: CaseResult) => void = () => {},
+): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   let next = 0;
   const worker = async () => {
@@ -110,7 +138,11 @@ export async function sweep(cases: { workflow: WorkflowName; rate: number; seed:
   return results;
 }
 
-export function greenShare(results: CaseResult[], workflow: WorkflowName, rate: number): { runs: number; green: number; share: number } {
+export function greenShare(
+  results: CaseResult[],
+  workflow: WorkflowName,
+  rate: number,
+): { runs: number; green: number; share: number } {
   const matching = results.filter((result) => result.workflow === workflow && result.rate === rate);
   const green = matching.filter((result) => result.green).length;
   return { runs: matching.length, green, share: matching.length === 0 ? 0 : green / matching.length };

@@ -6,7 +6,8 @@
 /** GPT-2's bytes_to_unicode: printable bytes map to themselves, the rest to U+0100 onwards. */
 export function byteToUnicodeTable(): string[] {
   const table: string[] = new Array<string>(256);
-  const printable = (byte: number) => (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || (byte >= 174 && byte <= 255);
+  const printable = (byte: number) =>
+    (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || (byte >= 174 && byte <= 255);
   let next = 0;
   for (let byte = 0; byte < 256; byte++) {
     table[byte] = printable(byte) ? String.fromCodePoint(byte) : String.fromCodePoint(256 + next++);
@@ -25,7 +26,8 @@ export interface ByteBpeVocab {
 }
 
 // Rough English frequency order, so the first merges look like real ones (" t", "he", "in", ...).
-const ALPHABET_ORDER = ' etaoinshrdlucmfwypvbgkjqxz"{}:,[]._-0123456789ETAOINSHRDLUCMFWYPVBGKJQXZ\n/()=;\'<>!?*#+&%$@\\|~^`\t';
+const ALPHABET_ORDER =
+  ' etaoinshrdlucmfwypvbgkjqxz"{}:,[]._-0123456789ETAOINSHRDLUCMFWYPVBGKJQXZ\n/()=;\'<>!?*#+&%$@\\|~^`\t';
 
 /** Builds a vocabulary of exactly `size` tokens: 256 byte tokens, merges, and the ChatML specials last. */
 export function buildByteBpeVocab(size: number): ByteBpeVocab {

@@ -8,7 +8,11 @@ export interface TinyModelFiles {
 }
 
 /** Writes the tiny llama GGUF into `dir` (created if needed). */
-export function writeTinyModel(dir: string, fileName = 'tiny-llama.gguf', shape: LlamaShape = TINY_LLAMA): TinyModelFiles {
+export function writeTinyModel(
+  dir: string,
+  fileName = 'tiny-llama.gguf',
+  shape: LlamaShape = TINY_LLAMA,
+): TinyModelFiles {
   fs.mkdirSync(dir, { recursive: true });
   const modelPath = path.join(dir, fileName);
   const sizeBytes = writeLlamaGguf(modelPath, shape);

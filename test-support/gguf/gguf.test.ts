@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getLlama, LlamaLogLevel, readGgufFileInfo, type ControlledEvaluateInputItem, type LlamaContextSequence, type LlamaModel } from 'node-llama-cpp';
+import {
+  getLlama,
+  LlamaLogLevel,
+  readGgufFileInfo,
+  type ControlledEvaluateInputItem,
+  type LlamaContextSequence,
+  type LlamaModel,
+} from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../tempRepo';
 import { buildByteBpeVocab, byteToUnicodeTable } from './byteBpeVocab';
@@ -9,9 +16,15 @@ import { QWEN2_0_5B, TINY_LLAMA, llamaTensors, writeLlamaGguf } from './llamaMod
 import { dequantizeQ8_0, fromFloat16Bits, quantizeQ8_0, toFloat16Bits } from './quantize';
 
 /** The model's probabilities for the token after `prompt`, by token id. */
-async function nextTokenDistribution(model: LlamaModel, sequence: LlamaContextSequence, prompt: string): Promise<Map<number, number>> {
+async function nextTokenDistribution(
+  model: LlamaModel,
+  sequence: LlamaContextSequence,
+  prompt: string,
+): Promise<Map<number, number>> {
   const tokens = model.tokenize(prompt);
-  const input: ControlledEvaluateInputItem[] = tokens.map((token, index) => (index === tokens.length - 1 ? [token, { generateNext: { probabilities: true } }] : token));
+  const input: ControlledEvaluateInputItem[] = tokens.map((token, index) =>
+    index === tokens.length - 1 ? [token, { generateNext: { probabilities: true } }] : token,
+  );
   const output = await sequence.controlledEvaluate(input);
   const probabilities = output[tokens.length - 1]?.next?.probabilities;
   if (!probabilities) throw new Error('no next-token probabilities');
@@ -55,7 +68,9 @@ describe('Q8_0 blocks', () => {
     quantizeQ8_0(values, out);
     const view = new DataView(out.buffer);
     expect(view.getUint16(0, true)).toBe(toFloat16Bits(Math.fround(1.27 / 127)));
-    expect([view.getInt8(2), view.getInt8(3), view.getInt8(4), view.getInt8(5), view.getInt8(6)]).toEqual([127, -127, 3, -3, 0]);
+    expect([view.getInt8(2), view.getInt8(3), view.getInt8(4), view.getInt8(5), view.getInt8(6)]).toEqual([
+      127, -127, 3, -3, 0,
+    ]);
   });
 
   it('reconstructs data within half a quantization step plus the f16 rounding of the scale', () => {
@@ -68,7 +83,8 @@ describe('Q8_0 blocks', () => {
       const step = Math.max(...slice.map(Math.abs)) / 127;
       const stored = fromFloat16Bits(toFloat16Bits(step));
       const bound = 0.5 * step + 127 * Math.abs(stored - step) + 1e-6;
-      for (let j = 0; j < 32; j++) expect(Math.abs((back[block * 32 + j] ?? 0) - (slice[j] ?? 0))).toBeLessThanOrEqual(bound);
+      for (let j = 0; j < 32; j++)
+        expect(Math.abs((back[block * 32 + j] ?? 0) - (slice[j] ?? 0))).toBeLessThanOrEqual(bound);
     }
   });
 
@@ -134,73 +150,118 @@ describe('GGUF files', () => {
     const names = llamaTensors(shape).map((tensor) => tensor.name);
     expect(names).toContain('blk.0.attn_q.bias');
     expect(names).not.toContain('output.weight');
-    const weights = (64 * 300 + 64 * 64 * 2 + 64 * 32 * 2 + 64 * 96 * 3) / 32 * 34;
+    const weights = ((64 * 300 + 64 * 64 * 2 + 64 * 32 * 2 + 64 * 96 * 3) / 32) * 34;
     expect(size).toBeGreaterThan(weights);
   });
 
   // Greedy text is not comparable across quantizations: llama.cpp's AVX2 and AVX-512 kernels round
   // differently, so a near-tie between two tokens can flip on one CPU (an EPYC gave "miac1" where F32 gave
   // "miac v"). What must hold on every CPU is that the next-token distributions nearly agree.
-  it('writes Q8_0 and F16 weights llama.cpp reads as the same model as F32 (next-token distributions agree)', { timeout: 60_000 }, async () => {
-    const shape = { ...QWEN2_0_5B, vocabSize: 600, embedding: 128, feedForward: 256, layers: 2, heads: 4, kvHeads: 2, contextLength: 512 };
-    const llama = await getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error });
-    const prompts = ["the cat sat", "numbers 1 2 3", "hello world", "function foo", "alpha beta", "zz top", "import os", "why not"];
-    const distributions = async (weightType: 'F32' | 'F16' | 'Q8_0') => {
-      const file = path.join(dir, `same-${weightType}.gguf`);
-      writeLlamaGguf(file, { ...shape, weightType });
-      const model = await llama.loadModel({ modelPath: file });
-      const context = await model.createContext({ contextSize: 256, threads: 1 });
-      const sequence = context.getSequence();
-      const result: Map<number, number>[] = [];
-      for (const prompt of prompts) {
-        await sequence.clearHistory();
-        result.push(await nextTokenDistribution(model, sequence, prompt));
+  it(
+    'writes Q8_0 and F16 weights llama.cpp reads as the same model as F32 (next-token distributions agree)',
+    { timeout: 60_000 },
+    async () => {
+      const shape = {
+        ...QWEN2_0_5B,
+        vocabSize: 600,
+        embedding: 128,
+        feedForward: 256,
+        layers: 2,
+        heads: 4,
+        kvHeads: 2,
+        contextLength: 512,
+      };
+      const llama = await getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error });
+      const prompts = [
+        'the cat sat',
+        'numbers 1 2 3',
+        'hello world',
+        'function foo',
+        'alpha beta',
+        'zz top',
+        'import os',
+        'why not',
+      ];
+      const distributions = async (weightType: 'F32' | 'F16' | 'Q8_0') => {
+        const file = path.join(dir, `same-${weightType}.gguf`);
+        writeLlamaGguf(file, { ...shape, weightType });
+        const model = await llama.loadModel({ modelPath: file });
+        const context = await model.createContext({ contextSize: 256, threads: 1 });
+        const sequence = context.getSequence();
+        const result: Map<number, number>[] = [];
+        for (const prompt of prompts) {
+          await sequence.clearHistory();
+          result.push(await nextTokenDistribution(model, sequence, prompt));
+        }
+        await context.dispose();
+        await model.dispose();
+        return result;
+      };
+      const totalVariation = (a: Map<number, number>, b: Map<number, number>) => {
+        let sum = 0;
+        for (const token of new Set([...a.keys(), ...b.keys()]))
+          sum += Math.abs((a.get(token) ?? 0) - (b.get(token) ?? 0));
+        return sum / 2;
+      };
+      const top = (distribution: Map<number, number>, count: number) =>
+        [...distribution]
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, count)
+          .map(([token]) => token);
+      const reference = await distributions('F32');
+      // The model is not degenerate: different prompts lead to different most likely tokens.
+      expect(new Set(reference.map((distribution) => top(distribution, 1)[0])).size).toBeGreaterThan(3);
+      for (const weightType of ['F16', 'Q8_0'] as const) {
+        const other = await distributions(weightType);
+        other.forEach((distribution, index) => {
+          const expected = reference[index] as Map<number, number>;
+          expect(totalVariation(expected, distribution), `${weightType}, prompt ${index}`).toBeLessThan(0.05);
+          expect(top(distribution, 3), `${weightType}, prompt ${index}`).toContain(top(expected, 1)[0]);
+        });
       }
-      await context.dispose();
-      await model.dispose();
-      return result;
-    };
-    const totalVariation = (a: Map<number, number>, b: Map<number, number>) => {
-      let sum = 0;
-      for (const token of new Set([...a.keys(), ...b.keys()])) sum += Math.abs((a.get(token) ?? 0) - (b.get(token) ?? 0));
-      return sum / 2;
-    };
-    const top = (distribution: Map<number, number>, count: number) => [...distribution].sort((x, y) => y[1] - x[1]).slice(0, count).map(([token]) => token);
-    const reference = await distributions('F32');
-    // The model is not degenerate: different prompts lead to different most likely tokens.
-    expect(new Set(reference.map((distribution) => top(distribution, 1)[0])).size).toBeGreaterThan(3);
-    for (const weightType of ['F16', 'Q8_0'] as const) {
-      const other = await distributions(weightType);
-      other.forEach((distribution, index) => {
-        const expected = reference[index] as Map<number, number>;
-        expect(totalVariation(expected, distribution), `${weightType}, prompt ${index}`).toBeLessThan(0.05);
-        expect(top(distribution, 3), `${weightType}, prompt ${index}`).toContain(top(expected, 1)[0]);
-      });
-    }
-  });
+    },
+  );
 
-  it('a model with other weights gives other next-token distributions (the comparison above can fail)', { timeout: 60_000 }, async () => {
-    const shape = { ...QWEN2_0_5B, vocabSize: 600, embedding: 128, feedForward: 256, layers: 2, heads: 4, kvHeads: 2, contextLength: 512 };
-    const llama = await getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error });
-    const firstDistribution = async (file: string, seed: number | undefined) => {
-      writeLlamaGguf(file, { ...shape, weightType: 'F32', ...(seed === undefined ? {} : { seed }) });
-      const model = await llama.loadModel({ modelPath: file });
-      const context = await model.createContext({ contextSize: 256, threads: 1 });
-      const distribution = await nextTokenDistribution(model, context.getSequence(), 'the cat sat');
-      await context.dispose();
-      await model.dispose();
-      return distribution;
-    };
-    const a = await firstDistribution(path.join(dir, 'seed-default.gguf'), undefined);
-    const b = await firstDistribution(path.join(dir, 'seed-other.gguf'), 12345);
-    let sum = 0;
-    for (const token of new Set([...a.keys(), ...b.keys()])) sum += Math.abs((a.get(token) ?? 0) - (b.get(token) ?? 0));
-    expect(sum / 2).toBeGreaterThan(0.05);
-  });
+  it(
+    'a model with other weights gives other next-token distributions (the comparison above can fail)',
+    { timeout: 60_000 },
+    async () => {
+      const shape = {
+        ...QWEN2_0_5B,
+        vocabSize: 600,
+        embedding: 128,
+        feedForward: 256,
+        layers: 2,
+        heads: 4,
+        kvHeads: 2,
+        contextLength: 512,
+      };
+      const llama = await getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error });
+      const firstDistribution = async (file: string, seed: number | undefined) => {
+        writeLlamaGguf(file, { ...shape, weightType: 'F32', ...(seed === undefined ? {} : { seed }) });
+        const model = await llama.loadModel({ modelPath: file });
+        const context = await model.createContext({ contextSize: 256, threads: 1 });
+        const distribution = await nextTokenDistribution(model, context.getSequence(), 'the cat sat');
+        await context.dispose();
+        await model.dispose();
+        return distribution;
+      };
+      const a = await firstDistribution(path.join(dir, 'seed-default.gguf'), undefined);
+      const b = await firstDistribution(path.join(dir, 'seed-other.gguf'), 12345);
+      let sum = 0;
+      for (const token of new Set([...a.keys(), ...b.keys()]))
+        sum += Math.abs((a.get(token) ?? 0) - (b.get(token) ?? 0));
+      expect(sum / 2).toBeGreaterThan(0.05);
+    },
+  );
 
   it('refuses Q8_0 rows that are not a multiple of 32', () => {
     expect(() =>
-      writeGgufFile(path.join(dir, 'bad.gguf'), [['general.architecture', meta.str('llama')]], [{ name: 't', dims: [20, 2], type: 'Q8_0', writeData: () => undefined }]),
+      writeGgufFile(
+        path.join(dir, 'bad.gguf'),
+        [['general.architecture', meta.str('llama')]],
+        [{ name: 't', dims: [20, 2], type: 'Q8_0', writeData: () => undefined }],
+      ),
     ).toThrow(/multiple of 32/);
   });
 });

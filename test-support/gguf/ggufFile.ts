@@ -83,18 +83,41 @@ class ByteBuilder {
   scalar(type: GgufScalarType, value: number | bigint | boolean | string): void {
     const buffer = Buffer.alloc(8);
     switch (type) {
-      case 'uint8': buffer.writeUInt8(Number(value)); return this.push(buffer.subarray(0, 1));
-      case 'int8': buffer.writeInt8(Number(value)); return this.push(buffer.subarray(0, 1));
-      case 'uint16': buffer.writeUInt16LE(Number(value)); return this.push(buffer.subarray(0, 2));
-      case 'int16': buffer.writeInt16LE(Number(value)); return this.push(buffer.subarray(0, 2));
-      case 'uint32': buffer.writeUInt32LE(Number(value)); return this.push(buffer.subarray(0, 4));
-      case 'int32': buffer.writeInt32LE(Number(value)); return this.push(buffer.subarray(0, 4));
-      case 'float32': buffer.writeFloatLE(Number(value)); return this.push(buffer.subarray(0, 4));
-      case 'bool': buffer.writeUInt8(value ? 1 : 0); return this.push(buffer.subarray(0, 1));
-      case 'uint64': buffer.writeBigUInt64LE(BigInt(value)); return this.push(buffer);
-      case 'int64': buffer.writeBigInt64LE(BigInt(value)); return this.push(buffer);
-      case 'float64': buffer.writeDoubleLE(Number(value)); return this.push(buffer);
-      case 'string': return this.string(String(value));
+      case 'uint8':
+        buffer.writeUInt8(Number(value));
+        return this.push(buffer.subarray(0, 1));
+      case 'int8':
+        buffer.writeInt8(Number(value));
+        return this.push(buffer.subarray(0, 1));
+      case 'uint16':
+        buffer.writeUInt16LE(Number(value));
+        return this.push(buffer.subarray(0, 2));
+      case 'int16':
+        buffer.writeInt16LE(Number(value));
+        return this.push(buffer.subarray(0, 2));
+      case 'uint32':
+        buffer.writeUInt32LE(Number(value));
+        return this.push(buffer.subarray(0, 4));
+      case 'int32':
+        buffer.writeInt32LE(Number(value));
+        return this.push(buffer.subarray(0, 4));
+      case 'float32':
+        buffer.writeFloatLE(Number(value));
+        return this.push(buffer.subarray(0, 4));
+      case 'bool':
+        buffer.writeUInt8(value ? 1 : 0);
+        return this.push(buffer.subarray(0, 1));
+      case 'uint64':
+        buffer.writeBigUInt64LE(BigInt(value));
+        return this.push(buffer);
+      case 'int64':
+        buffer.writeBigInt64LE(BigInt(value));
+        return this.push(buffer);
+      case 'float64':
+        buffer.writeDoubleLE(Number(value));
+        return this.push(buffer);
+      case 'string':
+        return this.string(String(value));
     }
   }
   toBuffer(): Buffer {
@@ -106,7 +129,11 @@ const ALIGNMENT = 32;
 const alignUp = (value: number) => Math.ceil(value / ALIGNMENT) * ALIGNMENT;
 
 /** Writes a GGUF v3 file; returns its size in bytes. */
-export function writeGgufFile(filePath: string, metadata: ReadonlyArray<[string, GgufMetadataValue]>, tensors: readonly GgufTensor[]): number {
+export function writeGgufFile(
+  filePath: string,
+  metadata: ReadonlyArray<[string, GgufMetadataValue]>,
+  tensors: readonly GgufTensor[],
+): number {
   const header = new ByteBuilder();
   header.push(Buffer.from('GGUF', 'ascii'));
   header.u32(3);
@@ -151,7 +178,8 @@ export function writeGgufFile(filePath: string, metadata: ReadonlyArray<[string,
       if (position !== start) write(Buffer.alloc(start - position));
       tensor.writeData(write);
       const expected = tensorByteLength(tensor.dims, tensor.type);
-      if (position !== start + expected) throw new Error(`tensor ${tensor.name} wrote ${position - start} bytes, expected ${expected}`);
+      if (position !== start + expected)
+        throw new Error(`tensor ${tensor.name} wrote ${position - start} bytes, expected ${expected}`);
     });
     return position;
   } finally {

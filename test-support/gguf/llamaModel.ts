@@ -1,5 +1,12 @@
 import { buildByteBpeVocab, CHATML_TEMPLATE } from './byteBpeVocab';
-import { meta, tensorByteLength, writeGgufFile, type GgmlTypeName, type GgufMetadataValue, type GgufTensor } from './ggufFile';
+import {
+  meta,
+  tensorByteLength,
+  writeGgufFile,
+  type GgmlTypeName,
+  type GgufMetadataValue,
+  type GgufTensor,
+} from './ggufFile';
 import { hashSeed, quantizeQ8_0, seededRandom, toFloat16Bits } from './quantize';
 
 /** The shape of a llama-family decoder; the same writer makes the test model and the bench model. */
@@ -88,7 +95,8 @@ function constantTensor(name: string, dims: number[], value: number): GgufTensor
 }
 
 function encode(values: Float32Array, type: GgmlTypeName): Uint8Array {
-  if (type === 'F32') return new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
+  if (type === 'F32')
+    return new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength));
   if (type === 'F16') {
     const out = new Uint16Array(values.length);
     for (let i = 0; i < values.length; i++) out[i] = toFloat16Bits(values[i] ?? 0);

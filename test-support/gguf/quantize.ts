@@ -60,7 +60,8 @@ export function quantizeQ8_0(values: Float32Array, out: Uint8Array, offset = 0):
     const inverse = d !== 0 ? Math.fround(1 / d) : 0;
     const at = offset + block * Q8_0_BLOCK_BYTES;
     view.setUint16(at, toFloat16Bits(d), true);
-    for (let j = 0; j < Q8_0_BLOCK; j++) view.setInt8(at + 2 + j, roundAwayFromZero(Math.fround((values[base + j] ?? 0) * inverse)));
+    for (let j = 0; j < Q8_0_BLOCK; j++)
+      view.setInt8(at + 2 + j, roundAwayFromZero(Math.fround((values[base + j] ?? 0) * inverse)));
   }
 }
 

@@ -40,9 +40,19 @@ export function grownAnswerBudget(cutAt: number, written: string | null, room: n
 }
 
 /** A call whose context (if any) the provider fits by priority: growing the answer only raises maxTokens. */
-export function providerFittedRoom(request: GenerateRequest<unknown>, contextSize: number, advice = SHORTER_ANSWER): AnswerRoom {
+export function providerFittedRoom(
+  request: GenerateRequest<unknown>,
+  contextSize: number,
+  advice = SHORTER_ANSWER,
+): AnswerRoom {
   const prompt = request.messages.reduce((sum, message: ChatMessage) => sum + estimateTokens(message.content) + 4, 0);
-  return { tokens: answerTokensLeft(contextSize, prompt), role: request.role, contextSize, advice, refit: async (answerTokens) => ({ ...request, maxTokens: answerTokens }) };
+  return {
+    tokens: answerTokensLeft(contextSize, prompt),
+    role: request.role,
+    contextSize,
+    advice,
+    refit: async (answerTokens) => ({ ...request, maxTokens: answerTokens }),
+  };
 }
 
 export const SHORTER_ANSWER = 'give a shorter answer: fewer items, and shorter texts in each';

@@ -11,7 +11,13 @@ import { buildMessages } from './buildMessages';
 import { PromptLibrary } from './promptLibrary';
 import type { AgentContext, AgentSpec } from './registry';
 
-const file = (filePath: string, tokens: number): ContextEntry => ({ id: `file:${filePath}`, path: filePath, kind: 'file', tokens, reason: 'ranked' });
+const file = (filePath: string, tokens: number): ContextEntry => ({
+  id: `file:${filePath}`,
+  path: filePath,
+  kind: 'file',
+  tokens,
+  reason: 'ranked',
+});
 
 /** A whole-file writer whose context builder shows the same files whatever the budget (a window too small to cover one of them). */
 function writer(shown: ContextEntry[], budgets: number[]): AgentSpec {
@@ -22,28 +28,56 @@ function writer(shown: ContextEntry[], budgets: number[]): AgentSpec {
     input: async () => ({
       input: { task: { id: 'T1', title: 'fix it', artifacts: [] }, goal: 'fix it', attempt: 1 },
       context: [],
-      wholeFiles: { tokens: 100, answerBasis: 100, perFile: [{ path: 'src/a.js', tokens: 100 }], rules: { named: [], artifactsOnly: false, testsReadOnly: true } },
+      wholeFiles: {
+        tokens: 100,
+        answerBasis: 100,
+        perFile: [{ path: 'src/a.js', tokens: 100 }],
+        rules: { named: [], artifactsOnly: false, testsReadOnly: true },
+      },
       budgeted: async (budgetTokens): Promise<BuiltContext> => {
         budgets.push(budgetTokens);
-        return { items: shown.map((entry, index) => ({ id: entry.id, text: entry.path, priority: 100 - index })), included: shown, dropped: [], budgetTokens, usedTokens: shown.reduce((sum, entry) => sum + entry.tokens, 0) };
+        return {
+          items: shown.map((entry, index) => ({ id: entry.id, text: entry.path, priority: 100 - index })),
+          included: shown,
+          dropped: [],
+          budgetTokens,
+          usedTokens: shown.reduce((sum, entry) => sum + entry.tokens, 0),
+        };
       },
     }),
   };
 }
 
-const context = { prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: { ...configFromWorkflow(WORKFLOWS['dev-agent']), models: { coder: { model: 'replay:none.json', context_size: 8192, max_tokens: 1024 } } } } } as unknown as AgentContext;
+const context = {
+  prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')),
+  state: {
+    config: {
+      ...configFromWorkflow(WORKFLOWS['dev-agent']),
+      models: { coder: { model: 'replay:none.json', context_size: 8192, max_tokens: 1024 } },
+    },
+  },
+} as unknown as AgentContext;
 
 describe('buildMessages for a whole-file writer', () => {
   it('withholds a file shown whole whose rewrite the window cannot cover, and says so; a read-only test file or prose is no invitation', async () => {
     const budgets: number[] = [];
-    const built = await buildMessages(writer([file('src/a.js', 100), file('test/a.test.js', 5000), file('src/huge.js', 9000), file('CHANGELOG.md', 6000)], budgets), context);
+    const built = await buildMessages(
+      writer(
+        [file('src/a.js', 100), file('test/a.test.js', 5000), file('src/huge.js', 9000), file('CHANGELOG.md', 6000)],
+        budgets,
+      ),
+      context,
+    );
     const reserve = built.report?.answer_reserve ?? 0;
     expect(reserve).toBe(built.answerRoom);
     expect(built.maxTokens).toBe(reserve);
     expect(budgets).toHaveLength(2);
     expect(built.report?.included.map((entry) => entry.path)).toEqual(['src/a.js', 'test/a.test.js', 'CHANGELOG.md']);
     expect(built.context.map((item) => item.id)).toEqual(['file:src/a.js', 'file:test/a.test.js', 'file:CHANGELOG.md']);
-    expect(built.report?.dropped[0]).toMatchObject({ path: 'src/huge.js', reason: `ranked; its whole-file rewrite would not fit the ${reserve}-token answer budget` });
+    expect(built.report?.dropped[0]).toMatchObject({
+      path: 'src/huge.js',
+      reason: `ranked; its whole-file rewrite would not fit the ${reserve}-token answer budget`,
+    });
     expect(built.report?.used_tokens).toBe(11_100);
   });
 });

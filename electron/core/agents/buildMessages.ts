@@ -64,7 +64,8 @@ export const wholeFileAnswerTokens = (fileTokens: number) => Math.ceil(fileToken
 /** Rebuilds a context whose files shown whole need more answer than reserved, at most this often. */
 const MAX_REFITS = 2;
 
-const listed = (files: { path: string; tokens: number }[]) => files.map((file) => `${file.path} (~${file.tokens})`).join(', ');
+const listed = (files: { path: string; tokens: number }[]) =>
+  files.map((file) => `${file.path} (~${file.tokens})`).join(', ');
 
 export async function buildMessages(spec: AgentSpec, ctx: AgentContext, answerTokens?: number): Promise<BuiltMessages> {
   return (await prepareMessages(spec, ctx))(answerTokens);
@@ -93,14 +94,19 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
   const marker = budgeted || context.length > 0 ? CONTEXT_HEADER : '';
   const session = (items: ContextItem[]) => ctx.sessions?.order(spec.modelRole, items) ?? items;
   const forms = {
-    full: messagesOf(systemPrompt(spec, ctx, schema, 'full'), `${marker}${INPUT_HEADER}${JSON.stringify(input, null, 2)}`),
+    full: messagesOf(
+      systemPrompt(spec, ctx, schema, 'full'),
+      `${marker}${INPUT_HEADER}${JSON.stringify(input, null, 2)}`,
+    ),
     short: messagesOf(systemPrompt(spec, ctx, schema, 'short'), `${marker}${INPUT_HEADER}${JSON.stringify(input)}`),
   };
   const mandatoryOf = { full: counter.countPrompt(forms.full), short: counter.countPrompt(forms.short) };
   const room = contextSize - roleReserve;
-  const chosen: PromptForm = mandatoryOf.full > room * FULL_FORM_MAX_SHARE && mandatoryOf.short < mandatoryOf.full ? 'short' : 'full';
+  const chosen: PromptForm =
+    mandatoryOf.full > room * FULL_FORM_MAX_SHARE && mandatoryOf.short < mandatoryOf.full ? 'short' : 'full';
   // A retry's budget is always stated: the model layer's own maxTokens may differ from the run config's.
-  const answerBudget = (reserve: number, asked?: number) => (asked !== undefined || reserve > roleReserve ? { maxTokens: reserve } : {});
+  const answerBudget = (reserve: number, asked?: number) =>
+    asked !== undefined || reserve > roleReserve ? { maxTokens: reserve } : {};
   const overflowOf = (form: PromptForm, reserve: number, needed: number) =>
     `even the ${form === 'short' ? 'shortest prompt (the rules in their short form, the task and its input' : 'prompt (system prompt, rules, the task and its input'}${budgeted ? `, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change` : ''}) needs ${needed} tokens ${counter.exact ? "by the model's tokenizer" : '(estimated)'}, but the ${spec.modelRole}'s ${contextSize}-token window leaves ${Math.max(0, contextSize - reserve)} after reserving ${reserve} for the answer; set the ${spec.modelRole}'s context_size to at least ${nextWindow(needed + reserve)} or lower its max_tokens`;
   if (!budgeted) {
@@ -111,8 +117,25 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
       const reserve = Math.max(roleReserve, answerTokens ?? 0);
       const answerRoom = answerTokensLeft(contextSize, mandatory);
       // The provider fits this context by priority: only the messages must stay beside the answer.
-      if (counter.exact && mandatory + roleReserve > contextSize) return { messages: [], context: [], schema, report: null, overflow: overflowOf(form, roleReserve, mandatory), answerRoom, form };
-      return { messages, context: session(context), schema, report: null, answerRoom, form, ...answerBudget(reserve, answerTokens) };
+      if (counter.exact && mandatory + roleReserve > contextSize)
+        return {
+          messages: [],
+          context: [],
+          schema,
+          report: null,
+          overflow: overflowOf(form, roleReserve, mandatory),
+          answerRoom,
+          form,
+        };
+      return {
+        messages,
+        context: session(context),
+        schema,
+        report: null,
+        answerRoom,
+        form,
+        ...answerBudget(reserve, answerTokens),
+      };
     };
   }
   const plan = calibrated(budgeted, counter);
@@ -124,12 +147,23 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
     // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
     const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
     // By estimate the provider's own fit decides, as it always did; the model's count is final.
-    if (counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize) return { messages: [], context: [], schema, report: null, overflow: overflowOf(form, roleReserve, mandatory + MIN_CONTEXT_TOKENS), answerRoom, form };
+    if (counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize)
+      return {
+        messages: [],
+        context: [],
+        schema,
+        report: null,
+        overflow: overflowOf(form, roleReserve, mandatory + MIN_CONTEXT_TOKENS),
+        answerRoom,
+        form,
+      };
     if (wholeFiles && mandatory + wholeFiles.tokens + reserve.tokens > contextSize) {
       const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + reserve.tokens} tokens to show and rewrite ${listed(wholeFiles.perFile)} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${reserve.tokens}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
       return { messages: [], context: [], schema, report: null, overflow, answerRoom, form };
     }
-    const fitted = wholeFiles ? await coverRewrites(plan, wholeFiles, reserve, contextSize - mandatory, answerRoom) : { built: await plan(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
+    const fitted = wholeFiles
+      ? await coverRewrites(plan, wholeFiles, reserve, contextSize - mandatory, answerRoom)
+      : { built: await plan(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
     const { built } = fitted;
     const report: ContextReport = {
       role: spec.modelRole,
@@ -144,7 +178,15 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
       included: built.included,
       dropped: built.dropped,
     };
-    return { messages, context: session(built.items), schema, report, answerRoom, form, ...answerBudget(fitted.reserve.tokens, answerTokens) };
+    return {
+      messages,
+      context: session(built.items),
+      schema,
+      report,
+      answerRoom,
+      form,
+      ...answerBudget(fitted.reserve.tokens, answerTokens),
+    };
   };
 }
 
@@ -172,7 +214,10 @@ function nextWindow(tokens: number): number {
  * context is counted again, and built anew on a budget scaled by what the estimate missed, so the plan
  * the provider checks already fits (instead of its exact fit dropping the lower-ranked items).
  */
-function calibrated(budgeted: (budgetTokens: number) => Promise<BuiltContext>, counter: PromptCounter): (budgetTokens: number) => Promise<BuiltContext> {
+function calibrated(
+  budgeted: (budgetTokens: number) => Promise<BuiltContext>,
+  counter: PromptCounter,
+): (budgetTokens: number) => Promise<BuiltContext> {
   if (!counter.exact) return budgeted;
   const counted = (built: BuiltContext) => counter.countText(built.items.map((item) => item.text).join('\n\n'));
   return async (budgetTokens) => {
@@ -193,14 +238,23 @@ interface Reserve {
   sizedOn: string;
 }
 
-function initialReserve(spec: AgentSpec, roleReserve: number, wholeFiles: WholeFiles | undefined, answerTokens: number | undefined): Reserve {
+function initialReserve(
+  spec: AgentSpec,
+  roleReserve: number,
+  wholeFiles: WholeFiles | undefined,
+  answerTokens: number | undefined,
+): Reserve {
   let reserve: Reserve = { tokens: roleReserve, sizedOn: `the ${spec.modelRole}'s max_tokens` };
   if (wholeFiles && wholeFiles.answerBasis > 0 && wholeFileAnswerTokens(wholeFiles.answerBasis) > reserve.tokens) {
     const largest = [...wholeFiles.perFile].sort((a, b) => b.tokens - a.tokens).slice(0, 1);
-    const sizedOn = wholeFiles.rules.named.length > 0 ? `its files to rewrite: ${listed(wholeFiles.perFile)}` : `the largest file it is likely to rewrite: ${listed(largest)}`;
+    const sizedOn =
+      wholeFiles.rules.named.length > 0
+        ? `its files to rewrite: ${listed(wholeFiles.perFile)}`
+        : `the largest file it is likely to rewrite: ${listed(largest)}`;
     reserve = { tokens: wholeFileAnswerTokens(wholeFiles.answerBasis), sizedOn };
   }
-  if (answerTokens !== undefined && answerTokens > reserve.tokens) reserve = { tokens: answerTokens, sizedOn: 'a retry after an answer cut off at a smaller budget' };
+  if (answerTokens !== undefined && answerTokens > reserve.tokens)
+    reserve = { tokens: answerTokens, sizedOn: 'a retry after an answer cut off at a smaller budget' };
   return reserve;
 }
 
@@ -210,7 +264,13 @@ function initialReserve(spec: AgentSpec, roleReserve: number, wholeFiles: WholeF
  * again with the larger reserve (so with less room, lower-ranked files dropped first). A file the
  * window cannot cover even then is withheld rather than shown as an invitation to a cut-off answer.
  */
-async function coverRewrites(budgeted: (budgetTokens: number) => Promise<BuiltContext>, wholeFiles: WholeFiles, start: Reserve, room: number, answerRoom: number): Promise<{ built: BuiltContext; reserve: Reserve }> {
+async function coverRewrites(
+  budgeted: (budgetTokens: number) => Promise<BuiltContext>,
+  wholeFiles: WholeFiles,
+  start: Reserve,
+  room: number,
+  answerRoom: number,
+): Promise<{ built: BuiltContext; reserve: Reserve }> {
   let reserve = start;
   let built = await budgeted(Math.max(0, room - reserve.tokens));
   for (let refit = 0; refit < MAX_REFITS; refit++) {
@@ -226,10 +286,17 @@ async function coverRewrites(budgeted: (budgetTokens: number) => Promise<BuiltCo
 /** Leaves out each file shown whole whose rewrite, beside the named files, the reserve does not cover. */
 function withholdUncovered(built: BuiltContext, wholeFiles: WholeFiles, reserve: number): BuiltContext {
   const { rules } = wholeFiles;
-  const named = built.included.filter((entry) => entry.kind === 'file' && rules.named.includes(entry.path)).reduce((sum, entry) => sum + entry.tokens, 0);
+  const named = built.included
+    .filter((entry) => entry.kind === 'file' && rules.named.includes(entry.path))
+    .reduce((sum, entry) => sum + entry.tokens, 0);
   const uncovered = new Set(
     built.included
-      .filter((entry) => entry.kind === 'file' && invitesRewrite(entry.path, rules) && wholeFileAnswerTokens(named + entry.tokens) > reserve)
+      .filter(
+        (entry) =>
+          entry.kind === 'file' &&
+          invitesRewrite(entry.path, rules) &&
+          wholeFileAnswerTokens(named + entry.tokens) > reserve,
+      )
       .map((entry) => entry.id),
   );
   if (uncovered.size === 0) return built;
@@ -238,7 +305,13 @@ function withholdUncovered(built: BuiltContext, wholeFiles: WholeFiles, reserve:
     ...built,
     items: built.items.filter((item) => !uncovered.has(item.id)),
     included: built.included.filter((entry) => !uncovered.has(entry.id)),
-    dropped: [...withheld.map((entry) => ({ ...entry, reason: `${entry.reason}; its whole-file rewrite would not fit the ${reserve}-token answer budget` })), ...built.dropped],
+    dropped: [
+      ...withheld.map((entry) => ({
+        ...entry,
+        reason: `${entry.reason}; its whole-file rewrite would not fit the ${reserve}-token answer budget`,
+      })),
+      ...built.dropped,
+    ],
     usedTokens: built.usedTokens - withheld.reduce((sum, entry) => sum + entry.tokens, 0),
   };
 }

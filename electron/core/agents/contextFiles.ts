@@ -1,4 +1,14 @@
-import { buildContext, buildOverview, buildRepoMap, rankFiles, wholeFileTokens, type BuiltContext, type ContextEntry, type ContextQuery, type RepoMapOptions } from '../context/index';
+import {
+  buildContext,
+  buildOverview,
+  buildRepoMap,
+  rankFiles,
+  wholeFileTokens,
+  type BuiltContext,
+  type ContextEntry,
+  type ContextQuery,
+  type RepoMapOptions,
+} from '../context/index';
 import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
@@ -30,7 +40,13 @@ export function scoutTargetFiles(report: string | null): string[] {
   if (!section?.[1]) return [];
   return section[1]
     .split('\n')
-    .map((line) => line.replace(/^- /, '').trim().split(/[\s:(]/)[0] ?? '')
+    .map(
+      (line) =>
+        line
+          .replace(/^- /, '')
+          .trim()
+          .split(/[\s:(]/)[0] ?? '',
+    )
     .map((file) => file.replace(/^\.\//, '').replace(/^`|`$/g, ''))
     .filter(Boolean);
 }
@@ -50,8 +66,16 @@ export async function budgetedContext(
   const map = await buildRepoMap(workDir, mapOptions);
   const read = (path: string) => readWhole(tools, path);
   // Seed 000's writer sees its artifacts and the files its feedback names, nothing else.
-  const onlyFiles = options.artifactsOnly ? [...(query.artifacts ?? []), ...pathsMentioned(query.feedback ?? '', new Set(map.byPath.keys()))] : undefined;
-  return buildContext(map, query, { budgetTokens, read, wholeFiles: options.wholeFiles, onlyFiles, noExcerpts: options.noExcerpts });
+  const onlyFiles = options.artifactsOnly
+    ? [...(query.artifacts ?? []), ...pathsMentioned(query.feedback ?? '', new Set(map.byPath.keys()))]
+    : undefined;
+  return buildContext(map, query, {
+    budgetTokens,
+    read,
+    wholeFiles: options.wholeFiles,
+    onlyFiles,
+    noExcerpts: options.noExcerpts,
+  });
 }
 
 const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LICENSE)[^/]*$/i;
@@ -61,14 +85,26 @@ const PROSE = /\.(md|markdown|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES|HISTORY|LI
  * else the best-ranked source files for the query, prose left out (a whole-file writer's context and
  * answer budget are sized on them).
  */
-export async function filesToRewrite(workDir: string, query: ContextQuery, mapOptions: RepoMapOptions): Promise<{ files: string[]; named: boolean }> {
+export async function filesToRewrite(
+  workDir: string,
+  query: ContextQuery,
+  mapOptions: RepoMapOptions,
+): Promise<{ files: string[]; named: boolean }> {
   const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])];
   if (named.length > 0) return { files: [...new Set(named)], named: true };
   // The files buildContext guesses as targets: the best source file and those close to it.
   const map = await buildRepoMap(workDir, mapOptions);
-  const source = (await rankFiles(map, query)).filter((entry) => !entry.isTest && entry.score > 0 && !PROSE.test(entry.file.path));
+  const source = (await rankFiles(map, query)).filter(
+    (entry) => !entry.isTest && entry.score > 0 && !PROSE.test(entry.file.path),
+  );
   const top = source[0]?.score ?? 0;
-  return { files: source.filter((entry, index) => index === 0 || entry.score >= 0.7 * top).slice(0, 3).map((entry) => entry.file.path), named: false };
+  return {
+    files: source
+      .filter((entry, index) => index === 0 || entry.score >= 0.7 * top)
+      .slice(0, 3)
+      .map((entry) => entry.file.path),
+    named: false,
+  };
 }
 
 async function readWhole(tools: ReadOnlyTools, path: string): Promise<string | null> {
@@ -85,7 +121,11 @@ async function readWhole(tools: ReadOnlyTools, path: string): Promise<string | n
  * The context tokens of the files a whole-file writer rewrites, each shown whole. Files that do not
  * exist yet, or are binary or over 1 MB (never context), cost nothing.
  */
-export async function wholeFilesTokens(tools: ReadOnlyTools, target: { files: string[]; named: boolean }, rules: Omit<RewriteRules, 'named'>): Promise<WholeFiles> {
+export async function wholeFilesTokens(
+  tools: ReadOnlyTools,
+  target: { files: string[]; named: boolean },
+  rules: Omit<RewriteRules, 'named'>,
+): Promise<WholeFiles> {
   const perFile: { path: string; tokens: number }[] = [];
   for (const path of target.files) {
     const text = await readWhole(tools, path);
@@ -120,7 +160,10 @@ export interface RewriteRules {
  * named file, plus the largest other file it would rewrite (a ranker's guess can be wrong, and the
  * writer then rewrites the file it finds the fault in). Map entries are outlines, never rewritten.
  */
-export function rewriteBasis(included: readonly ContextEntry[], rules: RewriteRules): { tokens: number; files: { path: string; tokens: number }[] } {
+export function rewriteBasis(
+  included: readonly ContextEntry[],
+  rules: RewriteRules,
+): { tokens: number; files: { path: string; tokens: number }[] } {
   const shown = included.filter((entry) => entry.kind === 'file');
   const named = shown.filter((entry) => rules.named.includes(entry.path));
   const other = shown.filter((entry) => invitesRewrite(entry.path, rules)).sort((a, b) => b.tokens - a.tokens)[0];
@@ -144,13 +187,26 @@ export function invitesRewrite(path: string, rules: RewriteRules): boolean {
  * their symbols, project notes, then further paths. Without a work dir (no map to rank), the path
  * summary, as long as the budget allows.
  */
-export async function budgetedOverview(tools: ReadOnlyTools, workDir: string | null, query: ContextQuery, budgetTokens: number, options: { map: RepoMapOptions; notes: ContextItem[] }): Promise<BuiltContext> {
-  if (workDir) return buildOverview(await buildRepoMap(workDir, options.map), query, { budgetTokens, notes: options.notes });
+export async function budgetedOverview(
+  tools: ReadOnlyTools,
+  workDir: string | null,
+  query: ContextQuery,
+  budgetTokens: number,
+  options: { map: RepoMapOptions; notes: ContextItem[] },
+): Promise<BuiltContext> {
+  if (workDir)
+    return buildOverview(await buildRepoMap(workDir, options.map), query, { budgetTokens, notes: options.notes });
   const summary = `### Repository files\n${await tools.repoSummary({ maxBytes: Math.max(200, (budgetTokens - 8) * 4) })}`;
   const tokens = estimateTokens(summary) + 2;
   const fits = tokens <= budgetTokens;
   const entry = { id: 'map:summary', path: '', kind: 'map' as const, tokens, reason: 'path summary' };
-  return { items: fits ? [{ id: entry.id, text: summary, priority: 1000 }] : [], included: fits ? [entry] : [], dropped: fits ? [] : [{ ...entry, reason: 'path summary; no room' }], budgetTokens, usedTokens: fits ? tokens : 0 };
+  return {
+    items: fits ? [{ id: entry.id, text: summary, priority: 1000 }] : [],
+    included: fits ? [entry] : [],
+    dropped: fits ? [] : [{ ...entry, reason: 'path summary; no room' }],
+    budgetTokens,
+    usedTokens: fits ? tokens : 0,
+  };
 }
 
 /**
@@ -159,13 +215,18 @@ export async function budgetedOverview(tools: ReadOnlyTools, workDir: string | n
  * then (for whole-workspace workflows) the rest of the tracked text files. The inference layer drops
  * the lowest priorities first, and says so, when they do not fit.
  */
-export async function contextFiles(tools: ReadOnlyTools, options: { artifacts: string[]; feedback: string | null; includeAll: boolean }): Promise<ContextItem[]> {
+export async function contextFiles(
+  tools: ReadOnlyTools,
+  options: { artifacts: string[]; feedback: string | null; includeAll: boolean },
+): Promise<ContextItem[]> {
   const listing = await tools.listFiles({ limit: 5000 });
   const known = new Set(listing.files);
   const ranked = new Map<string, number>();
   options.artifacts.forEach((path, index) => ranked.set(path, 1000 - index));
-  if (options.feedback) pathsMentioned(options.feedback, known).forEach((path, index) => ranked.has(path) || ranked.set(path, 800 - index));
-  if (options.includeAll) listing.files.slice(0, MAX_CANDIDATES).forEach((path, index) => ranked.has(path) || ranked.set(path, 500 - index));
+  if (options.feedback)
+    pathsMentioned(options.feedback, known).forEach((path, index) => ranked.has(path) || ranked.set(path, 800 - index));
+  if (options.includeAll)
+    listing.files.slice(0, MAX_CANDIDATES).forEach((path, index) => ranked.has(path) || ranked.set(path, 500 - index));
   const items: ContextItem[] = [];
   for (const [path, priority] of ranked) {
     if (!known.has(path)) continue;

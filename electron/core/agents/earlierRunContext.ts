@@ -29,13 +29,22 @@ function fitText(text: string, tokens: number): string {
  * planning and writing roles see it: within a share of the budget, the rest left to the ranked
  * context, and with the lowest priority, so the model layer's own fit drops it before any file.
  */
-export function withEarlierRun(earlier: EarlierRun | null, build: (budgetTokens: number) => Promise<BuiltContext>): (budgetTokens: number) => Promise<BuiltContext> {
+export function withEarlierRun(
+  earlier: EarlierRun | null,
+  build: (budgetTokens: number) => Promise<BuiltContext>,
+): (budgetTokens: number) => Promise<BuiltContext> {
   if (!earlier) return build;
   return async (budgetTokens) => {
     const cap = Math.floor(budgetTokens * SHARE);
     const text = cap >= MIN_TOKENS ? fitText(earlier.text, cap) : '';
     const tokens = text === '' ? itemTokens(earlier.text) : itemTokens(text);
-    const entry: ContextEntry = { id: `run:${earlier.runId}`, path: earlier.runId, kind: 'run', tokens, reason: 'the earlier run this one follows up on' };
+    const entry: ContextEntry = {
+      id: `run:${earlier.runId}`,
+      path: earlier.runId,
+      kind: 'run',
+      tokens,
+      reason: 'the earlier run this one follows up on',
+    };
     if (text === '') {
       const built = await build(budgetTokens);
       return { ...built, dropped: [...built.dropped, { ...entry, reason: `${entry.reason}; no room` }] };
@@ -43,7 +52,12 @@ export function withEarlierRun(earlier: EarlierRun | null, build: (budgetTokens:
     const built = await build(Math.max(0, budgetTokens - tokens));
     const lowest = Math.min(1, ...built.items.map((item) => item.priority));
     const item: ContextItem = { id: entry.id, text, priority: lowest - 1 };
-    return { ...built, items: [...built.items, item], included: [...built.included, entry], usedTokens: built.usedTokens + tokens };
+    return {
+      ...built,
+      items: [...built.items, item],
+      included: [...built.included, entry],
+      usedTokens: built.usedTokens + tokens,
+    };
   };
 }
 

@@ -25,7 +25,14 @@ afterAll(() => fs.rmSync(repo, { recursive: true, force: true }));
 const failing = testResult(false, { report: 'SEED-000 REPORT', excerpt: 'FAILURE EXCERPT', tail: 'LAST 200 LINES' });
 
 function context(workflow: WorkflowName, change: (state: RunState) => RunState = (state) => state): AgentContext {
-  const base = initialState({ runId: 'r1', goal: 'fix add', goalHash: 'sha256:x', config: configFromWorkflow(WORKFLOWS[workflow]), now: 't0', nowMs: 0 });
+  const base = initialState({
+    runId: 'r1',
+    goal: 'fix add',
+    goalHash: 'sha256:x',
+    config: configFromWorkflow(WORKFLOWS[workflow]),
+    now: 't0',
+    nowMs: 0,
+  });
   return {
     state: change({ ...base, last_test: failing }),
     workflow: WORKFLOWS[workflow],
@@ -37,7 +44,11 @@ function context(workflow: WorkflowName, change: (state: RunState) => RunState =
   };
 }
 
-async function inputOf(purpose: Parameters<typeof agentSpecFor>[0], workflow: WorkflowName, change?: (state: RunState) => RunState): Promise<Record<string, unknown>> {
+async function inputOf(
+  purpose: Parameters<typeof agentSpecFor>[0],
+  workflow: WorkflowName,
+  change?: (state: RunState) => RunState,
+): Promise<Record<string, unknown>> {
   const spec = agentSpecFor(purpose, WORKFLOWS[workflow]);
   if (!spec) throw new Error(`no agent for ${purpose}`);
   return (await spec.input(context(workflow, change))).input;
@@ -50,7 +61,9 @@ describe('what a model is shown of a failed test run', () => {
   });
 
   it("seed 002's Tester plans its fix from the excerpt", async () => {
-    expect(await inputOf('fix_plan', 'supervised')).toMatchObject({ test: { output: 'FAILURE EXCERPT', first_failure: failing.first_failure } });
+    expect(await inputOf('fix_plan', 'supervised')).toMatchObject({
+      test: { output: 'FAILURE EXCERPT', first_failure: failing.first_failure },
+    });
   });
 
   it("the Supervisor's step gate judges with the excerpt", async () => {
@@ -63,6 +76,9 @@ describe('what a model is shown of a failed test run', () => {
       { step_id: 'T1', status: 'FAIL', first_failure: 'b: new', report: 'FAILURE EXCERPT', artifact_dir: '/b' },
     ];
     const input = await inputOf('scout_brief', 'editor-scouts', (state) => ({ ...state, failure_history: history }));
-    expect(input.recent_failures).toEqual([{ first_failure: 'a: old' }, { first_failure: 'b: new', output: 'FAILURE EXCERPT' }]);
+    expect(input.recent_failures).toEqual([
+      { first_failure: 'a: old' },
+      { first_failure: 'b: new', output: 'FAILURE EXCERPT' },
+    ]);
   });
 });

@@ -13,14 +13,22 @@ import { PromptLibrary } from './promptLibrary';
 import { agentSpecFor, type AgentContext } from './registry';
 
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
-const lines = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join('\n');
+const lines = (count: number, line: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => line(index)).join('\n');
 // ~5,000 tokens: whole in a 32k window's share for the files to edit, not in an 8k one's.
 const PRICE = `${lines(260, (index) => `export function priceRule${index}(value) {\n  return value * ${index} + ${index}; // rounding rule number ${index}\n}`)}\nexport function formatPrice(cents) {\n  return String(Math.floor(cents / 100));\n}\n`;
-const FAILURE = "FAIL test/price.test.js > cents\nAssertionError: expected '19' to equal '19.99'\n    at formatPrice (src/price.js:782:10)\n";
+const FAILURE =
+  "FAIL test/price.test.js > cents\nAssertionError: expected '19' to equal '19.99'\n    at formatPrice (src/price.js:782:10)\n";
 
 let repo: TempRepo;
 beforeAll(() => {
-  repo = makeTempRepo({ files: { 'package.json': '{"type":"module"}', 'src/price.js': PRICE, 'test/price.test.js': "import { formatPrice } from '../src/price.js';\n" } });
+  repo = makeTempRepo({
+    files: {
+      'package.json': '{"type":"module"}',
+      'src/price.js': PRICE,
+      'test/price.test.js': "import { formatPrice } from '../src/price.js';\n",
+    },
+  });
 });
 afterAll(() => repo.remove());
 
@@ -38,7 +46,11 @@ function writerStates(workflow: Workflow): RunState[] {
           return { kind: 'applied', commit: `c${verified}`, head: `c${verified}`, files: ['src/price.js'] };
         case 'verify':
           verified += 1;
-          return { kind: 'verified', purpose: action.purpose, test: testResult(action.purpose !== 'baseline' && verified > 2) };
+          return {
+            kind: 'verified',
+            purpose: action.purpose,
+            test: testResult(action.purpose !== 'baseline' && verified > 2),
+          };
         case 'agent':
           if (action.purpose === 'code') {
             states.push(state);
@@ -56,7 +68,11 @@ function writerStates(workflow: Workflow): RunState[] {
 
 async function contextOf(state: RunState, workflow: Workflow, format: 'unified-diff' | 'whole-file' = 'unified-diff') {
   const ctx: AgentContext = {
-    state: { ...state, workspace: { ...workspace, repoRoot: repo.dir, workDir: repo.dir }, feedback: { kind: 'first_failure', text: FAILURE } },
+    state: {
+      ...state,
+      workspace: { ...workspace, repoRoot: repo.dir, workDir: repo.dir },
+      feedback: { kind: 'first_failure', text: FAILURE },
+    },
     workflow,
     tools: createReadOnlyTools(repo.dir),
     prompts,
@@ -74,7 +90,9 @@ describe("a writer's first try reads what an 8k window holds (issue 28, decision
   it('plans the first try as in an 8k window and the retry in the whole window', async () => {
     const [first, retry] = writerStates(WORKFLOWS['dev-agent']);
     if (!first || !retry) throw new Error('the run made fewer than two writer calls');
-    expect(retry.plans.flatMap((plan) => plan.steps).find((step) => step.id === retry.current_step_id)?.attempts).toBe(2);
+    expect(retry.plans.flatMap((plan) => plan.steps).find((step) => step.id === retry.current_step_id)?.attempts).toBe(
+      2,
+    );
 
     const firstTry = await contextOf(first, WORKFLOWS['dev-agent']);
     expect(firstTry.report?.context_size).toBe(32_768);

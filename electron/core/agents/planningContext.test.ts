@@ -17,27 +17,62 @@ import { buildMessages } from './runAgent';
 
 const GOAL = 'parse_invoice_total drops the cents of a total written with a comma; fix it';
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
-const countPrompt = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + estimateTokens(message.content) + 4, 0);
+const countPrompt = (messages: ChatMessage[]) =>
+  messages.reduce((sum, message) => sum + estimateTokens(message.content) + 4, 0);
 
 /** A project of 600 modules in nested folders: its plain path summary alone is past 12 KB. */
 function largeRepo(): TempRepo {
   const files: Record<string, string> = {};
   for (let index = 0; index < 600; index++) {
     const area = `services/area_${index % 12}/handlers_${index % 7}`;
-    files[`${area}/module_with_a_long_name_${index}.py`] = `"""Handler ${index} of the billing service."""\n\n\ndef handle_request_${index}(payload):\n    return payload\n`;
+    files[`${area}/module_with_a_long_name_${index}.py`] =
+      `"""Handler ${index} of the billing service."""\n\n\ndef handle_request_${index}(payload):\n    return payload\n`;
   }
-  files['billing/invoices/parse.py'] = '"""Invoice parsing."""\n\n\ndef parse_invoice_total(text):\n    return int(text.split(",")[0])\n';
+  files['billing/invoices/parse.py'] =
+    '"""Invoice parsing."""\n\n\ndef parse_invoice_total(text):\n    return int(text.split(",")[0])\n';
   return makeTempRepo({ files });
 }
 
-function contextFor(dir: string, workflowName: WorkflowName, role: 'planner' | 'editor', contextSize: number): AgentContext {
+function contextFor(
+  dir: string,
+  workflowName: WorkflowName,
+  role: 'planner' | 'editor',
+  contextSize: number,
+): AgentContext {
   const workflow = WORKFLOWS[workflowName];
-  const config = { ...configFromWorkflow(workflow), models: { [role]: { model: 'replay:none.json', context_size: contextSize } } };
-  const state: RunState = {
-    ...initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 }),
-    workspace: { runId: 'test', repoRoot: dir, workDir: dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+  const config = {
+    ...configFromWorkflow(workflow),
+    models: { [role]: { model: 'replay:none.json', context_size: contextSize } },
   };
-  return { state, workflow, tools: createReadOnlyTools(dir), prompts, editFormat: getEditFormat(config.edit_format), knowledge: [], scoutReport: null };
+  const state: RunState = {
+    ...initialState({
+      runId: '20260101T000000Z',
+      goal: GOAL,
+      goalHash: 'test',
+      config,
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    }),
+    workspace: {
+      runId: 'test',
+      repoRoot: dir,
+      workDir: dir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
+  };
+  return {
+    state,
+    workflow,
+    tools: createReadOnlyTools(dir),
+    prompts,
+    editFormat: getEditFormat(config.edit_format),
+    knowledge: [],
+    scoutReport: null,
+  };
 }
 
 let repo: TempRepo;
@@ -52,21 +87,24 @@ describe("the planning roles' repository map", () => {
     ['minimal', 'plan', 'planner'],
     ['supervised', 'plan', 'planner'],
     ['editor-scouts', 'scout_brief', 'editor'],
-  ] as const)('%s %s: fits a 4k window, the goal\'s file first, and says what it left out', async (workflowName, purpose, role) => {
-    const ctx = contextFor(repo.dir, workflowName, role, 4096);
-    const spec = agentSpecFor(purpose, WORKFLOWS[workflowName]);
-    if (!spec) throw new Error('no spec');
-    const { messages, context, report } = await buildMessages(spec, ctx);
-    const fit = fitContext({ messages, context, budgetTokens: 4096 - 1024, countPrompt, countText: estimateTokens });
-    expect(fit.ok).toBe(true);
-    expect(fit.ok && fit.kept[0]).toBe('map:billing/invoices/parse.py');
-    expect(fit.ok && fit.dropped).toEqual([]);
-    const full = report as ContextReport;
-    expect(full.used_tokens).toBeLessThanOrEqual(full.budget_tokens);
-    expect(full.mandatory_tokens + full.budget_tokens + full.answer_reserve).toBeLessThanOrEqual(4096);
-    expect(full.dropped.length).toBeGreaterThan(0);
-    expect(full.dropped.at(-1)?.reason).toMatch(/more paths; (budget spent|past the first 80 paths)/);
-  });
+  ] as const)(
+    "%s %s: fits a 4k window, the goal's file first, and says what it left out",
+    async (workflowName, purpose, role) => {
+      const ctx = contextFor(repo.dir, workflowName, role, 4096);
+      const spec = agentSpecFor(purpose, WORKFLOWS[workflowName]);
+      if (!spec) throw new Error('no spec');
+      const { messages, context, report } = await buildMessages(spec, ctx);
+      const fit = fitContext({ messages, context, budgetTokens: 4096 - 1024, countPrompt, countText: estimateTokens });
+      expect(fit.ok).toBe(true);
+      expect(fit.ok && fit.kept[0]).toBe('map:billing/invoices/parse.py');
+      expect(fit.ok && fit.dropped).toEqual([]);
+      const full = report as ContextReport;
+      expect(full.used_tokens).toBeLessThanOrEqual(full.budget_tokens);
+      expect(full.mandatory_tokens + full.budget_tokens + full.answer_reserve).toBeLessThanOrEqual(4096);
+      expect(full.dropped.length).toBeGreaterThan(0);
+      expect(full.dropped.at(-1)?.reason).toMatch(/more paths; (budget spent|past the first 80 paths)/);
+    },
+  );
 
   it('shows what the goal points at and the first paths of the layout, however large the window (issue 28)', async () => {
     const plan = agentSpecFor('plan', WORKFLOWS.minimal) as NonNullable<ReturnType<typeof agentSpecFor>>;

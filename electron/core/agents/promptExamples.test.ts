@@ -55,7 +55,7 @@ const matches = (schema: z.ZodType, text: string) => gbnfMatcher(grammarForSchem
 
 // Decision 74: the grammar forces one layout, so the examples models imitate must be in it.
 describe('the JSON the prompts show models is what the grammar lets them write', () => {
-  it('every JSON example in prompts/ is in the grammar\'s layout', () => {
+  it("every JSON example in prompts/ is in the grammar's layout", () => {
     const examples = jsonExamples();
     expect(examples.length).toBeGreaterThanOrEqual(15);
     const anyJson = gbnfMatcher(compileJsonSchemaGrammar({}).gbnf);
@@ -69,7 +69,9 @@ describe('the JSON the prompts show models is what the grammar lets them write',
     expect(matches(z.union([PlanSchema, AgentErrorSchema]), errorLine)).toBe(true);
     // Only the placeholder plan_id is filled in: the pattern `plan_[0-9]{4}` is enforced by the grammar.
     const tasksLine = /- Tasks: (\{.*\})$/m.exec(read('planner.md'))?.[1] ?? '';
-    expect(matches(z.union([PlanSchema, AgentErrorSchema]), tasksLine.replace('"plan_id": "..."', '"plan_id": "plan_0001"'))).toBe(true);
+    expect(
+      matches(z.union([PlanSchema, AgentErrorSchema]), tasksLine.replace('"plan_id": "..."', '"plan_id": "plan_0001"')),
+    ).toBe(true);
     const example = (file: string) => /```\n(\{.*\})\n```\s*$/.exec(read(file))?.[1] ?? '';
     expect(matches(wholeFileFormat.schema, example('edit-formats/whole-file.md'))).toBe(true);
     const testerExample = /^(\{"task_id".*\})$/m.exec(read('tester.md'))?.[1] ?? '';

@@ -12,7 +12,8 @@ export class PromptLibrary {
   get(name: string): string {
     const cached = this.cache.get(name);
     if (cached !== undefined) return cached;
-    if (!/^[a-z0-9-]+(\/[a-z0-9-]+)?$/.test(name)) throw new LatheError('PROMPT_MISSING', `invalid prompt name: ${name}`);
+    if (!/^[a-z0-9-]+(\/[a-z0-9-]+)?$/.test(name))
+      throw new LatheError('PROMPT_MISSING', `invalid prompt name: ${name}`);
     const file = path.join(this.dir, `${name}.md`);
     let text: string;
     try {
@@ -31,7 +32,8 @@ export class PromptLibrary {
       .split('\n')
       .filter((line) => line.startsWith('- '))
       .map((line) => line.slice(2).trim());
-    if (items.length === 0) throw new LatheError('PROMPT_MISSING', `prompt ${name} lists nothing (expected "- " lines)`, { name });
+    if (items.length === 0)
+      throw new LatheError('PROMPT_MISSING', `prompt ${name} lists nothing (expected "- " lines)`, { name });
     return items;
   }
 

@@ -12,7 +12,12 @@ describe('a role prompt session', () => {
     // The ranking moved c up and found d: a, b, c are still the reusable prefix.
     expect(ids(sessions.order('coder', [item('c'), item('d'), item('a'), item('b')]))).toEqual(['a', 'b', 'c', 'd']);
     // b was edited: the prefix ends before it; the changed b and the rest follow by rank.
-    expect(ids(sessions.order('coder', [item('b', 'b edited'), item('d'), item('a'), item('c')]))).toEqual(['a', 'b', 'd', 'c']);
+    expect(ids(sessions.order('coder', [item('b', 'b edited'), item('d'), item('a'), item('c')]))).toEqual([
+      'a',
+      'b',
+      'd',
+      'c',
+    ]);
   });
 
   it('keeps one session per role, and leaves priorities alone', () => {
@@ -20,6 +25,9 @@ describe('a role prompt session', () => {
     sessions.order('coder', [item('a'), item('b')]);
     expect(ids(sessions.order('supervisor', [item('b'), item('a')]))).toEqual(['b', 'a']);
     const ordered = sessions.order('coder', [item('b', 'b', 9), item('a', 'a', 1)]);
-    expect(ordered.map((entry) => [entry.id, entry.priority])).toEqual([['a', 1], ['b', 9]]);
+    expect(ordered.map((entry) => [entry.id, entry.priority])).toEqual([
+      ['a', 1],
+      ['b', 9],
+    ]);
   });
 });

@@ -15,7 +15,14 @@ import type { BuiltContext } from '../context/index';
 import { firstTryBudget, roleBudget } from '../context/roleBudget';
 import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
-import { budgetedContext, budgetedOverview, contextFiles, filesToRewrite, scoutTargetFiles, wholeFilesTokens } from './contextFiles';
+import {
+  budgetedContext,
+  budgetedOverview,
+  contextFiles,
+  filesToRewrite,
+  scoutTargetFiles,
+  wholeFilesTokens,
+} from './contextFiles';
 import { earlierRunItem, withEarlierRun } from './earlierRunContext';
 import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
 import type { AgentContext, AgentInput, TaskView } from './agentContext';
@@ -56,29 +63,53 @@ export function fitFeedback(text: string, ctx: AgentContext, role: ModelRole): s
 /** A planning role's repository map: ranked for the goal and the feedback, sized to what its prompt leaves. */
 function overviewFor(ctx: AgentContext, budget: number, notes: ContextItem[]): Promise<BuiltContext> {
   const query = { goal: ctx.state.goal, feedback: ctx.state.feedback?.text ?? null };
-  return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, { map: ctx.repoMap ?? {}, notes });
+  return budgetedOverview(ctx.tools, ctx.state.workspace?.workDir ?? null, query, budget, {
+    map: ctx.repoMap ?? {},
+    notes,
+  });
 }
 
 function taskOf(state: RunState): TaskView {
   const step = currentStep(state);
   if (!step) return { id: 'T1', title: state.goal, rationale: '', acceptance: '', artifacts: [] };
-  return { id: step.id, title: step.title, rationale: step.rationale, acceptance: step.acceptance, artifacts: step.artifacts };
+  return {
+    id: step.id,
+    title: step.title,
+    rationale: step.rationale,
+    acceptance: step.acceptance,
+    artifacts: step.artifacts,
+  };
 }
 
 const planner: AgentSpec = {
   modelRole: 'planner',
   prompts: () => ['planner'],
-  schema: (ctx) => orError(ctx.workflow.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked' ? SteppedPlanSchema : PlanSchema),
+  schema: (ctx) =>
+    orError(
+      ctx.workflow.plan_schema === 'steps' || currentStep(ctx.state)?.status === 'blocked'
+        ? SteppedPlanSchema
+        : PlanSchema,
+    ),
   async input(ctx) {
     const blocked = currentStep(ctx.state);
     // The goal first, what changes from plan to plan last (prefix reuse: buildMessages).
     const input: Record<string, unknown> = { goal: ctx.state.goal };
     if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
-    if (blocked?.status === 'blocked') input.blocked_step = { id: blocked.id, title: blocked.title, acceptance: blocked.acceptance, reason: blocked.fail_reason };
+    if (blocked?.status === 'blocked')
+      input.blocked_step = {
+        id: blocked.id,
+        title: blocked.title,
+        acceptance: blocked.acceptance,
+        reason: blocked.fail_reason,
+      };
     input.plan_id = `plan_${String(ctx.state.plans.length + 1).padStart(4, '0')}`;
     if (ctx.state.escalation_note?.role === 'planner') input.supervisor_note = ctx.state.escalation_note.message;
     if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'planner');
-    return { input, context: [], budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => overviewFor(ctx, budget, ctx.knowledge)) };
+    return {
+      input,
+      context: [],
+      budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => overviewFor(ctx, budget, ctx.knowledge)),
+    };
   },
 };
 
@@ -95,7 +126,12 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const input: Record<string, unknown> = { goal: ctx.state.goal, task };
       // Seed 004 step 1: the Editor's own definition of success comes back to it when it writes.
       const brief = ctx.state.scouting?.brief;
-      if (brief) Object.assign(input, { behavior_change: brief.behavior_change, success_criteria: brief.success_criteria, non_goals: brief.non_goals });
+      if (brief)
+        Object.assign(input, {
+          behavior_change: brief.behavior_change,
+          success_criteria: brief.success_criteria,
+          non_goals: brief.non_goals,
+        });
       // Seed 002's Coder may ask for a sub-plan inline, where the run makes sub-plans for blocked steps.
       if (step && step.depth < ctx.state.config.limits.max_subplan_depth) input.can_request_subplan = true;
       if (ctx.scoutReport) input.scout_report = ctx.scoutReport;
@@ -104,25 +140,53 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const feedback = ctx.state.feedback?.text ?? null;
       if (feedback !== null) input.feedback = fitFeedback(feedback, ctx, modelRole);
       const workDir = ctx.state.workspace?.workDir;
-      if (!workDir) return { input, context: [...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })), ...earlierRunItem(ctx.earlierRun ?? null)] };
+      if (!workDir)
+        return {
+          input,
+          context: [
+            ...(await contextFiles(ctx.tools, { artifacts, feedback, includeAll: !ctx.state.config.artifacts_only })),
+            ...earlierRunItem(ctx.earlierRun ?? null),
+          ],
+        };
       // A retry sees whole the source files the step's last answer wrote: the feedback names what to mend
       // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
       const rewritten = (step?.attempts ?? 1) > 1 ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
       // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
       // a path) would move the context away from the failing code the attempt before was shown.
       const lastTest = ctx.state.last_test;
-      const failingRun = lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output') ? testRunText(lastTest, 'excerpt') : null;
+      const failingRun =
+        lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
+          ? testRunText(lastTest, 'excerpt')
+          : null;
       const rankedOn = [feedback, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
-      const query = { goal: ctx.state.goal, feedback: rankedOn, artifacts, targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])] };
+      const query = {
+        goal: ctx.state.goal,
+        feedback: rankedOn,
+        artifacts,
+        targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])],
+      };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
-      const wholeFiles = wholeFormat ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules) : undefined;
-      const options = { wholeFiles: wholeFiles?.perFile.map((file) => file.path), artifactsOnly: ctx.state.config.artifacts_only, noExcerpts: wholeFormat };
+      const wholeFiles = wholeFormat
+        ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules)
+        : undefined;
+      const options = {
+        wholeFiles: wholeFiles?.perFile.map((file) => file.path),
+        artifactsOnly: ctx.state.config.artifacts_only,
+        noExcerpts: wholeFormat,
+      };
       // A first try reads what an 8k window holds; a retry, or a step a blocked one was split into, the whole window (decision 99).
       const firstTry = !wholeFormat && (step?.attempts ?? 1) <= 1 && (step?.depth ?? 0) === 0;
       const window = ctx.promptCounter?.contextSize ?? roleBudget(ctx.state.config, modelRole).contextSize;
       const sized = (budget: number) => (firstTry ? firstTryBudget(budget, window) : budget);
-      return { input, context: [], wholeFiles, budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) => budgetedContext(ctx.tools, workDir, query, sized(budget), ctx.repoMap ?? {}, options)) };
+      return {
+        input,
+        context: [],
+        wholeFiles,
+        budgeted: withEarlierRun(ctx.earlierRun ?? null, (budget) =>
+          budgetedContext(ctx.tools, workDir, query, sized(budget), ctx.repoMap ?? {}, options),
+        ),
+      };
     },
   };
 }
@@ -137,7 +201,14 @@ const testReporter: AgentSpec = {
   async input(ctx) {
     const test = ctx.state.last_test;
     // Seed 000: the Tester reads the truncated report (first 2500 + "\n...\n" + last 1000), as the seed says.
-    return { input: { task_id: ctx.state.current_step_id ?? 'T1', exit_code: test?.exit_code ?? null, output: test?.report ?? '' }, context: [] };
+    return {
+      input: {
+        task_id: ctx.state.current_step_id ?? 'T1',
+        exit_code: test?.exit_code ?? null,
+        output: test?.report ?? '',
+      },
+      context: [],
+    };
   },
 };
 
@@ -154,7 +225,14 @@ const fixPlanner: AgentSpec = {
       changed_files: ctx.state.proposal_files,
       ...(change.diff ? { diff: change.diff } : {}),
       ...(change.note ? { change_note: change.note } : {}),
-      test: test && { status: test.status, exit_code: test.exit_code, counts: test.counts, first_failure: test.first_failure, output: testRunText(test, 'excerpt'), coverage_percent: test.coverage_percent },
+      test: test && {
+        status: test.status,
+        exit_code: test.exit_code,
+        counts: test.counts,
+        first_failure: test.first_failure,
+        output: testRunText(test, 'excerpt'),
+        coverage_percent: test.coverage_percent,
+      },
       ...(ctx.state.escalation_note?.role === 'tester' ? { supervisor_note: ctx.state.escalation_note.message } : {}),
     };
     return { input, context: change.context };
@@ -174,7 +252,10 @@ const briefer: AgentSpec = {
     if (ctx.state.feedback) input.feedback = fitFeedback(ctx.state.feedback.text, ctx, 'editor');
     // The latest failure's excerpt in full; the ones before it by their first failure only (a small model's context is short).
     const recent = ctx.state.failure_history.slice(-3);
-    if (recent.length > 0) input.recent_failures = recent.map(({ first_failure, report }, index) => (index === recent.length - 1 ? { first_failure, output: report } : { first_failure }));
+    if (recent.length > 0)
+      input.recent_failures = recent.map(({ first_failure, report }, index) =>
+        index === recent.length - 1 ? { first_failure, output: report } : { first_failure },
+      );
     return { input, context: [], budgeted: (budget) => overviewFor(ctx, budget, ctx.knowledge) };
   },
 };
@@ -191,7 +272,10 @@ const scout: AgentSpec = {
       input: {
         goal: ctx.state.goal,
         behavior_change: brief?.behavior_change ?? '',
-        scout: question?.scout === 'B' ? 'B (build/test detective: may run the tests and allowlisted commands, sandboxed)' : 'A (codebase mapper: read-only tools only)',
+        scout:
+          question?.scout === 'B'
+            ? 'B (build/test detective: may run the tests and allowlisted commands, sandboxed)'
+            : 'A (codebase mapper: read-only tools only)',
         question: question?.question ?? '',
         test_command: ctx.state.test_command?.join(' ') ?? null,
       },

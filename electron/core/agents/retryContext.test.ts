@@ -17,20 +17,64 @@ const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
 
 /** The goal's words point at src/price.js; src/rounding.js, where the fix goes, is named nowhere. */
 function repoFiles(): Record<string, string> {
-  const filler = Array.from({ length: 120 }, (_, index) => `function helper${index}(value) {\n  return value + ${index};\n}\n`).join('\n');
+  const filler = Array.from(
+    { length: 120 },
+    (_, index) => `function helper${index}(value) {\n  return value + ${index};\n}\n`,
+  ).join('\n');
   return {
-    'src/price.js': "const { roundCents } = require('./rounding');\n\n// formatPrice: a price as text\nfunction formatPrice(price) {\n  return `${Math.floor(price)}.${roundCents(price)}`;\n}\n\nmodule.exports = { formatPrice };\n",
+    'src/price.js':
+      "const { roundCents } = require('./rounding');\n\n// formatPrice: a price as text\nfunction formatPrice(price) {\n  return `${Math.floor(price)}.${roundCents(price)}`;\n}\n\nmodule.exports = { formatPrice };\n",
     'src/rounding.js': `${filler}\nfunction roundCents(value) {\n  return Math.round(value * 100) % 100;\n}\n\nmodule.exports = { roundCents };\n`,
-    'test/price.test.js': "const { formatPrice } = require('../src/price');\nrequire('node:assert').equal(formatPrice(1.05), '1.05');\n",
+    'test/price.test.js':
+      "const { formatPrice } = require('../src/price');\nrequire('node:assert').equal(formatPrice(1.05), '1.05');\n",
   };
 }
 
-function writerContext(dir: string, attempts: number, proposalFiles: string[], lastTest: TestSummary | null = null): AgentContext {
+function writerContext(
+  dir: string,
+  attempts: number,
+  proposalFiles: string[],
+  lastTest: TestSummary | null = null,
+): AgentContext {
   const workflow = WORKFLOWS['dev-agent'];
-  const config = { ...configFromWorkflow(workflow), edit_format: 'search-replace' as const, models: { coder: { model: 'replay:none.json', context_size: 8192 } } };
-  const base = initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 });
-  const step = { id: 'T1', title: GOAL, rationale: '', acceptance: '', artifacts: [], complexity: null, depends_on: [], status: 'in_progress' as const, attempts, depth: 0, parent_step_id: null, sub_plan_id: null, fail_reason: null, commits: [] };
-  const plan = { plan_id: 'plan_0001', analysis: '', depth: 0, parent_plan_id: null, parent_step_id: null, steps: [step], status: 'in_progress' as const };
+  const config = {
+    ...configFromWorkflow(workflow),
+    edit_format: 'search-replace' as const,
+    models: { coder: { model: 'replay:none.json', context_size: 8192 } },
+  };
+  const base = initialState({
+    runId: '20260101T000000Z',
+    goal: GOAL,
+    goalHash: 'test',
+    config,
+    now: new Date(0).toISOString(),
+    nowMs: 0,
+  });
+  const step = {
+    id: 'T1',
+    title: GOAL,
+    rationale: '',
+    acceptance: '',
+    artifacts: [],
+    complexity: null,
+    depends_on: [],
+    status: 'in_progress' as const,
+    attempts,
+    depth: 0,
+    parent_step_id: null,
+    sub_plan_id: null,
+    fail_reason: null,
+    commits: [],
+  };
+  const plan = {
+    plan_id: 'plan_0001',
+    analysis: '',
+    depth: 0,
+    parent_plan_id: null,
+    parent_step_id: null,
+    steps: [step],
+    status: 'in_progress' as const,
+  };
   const state: RunState = {
     ...base,
     plans: [plan],
@@ -38,10 +82,33 @@ function writerContext(dir: string, attempts: number, proposalFiles: string[], l
     current_step_id: 'T1',
     proposal_files: proposalFiles,
     last_test: lastTest,
-    feedback: attempts > 1 ? { kind: 'edit_rejected' as const, text: 'your answer was not applied: edit 1 is a placeholder, not code: write out every line you keep' } : null,
-    workspace: { runId: 'test', repoRoot: dir, workDir: dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+    feedback:
+      attempts > 1
+        ? {
+            kind: 'edit_rejected' as const,
+            text: 'your answer was not applied: edit 1 is a placeholder, not code: write out every line you keep',
+          }
+        : null,
+    workspace: {
+      runId: 'test',
+      repoRoot: dir,
+      workDir: dir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
   };
-  return { state, workflow, tools: createReadOnlyTools(dir), prompts, editFormat: getEditFormat('search-replace'), knowledge: [], scoutReport: null };
+  return {
+    state,
+    workflow,
+    tools: createReadOnlyTools(dir),
+    prompts,
+    editFormat: getEditFormat('search-replace'),
+    knowledge: [],
+    scoutReport: null,
+  };
 }
 
 let repo: TempRepo;
@@ -68,12 +135,28 @@ describe("a retry's writer context", () => {
   it('is ranked on the failing run as well as a refusal, so the failing code stays in view', async () => {
     const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
     if (!coder) throw new Error('no coder spec');
-    const output = 'AssertionError: roundCents(1.05) returned 5, expected 5 cents as 05\n    at roundCents (src/rounding.js:364:10)\n    at roundCents (src/rounding.js:365:3)';
+    const output =
+      'AssertionError: roundCents(1.05) returned 5, expected 5 cents as 05\n    at roundCents (src/rounding.js:364:10)\n    at roundCents (src/rounding.js:365:3)';
     const failing: TestSummary = {
-      status: 'FAIL', passed: false, exit_code: 1, counts: { passed: 0, failed: 1, skipped: 0, total: 1 },
+      status: 'FAIL',
+      passed: false,
+      exit_code: 1,
+      counts: { passed: 0, failed: 1, skipped: 0, total: 1 },
       first_failure: { test_id: 'test/price.test.js', message: 'AssertionError', location: 'src/rounding.js:364:10' },
-      results_from: null, report: output, excerpt: output, tail: output, reason: null, isolation: 'none', duration_ms: 1,
-      verify_run_id: 'v1', artifact_dir: '', coverage_percent: null, failed_phase: 'test', work_dir_writes: null, inventory: null, tools: [],
+      results_from: null,
+      report: output,
+      excerpt: output,
+      tail: output,
+      reason: null,
+      isolation: 'none',
+      duration_ms: 1,
+      verify_run_id: 'v1',
+      artifact_dir: '',
+      coverage_percent: null,
+      failed_phase: 'test',
+      work_dir_writes: null,
+      inventory: null,
+      tools: [],
     };
     const refusalOnly = await buildMessages(coder, writerContext(repo.dir, 2, []));
     expect(refusalOnly.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');

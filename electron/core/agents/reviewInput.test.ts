@@ -15,8 +15,21 @@ import { NO_CHANGE_NOTE, fittedDiff, fixPlanReviewInput, reviewInput } from './r
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-const finding = { severity: 'medium', kind: 'edge_case', description: 'median([]) is not tested', location: 'src/stats.js median()' };
-const step = (id: string) => ({ id, title: `step ${id}`, description: 'd', acceptance: 'a', complexity: 'simple', depends_on: [], artifacts: ['src/stats.js'] });
+const finding = {
+  severity: 'medium',
+  kind: 'edge_case',
+  description: 'median([]) is not tested',
+  location: 'src/stats.js median()',
+};
+const step = (id: string) => ({
+  id,
+  title: `step ${id}`,
+  description: 'd',
+  acceptance: 'a',
+  complexity: 'simple',
+  depends_on: [],
+  artifacts: ['src/stats.js'],
+});
 
 /** A supervised run: green tests with 62.5% coverage of the changed code, and one Tester finding. */
 const drive: Script = (action) => {
@@ -28,9 +41,12 @@ const drive: Script = (action) => {
     case 'verify':
       return { kind: 'verified', purpose: action.purpose, test: testResult(true, { coverage_percent: 62.5 }) };
     case 'agent':
-      if (action.purpose === 'plan') return agentOutput(action, { plan_id: 'plan_0001', analysis: 'a', steps: [step('T1'), step('T2')] });
-      if (action.purpose === 'code') return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] });
-      if (action.purpose === 'fix_plan') return agentOutput(action, { task_id: 'T1', summary: 'green; one gap', findings: [finding], fix_plan: [] });
+      if (action.purpose === 'plan')
+        return agentOutput(action, { plan_id: 'plan_0001', analysis: 'a', steps: [step('T1'), step('T2')] });
+      if (action.purpose === 'code')
+        return agentOutput(action, { edits: [{ path: 'src/stats.js', search: '', replace: 'x' }] });
+      if (action.purpose === 'fix_plan')
+        return agentOutput(action, { task_id: 'T1', summary: 'green; one gap', findings: [finding], fix_plan: [] });
       return agentOutput(action, verdict(true, 90));
     default:
       return { kind: 'fatal', code: 'INTERNAL', message: action.kind };
@@ -53,7 +69,15 @@ function contextFor(state: RunState): AgentContext {
   dirs.push(dir);
   fs.mkdirSync(path.join(dir, 'src'));
   fs.writeFileSync(path.join(dir, 'src', 'stats.js'), 'export const median = (values) => values[0];\n');
-  return { state, workflow: WORKFLOWS.supervised, tools: createReadOnlyTools(dir), prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), editFormat: getEditFormat('search-replace'), knowledge: [], scoutReport: null };
+  return {
+    state,
+    workflow: WORKFLOWS.supervised,
+    tools: createReadOnlyTools(dir),
+    prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')),
+    editFormat: getEditFormat('search-replace'),
+    knowledge: [],
+    scoutReport: null,
+  };
 }
 
 describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and coverage', () => {
@@ -62,7 +86,12 @@ describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and co
     expect(state.gate?.kind).toBe('code');
     const task = { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: ['src/stats.js'] };
     const code = await reviewInput('code', contextFor(state), task, null);
-    expect(code.input).toMatchObject({ gate: 'code', tester_findings: [finding], test: { status: 'PASS', coverage_percent: 62.5 }, changed_files: ['src/stats.js'] });
+    expect(code.input).toMatchObject({
+      gate: 'code',
+      tester_findings: [finding],
+      test: { status: 'PASS', coverage_percent: 62.5 },
+      changed_files: ['src/stats.js'],
+    });
     expect(code.input.criteria).toContain('Tests for the changed behaviour must be included in the change');
     expect(code.context.map((item) => item.id)).toEqual(['file:src/stats.js']);
     const stepGate = await reviewInput('step', contextFor(state), task, null);
@@ -70,21 +99,49 @@ describe('seed 002 (2.13, 2.14): the code gate weighs the Tester findings and co
   });
 
   it('gives the fix-plan review the plan alone (not its test output twice), its findings and the code gate threshold', async () => {
-    const state = { ...firstCodeGate(), fix_review: { text: 'Tester: x\nFix plan:\n1. y\n\nTest output:\nlong output', plan: 'Tester: x\nFix plan:\n1. y' }, tester_findings: [finding] };
-    const review = await fixPlanReviewInput(contextFor(state), { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: [] });
-    expect(review.input).toMatchObject({ gate: 'fix_plan', threshold: 60, fix_plan: 'Tester: x\nFix plan:\n1. y', tester_findings: [finding] });
+    const state = {
+      ...firstCodeGate(),
+      fix_review: {
+        text: 'Tester: x\nFix plan:\n1. y\n\nTest output:\nlong output',
+        plan: 'Tester: x\nFix plan:\n1. y',
+      },
+      tester_findings: [finding],
+    };
+    const review = await fixPlanReviewInput(contextFor(state), {
+      id: 'T1',
+      title: 'step T1',
+      rationale: '',
+      acceptance: '',
+      artifacts: [],
+    });
+    expect(review.input).toMatchObject({
+      gate: 'fix_plan',
+      threshold: 60,
+      fix_plan: 'Tester: x\nFix plan:\n1. y',
+      tester_findings: [finding],
+    });
   });
 });
 
 describe('what the code and step gates are shown of a change (issue 26)', () => {
   it("the step's diff, the existing tests it changes and its unrelated hunks, each said plainly", async () => {
     const opened = firstCodeGate();
-    const gate = opened.gate ? { ...opened.gate, test_files: ['test/stats.test.js'], unrelated: ['src/stats.js line 9 (original line 9): deletes a comment'] } : null;
+    const gate = opened.gate
+      ? {
+          ...opened.gate,
+          test_files: ['test/stats.test.js'],
+          unrelated: ['src/stats.js line 9 (original line 9): deletes a comment'],
+        }
+      : null;
     const state = { ...opened, gate };
     const diff = '--- a/src/stats.js\n+++ b/src/stats.js\n@@ -1 +1 @@\n-x\n+y\n';
     const task = { id: 'T1', title: 'step T1', rationale: '', acceptance: '', artifacts: ['src/stats.js'] };
     const review = await reviewInput('step', { ...contextFor(state), changeDiff: async () => diff }, task, null);
-    expect(review.input).toMatchObject({ diff, existing_tests_changed: ['test/stats.test.js'], unrelated_changes: ['src/stats.js line 9 (original line 9): deletes a comment'] });
+    expect(review.input).toMatchObject({
+      diff,
+      existing_tests_changed: ['test/stats.test.js'],
+      unrelated_changes: ['src/stats.js line 9 (original line 9): deletes a comment'],
+    });
     expect(String(review.input.existing_tests_note)).toContain('Approving this gate also approves those test changes');
     const plain = await reviewInput('step', contextFor(opened), task, null);
     expect(plain.input).not.toHaveProperty('existing_tests_changed');
@@ -99,7 +156,11 @@ describe('a reviewer reads the diff and the test outcome, not the files again (i
   it('shows the code and step gates and the fix-plan review the diff instead of the changed files whole', async () => {
     const state = { ...firstCodeGate(), fix_review: { text: 'plan', plan: 'plan' } };
     const withDiff = { ...contextFor(state), changeDiff: async () => diff };
-    for (const review of [await reviewInput('code', withDiff, task, null), await reviewInput('step', withDiff, task, null), await fixPlanReviewInput(withDiff, task)]) {
+    for (const review of [
+      await reviewInput('code', withDiff, task, null),
+      await reviewInput('step', withDiff, task, null),
+      await fixPlanReviewInput(withDiff, task),
+    ]) {
       expect(review.input).toMatchObject({ diff });
       expect(review.context).toEqual([]);
     }
@@ -112,9 +173,17 @@ describe('a reviewer reads the diff and the test outcome, not the files again (i
   it('tells the reviewers of a step that made no commit so, instead of sending its files whole again (decision 99)', async () => {
     const gate = { ...firstCodeGate(), fix_review: { text: 'plan', plan: 'plan' } };
     const start = gate.step_base?.commit ?? 'base';
-    const unchanged = { ...contextFor({ ...gate, head: start, step_base: { commit: start, commit_count: gate.commits.length } }), changeDiff: async () => '' };
+    const unchanged = {
+      ...contextFor({ ...gate, head: start, step_base: { commit: start, commit_count: gate.commits.length } }),
+      changeDiff: async () => '',
+    };
     const tester = agentSpecFor('fix_plan', WORKFLOWS.supervised);
-    for (const review of [await reviewInput('code', unchanged, task, null), await reviewInput('step', unchanged, task, null), await fixPlanReviewInput(unchanged, task), await tester?.input(unchanged)]) {
+    for (const review of [
+      await reviewInput('code', unchanged, task, null),
+      await reviewInput('step', unchanged, task, null),
+      await fixPlanReviewInput(unchanged, task),
+      await tester?.input(unchanged),
+    ]) {
       expect(review?.input).toMatchObject({ change_note: NO_CHANGE_NOTE });
       expect(review?.input).not.toHaveProperty('diff');
       expect(review?.context).toEqual([]);
@@ -125,16 +194,31 @@ describe('a reviewer reads the diff and the test outcome, not the files again (i
     const withDiff = { ...contextFor(firstCodeGate()), changeDiff: async () => diff };
     const code = JSON.stringify((await reviewInput('code', withDiff, task, null)).input, null, 2);
     const step = JSON.stringify((await reviewInput('step', withDiff, task, null)).input, null, 2);
-    const shared = code.slice(0, [...code].findIndex((char, index) => char !== step[index]));
+    const shared = code.slice(
+      0,
+      [...code].findIndex((char, index) => char !== step[index]),
+    );
     expect(shared).toContain(diff.replace(/\n/g, '\\n'));
-    expect(Object.keys((await reviewInput('code', withDiff, task, null)).input).slice(-3)).toEqual(['gate', 'threshold', 'criteria']);
+    expect(Object.keys((await reviewInput('code', withDiff, task, null)).input).slice(-3)).toEqual([
+      'gate',
+      'threshold',
+      'criteria',
+    ]);
   });
 });
 
 describe('a diff too long for the reviewer’s window (issue 28, item 4)', () => {
-  const diff = ['diff --git a/src/stats.js b/src/stats.js', ...Array.from({ length: 400 }, (_, index) => `+  const value${index} = values[${index}] * 2; // a long added line`)].join('\n');
+  const diff = [
+    'diff --git a/src/stats.js b/src/stats.js',
+    ...Array.from({ length: 400 }, (_, index) => `+  const value${index} = values[${index}] * 2; // a long added line`),
+  ].join('\n');
   // One token per 4 characters, in a 4096 window with 1024 for the answer: the diff may take 1228 tokens.
-  const counter = { exact: true, countPrompt: () => 0, countText: (text: string) => Math.ceil(text.length / 4), contextSize: 4096 };
+  const counter = {
+    exact: true,
+    countPrompt: () => 0,
+    countText: (text: string) => Math.ceil(text.length / 4),
+    contextSize: 4096,
+  };
 
   it('is cut at whole lines to its share of the window, saying how much is shown', () => {
     const state = firstCodeGate();
@@ -145,7 +229,9 @@ describe('a diff too long for the reviewer’s window (issue 28, item 4)', () =>
     const shown = Number(/: (\d+) of 401 lines shown\)\n$/.exec(fitted)?.[1]);
     expect(shown).toBeGreaterThan(50);
     expect(shown).toBeLessThan(401);
-    expect(fitted).toContain(`… (the diff is cut here to fit the tester's 4096-token window: ${shown} of 401 lines shown)`);
+    expect(fitted).toContain(
+      `… (the diff is cut here to fit the tester's 4096-token window: ${shown} of 401 lines shown)`,
+    );
     expect(diff.startsWith(fitted.slice(0, fitted.indexOf('\n…')))).toBe(true);
   });
 

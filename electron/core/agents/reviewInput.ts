@@ -15,12 +15,19 @@ import type { AgentContext, AgentInput, TaskView } from './agentContext';
  * included" holds where the writer writes tests; where tests are read-only (seed 000) the same gate
  * asks for the opposite.
  */
-export function gateCriteria(kind: GateKind, config: Pick<RunConfig, 'tests_read_only'>, prompts: PromptLibrary): string[] {
+export function gateCriteria(
+  kind: GateKind,
+  config: Pick<RunConfig, 'tests_read_only'>,
+  prompts: PromptLibrary,
+): string[] {
   return prompts.list(kind === 'code' && config.tests_read_only ? 'criteria/code-tests-read-only' : `criteria/${kind}`);
 }
 
 /** What the code gate is told about the change's tests, in plain words, so "tests must be included" is checked against a fact. */
-export function testChangeNote(changedFiles: readonly string[], config: Pick<RunConfig, 'tests_read_only'>): { test_files_changed: string[]; test_change_note: string | null } {
+export function testChangeNote(
+  changedFiles: readonly string[],
+  config: Pick<RunConfig, 'tests_read_only'>,
+): { test_files_changed: string[]; test_change_note: string | null } {
   const tests = changedFiles.filter(isTestFile);
   if (config.tests_read_only || tests.length > 0) return { test_files_changed: tests, test_change_note: null };
   return { test_files_changed: [], test_change_note: 'This change modifies no test file.' };
@@ -31,7 +38,15 @@ function planView(plan: PlanRecord | null): unknown {
   return {
     plan_id: plan.plan_id,
     analysis: plan.analysis,
-    steps: plan.steps.map(({ id, title, acceptance, complexity, depends_on, artifacts, status }) => ({ id, title, acceptance, complexity, depends_on, artifacts, status })),
+    steps: plan.steps.map(({ id, title, acceptance, complexity, depends_on, artifacts, status }) => ({
+      id,
+      title,
+      acceptance,
+      complexity,
+      depends_on,
+      artifacts,
+      status,
+    })),
   };
 }
 
@@ -40,15 +55,23 @@ function planView(plan: PlanRecord | null): unknown {
  * whole — they were the writer's context already, and the diff is what was decided. Without a diff
  * (no commit yet, or a caller with no git) the changed files stand in for it.
  */
-export async function changeView(ctx: AgentContext, files: readonly string[], role: ModelRole): Promise<{ diff: string | null; context: AgentInput['context']; note?: string }> {
+export async function changeView(
+  ctx: AgentContext,
+  files: readonly string[],
+  role: ModelRole,
+): Promise<{ diff: string | null; context: AgentInput['context']; note?: string }> {
   const diff = (await ctx.changeDiff?.()) ?? '';
   if (diff !== '') return { diff: fittedDiff(ctx, role, diff), context: [] };
   // A step whose edits changed nothing made no commit: its files are as the last review saw them, so the fact is said, not the files re-sent.
   if (ctx.changeDiff && stepMadeNoCommit(ctx.state)) return { diff: null, context: [], note: NO_CHANGE_NOTE };
-  return { diff: null, context: await contextFiles(ctx.tools, { artifacts: [...files], feedback: null, includeAll: false }) };
+  return {
+    diff: null,
+    context: await contextFiles(ctx.tools, { artifacts: [...files], feedback: null, includeAll: false }),
+  };
 }
 
-export const NO_CHANGE_NOTE = 'This step changed no file: its edits left every file as it was, so the branch is as the step found it.';
+export const NO_CHANGE_NOTE =
+  'This step changed no file: its edits left every file as it was, so the branch is as the step found it.';
 
 /** The step's head is where it started (the engine commits every change it applies). */
 function stepMadeNoCommit(state: AgentContext['state']): boolean {
@@ -86,7 +109,12 @@ export function fittedDiff(ctx: AgentContext, role: ModelRole, diff: string): st
  * asks last (gate, threshold, criteria): the Supervisor's session reuses the shared part from its
  * previous review (the code gate's for the step gate).
  */
-export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskView, plan: PlanRecord | null): Promise<AgentInput> {
+export async function reviewInput(
+  kind: GateKind,
+  ctx: AgentContext,
+  task: TaskView,
+  plan: PlanRecord | null,
+): Promise<AgentInput> {
   const { state } = ctx;
   const gate = state.gate;
   const asked: Record<string, unknown> = {
@@ -111,15 +139,35 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
     case 'step': {
       // Both gates judge the committed change with its test result in hand (seed 002: after the tests).
       const change = await changeView(ctx, state.proposal_files, 'supervisor');
-      const findings = kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
+      const findings =
+        kind === 'code' && state.tester_findings.length > 0 ? { tester_findings: state.tester_findings } : {};
       const tests = kind === 'code' ? testChangeNote(state.proposal_files, state.config) : {};
       const scope = gate && gate.unrelated.length > 0 ? { unrelated_changes: gate.unrelated } : {};
-      const shared = { goal: state.goal, task, test, changed_files: state.proposal_files, ...(change.diff ? { diff: change.diff } : {}), ...(change.note ? { change_note: change.note } : {}) };
-      return { input: { ...shared, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...tests, ...findings, ...asked }, context: change.context };
+      const shared = {
+        goal: state.goal,
+        task,
+        test,
+        changed_files: state.proposal_files,
+        ...(change.diff ? { diff: change.diff } : {}),
+        ...(change.note ? { change_note: change.note } : {}),
+      };
+      return {
+        input: { ...shared, ...protectedTestsNote(gate?.test_files ?? []), ...scope, ...tests, ...findings, ...asked },
+        context: change.context,
+      };
     }
     case 'goal':
       // The last test result here is the final full test run made for this gate.
-      return { input: { goal: state.goal, plans: state.plans.filter((record) => record.depth === 0).map(planView), final_test: test, commits: state.commits.length, ...asked }, context: [] };
+      return {
+        input: {
+          goal: state.goal,
+          plans: state.plans.filter((record) => record.depth === 0).map(planView),
+          final_test: test,
+          commits: state.commits.length,
+          ...asked,
+        },
+        context: [],
+      };
     default:
       return kind satisfies never;
   }
@@ -127,7 +175,12 @@ export async function reviewInput(kind: GateKind, ctx: AgentContext, task: TaskV
 
 export async function fixPlanReviewInput(ctx: AgentContext, task: TaskView): Promise<AgentInput> {
   const { state } = ctx;
-  const test = state.last_test && { status: state.last_test.status, counts: state.last_test.counts, first_failure: state.last_test.first_failure, output: state.last_test.report };
+  const test = state.last_test && {
+    status: state.last_test.status,
+    counts: state.last_test.counts,
+    first_failure: state.last_test.first_failure,
+    output: state.last_test.report,
+  };
   const change = await changeView(ctx, state.proposal_files, 'supervisor');
   const input = {
     goal: state.goal,
@@ -151,6 +204,7 @@ function protectedTestsNote(testFiles: readonly string[]): Record<string, unknow
   if (testFiles.length === 0) return {};
   return {
     existing_tests_changed: testFiles,
-    existing_tests_note: 'This change modifies test files that existed before the run. Approving this gate also approves those test changes: approve only if the task itself requires changing these tests, never to make failing tests pass.',
+    existing_tests_note:
+      'This change modifies test files that existed before the run. Approving this gate also approves those test changes: approve only if the task itself requires changing these tests, never to make failing tests pass.',
   };
 }

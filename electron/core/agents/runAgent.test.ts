@@ -22,24 +22,37 @@ const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
 /** It names catalogTotal too, once: enough for the ranker to show that file (further files need its confidence), not to guess it. */
 const GOAL = 'formatPrice in src/price.js prints prices without their cents; fix formatPrice and catalogTotal';
 
-const lines = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join('\n');
+const lines = (count: number, line: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => line(index)).join('\n');
 /** The file the goal names (the ranker's guess): ~3 KB, so its whole-file answer is over the role's 1,024 tokens. */
 const PRICE = `${lines(60, (index) => `export const priceRule${index} = 'rounding rule number ${index} of the price module';`)}\nexport function formatPrice(cents) {\n  return String(Math.floor(cents / 100));\n}\n`;
 /** The file the fix is in: ~16 KB, ranked below the guess, shown whole as a further file of a 32k window. */
 const CATALOG = `${lines(260, (index) => `export const catalogEntry${index} = { sku: 'sku-${index}', shelf: ${index % 17}, aisle: ${index % 5} };`)}\nexport function catalogTotal(items) {\n  return items.length;\n}\n`;
-const CATALOG_FIXED = CATALOG.replace('return items.length;', 'return items.reduce((sum, item) => sum + item.cents, 0);');
+const CATALOG_FIXED = CATALOG.replace(
+  'return items.length;',
+  'return items.reduce((sum, item) => sum + item.cents, 0);',
+);
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'shop', type: 'module', scripts: { test: 'node --test' } }),
   'src/price.js': PRICE,
   'src/catalog.js': CATALOG,
-  ...Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`src/shelf${index}.js`, `${lines(30, (line) => `export const shelf${index}Slot${line} = 'slot ${line} on shelf ${index}';`)}\n`])),
-  'test/price.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { formatPrice } from '../src/price.js';\n\ntest('cents', () => assert.equal(formatPrice(1999), '19.99'));\n",
+  ...Object.fromEntries(
+    Array.from({ length: 12 }, (_, index) => [
+      `src/shelf${index}.js`,
+      `${lines(30, (line) => `export const shelf${index}Slot${line} = 'slot ${line} on shelf ${index}';`)}\n`,
+    ]),
+  ),
+  'test/price.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { formatPrice } from '../src/price.js';\n\ntest('cents', () => assert.equal(formatPrice(1999), '19.99'));\n",
 };
 
 let repo: TempRepo;
 beforeAll(() => {
   repo = makeTempRepo({ files: FILES });
-  fs.writeFileSync(path.join(repo.dir, '..', `${path.basename(repo.dir)}.patch`), gitPatch({ 'src/catalog.js': CATALOG }, { 'src/catalog.js': CATALOG_FIXED }));
+  fs.writeFileSync(
+    path.join(repo.dir, '..', `${path.basename(repo.dir)}.patch`),
+    gitPatch({ 'src/catalog.js': CATALOG }, { 'src/catalog.js': CATALOG_FIXED }),
+  );
 });
 afterAll(() => {
   fs.rmSync(patchPath(), { force: true });
@@ -47,14 +60,47 @@ afterAll(() => {
 });
 const patchPath = () => path.join(repo.dir, '..', `${path.basename(repo.dir)}.patch`);
 
-function writerContext(editFormat: 'whole-file' | 'search-replace', coder: { model: string; context_size?: number }, reports: ContextReport[]): { spec: AgentSpec; ctx: AgentContext } {
+function writerContext(
+  editFormat: 'whole-file' | 'search-replace',
+  coder: { model: string; context_size?: number },
+  reports: ContextReport[],
+): { spec: AgentSpec; ctx: AgentContext } {
   const workflow = WORKFLOWS['dev-agent'];
-  const config = { ...configFromWorkflow(workflow), edit_format: editFormat, models: { coder: { max_tokens: 1024, ...coder } } };
-  const state: RunState = {
-    ...initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 }),
-    workspace: { runId: 'test', repoRoot: repo.dir, workDir: repo.dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+  const config = {
+    ...configFromWorkflow(workflow),
+    edit_format: editFormat,
+    models: { coder: { max_tokens: 1024, ...coder } },
   };
-  const ctx: AgentContext = { state, workflow, tools: createReadOnlyTools(repo.dir), prompts, editFormat: getEditFormat(editFormat), knowledge: [], scoutReport: null, onContextBuilt: (report) => reports.push(report) };
+  const state: RunState = {
+    ...initialState({
+      runId: '20260101T000000Z',
+      goal: GOAL,
+      goalHash: 'test',
+      config,
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    }),
+    workspace: {
+      runId: 'test',
+      repoRoot: repo.dir,
+      workDir: repo.dir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
+  };
+  const ctx: AgentContext = {
+    state,
+    workflow,
+    tools: createReadOnlyTools(repo.dir),
+    prompts,
+    editFormat: getEditFormat(editFormat),
+    knowledge: [],
+    scoutReport: null,
+    onContextBuilt: (report) => reports.push(report),
+  };
   const spec = agentSpecFor('code', workflow);
   if (!spec) throw new Error('no writer');
   return { spec, ctx };
@@ -71,10 +117,32 @@ function cuttingRouter(cuts: number): { router: ModelRouter; seen: Seen[] } {
   const router: ModelRouter = {
     async generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
       const maxTokens = request.maxTokens ?? 1024;
-      seen.push({ maxTokens, contextTokens: (request.context ?? []).reduce((sum, item) => sum + estimateTokens(item.text), 0) });
-      if (seen.length <= cuts) return cutOffFailure<T>('the answer is not JSON', maxTokens, '{"edits": [{"path": "src/price.js", "search": "'.padEnd(maxTokens * 4, 'x'));
+      seen.push({
+        maxTokens,
+        contextTokens: (request.context ?? []).reduce((sum, item) => sum + estimateTokens(item.text), 0),
+      });
+      if (seen.length <= cuts)
+        return cutOffFailure<T>(
+          'the answer is not JSON',
+          maxTokens,
+          '{"edits": [{"path": "src/price.js", "search": "'.padEnd(maxTokens * 4, 'x'),
+        );
       const raw = '{"edits": []}';
-      return { ok: true, value: JSON.parse(raw) as T, raw, usage: { model: 'fake', promptTokens: 1, completionTokens: 1, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs: 1, tokensPerSecond: 1 }, droppedContext: [] };
+      return {
+        ok: true,
+        value: JSON.parse(raw) as T,
+        raw,
+        usage: {
+          model: 'fake',
+          promptTokens: 1,
+          completionTokens: 1,
+          reusedPrefixTokens: 0,
+          timeToFirstTokenMs: 0,
+          totalMs: 1,
+          tokensPerSecond: 1,
+        },
+        droppedContext: [],
+      };
     },
     specFor: () => 'fake',
     dispose: async () => undefined,
@@ -82,7 +150,13 @@ function cuttingRouter(cuts: number): { router: ModelRouter; seen: Seen[] } {
   return { router, seen };
 }
 
-const optionsFor = (router: ModelRouter, retries: number, retried: string[]): RunAgentOptions => ({ router, purpose: 'code', retries, backoffMs: 0, onRetry: (failure) => retried.push(failure.message) });
+const optionsFor = (router: ModelRouter, retries: number, retried: string[]): RunAgentOptions => ({
+  router,
+  purpose: 'code',
+  retries,
+  backoffMs: 0,
+  onRetry: (failure) => retried.push(failure.message),
+});
 
 describe('a cut-off answer is asked for again with more room, never as it was', () => {
   it('retries with twice the answer budget and the context refitted to what is left', async () => {
@@ -95,7 +169,11 @@ describe('a cut-off answer is asked for again with more room, never as it was', 
     expect(result).toMatchObject({ kind: 'output', calls: 2 });
     expect(seen.map((call) => call.maxTokens)).toEqual([1024, 2048]);
     expect(seen[1]?.contextTokens).toBeLessThan(seen[0]?.contextTokens ?? 0);
-    expect(retried).toEqual([expect.stringMatching(/^cut off at 1024 tokens; retrying with 2048: the answer is not JSON \(cut at maxTokens 1024\)$/)]);
+    expect(retried).toEqual([
+      expect.stringMatching(
+        /^cut off at 1024 tokens; retrying with 2048: the answer is not JSON \(cut at maxTokens 1024\)$/,
+      ),
+    ]);
     expect(reports.map((report) => [report.answer_reserve, report.answer_sized_on])).toEqual([
       [1024, "the coder's max_tokens"],
       [2048, 'a retry after an answer cut off at a smaller budget'],
@@ -123,9 +201,17 @@ describe('a cut-off answer is asked for again with more room, never as it was', 
     const { spec, ctx } = writerContext('search-replace', { model: 'replay:none.json', context_size: 8192 }, []);
     const { router, seen } = cuttingRouter(1);
     const answering = router.generate.bind(router);
-    router.generate = async <T>(request: GenerateRequest<T>) => (seen.length === 0 ? answering(request) : failure<T>('CONTEXT_OVERFLOW', 'the mandatory prompt is 7000 tokens'));
+    router.generate = async <T>(request: GenerateRequest<T>) =>
+      seen.length === 0 ? answering(request) : failure<T>('CONTEXT_OVERFLOW', 'the mandatory prompt is 7000 tokens');
     const result = await runAgent(spec, ctx, optionsFor(router, 3, []));
-    expect(result).toMatchObject({ kind: 'failed', code: 'ANSWER_CUT_OFF', calls: 2, message: expect.stringMatching(/^the answer was cut off at 1024 tokens, all the room the coder's 8192-token window/) });
+    expect(result).toMatchObject({
+      kind: 'failed',
+      code: 'ANSWER_CUT_OFF',
+      calls: 2,
+      message: expect.stringMatching(
+        /^the answer was cut off at 1024 tokens, all the room the coder's 8192-token window/,
+      ),
+    });
   });
 
   it('stops when the retries are spent, and tells a whole-file writer to rewrite fewer files', async () => {
@@ -134,7 +220,13 @@ describe('a cut-off answer is asked for again with more room, never as it was', 
     const result = await runAgent(spec, ctx, optionsFor(router, 1, []));
     expect(seen).toHaveLength(2);
     expect((seen[1]?.maxTokens ?? 0) > (seen[0]?.maxTokens ?? 0)).toBe(true);
-    expect(result).toMatchObject({ kind: 'failed', code: 'ANSWER_CUT_OFF', message: expect.stringMatching(/^the answer was cut off at \d+ tokens, after 2 tries with a larger answer budget each; make a smaller change: rewrite only the files the fix needs, fewer of them per answer/) });
+    expect(result).toMatchObject({
+      kind: 'failed',
+      code: 'ANSWER_CUT_OFF',
+      message: expect.stringMatching(
+        /^the answer was cut off at \d+ tokens, after 2 tries with a larger answer budget each; make a smaller change: rewrite only the files the fix needs, fewer of them per answer/,
+      ),
+    });
   });
 });
 
@@ -148,12 +240,18 @@ describe("a whole-file writer's answer budget covers every file it is shown whol
     const result = await runAgent(spec, ctx, optionsFor(router, 3, retried));
     await router.dispose();
     expect(retried).toEqual([]);
-    expect(result).toMatchObject({ kind: 'output', calls: 1, output: { edits: [{ path: 'src/catalog.js', content: CATALOG_FIXED }] } });
+    expect(result).toMatchObject({
+      kind: 'output',
+      calls: 1,
+      output: { edits: [{ path: 'src/catalog.js', content: CATALOG_FIXED }] },
+    });
     const report = reports[0];
     const catalog = report?.included.find((entry) => entry.path === 'src/catalog.js');
     expect(report?.included.find((entry) => entry.path === 'src/price.js')?.reason).toBe('ranked #1');
     expect(catalog?.kind).toBe('file');
-    expect(report?.answer_reserve).toBeGreaterThanOrEqual(wholeFileAnswerTokens(catalog?.tokens ?? Number.POSITIVE_INFINITY));
+    expect(report?.answer_reserve).toBeGreaterThanOrEqual(
+      wholeFileAnswerTokens(catalog?.tokens ?? Number.POSITIVE_INFINITY),
+    );
     expect(report?.answer_sized_on).toMatch(/^the files it is shown whole and may rewrite: src\/catalog\.js \(~\d+\)$/);
   });
 });

@@ -44,7 +44,13 @@ export interface RunAgentOptions {
   onRetry?: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) => void;
 }
 
-export { buildMessages, prepareMessages, systemPrompt, wholeFileAnswerTokens, type BuiltMessages } from './buildMessages';
+export {
+  buildMessages,
+  prepareMessages,
+  systemPrompt,
+  wholeFileAnswerTokens,
+  type BuiltMessages,
+} from './buildMessages';
 
 export interface RetriedCall {
   last: GenerateResult<unknown> | null;
@@ -60,7 +66,12 @@ export interface RetriedCall {
  * never asked for again as it was: the retry gets a larger answer budget from `room` (its context
  * refitted to the rest), and when the window has no more, the call ends with what to change instead.
  */
-export async function generateWithRetries(request: GenerateRequest<unknown>, options: RunAgentOptions, usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 }, room?: AnswerRoom): Promise<RetriedCall> {
+export async function generateWithRetries(
+  request: GenerateRequest<unknown>,
+  options: RunAgentOptions,
+  usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 },
+  room?: AnswerRoom,
+): Promise<RetriedCall> {
   let calls = 0;
   let last: GenerateResult<unknown> | null = null;
   let current = request;
@@ -69,13 +80,20 @@ export async function generateWithRetries(request: GenerateRequest<unknown>, opt
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     // A retry with more room is not waiting out a transient failure.
     if (attempt > 0 && !grown) {
-      await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch((error: unknown) => {
-        // Only a stop cuts the wait short; it is seen just below.
-        if (!options.signal?.aborted) throw error;
-      });
+      await sleep(options.backoffMs * 2 ** (attempt - 1), undefined, { signal: options.signal }).catch(
+        (error: unknown) => {
+          // Only a stop cuts the wait short; it is seen just below.
+          if (!options.signal?.aborted) throw error;
+        },
+      );
     }
     if (options.signal?.aborted) break;
-    last = await options.router.generate({ ...current, signal: options.signal, timeoutMs: options.timeoutMs, onToken: options.onToken });
+    last = await options.router.generate({
+      ...current,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      onToken: options.onToken,
+    });
     calls++;
     addUsage(usage, last);
     if (last.ok) break;
@@ -84,9 +102,23 @@ export async function generateWithRetries(request: GenerateRequest<unknown>, opt
     if (last.error.cutOffAt !== undefined || overflowedGrown) {
       lastCut = last.error.cutOffAt ?? lastCut;
       const next = room && !overflowedGrown ? grownAnswerBudget(lastCut, last.raw, room.tokens) : null;
-      if (!room || next === null) return { last, calls, usage, cutOff: room ? cutOffMessage(room, lastCut, 'window', calls) : `the answer was cut off at ${lastCut} tokens; ${SHORTER_ANSWER}` };
-      if (attempt === options.retries) return { last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'retries', calls) };
-      options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: `cut off at ${lastCut} tokens; retrying with ${next}: ${last.error.message}`, raw: last.raw });
+      if (!room || next === null)
+        return {
+          last,
+          calls,
+          usage,
+          cutOff: room
+            ? cutOffMessage(room, lastCut, 'window', calls)
+            : `the answer was cut off at ${lastCut} tokens; ${SHORTER_ANSWER}`,
+        };
+      if (attempt === options.retries)
+        return { last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'retries', calls) };
+      options.onRetry?.({
+        attempt: attempt + 1,
+        code: last.error.code,
+        message: `cut off at ${lastCut} tokens; retrying with ${next}: ${last.error.message}`,
+        raw: last.raw,
+      });
       current = await room.refit(next);
       grown = true;
       continue;
@@ -104,8 +136,10 @@ function addUsage(usage: AgentUsage, result: GenerateResult<unknown>): void {
   usage.completion_tokens += result.usage.completionTokens;
   usage.cached_tokens = (usage.cached_tokens ?? 0) + result.usage.reusedPrefixTokens;
   if (result.usage.estimated) usage.estimated = true;
-  if (result.usage.tokensPerSecond > 0) usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, result.usage.totalMs - result.usage.timeToFirstTokenMs);
-  if (result.usage.steeredTokens !== undefined) usage.steered_tokens = (usage.steered_tokens ?? 0) + result.usage.steeredTokens;
+  if (result.usage.tokensPerSecond > 0)
+    usage.decode_ms = (usage.decode_ms ?? 0) + Math.max(0, result.usage.totalMs - result.usage.timeToFirstTokenMs);
+  if (result.usage.steeredTokens !== undefined)
+    usage.steered_tokens = (usage.steered_tokens ?? 0) + result.usage.steeredTokens;
   if (result.usage.lookup) {
     usage.lookup_validated = (usage.lookup_validated ?? 0) + result.usage.lookup.validated;
     usage.lookup_refuted = (usage.lookup_refuted ?? 0) + result.usage.lookup.refuted;
@@ -113,25 +147,71 @@ function addUsage(usage: AgentUsage, result: GenerateResult<unknown>): void {
 }
 
 export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: 'failed' }> {
-  if (call.cutOff) return { kind: 'failed', code: 'ANSWER_CUT_OFF', message: call.cutOff, raw: call.last?.raw ?? null, calls: call.calls, usage: call.usage };
-  if (call.last && !call.last.ok) return { kind: 'failed', code: call.last.error.code, message: call.last.error.message, raw: call.last.raw, calls: call.calls, usage: call.usage };
-  return { kind: 'failed', code: 'ABORTED', message: 'the run was stopped', raw: null, calls: call.calls, usage: call.usage };
+  if (call.cutOff)
+    return {
+      kind: 'failed',
+      code: 'ANSWER_CUT_OFF',
+      message: call.cutOff,
+      raw: call.last?.raw ?? null,
+      calls: call.calls,
+      usage: call.usage,
+    };
+  if (call.last && !call.last.ok)
+    return {
+      kind: 'failed',
+      code: call.last.error.code,
+      message: call.last.error.message,
+      raw: call.last.raw,
+      calls: call.calls,
+      usage: call.usage,
+    };
+  return {
+    kind: 'failed',
+    code: 'ABORTED',
+    message: 'the run was stopped',
+    raw: null,
+    calls: call.calls,
+    usage: call.usage,
+  };
 }
 
 /**
  * One agent step: build the prompt, call the model through the router, and retry transient failures
  * with backoff. Never throws for model misbehaviour; the engine decides what a failure means.
  */
-export async function runAgent(spec: AgentSpec, callCtx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+export async function runAgent(
+  spec: AgentSpec,
+  callCtx: AgentContext,
+  options: RunAgentOptions,
+): Promise<AgentRunResult> {
   // Budgets are planned with the model's own tokenizer when its provider has one (llama).
-  const ctx: AgentContext = callCtx.promptCounter !== undefined ? callCtx : { ...callCtx, promptCounter: (await options.router.promptCounter?.(spec.modelRole)) ?? null };
+  const ctx: AgentContext =
+    callCtx.promptCounter !== undefined
+      ? callCtx
+      : { ...callCtx, promptCounter: (await options.router.promptCounter?.(spec.modelRole)) ?? null };
   const fit = await prepareMessages(spec, ctx);
   const built = await fit();
-  if (built.overflow) return { kind: 'failed', code: 'CONTEXT_OVERFLOW', message: built.overflow, raw: null, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+  if (built.overflow)
+    return {
+      kind: 'failed',
+      code: 'CONTEXT_OVERFLOW',
+      message: built.overflow,
+      raw: null,
+      calls: 0,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+    };
   const requestOf = ({ messages, context, schema, report, maxTokens }: BuiltMessages): GenerateRequest<unknown> => {
     if (report) ctx.onContextBuilt?.(report);
     const rejection = options.answersRejection ? { answersRejection: options.answersRejection } : {};
-    return { role: spec.modelRole, purpose: options.purpose, ...rejection, messages, context, schema, ...(maxTokens ? { maxTokens } : {}) };
+    return {
+      role: spec.modelRole,
+      purpose: options.purpose,
+      ...rejection,
+      messages,
+      context,
+      schema,
+      ...(maxTokens ? { maxTokens } : {}),
+    };
   };
   let form = built.form;
   const room: AnswerRoom = {
@@ -147,13 +227,19 @@ export async function runAgent(spec: AgentSpec, callCtx: AgentContext, options: 
     const shorter = await fit(undefined, 'short');
     if (!shorter.overflow) {
       form = 'short';
-      options.onRetry?.({ attempt: call.calls, code: 'CONTEXT_OVERFLOW', message: `${call.last.error.message}; retrying with the rules in their short form`, raw: null });
+      options.onRetry?.({
+        attempt: call.calls,
+        code: 'CONTEXT_OVERFLOW',
+        message: `${call.last.error.message}; retrying with the rules in their short form`,
+        raw: null,
+      });
       const again = await generateWithRetries(requestOf(shorter), options, call.usage, room);
       call = { ...again, calls: call.calls + again.calls };
     }
   }
   if (call.last?.ok) {
-    if (isAgentError(call.last.value)) return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
+    if (isAgentError(call.last.value))
+      return { kind: 'declined', reason: call.last.value.reason, calls: call.calls, usage: call.usage };
     return { kind: 'output', output: call.last.value, calls: call.calls, usage: call.usage };
   }
   return failedCall(call);

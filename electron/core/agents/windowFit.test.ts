@@ -20,12 +20,19 @@ const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
 const GOAL = 'formatPrice in src/price.js prints prices without their cents; fix formatPrice';
 const FAILURE = `FAIL test/price.test.js > cents\nAssertionError: expected '19' to equal '19.99'\n${'    at formatPrice (src/price.js:2:10)\n'.repeat(40)}`;
 
-const lines = (count: number, line: (index: number) => string) => Array.from({ length: count }, (_, index) => line(index)).join('\n');
+const lines = (count: number, line: (index: number) => string) =>
+  Array.from({ length: count }, (_, index) => line(index)).join('\n');
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify({ name: 'shop', type: 'module', scripts: { test: 'node --test' } }),
   'src/price.js': `export function formatPrice(cents) {\n  return String(Math.floor(cents / 100));\n}\n${lines(80, (index) => `export const priceRule${index} = 'rounding rule ${index}';`)}\n`,
-  ...Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`src/shelf${index}.js`, `${lines(40, (line) => `export const shelf${index}Slot${line} = 'slot ${line} on shelf ${index}';`)}\n`])),
-  'test/price.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { formatPrice } from '../src/price.js';\n\ntest('cents', () => assert.equal(formatPrice(1999), '19.99'));\n",
+  ...Object.fromEntries(
+    Array.from({ length: 8 }, (_, index) => [
+      `src/shelf${index}.js`,
+      `${lines(40, (line) => `export const shelf${index}Slot${line} = 'slot ${line} on shelf ${index}';`)}\n`,
+    ]),
+  ),
+  'test/price.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { formatPrice } from '../src/price.js';\n\ntest('cents', () => assert.equal(formatPrice(1999), '19.99'));\n",
 };
 
 let repo: TempRepo;
@@ -41,24 +48,60 @@ afterAll(() => repo.remove());
  */
 function fakeTokenizer(charsPerToken: number, contextSize: number): PromptCounter {
   const countText = (text: string) => Math.ceil(text.length / charsPerToken);
-  return { exact: true, contextSize, countText, countPrompt: (messages: readonly ChatMessage[]) => messages.reduce((sum, message) => sum + countText(message.content) + 6, 0) };
+  return {
+    exact: true,
+    contextSize,
+    countText,
+    countPrompt: (messages: readonly ChatMessage[]) =>
+      messages.reduce((sum, message) => sum + countText(message.content) + 6, 0),
+  };
 }
 
 function writer(counter: PromptCounter | null): { spec: AgentSpec; ctx: AgentContext } {
   const workflow = WORKFLOWS['dev-agent'];
-  const config = { ...configFromWorkflow(workflow), edit_format: 'unified-diff' as const, models: { coder: { model: 'replay:none.json', max_tokens: 1024 } } };
+  const config = {
+    ...configFromWorkflow(workflow),
+    edit_format: 'unified-diff' as const,
+    models: { coder: { model: 'replay:none.json', max_tokens: 1024 } },
+  };
   const state: RunState = {
-    ...initialState({ runId: '20260101T000000Z', goal: GOAL, goalHash: 'test', config, now: new Date(0).toISOString(), nowMs: 0 }),
-    workspace: { runId: 'test', repoRoot: repo.dir, workDir: repo.dir, mode: 'in-place', branch: 'main', baseCommit: '', originalBranch: null, protectedPaths: [] },
+    ...initialState({
+      runId: '20260101T000000Z',
+      goal: GOAL,
+      goalHash: 'test',
+      config,
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    }),
+    workspace: {
+      runId: 'test',
+      repoRoot: repo.dir,
+      workDir: repo.dir,
+      mode: 'in-place',
+      branch: 'main',
+      baseCommit: '',
+      originalBranch: null,
+      protectedPaths: [],
+    },
     feedback: { kind: 'first_failure', text: FAILURE },
   };
-  const ctx: AgentContext = { state, workflow, tools: createReadOnlyTools(repo.dir), prompts, editFormat: getEditFormat('unified-diff'), knowledge: [], scoutReport: null, promptCounter: counter, };
+  const ctx: AgentContext = {
+    state,
+    workflow,
+    tools: createReadOnlyTools(repo.dir),
+    prompts,
+    editFormat: getEditFormat('unified-diff'),
+    knowledge: [],
+    scoutReport: null,
+    promptCounter: counter,
+  };
   const spec = agentSpecFor('code', workflow);
   if (!spec) throw new Error('no writer');
   return { spec, ctx };
 }
 
-const promptText = (messages: ChatMessage[], context: { text: string }[]) => `${messages.map((message) => message.content).join('')}${context.map((item) => item.text).join('\n\n')}`;
+const promptText = (messages: ChatMessage[], context: { text: string }[]) =>
+  `${messages.map((message) => message.content).join('')}${context.map((item) => item.text).join('\n\n')}`;
 
 describe('a prompt planned with the model tokenizer fits its window', () => {
   it('sends the short rules and a compact input when the full ones would leave the code less than half the window', async () => {
@@ -73,7 +116,8 @@ describe('a prompt planned with the model tokenizer fits its window', () => {
     expect(built.messages[1]?.content).not.toContain('\n  "task"');
     expect(built.report).toMatchObject({ counted_by: 'model', prompt_form: 'short', context_size: 4096 });
     // Counted by the same tokenizer the provider checks with, prompt and context fit beside the answer.
-    const total = counter.countPrompt(built.messages) + counter.countText(built.context.map((item) => item.text).join('\n\n'));
+    const total =
+      counter.countPrompt(built.messages) + counter.countText(built.context.map((item) => item.text).join('\n\n'));
     expect(total).toBeLessThanOrEqual(4096 - 1024);
     expect(built.context[0]?.id).toMatch(/src\/price\.js/);
   });
@@ -99,21 +143,48 @@ describe('a prompt planned with the model tokenizer fits its window', () => {
     const counter = fakeTokenizer(2, 1600);
     const { spec, ctx } = writer(counter);
     const built = await (await prepareMessages(spec, ctx))();
-    expect(built.overflow).toMatch(new RegExp(`^even the shortest prompt \\(the rules in their short form, the task and its input, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change\\) needs \\d+ tokens by the model's tokenizer, but the coder's 1600-token window leaves 576 after reserving 1024 for the answer; set the coder's context_size to at least \\d+ or lower its max_tokens$`));
+    expect(built.overflow).toMatch(
+      new RegExp(
+        `^even the shortest prompt \\(the rules in their short form, the task and its input, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change\\) needs \\d+ tokens by the model's tokenizer, but the coder's 1600-token window leaves 576 after reserving 1024 for the answer; set the coder's context_size to at least \\d+ or lower its max_tokens$`,
+      ),
+    );
   });
 });
 
 /** A model whose provider counts with `counter` and refuses a prompt that does not fit, as llama's exact fit does. */
-function strictRouter(counter: PromptCounter, planWith: PromptCounter | null): { router: ModelRouter; sent: GenerateRequest<unknown>[] } {
+function strictRouter(
+  counter: PromptCounter,
+  planWith: PromptCounter | null,
+): { router: ModelRouter; sent: GenerateRequest<unknown>[] } {
   const sent: GenerateRequest<unknown>[] = [];
   const router: ModelRouter = {
     async generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
       sent.push(request as GenerateRequest<unknown>);
       const budget = (counter.contextSize ?? 0) - 1024;
-      const fit = fitContext({ messages: request.messages, context: request.context, budgetTokens: budget, countPrompt: (messages) => counter.countPrompt(messages), countText: (text) => counter.countText(text) });
+      const fit = fitContext({
+        messages: request.messages,
+        context: request.context,
+        budgetTokens: budget,
+        countPrompt: (messages) => counter.countPrompt(messages),
+        countText: (text) => counter.countText(text),
+      });
       if (!fit.ok) return failure<T>('CONTEXT_OVERFLOW', `the mandatory prompt is ${fit.mandatoryTokens} tokens`);
       const raw = '{"diff": ""}';
-      return { ok: true, value: JSON.parse(raw) as T, raw, usage: { model: 'fake', promptTokens: fit.promptTokens, completionTokens: 1, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs: 1, tokensPerSecond: 1 }, droppedContext: fit.dropped };
+      return {
+        ok: true,
+        value: JSON.parse(raw) as T,
+        raw,
+        usage: {
+          model: 'fake',
+          promptTokens: fit.promptTokens,
+          completionTokens: 1,
+          reusedPrefixTokens: 0,
+          timeToFirstTokenMs: 0,
+          totalMs: 1,
+          tokensPerSecond: 1,
+        },
+        droppedContext: fit.dropped,
+      };
     },
     specFor: () => 'fake',
     promptCounter: async () => planWith,
@@ -131,7 +202,13 @@ describe('an overflow the plan did not foresee', () => {
     const { spec, ctx } = writer(null);
     ctx.state.config.models.coder = { model: 'replay:none.json', max_tokens: 1024, context_size: 6144 };
     const retried: string[] = [];
-    const result = await runAgent(spec, ctx, { router, purpose: 'code', retries: 1, backoffMs: 0, onRetry: (retry) => retried.push(retry.message) });
+    const result = await runAgent(spec, ctx, {
+      router,
+      purpose: 'code',
+      retries: 1,
+      backoffMs: 0,
+      onRetry: (retry) => retried.push(retry.message),
+    });
     expect(sent.length).toBe(2);
     expect(tokenizer.countPrompt(sent[0]?.messages ?? [])).toBeGreaterThan(4096 - 1024);
     expect(result).toMatchObject({ kind: 'output', calls: 2 });
@@ -144,7 +221,13 @@ describe('an overflow the plan did not foresee', () => {
     const messages: ChatMessage[] = [{ role: 'user', content: 'x'.repeat(800) }];
     const context = [0, 1, 2, 3].map((rank) => ({ id: `file:${rank}`, text: 'y'.repeat(1600), priority: 100 - rank }));
     // The estimate chooses all four (400 tokens each); the tokenizer counts 800 each, so only the two best fit 2,100.
-    const fit = fitContext({ messages, context, budgetTokens: 2100, countPrompt: (list) => counter.countPrompt(list), countText: (text) => Math.ceil(text.length / 4) });
+    const fit = fitContext({
+      messages,
+      context,
+      budgetTokens: 2100,
+      countPrompt: (list) => counter.countPrompt(list),
+      countText: (text) => Math.ceil(text.length / 4),
+    });
     expect(fit).toMatchObject({ ok: true, kept: ['file:0', 'file:1'], dropped: ['file:3', 'file:2'] });
     expect(promptText(messages, [])).toHaveLength(800);
   });

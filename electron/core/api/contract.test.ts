@@ -13,9 +13,17 @@ import {
   type CoreHandlers,
   type Handlers,
 } from '../../../shared/contract/api';
-import { eventNames, requestChannelNames, requestChannels, shellChannels, type CoreChannel, type RequestChannel } from '../../../shared/contract/channels';
+import {
+  eventNames,
+  requestChannelNames,
+  requestChannels,
+  shellChannels,
+  type CoreChannel,
+  type RequestChannel,
+} from '../../../shared/contract/channels';
 
-const coreHandlers = () => createCore({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus(), appRoot: process.cwd() }).handlers;
+const coreHandlers = () =>
+  createCore({ mode: 'browser', dataDir: makeTempDir(), events: new EventBus(), appRoot: process.cwd() }).handlers;
 const handlers = (): Handlers => ({
   ...coreHandlers(),
   'dialog/openFolder': async () => ({ path: null }),
@@ -102,7 +110,12 @@ describe('dispatch validates payloads at the boundary', () => {
     const repo = makeExampleRepo('js-stats');
     try {
       const core = handlers();
-      const started = await dispatch(core, 'run/start', { repo: repo.dir, goal: 'fix median', workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+      const started = await dispatch(core, 'run/start', {
+        repo: repo.dir,
+        goal: 'fix median',
+        workflow: 'minimal',
+        model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`,
+      });
       if (!started.ok) throw new Error(started.error.message);
       const { runId } = started.value as { runId: string };
       for (let polls = 0; polls < 600; polls += 1) {

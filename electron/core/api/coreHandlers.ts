@@ -31,7 +31,8 @@ export interface Core {
 /** The core every host shares: its handlers and the runs it drives. */
 export function createCore(options: CoreOptions, runs?: RunManager): Core {
   const settings = new SettingsStore(options.dataDir);
-  const manager = runs ?? new RunManager({ events: options.events, appRoot: options.appRoot, dataDir: options.dataDir, settings });
+  const manager =
+    runs ?? new RunManager({ events: options.events, appRoot: options.appRoot, dataDir: options.dataDir, settings });
   return { handlers: createCoreHandlers(options, manager, settings), runs: manager };
 }
 
@@ -42,7 +43,11 @@ function fitsInMemory(sizeBytes: number): boolean {
 
 /** The handlers every host shares: Electron IPC and the WebSocket host both dispatch to these. */
 export function createCoreHandlers(options: CoreOptions, runs: RunManager, settings: SettingsStore): CoreHandlers {
-  const operations = new RunOperations({ git: createGitFacade() }, path.join(options.dataDir, 'artifacts'), (repoRoot, runId) => runs.isActive(repoRoot, runId));
+  const operations = new RunOperations(
+    { git: createGitFacade() },
+    path.join(options.dataDir, 'artifacts'),
+    (repoRoot, runId) => runs.isActive(repoRoot, runId),
+  );
   return {
     'app/info': async () => ({
       name: APP_NAME,
@@ -84,6 +89,12 @@ export function createCoreHandlers(options: CoreOptions, runs: RunManager, setti
     },
     'settings/get': async () => settings.readWithNotice(),
     'settings/set': async (patch) => settings.update(patch),
-    'gate/decide': ({ repo, runId, gateId, approved, comment, feedback, edits }) => runs.decideGate(repo, runId, gateId, { approved, comment: comment ?? null, feedback: feedback ?? null, ...(edits ? { edits } : {}) }),
+    'gate/decide': ({ repo, runId, gateId, approved, comment, feedback, edits }) =>
+      runs.decideGate(repo, runId, gateId, {
+        approved,
+        comment: comment ?? null,
+        feedback: feedback ?? null,
+        ...(edits ? { edits } : {}),
+      }),
   };
 }

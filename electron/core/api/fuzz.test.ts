@@ -16,10 +16,23 @@ afterAll(() => {
   repo.remove();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-const handlers: Handlers = { ...createCore({ mode: 'browser', dataDir, events: new EventBus(), appRoot: APP_ROOT }).handlers, 'dialog/openFolder': async () => ({ path: null }) };
+const handlers: Handlers = {
+  ...createCore({ mode: 'browser', dataDir, events: new EventBus(), appRoot: APP_ROOT }).handlers,
+  'dialog/openFolder': async () => ({ path: null }),
+};
 
 /** Codes a hostile payload may legitimately earn; anything else (or a throw) is a defect. */
-const EXPECTED = new Set<string>([...commonErrorCodes, 'RUN_NOT_FOUND', 'NO_WORKSPACE', 'BAD_CONFIG', 'UNKNOWN_WORKFLOW', 'NO_MODEL', 'DIRTY_WORKTREE', 'RUN_ACTIVE', 'RUN_STATE_INVALID']);
+const EXPECTED = new Set<string>([
+  ...commonErrorCodes,
+  'RUN_NOT_FOUND',
+  'NO_WORKSPACE',
+  'BAD_CONFIG',
+  'UNKNOWN_WORKFLOW',
+  'NO_MODEL',
+  'DIRTY_WORKTREE',
+  'RUN_ACTIVE',
+  'RUN_STATE_INVALID',
+]);
 
 const HUGE = 'x'.repeat(5 * 1024 * 1024);
 const hostile: unknown[] = [
@@ -51,10 +64,31 @@ const hostile: unknown[] = [
 
 function randomValue(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * 8);
-  if (depth > 3 || pick < 3) return [null, 0, -1, 1e308, '', '\u0000', '../..', 'x'.repeat(300)][Math.floor(random() * 8)];
+  if (depth > 3 || pick < 3)
+    return [null, 0, -1, 1e308, '', '\u0000', '../..', 'x'.repeat(300)][Math.floor(random() * 8)];
   if (pick < 5) return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
-  const keys = ['path', 'repo', 'runId', 'goal', 'gateId', 'approved', 'comment', 'afterSeq', 'limit', 'from', 'to', 'theme', '__proto__', 'constructor'];
-  return Object.fromEntries(Array.from({ length: Math.floor(random() * 5) }, () => [keys[Math.floor(random() * keys.length)] ?? 'x', randomValue(random, depth + 1)]));
+  const keys = [
+    'path',
+    'repo',
+    'runId',
+    'goal',
+    'gateId',
+    'approved',
+    'comment',
+    'afterSeq',
+    'limit',
+    'from',
+    'to',
+    'theme',
+    '__proto__',
+    'constructor',
+  ];
+  return Object.fromEntries(
+    Array.from({ length: Math.floor(random() * 5) }, () => [
+      keys[Math.floor(random() * keys.length)] ?? 'x',
+      randomValue(random, depth + 1),
+    ]),
+  );
 }
 
 describe('every contract channel under hostile payloads', () => {
@@ -65,7 +99,8 @@ describe('every contract channel under hostile payloads', () => {
     const payloads = [...hostile, ...Array.from({ length: 60 }, () => randomValue(random))];
     for (const payload of payloads) {
       const result = await dispatch(handlers, channel, payload);
-      if (!result.ok) expect(EXPECTED, `${channel} → ${result.error.code}: ${result.error.message}`).toContain(result.error.code);
+      if (!result.ok)
+        expect(EXPECTED, `${channel} → ${result.error.code}: ${result.error.message}`).toContain(result.error.code);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     }
     const reads = [...readSpy.mock.calls, ...asyncReadSpy.mock.calls].map(([file]) => String(file));

@@ -6,7 +6,12 @@ import path from 'node:path';
  * before anything runs. Synchronous: a few stat calls on every verify, cheaper than thread-pool trips.
  */
 export function findExecutableSync(command: string, cwd: string, pathVariable: string): string | null {
-  const candidates = command.includes('/') ? [path.resolve(cwd, command)] : pathVariable.split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : pathVariable
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

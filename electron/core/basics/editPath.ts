@@ -23,17 +23,26 @@ export function normalizeEditPath(raw: string): string {
   if (raw.length > LIMITS.path) throw rejectEdit('invalid-path', shown, `path longer than ${LIMITS.path} characters`);
   if (hasControlChar(raw)) throw rejectEdit('invalid-path', shown, 'control character in path');
   // `\udce9` in JSON is no character: on disk it would be U+FFFD, in the commit a raw byte (shared/gitPath.ts).
-  if (LONE_SURROGATE.test(raw)) throw rejectEdit('invalid-path', shown, 'a lone \\uD800-\\uDFFF escape in path is not a character; write the name in plain UTF-8');
+  if (LONE_SURROGATE.test(raw))
+    throw rejectEdit(
+      'invalid-path',
+      shown,
+      'a lone \\uD800-\\uDFFF escape in path is not a character; write the name in plain UTF-8',
+    );
   if (raw.startsWith('/') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || raw.startsWith('\\\\')) {
     throw rejectEdit('absolute-path', shown, 'absolute paths are not allowed; use a path relative to the repository');
   }
   if (raw.includes('\\')) throw rejectEdit('invalid-path', shown, 'backslash in path; use forward slashes');
   if (raw.endsWith('/')) throw rejectEdit('invalid-path', shown, 'path names a folder, not a file');
   const normalized = path.posix.normalize(raw).replace(/^(\.\/)+/, '');
-  if (normalized === '..' || normalized.startsWith('../')) throw rejectEdit('escapes-repo', shown, 'path leaves the repository');
-  if (normalized === '.' || normalized === '') throw rejectEdit('invalid-path', shown, 'path names the repository itself');
+  if (normalized === '..' || normalized.startsWith('../'))
+    throw rejectEdit('escapes-repo', shown, 'path leaves the repository');
+  if (normalized === '.' || normalized === '')
+    throw rejectEdit('invalid-path', shown, 'path names the repository itself');
   const segments = normalized.split('/');
-  if (segments.some((segment) => GIT_SEGMENT.test(segment))) throw rejectEdit('git-dir', normalized, 'nothing under .git/ may be written');
-  if (segments[0]?.toLowerCase() === '.lathe') throw rejectEdit('lathe-dir', normalized, "nothing under .lathe/ (Lathe's run store) may be written");
+  if (segments.some((segment) => GIT_SEGMENT.test(segment)))
+    throw rejectEdit('git-dir', normalized, 'nothing under .git/ may be written');
+  if (segments[0]?.toLowerCase() === '.lathe')
+    throw rejectEdit('lathe-dir', normalized, "nothing under .lathe/ (Lathe's run store) may be written");
   return normalized;
 }

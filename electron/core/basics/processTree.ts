@@ -81,7 +81,13 @@ const liveTrees = new Map<number, string>();
 export function killLiveTreesNow(): void {
   for (const [pgid, marker] of liveTrees) {
     const needle = Buffer.from(`${PROCESS_MARK_VAR}=${marker}\0`);
-    const marked = process.platform !== 'linux' ? [] : fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && readEnviron(name)?.includes(needle)).map(Number);
+    const marked =
+      process.platform !== 'linux'
+        ? []
+        : fs
+            .readdirSync('/proc')
+            .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && readEnviron(name)?.includes(needle))
+            .map(Number);
     signalAll(pgid, marked, 'SIGKILL');
   }
   liveTrees.clear();
@@ -97,7 +103,12 @@ function readEnviron(pid: string): Buffer | null {
 }
 
 /** Kills the process group and every marked descendant (setsid escapes the group, not the marker). */
-export async function killTree(pgid: number | undefined, marker: string, graceMs: number, leaderExited: () => boolean): Promise<void> {
+export async function killTree(
+  pgid: number | undefined,
+  marker: string,
+  graceMs: number,
+  leaderExited: () => boolean,
+): Promise<void> {
   signalAll(pgid, await markedPids(marker), 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
@@ -138,7 +149,10 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       options.signal?.removeEventListener('abort', onAbort);
       // Give the pipes a moment to drain, then stop reading: an escaped child may never close them.
       if (child.stdout && !child.stdout.readableEnded) {
-        await Promise.race([new Promise((done) => child.stdout?.once('end', done)), new Promise((done) => setTimeout(done, 150))]);
+        await Promise.race([
+          new Promise((done) => child.stdout?.once('end', done)),
+          new Promise((done) => setTimeout(done, 150)),
+        ]);
       }
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -158,7 +172,12 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         flooded,
       });
     };
-    const child = spawn(options.argv[0] as string, options.argv.slice(1), { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(options.argv[0] as string, options.argv.slice(1), {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (child.pid !== undefined) liveTrees.set(child.pid, options.marker);
     const onData = (chunk: Buffer) => {
       capture.push(chunk);
@@ -169,7 +188,10 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.on('error', (error: NodeJS.ErrnoException) => void finish(null, null, `${error.code ?? 'ERROR'}: ${error.message}`));
+    child.on(
+      'error',
+      (error: NodeJS.ErrnoException) => void finish(null, null, `${error.code ?? 'ERROR'}: ${error.message}`),
+    );
     child.on('exit', (code, signal) => {
       exited = true;
       void finish(code, signal, null);

@@ -35,13 +35,22 @@ function exampleRepo(): TempRepo {
 function capture(home: string, cwd = home): { io: CliIo; out: string[]; err: string[]; text: () => string } {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd }, out, err, text: () => [...out, ...err].join('\n') };
+  return {
+    io: { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd },
+    out,
+    err,
+    text: () => [...out, ...err].join('\n'),
+  };
 }
 
 /** A finished replay run on the example, made in this process. */
 async function finishedRun(repo: TempRepo, home: string) {
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${REPLAY_FILE}` });
-  return startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir: home, retryBackoffMs: 1 }), { repoRoot: repo.dir, goal: 'fix median', config });
+  return startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir: home, retryBackoffMs: 1 }), {
+    repoRoot: repo.dir,
+    goal: 'fix median',
+    config,
+  });
 }
 
 function withHome<T>(home: string, body: () => Promise<T>): Promise<T> {
@@ -67,7 +76,22 @@ describe('llama:~/… and replay:~/… are the home folder (the docs use them ev
     const home = tempDir('lathe-fake-home-');
     const { modelPath } = writeTinyModel(path.join(home, 'models'));
     const { io, err } = capture(tempDir('lathe-data-'));
-    expect(await withHome(home, () => runCli(['eval', '--tasks', 'py-roman', '--model', 'llama:~/models/tiny-llama.gguf', '--role-model', 'coder=replay:~/none.json'], io))).toBe(64);
+    expect(
+      await withHome(home, () =>
+        runCli(
+          [
+            'eval',
+            '--tasks',
+            'py-roman',
+            '--model',
+            'llama:~/models/tiny-llama.gguf',
+            '--role-model',
+            'coder=replay:~/none.json',
+          ],
+          io,
+        ),
+      ),
+    ).toBe(64);
     // The GGUF under ~ passed the model check; the replay file was looked for under ~, not in ./~.
     expect(err.join('\n')).toContain(`cannot read replay file ${path.join(home, 'none.json')} (ENOENT)`);
     expect(err.join('\n')).not.toContain(modelPath);
@@ -99,7 +123,11 @@ describe('undo and merge are recorded in the run itself', () => {
 
     const listed = capture(home);
     expect(await runCli(['runs', '--repo', repo.dir, '--json'], listed.io)).toBe(0);
-    const [summary] = JSON.parse(listed.out.join('\n')) as { status: string; branch: string | null; closed: { action: string } | null }[];
+    const [summary] = JSON.parse(listed.out.join('\n')) as {
+      status: string;
+      branch: string | null;
+      closed: { action: string } | null;
+    }[];
     expect(summary).toMatchObject({ status: 'complete', branch: null, closed: { action: 'undone' } });
     const table = capture(home);
     await runCli(['runs', '--repo', repo.dir], table.io);
@@ -120,7 +148,13 @@ describe('undo and merge are recorded in the run itself', () => {
     expect(undone).toHaveLength(1);
     expect(undone[0]?.data).toMatchObject({ branch: state.branch, previous_status: 'complete', was_merged: false });
     const saved = RunStateSchema.parse(JSON.parse(fs.readFileSync(path.join(runDir, 'state.json'), 'utf8')));
-    expect(saved.closed).toEqual({ action: 'undone', at: undone[0]?.ts, seq: undone[0]?.seq, into: null, commit: state.workspace?.baseCommit });
+    expect(saved.closed).toEqual({
+      action: 'undone',
+      at: undone[0]?.ts,
+      seq: undone[0]?.seq,
+      into: null,
+      commit: state.workspace?.baseCommit,
+    });
     expect(saved.log_seq).toBe(undone[0]?.seq);
   });
 
@@ -132,11 +166,15 @@ describe('undo and merge are recorded in the run itself', () => {
     expect(repo.git('rev-parse', 'main')).toBe(merged);
     const listed = capture(home);
     await runCli(['runs', '--repo', repo.dir, '--json'], listed.io);
-    expect(JSON.parse(listed.out.join('\n'))).toMatchObject([{ status: 'complete', branch: state.branch, closed: { action: 'merged', into: 'main', commit: merged } }]);
+    expect(JSON.parse(listed.out.join('\n'))).toMatchObject([
+      { status: 'complete', branch: state.branch, closed: { action: 'merged', into: 'main', commit: merged } },
+    ]);
     // Undoing a merged run takes main back to the base (restore.ts): the record says undone.
     await runCli(['undo', '--repo', repo.dir, state.run_id], capture(home).io);
     expect(repo.git('rev-parse', 'main')).toBe(state.workspace?.baseCommit);
-    await expect(mergeRecordedRun({ git: createGitFacade() }, repo.dir, state.run_id)).rejects.toMatchObject({ code: 'RUN_UNDONE' });
+    await expect(mergeRecordedRun({ git: createGitFacade() }, repo.dir, state.run_id)).rejects.toMatchObject({
+      code: 'RUN_UNDONE',
+    });
   });
 });
 
@@ -147,7 +185,9 @@ describe('lathe run picks a model when none is given, and says which', () => {
     fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ defaultModel: `replay:${REPLAY_FILE}` }));
     const { io, out } = capture(home);
     expect(await runCli(['run', '--repo', repo.dir, '--goal', 'fix median'], io)).toBe(0);
-    expect(out[0]).toBe(`model: replay:${REPLAY_FILE} for coder, planner, tester (the default model in settings; --model SPEC picks another)`);
+    expect(out[0]).toBe(
+      `model: replay:${REPLAY_FILE} for coder, planner, tester (the default model in settings; --model SPEC picks another)`,
+    );
   });
 
   it('with several usable GGUFs and no default it guesses nothing (exit 64, nothing created)', async () => {
@@ -157,7 +197,9 @@ describe('lathe run picks a model when none is given, and says which', () => {
     writeTinyModel(path.join(home, 'models'), 'b.gguf');
     const { io, err } = capture(home);
     expect(await runCli(['run', '--repo', repo.dir, '--goal', 'fix median'], io)).toBe(64);
-    expect(err.join('\n')).toMatch(/no default model: 2 usable GGUFs in the library[\s\S]*no model for coder, planner, tester/);
+    expect(err.join('\n')).toMatch(
+      /no default model: 2 usable GGUFs in the library[\s\S]*no model for coder, planner, tester/,
+    );
     expect(fs.existsSync(path.join(repo.dir, '.lathe', 'runs'))).toBe(false);
   });
 });
@@ -169,19 +211,31 @@ describe('smaller CLI fixes', () => {
     expect(err[0]).toMatch(/^lathe models: --dir: \/nonexistent\/models is not a folder\n/);
   });
 
-  it.each([['runs'], ['undo', '20260101T000000Z'], ['doctor', '--json']])('%s outside a repository exits 64, like doctor', async (...args) => {
-    const outside = tempDir('lathe-not-a-repo-');
-    const { io } = capture(tempDir('lathe-data-'));
-    expect(await runCli([...args, '--repo', outside], io)).toBe(64);
-  });
+  it.each([['runs'], ['undo', '20260101T000000Z'], ['doctor', '--json']])(
+    '%s outside a repository exits 64, like doctor',
+    async (...args) => {
+      const outside = tempDir('lathe-not-a-repo-');
+      const { io } = capture(tempDir('lathe-data-'));
+      expect(await runCli([...args, '--repo', outside], io)).toBe(64);
+    },
+  );
 
   it('a run that fails before its workspace exists (no commits yet) prints an absolute report path', async () => {
     const repo = makeTempRepo();
     cleanup.push(() => repo.remove());
     const elsewhere = tempDir('lathe-cwd-');
     const { io, out } = capture(tempDir('lathe-data-'), elsewhere);
-    expect(await runCli(['run', '--repo', repo.dir, '--goal', 'start', '--model', `replay:${REPLAY_FILE}`, '--test-command', 'true'], io)).toBe(2);
-    const report = out.find((line) => line.trim().startsWith('report: '))?.trim().slice('report: '.length) ?? '';
+    expect(
+      await runCli(
+        ['run', '--repo', repo.dir, '--goal', 'start', '--model', `replay:${REPLAY_FILE}`, '--test-command', 'true'],
+        io,
+      ),
+    ).toBe(2);
+    const report =
+      out
+        .find((line) => line.trim().startsWith('report: '))
+        ?.trim()
+        .slice('report: '.length) ?? '';
     expect(path.isAbsolute(report)).toBe(true);
     expect(fs.existsSync(report)).toBe(true);
     expect(fs.readFileSync(report, 'utf8')).toMatch(/NO_COMMITS/);
@@ -192,13 +246,17 @@ describe('smaller CLI fixes', () => {
     const { io, out } = capture(tempDir('lathe-data-'));
     expect(await runCli(['demo'], io)).toBe(0);
     expect(out.join('\n')).toContain('(a temp folder, removed at the end; --keep keeps it)');
-    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('lathe-demo-') && !before.has(name))).toEqual([]);
+    expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('lathe-demo-') && !before.has(name))).toEqual(
+      [],
+    );
     const kept = capture(tempDir('lathe-data-'));
     expect(await runCli(['demo', '--keep'], kept.io)).toBe(0);
     const made = fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('lathe-demo-') && !before.has(name));
     expect(made).toHaveLength(1);
     cleanup.push(() => fs.rmSync(path.join(os.tmpdir(), made[0] ?? 'none'), { recursive: true, force: true }));
-    expect(kept.out.join('\n')).toContain(`report: ${path.join(os.tmpdir(), made[0] ?? '', 'js-stats', '.lathe', 'runs')}`);
+    expect(kept.out.join('\n')).toContain(
+      `report: ${path.join(os.tmpdir(), made[0] ?? '', 'js-stats', '.lathe', 'runs')}`,
+    );
   });
 
   it('a resumed run counts its steps within the saved plan, never [0/0]', async () => {
@@ -206,7 +264,15 @@ describe('smaller CLI fixes', () => {
     const home = tempDir('lathe-data-');
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${REPLAY_FILE}` });
     const controller = new AbortController();
-    const stopped = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir: home, signal: controller.signal, callbacks: { onEvent: (event) => event.type === 'commit' && controller.abort() } }), { repoRoot: repo.dir, goal: 'fix median', config });
+    const stopped = await startRun(
+      createEngineEnv({
+        appRoot: APP_ROOT,
+        dataDir: home,
+        signal: controller.signal,
+        callbacks: { onEvent: (event) => event.type === 'commit' && controller.abort() },
+      }),
+      { repoRoot: repo.dir, goal: 'fix median', config },
+    );
     expect(stopped.status).toBe('aborted');
     const { io, out } = capture(home);
     expect(await runCli(['run', '--repo', repo.dir, '--resume', stopped.run_id], io)).toBe(0);

@@ -7,15 +7,23 @@ import { commands, runCli } from './main';
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (line: string) => out.push(line), err: (line: string) => err.push(line), env: {}, cwd: process.cwd() }, out, err };
+  return {
+    io: { out: (line: string) => out.push(line), err: (line: string) => err.push(line), env: {}, cwd: process.cwd() },
+    out,
+    err,
+  };
 }
 
 describe('lathe CLI', () => {
   it('prints the command overview and exits 64 without a command', async () => {
     const { io, out } = capture();
     expect(await runCli([], io)).toBe(64);
-    expect(out.join('\n')).toMatch(/Commands:[\s\S]*run[\s\S]*serve[\s\S]*models[\s\S]*runs[\s\S]*undo[\s\S]*diff[\s\S]*merge[\s\S]*prune/);
-    expect(out.join('\n')).toContain('Exit codes: 0 done, 1 goal not met (or a merge the repository refused), 2 git or infrastructure error, 64 usage error.');
+    expect(out.join('\n')).toMatch(
+      /Commands:[\s\S]*run[\s\S]*serve[\s\S]*models[\s\S]*runs[\s\S]*undo[\s\S]*diff[\s\S]*merge[\s\S]*prune/,
+    );
+    expect(out.join('\n')).toContain(
+      'Exit codes: 0 done, 1 goal not met (or a merge the repository refused), 2 git or infrastructure error, 64 usage error.',
+    );
   });
 
   it('exits 64 on an unknown command or an unknown flag', async () => {
@@ -40,11 +48,14 @@ describe('lathe CLI', () => {
     }
   });
 
-  it.each(['run', 'serve', 'models', 'runs', 'undo', 'diff', 'merge', 'prune'])('%s --help prints its usage and exits 0', async (name) => {
-    const { io, out } = capture();
-    expect(await runCli([name, '--help'], io)).toBe(0);
-    expect(out.join('\n')).toContain(`Usage: lathe ${name}`);
-  });
+  it.each(['run', 'serve', 'models', 'runs', 'undo', 'diff', 'merge', 'prune'])(
+    '%s --help prints its usage and exits 0',
+    async (name) => {
+      const { io, out } = capture();
+      expect(await runCli([name, '--help'], io)).toBe(0);
+      expect(out.join('\n')).toContain(`Usage: lathe ${name}`);
+    },
+  );
 });
 
 describe('lathe bin', () => {

@@ -33,9 +33,32 @@ describe('ProgressPrinter', () => {
       {
         role: 'engine',
         type: 'workspace_setup',
-        data: { status: 'passed', reason: null, argv: ['npm', 'install'], cwd: '/w', exit_code: 0, timed_out: false, duration_ms: 5, output: '', log_file: null, restored: ['package-lock.json'], note: 'restored package-lock.json (the installer rewrote it)' },
+        data: {
+          status: 'passed',
+          reason: null,
+          argv: ['npm', 'install'],
+          cwd: '/w',
+          exit_code: 0,
+          timed_out: false,
+          duration_ms: 5,
+          output: '',
+          log_file: null,
+          restored: ['package-lock.json'],
+          note: 'restored package-lock.json (the installer rewrote it)',
+        },
       },
-      { role: 'git', type: 'workspace_ready', data: { branch: 'lathe/r1', base: 'abc', work_dir: '/w', mode: 'worktree', test_command: ['npx', 'jest'], test_command_source: 'detected: jest (jest.config.js; no scripts.test)' } },
+      {
+        role: 'git',
+        type: 'workspace_ready',
+        data: {
+          branch: 'lathe/r1',
+          base: 'abc',
+          work_dir: '/w',
+          mode: 'worktree',
+          test_command: ['npx', 'jest'],
+          test_command_source: 'detected: jest (jest.config.js; no scripts.test)',
+        },
+      },
     ] as const;
     expect(printed([...events])).toEqual([
       '  setup passed: npm install · restored package-lock.json (the installer rewrote it)',

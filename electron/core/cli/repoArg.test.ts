@@ -16,7 +16,12 @@ function tempDir(): string {
 
 async function cli(args: string[], cwd: string): Promise<{ code: number; err: string }> {
   const err: string[] = [];
-  const io: CliIo = { out: () => undefined, err: (line) => err.push(line), env: { LATHE_HOME: path.join(cwd, 'home') }, cwd };
+  const io: CliIo = {
+    out: () => undefined,
+    err: (line) => err.push(line),
+    env: { LATHE_HOME: path.join(cwd, 'home') },
+    cwd,
+  };
   return { code: await runCli(args, io), err: err.join('\n') };
 }
 
@@ -36,7 +41,9 @@ describe('a --repo that is not a git repository is a usage error (exit 64), in e
     const missing = path.join(dir, 'no-such-folder');
     const { code, err } = await cli([...args, '--repo', missing], dir);
     expect(code).toBe(64);
-    expect(err).toContain(`--repo ${missing}: no such folder: ${missing}; give --repo the folder of a git repository [NOT_A_REPO]`);
+    expect(err).toContain(
+      `--repo ${missing}: no such folder: ${missing}; give --repo the folder of a git repository [NOT_A_REPO]`,
+    );
     expect(fs.existsSync(missing)).toBe(false);
   });
 
@@ -52,7 +59,10 @@ describe('a --repo that is not a git repository is a usage error (exit 64), in e
 
   it('eval --corpus of a folder that does not exist', async () => {
     const dir = tempDir();
-    const { code, err } = await cli(['eval', '--corpus', path.join(dir, 'none'), '--model', 'oracle:', '--workflow', 'minimal'], dir);
+    const { code, err } = await cli(
+      ['eval', '--corpus', path.join(dir, 'none'), '--model', 'oracle:', '--workflow', 'minimal'],
+      dir,
+    );
     expect(code).toBe(64);
     expect(err).toContain('[BAD_CORPUS]');
   });

@@ -13,6 +13,10 @@ export async function repoRootArg(cwd: string, given: string | undefined): Promi
   } catch (error) {
     if (!isLatheError(error, 'NOT_FOUND') && !isLatheError(error, 'NOT_A_REPO')) throw error;
     const source = given === undefined ? 'the current folder (no --repo given)' : `--repo ${given}`;
-    throw new LatheError('NOT_A_REPO', `${source}: ${error.message}; give --repo the folder of a git repository`, error.data);
+    throw new LatheError(
+      'NOT_A_REPO',
+      `${source}: ${error.message}; give --repo the folder of a git repository`,
+      error.data,
+    );
   }
 }

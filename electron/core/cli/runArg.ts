@@ -19,6 +19,11 @@ export async function readRunArg(positionals: string[], repo: string | undefined
   if (positionals.length !== 1) throw new UsageError('give exactly one RUN_ID');
   const runId = positionals[0] ?? '';
   const repoRoot = await repoRootArg(io.cwd, repo);
-  if (!isRunId(runId)) throw new LatheError('RUN_NOT_FOUND', `no run ${JSON.stringify(runId.slice(0, 80))} in ${repoRoot} (see \`lathe runs\`)`, { run_id: runId.slice(0, 80) });
+  if (!isRunId(runId))
+    throw new LatheError(
+      'RUN_NOT_FOUND',
+      `no run ${JSON.stringify(runId.slice(0, 80))} in ${repoRoot} (see \`lathe runs\`)`,
+      { run_id: runId.slice(0, 80) },
+    );
   return { repoRoot, runId, state: RunStore.readState(repoRoot, runId) };
 }

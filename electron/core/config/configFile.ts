@@ -32,7 +32,14 @@ const roles = ['default', ...MODEL_ROLES] as const;
  */
 export const ConfigFileSchema = z.strictObject({
   workflow: z.string().optional(),
-  agents: z.strictObject(Object.fromEntries(roles.map((role) => [role, RoleModelEntrySchema.optional()])) as Record<(typeof roles)[number], z.ZodOptional<typeof RoleModelEntrySchema>>).optional(),
+  agents: z
+    .strictObject(
+      Object.fromEntries(roles.map((role) => [role, RoleModelEntrySchema.optional()])) as Record<
+        (typeof roles)[number],
+        z.ZodOptional<typeof RoleModelEntrySchema>
+      >,
+    )
+    .optional(),
   /** Seed 001 spelling: `model: {dev_agent, supervisor}`. */
   model: z.strictObject({ dev_agent: z.string().optional(), supervisor: z.string().optional() }).optional(),
   policies: z
@@ -55,8 +62,22 @@ export const ConfigFileSchema = z.strictObject({
       max_subplan_depth: z.number().int().min(0).max(3).optional(),
       max_failed_steps: z.number().int().min(0).optional(),
       agent_retries: z.number().int().min(0).optional(),
-      gates: z.strictObject({ plan: GateModeSchema.optional(), code: GateModeSchema.optional(), step: GateModeSchema.optional(), goal: GateModeSchema.optional() }).optional(),
-      thresholds: z.strictObject({ plan: z.number().optional(), code: z.number().optional(), step: z.number().optional(), goal: z.number().optional() }).optional(),
+      gates: z
+        .strictObject({
+          plan: GateModeSchema.optional(),
+          code: GateModeSchema.optional(),
+          step: GateModeSchema.optional(),
+          goal: GateModeSchema.optional(),
+        })
+        .optional(),
+      thresholds: z
+        .strictObject({
+          plan: z.number().optional(),
+          code: z.number().optional(),
+          step: z.number().optional(),
+          goal: z.number().optional(),
+        })
+        .optional(),
       allowlist: z.array(z.string()).optional(),
       allow_dirty: z.boolean().optional(),
       /** Extra read-only paths for the test sandbox; never from the repository's own file (resolveConfig.ts). */
@@ -78,11 +99,16 @@ export const ConfigFileSchema = z.strictObject({
     .optional(),
   kb_dir: z.string().optional(),
   /** Model servers beyond this machine: hosts (`name` or `name:port`) and the token's variable. */
-  models: z.strictObject({ allow_hosts: z.array(z.string().min(1)).optional(), token_env: z.string().min(1).optional() }).optional(),
+  models: z
+    .strictObject({ allow_hosts: z.array(z.string().min(1)).optional(), token_env: z.string().min(1).optional() })
+    .optional(),
   workspace: z
     .strictObject({
       worktree_root: z.string().min(1).nullable().optional(),
-      setup: z.union([z.string().min(1), z.array(z.string()).min(1)]).nullable().optional(),
+      setup: z
+        .union([z.string().min(1), z.array(z.string()).min(1)])
+        .nullable()
+        .optional(),
       setup_timeout: z.union([z.string(), z.number()]).optional(),
       dependency_folders: z.array(z.string().min(1)).optional(),
     })

@@ -16,7 +16,11 @@ function home(): string {
   return dir;
 }
 
-const options = (dataDir: string) => ({ dataDir, env: { LATHE_HOME: dataDir }, inspect: { isArchitectureSupported: () => true } });
+const options = (dataDir: string) => ({
+  dataDir,
+  env: { LATHE_HOME: dataDir },
+  inspect: { isArchitectureSupported: () => true },
+});
 const config = configFromWorkflow(WORKFLOWS.minimal);
 
 describe('fillDefaultModels', () => {
@@ -26,14 +30,26 @@ describe('fillDefaultModels', () => {
     writeJunkGguf(path.join(dataDir, 'models'));
     const filled = await fillDefaultModels(config, ['coder', 'planner'], options(dataDir));
     expect(filled.unresolved).toBeNull();
-    expect(filled.choices).toEqual([{ spec: `llama:${modelPath}`, roles: ['coder', 'planner'], source: `the only usable model in the library (${path.join(dataDir, 'models')})` }]);
-    expect(filled.config.models).toEqual({ coder: { model: `llama:${modelPath}` }, planner: { model: `llama:${modelPath}` } });
+    expect(filled.choices).toEqual([
+      {
+        spec: `llama:${modelPath}`,
+        roles: ['coder', 'planner'],
+        source: `the only usable model in the library (${path.join(dataDir, 'models')})`,
+      },
+    ]);
+    expect(filled.config.models).toEqual({
+      coder: { model: `llama:${modelPath}` },
+      planner: { model: `llama:${modelPath}` },
+    });
   });
 
   it("prefers a role's model in settings, then the default model, and only fills the roles asked for", async () => {
     const dataDir = home();
     writeTinyModel(path.join(dataDir, 'models'));
-    fs.writeFileSync(path.join(dataDir, 'settings.json'), JSON.stringify({ defaultModel: 'ollama:qwen', roleModels: { tester: 'replay:/t.json' } }));
+    fs.writeFileSync(
+      path.join(dataDir, 'settings.json'),
+      JSON.stringify({ defaultModel: 'ollama:qwen', roleModels: { tester: 'replay:/t.json' } }),
+    );
     const filled = await fillDefaultModels(config, ['coder', 'tester'], options(dataDir));
     expect(filled.choices).toEqual([
       { spec: 'ollama:qwen', roles: ['coder'], source: 'the default model in settings' },
@@ -45,6 +61,9 @@ describe('fillDefaultModels', () => {
   it('guesses nothing with no usable GGUF', async () => {
     const dataDir = home();
     const filled = await fillDefaultModels(config, ['coder'], options(dataDir));
-    expect(filled).toMatchObject({ choices: [], unresolved: expect.stringMatching(/^no usable GGUF in .* and no default model in settings$/) });
+    expect(filled).toMatchObject({
+      choices: [],
+      unresolved: expect.stringMatching(/^no usable GGUF in .* and no default model in settings$/),
+    });
   });
 });

@@ -28,7 +28,12 @@ export async function fillDefaultModels(
   config: RunConfig,
   missing: readonly ModelRole[],
   options: DefaultModelOptions,
-): Promise<{ config: RunConfig; choices: DefaultModelChoice[]; unresolved: string | null; settingsSetAside: SettingsSetAside | null }> {
+): Promise<{
+  config: RunConfig;
+  choices: DefaultModelChoice[];
+  unresolved: string | null;
+  settingsSetAside: SettingsSetAside | null;
+}> {
   if (missing.length === 0) return { config, choices: [], unresolved: null, settingsSetAside: null };
   const store = new SettingsStore(options.dataDir);
   const settings = store.read();
@@ -49,8 +54,14 @@ export async function fillDefaultModels(
     const folders = defaultModelFolders({ env: options.env, settingsFolders: settings.modelFolders });
     const usable = (await scanModelFolders(folders, options.inspect)).filter((entry) => entry.status === 'ok');
     const only = usable.length === 1 ? usable[0] : undefined;
-    if (only) for (const role of rest) pick(role, `llama:${only.path}`, `the only usable model in the library (${folders.join(', ')})`);
-    else unresolved = usable.length === 0 ? `no usable GGUF in ${folders.join(', ')} and no default model in settings` : `${usable.length} usable GGUFs in the library and no default model in settings; choose one with --model (see \`lathe models\`)`;
+    if (only)
+      for (const role of rest)
+        pick(role, `llama:${only.path}`, `the only usable model in the library (${folders.join(', ')})`);
+    else
+      unresolved =
+        usable.length === 0
+          ? `no usable GGUF in ${folders.join(', ')} and no default model in settings`
+          : `${usable.length} usable GGUFs in the library and no default model in settings; choose one with --model (see \`lathe models\`)`;
   }
   const choices = [...picks.values()];
   const models = { ...config.models };

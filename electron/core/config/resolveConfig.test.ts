@@ -19,14 +19,27 @@ describe('resolveRunConfig', () => {
   it('starts from the workflow defaults', () => {
     dir = makeTempDir();
     const config = resolveRunConfig({ repoRoot: dir }, { workflow: 'retry-loop' });
-    expect(config).toMatchObject({ workflow: 'retry-loop', edit_format: 'whole-file', limits: { max_attempts_per_task: 4 }, branch_prefix: 'lathe' });
+    expect(config).toMatchObject({
+      workflow: 'retry-loop',
+      edit_format: 'whole-file',
+      limits: { max_attempts_per_task: 4 },
+      branch_prefix: 'lathe',
+    });
   });
 
   it('reads which model servers beyond this machine a run may reach, loopback only by default', () => {
     dir = makeTempDir();
-    expect(resolveRunConfig({ repoRoot: dir }, {}).model_access).toEqual({ allow_hosts: [], token_env: 'LATHE_MODEL_TOKEN' });
-    const repo = withRepoConfig('models:\n  allow_hosts: [GPU-Box.lan, "10.0.0.5:8080"]\n  token_env: TEAM_LLM_TOKEN\n');
-    expect(resolveRunConfig({ repoRoot: repo }, {}).model_access).toEqual({ allow_hosts: ['gpu-box.lan', '10.0.0.5:8080'], token_env: 'TEAM_LLM_TOKEN' });
+    expect(resolveRunConfig({ repoRoot: dir }, {}).model_access).toEqual({
+      allow_hosts: [],
+      token_env: 'LATHE_MODEL_TOKEN',
+    });
+    const repo = withRepoConfig(
+      'models:\n  allow_hosts: [GPU-Box.lan, "10.0.0.5:8080"]\n  token_env: TEAM_LLM_TOKEN\n',
+    );
+    expect(resolveRunConfig({ repoRoot: repo }, {}).model_access).toEqual({
+      allow_hosts: ['gpu-box.lan', '10.0.0.5:8080'],
+      token_env: 'TEAM_LLM_TOKEN',
+    });
     fs.writeFileSync(path.join(repo, 'lathe.config.yaml'), 'models:\n  token_env: "not a name"\n');
     expect(() => resolveRunConfig({ repoRoot: repo }, {})).toThrow(/model_access\.token_env/);
   });
@@ -36,15 +49,24 @@ describe('resolveRunConfig', () => {
     expect(resolveRunConfig({ repoRoot: dir }, {}).sandbox).toEqual({ read_paths: [] });
     const own = path.join(dir, 'mine.yaml');
     fs.writeFileSync(own, 'policies:\n  sandbox:\n    read_paths: [/srv/data, ~/datasets/x]\n');
-    expect(resolveRunConfig({ repoRoot: dir, configFile: own }, {}).sandbox.read_paths).toEqual(['/srv/data', path.join(os.homedir(), 'datasets/x')]);
+    expect(resolveRunConfig({ repoRoot: dir, configFile: own }, {}).sandbox.read_paths).toEqual([
+      '/srv/data',
+      path.join(os.homedir(), 'datasets/x'),
+    ]);
     fs.writeFileSync(own, 'policies:\n  sandbox:\n    read_paths: [data]\n');
-    expect(() => resolveRunConfig({ repoRoot: dir, configFile: own }, {})).toThrow(/read_paths: data is not an absolute path/);
+    expect(() => resolveRunConfig({ repoRoot: dir, configFile: own }, {})).toThrow(
+      /read_paths: data is not an absolute path/,
+    );
     fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'policies:\n  sandbox:\n    read_paths: [~/.ssh]\n');
-    expect(() => resolveRunConfig({ repoRoot: dir }, {})).toThrow(/lathe\.config\.yaml: policies\.sandbox\.read_paths: a repository cannot widen the sandbox its own tests run in/);
+    expect(() => resolveRunConfig({ repoRoot: dir }, {})).toThrow(
+      /lathe\.config\.yaml: policies\.sandbox\.read_paths: a repository cannot widen the sandbox its own tests run in/,
+    );
   });
 
   it('turns prompt-lookup decoding on for the roles that ask for it', () => {
-    const repo = withRepoConfig('agents:\n  default: llama:/m/a.gguf\n  coder: { model: llama:/m/a.gguf, prompt_lookup: true }\n');
+    const repo = withRepoConfig(
+      'agents:\n  default: llama:/m/a.gguf\n  coder: { model: llama:/m/a.gguf, prompt_lookup: true }\n',
+    );
     const config = resolveRunConfig({ repoRoot: repo }, {});
     expect(config.models.coder).toEqual({ model: 'llama:/m/a.gguf', prompt_lookup: true });
     expect(config.models.planner?.prompt_lookup).toBeUndefined();
@@ -52,10 +74,18 @@ describe('resolveRunConfig', () => {
 
   // docs/seeds.md 0.10 (one config file with agents: and policies:), 1.9 (seed 001's keys as written)
   it('layers the repo file, then --config, then flags', () => {
-    const repo = withRepoConfig('workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n');
+    const repo = withRepoConfig(
+      'workflow: dev-agent\nagents:\n  default: llama:/m/a.gguf\n  supervisor: { model: ollama:phi, temperature: 0.1 }\npolicies:\n  time_limit: 30m\n  gates: { plan: human }\n',
+    );
     const extra = path.join(repo, 'extra.yaml');
-    fs.writeFileSync(extra, 'max_iterations: 7\ntest_command: "pytest --maxfail=1"\ngit: { remote: origin, branch_prefix: dev-agent/fix, auto_pr: true }\n');
-    const config = resolveRunConfig({ repoRoot: repo, configFile: extra }, { roleModels: { coder: 'llama-cpp:/m/codellama.gguf' }, gates: { step: 'both' } });
+    fs.writeFileSync(
+      extra,
+      'max_iterations: 7\ntest_command: "pytest --maxfail=1"\ngit: { remote: origin, branch_prefix: dev-agent/fix, auto_pr: true }\n',
+    );
+    const config = resolveRunConfig(
+      { repoRoot: repo, configFile: extra },
+      { roleModels: { coder: 'llama-cpp:/m/codellama.gguf' }, gates: { step: 'both' } },
+    );
     expect(config.workflow).toBe('dev-agent');
     expect(config.models.planner).toEqual({ model: 'llama:/m/a.gguf' });
     expect(config.models.supervisor).toEqual({ model: 'ollama:phi', temperature: 0.1 });
@@ -70,36 +100,65 @@ describe('resolveRunConfig', () => {
 
   it('reads the workspace section: worktree root, setup command, its timeout, shared folders', () => {
     dir = makeTempDir();
-    expect(resolveRunConfig({ repoRoot: dir }).workspace).toEqual({ worktree_root: null, setup_command: null, setup_timeout_ms: 600_000, dependency_folders: null });
-    const config = resolveRunConfig({
-      repoRoot: withRepoConfig('workspace:\n  worktree_root: /srv/lathe-runs\n  setup: npm run build --if-present\n  setup_timeout: 5m\n  dependency_folders: [node_modules]\n'),
+    expect(resolveRunConfig({ repoRoot: dir }).workspace).toEqual({
+      worktree_root: null,
+      setup_command: null,
+      setup_timeout_ms: 600_000,
+      dependency_folders: null,
     });
-    expect(config.workspace).toEqual({ worktree_root: '/srv/lathe-runs', setup_command: ['npm', 'run', 'build', '--if-present'], setup_timeout_ms: 300_000, dependency_folders: ['node_modules'] });
-    expect(resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup: [sh, -c, "make deps && make gen"]\n') }).workspace.setup_command).toEqual(['sh', '-c', 'make deps && make gen']);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup_command: make\n') })).toThrow(/workspace\.setup_command.*Unrecognized key/);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  dependency_folders: [packages/a/node_modules]\n') })).toThrow(/workspace\.dependency_folders/);
+    const config = resolveRunConfig({
+      repoRoot: withRepoConfig(
+        'workspace:\n  worktree_root: /srv/lathe-runs\n  setup: npm run build --if-present\n  setup_timeout: 5m\n  dependency_folders: [node_modules]\n',
+      ),
+    });
+    expect(config.workspace).toEqual({
+      worktree_root: '/srv/lathe-runs',
+      setup_command: ['npm', 'run', 'build', '--if-present'],
+      setup_timeout_ms: 300_000,
+      dependency_folders: ['node_modules'],
+    });
+    expect(
+      resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup: [sh, -c, "make deps && make gen"]\n') })
+        .workspace.setup_command,
+    ).toEqual(['sh', '-c', 'make deps && make gen']);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  setup_command: make\n') })).toThrow(
+      /workspace\.setup_command.*Unrecognized key/,
+    );
+    expect(() =>
+      resolveRunConfig({ repoRoot: withRepoConfig('workspace:\n  dependency_folders: [packages/a/node_modules]\n') }),
+    ).toThrow(/workspace\.dependency_folders/);
   });
 
-  it('protects the repository\'s existing tests unless policies.tests says allow (issue 26)', () => {
+  it("protects the repository's existing tests unless policies.tests says allow (issue 26)", () => {
     expect(resolveRunConfig({ repoRoot: withRepoConfig('workflow: retry-loop\n') }).tests_policy).toBe('protect');
     fs.rmSync(dir, { recursive: true, force: true });
     expect(resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  tests: allow\n') }).tests_policy).toBe('allow');
     fs.rmSync(dir, { recursive: true, force: true });
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  tests: sometimes\n') })).toThrow(/policies\.tests/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  tests: sometimes\n') })).toThrow(
+      /policies\.tests/,
+    );
   });
 
   it("reads seed 004's build step (policies.build_command), none by default", () => {
     expect(resolveRunConfig({ repoRoot: withRepoConfig('workflow: editor-scouts\n') }).build_command).toBeNull();
     fs.rmSync(dir, { recursive: true, force: true });
-    const config = resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: "rimraf build && tsc -p tsconfig.test.json"\n  test_command: "npx mocha"\n') });
+    const config = resolveRunConfig({
+      repoRoot: withRepoConfig(
+        'policies:\n  build_command: "rimraf build && tsc -p tsconfig.test.json"\n  test_command: "npx mocha"\n',
+      ),
+    });
     expect(config.build_command).toEqual(['sh', '-c', 'rimraf build && tsc -p tsconfig.test.json']);
     expect(config.test_command).toEqual(['npx', 'mocha']);
     fs.rmSync(dir, { recursive: true, force: true });
-    expect(resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: [make, all]\n') }).build_command).toEqual(['make', 'all']);
+    expect(
+      resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  build_command: [make, all]\n') }).build_command,
+    ).toEqual(['make', 'all']);
   });
 
   it("reads seed 003's registered tools: argv as a list or a command line, required, and each tool's timeout (3.13)", () => {
-    const repo = withRepoConfig('policies:\n  extra_verification:\n    - { name: lint, argv: "npx eslint --max-warnings 0 .", timeout: 90s }\n    - { name: types, argv: [npx, tsc, --noEmit], required: false }\n');
+    const repo = withRepoConfig(
+      'policies:\n  extra_verification:\n    - { name: lint, argv: "npx eslint --max-warnings 0 .", timeout: 90s }\n    - { name: types, argv: [npx, tsc, --noEmit], required: false }\n',
+    );
     expect(resolveRunConfig({ repoRoot: repo }).extra_verification).toEqual([
       { name: 'lint', argv: ['npx', 'eslint', '--max-warnings', '0', '.'], required: true, timeout_ms: 90_000 },
       { name: 'types', argv: ['npx', 'tsc', '--noEmit'], required: false, timeout_ms: null },
@@ -108,10 +167,17 @@ describe('resolveRunConfig', () => {
 
   it("seed 001's push: on for dev-agent (origin by default), off elsewhere unless a remote is named; remote: null turns it off (1.7)", () => {
     dir = makeTempDir();
-    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push).toEqual({ remote: null, write_pr_description: true, enabled: true });
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push).toEqual({
+      remote: null,
+      write_pr_description: true,
+      enabled: true,
+    });
     expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal' }).push.enabled).toBe(false);
     fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { remote: upstream }\n');
-    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal' }).push).toMatchObject({ remote: 'upstream', enabled: true });
+    expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal' }).push).toMatchObject({
+      remote: 'upstream',
+      enabled: true,
+    });
     fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { remote: null }\n');
     expect(resolveRunConfig({ repoRoot: dir }, { workflow: 'dev-agent' }).push.enabled).toBe(false);
     fs.writeFileSync(path.join(dir, 'lathe.config.yaml'), 'git: { push: false }\n');
@@ -125,12 +191,22 @@ describe('resolveRunConfig', () => {
   });
 
   it('names the bad key: unknown keys, wrong types, bad values', () => {
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  edit_fromat: whole-file\n') })).toThrow(/policies\.edit_fromat.*Unrecognized key/);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  gates: { plan: sometimes }\n') })).toThrow(/policies\.gates\.plan/);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  time_limit: soon\n') })).toThrow(/policies\.time_limit/);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workflow: turbo\n') })).toThrow(/unknown workflow 'turbo'/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  edit_fromat: whole-file\n') })).toThrow(
+      /policies\.edit_fromat.*Unrecognized key/,
+    );
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  gates: { plan: sometimes }\n') })).toThrow(
+      /policies\.gates\.plan/,
+    );
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('policies:\n  time_limit: soon\n') })).toThrow(
+      /policies\.time_limit/,
+    );
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('workflow: turbo\n') })).toThrow(
+      /unknown workflow 'turbo'/,
+    );
     expect(() => resolveRunConfig({ repoRoot: withRepoConfig('agents: [1, 2\n') })).toThrow(/not valid YAML/);
-    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('git: { branch_prefix: "has space" }\n') })).toThrow(/branch_prefix/);
+    expect(() => resolveRunConfig({ repoRoot: withRepoConfig('git: { branch_prefix: "has space" }\n') })).toThrow(
+      /branch_prefix/,
+    );
   });
 });
 
@@ -153,10 +229,29 @@ describe('config helpers', () => {
   });
 
   it('runs a command that needs a shell through sh -c, and splits one that does not', () => {
-    expect(splitCommand('npm run pretest && npx mocha test/*.mjs')).toEqual(['sh', '-c', 'npm run pretest && npx mocha test/*.mjs']);
-    expect(splitCommand('PUPPETEER_SKIP_DOWNLOAD=1 npm test')).toEqual(['sh', '-c', 'PUPPETEER_SKIP_DOWNLOAD=1 npm test']);
-    expect(splitCommand('pytest tests/test_*.py | tee out.log')).toEqual(['sh', '-c', 'pytest tests/test_*.py | tee out.log']);
-    expect(splitCommand('python3 -m pytest -q --deselect toolz/tests/test_package.py::test_has_version')).toEqual(['python3', '-m', 'pytest', '-q', '--deselect', 'toolz/tests/test_package.py::test_has_version']);
+    expect(splitCommand('npm run pretest && npx mocha test/*.mjs')).toEqual([
+      'sh',
+      '-c',
+      'npm run pretest && npx mocha test/*.mjs',
+    ]);
+    expect(splitCommand('PUPPETEER_SKIP_DOWNLOAD=1 npm test')).toEqual([
+      'sh',
+      '-c',
+      'PUPPETEER_SKIP_DOWNLOAD=1 npm test',
+    ]);
+    expect(splitCommand('pytest tests/test_*.py | tee out.log')).toEqual([
+      'sh',
+      '-c',
+      'pytest tests/test_*.py | tee out.log',
+    ]);
+    expect(splitCommand('python3 -m pytest -q --deselect toolz/tests/test_package.py::test_has_version')).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      '-q',
+      '--deselect',
+      'toolz/tests/test_package.py::test_has_version',
+    ]);
     expect(splitCommand('pytest -k "a or b*" --maxfail=1')).toEqual(['pytest', '-k', 'a or b*', '--maxfail=1']);
   });
 });

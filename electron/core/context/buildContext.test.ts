@@ -14,10 +14,16 @@ afterEach(() => {
 /** A repository whose listing order puts many unrelated files before the one to fix. */
 function sampleRepo(): TempRepo {
   const files: Record<string, string> = {};
-  for (let index = 0; index < 30; index++) files[`aaa/filler${index}.py`] = `def filler_${index}(x):\n${'    x = x + 1\n'.repeat(40)}    return x\n`;
-  const padding = Array.from({ length: 60 }, (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`).join('\n');
-  files['toolz/itertoolz.py'] = `${padding}\ndef partition_all(n, seq):\n    """Partition all elements of sequence into tuples of length at most n"""\n    return tuple(seq)\n`;
-  files['toolz/tests/test_itertoolz.py'] = 'from toolz.itertoolz import partition_all\n\ndef test_partition_all():\n    assert partition_all(2, [1]) == ((1,),)\n';
+  for (let index = 0; index < 30; index++)
+    files[`aaa/filler${index}.py`] = `def filler_${index}(x):\n${'    x = x + 1\n'.repeat(40)}    return x\n`;
+  const padding = Array.from(
+    { length: 60 },
+    (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`,
+  ).join('\n');
+  files['toolz/itertoolz.py'] =
+    `${padding}\ndef partition_all(n, seq):\n    """Partition all elements of sequence into tuples of length at most n"""\n    return tuple(seq)\n`;
+  files['toolz/tests/test_itertoolz.py'] =
+    'from toolz.itertoolz import partition_all\n\ndef test_partition_all():\n    assert partition_all(2, [1]) == ((1,),)\n';
   return makeTempRepo({ files });
 }
 
@@ -27,14 +33,22 @@ describe('buildContext', () => {
   it('puts the function to fix in a small window, ranked from the goal, never in listing order', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid' }, { budgetTokens: 1500, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'Raise in partition_all when length is invalid' },
+      { budgetTokens: 1500, read: reader(repo.dir) },
+    );
     const text = built.items.map((item) => item.text).join('\n');
     expect(text).toContain('def partition_all(n, seq):');
     expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', kind: 'excerpt' });
-    expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/itertoolz.py', reason: 'too large whole: excerpted' }));
+    expect(built.dropped).toContainEqual(
+      expect.objectContaining({ id: 'file:toolz/itertoolz.py', reason: 'too large whole: excerpted' }),
+    );
     expect(text).not.toContain('filler_0');
     expect(built.usedTokens).toBeLessThanOrEqual(1500);
-    expect(built.items.map((item) => item.priority)).toEqual([...built.items.map((item) => item.priority)].sort((a, b) => b - a));
+    expect(built.items.map((item) => item.priority)).toEqual(
+      [...built.items.map((item) => item.priority)].sort((a, b) => b - a),
+    );
   });
 
   it('follows a stack frame to the enclosing function and names what did not fit', async () => {
@@ -43,7 +57,11 @@ describe('buildContext', () => {
     const source = fs.readFileSync(path.join(repo.dir, 'toolz/itertoolz.py'), 'utf8').split('\n');
     const line = source.findIndex((row) => row.includes('return tuple(seq)')) + 1;
     const feedback = `Traceback (most recent call last):\n  File "/tmp/x/toolz/itertoolz.py", line ${line}, in partition_all\nAssertionError`;
-    const built = await buildContext(map, { goal: 'fix a crash', feedback }, { budgetTokens: 400, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'fix a crash', feedback },
+      { budgetTokens: 400, read: reader(repo.dir) },
+    );
     const excerpt = built.included.find((entry) => entry.path === 'toolz/itertoolz.py');
     expect(excerpt?.lines?.some(([start, end]) => start <= line && line <= end)).toBe(true);
     expect(built.dropped.length).toBeGreaterThan(0);
@@ -52,7 +70,8 @@ describe('buildContext', () => {
   it("stops adding files where the ranker's confidence ends, not where the budget does (issue 28)", async () => {
     repo = sampleRepo();
     // Every filler shares a word with the goal: each is a candidate the budget could buy.
-    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    for (let index = 0; index < 30; index++)
+      fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
     const map = await buildRepoMap(repo.dir);
     const query = { goal: 'Raise in partition_all when length is invalid' };
     const built = await buildContext(map, query, { budgetTokens: 100_000, read: reader(repo.dir) });
@@ -66,24 +85,38 @@ describe('buildContext', () => {
   });
 
   it('shows a file read rather than edited by the parts the query points at, however large the budget (issue 28)', async () => {
-    const padding = Array.from({ length: 60 }, (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`).join('\n');
+    const padding = Array.from(
+      { length: 60 },
+      (_, index) => `def helper_${index}(seq):\n${'    seq = list(seq)\n'.repeat(8)}    return seq\n`,
+    ).join('\n');
     repo = makeTempRepo({
       files: {
-        'toolz/itertoolz.py': 'from toolz.joins import join_pairs\n\n\ndef partition_all(n, seq):\n    return join_pairs(seq)\n',
+        'toolz/itertoolz.py':
+          'from toolz.joins import join_pairs\n\n\ndef partition_all(n, seq):\n    return join_pairs(seq)\n',
         'toolz/joins.py': `${padding}\n\ndef join_pairs(seq):\n    return tuple(seq)\n`,
       },
     });
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'partition_all loses items: partition_all calls join_pairs' }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'partition_all loses items: partition_all calls join_pairs' },
+      { budgetTokens: 100_000, read: reader(repo.dir) },
+    );
     expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', kind: 'file' });
     const joins = built.included.find((entry) => entry.path === 'toolz/joins.py');
     expect(joins?.kind).toBe('excerpt');
     expect(built.items.find((item) => item.id === 'excerpt:toolz/joins.py')?.text).toContain('def join_pairs(seq):');
-    expect(built.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }));
+    expect(built.dropped).toContainEqual(
+      expect.objectContaining({ id: 'file:toolz/joins.py', reason: 'read, not edited: the parts the query points at' }),
+    );
   });
 
   it('shows a second guessed file to edit whole, its fix far from what the query names; prose is never guessed (issue 30)', async () => {
-    const padding = (name: string) => Array.from({ length: 40 }, (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`).join('\n');
+    const padding = (name: string) =>
+      Array.from(
+        { length: 40 },
+        (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`,
+      ).join('\n');
     repo = makeTempRepo({
       files: {
         'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
@@ -92,14 +125,21 @@ describe('buildContext', () => {
       },
     });
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'route_status returns 405 on a route query mismatch; match_route must give 404' }, { budgetTokens: 30_000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'route_status returns 405 on a route query mismatch; match_route must give 404' },
+      { budgetTokens: 30_000, read: reader(repo.dir) },
+    );
     const shown = Object.fromEntries(built.included.map((entry) => [entry.path, entry.kind]));
     expect(shown).toMatchObject({ 'router/mux.py': 'file', 'router/route.py': 'file' });
     expect(shown['README.md']).toBeUndefined();
   });
 
   it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
-    const tests = Array.from({ length: 40 }, (_, index) => `def test_case_${index}():\n    assert partition_all(2, [${index}]) == ((${index},),)\n`).join('\n');
+    const tests = Array.from(
+      { length: 40 },
+      (_, index) => `def test_case_${index}():\n    assert partition_all(2, [${index}]) == ((${index},),)\n`,
+    ).join('\n');
     repo = makeTempRepo({
       files: {
         'toolz/itertoolz.py': 'def partition_all(n, seq):\n    return tuple(seq)\n',
@@ -111,16 +151,26 @@ describe('buildContext', () => {
     const source = fs.readFileSync(path.join(repo.dir, 'toolz/tests/test_itertoolz.py'), 'utf8').split('\n');
     const line = source.findIndex((row) => row.includes('partition_all(0, [1])')) + 1;
     const feedback = `toolz/tests/test_itertoolz.py::test_partition_all_invalid FAILED\n  File "toolz/tests/test_itertoolz.py", line ${line}, in test_partition_all_invalid`;
-    const built = await buildContext(map, { goal: 'partition_all must raise when the length is invalid', feedback }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'partition_all must raise when the length is invalid', feedback },
+      { budgetTokens: 100_000, read: reader(repo.dir) },
+    );
     expect(built.included.map((entry) => entry.path)).not.toContain('CHANGELOG.md');
-    expect(built.dropped).toContainEqual(expect.objectContaining({ path: 'CHANGELOG.md', reason: expect.stringMatching(/prose the goal does not name$/) }));
+    expect(built.dropped).toContainEqual(
+      expect.objectContaining({ path: 'CHANGELOG.md', reason: expect.stringMatching(/prose the goal does not name$/) }),
+    );
     const testText = built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text ?? '';
     expect(testText).toContain('def test_partition_all_invalid():');
     expect(testText).not.toContain('def test_case_20():');
   });
 
   it('shows a test file read for context in at most TEST_CONTEXT_TOKENS, its failing line kept, however large its failing class (decision 99)', async () => {
-    const methods = Array.from({ length: 120 }, (_, index) => `    def test_case_${index}(self):\n        self.assertEqual(partition_all(2, [${index}]), ((${index},),))\n`).join('\n');
+    const methods = Array.from(
+      { length: 120 },
+      (_, index) =>
+        `    def test_case_${index}(self):\n        self.assertEqual(partition_all(2, [${index}]), ((${index},),))\n`,
+    ).join('\n');
     repo = makeTempRepo({
       files: {
         'toolz/itertoolz.py': 'def partition_all(n, seq):\n    return tuple(seq)\n',
@@ -131,21 +181,32 @@ describe('buildContext', () => {
     const source = fs.readFileSync(path.join(repo.dir, 'toolz/tests/test_itertoolz.py'), 'utf8');
     const line = source.split('\n').findIndex((row) => row.includes('partition_all(0, [1])')) + 1;
     const feedback = `toolz/tests/test_itertoolz.py::TestPartitionAll::test_invalid FAILED\n  File "toolz/tests/test_itertoolz.py", line ${line}, in test_invalid`;
-    const built = await buildContext(map, { goal: 'partition_all must raise when the length is invalid', feedback }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'partition_all must raise when the length is invalid', feedback },
+      { budgetTokens: 100_000, read: reader(repo.dir) },
+    );
     const shown = built.included.find((entry) => entry.path === 'toolz/tests/test_itertoolz.py');
     expect(Math.ceil(source.length / 4)).toBeGreaterThan(2 * TEST_CONTEXT_TOKENS);
     expect(shown).toMatchObject({ kind: 'excerpt' });
     expect(shown?.tokens).toBeLessThanOrEqual(TEST_CONTEXT_TOKENS);
-    expect(built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text).toContain('partition_all(0, [1])');
+    expect(built.items.find((item) => item.id === 'excerpt:toolz/tests/test_itertoolz.py')?.text).toContain(
+      'partition_all(0, [1])',
+    );
     // The source file is not held to it.
     expect(built.included.find((entry) => entry.path === 'toolz/itertoolz.py')).toMatchObject({ kind: 'file' });
   });
 
   it('measures confidence against a named file by its query score, not against the best of the rest', async () => {
     repo = sampleRepo();
-    for (let index = 0; index < 30; index++) fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
+    for (let index = 0; index < 30; index++)
+      fs.appendFileSync(path.join(repo.dir, `aaa/filler${index}.py`), '\n\ndef length_of(x):\n    return len(x)\n');
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] }, { budgetTokens: 100_000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] },
+      { budgetTokens: 100_000, read: reader(repo.dir) },
+    );
     expect(built.included[0]).toMatchObject({ path: 'toolz/itertoolz.py', reason: 'plan artifact' });
     expect(built.included.some((entry) => entry.path.startsWith('aaa/'))).toBe(false);
   });
@@ -153,7 +214,11 @@ describe('buildContext', () => {
   it('keeps plan artifacts first and whole when they fit', async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'partition_all', artifacts: ['aaa/filler3.py'] }, { budgetTokens: 4000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'partition_all', artifacts: ['aaa/filler3.py'] },
+      { budgetTokens: 4000, read: reader(repo.dir) },
+    );
     expect(built.included[0]).toMatchObject({ id: 'file:aaa/filler3.py', kind: 'file', reason: 'plan artifact' });
   });
 });
@@ -163,27 +228,50 @@ describe('buildContext for a whole-file writer and for seed 000', () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
     const goal = { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] };
-    const big = await buildContext(map, goal, { budgetTokens: 1500, read: reader(repo.dir), wholeFiles: ['toolz/itertoolz.py'], noExcerpts: true });
+    const big = await buildContext(map, goal, {
+      budgetTokens: 1500,
+      read: reader(repo.dir),
+      wholeFiles: ['toolz/itertoolz.py'],
+      noExcerpts: true,
+    });
     expect(big.included.filter((entry) => entry.kind === 'excerpt')).toEqual([]);
-    expect(big.dropped).toContainEqual(expect.objectContaining({ id: 'file:toolz/itertoolz.py', reason: expect.stringContaining('needed whole, no room') }));
-    const roomy = await buildContext(map, goal, { budgetTokens: 6000, read: reader(repo.dir), wholeFiles: ['toolz/itertoolz.py'], noExcerpts: true });
+    expect(big.dropped).toContainEqual(
+      expect.objectContaining({
+        id: 'file:toolz/itertoolz.py',
+        reason: expect.stringContaining('needed whole, no room'),
+      }),
+    );
+    const roomy = await buildContext(map, goal, {
+      budgetTokens: 6000,
+      read: reader(repo.dir),
+      wholeFiles: ['toolz/itertoolz.py'],
+      noExcerpts: true,
+    });
     expect(roomy.included[0]).toMatchObject({ id: 'file:toolz/itertoolz.py', kind: 'file' });
     expect(roomy.included.filter((entry) => entry.kind === 'excerpt')).toEqual([]);
   });
 
-  it('gives the first file to edit whole when it fits the targets\' share, so a hunk far from the matched lines is shown', async () => {
+  it("gives the first file to edit whole when it fits the targets' share, so a hunk far from the matched lines is shown", async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
     // Two named files: before, each got half the share and the 3k-token itertoolz.py was excerpted.
-    const built = await buildContext(map, { goal: 'partition_all', artifacts: ['toolz/itertoolz.py', 'aaa/filler1.py'] }, { budgetTokens: 6000, read: reader(repo.dir) });
+    const built = await buildContext(
+      map,
+      { goal: 'partition_all', artifacts: ['toolz/itertoolz.py', 'aaa/filler1.py'] },
+      { budgetTokens: 6000, read: reader(repo.dir) },
+    );
     expect(built.included[0]).toMatchObject({ id: 'file:toolz/itertoolz.py', kind: 'file' });
     expect(built.items[0]?.text).toContain('def helper_0(seq):');
   });
 
-  it('keeps seed 000\'s writer to its artifacts (and the files its feedback names): excerpts by relevance, no map, no other files', async () => {
+  it("keeps seed 000's writer to its artifacts (and the files its feedback names): excerpts by relevance, no map, no other files", async () => {
     repo = sampleRepo();
     const map = await buildRepoMap(repo.dir);
-    const built = await buildContext(map, { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] }, { budgetTokens: 1500, read: reader(repo.dir), onlyFiles: ['toolz/itertoolz.py'] });
+    const built = await buildContext(
+      map,
+      { goal: 'Raise in partition_all when length is invalid', artifacts: ['toolz/itertoolz.py'] },
+      { budgetTokens: 1500, read: reader(repo.dir), onlyFiles: ['toolz/itertoolz.py'] },
+    );
     expect(built.included.map((entry) => entry.path)).toEqual(['toolz/itertoolz.py']);
     expect(built.items.map((item) => item.text).join('\n')).toContain('def partition_all(n, seq):');
   });

@@ -103,7 +103,10 @@ function excerptRanges(entry: RankedFile, rows: string[], budget: number, minSco
     used += cost;
     return true;
   };
-  const window = (line: number): [number, number] => [Math.max(1, line - EXCERPT_WINDOW), Math.min(rows.length, line + EXCERPT_WINDOW)];
+  const window = (line: number): [number, number] => [
+    Math.max(1, line - EXCERPT_WINDOW),
+    Math.min(rows.length, line + EXCERPT_WINDOW),
+  ];
   const scored = entry.symbols.filter((ranked) => ranked.score > minScore);
   for (const { symbol } of scored) {
     if (chosen.some(([start, end]) => symbol.start >= start && symbol.end <= end)) continue;
@@ -113,7 +116,8 @@ function excerptRanges(entry: RankedFile, rows: string[], budget: number, minSco
     const head: [number, number] = [symbol.start, Math.min(symbol.end, symbol.start + 2 * EXCERPT_WINDOW)];
     for (const range of [...inside.map(window), head]) tryAdd(...range);
   }
-  for (const line of entry.lines) if (!chosen.some(([start, end]) => line >= start && line <= end)) tryAdd(...window(line));
+  for (const line of entry.lines)
+    if (!chosen.some(([start, end]) => line >= start && line <= end)) tryAdd(...window(line));
   return mergeRanges(chosen);
 }
 
@@ -122,21 +126,35 @@ function excerptRanges(entry: RankedFile, rows: string[], budget: number, minSco
  * the relevant lines when large), then ranked repo-map entries, then further files by rank; never
  * listing order. Items get falling priorities, so the model layer's own fit drops the last ones first.
  */
-export async function buildContext(map: RepoMap, query: ContextQuery, options: BuildContextOptions): Promise<BuiltContext> {
+export async function buildContext(
+  map: RepoMap,
+  query: ContextQuery,
+  options: BuildContextOptions,
+): Promise<BuiltContext> {
   const budget = Math.max(0, Math.floor(options.budgetTokens));
   const ranked = await rankFiles(map, query, { method: options.method ?? 'combined', read: options.read });
   const byPath = new Map(ranked.map((entry) => [entry.file.path, entry]));
-  const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter((file, index, all) => all.indexOf(file) === index && map.byPath.has(file));
+  const named = [...(query.artifacts ?? []), ...(query.targetFiles ?? [])].filter(
+    (file, index, all) => all.indexOf(file) === index && map.byPath.has(file),
+  );
   const source = ranked.filter((entry) => !entry.isTest);
   const top = source[0]?.score ?? 0;
   // Prose is read, never a guessed file to edit (a readme scored near the fix's file would be shown whole).
   const prose = (file: string) => PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file);
-  const guessed = source.filter((entry, index) => (index === 0 || entry.score >= 0.7 * top) && !(index > 0 && prose(entry.file.path))).map((entry) => entry.file.path);
-  const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(0, Math.max(MAX_TARGETS, named.length));
+  const guessed = source
+    .filter((entry, index) => (index === 0 || entry.score >= 0.7 * top) && !(index > 0 && prose(entry.file.path)))
+    .map((entry) => entry.file.path);
+  const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(
+    0,
+    Math.max(MAX_TARGETS, named.length),
+  );
   // Confidence is measured against the best source file the query found (a failing test's file is
   // mentioned by its own output): a named file counts by its query score, without the bonus its name
   // gives it, so a plan naming the fix's file does not make the best of the rest the yardstick.
-  const reference = Math.max(0, ...source.map((entry) => (named.includes(entry.file.path) ? entry.score - NAMED_BONUS : entry.score)));
+  const reference = Math.max(
+    0,
+    ...source.map((entry) => (named.includes(entry.file.path) ? entry.score - NAMED_BONUS : entry.score)),
+  );
   const confident = (entry: RankedFile, share: number) => reference > 0 && entry.score >= share * reference;
 
   const items: ContextItem[] = [];
@@ -150,8 +168,20 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     included.push(entry);
     used += entry.tokens;
   };
-  const entryFor = (file: string): RankedFile => byPath.get(file) ?? { file: map.byPath.get(file) as RankedFile['file'], score: 0, isTest: false, lines: [], symbols: [] };
-  const reasonFor = (file: string, index: number) => (query.artifacts?.includes(file) ? 'plan artifact' : query.targetFiles?.includes(file) ? 'scout target' : `ranked #${index + 1}`);
+  const entryFor = (file: string): RankedFile =>
+    byPath.get(file) ?? {
+      file: map.byPath.get(file) as RankedFile['file'],
+      score: 0,
+      isTest: false,
+      lines: [],
+      symbols: [],
+    };
+  const reasonFor = (file: string, index: number) =>
+    query.artifacts?.includes(file)
+      ? 'plan artifact'
+      : query.targetFiles?.includes(file)
+        ? 'scout target'
+        : `ranked #${index + 1}`;
 
   const wholeTokensOf = async (file: string): Promise<number> => {
     const text = await options.read(file);
@@ -162,7 +192,12 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
    * edits gets the parts the query points at when they are under half of it (the whole file only when
    * they are most of it, or when excerpts are ruled out).
    */
-  const addFile = async (file: string, reason: string, roomLeft: number, mode: 'whole' | 'need' | 'wholeOnly' = 'whole'): Promise<boolean> => {
+  const addFile = async (
+    file: string,
+    reason: string,
+    roomLeft: number,
+    mode: 'whole' | 'need' | 'wholeOnly' = 'whole',
+  ): Promise<boolean> => {
     const text = await options.read(file);
     if (text === null) return false;
     const whole = fence(file, '', text);
@@ -177,12 +212,32 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     };
     if (mode === 'need' && prose(file)) {
       // Asked for again by a later pass, it is listed once.
-      if (!dropped.some((item) => item.id === `file:${file}`)) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; prose the goal does not name` });
+      if (!dropped.some((item) => item.id === `file:${file}`))
+        dropped.push({
+          id: `file:${file}`,
+          path: file,
+          kind: 'file',
+          tokens: wholeTokens,
+          reason: `${reason}; prose the goal does not name`,
+        });
       return false;
     }
-    const needed = excerpts && mode === 'need' ? excerptFor(Math.min(room, wholeTokens), entry.isTest ? NEEDED_TEST_SYMBOL_SCORE : NEEDED_SYMBOL_SCORE) : null;
+    const needed =
+      excerpts && mode === 'need'
+        ? excerptFor(Math.min(room, wholeTokens), entry.isTest ? NEEDED_TEST_SYMBOL_SCORE : NEEDED_SYMBOL_SCORE)
+        : null;
     const pushExcerpt = (excerpt: { ranges: [number, number][]; text: string }, why: string) => {
-      push({ id: `excerpt:${file}`, path: file, kind: 'excerpt', tokens: itemTokens(excerpt.text), lines: excerpt.ranges, reason: `${reason}; ${wholeTokens} tokens whole` }, excerpt.text);
+      push(
+        {
+          id: `excerpt:${file}`,
+          path: file,
+          kind: 'excerpt',
+          tokens: itemTokens(excerpt.text),
+          lines: excerpt.ranges,
+          reason: `${reason}; ${wholeTokens} tokens whole`,
+        },
+        excerpt.text,
+      );
       dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: why });
     };
     if (needed && itemTokens(needed.text) < wholeTokens / 2) {
@@ -194,7 +249,13 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
       return true;
     }
     if (!excerpts) {
-      dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: wholeTokens, reason: `${reason}; needed whole, no room` });
+      dropped.push({
+        id: `file:${file}`,
+        path: file,
+        kind: 'file',
+        tokens: wholeTokens,
+        reason: `${reason}; needed whole, no room`,
+      });
       return false;
     }
     const excerpt = excerptFor(room);
@@ -209,7 +270,8 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
   const only = options.onlyFiles ? new Set(options.onlyFiles) : null;
   for (const file of options.wholeFiles ?? []) {
     if (done.has(file) || !map.byPath.has(file)) continue;
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), budget - used, 'wholeOnly')) done.add(file);
+    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), budget - used, 'wholeOnly'))
+      done.add(file);
   }
   const targetBudget = Math.max(used, Math.floor(budget * (only ? 1 : (options.targetShare ?? 0.6))));
   for (const [index, file] of targets.entries()) {
@@ -223,7 +285,15 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     // A guessed target scored within 0.7 of the best: the ranker cannot tell it from the first, and the
     // fix's hunk may be anywhere in it (pflag's UnquoteUsage, mux's Route.Match sat outside the lines
     // the query pointed at): whole when it fits its room, as the first is.
-    if (await addFile(file, reasonFor(file, ranked.indexOf(entryFor(file))), firstWhole ? targetBudget - used : room, 'whole')) done.add(file);
+    if (
+      await addFile(
+        file,
+        reasonFor(file, ranked.indexOf(entryFor(file))),
+        firstWhole ? targetBudget - used : room,
+        'whole',
+      )
+    )
+      done.add(file);
   }
 
   if (only) return { items, included, dropped, budgetTokens: budget, usedTokens: used };
@@ -238,18 +308,42 @@ export async function buildContext(map: RepoMap, query: ContextQuery, options: B
     mapLines.push(block);
     mapTokens += cost;
   }
-  if (mapLines.length > 0) push({ id: 'map:ranked', path: '', kind: 'map', tokens: mapTokens, reason: `${mapLines.length} ranked files' symbols` }, `### Repository map (ranked)\n${mapLines.join('\n')}\n`);
+  if (mapLines.length > 0)
+    push(
+      {
+        id: 'map:ranked',
+        path: '',
+        kind: 'map',
+        tokens: mapTokens,
+        reason: `${mapLines.length} ranked files' symbols`,
+      },
+      `### Repository map (ranked)\n${mapLines.join('\n')}\n`,
+    );
 
   for (const [index, entry] of ranked.entries()) {
     const file = entry.file.path;
     if (done.has(file)) continue;
     if (!confident(entry, FURTHER_FILE_SHARE)) {
-      if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; scored under ${FURTHER_FILE_SHARE} of the best source file` });
+      if (dropped.length < 40)
+        dropped.push({
+          id: `file:${file}`,
+          path: file,
+          kind: 'file',
+          tokens: Math.ceil(entry.file.chars / 4),
+          reason: `ranked #${index + 1}; scored under ${FURTHER_FILE_SHARE} of the best source file`,
+        });
       continue;
     }
     const room = budget - used;
     if (room < 60) {
-      if (dropped.length < 40) dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens: Math.ceil(entry.file.chars / 4), reason: `ranked #${index + 1}; budget spent` });
+      if (dropped.length < 40)
+        dropped.push({
+          id: `file:${file}`,
+          path: file,
+          kind: 'file',
+          tokens: Math.ceil(entry.file.chars / 4),
+          reason: `ranked #${index + 1}; budget spent`,
+        });
       continue;
     }
     if (await addFile(file, `ranked #${index + 1}`, room, 'need')) done.add(file);

@@ -1,24 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import { codeTokens, parseSource, type CodeToken } from './codeTokens';
 
-const show = (tokens: CodeToken[]) => tokens.map((token) => `${token.start}${token.end === token.start ? '' : `-${token.end}`}:${token.isComment ? '#' : token.isMember ? '.' : token.isName ? '$' : ''}${token.text.replace(/\s+/g, ' ')}`);
+const show = (tokens: CodeToken[]) =>
+  tokens.map(
+    (token) =>
+      `${token.start}${token.end === token.start ? '' : `-${token.end}`}:${token.isComment ? '#' : token.isMember ? '.' : token.isName ? '$' : ''}${token.text.replace(/\s+/g, ' ')}`,
+  );
 
 describe('codeTokens', () => {
   it('reads Python docstrings and comments as comments, strings whole, attributes and keyword names as members', async () => {
     const source = 'def f(a):\n    """Doc\n    more"""\n    x = a.total + 1  # note\n    return g(key=f"{x}")\n';
     expect(show(await codeTokens('m.py', source))).toEqual([
-      '1:def', '1:$f', '1:(', '1:$a', '1:)', '1::',
+      '1:def',
+      '1:$f',
+      '1:(',
+      '1:$a',
+      '1:)',
+      '1::',
       '2-3:#"""Doc more"""',
-      '4:$x', '4:=', '4:$a', '4:.', '4:.total', '4:+', '4:1', '4:## note',
-      '5:return', '5:$g', '5:(', '5:.key', '5:=', '5:f"{x}"', '5:)',
+      '4:$x',
+      '4:=',
+      '4:$a',
+      '4:.',
+      '4:.total',
+      '4:+',
+      '4:1',
+      '4:## note',
+      '5:return',
+      '5:$g',
+      '5:(',
+      '5:.key',
+      '5:=',
+      '5:f"{x}"',
+      '5:)',
     ]);
   });
 
   it('reads JSDoc as a comment, regexes and template strings whole, properties as members', async () => {
     const source = '/**\n * Doc.\n */\nfunction f(a) {\n  return /\\/\\//.test(`${a.b}`);\n}\n';
     expect(show(await codeTokens('a.js', source))).toEqual([
-      '1-3:#/** * Doc. */', '4:function', '4:$f', '4:(', '4:$a', '4:)', '4:{',
-      '5:return', '5:/\\/\\//', '5:.', '5:.test', '5:(', '5:`${a.b}`', '5:)', '5:;', '6:}',
+      '1-3:#/** * Doc. */',
+      '4:function',
+      '4:$f',
+      '4:(',
+      '4:$a',
+      '4:)',
+      '4:{',
+      '5:return',
+      '5:/\\/\\//',
+      '5:.',
+      '5:.test',
+      '5:(',
+      '5:`${a.b}`',
+      '5:)',
+      '5:;',
+      '6:}',
     ]);
   });
 

@@ -52,12 +52,26 @@ function treeTokens(tree: Tree, grammar: string, first: number, last: number): C
       if (!overlaps) {
         // Outside the lines: neither this node nor its children.
       } else if (docstring || (cursor.nodeIsNamed && ATOMIC.test(type))) {
-        tokens.push({ text: cursor.nodeText, isName: false, isMember: false, isComment: docstring || type.includes('comment'), start, end });
+        tokens.push({
+          text: cursor.nodeText,
+          isName: false,
+          isMember: false,
+          isComment: docstring || type.includes('comment'),
+          start,
+          end,
+        });
       } else if (cursor.gotoFirstChild()) {
         continue;
       } else if (cursor.endIndex > cursor.startIndex) {
         const isName = NAME.test(type);
-        tokens.push({ text: cursor.nodeText, isName, isMember: isName && isMember(cursor), isComment: false, start, end });
+        tokens.push({
+          text: cursor.nodeText,
+          isName,
+          isMember: isName && isMember(cursor),
+          isComment: false,
+          start,
+          end,
+        });
       }
       while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return tokens;
     }
@@ -73,7 +87,8 @@ function treeTokens(tree: Tree, grammar: string, first: number, last: number): C
 function plainTokens(rows: readonly string[], first: number, last: number): CodeToken[] {
   const tokens: CodeToken[] = [];
   for (let line = Math.max(1, first); line <= Math.min(last, rows.length); line++) {
-    for (const match of (rows[line - 1] ?? '').matchAll(PLAIN_TOKEN)) tokens.push({ text: match[0], isName: false, isMember: false, isComment: false, start: line, end: line });
+    for (const match of (rows[line - 1] ?? '').matchAll(PLAIN_TOKEN))
+      tokens.push({ text: match[0], isName: false, isMember: false, isComment: false, start: line, end: line });
   }
   return tokens;
 }
@@ -94,7 +109,13 @@ export async function parseSource(file: string, source: string): Promise<ParsedS
   const lines = rows.length - (source.endsWith('\n') ? 1 : 0);
   const grammar = grammarFor(file);
   const tree = grammar && source.length <= MAX_PARSE_BYTES ? (await parserFor(grammar)).parse(source) : null;
-  if (!grammar || !tree) return { lines, symbols: plainSymbols(source), tokensIn: (first, count) => (count > 0 ? plainTokens(rows, first, first + count - 1) : []), close: () => undefined };
+  if (!grammar || !tree)
+    return {
+      lines,
+      symbols: plainSymbols(source),
+      tokensIn: (first, count) => (count > 0 ? plainTokens(rows, first, first + count - 1) : []),
+      close: () => undefined,
+    };
   const symbols = symbolsOfTree(grammar, tree.rootNode, source);
   let closed = false;
   return {

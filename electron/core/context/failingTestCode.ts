@@ -16,7 +16,9 @@ const MAX_SPANS = 6;
 const MAX_TEST_LINES = 150;
 /** Words of the test's own language and assertion libraries: they name no code under test. */
 const LANGUAGE_WORDS = new Set(
-  'def class self cls assert return import from const let var function async await new this expect toBe toEqual toMatchObject toStrictEqual assertEqual assertTrue assertFalse assertRaises assertIn raises list dict set tuple str int float len type map min max print isinstance range true false null undefined None True False'.split(' '),
+  'def class self cls assert return import from const let var function async await new this expect toBe toEqual toMatchObject toStrictEqual assertEqual assertTrue assertFalse assertRaises assertIn raises list dict set tuple str int float len type map min max print isinstance range true false null undefined None True False'.split(
+    ' ',
+  ),
 );
 
 const lastName = (symbol: FileSymbol) => symbol.name.slice(symbol.name.lastIndexOf('.') + 1);
@@ -27,21 +29,31 @@ const lastName = (symbol: FileSymbol) => symbol.name.slice(symbol.name.lastIndex
  */
 export function failingTestSpans(map: RepoMap, signals: QuerySignals, isTest: (file: string) => boolean): TestSpan[] {
   const spans: TestSpan[] = [];
-  const covered = (file: string, line: number) => spans.some((span) => span.file === file && span.start <= line && line <= span.end);
+  const covered = (file: string, line: number) =>
+    spans.some((span) => span.file === file && span.start <= line && line <= span.end);
   for (const test of signals.failingTests) {
     const file = test.file ? map.byPath.get(test.file) : undefined;
     const name = test.name;
     if (!file || !name) continue;
-    const symbol = file.symbols.find((entry) => entry.name === name) ?? file.symbols.find((entry) => name.endsWith(`.${entry.name}`) || entry.name.endsWith(`.${name}`));
-    if (symbol && !covered(file.path, symbol.start)) spans.push({ file: file.path, start: symbol.start, end: symbol.end });
+    const symbol =
+      file.symbols.find((entry) => entry.name === name) ??
+      file.symbols.find((entry) => name.endsWith(`.${entry.name}`) || entry.name.endsWith(`.${name}`));
+    if (symbol && !covered(file.path, symbol.start))
+      spans.push({ file: file.path, start: symbol.start, end: symbol.end });
   }
   for (const [path, lines] of signals.mentioned) {
     if (!isTest(path)) continue;
     const symbols = map.byPath.get(path)?.symbols ?? [];
     for (const line of lines) {
       if (covered(path, line)) continue;
-      const around = symbols.filter((entry) => entry.start <= line && line <= entry.end && entry.end - entry.start < MAX_TEST_LINES).sort((a, b) => a.end - a.start - (b.end - b.start))[0];
-      spans.push(around ? { file: path, start: around.start, end: around.end } : { file: path, start: Math.max(1, line - LINES_ABOVE_FRAME), end: line + 2 });
+      const around = symbols
+        .filter((entry) => entry.start <= line && line <= entry.end && entry.end - entry.start < MAX_TEST_LINES)
+        .sort((a, b) => a.end - a.start - (b.end - b.start))[0];
+      spans.push(
+        around
+          ? { file: path, start: around.start, end: around.end }
+          : { file: path, start: Math.max(1, line - LINES_ABOVE_FRAME), end: line + 2 },
+      );
     }
   }
   return spans.slice(0, MAX_SPANS);
@@ -51,7 +63,11 @@ export function failingTestSpans(map: RepoMap, signals: QuerySignals, isTest: (f
  * Identifiers the failing tests' own code uses (string literals left out), less what their files
  * define and the language's own words: the names of the code under test.
  */
-export async function failingTestNames(map: RepoMap, spans: TestSpan[], read: (file: string) => Promise<string | null>): Promise<Set<string>> {
+export async function failingTestNames(
+  map: RepoMap,
+  spans: TestSpan[],
+  read: (file: string) => Promise<string | null>,
+): Promise<Set<string>> {
   const names = new Set<string>();
   const texts = new Map<string, string[] | null>();
   for (const span of spans) {

@@ -50,7 +50,8 @@ const NOISE: RegExp[] = [
 function testRef(id: string): FailingTestRef {
   const clean = id.trim();
   const pytest = /^([^\s:]+\.py)::(.+)$/.exec(clean);
-  if (pytest?.[1] && pytest[2]) return { id: clean, file: pytest[1], name: pytest[2].replace(/\[.*$/, '').replace(/::/g, '.') };
+  if (pytest?.[1] && pytest[2])
+    return { id: clean, file: pytest[1], name: pytest[2].replace(/\[.*$/, '').replace(/::/g, '.') };
   const vitest = /^([^\s>]+\.[cm]?[jt]sx?)\s*>\s*(.+)$/.exec(clean);
   if (vitest?.[1] && vitest[2]) return { id: clean, file: vitest[1], name: vitest[2].split(/\s*>\s*/).pop() ?? null };
   return { id: clean, file: null, name: null };

@@ -22,7 +22,15 @@ function gitStaged(dir: TempRepo): Map<string, string> {
 
 describe('listWithBlobs', () => {
   it('reads the index in this process to the same blob ids git lists (nested folders, an executable, a symlink, unicode)', async () => {
-    repo = makeTempRepo({ files: { 'src/a.js': 'a\n', 'src/deep/b.js': 'b\n', 'bin/run.sh': '#!/bin/sh\n', 'naïve.txt': 'n\n', '.gitignore': 'out/\n' } });
+    repo = makeTempRepo({
+      files: {
+        'src/a.js': 'a\n',
+        'src/deep/b.js': 'b\n',
+        'bin/run.sh': '#!/bin/sh\n',
+        'naïve.txt': 'n\n',
+        '.gitignore': 'out/\n',
+      },
+    });
     fs.chmodSync(path.join(repo.dir, 'bin', 'run.sh'), 0o755);
     fs.symlinkSync('src/a.js', path.join(repo.dir, 'link.js'));
     repo.commitAll('files');

@@ -93,7 +93,12 @@ export interface ListingOptions {
 export async function listWithBlobs(root: string, options: ListingOptions = {}): Promise<GitListing | null> {
   const indexKey = indexKeyOf(root);
   const cached = stagedByRoot.get(root);
-  const known = indexKey !== null && cached?.indexKey === indexKey ? cached.staged : indexKey !== null ? readStagedInProcess(root) : null;
+  const known =
+    indexKey !== null && cached?.indexKey === indexKey
+      ? cached.staged
+      : indexKey !== null
+        ? readStagedInProcess(root)
+        : null;
   const vouched = known !== null && options.workTreeMatchesIndex === true;
   const [stagedRun, changedRun] = await Promise.all([
     // catch-ok: git that cannot start means no native listing; null falls back to the isomorphic one

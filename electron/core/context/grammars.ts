@@ -47,7 +47,9 @@ const languages = new Map<GrammarName, Promise<Language>>();
  * Electron asar archive), each once per process.
  */
 function initRuntime(): Promise<void> {
-  runtime ??= Parser.init({ wasmBinary: fs.readFileSync(resolvePackage.resolve('web-tree-sitter/tree-sitter.wasm')) }).catch((error: unknown) => {
+  runtime ??= Parser.init({
+    wasmBinary: fs.readFileSync(resolvePackage.resolve('web-tree-sitter/tree-sitter.wasm')),
+  }).catch((error: unknown) => {
     runtime = null;
     throw error;
   });
@@ -58,7 +60,9 @@ export async function loadLanguage(name: GrammarName): Promise<Language> {
   await initRuntime();
   let language = languages.get(name);
   if (!language) {
-    language = Language.load(fs.readFileSync(resolvePackage.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`)));
+    language = Language.load(
+      fs.readFileSync(resolvePackage.resolve(`@vscode/tree-sitter-wasm/wasm/tree-sitter-${name}.wasm`)),
+    );
     languages.set(name, language);
     language.catch(() => languages.delete(name));
   }

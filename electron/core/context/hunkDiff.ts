@@ -56,14 +56,15 @@ function compact(list: Op[], type: '-' | '+'): void {
     }
     return [from + step, to + step];
   };
-  for (let start = 0; start < list.length; ) {
+  for (let start = 0; start < list.length;) {
     const end = runEnd(list, start, type);
     if (end === start || isChange(start - 1) || isChange(end)) {
       start = Math.max(end, start + 1);
       continue;
     }
     let [from, to] = [start, end];
-    while (list[from - 1]?.type === '=' && list[from - 1]?.text === list[to - 1]?.text) [from, to] = slide(from, to, -1);
+    while (list[from - 1]?.type === '=' && list[from - 1]?.text === list[to - 1]?.text)
+      [from, to] = slide(from, to, -1);
     if (!pureBlockAt(list, from - 1, type)) {
       while (from < start) [from, to] = slide(from, to, 1);
       while (list[to]?.type === '=' && list[to]?.text === list[from]?.text) [from, to] = slide(from, to, 1);

@@ -30,7 +30,10 @@ export const isFunction = (symbol: FileSymbol) => symbol.kind === 'function' || 
 /** The symbols around a range, innermost first. An empty range sits between two lines and must be strictly inside. */
 export function symbolsAround(side: FileSide, range: SideRange): FileSymbol[] {
   const last = range.first + range.count - 1;
-  const inside = (symbol: FileSymbol) => (range.count === 0 ? symbol.start < range.first && symbol.end >= range.first : symbol.start <= range.first && symbol.end >= last);
+  const inside = (symbol: FileSymbol) =>
+    range.count === 0
+      ? symbol.start < range.first && symbol.end >= range.first
+      : symbol.start <= range.first && symbol.end >= last;
   return side.symbols.filter(inside).sort((a, b) => a.end - a.start - (b.end - b.start));
 }
 
@@ -38,7 +41,9 @@ export function symbolsAround(side: FileSide, range: SideRange): FileSymbol[] {
 export function definitionBelow(side: FileSide, range: SideRange): FileSymbol | null {
   if (range.count === 0) return null;
   const after = range.first + range.count;
-  const next = side.symbols.filter((symbol) => symbol.start >= after).sort((a, b) => a.start - b.start || b.end - a.end)[0];
+  const next = side.symbols
+    .filter((symbol) => symbol.start >= after)
+    .sort((a, b) => a.start - b.start || b.end - a.end)[0];
   if (!next) return null;
   const between = side.tokensIn(after, next.start - after);
   return between.every((token) => token.isComment) ? next : null;
@@ -51,7 +56,8 @@ function sameText(a: CodeToken[], b: CodeToken[]): boolean {
 }
 
 /** A comment's words without its spacing: a block comment is one token, so a re-indented JSDoc differs only here. */
-const spacingFree = (tokens: CodeToken[]) => tokens.map((token) => (token.isComment ? { ...token, text: token.text.replace(/\s+/g, ' ').trim() } : token));
+const spacingFree = (tokens: CodeToken[]) =>
+  tokens.map((token) => (token.isComment ? { ...token, text: token.text.replace(/\s+/g, ' ').trim() } : token));
 
 /**
  * The first line of the one comment (a block comment, a docstring) that holds the whole range, or null.
@@ -103,10 +109,19 @@ function scopeNames(side: FileSide, range: SideRange): Set<string> {
 /** Definitions wholly inside a deleted range that hold every line of code in it; null when some code is outside them. */
 function deletedDefinitions(side: FileSide, range: SideRange, tokens: CodeToken[]): FileSymbol[] | null {
   const last = range.first + range.count - 1;
-  const whole = side.symbols.filter((symbol) => symbol.kind !== 'variable' && symbol.kind !== 'type' && symbol.start >= range.first && symbol.end <= last);
-  const outermost = whole.filter((symbol) => !whole.some((other) => other !== symbol && other.start <= symbol.start && other.end >= symbol.end));
+  const whole = side.symbols.filter(
+    (symbol) =>
+      symbol.kind !== 'variable' && symbol.kind !== 'type' && symbol.start >= range.first && symbol.end <= last,
+  );
+  const outermost = whole.filter(
+    (symbol) => !whole.some((other) => other !== symbol && other.start <= symbol.start && other.end >= symbol.end),
+  );
   if (outermost.length === 0) return null;
-  return code(tokens).every((token) => outermost.some((symbol) => token.start >= symbol.start && token.end <= symbol.end)) ? outermost : null;
+  return code(tokens).every((token) =>
+    outermost.some((symbol) => token.start >= symbol.start && token.end <= symbol.end),
+  )
+    ? outermost
+    : null;
 }
 
 export function hunkKind(before: FileSide, after: FileSide, oldRange: SideRange, newRange: SideRange): HunkKind {
@@ -114,7 +129,8 @@ export function hunkKind(before: FileSide, after: FileSide, oldRange: SideRange,
   const newTokens = after.tokensIn(newRange.first, newRange.count);
   const oldCode = code(oldTokens);
   const newCode = code(newTokens);
-  if (sameText(oldCode, newCode)) return sameText(spacingFree(oldTokens), spacingFree(newTokens)) ? { kind: 'layout' } : { kind: 'comment' };
+  if (sameText(oldCode, newCode))
+    return sameText(spacingFree(oldTokens), spacingFree(newTokens)) ? { kind: 'layout' } : { kind: 'comment' };
   if (newRange.count === 0) {
     const definitions = deletedDefinitions(before, oldRange, oldTokens);
     if (definitions) return { kind: 'deletion', definitions };
@@ -129,7 +145,11 @@ export function hunkKind(before: FileSide, after: FileSide, oldRange: SideRange,
   for (const [old, renamed] of pairs) {
     // `x.is_whitespace` → `x.is_newline` reads another attribute (renaming a member renames its
     // definition too); `QueryObject` → `ParsedQuery`, a type the file defines, switches to it.
-    if (old.startsWith('.') || namesBefore.has(renamed) || namesAfter.has(old) || definedBefore.has(renamed)) return { kind: 'code' };
+    if (old.startsWith('.') || namesBefore.has(renamed) || namesAfter.has(old) || definedBefore.has(renamed))
+      return { kind: 'code' };
   }
-  return { kind: 'rename', pairs: [...pairs].map(([old, renamed]) => [old.replace(/^\./, ''), renamed.replace(/^\./, '')]) };
+  return {
+    kind: 'rename',
+    pairs: [...pairs].map(([old, renamed]) => [old.replace(/^\./, ''), renamed.replace(/^\./, '')]),
+  };
 }

@@ -48,25 +48,41 @@ const JS = [
 
 /** The fix every case starts from: tax() rounds. Evidence names tax and the failing test. */
 const fixedPy = PY.replace('    return due', '    return round(due, 2)');
-const pyEvidence: ScopeEvidence = { texts: ['tax() must round to cents', 'tests/test_money.py::test_tax_rounds'], files: ['money.py'] };
+const pyEvidence: ScopeEvidence = {
+  texts: ['tax() must round to cents', 'tests/test_money.py::test_tax_rounds'],
+  files: ['money.py'],
+};
 const fixedJs = JS.replace('i += size)', 'i += Math.max(1, size))');
-const jsEvidence: ScopeEvidence = { texts: ['chunk() loops forever when size is 0', 'test/chunk.test.js > chunk > size 0'], files: ['src/list.js'] };
+const jsEvidence: ScopeEvidence = {
+  texts: ['chunk() loops forever when size is 0', 'test/chunk.test.js > chunk > size 0'],
+  files: ['src/list.js'],
+};
 
-const verdicts = (hunks: HunkScope[]) => hunks.map((hunk) => `${hunk.onTarget ? 'on' : 'OFF'} ${hunk.oldStart},${hunk.oldLines} ${hunk.newStart},${hunk.newLines}: ${hunk.reason}`);
+const verdicts = (hunks: HunkScope[]) =>
+  hunks.map(
+    (hunk) =>
+      `${hunk.onTarget ? 'on' : 'OFF'} ${hunk.oldStart},${hunk.oldLines} ${hunk.newStart},${hunk.newLines}: ${hunk.reason}`,
+  );
 const py = (after: string, evidence = pyEvidence) => classifyHunks([{ path: 'money.py', before: PY, after }], evidence);
-const js = (after: string, evidence = jsEvidence) => classifyHunks([{ path: 'src/list.js', before: JS, after }], evidence);
+const js = (after: string, evidence = jsEvidence) =>
+  classifyHunks([{ path: 'src/list.js', before: JS, after }], evidence);
 
 describe('classifyHunks: the fix itself', () => {
   it('keeps every hunk of a plain fix on target, with git-style line numbers', async () => {
     const hunks = await py(`import math\n${fixedPy}`);
-    expect(verdicts(hunks)).toEqual(['on 0,0 1,1: adds code in money.py, a file the task names', 'on 16,1 17,1: changes code in tax(), a file the task names']);
+    expect(verdicts(hunks)).toEqual([
+      'on 0,0 1,1: adds code in money.py, a file the task names',
+      'on 16,1 17,1: changes code in tax(), a file the task names',
+    ]);
     expect(hunks.map((hunk) => hunk.symbol)).toEqual([null, 'tax']);
   });
 });
 
 describe('classifyHunks: renames', () => {
   it('classes a renamed local in a function nothing names as unrelated, and the same rename in the fixed function as on target', async () => {
-    const renamed = fixedPy.replace('    total = price', '    amount_due = price').replace('round(total, 2)', 'round(amount_due, 2)');
+    const renamed = fixedPy
+      .replace('    total = price', '    amount_due = price')
+      .replace('round(total, 2)', 'round(amount_due, 2)');
     expect(verdicts(await py(renamed))).toEqual([
       "OFF 3,2 3,2: renames 'total' to 'amount_due' in discount(), which nothing in the task names",
       'on 16,1 16,1: changes code in tax(), a file the task names',
@@ -77,26 +93,47 @@ describe('classifyHunks: renames', () => {
 
   it('reads a switch to another variable, or to another attribute, as a code change, not a rename', async () => {
     const otherVariable = PY.replace('round(total, 2)', 'round(price, 2)');
-    expect(verdicts(await py(otherVariable, { texts: ['anything'], files: ['money.py'] }))).toEqual(['on 4,1 4,1: changes code in discount(), a file the task names']);
+    expect(verdicts(await py(otherVariable, { texts: ['anything'], files: ['money.py'] }))).toEqual([
+      'on 4,1 4,1: changes code in discount(), a file the task names',
+    ]);
     const source = 'def f(token):\n    return token.is_whitespace\n';
-    const hunks = await classifyHunks([{ path: 'a.py', before: source, after: source.replace('is_whitespace', 'is_newline') }], { texts: ['x'], files: ['a.py'] });
+    const hunks = await classifyHunks(
+      [{ path: 'a.py', before: source, after: source.replace('is_whitespace', 'is_newline') }],
+      { texts: ['x'], files: ['a.py'] },
+    );
     expect(verdicts(hunks)).toEqual(['on 2,1 2,1: changes code in f(), a file the task names']);
   });
 
   it('renames in JavaScript leave members alone: `this.first` stays while the local changes', async () => {
     const source = 'export function head(items) {\n  const first = this.first ?? items[0];\n  return first;\n}\n';
     const after = source.replace('const first =', 'const firstItem =').replace('return first;', 'return firstItem;');
-    const hunks = await classifyHunks([{ path: 'src/a.ts', before: source, after }], { texts: ['unrelated goal'], files: ['src/a.ts'] });
-    expect(verdicts(hunks)).toEqual(["OFF 2,2 2,2: renames 'first' to 'firstItem' in head(), which nothing in the task names"]);
+    const hunks = await classifyHunks([{ path: 'src/a.ts', before: source, after }], {
+      texts: ['unrelated goal'],
+      files: ['src/a.ts'],
+    });
+    expect(verdicts(hunks)).toEqual([
+      "OFF 2,2 2,2: renames 'first' to 'firstItem' in head(), which nothing in the task names",
+    ]);
   });
 
   it('keeps a rename the task asks for, and a switch to a name the change introduces', async () => {
-    const renamed = PY.replace('    total = price', '    subtotal = price').replace('round(total, 2)', 'round(subtotal, 2)');
-    expect((await py(renamed, { texts: ['rename total to subtotal'], files: [] }))[0]?.reason).toBe("renames 'total' to 'subtotal' in discount(), as the task asks");
+    const renamed = PY.replace('    total = price', '    subtotal = price').replace(
+      'round(total, 2)',
+      'round(subtotal, 2)',
+    );
+    expect((await py(renamed, { texts: ['rename total to subtotal'], files: [] }))[0]?.reason).toBe(
+      "renames 'total' to 'subtotal' in discount(), as the task asks",
+    );
     const source = 'type Old = string;\n\nexport function f(): Old {\n  return "";\n}\n';
     const after = 'type Old = string;\ntype Parsed = string;\n\nexport function f(): Parsed {\n  return "";\n}\n';
-    const hunks = await classifyHunks([{ path: 'src/q.ts', before: source, after }], { texts: ['parsed values are strings'], files: ['src/q.ts'] });
-    expect(verdicts(hunks)).toEqual(["on 1,0 2,1: adds type 'Parsed', a file the task names", "on 3,1 4,1: renames 'Old' to 'Parsed' in f(); 'Parsed' is what the change at src/q.ts:2 introduces"]);
+    const hunks = await classifyHunks([{ path: 'src/q.ts', before: source, after }], {
+      texts: ['parsed values are strings'],
+      files: ['src/q.ts'],
+    });
+    expect(verdicts(hunks)).toEqual([
+      "on 1,0 2,1: adds type 'Parsed', a file the task names",
+      "on 3,1 4,1: renames 'Old' to 'Parsed' in f(); 'Parsed' is what the change at src/q.ts:2 introduces",
+    ]);
   });
 });
 
@@ -113,24 +150,50 @@ describe('classifyHunks: comments and docstrings', () => {
 
   it('keeps comment changes when the task is about documentation, or the edited comment uses its words', async () => {
     const reworded = PY.replace('Tax due on an amount.', 'Tax due on an amount, rounded to cents.');
-    expect((await py(reworded, { texts: ['fix the docstrings'], files: ['money.py'] }))[0]?.reason).toBe('changes only the docstring of tax(); the task is about documentation, comments or style');
+    expect((await py(reworded, { texts: ['fix the docstrings'], files: ['money.py'] }))[0]?.reason).toBe(
+      'changes only the docstring of tax(); the task is about documentation, comments or style',
+    );
     const pragma = PY.replace('    # what is owed', '    # what is owed  # pragma: no cover');
     expect((await py(pragma, { texts: ['fix pragma checks'], files: ['money.py'] }))[0]?.onTarget).toBe(true);
-    expect((await py(pragma, { texts: ['fix the rounding'], files: ['money.py'] }))[0]?.reason).toBe('changes only comments in tax(), which nothing in the task names');
+    expect((await py(pragma, { texts: ['fix the rounding'], files: ['money.py'] }))[0]?.reason).toBe(
+      'changes only comments in tax(), which nothing in the task names',
+    );
   });
 
   it('reads a re-indented block comment as layout, not a comment change', async () => {
     const reindented = fixedJs.replace(' * The first item.\n */', '   * The first item.\n   */');
     const hunks = await js(reindented);
     expect(verdicts(hunks)).toHaveLength(2);
-    expect(hunks[1]).toMatchObject({ onTarget: true, reason: 'changes only blank lines or indentation in src/list.js, a file the task names' });
+    expect(hunks[1]).toMatchObject({
+      onTarget: true,
+      reason: 'changes only blank lines or indentation in src/list.js, a file the task names',
+    });
   });
 
   it('keeps every edit of a comment one of whose edits is on target; another comment stays in doubt', async () => {
     // Doc comments outside any function (a setting, a type's field): the same-function rule cannot join them.
-    const settings = ['/**', ' * Items per page.', ' *', ' * Read once, never changed.', ' */', 'export const PAGE = 10;', '', '/**', ' * Pages kept.', ' */', 'export const KEEP = 3;', ''].join('\n');
-    const edited = settings.replace('Items per page.', 'Items per page, or none for an empty list.').replace('never changed.', 'never modified.').replace('Pages kept.', 'Pages kept in memory.');
-    const hunks = await classifyHunks([{ path: 'src/conf.js', before: settings, after: edited }], { texts: ['an empty list gives none'], files: ['src/conf.js'] });
+    const settings = [
+      '/**',
+      ' * Items per page.',
+      ' *',
+      ' * Read once, never changed.',
+      ' */',
+      'export const PAGE = 10;',
+      '',
+      '/**',
+      ' * Pages kept.',
+      ' */',
+      'export const KEEP = 3;',
+      '',
+    ].join('\n');
+    const edited = settings
+      .replace('Items per page.', 'Items per page, or none for an empty list.')
+      .replace('never changed.', 'never modified.')
+      .replace('Pages kept.', 'Pages kept in memory.');
+    const hunks = await classifyHunks([{ path: 'src/conf.js', before: settings, after: edited }], {
+      texts: ['an empty list gives none'],
+      files: ['src/conf.js'],
+    });
     expect(verdicts(hunks)).toEqual([
       "on 2,1 2,1: changes only comments above variable PAGE; the comment change mentions 'empty', as the task does",
       'on 4,1 4,1: changes only comments above variable PAGE; in the same comment as the change at src/conf.js:2',
@@ -140,7 +203,14 @@ describe('classifyHunks: comments and docstrings', () => {
 
   it('keeps a comment in the function the fix changes', async () => {
     const commented = fixedPy.replace('    rate = 0.2', '    # the legal rate\n    rate = 0.2');
-    expect(verdicts(await classifyHunks([{ path: 'money.py', before: PY, after: commented }], { texts: ['round the amount'], files: ['money.py'] }))).toEqual([
+    expect(
+      verdicts(
+        await classifyHunks([{ path: 'money.py', before: PY, after: commented }], {
+          texts: ['round the amount'],
+          files: ['money.py'],
+        }),
+      ),
+    ).toEqual([
       'on 12,0 13,1: adds comments in tax(); in the same function as the change at money.py:17',
       'on 16,1 17,1: changes code in tax(), a file the task names',
     ]);
@@ -150,16 +220,23 @@ describe('classifyHunks: comments and docstrings', () => {
 describe('classifyHunks: deleted definitions', () => {
   it('classes a deleted helper nobody names or calls as unrelated, as one hunk with its blank lines', async () => {
     const hunks = await js(fixedJs.replace('\nfunction unused(value) {\n  return value;\n}\n', ''));
-    expect(verdicts(hunks)[1]).toBe("OFF 17,4 16,0: deletes function 'unused', which nothing in the task names or uses");
+    expect(verdicts(hunks)[1]).toBe(
+      "OFF 17,4 16,0: deletes function 'unused', which nothing in the task names or uses",
+    );
     const py2 = await py(fixedPy.replace('def _clamp(value):\n    return max(0, value)\n\n\n', ''));
     expect(verdicts(py2)[0]).toBe("OFF 7,4 6,0: deletes function '_clamp', which nothing in the task names or uses");
   });
 
   it('keeps a deleted helper whose last call the fix removes', async () => {
     const before = PY.replace('    return due', '    return _clamp(due)');
-    const after = before.replace('    return _clamp(due)', '    return round(due, 2)').replace('def _clamp(value):\n    return max(0, value)\n\n\n', '');
+    const after = before
+      .replace('    return _clamp(due)', '    return round(due, 2)')
+      .replace('def _clamp(value):\n    return max(0, value)\n\n\n', '');
     const hunks = await classifyHunks([{ path: 'money.py', before, after }], pyEvidence);
-    expect(verdicts(hunks)).toEqual(["on 7,4 6,0: deletes function '_clamp'; '_clamp' is used by the change at money.py:12", 'on 16,1 12,1: changes code in tax(), a file the task names']);
+    expect(verdicts(hunks)).toEqual([
+      "on 7,4 6,0: deletes function '_clamp'; '_clamp' is used by the change at money.py:12",
+      'on 16,1 12,1: changes code in tax(), a file the task names',
+    ]);
   });
 });
 
@@ -171,34 +248,72 @@ describe('classifyHunks: files', () => {
       { path: 'money.py', before: PY, after: fixedPy },
       { path: 'util.py', before: other, after: other.replace('return 1', 'return 2') },
     ];
-    expect(verdicts(await classifyHunks(change, pyEvidence))[1]).toBe('OFF 2,1 2,1: changes code in helper(), a file nothing in the task names');
-    expect(verdicts(await classifyHunks(change, { ...pyEvidence, files: [] }))[1]).toBe('on 2,1 2,1: changes code in helper() (no files were named to check it against)');
-    expect(verdicts(await classifyHunks(change, { ...pyEvidence, texts: ['see util.py'] }))[1]).toBe('on 2,1 2,1: changes code in helper(), a file the task names');
+    expect(verdicts(await classifyHunks(change, pyEvidence))[1]).toBe(
+      'OFF 2,1 2,1: changes code in helper(), a file nothing in the task names',
+    );
+    expect(verdicts(await classifyHunks(change, { ...pyEvidence, files: [] }))[1]).toBe(
+      'on 2,1 2,1: changes code in helper() (no files were named to check it against)',
+    );
+    expect(verdicts(await classifyHunks(change, { ...pyEvidence, texts: ['see util.py'] }))[1]).toBe(
+      'on 2,1 2,1: changes code in helper(), a file the task names',
+    );
     const used = [
       { path: 'money.py', before: PY, after: fixedPy.replace('round(due, 2)', 'round(due, CENTS)') },
       { path: 'util.py', before: other, after: `CENTS = 2\n${other}` },
     ];
-    expect(verdicts(await classifyHunks(used, pyEvidence))[1]).toBe("on 0,0 1,1: adds code in util.py; 'CENTS' is used by the change at money.py:16");
+    expect(verdicts(await classifyHunks(used, pyEvidence))[1]).toBe(
+      "on 0,0 1,1: adds code in util.py; 'CENTS' is used by the change at money.py:16",
+    );
   });
 
   it('classes a new file nothing names or imports as unrelated; a named, imported or test file is kept', async () => {
-    const stray = await classifyHunks([{ path: 'money.py', before: PY, after: fixedPy }, { path: 'copy_of_money.py', before: null, after: PY }], pyEvidence);
-    expect(verdicts(stray)[1]).toBe('OFF 0,0 1,16: creates copy_of_money.py, which nothing in the task names and no other change imports');
+    const stray = await classifyHunks(
+      [
+        { path: 'money.py', before: PY, after: fixedPy },
+        { path: 'copy_of_money.py', before: null, after: PY },
+      ],
+      pyEvidence,
+    );
+    expect(verdicts(stray)[1]).toBe(
+      'OFF 0,0 1,16: creates copy_of_money.py, which nothing in the task names and no other change imports',
+    );
     const imported = fixedPy.replace('def discount', 'from rounding import cents\n\n\ndef discount');
-    const helper = await classifyHunks([{ path: 'money.py', before: PY, after: imported }, { path: 'rounding.py', before: null, after: 'def cents(value):\n    return round(value, 2)\n' }], pyEvidence);
-    expect(verdicts(helper)[2]).toBe('on 0,0 1,2: creates rounding.py; rounding.py is imported by the change at money.py:1');
-    const test = await classifyHunks([{ path: 'tests/test_cents.py', before: null, after: 'def test_cents():\n    assert True\n' }], pyEvidence);
+    const helper = await classifyHunks(
+      [
+        { path: 'money.py', before: PY, after: imported },
+        { path: 'rounding.py', before: null, after: 'def cents(value):\n    return round(value, 2)\n' },
+      ],
+      pyEvidence,
+    );
+    expect(verdicts(helper)[2]).toBe(
+      'on 0,0 1,2: creates rounding.py; rounding.py is imported by the change at money.py:1',
+    );
+    const test = await classifyHunks(
+      [{ path: 'tests/test_cents.py', before: null, after: 'def test_cents():\n    assert True\n' }],
+      pyEvidence,
+    );
     expect(test[0]?.reason).toBe('creates tests/test_cents.py, a test file');
     const removed = await classifyHunks([{ path: 'old.py', before: other, after: null }], pyEvidence);
-    expect(verdicts(removed)).toEqual(['OFF 1,2 0,0: deletes old.py, which nothing in the task names and no other change stopped importing']);
+    expect(verdicts(removed)).toEqual([
+      'OFF 1,2 0,0: deletes old.py, which nothing in the task names and no other change stopped importing',
+    ]);
   });
 });
 
 describe('classifyHunks: bad input', () => {
   it('names the problem: a file twice, a file absent on both sides, a path outside the repository', async () => {
     const cases: [Parameters<typeof classifyHunks>[0], RegExp][] = [
-      [[{ path: 'a.py', before: 'x', after: 'y' }, { path: 'a.py', before: 'x', after: 'z' }], /a\.py appears twice in one change/],
-      [[{ path: 'a.py', before: null, after: null }], /change #1 \(a\.py\): a file absent before and after changes nothing/],
+      [
+        [
+          { path: 'a.py', before: 'x', after: 'y' },
+          { path: 'a.py', before: 'x', after: 'z' },
+        ],
+        /a\.py appears twice in one change/,
+      ],
+      [
+        [{ path: 'a.py', before: null, after: null }],
+        /change #1 \(a\.py\): a file absent before and after changes nothing/,
+      ],
       [[{ path: '../a.py', before: 'x', after: 'y' }], /change #1 \(\.\.\/a\.py\): path: a path inside the repository/],
     ];
     for (const [changes, message] of cases) {
@@ -211,7 +326,10 @@ describe('classifyHunks: bad input', () => {
 
 describe('unrelatedFeedback', () => {
   it('names each unrelated hunk with its lines and what to do; nothing when all are on target', async () => {
-    const renamed = fixedPy.replace('    total = price', '    amount_due = price').replace('round(total, 2)', 'round(amount_due, 2)').replace('def _clamp(value):\n    return max(0, value)\n\n\n', '');
+    const renamed = fixedPy
+      .replace('    total = price', '    amount_due = price')
+      .replace('round(total, 2)', 'round(amount_due, 2)')
+      .replace('def _clamp(value):\n    return max(0, value)\n\n\n', '');
     const hunks = await py(renamed);
     expect(unrelatedFeedback(hunks)).toBe(
       [

@@ -1,11 +1,34 @@
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import { ProposedFileChangeSchema, ScopeEvidenceSchema, type HunkScope, type ProposedFileChange, type ScopeEvidence } from '../../../shared/schemas/scope';
+import {
+  ProposedFileChangeSchema,
+  ScopeEvidenceSchema,
+  type HunkScope,
+  type ProposedFileChange,
+  type ScopeEvidence,
+} from '../../../shared/schemas/scope';
 import { parseSource } from './codeTokens';
 import { diffBlocks } from './hunkDiff';
-import { definitionBelow, enclosingComment, hunkKind, isFunction, nameKey, symbolsAround, type FileSide, type HunkKind, type SideRange } from './hunkKind';
+import {
+  definitionBelow,
+  enclosingComment,
+  hunkKind,
+  isFunction,
+  nameKey,
+  symbolsAround,
+  type FileSide,
+  type HunkKind,
+  type SideRange,
+} from './hunkKind';
 import { isTestPath } from './rank';
-import { indexEvidence, meaningfulWords, namesFile, namesIdentifier, namesRename, type EvidenceIndex } from './scopeEvidence';
+import {
+  indexEvidence,
+  meaningfulWords,
+  namesFile,
+  namesIdentifier,
+  namesRename,
+  type EvidenceIndex,
+} from './scopeEvidence';
 import type { FileSymbol } from './symbols';
 
 export type { HunkScope, ProposedFileChange, ScopeEvidence };
@@ -43,10 +66,23 @@ function label(symbol: FileSymbol): string {
 }
 
 /** The identifiers on one side of a hunk; members (`b` of `a.b`) as `.b`, apart from the variable `b`. */
-const namesOf = (side: FileSide, range: SideRange) => new Set(side.tokensIn(range.first, range.count).filter((token) => token.isName).map(nameKey));
+const namesOf = (side: FileSide, range: SideRange) =>
+  new Set(
+    side
+      .tokensIn(range.first, range.count)
+      .filter((token) => token.isName)
+      .map(nameKey),
+  );
 const plain = (names: Iterable<string>) => new Set([...names].map((name) => name.replace(/^\./, '')));
-const rowsOf = (source: string | null, range: SideRange) => (source ?? '').split('\n').slice(range.first - 1, range.first - 1 + range.count).join('\n');
-const inside = (side: FileSide, range: SideRange) => side.symbols.filter((symbol) => range.count > 0 && symbol.start >= range.first && symbol.end <= range.first + range.count - 1);
+const rowsOf = (source: string | null, range: SideRange) =>
+  (source ?? '')
+    .split('\n')
+    .slice(range.first - 1, range.first - 1 + range.count)
+    .join('\n');
+const inside = (side: FileSide, range: SideRange) =>
+  side.symbols.filter(
+    (symbol) => range.count > 0 && symbol.start >= range.first && symbol.end <= range.first + range.count - 1,
+  );
 
 async function hunksOf(change: ProposedFileChange): Promise<Hunk[]> {
   const before = change.before === null ? ABSENT : await parseSource(change.path, change.before);
@@ -62,22 +98,39 @@ async function hunksOf(change: ProposedFileChange): Promise<Hunk[]> {
 function hunksOfParsed(change: ProposedFileChange, before: FileSide, after: FileSide): Hunk[] {
   const ranges: [SideRange, SideRange][] =
     change.before === null || change.after === null
-      ? [[{ first: 1, count: before.lines }, { first: 1, count: after.lines }]]
+      ? [
+          [
+            { first: 1, count: before.lines },
+            { first: 1, count: after.lines },
+          ],
+        ]
       : diffBlocks(change.before, change.after).map((block) => [
           { first: block.oldFirst, count: block.oldCount },
           { first: block.newFirst, count: block.newCount },
         ]);
   return ranges.map(([oldRange, newRange]) => {
-    const kind: Hunk['kind'] = change.before === null ? { kind: 'create' } : change.after === null ? { kind: 'remove' } : hunkKind(before, after, oldRange, newRange);
+    const kind: Hunk['kind'] =
+      change.before === null
+        ? { kind: 'create' }
+        : change.after === null
+          ? { kind: 'remove' }
+          : hunkKind(before, after, oldRange, newRange);
     const oldAround = symbolsAround(before, oldRange);
     const newAround = symbolsAround(after, newRange);
-    const changedSide = oldRange.count > 0 ? { side: before, range: oldRange, around: oldAround } : { side: after, range: newRange, around: newAround };
+    const changedSide =
+      oldRange.count > 0
+        ? { side: before, range: oldRange, around: oldAround }
+        : { side: after, range: newRange, around: newAround };
     // A comment block just above a definition documents it, even inside an enclosing one.
     const documented = kind.kind === 'comment' ? definitionBelow(changedSide.side, changedSide.range) : null;
     const symbol = documented ?? changedSide.around[0] ?? null;
     // Both sides hold lines: the new side may sit in a renamed or a new definition.
     const otherSymbol = !documented && oldRange.count > 0 && newRange.count > 0 ? (newAround[0] ?? null) : null;
-    const home = documented ? (isFunction(documented) ? documented : null) : (oldAround.find(isFunction) ?? newAround.find(isFunction) ?? null);
+    const home = documented
+      ? isFunction(documented)
+        ? documented
+        : null
+      : (oldAround.find(isFunction) ?? newAround.find(isFunction) ?? null);
     return {
       path: change.path,
       oldRange,
@@ -87,10 +140,14 @@ function hunksOfParsed(change: ProposedFileChange, before: FileSide, after: File
       documents: documented !== null,
       otherSymbol: otherSymbol && otherSymbol.name !== symbol?.name ? otherSymbol : null,
       home: home ? `${change.path}#${home.name}` : null,
-      comment: kind.kind === 'comment' || kind.kind === 'layout' ? commentKey(change.path, enclosingComment(before, oldRange)) : null,
+      comment:
+        kind.kind === 'comment' || kind.kind === 'layout'
+          ? commentKey(change.path, enclosingComment(before, oldRange))
+          : null,
       oldNames: namesOf(before, oldRange),
       newNames: namesOf(after, newRange),
-      definitions: kind.kind === 'deletion' ? kind.definitions : [...inside(before, oldRange), ...inside(after, newRange)],
+      definitions:
+        kind.kind === 'deletion' ? kind.definitions : [...inside(before, oldRange), ...inside(after, newRange)],
       oldText: rowsOf(change.before, oldRange),
       newText: rowsOf(change.after, newRange),
       verdict: null,
@@ -101,8 +158,10 @@ function hunksOfParsed(change: ProposedFileChange, before: FileSide, after: File
 const commentKey = (file: string, line: number | null) => (line === null ? null : `${file}#comment@${line}`);
 const stem = (file: string) => path.posix.basename(file).replace(/\.[^.]*$/, '');
 const where = (hunk: Hunk) => `${hunk.path}:${hunk.newRange.count > 0 ? hunk.newRange.first : hunk.oldRange.first}`;
-const overlap = (names: Iterable<string>, others: ReadonlySet<string>) => [...names].find((name) => others.has(name)) ?? null;
-const wordIn = (word: string, text: string) => new RegExp(`(^|[^\\w$])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text);
+const overlap = (names: Iterable<string>, others: ReadonlySet<string>) =>
+  [...names].find((name) => others.has(name)) ?? null;
+const wordIn = (word: string, text: string) =>
+  new RegExp(`(^|[^\\w$])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text);
 
 /** What the hunk does, in a few words: the start of every reason. */
 function describe(hunk: Hunk): string {
@@ -118,7 +177,13 @@ function describe(hunk: Hunk): string {
       return `deletes ${hunk.kind.definitions.map((symbol) => `${symbol.kind} '${symbol.name}'`).join(', ')}`;
     case 'comment': {
       const docstring = hunk.symbol && !hunk.documents && /^\s*[rRuU]?("""|''')/m.test(hunk.oldText + hunk.newText);
-      const target = !hunk.symbol ? ` in ${hunk.path}` : docstring ? ` of ${label(hunk.symbol)}` : hunk.documents ? ` above ${label(hunk.symbol)}` : at;
+      const target = !hunk.symbol
+        ? ` in ${hunk.path}`
+        : docstring
+          ? ` of ${label(hunk.symbol)}`
+          : hunk.documents
+            ? ` above ${label(hunk.symbol)}`
+            : at;
       const what = docstring ? 'the docstring' : 'comments';
       if (hunk.newRange.count === 0) return `deletes ${what}${target}`;
       return hunk.oldRange.count === 0 ? `adds ${what}${target}` : `changes only ${what}${target}`;
@@ -128,7 +193,9 @@ function describe(hunk: Hunk): string {
     case 'code': {
       const verb = hunk.oldRange.count === 0 ? 'adds' : hunk.newRange.count === 0 ? 'deletes' : 'changes';
       const whole = hunk.oldRange.count === 0 && hunk.definitions.length > 0 ? hunk.definitions : null;
-      return whole ? `adds ${whole.map((symbol) => `${symbol.kind} '${symbol.name}'`).join(', ')}` : `${verb} code${at}`;
+      return whole
+        ? `adds ${whole.map((symbol) => `${symbol.kind} '${symbol.name}'`).join(', ')}`
+        : `${verb} code${at}`;
     }
     default:
       return hunk.kind satisfies never;
@@ -155,26 +222,37 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
   const kind = hunk.kind.kind;
   const fileNamed = namesFile(evidence, hunk.path);
   const rare = kind === 'rename' || kind === 'comment' || kind === 'deletion';
-  const fileDoubted = kind === 'create' || kind === 'remove' ? fileNamed === null : evidence.hasFiles && fileNamed === null;
+  const fileDoubted =
+    kind === 'create' || kind === 'remove' ? fileNamed === null : evidence.hasFiles && fileNamed === null;
   const what = describe(hunk);
-  if (!fileDoubted && !rare) return { onTarget: true, reason: fileNamed ? `${what}, a file the task names` : `${what} (no files were named to check it against)` };
-  if (hunk.kind.kind === 'rename' && namesRename(evidence, hunk.kind.pairs)) return { onTarget: true, reason: `${what}, as the task asks` };
+  if (!fileDoubted && !rare)
+    return {
+      onTarget: true,
+      reason: fileNamed ? `${what}, a file the task names` : `${what} (no files were named to check it against)`,
+    };
+  if (hunk.kind.kind === 'rename' && namesRename(evidence, hunk.kind.pairs))
+    return { onTarget: true, reason: `${what}, as the task asks` };
   if (kind === 'comment') {
-    if (evidence.aboutDocs) return { onTarget: true, reason: `${what}; the task is about documentation, comments or style` };
+    if (evidence.aboutDocs)
+      return { onTarget: true, reason: `${what}; the task is about documentation, comments or style` };
   }
   if (kind === 'comment' && hunk.oldRange.count > 0 && hunk.newRange.count > 0) {
     // An edited comment that gains or loses a word the task uses ("pragma") is about the task. Not a
     // deleted one: a whole docstring always shares some word with the task.
     const before = meaningfulWords(hunk.oldText);
     const after = meaningfulWords(hunk.newText);
-    const changed = [...after].filter((word) => !before.has(word)).concat([...before].filter((word) => !after.has(word)));
+    const changed = [...after]
+      .filter((word) => !before.has(word))
+      .concat([...before].filter((word) => !after.has(word)));
     const mentioned = changed.find((word) => evidence.words.has(word));
-    if (mentioned) return { onTarget: true, reason: `${what}; the comment change mentions '${mentioned}', as the task does` };
+    if (mentioned)
+      return { onTarget: true, reason: `${what}; the comment change mentions '${mentioned}', as the task does` };
   }
   const named = namesToCheck(hunk).find((name) => namesIdentifier(evidence, name));
   if (named) return { onTarget: true, reason: `${what}; the task names ${named.split('.').pop()}` };
   // New tests for the change are welcome anywhere; changing or deleting existing ones is not waved through.
-  if (isTestPath(hunk.path) && (kind === 'create' || (kind === 'code' && hunk.oldRange.count === 0))) return { onTarget: true, reason: `${what}, a test file` };
+  if (isTestPath(hunk.path) && (kind === 'create' || (kind === 'code' && hunk.oldRange.count === 0)))
+    return { onTarget: true, reason: `${what}, a test file` };
   return null;
 }
 
@@ -182,10 +260,12 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
 function servedBy(hunk: Hunk, target: Hunk): string | null {
   if (hunk.home !== null && hunk.home === target.home) return `in the same function as the change at ${where(target)}`;
   // An upstream doc edit rewords one sentence for the fix and touches up the rest of the same comment.
-  if (hunk.comment !== null && hunk.comment === target.comment) return `in the same comment as the change at ${where(target)}`;
+  if (hunk.comment !== null && hunk.comment === target.comment)
+    return `in the same comment as the change at ${where(target)}`;
   const kind = hunk.kind.kind;
   const targetNames = new Set([...target.oldNames, ...target.newNames]);
-  const uses = (name: string | null) => (name ? `'${name.replace(/^\./, '')}' is used by the change at ${where(target)}` : null);
+  const uses = (name: string | null) =>
+    name ? `'${name.replace(/^\./, '')}' is used by the change at ${where(target)}` : null;
   if (kind === 'rename' && hunk.kind.kind === 'rename') {
     // Switching to a name the change introduces (a new type, a new helper) is part of it.
     const introduced = overlap(
@@ -194,18 +274,28 @@ function servedBy(hunk: Hunk, target: Hunk): string | null {
     );
     if (introduced) return `'${introduced}' is what the change at ${where(target)} introduces`;
     // A name local to a function is used in that function only (the same-function rule above).
-    return hunk.home === null && hunk.path === target.path ? uses(overlap(hunk.kind.pairs.flat(), plain(targetNames))) : null;
+    return hunk.home === null && hunk.path === target.path
+      ? uses(overlap(hunk.kind.pairs.flat(), plain(targetNames)))
+      : null;
   }
   if (kind === 'deletion' && hunk.kind.kind === 'deletion') {
     // A method is called as a member (`this.status()`), a function by its name: `status` the local is neither.
-    const called = hunk.kind.definitions.map((symbol) => (symbol.name.includes('.') ? `.${symbol.name.split('.').pop() ?? ''}` : symbol.name));
+    const called = hunk.kind.definitions.map((symbol) =>
+      symbol.name.includes('.') ? `.${symbol.name.split('.').pop() ?? ''}` : symbol.name,
+    );
     return uses(overlap(called, targetNames));
   }
   if (kind === 'create' || kind === 'remove') {
     const text = kind === 'create' ? target.newText : target.oldText;
     const module = stem(hunk.path);
-    if (module.length >= 2 && wordIn(module, text)) return `${hunk.path} is ${kind === 'create' ? 'imported' : 'no longer imported'} by the change at ${where(target)}`;
-    return uses(overlap(hunk.definitions.map((symbol) => symbol.name), plain(kind === 'create' ? target.newNames : target.oldNames)));
+    if (module.length >= 2 && wordIn(module, text))
+      return `${hunk.path} is ${kind === 'create' ? 'imported' : 'no longer imported'} by the change at ${where(target)}`;
+    return uses(
+      overlap(
+        hunk.definitions.map((symbol) => symbol.name),
+        plain(kind === 'create' ? target.newNames : target.oldNames),
+      ),
+    );
   }
   if (kind === 'code' || kind === 'layout') {
     const added = [...hunk.newNames].filter((name) => !hunk.oldNames.has(name));
@@ -218,7 +308,8 @@ function servedBy(hunk: Hunk, target: Hunk): string | null {
 function unrelatedReason(hunk: Hunk, evidence: EvidenceIndex): string {
   const what = describe(hunk);
   const fileNamed = namesFile(evidence, hunk.path) !== null;
-  if (hunk.kind.kind === 'create' || hunk.kind.kind === 'remove') return `${what}, which nothing in the task names and no other change ${hunk.kind.kind === 'create' ? 'imports' : 'stopped importing'}`;
+  if (hunk.kind.kind === 'create' || hunk.kind.kind === 'remove')
+    return `${what}, which nothing in the task names and no other change ${hunk.kind.kind === 'create' ? 'imports' : 'stopped importing'}`;
   if (!fileNamed && evidence.hasFiles) return `${what}, a file nothing in the task names`;
   if (hunk.kind.kind === 'deletion') return `${what}, which nothing in the task names or uses`;
   return `${what}, which nothing in the task names`;
@@ -234,7 +325,10 @@ export async function classifyHunks(changes: ProposedFileChange[], evidence: Sco
   const checkedEvidence = ScopeEvidenceSchema.safeParse(evidence);
   if (!checkedEvidence.success) {
     const issue = checkedEvidence.error.issues[0];
-    throw new LatheError('INVALID_PAYLOAD', `scope evidence: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+    throw new LatheError(
+      'INVALID_PAYLOAD',
+      `scope evidence: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   const seen = new Set<string>();
   for (const [index, change] of changes.entries()) {
@@ -242,16 +336,25 @@ export async function classifyHunks(changes: ProposedFileChange[], evidence: Sco
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const field = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      throw new LatheError('INVALID_PAYLOAD', `change #${index + 1}${typeof change?.path === 'string' ? ` (${change.path})` : ''}: ${field}${issue?.message ?? 'invalid'}`, { index });
+      throw new LatheError(
+        'INVALID_PAYLOAD',
+        `change #${index + 1}${typeof change?.path === 'string' ? ` (${change.path})` : ''}: ${field}${issue?.message ?? 'invalid'}`,
+        { index },
+      );
     }
-    if (seen.has(change.path)) throw new LatheError('INVALID_PAYLOAD', `${change.path} appears twice in one change: pass each file once, with its text before and after`, { path: change.path });
+    if (seen.has(change.path))
+      throw new LatheError(
+        'INVALID_PAYLOAD',
+        `${change.path} appears twice in one change: pass each file once, with its text before and after`,
+        { path: change.path },
+      );
     seen.add(change.path);
   }
   const index = indexEvidence(checkedEvidence.data);
   const hunks = (await Promise.all(changes.map(hunksOf))).flat();
   for (const hunk of hunks) hunk.verdict = firstVerdict(hunk, index);
   // Dependencies chain (a helper kept for a kept helper), so decide until nothing moves.
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const hunk of hunks) {
       if (hunk.verdict) continue;

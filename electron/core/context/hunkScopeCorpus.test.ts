@@ -1,11 +1,22 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { corpusScopeCases, evalSuiteScopeCases, scopeFigures, type ScopeCase } from '../../../test-support/scopeValidation';
+import {
+  corpusScopeCases,
+  evalSuiteScopeCases,
+  scopeFigures,
+  type ScopeCase,
+} from '../../../test-support/scopeValidation';
 import { sourceAppRoot } from '../appRoot';
 import { findDefaultCorpus } from '../eval/corpus/index';
 
 const corpusDir = findDefaultCorpus(sourceAppRoot());
-const falseUnrelated = (cases: ScopeCase[]) => cases.flatMap((item) => item.falseUnrelated.map((hunk) => `${item.task} (${item.mode}${item.injection ? `, with ${item.injection.kind}` : ''}): ${hunk.path}:${hunk.newStart} ${hunk.reason}`));
+const falseUnrelated = (cases: ScopeCase[]) =>
+  cases.flatMap((item) =>
+    item.falseUnrelated.map(
+      (hunk) =>
+        `${item.task} (${item.mode}${item.injection ? `, with ${item.injection.kind}` : ''}): ${hunk.path}:${hunk.newStart} ${hunk.reason}`,
+    ),
+  );
 
 describe('hunk scope on real fixes (npm run bench:scope has the full figures)', () => {
   it("classes no hunk of the bundled eval suite's reference solutions unrelated, with and without the hinted files", async () => {

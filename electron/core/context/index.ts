@@ -1,9 +1,22 @@
 /** The context engine: a symbol map of the repository, ranking for a query, and budgeted context. */
 export { buildContext, wholeFileTokens, type BuiltContext, type ContextEntry } from './buildContext';
 export { buildOverview } from './overview';
-export { classifyHunks, unrelatedFeedback, type HunkScope, type ProposedFileChange, type ScopeEvidence } from './hunkScope';
+export {
+  classifyHunks,
+  unrelatedFeedback,
+  type HunkScope,
+  type ProposedFileChange,
+  type ScopeEvidence,
+} from './hunkScope';
 export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
-export { buildRepoMap, clearRepoMapMemory, gitBlobId, type RepoMap, type RepoMapOptions, type MappedFile } from './repoMap';
+export {
+  buildRepoMap,
+  clearRepoMapMemory,
+  gitBlobId,
+  type RepoMap,
+  type RepoMapOptions,
+  type MappedFile,
+} from './repoMap';
 export { roleBudget, type RoleBudget } from './roleBudget';
 export { extractSymbols, plainSymbols, type FileSymbol } from './symbols';
 export type { ContextQuery } from './querySignals';

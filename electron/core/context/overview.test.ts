@@ -10,8 +10,14 @@ afterEach(() => {
 });
 
 function manyFiles(): TempRepo {
-  const files: Record<string, string> = { 'README.md': '# shop\n', 'src/cart/total.ts': 'export function cartTotal(items: number[]): number {\n  return items.reduce((a, b) => a + b, 0);\n}\n' };
-  for (let index = 0; index < 300; index++) files[`src/widgets/widget_${index}.ts`] = `export function renderWidget${index}(): string {\n  return 'w${index}';\n}\n`;
+  const files: Record<string, string> = {
+    'README.md': '# shop\n',
+    'src/cart/total.ts':
+      'export function cartTotal(items: number[]): number {\n  return items.reduce((a, b) => a + b, 0);\n}\n',
+  };
+  for (let index = 0; index < 300; index++)
+    files[`src/widgets/widget_${index}.ts`] =
+      `export function renderWidget${index}(): string {\n  return 'w${index}';\n}\n`;
   return makeTempRepo({ files });
 }
 
@@ -23,12 +29,16 @@ describe('buildOverview', () => {
     const notes = [{ id: 'kb:conventions.md', text: '### Note: conventions.md\nMoney is in cents.\n', priority: 100 }];
     const built = await buildOverview(map, { goal: 'cartTotal adds the prices wrong' }, { budgetTokens: 400, notes });
     expect(built.included[0]).toMatchObject({ id: 'map:src/cart/total.ts', kind: 'map', reason: 'ranked #1' });
-    expect(built.items[0]?.text).toContain('src/cart/total.ts (4 lines)\n  1: function cartTotal(items: number[]): number');
+    expect(built.items[0]?.text).toContain(
+      'src/cart/total.ts (4 lines)\n  1: function cartTotal(items: number[]): number',
+    );
     const noteAt = built.included.findIndex((entry) => entry.id === 'kb:conventions.md');
     expect(noteAt).toBeGreaterThan(0);
     expect(built.included.slice(noteAt + 1).every((entry) => entry.id.startsWith('paths:'))).toBe(true);
     expect(built.usedTokens).toBeLessThanOrEqual(400);
-    expect(built.items.map((item) => item.priority)).toEqual([...built.items.map((item) => item.priority)].sort((a, b) => b - a));
+    expect(built.items.map((item) => item.priority)).toEqual(
+      [...built.items.map((item) => item.priority)].sort((a, b) => b - a),
+    );
     // The paths that did not fit are named (up to a limit) and the rest counted.
     expect(built.dropped.length).toBeGreaterThan(10);
     expect(built.dropped.at(-1)?.reason).toMatch(/^\d+ more paths; budget spent$/);

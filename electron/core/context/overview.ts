@@ -24,7 +24,8 @@ const MAX_PLAIN_PATHS = 2 * PATHS_PER_ITEM;
 /** An outline is shown for a file scoring at least this share of the best (the ranker's confidence, not the budget). */
 const OUTLINE_SHARE = 0.15;
 const MAX_DROPPED_LISTED = 40;
-const HEADER = '### Repository map: files ranked for the goal, each `path (lines)` with `line: signature` of its symbols\n';
+const HEADER =
+  '### Repository map: files ranked for the goal, each `path (lines)` with `line: signature` of its symbols\n';
 const itemTokens = (text: string) => estimateTokens(text) + 2;
 
 /**
@@ -32,7 +33,11 @@ const itemTokens = (text: string) => estimateTokens(text) + 2;
  * the files ranked for the goal (and failing output) with their symbols, then project notes, then the
  * other paths, most relevant first. Items carry falling priorities, so an exact fit drops the tail.
  */
-export async function buildOverview(map: RepoMap, query: ContextQuery, options: OverviewOptions): Promise<BuiltContext> {
+export async function buildOverview(
+  map: RepoMap,
+  query: ContextQuery,
+  options: OverviewOptions,
+): Promise<BuiltContext> {
   const budget = Math.max(0, Math.floor(options.budgetTokens));
   const ranked = await rankFiles(map, query);
   const items: ContextItem[] = [];
@@ -55,13 +60,22 @@ export async function buildOverview(map: RepoMap, query: ContextQuery, options: 
     const text = `${included.length === 0 ? HEADER : ''}${outline(entry)}`;
     const tokens = itemTokens(text);
     if (used + tokens > rankedBudget) break;
-    push({ id: `map:${entry.file.path}`, path: entry.file.path, kind: 'map', tokens, reason: `ranked #${index + 1}` }, text);
+    push(
+      { id: `map:${entry.file.path}`, path: entry.file.path, kind: 'map', tokens, reason: `ranked #${index + 1}` },
+      text,
+    );
     shown.add(entry.file.path);
   }
 
   for (const note of options.notes ?? []) {
     const tokens = itemTokens(note.text);
-    const entry: ContextEntry = { id: note.id, path: note.id.replace(/^kb:/, ''), kind: 'file', tokens, reason: 'project note' };
+    const entry: ContextEntry = {
+      id: note.id,
+      path: note.id.replace(/^kb:/, ''),
+      kind: 'file',
+      tokens,
+      reason: 'project note',
+    };
     if (used + tokens <= budget) push(entry, note.text);
     else dropped.push({ ...entry, reason: 'project note; no room' });
   }
@@ -85,14 +99,36 @@ export async function buildOverview(map: RepoMap, query: ContextQuery, options: 
       tokens = itemTokens(text);
     }
     if (used + tokens > budget) break;
-    push({ id: `paths:${next + 1}-${next + chunk.length}`, path: '', kind: 'map', tokens, reason: `${chunk.length} more paths` }, text);
+    push(
+      {
+        id: `paths:${next + 1}-${next + chunk.length}`,
+        path: '',
+        kind: 'map',
+        tokens,
+        reason: `${chunk.length} more paths`,
+      },
+      text,
+    );
     next += chunk.length;
   }
   const why = next >= MAX_PLAIN_PATHS ? `past the first ${MAX_PLAIN_PATHS} paths` : 'budget spent';
   for (const file of rest.slice(next, next + MAX_DROPPED_LISTED)) {
     const rank = rankOf.get(file);
-    dropped.push({ id: `map:${file}`, path: file, kind: 'map', tokens: 0, reason: `${rank === undefined ? 'path' : `ranked #${rank + 1}`}; ${why}` });
+    dropped.push({
+      id: `map:${file}`,
+      path: file,
+      kind: 'map',
+      tokens: 0,
+      reason: `${rank === undefined ? 'path' : `ranked #${rank + 1}`}; ${why}`,
+    });
   }
-  if (rest.length - next > MAX_DROPPED_LISTED) dropped.push({ id: 'paths:rest', path: '', kind: 'map', tokens: 0, reason: `${rest.length - next - MAX_DROPPED_LISTED} more paths; ${why}` });
+  if (rest.length - next > MAX_DROPPED_LISTED)
+    dropped.push({
+      id: 'paths:rest',
+      path: '',
+      kind: 'map',
+      tokens: 0,
+      reason: `${rest.length - next - MAX_DROPPED_LISTED} more paths; ${why}`,
+    });
   return { items, included, dropped, budgetTokens: budget, usedTokens: used };
 }

@@ -25,7 +25,9 @@ export interface QuerySignals {
 }
 
 const STOPWORDS = new Set(
-  'the a an and or not no of to in on at for from by with without when where which that this these those is are was were be been being it its as if else then than but into onto over under fix fixed fixes fixing bug issue issues error errors should must can cannot does do did done make makes use used uses using now only also more less new old add adds added remove removed handle handles handling case cases test tests failing fails failed failure expected actual value values true false null none undefined return returns returned first output line lines file files call called work works get set some all any each same other'.split(' '),
+  'the a an and or not no of to in on at for from by with without when where which that this these those is are was were be been being it its as if else then than but into onto over under fix fixed fixes fixing bug issue issues error errors should must can cannot does do did done make makes use used uses using now only also more less new old add adds added remove removed handle handles handling case cases test tests failing fails failed failure expected actual value values true false null none undefined return returns returned first output line lines file files call called work works get set some all any each same other'.split(
+    ' ',
+  ),
 );
 
 /** `fooBar_baz` → foo, bar, baz (lowercase, two letters or more) and the whole word. */
@@ -41,7 +43,9 @@ export function subtokens(identifier: string): string[] {
 }
 
 export function queryWords(text: string): string[] {
-  return [...text.matchAll(/[A-Za-z_$][\w$]*/g)].map((match) => match[0]).filter((word) => word.length >= 2 && !STOPWORDS.has(word.toLowerCase()));
+  return [...text.matchAll(/[A-Za-z_$][\w$]*/g)]
+    .map((match) => match[0])
+    .filter((word) => word.length >= 2 && !STOPWORDS.has(word.toLowerCase()));
 }
 
 const FRAME_PATTERNS = [
@@ -91,7 +95,16 @@ export function querySignals(query: ContextQuery, known: ReadonlySet<string>): Q
     const file = resolveKnown(match[0], known, suffixes);
     if (file) mention(file, null);
   }
-  const failingTests = failure.tests.map((test) => ({ ...test, file: test.file === null ? null : resolveKnown(test.file, known, suffixes) }));
+  const failingTests = failure.tests.map((test) => ({
+    ...test,
+    file: test.file === null ? null : resolveKnown(test.file, known, suffixes),
+  }));
   for (const test of failingTests) if (test.file && !mentioned.has(test.file)) mention(test.file, null);
-  return { terms: queryWords(text), goalTerms: queryWords(query.goal), feedbackTerms: queryWords(failure.text), mentioned, failingTests };
+  return {
+    terms: queryWords(text),
+    goalTerms: queryWords(query.goal),
+    feedbackTerms: queryWords(failure.text),
+    mentioned,
+    failingTests,
+  };
 }

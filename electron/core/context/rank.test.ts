@@ -14,19 +14,26 @@ import { querySignals } from './querySignals';
 import { isTestPath, rankFiles } from './rank';
 import { buildRepoMap } from './repoMap';
 
-
 /** SQLite's keywords: the lexer's table, as long as a real one. */
-const KEYWORDS = 'ABORT ACTION ADD AFTER ALL ALTER ANALYZE AND ANY AS ASC ATTACH AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT CONSTRAINT CREATE CROSS CURRENT_DATE CURRENT_TIME DATABASE DEFAULT DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DROP EACH ELSE END ESCAPE EXCEPT EXCLUSIVE EXISTS EXPLAIN FAIL FOR FOREIGN FROM FULL GLOB GROUP HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD INTERSECT INTO IS ISNULL JOIN KEY LEFT LIKE LIMIT MATCH NATURAL NO NOT NOTNULL NULL OF OFFSET ON OR ORDER OUTER PLAN PRAGMA PRIMARY QUERY RAISE RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RIGHT ROLLBACK ROW SAVEPOINT SELECT SET TABLE TEMP TEMPORARY THEN TO TRANSACTION TRIGGER UNION UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WITH WITHOUT SCHEMA'.split(' ');
+const KEYWORDS =
+  'ABORT ACTION ADD AFTER ALL ALTER ANALYZE AND ANY AS ASC ATTACH AUTOINCREMENT BEFORE BEGIN BETWEEN BY CASCADE CASE CAST CHECK COLLATE COLUMN COMMIT CONFLICT CONSTRAINT CREATE CROSS CURRENT_DATE CURRENT_TIME DATABASE DEFAULT DEFERRABLE DEFERRED DELETE DESC DETACH DISTINCT DROP EACH ELSE END ESCAPE EXCEPT EXCLUSIVE EXISTS EXPLAIN FAIL FOR FOREIGN FROM FULL GLOB GROUP HAVING IF IGNORE IMMEDIATE IN INDEX INDEXED INITIALLY INNER INSERT INSTEAD INTERSECT INTO IS ISNULL JOIN KEY LEFT LIKE LIMIT MATCH NATURAL NO NOT NOTNULL NULL OF OFFSET ON OR ORDER OUTER PLAN PRAGMA PRIMARY QUERY RAISE RECURSIVE REFERENCES REGEXP REINDEX RELEASE RENAME REPLACE RESTRICT RIGHT ROLLBACK ROW SAVEPOINT SELECT SET TABLE TEMP TEMPORARY THEN TO TRANSACTION TRIGGER UNION UNIQUE UPDATE USING VACUUM VALUES VIEW VIRTUAL WHEN WHERE WITH WITHOUT SCHEMA'.split(
+    ' ',
+  );
 
 /**
  * A small SQL splitter shaped like sqlparse: the failing test calls the package's `split`, its data
  * is SQL full of keywords, and the bug is in the splitter the goal names.
  */
 function sqlRepo(): TempRepo {
-  const passing = Array.from({ length: 40 }, (_, index) => `def test_split_simple_${index}():\n    assert len(sqlkit.split("SELECT ${index}; SELECT 2;")) == 2\n`).join('\n');
+  const passing = Array.from(
+    { length: 40 },
+    (_, index) =>
+      `def test_split_simple_${index}():\n    assert len(sqlkit.split("SELECT ${index}; SELECT 2;")) == 2\n`,
+  ).join('\n');
   return makeTempRepo({
     files: {
-      'sqlkit/__init__.py': 'from sqlkit.engine.splitter import StatementSplitter\nfrom sqlkit.lexer import tokenize\n\n\ndef split(sql):\n    """Split sql into statements."""\n    return [str(statement).strip() for statement in StatementSplitter().process(tokenize(sql))]\n\n\ndef format(sql, **options):\n    return sql\n',
+      'sqlkit/__init__.py':
+        'from sqlkit.engine.splitter import StatementSplitter\nfrom sqlkit.lexer import tokenize\n\n\ndef split(sql):\n    """Split sql into statements."""\n    return [str(statement).strip() for statement in StatementSplitter().process(tokenize(sql))]\n\n\ndef format(sql, **options):\n    return sql\n',
       'sqlkit/lexer.py': `from sqlkit.keywords import KEYWORDS\n\n\ndef tokenize(sql):\n    for word in sql.replace(';', ' ; ').split():\n        yield (KEYWORDS.get(word.upper(), 'Name'), word)\n`,
       'sqlkit/keywords.py': `KEYWORDS = {\n${KEYWORDS.map((word) => `    '${word}': 'Keyword',`).join('\n')}\n    ';': 'Punctuation',\n}\n`,
       'sqlkit/engine/__init__.py': '',
@@ -73,7 +80,11 @@ function sqlRepo(): TempRepo {
 
 /** The real pytest output of the repository's tests (they fail: BEGIN TRANSACTION opens a block). */
 function pytestOutput(dir: string): string {
-  const run = spawnSync('python3', ['-m', 'pytest', '-p', 'no:cacheprovider', 'tests'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } });
+  const run = spawnSync('python3', ['-m', 'pytest', '-p', 'no:cacheprovider', 'tests'], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+  });
   expect(run.status).toBe(1);
   return run.stdout;
 }
@@ -91,7 +102,13 @@ afterAll(() => repo.remove());
 describe('failureText', () => {
   it("keeps pytest's failure and its test id, and drops progress rows, banners and the repeated summary", () => {
     const failure = failureText(output);
-    expect(failure.tests).toEqual([{ id: 'tests/test_split.py::test_split_begin_transaction', file: 'tests/test_split.py', name: 'test_split_begin_transaction' }]);
+    expect(failure.tests).toEqual([
+      {
+        id: 'tests/test_split.py::test_split_begin_transaction',
+        file: 'tests/test_split.py',
+        name: 'test_split_begin_transaction',
+      },
+    ]);
     expect(failure.text).toContain('assert len(statements) == 4');
     expect(failure.text).toMatch(/tests\/test_split\.py:\d+: AssertionError/);
     expect(output).toMatch(/^tests\/test_split\.py \.+F/m);
@@ -103,21 +120,51 @@ describe('failureText', () => {
     const outcome = parsePytestOutput(output);
     const excerpt = failureExcerpt({ status: 'FAIL', exitCode: 1, reason: null, outcome, output, repoDir: repo.dir });
     const [view] = failureViews(outcome, repo.dir);
-    const summary = { report: output, excerpt, tail: '', first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null } as TestSummary;
+    const summary = {
+      report: output,
+      excerpt,
+      tail: '',
+      first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null,
+    } as TestSummary;
     const feedback = feedbackFrom(summary, 'first_failure', 'excerpt').text;
-    expect(feedback).toMatch(/^First failing test: tests\/test_split\.py::test_split_begin_transaction \(tests\/test_split\.py:\d+\)\n/);
+    expect(feedback).toMatch(
+      /^First failing test: tests\/test_split\.py::test_split_begin_transaction \(tests\/test_split\.py:\d+\)\n/,
+    );
     const failure = failureText(feedback);
-    expect(failure.tests).toEqual([{ id: 'tests/test_split.py::test_split_begin_transaction', file: 'tests/test_split.py', name: 'test_split_begin_transaction' }]);
+    expect(failure.tests).toEqual([
+      {
+        id: 'tests/test_split.py::test_split_begin_transaction',
+        file: 'tests/test_split.py',
+        name: 'test_split_begin_transaction',
+      },
+    ]);
     expect(failure.text).toMatch(/^ {3}at tests\/test_split\.py:\d+$/m);
     expect(failure.text).toContain('assert len(statements) == 4');
     expect(failure.text).not.toMatch(/^FAIL, exit code|^Failing tests \(|^Last lines of the output|\.{20}/m);
   });
 
   it('reads vitest and npm output: the failing test, not the passing ones or the echoed script', () => {
-    const output = ['', '> pkg@1.0.0 test', '> vitest run', '', ' ✓ test/a.test.ts (3 tests) 4ms', ' FAIL  test/query.test.ts > getQuery > parses toString', 'AssertionError: expected 1 to be 2', '    at Object.<anonymous> (node_modules/vitest/dist/index.js:10:3)', ' ❯ test/query.test.ts:94:27', ' Test Files  1 failed | 1 passed (2)'].join('\n');
+    const output = [
+      '',
+      '> pkg@1.0.0 test',
+      '> vitest run',
+      '',
+      ' ✓ test/a.test.ts (3 tests) 4ms',
+      ' FAIL  test/query.test.ts > getQuery > parses toString',
+      'AssertionError: expected 1 to be 2',
+      '    at Object.<anonymous> (node_modules/vitest/dist/index.js:10:3)',
+      ' ❯ test/query.test.ts:94:27',
+      ' Test Files  1 failed | 1 passed (2)',
+    ].join('\n');
     const failure = failureText(output);
-    expect(failure.tests).toEqual([{ id: 'test/query.test.ts > getQuery > parses toString', file: 'test/query.test.ts', name: 'parses toString' }]);
-    expect(failure.text.split('\n')).toEqual([' FAIL  test/query.test.ts > getQuery > parses toString', 'AssertionError: expected 1 to be 2', ' ❯ test/query.test.ts:94:27']);
+    expect(failure.tests).toEqual([
+      { id: 'test/query.test.ts > getQuery > parses toString', file: 'test/query.test.ts', name: 'parses toString' },
+    ]);
+    expect(failure.text.split('\n')).toEqual([
+      ' FAIL  test/query.test.ts > getQuery > parses toString',
+      'AssertionError: expected 1 to be 2',
+      ' ❯ test/query.test.ts:94:27',
+    ]);
   });
 });
 
@@ -126,7 +173,9 @@ describe('failingTestSpans and failingTestNames', () => {
     const map = await buildRepoMap(repo.dir);
     const signals = querySignals({ goal: GOAL, feedback: output }, new Set(map.byPath.keys()));
     const spans = failingTestSpans(map, signals, isTestPath);
-    const test = map.byPath.get('tests/test_split.py')?.symbols.find((symbol) => symbol.name === 'test_split_begin_transaction');
+    const test = map.byPath
+      .get('tests/test_split.py')
+      ?.symbols.find((symbol) => symbol.name === 'test_split_begin_transaction');
     expect(spans).toEqual([{ file: 'tests/test_split.py', start: test?.start, end: test?.end }]);
     const dir = repo.dir;
     const names = await failingTestNames(map, spans, async (file) => fs.readFileSync(path.join(dir, file), 'utf8'));
@@ -144,15 +193,37 @@ describe('rankFiles', () => {
     const read = async (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
     const built = await buildContext(map, { goal: GOAL, feedback }, { budgetTokens: 1500, read });
     expect(built.included.find((entry) => entry.path === 'sqlkit/engine/splitter.py')?.reason).toMatch(/^ranked #\d+/);
-    expect(built.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(built.included.findIndex((entry) => entry.kind === 'map'));
+    expect(built.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(
+      built.included.findIndex((entry) => entry.kind === 'map'),
+    );
     // The failing test's own code still counts: the package's split it calls is a file to edit too.
-    expect(built.included.findIndex((entry) => entry.path === 'sqlkit/__init__.py')).toBeLessThan(built.included.findIndex((entry) => entry.kind === 'map'));
+    expect(built.included.findIndex((entry) => entry.path === 'sqlkit/__init__.py')).toBeLessThan(
+      built.included.findIndex((entry) => entry.kind === 'map'),
+    );
     // The same from what a writer is shown now: the Verifier's failure excerpt of that output.
     const outcome = parsePytestOutput(feedback);
-    const excerpt = failureExcerpt({ status: 'FAIL', exitCode: 1, reason: null, outcome, output: feedback, repoDir: dir });
+    const excerpt = failureExcerpt({
+      status: 'FAIL',
+      exitCode: 1,
+      reason: null,
+      outcome,
+      output: feedback,
+      repoDir: dir,
+    });
     const [view] = failureViews(outcome, dir);
-    const summary = { report: feedback, excerpt, tail: '', first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null } as TestSummary;
-    const fromExcerpt = await buildContext(map, { goal: GOAL, feedback: feedbackFrom(summary, 'first_failure', 'excerpt').text }, { budgetTokens: 1500, read });
-    expect(fromExcerpt.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(fromExcerpt.included.findIndex((entry) => entry.kind === 'map'));
+    const summary = {
+      report: feedback,
+      excerpt,
+      tail: '',
+      first_failure: view ? { test_id: view.testId, message: view.message, location: view.location } : null,
+    } as TestSummary;
+    const fromExcerpt = await buildContext(
+      map,
+      { goal: GOAL, feedback: feedbackFrom(summary, 'first_failure', 'excerpt').text },
+      { budgetTokens: 1500, read },
+    );
+    expect(fromExcerpt.included.findIndex((entry) => entry.path === 'sqlkit/engine/splitter.py')).toBeLessThan(
+      fromExcerpt.included.findIndex((entry) => entry.kind === 'map'),
+    );
   });
 });

@@ -21,7 +21,8 @@ export interface RankedFile {
   symbols: RankedSymbol[];
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|e2e)\/|(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$/i;
+const TEST_PATH =
+  /(^|\/)(tests?|__tests__|spec|specs|e2e)\/|(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$/i;
 export const isTestPath = (file: string) => TEST_PATH.test(file);
 
 interface Index {
@@ -68,7 +69,8 @@ function indexOf(map: RepoMap): Index {
       if (list[list.length - 1] !== fileIndex) list.push(fileIndex);
       definers.set(lastName(symbol), list);
     }
-    for (const [term, count] of Object.entries(file.terms)) for (const token of subtokens(term)) add(token, fileIndex, Math.min(count, 20));
+    for (const [term, count] of Object.entries(file.terms))
+      for (const token of subtokens(term)) add(token, fileIndex, Math.min(count, 20));
   });
   const total = lengths.reduce((sum, value) => sum + value, 0);
   const index = { postings, lengths, averageLength: map.files.length > 0 ? total / map.files.length : 1, definers };
@@ -88,7 +90,8 @@ function bm25(map: RepoMap, index: Index, terms: string[]): Float64Array {
     const idf = Math.log(1 + (count - list.size + 0.5) / (list.size + 0.5));
     for (const [fileIndex, frequency] of list) {
       const norm = frequency + 1.2 * (1 - 0.75 + (0.75 * (index.lengths[fileIndex] ?? 0)) / index.averageLength);
-      scores[fileIndex] = (scores[fileIndex] ?? 0) + Math.min(queryCount, MAX_QUERY_COUNT) * idf * ((frequency * 2.2) / norm);
+      scores[fileIndex] =
+        (scores[fileIndex] ?? 0) + Math.min(queryCount, MAX_QUERY_COUNT) * idf * ((frequency * 2.2) / norm);
     }
   }
   return normalize(scores);
@@ -115,7 +118,12 @@ function graph(map: RepoMap, index: Index, names: Map<string, number>): Float64A
  * The failing output's names: its words, the identifiers the failing tests' own code uses, and the
  * identifiers of the other files it points at (a stack frame in a source file).
  */
-function feedbackNames(map: RepoMap, signals: QuerySignals, spans: TestSpan[], testNames: Set<string>): Map<string, number> {
+function feedbackNames(
+  map: RepoMap,
+  signals: QuerySignals,
+  spans: TestSpan[],
+  testNames: Set<string>,
+): Map<string, number> {
   const names = new Map<string, number>();
   const add = (name: string, weight: number) => names.set(name, (names.get(name) ?? 0) + weight);
   for (const name of new Set(signals.feedbackTerms)) add(name, 1);
@@ -134,7 +142,13 @@ function addScaled(into: Float64Array, scores: Float64Array, weight: number): vo
   for (let i = 0; i < into.length; i++) into[i] = (into[i] ?? 0) + weight * (scores[i] ?? 0);
 }
 
-function symbolScores(file: MappedFile, signals: QuerySignals, lines: number[], queryTokens: Set<string>, spans: TestSpan[]): RankedSymbol[] {
+function symbolScores(
+  file: MappedFile,
+  signals: QuerySignals,
+  lines: number[],
+  queryTokens: Set<string>,
+  spans: TestSpan[],
+): RankedSymbol[] {
   const exact = new Set(signals.terms);
   const failingTests = new Set(spans.filter((span) => span.file === file.path).map((span) => span.start));
   return file.symbols
@@ -157,8 +171,9 @@ export interface RankOptions {
   read?: (file: string) => Promise<string | null>;
 }
 
-// catch-ok: ranking is best-effort: a file that cannot be read ranks as empty, and the agents' reads report it
-const readFromRoot = (root: string) => (file: string) => fs.promises.readFile(path.join(root, file), 'utf8').catch(() => null);
+const readFromRoot = (root: string) => (file: string) =>
+  // catch-ok: ranking is best-effort: a file that cannot be read ranks as empty, and the agents' reads report it
+  fs.promises.readFile(path.join(root, file), 'utf8').catch(() => null);
 
 /**
  * Files and, in each, symbols ranked for a query. `combined` (the default) adds BM25 over paths, symbol
@@ -175,7 +190,8 @@ export async function rankFiles(map: RepoMap, query: ContextQuery, options: Rank
   if (method !== 'graph') addScaled(scores, bm25(map, index, signals.goalTerms), 1);
   if (method !== 'bm25') addScaled(scores, graph(map, index, new Map(signals.goalTerms.map((name) => [name, 1]))), 1);
   if (method !== 'graph') addScaled(scores, bm25(map, index, signals.feedbackTerms), FEEDBACK_WEIGHT);
-  if (method !== 'bm25') addScaled(scores, graph(map, index, feedbackNames(map, signals, spans, testNames)), FEEDBACK_WEIGHT);
+  if (method !== 'bm25')
+    addScaled(scores, graph(map, index, feedbackNames(map, signals, spans, testNames)), FEEDBACK_WEIGHT);
   const queryTokens = new Set(signals.terms.flatMap(subtokens));
   const named = new Set([...(query.artifacts ?? []), ...(query.targetFiles ?? [])]);
   const ranked: RankedFile[] = map.files.map((file, fileIndex) => {
@@ -187,7 +203,10 @@ export async function rankFiles(map: RepoMap, query: ContextQuery, options: Rank
     if (named.has(file.path)) score += 10;
     return { file, score, isTest, lines, symbols: [] };
   });
-  const order = ranked.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));
-  for (const entry of order.slice(0, 50)) entry.symbols = symbolScores(entry.file, signals, entry.lines, queryTokens, spans);
+  const order = ranked
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));
+  for (const entry of order.slice(0, 50))
+    entry.symbols = symbolScores(entry.file, signals, entry.lines, queryTokens, spans);
   return order;
 }

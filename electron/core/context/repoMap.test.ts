@@ -14,7 +14,13 @@ const symbolsOf = (map: RepoMap, file: string) => map.byPath.get(file)?.symbols.
 
 /** Committed: two modules and an ignored folder. */
 function sample(): TempRepo {
-  return makeTempRepo({ files: { 'a.py': 'def alpha():\n    return 1\n', 'b.py': 'def beta():\n    return 2\n', '.gitignore': 'ignored/\n' } });
+  return makeTempRepo({
+    files: {
+      'a.py': 'def alpha():\n    return 1\n',
+      'b.py': 'def beta():\n    return 2\n',
+      '.gitignore': 'ignored/\n',
+    },
+  });
 }
 
 describe('buildRepoMap between builds', () => {
@@ -77,7 +83,8 @@ describe('the disk cache', () => {
     for (let index = 0; index < 150; index++) files[`pkg/m${index}.py`] = `def f${index}():\n    return ${index}\n`;
     repo = makeTempRepo({ files });
     const cacheFile = path.join(repo.dir, '.lathe', 'cache', 'repo-map.json');
-    const cached = () => Object.keys((JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { blobs: Record<string, unknown> }).blobs);
+    const cached = () =>
+      Object.keys((JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { blobs: Record<string, unknown> }).blobs);
     clearRepoMapMemory();
     await buildRepoMap(repo.dir, { cacheFile });
     expect(cached()).toHaveLength(150);

@@ -31,7 +31,8 @@ const CACHE_VERSION = 3;
 /** Bigger files are listed without symbols: generated bundles and data, not code to read. */
 const MAX_MAPPED_BYTES = 1024 * 1024;
 const MAX_TERMS = 1500;
-const BINARY_EXTENSIONS = /\.(png|jpe?g|gif|webp|ico|icns|pdf|zip|gz|tgz|bz2|xz|7z|jar|wasm|so|dylib|dll|exe|bin|gguf|woff2?|ttf|otf|eot|mp[34]|mov|avi|sqlite|db|pyc|class|o|a)$/i;
+const BINARY_EXTENSIONS =
+  /\.(png|jpe?g|gif|webp|ico|icns|pdf|zip|gz|tgz|bz2|xz|7z|jar|wasm|so|dylib|dll|exe|bin|gguf|woff2?|ttf|otf|eot|mp[34]|mov|avi|sqlite|db|pyc|class|o|a)$/i;
 const memory = new Map<string, BlobFacts>();
 
 export function gitBlobId(content: Buffer): string {
@@ -54,7 +55,12 @@ async function factsOf(file: string, content: Buffer): Promise<BlobFacts> {
   const empty = { lines: 0, chars: content.length, symbols: [], terms: {} };
   if (content.length > MAX_MAPPED_BYTES || content.subarray(0, 8000).includes(0)) return empty;
   const source = content.toString('utf8');
-  return { lines: source.split('\n').length, chars: source.length, symbols: await extractSymbols(file, source), terms: termsOf(source) };
+  return {
+    lines: source.split('\n').length,
+    chars: source.length,
+    symbols: await extractSymbols(file, source),
+    terms: termsOf(source),
+  };
 }
 
 /** Blobs parsed since each disk cache was last written; it is rewritten once they are 1 % of the map. */
@@ -73,7 +79,10 @@ function readCache(cacheFile: string | null): void {
   try {
     const key = statKey(cacheFile);
     if (key === null || cacheSeen.get(cacheFile) === key) return;
-    const data = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as { version?: number; blobs?: Record<string, BlobFacts> };
+    const data = JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as {
+      version?: number;
+      blobs?: Record<string, BlobFacts>;
+    };
     cacheSeen.set(cacheFile, key);
     if (data.version !== CACHE_VERSION || !data.blobs) return;
     for (const blob in data.blobs) if (!memory.has(blob)) memory.set(blob, data.blobs[blob] as BlobFacts);
@@ -84,7 +93,8 @@ function readCache(cacheFile: string | null): void {
 
 function writeCache(cacheFile: string, files: MappedFile[]): void {
   const blobs: Record<string, BlobFacts> = {};
-  for (const file of files) blobs[file.blob] = { lines: file.lines, chars: file.chars, symbols: file.symbols, terms: file.terms };
+  for (const file of files)
+    blobs[file.blob] = { lines: file.lines, chars: file.chars, symbols: file.symbols, terms: file.terms };
   fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, JSON.stringify({ version: CACHE_VERSION, blobs }));
@@ -95,9 +105,11 @@ function writeCache(cacheFile: string, files: MappedFile[]): void {
 
 async function mapLimit<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 }
 
 /** Files the map never lists: binaries, and Lathe's own folder. */
@@ -138,7 +150,9 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
   if (memory.size === 0) readCache(cacheFile);
   const git = await listed;
   // What git cannot vouch for (changed and untracked files; everything outside git) is read and hashed.
-  const toHash = (git ? git.changed : (await listRepoFiles(base, { limit: 100_000 })).files).filter((file) => !skipped(file));
+  const toHash = (git ? git.changed : (await listRepoFiles(base, { limit: 100_000 })).files).filter(
+    (file) => !skipped(file),
+  );
   const hashed = new Map<string, string>();
   const contents = new Map<string, Buffer>();
   const read = async (file: string, blob: string | null) => {
@@ -151,7 +165,14 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
   };
   await mapLimit(toHash, 32, (file) => read(file, null));
   const last = lastBuilds.get(base);
-  if (git && last && last.staged === git.staged && last.cacheFile === cacheFile && sameEntries(last.hashed, hashed) && (cacheFile === null || fs.existsSync(cacheFile))) {
+  if (
+    git &&
+    last &&
+    last.staged === git.staged &&
+    last.cacheFile === cacheFile &&
+    sameEntries(last.hashed, hashed) &&
+    (cacheFile === null || fs.existsSync(cacheFile))
+  ) {
     return { ...last.map, parsed: 0 };
   }
 
@@ -190,7 +211,12 @@ export async function buildRepoMap(root: string, options: RepoMapOptions = {}): 
       }
     }
   }
-  const map: RepoMap = { root: base, files, byPath: new Map(files.map((file) => [file.path, file])), parsed: toParse.length };
+  const map: RepoMap = {
+    root: base,
+    files,
+    byPath: new Map(files.map((file) => [file.path, file])),
+    parsed: toParse.length,
+  };
   if (git) lastBuilds.set(base, { staged: git.staged, hashed, cacheFile, map });
   return map;
 }

@@ -29,7 +29,14 @@ export function roleBudget(config: RunConfig, role: ModelRole): RoleBudget {
   const answerReserve = model?.max_tokens ?? DEFAULT_MAX_TOKENS;
   if (model?.context_size !== undefined) return { contextSize: model.context_size, answerReserve };
   const spec = model?.model ?? '';
-  return { contextSize: spec.startsWith('llama:') ? DEFAULT_CONTEXT_SIZE : spec.startsWith('oracle:') ? ORACLE_CONTEXT_SIZE : UNSTATED_CONTEXT_SIZE, answerReserve };
+  return {
+    contextSize: spec.startsWith('llama:')
+      ? DEFAULT_CONTEXT_SIZE
+      : spec.startsWith('oracle:')
+        ? ORACLE_CONTEXT_SIZE
+        : UNSTATED_CONTEXT_SIZE,
+    answerReserve,
+  };
 }
 
 /**

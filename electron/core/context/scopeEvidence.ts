@@ -32,11 +32,16 @@ export interface EvidenceIndex {
  * `Compose`), the rest kept: `sendfile` does not name `sendFile`, a different method of the same object.
  */
 /** Words of a task about documentation or style, where a comment or layout change is the point. */
-const DOC_WORDS = /\b(docs?|docstrings?|doctests?|documentation|documents?|documented|jsdocs?|tsdoc|comments?|commented|typos?|spelling|misspel\w*|grammar|wording|readme|markup|whitespace|spacing|linespacing|indentation|formatting|style|lint|linter|pep8|flake8|eslint|prettier)\b/i;
+const DOC_WORDS =
+  /\b(docs?|docstrings?|doctests?|documentation|documents?|documented|jsdocs?|tsdoc|comments?|commented|typos?|spelling|misspel\w*|grammar|wording|readme|markup|whitespace|spacing|linespacing|indentation|formatting|style|lint|linter|pep8|flake8|eslint|prettier)\b/i;
 
 /** Words of a comment change worth comparing with the evidence: not the stopwords, three letters or more. */
 export function meaningfulWords(text: string): Set<string> {
-  return new Set(queryWords(text).filter((word) => word.length >= 3).map((word) => bare(word)));
+  return new Set(
+    queryWords(text)
+      .filter((word) => word.length >= 3)
+      .map((word) => bare(word)),
+  );
 }
 
 /** An identifier's sub-tokens in order, without the whole word `subtokens` appends. */
@@ -48,11 +53,12 @@ const pieces = (word: string) => {
 /** The longest run of pieces two names share, in the same order: `running_min` shares 2 with `_windowed_running_min`, `joinRelativeURL` 1 with `joinURL`. */
 function sharedRun(a: readonly string[], b: readonly string[]): number {
   let best = 0;
-  for (let i = 0; i < a.length; i++) for (let j = 0; j < b.length; j++) {
-    let run = 0;
-    while (a[i + run] !== undefined && a[i + run] === b[j + run]) run++;
-    best = Math.max(best, run);
-  }
+  for (let i = 0; i < a.length; i++)
+    for (let j = 0; j < b.length; j++) {
+      let run = 0;
+      while (a[i + run] !== undefined && a[i + run] === b[j + run]) run++;
+      best = Math.max(best, run);
+    }
   return best;
 }
 

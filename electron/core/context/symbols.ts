@@ -27,7 +27,10 @@ function collapse(text: string): string {
 
 function signatureOf(node: Node, source: string): string {
   const body = node.childForFieldName('body') ?? node.childForFieldName('value');
-  const end = body && body.startIndex > node.startIndex ? body.startIndex : Math.min(node.endIndex, node.startIndex + SIGNATURE_CHARS * 2);
+  const end =
+    body && body.startIndex > node.startIndex
+      ? body.startIndex
+      : Math.min(node.endIndex, node.startIndex + SIGNATURE_CHARS * 2);
   const firstLines = source.slice(node.startIndex, end).split('\n').slice(0, 6).join('\n');
   return collapse(firstLines.replace(/[{:=(]\s*$/, (tail) => (tail.trim() === '(' ? tail : '')));
 }
@@ -41,11 +44,14 @@ const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'funct
 /** JavaScript and TypeScript: declarations at the top, in exports, in class bodies, and `a.b = function` assignments. */
 function scriptSymbols(root: Node, source: string): FileSymbol[] {
   const out: FileSymbol[] = [];
-  const add = (name: string, kind: SymbolKind, node: Node, signatureNode: Node = node) => out.push({ name, kind, ...lines(node), signature: signatureOf(signatureNode, source) });
+  const add = (name: string, kind: SymbolKind, node: Node, signatureNode: Node = node) =>
+    out.push({ name, kind, ...lines(node), signature: signatureOf(signatureNode, source) });
   const nested = (node: Node, qualified: string, depth: number): void => {
     const body = node.childForFieldName('body');
     if (!body || depth >= 3 || node.endPosition.row - node.startPosition.row < NESTED_MIN_LINES) return;
-    for (const statement of body.namedChildren) if (statement && statement.type !== 'expression_statement' && statement.type !== 'export_statement') visit(statement, qualified, depth + 1);
+    for (const statement of body.namedChildren)
+      if (statement && statement.type !== 'expression_statement' && statement.type !== 'export_statement')
+        visit(statement, qualified, depth + 1);
   };
   const visit = (node: Node, owner: string | null, depth: number): void => {
     switch (node.type) {
@@ -143,18 +149,26 @@ function pythonSymbols(root: Node, source: string): FileSymbol[] {
     const span = lines(node);
     const body = definition.childForFieldName('body')?.namedChildren ?? [];
     if (definition.type === 'function_definition') {
-      out.push({ name: qualified, kind: owner?.isClass ? 'method' : 'function', ...span, signature: signatureOf(definition, source) });
-      if (depth < 3 && span.end - span.start >= NESTED_MIN_LINES) for (const statement of body) if (statement) visit(statement, { name: qualified, isClass: false }, depth + 1);
+      out.push({
+        name: qualified,
+        kind: owner?.isClass ? 'method' : 'function',
+        ...span,
+        signature: signatureOf(definition, source),
+      });
+      if (depth < 3 && span.end - span.start >= NESTED_MIN_LINES)
+        for (const statement of body) if (statement) visit(statement, { name: qualified, isClass: false }, depth + 1);
     } else if (definition.type === 'class_definition') {
       out.push({ name: qualified, kind: 'class', ...span, signature: signatureOf(definition, source) });
-      if (depth < 3) for (const member of body) if (member) visit(member, { name: qualified, isClass: true }, depth + 1);
+      if (depth < 3)
+        for (const member of body) if (member) visit(member, { name: qualified, isClass: true }, depth + 1);
     }
   };
   for (const child of root.namedChildren) if (child) visit(child, null, 0);
   return out;
 }
 
-const GENERIC_DEFINITION = /(function|method|class|struct|interface|enum|trait|impl|module|type)_(declaration|definition|item|spec)$|^(method|singleton_method|class|module)$/;
+const GENERIC_DEFINITION =
+  /(function|method|class|struct|interface|enum|trait|impl|module|type)_(declaration|definition|item|spec)$|^(method|singleton_method|class|module)$/;
 
 /** Other grammars: any named definition node, a few levels deep (members of types included). */
 function genericSymbols(root: Node, source: string): FileSymbol[] {
@@ -165,8 +179,19 @@ function genericSymbols(root: Node, source: string): FileSymbol[] {
     if (GENERIC_DEFINITION.test(node.type)) {
       const name = node.childForFieldName('name')?.text ?? node.childForFieldName('type')?.text;
       if (name && name.length <= 120) {
-        const kind: SymbolKind = /function|method/.test(node.type) ? (owner ? 'method' : 'function') : /type_spec|type_item|type_declaration/.test(node.type) ? 'type' : 'class';
-        out.push({ name: owner && kind === 'method' ? `${owner}.${name}` : name, kind, ...lines(node), signature: signatureOf(node, source) });
+        const kind: SymbolKind = /function|method/.test(node.type)
+          ? owner
+            ? 'method'
+            : 'function'
+          : /type_spec|type_item|type_declaration/.test(node.type)
+            ? 'type'
+            : 'class';
+        out.push({
+          name: owner && kind === 'method' ? `${owner}.${name}` : name,
+          kind,
+          ...lines(node),
+          signature: signatureOf(node, source),
+        });
         if (kind !== 'function' && kind !== 'method') nextOwner = name;
       }
     }
@@ -176,7 +201,8 @@ function genericSymbols(root: Node, source: string): FileSymbol[] {
   return out;
 }
 
-const PLAIN_DEFINITION = /^[ \t]*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|static\s+|async\s+)*(def|class|function|func|fn|sub|proc|interface|struct|enum|trait|module|type)\s+([A-Za-z_$][\w$.]*)/;
+const PLAIN_DEFINITION =
+  /^[ \t]*(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|static\s+|async\s+)*(def|class|function|func|fn|sub|proc|interface|struct|enum|trait|module|type)\s+([A-Za-z_$][\w$.]*)/;
 
 /**
  * Files without a grammar (or too big to parse): lines that look like a definition in most languages.
@@ -189,12 +215,28 @@ export function plainSymbols(source: string): FileSymbol[] {
     const match = PLAIN_DEFINITION.exec(row);
     if (!match?.[2]) return;
     const keyword = match[1] as string;
-    const kind: SymbolKind = ['def', 'function', 'func', 'fn', 'sub', 'proc'].includes(keyword) ? 'function' : keyword === 'type' ? 'type' : 'class';
-    found.push({ name: match[2], kind, start: index + 1, indent: row.length - row.trimStart().length, signature: collapse(row) });
+    const kind: SymbolKind = ['def', 'function', 'func', 'fn', 'sub', 'proc'].includes(keyword)
+      ? 'function'
+      : keyword === 'type'
+        ? 'type'
+        : 'class';
+    found.push({
+      name: match[2],
+      kind,
+      start: index + 1,
+      indent: row.length - row.trimStart().length,
+      signature: collapse(row),
+    });
   });
   return found.map((symbol, index) => {
     const next = found.slice(index + 1).find((other) => other.indent <= symbol.indent);
-    return { name: symbol.name, kind: symbol.kind, start: symbol.start, end: next ? next.start - 1 : rows.length, signature: symbol.signature };
+    return {
+      name: symbol.name,
+      kind: symbol.kind,
+      start: symbol.start,
+      end: next ? next.start - 1 : rows.length,
+      signature: symbol.signature,
+    };
   });
 }
 

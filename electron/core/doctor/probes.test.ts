@@ -44,11 +44,23 @@ describe('doctor probes on this machine', () => {
   });
 
   it('tells whether a test runner can start: pytest importable, program on PATH', async () => {
-    expect(await testRunnerWorks({ argv: ['node', '--test'], runner: 'node-test', reason: '' }, dir)).toMatchObject({ ok: true, detail: expect.stringContaining('node found at') });
-    expect(await testRunnerWorks({ argv: ['no-such-runner-xyz'], runner: 'make', reason: '' }, dir)).toEqual({ ok: false, detail: 'no-such-runner-xyz is not on PATH' });
-    const python = await testRunnerWorks({ argv: ['/usr/bin/python3', '-m', 'pytest'], runner: 'pytest', reason: '' }, dir);
+    expect(await testRunnerWorks({ argv: ['node', '--test'], runner: 'node-test', reason: '' }, dir)).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining('node found at'),
+    });
+    expect(await testRunnerWorks({ argv: ['no-such-runner-xyz'], runner: 'make', reason: '' }, dir)).toEqual({
+      ok: false,
+      detail: 'no-such-runner-xyz is not on PATH',
+    });
+    const python = await testRunnerWorks(
+      { argv: ['/usr/bin/python3', '-m', 'pytest'], runner: 'pytest', reason: '' },
+      dir,
+    );
     expect(python).toMatchObject({ ok: true, detail: expect.stringMatching(/^pytest \d+\.\d+/) });
     const noPytest = write('bin/python-without-pytest', '#!/bin/sh\nexit 1\n', 0o755);
-    expect(await testRunnerWorks({ argv: [noPytest, '-m', 'pytest'], runner: 'pytest', reason: '' }, dir)).toEqual({ ok: false, detail: `${noPytest} cannot import pytest` });
+    expect(await testRunnerWorks({ argv: [noPytest, '-m', 'pytest'], runner: 'pytest', reason: '' }, dir)).toEqual({
+      ok: false,
+      detail: `${noPytest} cannot import pytest`,
+    });
   });
 });

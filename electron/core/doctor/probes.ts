@@ -127,7 +127,12 @@ export function defaultProbes(appRoot: string): DoctorProbes {
     loadLlama,
     llamaPackages: () => {
       const dir = findPackageDir(appRoot, '@node-llama-cpp');
-      return dir ? fs.readdirSync(dir).filter((name) => !name.startsWith('.')).sort() : [];
+      return dir
+        ? fs
+            .readdirSync(dir)
+            .filter((name) => !name.startsWith('.'))
+            .sort()
+        : [];
     },
     physicalCores: physicalCoreCount,
     logicalCpus: () => os.availableParallelism(),

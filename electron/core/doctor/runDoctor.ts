@@ -12,7 +12,13 @@ export async function runDoctor(input: DoctorInput, probes: DoctorProbes): Promi
   const threads = checkThreads(probes, input);
   const { check: models, library, chosen } = await checkModels(probes, input);
   const memory = await checkMemory(probes, input, library, chosen);
-  const [git, sandbox, tests, files, storage] = await Promise.all([checkGit(probes), checkSandbox(probes), checkTestRunner(probes, input), checkRepoFiles(probes, input), checkStorage(probes, input)]);
+  const [git, sandbox, tests, files, storage] = await Promise.all([
+    checkGit(probes),
+    checkSandbox(probes),
+    checkTestRunner(probes, input),
+    checkRepoFiles(probes, input),
+    checkStorage(probes, input),
+  ]);
   const checks = [llama, threads, models, memory, git, sandbox, tests, files, storage, checkElectron(probes)];
   return DoctorReportSchema.parse({
     ok: checks.every((check) => check.status !== 'fail'),
@@ -29,8 +35,12 @@ const MARK: Record<DoctorCheck['status'], string> = { ok: 'ok', warn: 'WARN', fa
 /** The table, then what to do about each warning and failure (with its details). */
 export function formatDoctorReport(report: DoctorReport, options: { verbose?: boolean } = {}): string[] {
   const width = Math.max(...report.checks.map((check) => check.title.length));
-  const lines = [`Lathe doctor — Lathe ${report.lathe_version}, ${report.platform}-${report.arch}, Node ${report.node}`, ''];
-  for (const check of report.checks) lines.push(`${check.title.padEnd(width)}  ${MARK[check.status].padEnd(4)}  ${check.summary}`);
+  const lines = [
+    `Lathe doctor — Lathe ${report.lathe_version}, ${report.platform}-${report.arch}, Node ${report.node}`,
+    '',
+  ];
+  for (const check of report.checks)
+    lines.push(`${check.title.padEnd(width)}  ${MARK[check.status].padEnd(4)}  ${check.summary}`);
   const attention = report.checks.filter((check) => check.status !== 'ok' || options.verbose);
   for (const check of attention) {
     lines.push('', `${MARK[check.status]} ${check.title}: ${check.summary}`);
@@ -39,6 +49,11 @@ export function formatDoctorReport(report: DoctorReport, options: { verbose?: bo
   }
   const failures = report.checks.filter((check) => check.status === 'fail').length;
   const warnings = report.checks.filter((check) => check.status === 'warn').length;
-  lines.push('', failures > 0 ? `${failures} failure(s), ${warnings} warning(s): fix the failures before a run.` : `No failures${warnings > 0 ? `, ${warnings} warning(s)` : ''}: Lathe can run here.`);
+  lines.push(
+    '',
+    failures > 0
+      ? `${failures} failure(s), ${warnings} warning(s): fix the failures before a run.`
+      : `No failures${warnings > 0 ? `, ${warnings} warning(s)` : ''}: Lathe can run here.`,
+  );
   return lines;
 }

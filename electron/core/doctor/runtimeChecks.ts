@@ -2,7 +2,9 @@ import type { ModelEntry } from '../llm/index';
 import type { DoctorCheck, DoctorInput, DoctorProbes } from './types';
 
 export function formatGiB(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.max(1, Math.round(bytes / 1024 ** 2))} MiB`;
+  return bytes >= 1024 ** 3
+    ? `${(bytes / 1024 ** 3).toFixed(1)} GiB`
+    : `${Math.max(1, Math.round(bytes / 1024 ** 2))} MiB`;
 }
 
 /** node-llama-cpp's name for a platform's prebuilt packages: `linux-x64`, `mac-arm64`, `win-x64`. */
@@ -33,9 +35,17 @@ export async function checkLlama(probes: DoctorProbes, input: DoctorInput): Prom
       details: [...details, `error: ${llama.message.split('\n')[0] ?? ''}`],
     };
   }
-  const backend = llama.gpu === false ? 'CPU only (no GPU backend found)' : `GPU: ${llama.gpu}${llama.gpuDevices.length > 0 ? ` (${llama.gpuDevices.join(', ')})` : ''}`;
+  const backend =
+    llama.gpu === false
+      ? 'CPU only (no GPU backend found)'
+      : `GPU: ${llama.gpu}${llama.gpuDevices.length > 0 ? ` (${llama.gpuDevices.join(', ')})` : ''}`;
   const gpuBuilds = forPlatform.filter((name) => /-(cuda|vulkan|metal)/.test(name));
-  const unusedGpuBuild = llama.gpu === false && gpuBuilds.length > 0 ? [`GPU builds are installed (${gpuBuilds.join(', ')}) but no matching GPU and driver answered; models run on the CPU`] : [];
+  const unusedGpuBuild =
+    llama.gpu === false && gpuBuilds.length > 0
+      ? [
+          `GPU builds are installed (${gpuBuilds.join(', ')}) but no matching GPU and driver answered; models run on the CPU`,
+        ]
+      : [];
   return {
     id: 'llama',
     title: 'llama.cpp binary',
@@ -51,7 +61,11 @@ export function checkThreads(probes: DoctorProbes, input: DoctorInput): DoctorCh
   const logical = probes.logicalCpus();
   const threads = input.threads ?? physical;
   const load = probes.loadAverage();
-  const base = { id: 'threads', title: 'CPU threads', details: [`${physical} physical core(s), ${logical} logical CPU(s)`, `load average (1 min): ${load.toFixed(2)}`] };
+  const base = {
+    id: 'threads',
+    title: 'CPU threads',
+    details: [`${physical} physical core(s), ${logical} logical CPU(s)`, `load average (1 min): ${load.toFixed(2)}`],
+  };
   if (threads > physical) {
     return {
       ...base,
@@ -68,7 +82,12 @@ export function checkThreads(probes: DoctorProbes, input: DoctorInput): DoctorCh
       fix: 'Close other heavy programs (builds, other models) before a run, or use fewer --jobs with `lathe eval`.',
     };
   }
-  return { ...base, status: 'ok', summary: `llama models use ${threads} thread(s) on ${physical} physical core(s) (${logical} logical)`, fix: null };
+  return {
+    ...base,
+    status: 'ok',
+    summary: `llama models use ${threads} thread(s) on ${physical} physical core(s) (${logical} logical)`,
+    fix: null,
+  };
 }
 
 interface Need {
@@ -84,18 +103,39 @@ async function needOf(probes: DoctorProbes, file: string, label: string, context
  * Chosen `llama:` models are loaded together (one instance per file), so their needs add up and must
  * fit what the OS can hand out. Without a choice, each library model is checked on its own.
  */
-export async function checkMemory(probes: DoctorProbes, input: DoctorInput, library: readonly ModelEntry[], chosen: readonly ModelEntry[] = []): Promise<DoctorCheck> {
+export async function checkMemory(
+  probes: DoctorProbes,
+  input: DoctorInput,
+  library: readonly ModelEntry[],
+  chosen: readonly ModelEntry[] = [],
+): Promise<DoctorCheck> {
   const memory = probes.memory();
   const free = `${formatGiB(memory.availableBytes)} available of ${formatGiB(memory.totalBytes)}`;
   const base = { id: 'memory', title: 'Memory for models' };
-  const chosenFiles = [...new Set(input.models.filter((model) => model.kind === 'llama' && model.file).map((model) => model.file as string))];
+  const chosenFiles = [
+    ...new Set(
+      input.models.filter((model) => model.kind === 'llama' && model.file).map((model) => model.file as string),
+    ),
+  ];
   if (chosenFiles.length > 0) {
     const trained = (file: string) => chosen.find((entry) => entry.path === file)?.contextLength ?? input.contextSize;
-    const needs = await Promise.all(chosenFiles.map((file) => needOf(probes, file, file, Math.min(input.contextSize, trained(file)))));
+    const needs = await Promise.all(
+      chosenFiles.map((file) => needOf(probes, file, file, Math.min(input.contextSize, trained(file)))),
+    );
     const known = needs.filter((need): need is { label: string; bytes: number } => need.bytes !== null);
     const total = known.reduce((sum, need) => sum + need.bytes, 0);
-    const details = needs.map((need) => `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + one context of up to ${input.contextSize} tokens)`);
-    if (known.length === 0) return { ...base, status: 'warn', summary: `${free}; the chosen model files cannot be read to estimate their needs`, fix: 'See the models check.', details };
+    const details = needs.map(
+      (need) =>
+        `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + one context of up to ${input.contextSize} tokens)`,
+    );
+    if (known.length === 0)
+      return {
+        ...base,
+        status: 'warn',
+        summary: `${free}; the chosen model files cannot be read to estimate their needs`,
+        fix: 'See the models check.',
+        details,
+      };
     const summary = `the chosen model(s) need about ${formatGiB(total)}; ${free}`;
     if (total > memory.availableBytes) {
       return {
@@ -107,17 +147,49 @@ export async function checkMemory(probes: DoctorProbes, input: DoctorInput, libr
       };
     }
     if (total > memory.availableBytes * 0.8) {
-      return { ...base, status: 'warn', summary: `${summary} — a tight fit: every extra role adds its own context`, fix: 'Leave more memory free, or use a smaller quantization.', details };
+      return {
+        ...base,
+        status: 'warn',
+        summary: `${summary} — a tight fit: every extra role adds its own context`,
+        fix: 'Leave more memory free, or use a smaller quantization.',
+        details,
+      };
     }
     return { ...base, status: 'ok', summary, fix: null, details };
   }
   const usable = library.filter((entry) => entry.status === 'ok');
-  if (usable.length === 0) return { ...base, status: 'ok', summary: `${free}; no local model to compare with (see the models check)`, fix: null, details: [] };
-  const needs = await Promise.all(usable.map((entry) => needOf(probes, entry.path, entry.fileName, Math.min(input.contextSize, entry.contextLength ?? input.contextSize))));
+  if (usable.length === 0)
+    return {
+      ...base,
+      status: 'ok',
+      summary: `${free}; no local model to compare with (see the models check)`,
+      fix: null,
+      details: [],
+    };
+  const needs = await Promise.all(
+    usable.map((entry) =>
+      needOf(probes, entry.path, entry.fileName, Math.min(input.contextSize, entry.contextLength ?? input.contextSize)),
+    ),
+  );
   const fitting = needs.filter((need) => need.bytes !== null && need.bytes <= memory.availableBytes);
-  const details = needs.map((need) => `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}${need.bytes > memory.availableBytes ? ' — does not fit now' : ''}`}`);
+  const details = needs.map(
+    (need) =>
+      `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}${need.bytes > memory.availableBytes ? ' — does not fit now' : ''}`}`,
+  );
   if (fitting.length === 0) {
-    return { ...base, status: 'warn', summary: `${free}; none of the ${usable.length} library model(s) fits now`, fix: 'Close memory-hungry programs, or add a smaller model (fewer parameters, or a Q4_K_M quantization).', details };
+    return {
+      ...base,
+      status: 'warn',
+      summary: `${free}; none of the ${usable.length} library model(s) fits now`,
+      fix: 'Close memory-hungry programs, or add a smaller model (fewer parameters, or a Q4_K_M quantization).',
+      details,
+    };
   }
-  return { ...base, status: 'ok', summary: `${free}; ${fitting.length} of ${usable.length} library model(s) fit`, fix: null, details };
+  return {
+    ...base,
+    status: 'ok',
+    summary: `${free}; ${fitting.length} of ${usable.length} library model(s) fit`,
+    fix: null,
+    details,
+  };
 }

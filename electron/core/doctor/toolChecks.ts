@@ -12,12 +12,19 @@ export async function checkGit(probes: DoctorProbes): Promise<DoctorCheck> {
   const version = await probes.gitVersion();
   const base = { id: 'git', title: 'git' };
   if (version) {
-    return { ...base, status: 'ok', summary: `git ${version}: runs work in their own worktree outside the checkout, status and merges use native git`, fix: null, details: [] };
+    return {
+      ...base,
+      status: 'ok',
+      summary: `git ${version}: runs work in their own worktree outside the checkout, status and merges use native git`,
+      fix: null,
+      details: [],
+    };
   }
   return {
     ...base,
     status: 'warn',
-    summary: 'git is not installed: Lathe falls back to isomorphic-git (runs check their branch out in place, status is slower, split or v4 indexes are refused)',
+    summary:
+      'git is not installed: Lathe falls back to isomorphic-git (runs check their branch out in place, status is slower, split or v4 indexes are refused)',
     fix: `Install git: ${GIT_INSTALL[probes.platform] ?? 'from your package manager'}.`,
     details: [],
   };
@@ -27,12 +34,26 @@ export async function checkSandbox(probes: DoctorProbes): Promise<DoctorCheck> {
   const sandbox = await probes.sandbox();
   const base = { id: 'sandbox', title: 'Test isolation', details: [sandbox.detail] };
   if (sandbox.available) {
-    const summary = 'isolation level bwrap: tests run in bubblewrap that shows them only the system, their toolchains and the run (no home folder, no host sockets), with no network and a read-only repository';
-    if (sandbox.capsTmp === false) return { ...base, status: 'warn', summary, fix: "Upgrade bubblewrap to 0.5 or later: this one cannot cap the sandbox's private /tmp, so a suite can fill memory there." };
+    const summary =
+      'isolation level bwrap: tests run in bubblewrap that shows them only the system, their toolchains and the run (no home folder, no host sockets), with no network and a read-only repository';
+    if (sandbox.capsTmp === false)
+      return {
+        ...base,
+        status: 'warn',
+        summary,
+        fix: "Upgrade bubblewrap to 0.5 or later: this one cannot cap the sandbox's private /tmp, so a suite can fill memory there.",
+      };
     return { ...base, status: 'ok', summary, fix: null };
   }
-  const summary = 'isolation level checkout: tests run in a temporary checkout, with network access, the home folder, host sockets and the rest of the file system reachable';
-  if (probes.platform !== 'linux') return { ...base, status: 'warn', summary, fix: `bubblewrap is Linux-only; on ${probes.platform} only run tests you trust.` };
+  const summary =
+    'isolation level checkout: tests run in a temporary checkout, with network access, the home folder, host sockets and the rest of the file system reachable';
+  if (probes.platform !== 'linux')
+    return {
+      ...base,
+      status: 'warn',
+      summary,
+      fix: `bubblewrap is Linux-only; on ${probes.platform} only run tests you trust.`,
+    };
   const missing = /not installed/.test(sandbox.detail);
   return {
     ...base,
@@ -46,7 +67,14 @@ export async function checkSandbox(probes: DoctorProbes): Promise<DoctorCheck> {
 
 export async function checkTestRunner(probes: DoctorProbes, input: DoctorInput): Promise<DoctorCheck> {
   const base = { id: 'tests', title: 'Test runner' };
-  if (!input.repo) return { ...base, status: 'ok', summary: 'not checked: no repository (pass --repo DIR, or run from inside one)', fix: null, details: [] };
+  if (!input.repo)
+    return {
+      ...base,
+      status: 'ok',
+      summary: 'not checked: no repository (pass --repo DIR, or run from inside one)',
+      fix: null,
+      details: [],
+    };
   let command;
   try {
     command = await probes.detectTestCommand(input.repo);
@@ -84,14 +112,37 @@ export async function checkTestRunner(probes: DoctorProbes, input: DoctorInput):
       details: [`repository: ${input.repo}`],
     };
   }
-  return { ...base, status: 'ok', summary: `${shown} (${detectionLabel(command)})`, fix: null, details: [`repository: ${input.repo}`, works.detail] };
+  return {
+    ...base,
+    status: 'ok',
+    summary: `${shown} (${detectionLabel(command)})`,
+    fix: null,
+    details: [`repository: ${input.repo}`, works.detail],
+  };
 }
 
 export function checkElectron(probes: DoctorProbes): DoctorCheck {
   const electron = probes.electron();
   const base = { id: 'electron', title: 'Electron (npm start)' };
-  if (electron.runningVersion) return { ...base, status: 'ok', summary: `running inside Electron ${electron.runningVersion} (the packaged app)`, fix: null, details: [] };
-  if (electron.binaryPath) return { ...base, status: 'ok', summary: `Electron ${electron.packageVersion ?? ''} is installed: npm start can open the window`.replace('  ', ' '), fix: null, details: [electron.binaryPath] };
+  if (electron.runningVersion)
+    return {
+      ...base,
+      status: 'ok',
+      summary: `running inside Electron ${electron.runningVersion} (the packaged app)`,
+      fix: null,
+      details: [],
+    };
+  if (electron.binaryPath)
+    return {
+      ...base,
+      status: 'ok',
+      summary: `Electron ${electron.packageVersion ?? ''} is installed: npm start can open the window`.replace(
+        '  ',
+        ' ',
+      ),
+      fix: null,
+      details: [electron.binaryPath],
+    };
   return {
     ...base,
     status: 'warn',

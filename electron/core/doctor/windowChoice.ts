@@ -10,8 +10,17 @@ import type { DoctorProbes } from './types';
  */
 export async function defaultWindowOf(probes: DoctorProbes, entry: ModelEntry): Promise<WindowChoice | null> {
   // A model trained on 4k or less gets its whole window: memory does not enter into it.
-  if (entry.contextLength !== null && entry.contextLength <= DEFAULT_CONTEXT_SIZE) return chooseContextSize({ trainedContext: entry.contextLength, weightsBytes: 0, contextBytes: () => 0, availableBytes: 0 });
-  const [at4k, at8k] = await Promise.all([probes.estimateModelMemory(entry.path, 4096), probes.estimateModelMemory(entry.path, 8192)]);
+  if (entry.contextLength !== null && entry.contextLength <= DEFAULT_CONTEXT_SIZE)
+    return chooseContextSize({
+      trainedContext: entry.contextLength,
+      weightsBytes: 0,
+      contextBytes: () => 0,
+      availableBytes: 0,
+    });
+  const [at4k, at8k] = await Promise.all([
+    probes.estimateModelMemory(entry.path, 4096),
+    probes.estimateModelMemory(entry.path, 8192),
+  ]);
   if (at4k === null || at8k === null) return null;
   const perToken = Math.max(0, (at8k - at4k) / 4096);
   return chooseContextSize({

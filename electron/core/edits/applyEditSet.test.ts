@@ -47,7 +47,12 @@ describe('applyEditSet', () => {
       defaultEditPolicy(),
     );
     expect(result).toEqual({ changed: ['run.sh'], created: ['new/deep/file.txt'], deleted: ['old.txt'] });
-    expect(snapshot(dir)).toEqual({ new: '<dir>', 'new/deep': '<dir>', 'new/deep/file.txt': 'hi\n', 'run.sh': '#!/bin/sh\necho 2\n' });
+    expect(snapshot(dir)).toEqual({
+      new: '<dir>',
+      'new/deep': '<dir>',
+      'new/deep/file.txt': 'hi\n',
+      'run.sh': '#!/bin/sh\necho 2\n',
+    });
     expect(fs.statSync(path.join(dir, 'run.sh')).mode & 0o777).toBe(0o755);
   });
 
@@ -58,12 +63,32 @@ describe('applyEditSet', () => {
     fs.symlinkSync(outside, path.join(dir, 'out'));
     const before = snapshot(dir);
     const attempt = (changePath: string, policy = defaultEditPolicy()) =>
-      applyEditSet(dir, { format: 'whole-file', changes: [{ path: 'a.txt', before: 'a\n', after: 'A\n' }, { path: changePath, before: null, after: 'x\n' }] }, policy);
-    await expect(attempt('../escape.txt')).rejects.toMatchObject({ code: 'EDIT_REJECTED', data: { rule: 'escapes-repo' } });
+      applyEditSet(
+        dir,
+        {
+          format: 'whole-file',
+          changes: [
+            { path: 'a.txt', before: 'a\n', after: 'A\n' },
+            { path: changePath, before: null, after: 'x\n' },
+          ],
+        },
+        policy,
+      );
+    await expect(attempt('../escape.txt')).rejects.toMatchObject({
+      code: 'EDIT_REJECTED',
+      data: { rule: 'escapes-repo' },
+    });
     await expect(attempt('.git/HEAD')).rejects.toMatchObject({ code: 'EDIT_REJECTED', data: { rule: 'git-dir' } });
-    await expect(attempt('out/target2.txt')).rejects.toMatchObject({ code: 'EDIT_REJECTED', data: { rule: 'symlink-escape', path: 'out/target2.txt' } });
-    await expect(attempt('b.txt', defaultEditPolicy({ artifacts: ['a.txt'] }))).rejects.toMatchObject({ data: { rule: 'not-an-artifact', path: 'b.txt' } });
-    await expect(attempt('big.txt', defaultEditPolicy({ maxFileBytes: 1 }))).rejects.toMatchObject({ data: { rule: 'too-large' } });
+    await expect(attempt('out/target2.txt')).rejects.toMatchObject({
+      code: 'EDIT_REJECTED',
+      data: { rule: 'symlink-escape', path: 'out/target2.txt' },
+    });
+    await expect(attempt('b.txt', defaultEditPolicy({ artifacts: ['a.txt'] }))).rejects.toMatchObject({
+      data: { rule: 'not-an-artifact', path: 'b.txt' },
+    });
+    await expect(attempt('big.txt', defaultEditPolicy({ maxFileBytes: 1 }))).rejects.toMatchObject({
+      data: { rule: 'too-large' },
+    });
     expect(snapshot(dir)).toEqual(before);
     expect(snapshot(outside)).toEqual({ 'target.txt': 'safe\n' });
   });
@@ -71,7 +96,11 @@ describe('applyEditSet', () => {
   it('refuses a plan whose files changed on disk since planning', async () => {
     const dir = workspace({ 'a.txt': 'edited by the user\n' });
     await expect(
-      applyEditSet(dir, { format: 'whole-file', changes: [{ path: 'a.txt', before: 'a\n', after: 'b\n' }] }, defaultEditPolicy()),
+      applyEditSet(
+        dir,
+        { format: 'whole-file', changes: [{ path: 'a.txt', before: 'a\n', after: 'b\n' }] },
+        defaultEditPolicy(),
+      ),
     ).rejects.toMatchObject({ data: { rule: 'patch-does-not-apply', path: 'a.txt' } });
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('edited by the user\n');
   });
@@ -132,8 +161,13 @@ describe('applyEditSet', () => {
       },
       defaultEditPolicy(),
     ).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'EDIT_APPLY_FAILED', data: { cause: 'ENOSPC', unrestored: [{ path: 'a.txt', backup: expect.stringContaining('.a.txt.lathe-old-') }] } });
-    const { backup } = (error as { data: { unrestored: { backup: string }[] } }).data.unrestored[0] as { backup: string };
+    expect(error).toMatchObject({
+      code: 'EDIT_APPLY_FAILED',
+      data: { cause: 'ENOSPC', unrestored: [{ path: 'a.txt', backup: expect.stringContaining('.a.txt.lathe-old-') }] },
+    });
+    const { backup } = (error as { data: { unrestored: { backup: string }[] } }).data.unrestored[0] as {
+      backup: string;
+    };
     expect((error as Error).message).toContain(`a.txt could not be put back (the original is at ${backup})`);
     expect((error as Error).message).not.toContain('every file was restored');
     expect(fs.readFileSync(backup, 'utf8')).toBe('a\n');
@@ -143,7 +177,11 @@ describe('applyEditSet', () => {
   it('creates nothing when a parent path is a file', async () => {
     const dir = workspace({ 'a.txt': 'a\n' });
     await expect(
-      applyEditSet(dir, { format: 'whole-file', changes: [{ path: 'a.txt/b.txt', before: null, after: 'x\n' }] }, defaultEditPolicy()),
+      applyEditSet(
+        dir,
+        { format: 'whole-file', changes: [{ path: 'a.txt/b.txt', before: null, after: 'x\n' }] },
+        defaultEditPolicy(),
+      ),
     ).rejects.toMatchObject({ code: 'EDIT_REJECTED', data: { rule: 'invalid-path' } });
     expect(snapshot(dir)).toEqual({ 'a.txt': 'a\n' });
   });

@@ -51,7 +51,12 @@ interface Step {
   committed: boolean;
 }
 
-export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions = { durable: true }): Promise<AppliedEditSet> {
+export function applyEditSet(
+  workDir: string,
+  planned: PlannedEditSet,
+  policy: EditPolicy,
+  options: ApplyOptions = { durable: true },
+): Promise<AppliedEditSet> {
   return applyEditSetWith(realFileOps, workDir, planned, policy, options);
 }
 
@@ -60,14 +65,21 @@ export function applyEditSet(workDir: string, planned: PlannedEditSet, policy: E
  * content goes to a temp file beside its target, originals are renamed aside, temps renamed in,
  * and any failure renames everything back and removes what was created.
  */
-export async function applyEditSetWith(ops: FileOps, workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions = { durable: true }): Promise<AppliedEditSet> {
+export async function applyEditSetWith(
+  ops: FileOps,
+  workDir: string,
+  planned: PlannedEditSet,
+  policy: EditPolicy,
+  options: ApplyOptions = { durable: true },
+): Promise<AppliedEditSet> {
   const realRoot = fs.realpathSync(workDir);
   const rules = new PathPolicy(policy);
   const seen = new Set<string>();
   const steps: Step[] = [];
   for (const change of planned.changes) {
     const normalized = rules.check(change.path);
-    if (seen.has(normalized)) throw rejectEdit('duplicate-path', normalized, 'the same file appears twice in one edit set');
+    if (seen.has(normalized))
+      throw rejectEdit('duplicate-path', normalized, 'the same file appears twice in one edit set');
     seen.add(normalized);
     if (change.after !== null) rules.checkContent(normalized, change.after);
     const absolute = await resolveInsideRepo(realRoot, normalized);
@@ -75,7 +87,16 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
     if ((current?.content ?? null) !== change.before) {
       throw rejectEdit('patch-does-not-apply', normalized, 'the file changed on disk since the edit was planned');
     }
-    steps.push({ path: normalized, absolute, after: change.after, existed: current !== null, mode: current?.mode, temp: null, backup: null, committed: false });
+    steps.push({
+      path: normalized,
+      absolute,
+      after: change.after,
+      existed: current !== null,
+      mode: current?.mode,
+      temp: null,
+      backup: null,
+      committed: false,
+    });
   }
 
   const createdDirs: string[] = [];
@@ -103,12 +124,22 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
     const outcome =
       unrestored.length === 0
         ? 'every file was restored'
-        : unrestored.map((file) => (file.backup ? `${file.path} could not be put back (the original is at ${file.backup})` : `${file.path} could not be removed again`)).join('; ');
-    throw new LatheError('EDIT_APPLY_FAILED', `writing the edit set failed and ${outcome}: ${(error as Error).message}`, {
-      path: failed?.path ?? null,
-      cause: (error as NodeJS.ErrnoException).code ?? null,
-      unrestored,
-    });
+        : unrestored
+            .map((file) =>
+              file.backup
+                ? `${file.path} could not be put back (the original is at ${file.backup})`
+                : `${file.path} could not be removed again`,
+            )
+            .join('; ');
+    throw new LatheError(
+      'EDIT_APPLY_FAILED',
+      `writing the edit set failed and ${outcome}: ${(error as Error).message}`,
+      {
+        path: failed?.path ?? null,
+        cause: (error as NodeJS.ErrnoException).code ?? null,
+        unrestored,
+      },
+    );
   }
   for (const step of steps) {
     // catch-ok: the edits are in place; a backup left behind only takes space
@@ -116,7 +147,13 @@ export async function applyEditSetWith(ops: FileOps, workDir: string, planned: P
   }
   const byKind = (kind: 'changed' | 'created' | 'deleted') =>
     steps
-      .filter((step) => (kind === 'deleted' ? step.after === null : kind === 'created' ? step.after !== null && !step.existed : step.after !== null && step.existed))
+      .filter((step) =>
+        kind === 'deleted'
+          ? step.after === null
+          : kind === 'created'
+            ? step.after !== null && !step.existed
+            : step.after !== null && step.existed,
+      )
       .map((step) => step.path);
   return { changed: byKind('changed'), created: byKind('created'), deleted: byKind('deleted') };
 }
@@ -145,14 +182,21 @@ async function makeParents(ops: FileOps, realRoot: string, dir: string, created:
 }
 
 function siblingName(absolute: string, kind: 'new' | 'old'): string {
-  return path.join(path.dirname(absolute), `.${path.basename(absolute)}.lathe-${kind}-${crypto.randomBytes(4).toString('hex')}`);
+  return path.join(
+    path.dirname(absolute),
+    `.${path.basename(absolute)}.lathe-${kind}-${crypto.randomBytes(4).toString('hex')}`,
+  );
 }
 
 /**
  * Puts every committed file back; returns those it could not. A leftover temp file or folder is only
  * clutter, but a user's file left under its backup name must be named, never reported as restored.
  */
-async function rollBack(ops: FileOps, steps: Step[], createdDirs: string[]): Promise<{ path: string; backup: string | null }[]> {
+async function rollBack(
+  ops: FileOps,
+  steps: Step[],
+  createdDirs: string[],
+): Promise<{ path: string; backup: string | null }[]> {
   const unrestored: { path: string; backup: string | null }[] = [];
   for (const step of [...steps].reverse()) {
     // catch-ok: cleanup during a rollback: the failure that caused it is the one reported

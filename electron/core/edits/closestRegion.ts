@@ -56,7 +56,10 @@ function counts(keys: Iterable<string>): Map<string, number> {
 }
 
 /** The best window's start: most shared lines of code, then most shared words. */
-function bestWindow(file: readonly string[], block: readonly string[]): { start: number; lines: number; words: number } {
+function bestWindow(
+  file: readonly string[],
+  block: readonly string[],
+): { start: number; lines: number; words: number } {
   const size = Math.min(block.length, file.length);
   const lineKeys = file.map((line) => (hasWord(line) ? line : null));
   const wordKeys = file.map(words);
@@ -77,7 +80,8 @@ function bestWindow(file: readonly string[], block: readonly string[]): { start:
   for (let start = 1; start + size <= file.length; start++) {
     leave(start - 1);
     enter(start + size - 1);
-    if (lines.shared > best.lines || (lines.shared === best.lines && shared.shared > best.words)) best = { start, lines: lines.shared, words: shared.shared };
+    if (lines.shared > best.lines || (lines.shared === best.lines && shared.shared > best.words))
+      best = { start, lines: lines.shared, words: shared.shared };
   }
   return best;
 }
@@ -91,7 +95,10 @@ function align(block: readonly string[], file: readonly string[], from: number, 
     for (let column = columns - 1; column >= 0; column--) {
       const here = table[row] as Uint16Array;
       const below = table[row + 1] as Uint16Array;
-      here[column] = block[row] === file[from + column] ? (below[column + 1] as number) + 1 : Math.max(below[column] as number, here[column + 1] as number);
+      here[column] =
+        block[row] === file[from + column]
+          ? (below[column + 1] as number) + 1
+          : Math.max(below[column] as number, here[column + 1] as number);
     }
   }
   const pairs: [number, number][] = [];
@@ -102,7 +109,10 @@ function align(block: readonly string[], file: readonly string[], from: number, 
       pairs.push([row, from + column]);
       row++;
       column++;
-    } else if (((table[row + 1] as Uint16Array)[column] as number) >= ((table[row] as Uint16Array)[column + 1] as number)) row++;
+    } else if (
+      ((table[row + 1] as Uint16Array)[column] as number) >= ((table[row] as Uint16Array)[column + 1] as number)
+    )
+      row++;
     else column++;
   }
   return pairs;
@@ -118,14 +128,20 @@ export function closestRegion(content: string, blockText: string): ClosestRegion
   const best = bestWindow(file, block);
   const codeLines = block.filter(hasWord).length;
   const wordCount = block.flatMap(words).length;
-  if (best.lines < Math.max(1, Math.ceil(codeLines * MIN_LINE_SHARE)) && (wordCount === 0 || best.words / wordCount < MIN_WORD_SHARE)) return null;
+  if (
+    best.lines < Math.max(1, Math.ceil(codeLines * MIN_LINE_SHARE)) &&
+    (wordCount === 0 || best.words / wordCount < MIN_WORD_SHARE)
+  )
+    return null;
   const size = Math.min(block.length, file.length);
   const from = Math.max(0, best.start - ALIGN_MARGIN);
   const to = Math.min(file.length, best.start + size + ALIGN_MARGIN);
   const pairs: [number, number][] =
     block.length <= MAX_ALIGNED_LINES
       ? align(block, file, from, to)
-      : block.flatMap((line, index): [number, number][] => (file[best.start + index] === line ? [[index, best.start + index]] : []));
+      : block.flatMap((line, index): [number, number][] =>
+          file[best.start + index] === line ? [[index, best.start + index]] : [],
+        );
   let first = best.start;
   let last = best.start + size - 1;
   const [head, tail] = [pairs[0], pairs.at(-1)];
@@ -134,10 +150,22 @@ export function closestRegion(content: string, blockText: string): ClosestRegion
     first = Math.max(from, head[1] - head[0]);
     last = Math.min(to - 1, tail[1] + (block.length - 1 - tail[0]));
   }
-  return { first: first + 1, last: last + 1, matched: pairs.length, total: block.length, differences: differencesIn(file, block, pairs, first, last) };
+  return {
+    first: first + 1,
+    last: last + 1,
+    matched: pairs.length,
+    total: block.length,
+    differences: differencesIn(file, block, pairs, first, last),
+  };
 }
 
-function differencesIn(file: readonly string[], block: readonly string[], pairs: readonly [number, number][], first: number, last: number): LineDifference[] {
+function differencesIn(
+  file: readonly string[],
+  block: readonly string[],
+  pairs: readonly [number, number][],
+  first: number,
+  last: number,
+): LineDifference[] {
   const differences: LineDifference[] = [];
   let blockAt = 0;
   let fileAt = first;
@@ -145,9 +173,17 @@ function differencesIn(file: readonly string[], block: readonly string[], pairs:
     const ours = block.slice(blockAt, blockIndex);
     const theirs = file.slice(fileAt, Math.max(fileAt, fileIndex));
     const paired = Math.min(ours.length, theirs.length);
-    for (let offset = 0; offset < paired; offset++) differences.push({ kind: 'changed', fileLine: fileAt + offset + 1, file: theirs[offset] as string, block: ours[offset] as string });
-    for (let offset = paired; offset < theirs.length; offset++) differences.push({ kind: 'missing', fileLine: fileAt + offset + 1, file: theirs[offset] as string });
-    for (let offset = paired; offset < ours.length; offset++) differences.push({ kind: 'extra', afterLine: fileAt + paired, block: ours[offset] as string });
+    for (let offset = 0; offset < paired; offset++)
+      differences.push({
+        kind: 'changed',
+        fileLine: fileAt + offset + 1,
+        file: theirs[offset] as string,
+        block: ours[offset] as string,
+      });
+    for (let offset = paired; offset < theirs.length; offset++)
+      differences.push({ kind: 'missing', fileLine: fileAt + offset + 1, file: theirs[offset] as string });
+    for (let offset = paired; offset < ours.length; offset++)
+      differences.push({ kind: 'extra', afterLine: fileAt + paired, block: ours[offset] as string });
     blockAt = blockIndex + 1;
     fileAt = fileIndex + 1;
   }
@@ -158,11 +194,14 @@ function differencesIn(file: readonly string[], block: readonly string[], pairs:
 const MAX_SHOWN_CHARS = 80;
 const MAX_DETAIL_CHARS = 1100;
 
-const quoted = (line: string) => (line === '' ? 'blank' : `"${line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line}"`);
+const quoted = (line: string) =>
+  line === '' ? 'blank' : `"${line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line}"`;
 
 function describe(difference: LineDifference, noun: string): string {
-  if (difference.kind === 'changed') return `line ${difference.fileLine} is ${quoted(difference.file)}, your ${noun} has ${quoted(difference.block)}`;
-  if (difference.kind === 'missing') return `line ${difference.fileLine} is ${quoted(difference.file)}, your ${noun} leaves it out`;
+  if (difference.kind === 'changed')
+    return `line ${difference.fileLine} is ${quoted(difference.file)}, your ${noun} has ${quoted(difference.block)}`;
+  if (difference.kind === 'missing')
+    return `line ${difference.fileLine} is ${quoted(difference.file)}, your ${noun} leaves it out`;
   const place = difference.afterLine === 0 ? 'at the start of the file' : `after line ${difference.afterLine}`;
   return `your ${noun} has ${quoted(difference.block)} ${place}, which the file does not have there`;
 }
@@ -174,7 +213,8 @@ function describe(difference: LineDifference, noun: string): string {
  */
 export function describeClosestRegion(content: string, blockText: string, noun: string): string {
   const region = closestRegion(content, blockText);
-  if (!region) return `nothing in the file resembles your ${noun}; read the file again and copy the lines to change exactly as they are`;
+  if (!region)
+    return `nothing in the file resembles your ${noun}; read the file again and copy the lines to change exactly as they are`;
   const shown: string[] = [];
   let used = 0;
   for (const difference of region.differences) {
@@ -184,7 +224,8 @@ export function describeClosestRegion(content: string, blockText: string, noun: 
     used += text.length + 1;
   }
   const hidden = region.differences.length - shown.length;
-  if (region.differences.length === 0) return `the closest region is ${lineRange(region.first, region.last)}, where all ${region.total} lines match`;
+  if (region.differences.length === 0)
+    return `the closest region is ${lineRange(region.first, region.last)}, where all ${region.total} lines match`;
   const lines = [
     `the closest region is ${lineRange(region.first, region.last)} (${region.matched} of ${region.total} lines match); these lines differ:`,
     ...shown,

@@ -21,7 +21,8 @@ function checkout(repo: string): string | null {
   if (!fs.existsSync(dir)) execFileSync('git', ['clone', '-q', path.join(corpusDir, `${repo}.bundle`), dir]);
   return dir;
 }
-const plan = (dir: string, format: 'whole-file' | 'search-replace' | 'unified-diff', proposal: unknown) => editFormats[format].plan(proposal, createWorkspaceReader(dir), defaultEditPolicy());
+const plan = (dir: string, format: 'whole-file' | 'search-replace' | 'unified-diff', proposal: unknown) =>
+  editFormats[format].plan(proposal, createWorkspaceReader(dir), defaultEditPolicy());
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 /** The 0-based line range of a method: its `def` line to the line before the next `def`. */
 function methodAt(source: string[], signature: string): [number, number] {
@@ -37,7 +38,11 @@ describe('edit checks on real corpus code', () => {
     let files = 0;
     for (const repo of ['sqlparse', 'express']) {
       const dir = checkout(repo) as string;
-      for (const file of execFileSync('git', ['-C', dir, 'ls-files', '*.py', '*.js', '*.md', '*.rst'], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
+      for (const file of execFileSync('git', ['-C', dir, 'ls-files', '*.py', '*.js', '*.md', '*.rst'], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean)) {
         expect(findElidedLine('', read(dir, file)), `${repo}/${file}`).toBeNull();
         files++;
       }
@@ -54,29 +59,48 @@ describe('edit checks on real corpus code', () => {
     const join = (lines: string[]) => `${lines.join('\n')}\n`;
 
     const elided = join([...source.slice(0, start + 1), '        # ... existing code ...', ...source.slice(end)]);
-    await expect(plan(dir, 'whole-file', { edits: [{ path: 'sqlparse/sql.py', content: elided }] })).rejects.toMatchObject({ data: { rule: 'elided-code', line: start + 2 } });
+    await expect(
+      plan(dir, 'whole-file', { edits: [{ path: 'sqlparse/sql.py', content: elided }] }),
+    ).rejects.toMatchObject({ data: { rule: 'elided-code', line: start + 2 } });
 
     const dropped = join([...source.slice(0, start), ...source.slice(end)]);
-    await expect(plan(dir, 'whole-file', { edits: [{ path: 'sqlparse/sql.py', content: dropped }] })).rejects.toMatchObject({
+    await expect(
+      plan(dir, 'whole-file', { edits: [{ path: 'sqlparse/sql.py', content: dropped }] }),
+    ).rejects.toMatchObject({
       data: { rule: 'drops-code', runs: [{ first: start + 1, last: end }] },
     });
 
     const edit = { search: source[start + 1] as string, replace: `${source[start + 1] as string}  # checked` };
-    await expect(plan(dir, 'search-replace', { edits: [{ path: 'sql.py', ...edit }] })).rejects.toThrow('edit 1: sql.py does not exist; did you mean sqlparse/sql.py?');
-    await expect(plan(dir, 'search-replace', { edits: [{ path: 'sqlparse/sqls.py', ...edit }] })).rejects.toThrow('did you mean sqlparse/sql.py?');
-    await expect(plan(dir, 'whole-file', { edits: [{ path: 'sqlparse/sqls.py', content: original.replace('regex=False', 'regex=True') }] })).rejects.toMatchObject({
+    await expect(plan(dir, 'search-replace', { edits: [{ path: 'sql.py', ...edit }] })).rejects.toThrow(
+      'edit 1: sql.py does not exist; did you mean sqlparse/sql.py?',
+    );
+    await expect(plan(dir, 'search-replace', { edits: [{ path: 'sqlparse/sqls.py', ...edit }] })).rejects.toThrow(
+      'did you mean sqlparse/sql.py?',
+    );
+    await expect(
+      plan(dir, 'whole-file', {
+        edits: [{ path: 'sqlparse/sqls.py', content: original.replace('regex=False', 'regex=True') }],
+      }),
+    ).rejects.toMatchObject({
       data: { rule: 'duplicate-file', suggestions: ['sqlparse/sql.py'] },
     });
 
     const misremembered = [...source.slice(start, start + 4)];
     misremembered[2] = `${misremembered[2] as string} and True`;
-    await expect(plan(dir, 'search-replace', { edits: [{ path: 'sqlparse/sql.py', search: join(misremembered), replace: '' }] })).rejects.toThrow(
+    await expect(
+      plan(dir, 'search-replace', { edits: [{ path: 'sqlparse/sql.py', search: join(misremembered), replace: '' }] }),
+    ).rejects.toThrow(
       `the closest region is lines ${start + 1}-${start + 4} (3 of 4 lines match); these lines differ:\nline ${start + 3} is`,
     );
 
-    const tabbed = (lines: string[]) => join(lines.map((line) => line.replace(/^( {4})+/, (indent) => '\t'.repeat(indent.length / 4))));
+    const tabbed = (lines: string[]) =>
+      join(lines.map((line) => line.replace(/^( {4})+/, (indent) => '\t'.repeat(indent.length / 4))));
     const block = source.slice(start, start + 4);
-    const planned = await plan(dir, 'search-replace', { edits: [{ path: 'sqlparse/sql.py', search: tabbed(block), replace: tabbed([...block, '        self._checked = True']) }] });
+    const planned = await plan(dir, 'search-replace', {
+      edits: [
+        { path: 'sqlparse/sql.py', search: tabbed(block), replace: tabbed([...block, '        self._checked = True']) },
+      ],
+    });
     const after = planned.changes[0]?.after ?? '';
     expect(after).not.toContain('\t');
     expect(after).toContain(`${block.join('\n')}\n        self._checked = True\n`);

@@ -3,7 +3,12 @@ import { droppedLinesMessage, droppedRuns } from './droppedLines';
 
 /** A module of `count` small functions, 4 lines each (3 of code, 1 blank). */
 function moduleOf(count: number): string[] {
-  return Array.from({ length: count }, (_, index) => [`def f${index}(x):`, `    y = x + ${index}`, '    return y', '']).flat();
+  return Array.from({ length: count }, (_, index) => [
+    `def f${index}(x):`,
+    `    y = x + ${index}`,
+    '    return y',
+    '',
+  ]).flat();
 }
 const text = (lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -22,7 +27,11 @@ describe('droppedRuns', () => {
   it('lets through what fixes do: a few lines deleted, a block rewritten, small deletions in a small file', () => {
     const lines = moduleOf(30);
     expect(droppedRuns(text(lines), text([...lines.slice(0, 8), ...lines.slice(14)]))).toEqual([]);
-    const rewritten = [...lines.slice(0, 40), ...Array.from({ length: 6 }, (_, index) => `    z${index} = compute(${index})`), ...lines.slice(70)];
+    const rewritten = [
+      ...lines.slice(0, 40),
+      ...Array.from({ length: 6 }, (_, index) => `    z${index} = compute(${index})`),
+      ...lines.slice(70),
+    ];
     expect(droppedRuns(text(lines), text(rewritten))).toEqual([]);
     const small = moduleOf(3);
     expect(droppedRuns(text(small), text([...small.slice(0, 4), ...small.slice(8)]))).toEqual([]);
@@ -41,10 +50,17 @@ describe('droppedRuns', () => {
 
 describe('droppedLinesMessage', () => {
   it('names each range with an ASCII hyphen, one line as `line A`, and says what a whole-file answer must do', () => {
-    expect(droppedLinesMessage([{ first: 41, last: 64 }, { first: 90, last: 90 }])).toBe(
+    expect(
+      droppedLinesMessage([
+        { first: 41, last: 64 },
+        { first: 90, last: 90 },
+      ]),
+    ).toBe(
       'your answer leaves out lines 41-64 and line 90 of the file and puts nothing in their place; a whole-file answer must repeat every line it keeps: write the complete file, changing only what the task needs',
     );
     const many = Array.from({ length: 8 }, (_, index) => ({ first: index * 10 + 1, last: index * 10 + 5 }));
-    expect(droppedLinesMessage(many)).toContain('lines 1-5, lines 11-15, lines 21-25, lines 31-35, lines 41-45 and lines 51-55 of the file (and 2 more places)');
+    expect(droppedLinesMessage(many)).toContain(
+      'lines 1-5, lines 11-15, lines 21-25, lines 31-35, lines 41-45 and lines 51-55 of the file (and 2 more places)',
+    );
   });
 });

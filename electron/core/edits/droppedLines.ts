@@ -21,7 +21,8 @@ export interface DroppedRun {
   last: number;
 }
 
-const codeLines = (lines: readonly string[], start: number, count: number) => lines.slice(start, start + count).filter((line) => line.trim() !== '').length;
+const codeLines = (lines: readonly string[], start: number, count: number) =>
+  lines.slice(start, start + count).filter((line) => line.trim() !== '').length;
 
 /** The runs of `before` that `after` drops without replacing them, when they are too many to be a fix; else []. */
 export function droppedRuns(before: string, after: string): DroppedRun[] {
@@ -30,12 +31,15 @@ export function droppedRuns(before: string, after: string): DroppedRun[] {
   const runs: DroppedRun[] = [];
   for (const block of changeBlocks(oldLines, newLines)) {
     const removed = codeLines(oldLines, block.oldStart, block.removed);
-    if (removed < RUN_MIN_CODE_LINES || codeLines(newLines, block.newStart, block.added) > removed * REPLACED_RATIO) continue;
+    if (removed < RUN_MIN_CODE_LINES || codeLines(newLines, block.newStart, block.added) > removed * REPLACED_RATIO)
+      continue;
     runs.push({ first: block.oldStart + 1, last: block.oldStart + block.removed });
   }
   const length = (run: DroppedRun) => run.last - run.first + 1;
   const total = runs.reduce((sum, run) => sum + length(run), 0);
-  const refused = runs.some((run) => length(run) >= LONG_RUN_LINES) || (total >= TOTAL_MIN_LINES && total > oldLines.length * SHARE_OF_FILE);
+  const refused =
+    runs.some((run) => length(run) >= LONG_RUN_LINES) ||
+    (total >= TOTAL_MIN_LINES && total > oldLines.length * SHARE_OF_FILE);
   return refused ? runs : [];
 }
 
@@ -43,6 +47,7 @@ export function droppedRuns(before: string, after: string): DroppedRun[] {
 export function droppedLinesMessage(runs: readonly DroppedRun[]): string {
   const shown = runs.slice(0, 6).map((run) => lineRange(run.first, run.last));
   const more = runs.length > shown.length ? ` (and ${runs.length - shown.length} more places)` : '';
-  const places = shown.length === 1 ? (shown[0] as string) : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`;
+  const places =
+    shown.length === 1 ? (shown[0] as string) : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1) as string}`;
   return `your answer leaves out ${places} of the file${more} and puts nothing in their place; a whole-file answer must repeat every line it keeps: write the complete file, changing only what the task needs`;
 }

@@ -69,8 +69,14 @@ describe('findElidedLine', () => {
   });
 
   it('counts the line in the new content, 1-based, and finds one in a new file too', () => {
-    expect(findElidedLine(null, 'import os\n\n# rest of the file unchanged\n')).toEqual({ line: 3, text: '# rest of the file unchanged' });
-    expect(findElidedLine('a\r\nb\r\n', 'a\r\n  // ... existing code ...  \r\nb\r\n')).toEqual({ line: 2, text: '// ... existing code ...' });
+    expect(findElidedLine(null, 'import os\n\n# rest of the file unchanged\n')).toEqual({
+      line: 3,
+      text: '# rest of the file unchanged',
+    });
+    expect(findElidedLine('a\r\nb\r\n', 'a\r\n  // ... existing code ...  \r\nb\r\n')).toEqual({
+      line: 2,
+      text: '// ... existing code ...',
+    });
   });
 
   describe('a lone ellipsis', () => {
@@ -79,16 +85,29 @@ describe('findElidedLine', () => {
     it('counts where it took the place of code', () => {
       expect(findElidedLine(body, 'def f():\n    ...\n    return a + b\n')).toEqual({ line: 2, text: '...' });
       expect(findElidedLine(body, 'def f():\n    # ...\n    return a + b\n')).toEqual({ line: 2, text: '# ...' });
-      expect(findElidedLine('function f() {\n  a();\n}\n', 'function f() {\n  // ...\n}\n')).toEqual({ line: 2, text: '// ...' });
-      expect(findElidedLine('<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n', '<ul>\n  <!-- ... -->\n</ul>\n')).toEqual({ line: 2, text: '<!-- ... -->' });
-      expect(findElidedLine('int f() {\n  a();\n}\n', 'int f() {\n  /* ... */\n}\n')).toEqual({ line: 2, text: '/* ... */' });
+      expect(findElidedLine('function f() {\n  a();\n}\n', 'function f() {\n  // ...\n}\n')).toEqual({
+        line: 2,
+        text: '// ...',
+      });
+      expect(findElidedLine('<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n', '<ul>\n  <!-- ... -->\n</ul>\n')).toEqual({
+        line: 2,
+        text: '<!-- ... -->',
+      });
+      expect(findElidedLine('int f() {\n  a();\n}\n', 'int f() {\n  /* ... */\n}\n')).toEqual({
+        line: 2,
+        text: '/* ... */',
+      });
     });
 
     it("is code where nothing was dropped: Python's Ellipsis, stubs, a body that was one line", () => {
-      expect(findElidedLine('x = 1\n', 'x = 1\n\nclass P(Protocol):\n    def f(self) -> int: ...\n    ...\n')).toBeNull();
+      expect(
+        findElidedLine('x = 1\n', 'x = 1\n\nclass P(Protocol):\n    def f(self) -> int: ...\n    ...\n'),
+      ).toBeNull();
       expect(findElidedLine('def f():\n    pass\n', 'def f():\n    ...\n')).toBeNull();
       expect(findElidedLine(null, 'def f():\n    ...\n')).toBeNull();
-      expect(findElidedLine('function f(a) {\n  g(a);\n}\n', 'function f(...args) {\n  g(\n    ...args,\n  );\n}\n')).toBeNull();
+      expect(
+        findElidedLine('function f(a) {\n  g(a);\n}\n', 'function f(...args) {\n  g(\n    ...args,\n  );\n}\n'),
+      ).toBeNull();
     });
   });
 

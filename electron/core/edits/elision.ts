@@ -19,9 +19,11 @@ const COMMENT = /^(?:\/\/+|#+|--|;+|\/\*+|<!--|\{\/\*+)\s*(.*?)\s*(?:\*+\/\}?|--
 const BARE_PROSE = /^[.…\s]*[([{]?[.…\s]*[A-Za-z][A-Za-z\s,'’]*[.…\s]*[)\]}]?[.…\s]*$/;
 const ELLIPSIS = /\.{3,}|…|\. \. \./;
 /** Nouns for what a placeholder stands for. */
-const CODE_NOUN = '(?:code|file|module|class|function|functions|method|methods|implementation|body|content|contents|logic|imports|tests?|lines|definitions|helpers|handlers|routes|exports|fields|properties|component|script|program|jsx|markup|html|styles|props|config)';
+const CODE_NOUN =
+  '(?:code|file|module|class|function|functions|method|methods|implementation|body|content|contents|logic|imports|tests?|lines|definitions|helpers|handlers|routes|exports|fields|properties|component|script|program|jsx|markup|html|styles|props|config)';
 /** What "the rest of" must name to stand for code: "the rest of the lines" is often about data. */
-const WHOLE_NOUN = '(?:code|file|module|class|function|functions|method|methods|implementation|body|imports|component|script|program)';
+const WHOLE_NOUN =
+  '(?:code|file|module|class|function|functions|method|methods|implementation|body|imports|component|script|program)';
 /** What a placeholder says is kept: the code, the rest, everything else, the other methods. */
 const SUBJECT = `(?:the |all |your )?(?:rest|everything(?: else)?|others?|remaining \\w+|other \\w+|(?:\\w+ )?${CODE_NOUN})`;
 const SAME = '(?:the same|unchanged|unmodified|untouched|as (?:it is|is|before|it was))';
@@ -31,11 +33,17 @@ const SAME = '(?:the same|unchanged|unmodified|untouched|as (?:it is|is|before|i
  * "the list is returned unchanged" are comments about code, not in place of it.
  */
 const PHRASES: RegExp[] = [
-  new RegExp(`^(?:(?:keep|keeps|the|your|all|other|rest of(?: the)?|with|plus|and)\\s)*existing (?:\\w+ )?${CODE_NOUN}\\b`),
-  new RegExp(`^(?:(?:the|and|plus|with|keep|keeps)\\s)*(?:rest|remainder) of (?:the |this )?(?:\\w+ )?${WHOLE_NOUN}\\b`),
+  new RegExp(
+    `^(?:(?:keep|keeps|the|your|all|other|rest of(?: the)?|with|plus|and)\\s)*existing (?:\\w+ )?${CODE_NOUN}\\b`,
+  ),
+  new RegExp(
+    `^(?:(?:the|and|plus|with|keep|keeps)\\s)*(?:rest|remainder) of (?:the |this )?(?:\\w+ )?${WHOLE_NOUN}\\b`,
+  ),
   new RegExp(`^${SUBJECT}(?: \\w+){0,4} (?:(?:remains?|stays?|is|are|left|kept) )?${SAME}(?: (?:here|below|above))?$`),
   /\bfor brevity\b/,
-  new RegExp(`^${SUBJECT}(?: (?:is|are))? omitted(?: (?:here|below|above|for brevity))?$|^omitted(?: (?:here|${CODE_NOUN}))?$`),
+  new RegExp(
+    `^${SUBJECT}(?: (?:is|are))? omitted(?: (?:here|below|above|for brevity))?$|^omitted(?: (?:here|${CODE_NOUN}))?$`,
+  ),
   /^same as (?:before|the original|original|existing)$/,
   /^(?:no (?:other )?changes?|nothing changed) (?:below|above|beyond this(?: point)?|after this(?: point)?)$/,
 ];
@@ -44,7 +52,9 @@ const PHRASES: RegExp[] = [
  * "# unchanged" mark a branch that does nothing on purpose.
  */
 const WRAPPED_PHRASES: RegExp[] = [
-  new RegExp(`\\b(?:previous|original|other|remaining|more|your|same) ${CODE_NOUN}\\b|\\b${CODE_NOUN} (?:here|continues|goes here|as before)\\b`),
+  new RegExp(
+    `\\b(?:previous|original|other|remaining|more|your|same) ${CODE_NOUN}\\b|\\b${CODE_NOUN} (?:here|continues|goes here|as before)\\b`,
+  ),
   /^(?:unchanged|unmodified|untouched|snip|snipped)$/,
   /^(?:no (?:other )?changes?|nothing changed)(?: (?:here|needed|made))?$/,
 ];
@@ -80,12 +90,14 @@ function classify(trimmed: string): { kind: Placeholder; comment: boolean } | nu
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0) return hasEllipsis ? { kind: comment ? 'ellipsis' : 'ellipsis-code', comment: Boolean(comment) } : null;
+  if (words.length === 0)
+    return hasEllipsis ? { kind: comment ? 'ellipsis' : 'ellipsis-code', comment: Boolean(comment) } : null;
   const prose = words.join(' ');
   const foreign = words.filter((word) => !VOCABULARY.has(word)).length;
   if (words.length <= 12 && foreign <= 1) {
     if (PHRASES.some((phrase) => phrase.test(prose))) return { kind: 'phrase', comment: Boolean(comment) };
-    if (wrapped && WRAPPED_PHRASES.some((phrase) => phrase.test(prose))) return { kind: 'phrase', comment: Boolean(comment) };
+    if (wrapped && WRAPPED_PHRASES.some((phrase) => phrase.test(prose)))
+      return { kind: 'phrase', comment: Boolean(comment) };
   }
   // `// ... validate the input ...`: prose wrapped in ellipses on both sides stands for code not written.
   if (comment && /^(?:\.{3}|…)/.test(body) && /(?:\.{3}|…)$/.test(body)) return { kind: 'ellipsis', comment: true };
@@ -111,7 +123,9 @@ export function findElidedLine(before: string | null, after: string): ElidedLine
     if (!found) continue;
     if (found.kind === 'phrase') return { line: index + 1, text: trimmed };
     blocks ??= changeBlocks(beforeLines, afterLines);
-    const block = blocks.find((candidate) => index >= candidate.newStart && index < candidate.newStart + candidate.added);
+    const block = blocks.find(
+      (candidate) => index >= candidate.newStart && index < candidate.newStart + candidate.added,
+    );
     const dropped = block ? nonBlank(beforeLines, block.oldStart, block.removed) : 0;
     // A bare `...` is a Python statement: it stands for code only where it took the place of two lines or more.
     if (dropped >= (found.kind === 'ellipsis-code' ? 2 : 1)) return { line: index + 1, text: trimmed };

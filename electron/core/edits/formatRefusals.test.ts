@@ -8,10 +8,17 @@ import { defaultEditPolicy } from './policy';
 import { createMemoryReader, createWorkspaceReader } from './reader';
 
 /** Express-like `lib/response.js`: 30 methods of 4 lines, method k at lines 4k+1 to 4k+3. */
-const RESPONSE = Array.from({ length: 30 }, (_, index) => `res.m${index} = function m${index}(value) {\n  this.set('X-${index}', value);\n  return this;\n};\n`).join('');
+const RESPONSE = Array.from(
+  { length: 30 },
+  (_, index) => `res.m${index} = function m${index}(value) {\n  this.set('X-${index}', value);\n  return this;\n};\n`,
+).join('');
 
-const plan = (format: EditFormatName, files: Record<string, string>, proposal: unknown, reader: WorkspaceReader = createMemoryReader(files)) =>
-  editFormats[format].plan(proposal, reader, defaultEditPolicy());
+const plan = (
+  format: EditFormatName,
+  files: Record<string, string>,
+  proposal: unknown,
+  reader: WorkspaceReader = createMemoryReader(files),
+) => editFormats[format].plan(proposal, reader, defaultEditPolicy());
 
 const refused = (rule: string, filePath: string, message: string) => ({
   code: 'EDIT_REJECTED',
@@ -25,8 +32,14 @@ describe('a proposal that changes nothing', () => {
   const noOps: Record<EditFormatName, unknown> = {
     'whole-file': { edits: [{ path: 'lib/response.js', content: RESPONSE }] },
     // Found only loosely (the trailing spaces), where a re-indented copy would have changed the line.
-    'search-replace': { edits: [{ path: 'lib/response.js', search: "  this.set('X-2', value);  \n", replace: "  this.set('X-2', value);  \n" }] },
-    'unified-diff': { diff: "--- a/lib/response.js\n+++ b/lib/response.js\n@@ -9,3 +9,3 @@\n res.m2 = function m2(value) {\n  this.set('X-2', value);\n   return this;\n" },
+    'search-replace': {
+      edits: [
+        { path: 'lib/response.js', search: "  this.set('X-2', value);  \n", replace: "  this.set('X-2', value);  \n" },
+      ],
+    },
+    'unified-diff': {
+      diff: "--- a/lib/response.js\n+++ b/lib/response.js\n@@ -9,3 +9,3 @@\n res.m2 = function m2(value) {\n  this.set('X-2', value);\n   return this;\n",
+    },
   };
 
   it.each(['whole-file', 'search-replace', 'unified-diff'] as const)('%s: plans no changes', async (format) => {
@@ -37,13 +50,21 @@ describe('a proposal that changes nothing', () => {
 // An answer that changes something but holds an edit that changes nothing: its writer meant a change it did not make.
 describe('an edit that changes nothing beside one that changes something (issue 26)', () => {
   const files = { 'lib/response.js': RESPONSE };
-  const real = { path: 'lib/response.js', search: "  this.set('X-1', value);\n", replace: "  this.set('X-1', value || '');\n" };
+  const real = {
+    path: 'lib/response.js',
+    search: "  this.set('X-1', value);\n",
+    replace: "  this.set('X-1', value || '');\n",
+  };
 
   it('search-replace names the edit whose replace is its search', async () => {
-    const same = { path: 'lib/response.js', search: "  this.set('X-2', value);\n", replace: "  this.set('X-2', value);\n" };
+    const same = {
+      path: 'lib/response.js',
+      search: "  this.set('X-2', value);\n",
+      replace: "  this.set('X-2', value);\n",
+    };
     const planned = await plan('search-replace', files, { edits: [real, same] });
     expect(planned.changes).toHaveLength(1);
-    expect(planned.unchanged).toEqual(["edit 2 (lib/response.js): its replace is the same as its search"]);
+    expect(planned.unchanged).toEqual(['edit 2 (lib/response.js): its replace is the same as its search']);
   });
 
   it('unified-diff names a hunk of context lines only, and one that removes and adds back the same lines', async () => {
@@ -76,7 +97,11 @@ describe('an edit that changes nothing beside one that changes something (issue 
 
   it('leaves `unchanged` out of a change whose every edit changes something, and of one that changes nothing at all', async () => {
     expect(await plan('search-replace', files, { edits: [real] })).not.toHaveProperty('unchanged');
-    const same = { path: 'lib/response.js', search: "  this.set('X-2', value);\n", replace: "  this.set('X-2', value);\n" };
+    const same = {
+      path: 'lib/response.js',
+      search: "  this.set('X-2', value);\n",
+      replace: "  this.set('X-2', value);\n",
+    };
     expect(await plan('search-replace', files, { edits: [same] })).toEqual({ format: 'search-replace', changes: [] });
   });
 });
@@ -87,19 +112,41 @@ describe('a wrong path', () => {
   const files = { 'lib/response.js': RESPONSE, 'sqlparse/sql.py': 'class Token:\n    pass\n' };
 
   it('search-replace names the nearest existing paths, and suggests creating only when nothing is near', async () => {
-    const edit = (file: string) => ({ edits: [{ path: file, search: 'res.m2 = function m2(value) {', replace: 'res.m2 = function m2(v) {' }] });
-    await expect(plan('search-replace', files, edit('response.js'))).rejects.toMatchObject(refused('search-not-found', 'response.js', 'edit 1: response.js does not exist; did you mean lib/response.js?'));
-    await expect(plan('search-replace', files, edit('sqlparse/sqls.py'))).rejects.toMatchObject(refused('search-not-found', 'sqlparse/sqls.py', 'edit 1: sqlparse/sqls.py does not exist; did you mean sqlparse/sql.py?'));
+    const edit = (file: string) => ({
+      edits: [{ path: file, search: 'res.m2 = function m2(value) {', replace: 'res.m2 = function m2(v) {' }],
+    });
+    await expect(plan('search-replace', files, edit('response.js'))).rejects.toMatchObject(
+      refused('search-not-found', 'response.js', 'edit 1: response.js does not exist; did you mean lib/response.js?'),
+    );
+    await expect(plan('search-replace', files, edit('sqlparse/sqls.py'))).rejects.toMatchObject(
+      refused(
+        'search-not-found',
+        'sqlparse/sqls.py',
+        'edit 1: sqlparse/sqls.py does not exist; did you mean sqlparse/sql.py?',
+      ),
+    );
     await expect(plan('search-replace', files, edit('src/brand_new.ts'))).rejects.toMatchObject(
-      refused('search-not-found', 'src/brand_new.ts', 'edit 1: src/brand_new.ts does not exist, and no file has a similar name; to create it, use an empty search'),
+      refused(
+        'search-not-found',
+        'src/brand_new.ts',
+        'edit 1: src/brand_new.ts does not exist, and no file has a similar name; to create it, use an empty search',
+      ),
     );
   });
 
   it('unified-diff does the same for a file the diff changes', async () => {
-    const diff = (file: string) => ({ diff: `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-class Token:\n+class Token(object):\n` });
-    await expect(plan('unified-diff', files, diff('sql.py'))).rejects.toMatchObject(refused('patch-does-not-apply', 'sql.py', 'sql.py does not exist; did you mean sqlparse/sql.py?'));
+    const diff = (file: string) => ({
+      diff: `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-class Token:\n+class Token(object):\n`,
+    });
+    await expect(plan('unified-diff', files, diff('sql.py'))).rejects.toMatchObject(
+      refused('patch-does-not-apply', 'sql.py', 'sql.py does not exist; did you mean sqlparse/sql.py?'),
+    );
     await expect(plan('unified-diff', files, diff('other/thing.py'))).rejects.toMatchObject(
-      refused('patch-does-not-apply', 'other/thing.py', 'other/thing.py does not exist, and no file has a similar name; to create it, write its section from --- /dev/null'),
+      refused(
+        'patch-does-not-apply',
+        'other/thing.py',
+        'other/thing.py does not exist, and no file has a similar name; to create it, write its section from --- /dev/null',
+      ),
     );
   });
 
@@ -108,7 +155,14 @@ describe('a wrong path', () => {
     dirs.push(dir);
     fs.mkdirSync(path.join(dir, 'lib'));
     fs.writeFileSync(path.join(dir, 'lib/response.js'), RESPONSE);
-    await expect(plan('search-replace', {}, { edits: [{ path: 'response.js', search: 'x', replace: 'y' }] }, createWorkspaceReader(dir))).rejects.toMatchObject({
+    await expect(
+      plan(
+        'search-replace',
+        {},
+        { edits: [{ path: 'response.js', search: 'x', replace: 'y' }] },
+        createWorkspaceReader(dir),
+      ),
+    ).rejects.toMatchObject({
       data: expect.objectContaining({ suggestions: ['lib/response.js'] }),
     });
   });
@@ -119,7 +173,9 @@ describe('a block that matches nowhere', () => {
 
   it('search-replace shows the closest region and the lines that differ', async () => {
     const search = "res.m5 = function m5(value) {\n  this.setHeader('X-5', value);\n  return this;\n";
-    await expect(plan('search-replace', files, { edits: [{ path: 'lib/response.js', search, replace: '' }] })).rejects.toMatchObject(
+    await expect(
+      plan('search-replace', files, { edits: [{ path: 'lib/response.js', search, replace: '' }] }),
+    ).rejects.toMatchObject(
       refused(
         'search-not-found',
         'lib/response.js',

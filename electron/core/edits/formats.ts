@@ -13,7 +13,10 @@ export const editFormats: { [N in EditFormatName]: EditFormat } = {
 
 export function getEditFormat(name: string): EditFormat {
   if (!(EDIT_FORMAT_NAMES as readonly string[]).includes(name)) {
-    throw new LatheError('UNKNOWN_EDIT_FORMAT', `unknown edit format: ${name.slice(0, 100)}`, { name: name.slice(0, 100), known: [...EDIT_FORMAT_NAMES] });
+    throw new LatheError('UNKNOWN_EDIT_FORMAT', `unknown edit format: ${name.slice(0, 100)}`, {
+      name: name.slice(0, 100),
+      known: [...EDIT_FORMAT_NAMES],
+    });
   }
   return editFormats[name as EditFormatName];
 }

@@ -28,11 +28,20 @@ export class PathPolicy {
   /** Throws EDIT_REJECTED for a path this policy forbids writing; returns the normalized path. */
   check(raw: string): string {
     const normalized = normalizeEditPath(raw);
-    if (this.protectedPaths.has(normalized) || [...this.protectedPaths].some((entry) => normalized.startsWith(`${entry}/`))) {
+    if (
+      this.protectedPaths.has(normalized) ||
+      [...this.protectedPaths].some((entry) => normalized.startsWith(`${entry}/`))
+    ) {
       throw rejectEdit('protected-path', normalized, 'the user has uncommitted changes here; the run may not touch it');
     }
-    if (this.artifacts && !this.artifacts.has(normalized) && !this.artifactDirs.some((dir) => normalized.startsWith(dir))) {
-      throw rejectEdit('not-an-artifact', normalized, "not one of the task's artifacts", { artifacts: [...this.artifacts, ...this.artifactDirs] });
+    if (
+      this.artifacts &&
+      !this.artifacts.has(normalized) &&
+      !this.artifactDirs.some((dir) => normalized.startsWith(dir))
+    ) {
+      throw rejectEdit('not-an-artifact', normalized, "not one of the task's artifacts", {
+        artifacts: [...this.artifacts, ...this.artifactDirs],
+      });
     }
     if (this.policy.testsReadOnly && this.isTestPath(normalized)) {
       throw rejectEdit('tests-read-only', normalized, 'tests are read-only for this step');
@@ -44,9 +53,15 @@ export class PathPolicy {
   checkContent(normalized: string, content: string): void {
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.policy.maxFileBytes) {
-      throw rejectEdit('too-large', normalized, `${bytes} bytes is over the ${this.policy.maxFileBytes}-byte limit per file`, { bytes });
+      throw rejectEdit(
+        'too-large',
+        normalized,
+        `${bytes} bytes is over the ${this.policy.maxFileBytes}-byte limit per file`,
+        { bytes },
+      );
     }
-    if (looksBinary(content)) throw rejectEdit('binary-content', normalized, 'content looks binary (NUL or many control characters)');
+    if (looksBinary(content))
+      throw rejectEdit('binary-content', normalized, 'content looks binary (NUL or many control characters)');
   }
 }
 

@@ -60,11 +60,16 @@ function clashes(lines: readonly string[], style: IndentStyle): boolean {
  */
 export function toIndentStyle(block: readonly string[], style: IndentStyle | null): string[] {
   if (!style || !clashes(block, style)) return [...block];
-  if (style.kind === 'spaces') return block.map((line) => leading(line).replace(/\t/g, ' '.repeat(style.width)) + line.slice(leading(line).length));
+  if (style.kind === 'spaces')
+    return block.map(
+      (line) => leading(line).replace(/\t/g, ' '.repeat(style.width)) + line.slice(leading(line).length),
+    );
   const width = spaceWidth(block);
   return block.map((line) => {
     const indent = leading(line);
     if (indent.includes('\t') || isCommentContinuation(line)) return line;
-    return '\t'.repeat(Math.floor(indent.length / width)) + ' '.repeat(indent.length % width) + line.slice(indent.length);
+    return (
+      '\t'.repeat(Math.floor(indent.length / width)) + ' '.repeat(indent.length % width) + line.slice(indent.length)
+    );
   });
 }

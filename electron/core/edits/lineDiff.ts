@@ -29,7 +29,12 @@ export function changeBlocks(before: readonly string[], after: readonly string[]
   let head = 0;
   while (head < oldKeys.length && head < newKeys.length && oldKeys[head] === newKeys[head]) head++;
   let tail = 0;
-  while (tail < oldKeys.length - head && tail < newKeys.length - head && oldKeys[oldKeys.length - 1 - tail] === newKeys[newKeys.length - 1 - tail]) tail++;
+  while (
+    tail < oldKeys.length - head &&
+    tail < newKeys.length - head &&
+    oldKeys[oldKeys.length - 1 - tail] === newKeys[newKeys.length - 1 - tail]
+  )
+    tail++;
   const oldMiddle = oldKeys.slice(head, oldKeys.length - tail);
   const newMiddle = newKeys.slice(head, newKeys.length - tail);
   if (oldMiddle.length === 0 && newMiddle.length === 0) return [];

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { editDistance, nearestPaths } from './nearestPaths';
 
-const FILES = ['index.js', 'lib/application.js', 'lib/request.js', 'lib/response.js', 'lib/router/index.js', 'sqlparse/sql.py', 'sqlparse/engine/grouping.py', 'test/res.send.js', 'docs/response.md'];
+const FILES = [
+  'index.js',
+  'lib/application.js',
+  'lib/request.js',
+  'lib/response.js',
+  'lib/router/index.js',
+  'sqlparse/sql.py',
+  'sqlparse/engine/grouping.py',
+  'test/res.send.js',
+  'docs/response.md',
+];
 
 describe('nearestPaths', () => {
   it('offers the same file name in another folder first', () => {

@@ -10,7 +10,11 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
     let best = row;
     for (let column = 1; column <= b.length; column++) {
       const cost = a[row - 1] === b[column - 1] ? 0 : 1;
-      const value = Math.min((previous[column] as number) + 1, (current[column - 1] as number) + 1, (previous[column - 1] as number) + cost);
+      const value = Math.min(
+        (previous[column] as number) + 1,
+        (current[column - 1] as number) + 1,
+        (previous[column - 1] as number) + cost,
+      );
       current.push(value);
       best = Math.min(best, value);
     }
@@ -40,7 +44,11 @@ export function nearestPaths(wanted: string, files: readonly string[], limit = 3
     const fileBase = path.posix.basename(file).toLowerCase();
     const distance = editDistance(wanted, file, pathTypos(wanted) + base.length);
     if (fileBase === base) scored.push({ file, tier: 0, distance });
-    else if (path.posix.extname(fileBase) === extension && editDistance(base, fileBase, nameTypos(base)) <= nameTypos(base)) scored.push({ file, tier: 1, distance });
+    else if (
+      path.posix.extname(fileBase) === extension &&
+      editDistance(base, fileBase, nameTypos(base)) <= nameTypos(base)
+    )
+      scored.push({ file, tier: 1, distance });
     else if (distance <= pathTypos(wanted)) scored.push({ file, tier: 2, distance });
   }
   scored.sort((a, b) => a.tier - b.tier || a.distance - b.distance || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
@@ -51,8 +59,13 @@ export function nearestPaths(wanted: string, files: readonly string[], limit = 3
  * The refusal for an edit to a file that does not exist: the paths it most likely meant, or, only
  * when nothing is near, how to create it (`howToCreate`, in the format's terms).
  */
-export async function missingFileMessage(filePath: string, reader: WorkspaceReader, howToCreate: string): Promise<{ message: string; suggestions: string[] }> {
+export async function missingFileMessage(
+  filePath: string,
+  reader: WorkspaceReader,
+  howToCreate: string,
+): Promise<{ message: string; suggestions: string[] }> {
   const suggestions = reader.listFiles ? nearestPaths(filePath, await reader.listFiles()) : [];
-  if (suggestions.length > 0) return { message: `${filePath} does not exist; did you mean ${suggestions.join(', ')}?`, suggestions };
+  if (suggestions.length > 0)
+    return { message: `${filePath} does not exist; did you mean ${suggestions.join(', ')}?`, suggestions };
   return { message: `${filePath} does not exist, and no file has a similar name; ${howToCreate}`, suggestions };
 }

@@ -14,7 +14,13 @@ export function sortChanges(changes: PlannedFileChange[]): PlannedFileChange[] {
  * makes whatever the format (a placeholder for code, a whole-file answer that drops code, a new file
  * that is an existing one elsewhere), then sorted. An edit set that changes nothing has no changes.
  */
-export async function checkedEditSet(format: EditFormatName, changes: PlannedFileChange[], reader: WorkspaceReader, rules: PathPolicy, unchanged: string[] = []): Promise<PlannedEditSet> {
+export async function checkedEditSet(
+  format: EditFormatName,
+  changes: PlannedFileChange[],
+  reader: WorkspaceReader,
+  rules: PathPolicy,
+  unchanged: string[] = [],
+): Promise<PlannedEditSet> {
   for (const change of changes) {
     if (change.after === null) continue;
     const elided = findElidedLine(change.before, change.after);
@@ -32,11 +38,20 @@ export async function checkedEditSet(format: EditFormatName, changes: PlannedFil
   if (created.length > 0 && reader.listFiles) {
     const deleted = new Set(changes.filter((change) => change.after === null).map((change) => change.path));
     const files = (await reader.listFiles()).filter((file) => !deleted.has(file));
-    const check = { files, read: (file: string) => reader.read(file), isTest: (file: string) => rules.isTestPath(file) };
+    const check = {
+      files,
+      read: (file: string) => reader.read(file),
+      isTest: (file: string) => rules.isTestPath(file),
+    };
     for (const change of created) {
       const duplicate = await findDuplicate(change.path, change.after as string, check);
-      if (duplicate) throw rejectEdit('duplicate-file', change.path, duplicateFileMessage(change.path, duplicate), { suggestions: duplicate.paths });
+      if (duplicate)
+        throw rejectEdit('duplicate-file', change.path, duplicateFileMessage(change.path, duplicate), {
+          suggestions: duplicate.paths,
+        });
     }
   }
-  return unchanged.length > 0 && changes.length > 0 ? { format, changes: sortChanges(changes), unchanged } : { format, changes: sortChanges(changes) };
+  return unchanged.length > 0 && changes.length > 0
+    ? { format, changes: sortChanges(changes), unchanged }
+    : { format, changes: sortChanges(changes) };
 }

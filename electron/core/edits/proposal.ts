@@ -11,10 +11,19 @@ export function parseProposal<T>(format: EditFormatName, schema: z.ZodType<T>, p
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
     const [list, index, field] = issue.path;
-    if (issue.code === 'too_big' && list === 'edits' && typeof index === 'number' && (field === 'content' || field === 'replace' || field === 'search')) {
+    if (
+      issue.code === 'too_big' &&
+      list === 'edits' &&
+      typeof index === 'number' &&
+      (field === 'content' || field === 'replace' || field === 'search')
+    ) {
       const edits = (proposal as { edits?: { path?: unknown }[] }).edits;
       const filePath = edits?.[index]?.path;
-      throw rejectEdit('too-large', typeof filePath === 'string' ? filePath.slice(0, 300) : `edits[${index}]`, `${field} is over the format's size bound`);
+      throw rejectEdit(
+        'too-large',
+        typeof filePath === 'string' ? filePath.slice(0, 300) : `edits[${index}]`,
+        `${field} is over the format's size bound`,
+      );
     }
     if (issue.code === 'too_big' && list === 'diff') {
       const diff = (proposal as { diff: string }).diff.slice(0, 4096);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { createMemoryReader, createWorkspaceReader } from './reader';
 
-const RESPONSE = "res.send = function send(body) {\n  return this.end(body);\n};\n";
+const RESPONSE = 'res.send = function send(body) {\n  return this.end(body);\n};\n';
 
 describe('listFiles', () => {
   const dirs: string[] = [];
@@ -13,7 +13,11 @@ describe('listFiles', () => {
   it('lists the repository as the agents see it (gitignore honoured), once per reader', async () => {
     const dir = makeTempDir('lathe-edits-list-');
     dirs.push(dir);
-    for (const [file, content] of Object.entries({ '.gitignore': 'build/\n', 'lib/response.js': RESPONSE, 'build/response.js': RESPONSE })) {
+    for (const [file, content] of Object.entries({
+      '.gitignore': 'build/\n',
+      'lib/response.js': RESPONSE,
+      'build/response.js': RESPONSE,
+    })) {
       fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       fs.writeFileSync(path.join(dir, file), content);
     }

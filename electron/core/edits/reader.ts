@@ -30,9 +30,11 @@ export function createWorkspaceReader(workDir: string): WorkspaceReader {
         if (isMissing(error)) return null;
         throw unreadable(normalized, error);
       }
-      if (stat.size > MAX_PLANNED_READ_BYTES) throw rejectEdit('too-large', normalized, `the current file is ${stat.size} bytes; too large to edit`);
+      if (stat.size > MAX_PLANNED_READ_BYTES)
+        throw rejectEdit('too-large', normalized, `the current file is ${stat.size} bytes; too large to edit`);
       const bytes = fs.readFileSync(absolute);
-      if (looksBinary(bytes)) throw rejectEdit('binary-content', normalized, 'the current file is binary and cannot be edited as text');
+      if (looksBinary(bytes))
+        throw rejectEdit('binary-content', normalized, 'the current file is binary and cannot be edited as text');
       return bytes.toString('utf8');
     },
     listFiles(): Promise<string[]> {

@@ -43,10 +43,15 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
       const content = current.get(normalized) ?? null;
       if (content === null && edit.search !== '') {
         const missing = await missingFileMessage(normalized, reader, 'to create it, use an empty search');
-        throw rejectEdit('search-not-found', normalized, `edit ${index + 1}: ${missing.message}`, { suggestions: missing.suggestions });
+        throw rejectEdit('search-not-found', normalized, `edit ${index + 1}: ${missing.message}`, {
+          suggestions: missing.suggestions,
+        });
       }
       const after = applyOne(normalized, index, content, edit.search, edit.replace);
-      if (after === content) unchanged.push(`edit ${index + 1} (${normalized}): ${edit.search === edit.replace ? 'its replace is the same as its search' : 'applying it leaves the file as it was'}`);
+      if (after === content)
+        unchanged.push(
+          `edit ${index + 1} (${normalized}): ${edit.search === edit.replace ? 'its replace is the same as its search' : 'applying it leaves the file as it was'}`,
+        );
       current.set(normalized, after);
     }
     const changes: PlannedFileChange[] = [];
@@ -63,7 +68,11 @@ export const searchReplaceFormat: EditFormat<SearchReplaceProposal> = {
 function applyOne(filePath: string, index: number, content: string | null, search: string, replace: string): string {
   if (search === '') {
     if (content === null || content === '') return replace;
-    throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: an empty search creates a new file, but this file already exists`);
+    throw rejectEdit(
+      'search-not-found',
+      filePath,
+      `edit ${index + 1}: an empty search creates a new file, but this file already exists`,
+    );
   }
   if (content === null) throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the file does not exist`);
   const result = replaceBlock(content, search, replace);
@@ -71,11 +80,21 @@ function applyOne(filePath: string, index: number, content: string | null, searc
   if (search === replace && result.kind !== 'not-found') return content;
   if (result.kind === 'replaced') return result.content;
   if (result.kind === 'ambiguous') {
-    throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the search block matches ${result.count} places; include more lines to make it unique`, {
-      matches: result.count,
-    });
+    throw rejectEdit(
+      'search-not-found',
+      filePath,
+      `edit ${index + 1}: the search block matches ${result.count} places; include more lines to make it unique`,
+      {
+        matches: result.count,
+      },
+    );
   }
-  throw rejectEdit('search-not-found', filePath, `edit ${index + 1}: the search block was not found; ${describeClosestRegion(content, search, 'search')}`, {
-    search: search.slice(0, 200),
-  });
+  throw rejectEdit(
+    'search-not-found',
+    filePath,
+    `edit ${index + 1}: the search block was not found; ${describeClosestRegion(content, search, 'search')}`,
+    {
+      search: search.slice(0, 200),
+    },
+  );
 }

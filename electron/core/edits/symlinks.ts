@@ -17,7 +17,11 @@ export function isInside(root: string, candidate: string): boolean {
  * Synchronous lstat calls: one per path segment on every edit and read, where a thread-pool round
  * trip costs ten times the call (decision 65).
  */
-export async function resolveInsideRepo(realRoot: string, normalized: string, options: { forReading?: boolean } = {}): Promise<string> {
+export async function resolveInsideRepo(
+  realRoot: string,
+  normalized: string,
+  options: { forReading?: boolean } = {},
+): Promise<string> {
   const segments = normalized.split('/');
   let current = realRoot;
   for (let index = 0; index < segments.length; index++) {
@@ -38,7 +42,12 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
         if (!isMissing(error)) throw unreadable(segments.slice(0, index + 1).join('/'), error);
         throw rejectEdit('symlink-escape', normalized, 'path goes through a dangling symlink');
       }
-      if (!isInside(realRoot, target)) throw rejectEdit('symlink-escape', normalized, 'path goes through a symlink that points outside the repository');
+      if (!isInside(realRoot, target))
+        throw rejectEdit(
+          'symlink-escape',
+          normalized,
+          'path goes through a symlink that points outside the repository',
+        );
       const landing = [path.relative(realRoot, target), ...segments.slice(index + 1)].filter(Boolean).join('/');
       try {
         if (landing) normalizeEditPath(landing);
@@ -55,7 +64,8 @@ export async function resolveInsideRepo(realRoot: string, normalized: string, op
     if (index < segments.length - 1 && !stat.isDirectory()) {
       throw rejectEdit('invalid-path', normalized, `${segments.slice(0, index + 1).join('/')} is a file, not a folder`);
     }
-    if (index === segments.length - 1 && !stat.isFile() && !options.forReading) throw rejectEdit('invalid-path', normalized, 'not a regular file');
+    if (index === segments.length - 1 && !stat.isFile() && !options.forReading)
+      throw rejectEdit('invalid-path', normalized, 'not a regular file');
     current = next;
   }
   return current;

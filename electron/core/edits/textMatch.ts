@@ -6,9 +6,7 @@ import { indentStyleOf, toIndentStyle } from './indentStyle';
  * in the file's own style (spaces or tabs).
  */
 export type MatchResult =
-  | { kind: 'replaced'; content: string; fuzzy: boolean }
-  | { kind: 'not-found' }
-  | { kind: 'ambiguous'; count: number };
+  { kind: 'replaced'; content: string; fuzzy: boolean } | { kind: 'not-found' } | { kind: 'ambiguous'; count: number };
 
 export function replaceBlock(content: string, search: string, replace: string): MatchResult {
   // The block as given first: in a file that mixes line endings, an exact LF block is exactly right.
@@ -27,7 +25,11 @@ function replaceExactly(content: string, search: string, replace: string): Match
   if (count > 1) return { kind: 'ambiguous', count };
   if (count === 0) return null;
   const at = content.indexOf(search);
-  return { kind: 'replaced', content: content.slice(0, at) + replace + content.slice(at + search.length), fuzzy: false };
+  return {
+    kind: 'replaced',
+    content: content.slice(0, at) + replace + content.slice(at + search.length),
+    fuzzy: false,
+  };
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -74,8 +76,15 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
   // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).
   const eol = endingOf(rawLines[start]) || (content.includes('\r\n') ? '\r\n' : '\n');
   const lastEnding = endingOf(rawLines[end - 1]);
-  const written = replace === '' ? '' : replacement.map((line, index) => line + (index === replacement.length - 1 ? lastEnding : eol)).join('');
-  return { kind: 'replaced', content: rawLines.slice(0, start).join('') + written + rawLines.slice(end).join(''), fuzzy: true };
+  const written =
+    replace === ''
+      ? ''
+      : replacement.map((line, index) => line + (index === replacement.length - 1 ? lastEnding : eol)).join('');
+  return {
+    kind: 'replaced',
+    content: rawLines.slice(0, start).join('') + written + rawLines.slice(end).join(''),
+    fuzzy: true,
+  };
 }
 
 function reindent(line: string, from: string, to: string): string {

@@ -23,7 +23,6 @@ export interface EditPolicy {
   allowLargeDeletions: boolean;
 }
 
-
 /** One file's planned change: `before` null = create, `after` null = delete. */
 export interface PlannedFileChange {
   path: string;

@@ -27,7 +27,9 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
     }
     let patches: StructuredPatch[];
     try {
-      patches = parsePatch(repairDiffText(diff)).filter((patch) => patch.oldFileName || patch.newFileName || patch.hunks.length > 0);
+      patches = parsePatch(repairDiffText(diff)).filter(
+        (patch) => patch.oldFileName || patch.newFileName || patch.hunks.length > 0,
+      );
     } catch (error) {
       throw rejectEdit('patch-does-not-apply', '(diff)', `the diff cannot be parsed: ${(error as Error).message}`);
     }
@@ -45,7 +47,8 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
     for (const patch of patches) {
       const oldName = stripPrefix(patch.oldFileName, patch.newFileName);
       const newName = stripPrefix(patch.newFileName, patch.oldFileName);
-      if (oldName === null && newName === null) throw rejectEdit('patch-does-not-apply', '(diff)', 'a file section has no file names');
+      if (oldName === null && newName === null)
+        throw rejectEdit('patch-does-not-apply', '(diff)', 'a file section has no file names');
       const source = oldName === null ? null : claim(oldName);
       const target = newName === null ? null : newName === oldName ? source : claim(newName);
       const label = (target ?? source) as string;
@@ -62,7 +65,8 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
       if (source === target) unchanged.push(...unchangedHunks(label, patch));
       const after = applyHunks(label, before ?? '', patch);
       if (target === null) {
-        if (after !== '') throw rejectEdit('patch-does-not-apply', label, 'a deletion must remove every line of the file');
+        if (after !== '')
+          throw rejectEdit('patch-does-not-apply', label, 'a deletion must remove every line of the file');
         changes.push({ path: source as string, before, after: null });
         continue;
       }
@@ -78,16 +82,23 @@ export const unifiedDiffFormat: EditFormat<UnifiedDiffProposal> = {
 /** Hunks that change nothing: context lines only, or the same lines removed and added back. */
 function unchangedHunks(label: string, patch: StructuredPatch): string[] {
   return patch.hunks.flatMap((hunk, index) => {
-    const side = (mark: string) => hunk.lines.filter((line) => line.startsWith(mark)).map((line) => line.slice(1)).join('\n');
+    const side = (mark: string) =>
+      hunk.lines
+        .filter((line) => line.startsWith(mark))
+        .map((line) => line.slice(1))
+        .join('\n');
     // A "\\ No newline" marker makes an otherwise equal pair differ at the end of the file.
     if (hunk.lines.some((line) => line.startsWith('\\')) || side('-') !== side('+')) return [];
-    const why = hunk.lines.some((line) => line.startsWith('-')) ? 'the lines it removes are the lines it adds' : 'it has only context lines, none added or removed';
+    const why = hunk.lines.some((line) => line.startsWith('-'))
+      ? 'the lines it removes are the lines it adds'
+      : 'it has only context lines, none added or removed';
     return [`hunk ${index + 1} of ${patch.hunks.length} (${label}): ${why}`];
   });
 }
 
 // A hunk pointing past the end of the file reaches the comparer with no line at all.
-const looseLine = (_lineNumber: number, line: string | undefined, _operation: string, content: string) => line !== undefined && line.trim() === content.trim();
+const looseLine = (_lineNumber: number, line: string | undefined, _operation: string, content: string) =>
+  line !== undefined && line.trim() === content.trim();
 
 /** Exact context first; then context lines compared without surrounding whitespace. */
 function applyHunks(label: string, source: string, patch: StructuredPatch): string {
@@ -99,20 +110,32 @@ function applyHunks(label: string, source: string, patch: StructuredPatch): stri
     if (loose !== false) return loose;
   } catch (error) {
     // Whatever a malformed diff does to the patch library, it is the model's error, never the run's.
-    throw rejectEdit('patch-does-not-apply', label, `the diff cannot be applied: ${error instanceof Error ? error.message : String(error)}`);
+    throw rejectEdit(
+      'patch-does-not-apply',
+      label,
+      `the diff cannot be applied: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const failing = firstFailingHunk(source, patch);
   const hunk = patch.hunks[failing] as StructuredPatch['hunks'][number];
-  const oldLines = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-')).map((line) => line.slice(1));
-  throw rejectEdit('patch-does-not-apply', label, `hunk ${failing + 1} of ${patch.hunks.length} does not match the file, even ignoring indentation; ${describeClosestRegion(source, oldLines.join('\n'), 'hunk')}`, {
-    hunk: failing + 1,
-  });
+  const oldLines = hunk.lines
+    .filter((line) => line.startsWith(' ') || line.startsWith('-'))
+    .map((line) => line.slice(1));
+  throw rejectEdit(
+    'patch-does-not-apply',
+    label,
+    `hunk ${failing + 1} of ${patch.hunks.length} does not match the file, even ignoring indentation; ${describeClosestRegion(source, oldLines.join('\n'), 'hunk')}`,
+    {
+      hunk: failing + 1,
+    },
+  );
 }
 
 /** The first hunk that does not apply after the ones before it (0-based). */
 function firstFailingHunk(source: string, patch: StructuredPatch): number {
   for (let count = 1; count < patch.hunks.length; count++) {
-    if (applyPatch(source, { ...patch, hunks: patch.hunks.slice(0, count) }, { compareLine: looseLine }) === false) return count - 1;
+    if (applyPatch(source, { ...patch, hunks: patch.hunks.slice(0, count) }, { compareLine: looseLine }) === false)
+      return count - 1;
   }
   return patch.hunks.length - 1;
 }

@@ -25,7 +25,8 @@ export const wholeFileFormat: EditFormat<WholeFileProposal> = {
     const changes: PlannedFileChange[] = [];
     for (const edit of edits) {
       const normalized = rules.check(edit.path);
-      if (seen.has(normalized)) throw rejectEdit('duplicate-path', normalized, 'the same file appears twice in one edit set');
+      if (seen.has(normalized))
+        throw rejectEdit('duplicate-path', normalized, 'the same file appears twice in one edit set');
       seen.add(normalized);
       rules.checkContent(normalized, edit.content);
       const before = await reader.read(normalized);

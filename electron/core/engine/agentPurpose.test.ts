@@ -27,8 +27,16 @@ async function purposesOf(workflow: string): Promise<string[]> {
       dispose: () => inner.dispose(),
     };
   };
-  const config = resolveRunConfig({ repoRoot: fixture.repo.dir }, { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}` });
-  const env = createEngineEnv({ appRoot: APP_ROOT, dataDir: fixture.dataDir, retryBackoffMs: 1, deps: { ...deps, createModels } });
+  const config = resolveRunConfig(
+    { repoRoot: fixture.repo.dir },
+    { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}` },
+  );
+  const env = createEngineEnv({
+    appRoot: APP_ROOT,
+    dataDir: fixture.dataDir,
+    retryBackoffMs: 1,
+    deps: { ...deps, createModels },
+  });
   const state = await startRun(env, { repoRoot: fixture.repo.dir, goal: 'fix median', config });
   expect(state.result?.status).toBe('complete');
   return seen;
@@ -36,11 +44,21 @@ async function purposesOf(workflow: string): Promise<string[]> {
 
 describe('every model call names the agent purpose it serves', () => {
   it('minimal: plan, code, test report', async () => {
-    expect(await purposesOf('minimal')).toEqual(['planner:plan', 'coder:code', 'tester:test_report', 'coder:code', 'tester:test_report']);
+    expect(await purposesOf('minimal')).toEqual([
+      'planner:plan',
+      'coder:code',
+      'tester:test_report',
+      'coder:code',
+      'tester:test_report',
+    ]);
   });
 
   it('editor-scouts: the Editor’s brief and its code are told apart, and each Scout step is a scout call', async () => {
     // The transcript's Scouts: search, read, answer; run the tests, answer.
-    expect(await purposesOf('editor-scouts')).toEqual(['editor:scout_brief', ...Array(5).fill('scout:scout'), 'editor:code']);
+    expect(await purposesOf('editor-scouts')).toEqual([
+      'editor:scout_brief',
+      ...Array(5).fill('scout:scout'),
+      'editor:code',
+    ]);
   });
 });

@@ -22,7 +22,12 @@ afterEach(() => {
 /** The real edit formats, guardrails and writer; a git that only records what it was asked to commit. */
 function deps(commits: string[][]): EngineDeps {
   const real = createDefaultDeps();
-  const git = { ...real.git, headOf: async () => 'base', resetTo: async () => undefined, commitStep: async (_workspace: unknown, files: string[]) => (commits.push(files), 'c1') };
+  const git = {
+    ...real.git,
+    headOf: async () => 'base',
+    resetTo: async () => undefined,
+    commitStep: async (_workspace: unknown, files: string[]) => (commits.push(files), 'c1'),
+  };
   return { ...real, git: git as EngineDeps['git'] };
 }
 
@@ -30,7 +35,16 @@ function stateFor(workDir: string, edits: { path: string; search: string; replac
   const config = { ...configFromWorkflow(WORKFLOWS['dev-agent']), edit_format: 'search-replace' as const };
   return {
     ...initialState({ runId: 'r1', goal: 'fix it', goalHash: 'h', config, now: 't', nowMs: 0 }),
-    workspace: { runId: 'r1', repoRoot: workDir, workDir, mode: 'in-place', branch: 'lathe/r1', baseCommit: 'base', originalBranch: 'main', protectedPaths: [] },
+    workspace: {
+      runId: 'r1',
+      repoRoot: workDir,
+      workDir,
+      mode: 'in-place',
+      branch: 'lathe/r1',
+      baseCommit: 'base',
+      originalBranch: 'main',
+      protectedPaths: [],
+    },
     head: 'base',
     proposal: { edits },
     proposal_files: [],
@@ -43,8 +57,17 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0a, 0x1a, 0x00, 0x41]);
     fs.writeFileSync(path.join(dir, 'logo.png'), bytes);
     const commits: string[][] = [];
-    const outcome = await applyProposal(deps(commits), stateFor(dir, [{ path: 'logo.png', search: 'A', replace: 'B' }]), 'coder');
-    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'binary-content', path: 'logo.png' });
+    const outcome = await applyProposal(
+      deps(commits),
+      stateFor(dir, [{ path: 'logo.png', search: 'A', replace: 'B' }]),
+      'coder',
+    );
+    expect(outcome).toMatchObject({
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'binary-content',
+      path: 'logo.png',
+    });
     expect(fs.readFileSync(path.join(dir, 'logo.png'))).toEqual(bytes);
     expect(commits).toEqual([]);
   });
@@ -61,8 +84,17 @@ describe('applyProposal reads the files it edits through the workspace reader', 
         throw rejectEdit('needs-filter', 'secret.env', 'git stores this file through the "crypt" filter');
       },
     };
-    const outcome = await applyProposal({ ...base, git: refusing as EngineDeps['git'] }, stateFor(dir, [{ path: 'secret.env', search: 'KEY=1', replace: 'KEY=2' }]), 'coder');
-    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'needs-filter', path: 'secret.env' });
+    const outcome = await applyProposal(
+      { ...base, git: refusing as EngineDeps['git'] },
+      stateFor(dir, [{ path: 'secret.env', search: 'KEY=1', replace: 'KEY=2' }]),
+      'coder',
+    );
+    expect(outcome).toMatchObject({
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'needs-filter',
+      path: 'secret.env',
+    });
     expect(resets).toEqual(['base']);
   });
 
@@ -70,8 +102,17 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     dir = makeTempDir();
     const big = `${'x'.repeat(1023)}\n`.repeat(9 * 1024);
     fs.writeFileSync(path.join(dir, 'huge.txt'), big);
-    const outcome = await applyProposal(deps([]), stateFor(dir, [{ path: 'huge.txt', search: 'x', replace: 'y' }]), 'coder');
-    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'too-large', path: 'huge.txt' });
+    const outcome = await applyProposal(
+      deps([]),
+      stateFor(dir, [{ path: 'huge.txt', search: 'x', replace: 'y' }]),
+      'coder',
+    );
+    expect(outcome).toMatchObject({
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'too-large',
+      path: 'huge.txt',
+    });
     expect(fs.statSync(path.join(dir, 'huge.txt')).size).toBe(big.length);
   });
 
@@ -81,12 +122,17 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     // Root reads any file, so the permission failure is injected where the reader asks.
     const realStat = fs.statSync;
     vi.spyOn(fs, 'statSync').mockImplementation(((target: fs.PathLike, ...rest: []) => {
-      if (String(target).endsWith('secret.txt')) throw Object.assign(new Error(`EACCES: permission denied, stat '${String(target)}'`), { code: 'EACCES' });
+      if (String(target).endsWith('secret.txt'))
+        throw Object.assign(new Error(`EACCES: permission denied, stat '${String(target)}'`), { code: 'EACCES' });
       return realStat(target, ...rest);
     }) as typeof fs.statSync);
     const commits: string[][] = [];
     // An empty search creates a file: taken for missing, this would overwrite the user's file.
-    const outcome = await applyProposal(deps(commits), stateFor(dir, [{ path: 'secret.txt', search: '', replace: 'new\n' }]), 'coder');
+    const outcome = await applyProposal(
+      deps(commits),
+      stateFor(dir, [{ path: 'secret.txt', search: '', replace: 'new\n' }]),
+      'coder',
+    );
     expect(outcome).toMatchObject({ kind: 'fatal', code: 'FILE_UNREADABLE' });
     expect(fs.readFileSync(path.join(dir, 'secret.txt'), 'utf8')).toBe('keep me\n');
     expect(commits).toEqual([]);
@@ -96,7 +142,11 @@ describe('applyProposal reads the files it edits through the workspace reader', 
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.js'), 'const a = 1;\n');
     const commits: string[][] = [];
-    const outcome = await applyProposal(deps(commits), stateFor(dir, [{ path: 'a.js', search: 'const a = 1;', replace: 'const a = 2;' }]), 'coder');
+    const outcome = await applyProposal(
+      deps(commits),
+      stateFor(dir, [{ path: 'a.js', search: 'const a = 1;', replace: 'const a = 2;' }]),
+      'coder',
+    );
     expect(outcome).toMatchObject({ kind: 'applied', files: ['a.js'] });
     expect(fs.readFileSync(path.join(dir, 'a.js'), 'utf8')).toBe('const a = 2;\n');
     expect(commits).toEqual([['a.js']]);
@@ -110,7 +160,11 @@ describe('applyProposal reads the files it edits through the workspace reader', 
       const realFsync = fs.fsyncSync;
       const spy = vi.spyOn(fs, 'fsyncSync').mockImplementation((fd) => (flushed.push(fd), realFsync(fd)));
       const state = stateFor(dir, [{ path: 'a.js', search: 'const a = 1;', replace: 'const a = 2;' }]);
-      const outcome = await applyProposal(deps([]), { ...state, workspace: state.workspace && { ...state.workspace, mode } }, 'coder');
+      const outcome = await applyProposal(
+        deps([]),
+        { ...state, workspace: state.workspace && { ...state.workspace, mode } },
+        'coder',
+      );
       spy.mockRestore();
       expect(outcome).toMatchObject({ kind: 'applied', files: ['a.js'] });
       expect(fs.readFileSync(path.join(dir, 'a.js'), 'utf8')).toBe('const a = 2;\n');
@@ -120,31 +174,44 @@ describe('applyProposal reads the files it edits through the workspace reader', 
   });
 });
 
-
 describe('refused before anything is written (issue 26)', () => {
-  const gateless = (state: RunState): RunState => ({ ...state, config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } } });
+  const gateless = (state: RunState): RunState => ({
+    ...state,
+    config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } },
+  });
 
   it('an answer that changes nothing, where the tests are known to fail, is told so', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\n');
     const commits: string[][] = [];
-    const red: RunState = { ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]), tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false } };
+    const red: RunState = {
+      ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]),
+      tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false },
+    };
     const outcome = await applyProposal(deps(commits), red, 'coder');
     expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'no-change' });
-    expect(outcome.kind === 'apply_rejected' && outcome.message).toMatch(/^your edit changed nothing: every file is exactly as it was, so the tests fail as before/);
+    expect(outcome.kind === 'apply_rejected' && outcome.message).toMatch(
+      /^your edit changed nothing: every file is exactly as it was, so the tests fail as before/,
+    );
     expect(commits).toEqual([]);
   });
 
   it('refuses an answer with an edit that changes nothing beside one that does, naming the edit, whatever the tests say', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\ny = 2\n');
-    for (const tested of [{ failed: 1, passed: false }, { failed: 0, passed: true }]) {
+    for (const tested of [
+      { failed: 1, passed: false },
+      { failed: 0, passed: true },
+    ]) {
       const commits: string[][] = [];
       const edits = [
         { path: 'a.py', search: 'x = 1', replace: 'x = 10' },
         { path: 'a.py', search: 'y = 2', replace: 'y = 2' },
       ];
-      const state: RunState = { ...stateFor(dir, edits), tested_head: { commit: 'base', total: 3, build_failed: false, ...tested } };
+      const state: RunState = {
+        ...stateFor(dir, edits),
+        tested_head: { commit: 'base', total: 3, build_failed: false, ...tested },
+      };
       const outcome = await applyProposal(deps(commits), state, 'coder');
       expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change' });
       expect(outcome.kind === 'apply_rejected' && outcome.message).toBe(
@@ -158,7 +225,10 @@ describe('refused before anything is written (issue 26)', () => {
   it('lets an answer that changes nothing through where the tests passed (a step that only confirms)', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.py'), 'x = 1\n');
-    const green: RunState = { ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]), tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false } };
+    const green: RunState = {
+      ...stateFor(dir, [{ path: 'a.py', search: 'x = 1', replace: 'x = 1' }]),
+      tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false },
+    };
     expect(await applyProposal(deps([]), green, 'coder')).toMatchObject({ kind: 'applied', files: [] });
   });
 
@@ -167,9 +237,16 @@ describe('refused before anything is written (issue 26)', () => {
     fs.mkdirSync(path.join(dir, 'tests'));
     fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_a():\n    assert f() == 2\n');
     const commits: string[][] = [];
-    const state = gateless(stateFor(dir, [{ path: 'tests/test_a.py', search: 'assert f() == 2', replace: 'assert True' }]));
+    const state = gateless(
+      stateFor(dir, [{ path: 'tests/test_a.py', search: 'assert f() == 2', replace: 'assert True' }]),
+    );
     const outcome = await applyProposal(deps(commits), state, 'coder');
-    expect(outcome).toMatchObject({ kind: 'apply_rejected', code: 'TESTS_WEAKENED', rule: 'tests-protected', path: 'tests/test_a.py' });
+    expect(outcome).toMatchObject({
+      kind: 'apply_rejected',
+      code: 'TESTS_WEAKENED',
+      rule: 'tests-protected',
+      path: 'tests/test_a.py',
+    });
     expect(outcome.kind === 'apply_rejected' && outcome.message).toContain('tests/test_a.py, an existing test file');
     expect(fs.readFileSync(path.join(dir, 'tests', 'test_a.py'), 'utf8')).toContain('== 2');
     expect(commits).toEqual([]);
@@ -183,9 +260,16 @@ describe('refused before anything is written (issue 26)', () => {
     expect(await applyProposal(deps([]), stateFor(dir, edit), 'coder')).toMatchObject({ kind: 'applied' });
     fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'def test_a():\n    assert f() == 2\n');
     const allowed = gateless(stateFor(dir, edit));
-    expect(await applyProposal(deps([]), { ...allowed, config: { ...allowed.config, tests_policy: 'allow' } }, 'coder')).toMatchObject({ kind: 'applied' });
-    const created = gateless(stateFor(dir, [{ path: 'tests/test_b.py', search: '', replace: 'def test_b():\n    assert True\n' }]));
-    expect(await applyProposal(deps([]), created, 'coder')).toMatchObject({ kind: 'applied', files: ['tests/test_b.py'] });
+    expect(
+      await applyProposal(deps([]), { ...allowed, config: { ...allowed.config, tests_policy: 'allow' } }, 'coder'),
+    ).toMatchObject({ kind: 'applied' });
+    const created = gateless(
+      stateFor(dir, [{ path: 'tests/test_b.py', search: '', replace: 'def test_b():\n    assert True\n' }]),
+    );
+    expect(await applyProposal(deps([]), created, 'coder')).toMatchObject({
+      kind: 'applied',
+      files: ['tests/test_b.py'],
+    });
   });
 });
 
@@ -195,16 +279,28 @@ describe('new tests written into an existing test file (issue 26)', () => {
     fs.mkdirSync(path.join(dir, 'tests'));
     const before = 'def test_a():\n    assert f() == 2\n';
     fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), before);
-    const state = stateFor(dir, [{ path: 'tests/test_a.py', search: before, replace: `${before}\n\ndef test_b():\n    assert f() != 3\n` }]);
-    const gateless: RunState = { ...state, config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } } };
-    expect(await applyProposal(deps([]), gateless, 'coder')).toMatchObject({ kind: 'applied', files: ['tests/test_a.py'] });
+    const state = stateFor(dir, [
+      { path: 'tests/test_a.py', search: before, replace: `${before}\n\ndef test_b():\n    assert f() != 3\n` },
+    ]);
+    const gateless: RunState = {
+      ...state,
+      config: { ...state.config, gates: { plan: 'off', code: 'off', step: 'off', goal: 'off' } },
+    };
+    expect(await applyProposal(deps([]), gateless, 'coder')).toMatchObject({
+      kind: 'applied',
+      files: ['tests/test_a.py'],
+    });
   });
 });
 
 describe('scope: hunks unrelated to the task (issue 26)', () => {
-  const source = 'def discount(price, percent):\n    total = price * (1 - percent / 100)\n    return round(total, 2)\n\n\ndef tax(amount, rate):\n    """Tax on an amount."""\n    value = amount * rate\n    return value\n';
+  const source =
+    'def discount(price, percent):\n    total = price * (1 - percent / 100)\n    return round(total, 2)\n\n\ndef tax(amount, rate):\n    """Tax on an amount."""\n    value = amount * rate\n    return value\n';
   const fixed = source.replace('percent / 100)', 'percent / 100.0)');
-  const renamed = fixed.replace('    value = amount * rate\n    return value\n', '    result = amount * rate\n    return result\n');
+  const renamed = fixed.replace(
+    '    value = amount * rate\n    return value\n',
+    '    result = amount * rate\n    return result\n',
+  );
 
   function scoped(dir: string, gates: 'off' | 'auto'): RunState {
     const state = stateFor(dir, [{ path: 'money.py', search: source, replace: renamed }]);
@@ -233,29 +329,44 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
     fs.writeFileSync(path.join(dir, 'money.py'), source);
     const outcome = await applyProposal(deps([]), scoped(dir, 'auto'), 'coder', { contextFiles: ['money.py'] });
     expect(outcome).toMatchObject({ kind: 'applied', files: ['money.py'] });
-    expect(outcome.kind === 'applied' && outcome.unrelated).toEqual([expect.stringMatching(/^money\.py lines 8-9 \(original lines 8-9\): renames 'value' to 'result' in tax\(\)/)]);
+    expect(outcome.kind === 'applied' && outcome.unrelated).toEqual([
+      expect.stringMatching(/^money\.py lines 8-9 \(original lines 8-9\): renames 'value' to 'result' in tax\(\)/),
+    ]);
   });
 
   it('refuses a change of nothing but unrelated hunks where the tests fail, even under a gate: a failed attempt reaches none', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'money.py'), source);
-    const onlyRenamed = source.replace('    value = amount * rate\n    return value\n', '    result = amount * rate\n    return result\n');
+    const onlyRenamed = source.replace(
+      '    value = amount * rate\n    return value\n',
+      '    result = amount * rate\n    return result\n',
+    );
     const red: RunState = {
       ...scoped(dir, 'auto'),
       proposal: { edits: [{ path: 'money.py', search: source, replace: onlyRenamed }] },
       tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false },
-      last_test: testResult(false, { first_failure: { test_id: 'test_money.py::test_discount', message: 'assert 9 == 9.5', location: null } }),
+      last_test: testResult(false, {
+        first_failure: { test_id: 'test_money.py::test_discount', message: 'assert 9 == 9.5', location: null },
+      }),
     };
     const commits: string[][] = [];
     const outcome = await applyProposal(deps(commits), red, 'coder', { contextFiles: ['money.py'] });
     expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'unrelated-change', path: 'money.py' });
     const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
     expect(message).toMatch(/^Your change also edits code the task does not ask for \(1 of 1 hunk\)/);
-    expect(message).toContain('Without those lines your answer changed nothing, so the tests would fail as before (first failure: test_money.py::test_discount).');
+    expect(message).toContain(
+      'Without those lines your answer changed nothing, so the tests would fail as before (first failure: test_money.py::test_discount).',
+    );
     expect(commits).toEqual([]);
     // Green at the head, the same change goes to the gate, which decides.
-    const green: RunState = { ...red, tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false }, last_test: null };
-    expect(await applyProposal(deps([]), green, 'coder', { contextFiles: ['money.py'] })).toMatchObject({ kind: 'applied' });
+    const green: RunState = {
+      ...red,
+      tested_head: { commit: 'base', failed: 0, total: 3, passed: true, build_failed: false },
+      last_test: null,
+    };
+    expect(await applyProposal(deps([]), green, 'coder', { contextFiles: ['money.py'] })).toMatchObject({
+      kind: 'applied',
+    });
   });
 
   it('names the unrelated hunks beside an edit that changed nothing, under a gate too, so one answer can mend both', async () => {
@@ -266,7 +377,11 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
       ...scoped(dir, 'auto'),
       proposal: {
         edits: [
-          { path: 'money.py', search: '    value = amount * rate\n    return value\n', replace: '    result = amount * rate\n    return result\n' },
+          {
+            path: 'money.py',
+            search: '    value = amount * rate\n    return value\n',
+            replace: '    result = amount * rate\n    return result\n',
+          },
           { path: 'money.py', search: 'percent / 100.0)', replace: 'percent / 100.0)' },
         ],
       },
@@ -275,7 +390,9 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
     const outcome = await applyProposal(deps(commits), state, 'coder', { contextFiles: ['money.py'] });
     expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'no-change' });
     const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
-    expect(message).toMatch(/^your answer was not applied: one of its edits changed nothing:\n- edit 2 \(money\.py\): its replace is the same as its search/);
+    expect(message).toMatch(
+      /^your answer was not applied: one of its edits changed nothing:\n- edit 2 \(money\.py\): its replace is the same as its search/,
+    );
     expect(message).toContain("money.py lines 8-9 (original lines 8-9): renames 'value' to 'result' in tax()");
     expect(commits).toEqual([]);
   });
@@ -283,7 +400,13 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
   it('lets the fix alone through with nothing to say', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'money.py'), source);
-    const state = { ...scoped(dir, 'off'), proposal: { edits: [{ path: 'money.py', search: source, replace: fixed }] } };
-    expect(await applyProposal(deps([]), state, 'coder', { contextFiles: ['money.py'] })).toMatchObject({ kind: 'applied', unrelated: [] });
+    const state = {
+      ...scoped(dir, 'off'),
+      proposal: { edits: [{ path: 'money.py', search: source, replace: fixed }] },
+    };
+    expect(await applyProposal(deps([]), state, 'coder', { contextFiles: ['money.py'] })).toMatchObject({
+      kind: 'applied',
+      unrelated: [],
+    });
   });
 });

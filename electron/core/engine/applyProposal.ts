@@ -15,31 +15,50 @@ import type { PlannedEditSet } from '../workspace/types';
  * commit, so a step redone after a crash starts from exactly where the first try did, unless this
  * process knows it equals that commit (`workTreeClean`: it committed it, and nothing wrote since).
  */
-export async function applyProposal(deps: EngineDeps, state: RunState, role: string, options: { workTreeClean?: boolean; contextFiles?: readonly string[] } = {}): Promise<ActionOutcome> {
+export async function applyProposal(
+  deps: EngineDeps,
+  state: RunState,
+  role: string,
+  options: { workTreeClean?: boolean; contextFiles?: readonly string[] } = {},
+): Promise<ActionOutcome> {
   const workspace = state.workspace;
   const base = state.head;
-  if (!workspace || !base) return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
+  if (!workspace || !base)
+    return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
   const step = currentStep(state);
   const format = deps.getEditFormat(state.config.edit_format);
   const proposal = format.schema.safeParse(state.proposal);
   if (!proposal.success) {
-    return { kind: 'apply_rejected', code: 'INVALID_PROPOSAL', message: `the proposal does not match the ${format.name} format`, rule: null, path: null };
+    return {
+      kind: 'apply_rejected',
+      code: 'INVALID_PROPOSAL',
+      message: `the proposal does not match the ${format.name} format`,
+      rule: null,
+      path: null,
+    };
   }
   const policy = deps.defaultEditPolicy({
     artifacts: state.config.artifacts_only ? (step?.artifacts ?? []) : null,
     testsReadOnly: state.config.tests_read_only,
     protectedPaths: workspace.protectedPaths,
-    allowLargeDeletions: asksToRemoveCode([state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n')),
+    allowLargeDeletions: asksToRemoveCode(
+      [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n'),
+    ),
   });
   try {
     const headMoved = (await deps.git.headOf(workspace)) !== base;
-    if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean)) await deps.git.resetTo(workspace, base);
+    if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean))
+      await deps.git.resetTo(workspace, base);
     // The tested reader: inside the work tree only, binary and oversized files refused, unreadable never taken for missing.
     const reader = createWorkspaceReader(workspace.workDir);
     const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
       // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.
       if (error instanceof LatheError) throw error;
-      throw new LatheError('EDIT_REJECTED', `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`, { rule: 'patch-does-not-apply', path: '(proposal)' });
+      throw new LatheError(
+        'EDIT_REJECTED',
+        `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`,
+        { rule: 'patch-does-not-apply', path: '(proposal)' },
+      );
     });
     const refused = refusedBeforeWriting(state, planned);
     // Unrelated hunks are refused where no gate reviews the change, and shown apart where one does.
@@ -47,18 +66,34 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
     // An answer refused for an edit that changed nothing is told of its unrelated hunks in the same
     // breath: under a gate they would only be named after another answer, and a writer that fixes
     // one fault per refusal spends its attempts there (decision 97).
-    if (refused?.kind === 'apply_rejected' && refused.rule === 'no-change' && scope.feedback) return { ...refused, message: `${refused.message}\n${scope.feedback}` };
+    if (refused?.kind === 'apply_rejected' && refused.rule === 'no-change' && scope.feedback)
+      return { ...refused, message: `${refused.message}\n${scope.feedback}` };
     if (refused) return refused;
-    if (scope.feedback && !reviewedByGate(state)) return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message: scope.feedback };
+    if (scope.feedback && !reviewedByGate(state))
+      return {
+        kind: 'apply_rejected',
+        code: 'EDIT_REJECTED',
+        rule: 'unrelated-change',
+        path: scope.unrelated[0]?.path ?? null,
+        message: scope.feedback,
+      };
     // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
     if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
       const first = state.last_test?.first_failure;
       const failing = first ? ` (first failure: ${first.test_id})` : '';
       const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failing}. Make the change that fixes the failure.`;
-      return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'unrelated-change', path: scope.unrelated[0]?.path ?? null, message };
+      return {
+        kind: 'apply_rejected',
+        code: 'EDIT_REJECTED',
+        rule: 'unrelated-change',
+        path: scope.unrelated[0]?.path ?? null,
+        message,
+      };
     }
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
-    const applied = await deps.applyEditSet(workspace.workDir, planned, policy, { durable: workspace.mode !== 'worktree' });
+    const applied = await deps.applyEditSet(workspace.workDir, planned, policy, {
+      durable: workspace.mode !== 'worktree',
+    });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
     const commit = await deps.git
       .commitStep(workspace, files, {
@@ -79,7 +114,13 @@ export async function applyProposal(deps: EngineDeps, state: RunState, role: str
   } catch (error) {
     if (isLatheError(error, 'EDIT_REJECTED')) {
       const data = error.data ?? {};
-      return { kind: 'apply_rejected', code: error.code, message: error.message, rule: typeof data.rule === 'string' ? data.rule : null, path: typeof data.path === 'string' ? data.path : null };
+      return {
+        kind: 'apply_rejected',
+        code: error.code,
+        message: error.message,
+        rule: typeof data.rule === 'string' ? data.rule : null,
+        path: typeof data.path === 'string' ? data.path : null,
+      };
     }
     const failure = LatheError.from(error);
     return { kind: 'fatal', code: failure.code, message: failure.message };
@@ -97,7 +138,13 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
     if (!failingAtHead(state)) return null;
     const first = state.last_test?.first_failure;
     const failing = first ? ` (first failure: ${first.test_id})` : '';
-    return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule: 'no-change', path: null, message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.` };
+    return {
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'no-change',
+      path: null,
+      message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.`,
+    };
   }
   const unchanged = planned.unchanged ?? [];
   if (unchanged.length > 0) {
@@ -112,7 +159,13 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
   }
   if (state.config.tests_policy !== 'protect' || reviewedByGate(state)) return null;
   const approved = new Set(state.approved_test_files);
-  const test = planned.changes.find((change) => change.before !== null && isTestFile(change.path) && !approved.has(change.path) && !(change.after !== null && onlyAddsLines(change.before, change.after)));
+  const test = planned.changes.find(
+    (change) =>
+      change.before !== null &&
+      isTestFile(change.path) &&
+      !approved.has(change.path) &&
+      !(change.after !== null && onlyAddsLines(change.before, change.after)),
+  );
   if (!test) return null;
   const what = test.after === null ? 'deletes' : 'changes';
   return {
@@ -125,7 +178,8 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
 }
 
 /** Words of a task that asks for code to go: then a whole-file answer may leave large parts of a file out. */
-const REMOVES_CODE = /\b(remov\w*|delet\w*|drop\w*|strip\w*|get rid of|eliminat\w*|prun\w*|clean\w* up|deprecat\w*|mov(e|es|ed|ing)|extract\w*|refactor\w*|split\w*|merg\w*|simplif\w*|rewrit\w*|replac\w*|consolidat\w*|dedup\w*|inlin\w*)\b/i;
+const REMOVES_CODE =
+  /\b(remov\w*|delet\w*|drop\w*|strip\w*|get rid of|eliminat\w*|prun\w*|clean\w* up|deprecat\w*|mov(e|es|ed|ing)|extract\w*|refactor\w*|split\w*|merg\w*|simplif\w*|rewrit\w*|replac\w*|consolidat\w*|dedup\w*|inlin\w*)\b/i;
 
 export function asksToRemoveCode(taskText: string): boolean {
   return REMOVES_CODE.test(taskText);

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CallUsage } from '../../../shared/engine/actions';
 import type { Feedback } from '../../../shared/engine/runState';
-import { AgentCallRecordSchema, type AgentCallRecord, type CallMessage, type CallPart, type CallPartSource } from '../../../shared/schemas/agentCall';
+import {
+  AgentCallRecordSchema,
+  type AgentCallRecord,
+  type CallMessage,
+  type CallPart,
+  type CallPartSource,
+} from '../../../shared/schemas/agentCall';
 import type { ContextReport } from '../agents/registry';
 import type { Redact } from '../llm/redact';
 import type { ChatMessage, ContextItem, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
@@ -36,12 +42,23 @@ export function captureCall(router: ModelRouter): CallCapture {
       specFor: (role) => router.specFor(role),
       promptCounter: async (role) => (await router.promptCounter?.(role)) ?? null,
       dispose: () => router.dispose(),
-      generate: async <T,>(request: GenerateRequest<T>): Promise<GenerateResult<T>> => {
+      generate: async <T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> => {
         capture.request = { messages: request.messages, context: request.context ?? [] };
         const result = await router.generate(request);
         capture.last = result;
-        const usage = result.usage ? { prompt_tokens: result.usage.promptTokens, cached_tokens: result.usage.reusedPrefixTokens, completion_tokens: result.usage.completionTokens, estimated: result.usage.estimated === true } : null;
-        capture.attempts.push(result.ok ? { ok: true, code: null, message: null, usage } : { ok: false, code: result.error.code, message: result.error.message, usage });
+        const usage = result.usage
+          ? {
+              prompt_tokens: result.usage.promptTokens,
+              cached_tokens: result.usage.reusedPrefixTokens,
+              completion_tokens: result.usage.completionTokens,
+              estimated: result.usage.estimated === true,
+            }
+          : null;
+        capture.attempts.push(
+          result.ok
+            ? { ok: true, code: null, message: null, usage }
+            : { ok: false, code: result.error.code, message: result.error.message, usage },
+        );
         return result;
       },
     },
@@ -77,15 +94,28 @@ export function buildCallRecord(capture: CallCapture, facts: CallFacts, redact: 
     const text = redact(part.text);
     const keep = Math.max(0, Math.min(PART_CHARS, budget.left, text.length));
     budget.left -= keep;
-    return { field: null, gate: null, path: null, kind: null, ...part, text: text.slice(0, keep), cut: text.length - keep };
+    return {
+      field: null,
+      gate: null,
+      path: null,
+      kind: null,
+      ...part,
+      text: text.slice(0, keep),
+      cut: text.length - keep,
+    };
   };
   const request = capture.request;
   const firstUser = request?.messages.findIndex((message) => message.role === 'user') ?? -1;
   const messages: CallMessage[] = (request?.messages ?? []).map((message, index) => ({
     role: message.role,
-    parts: index === firstUser ? inputParts(message.content, capture.input, facts.feedback).map(bounded) : [bounded({ source: otherSource(message), text: message.content })],
+    parts:
+      index === firstUser
+        ? inputParts(message.content, capture.input, facts.feedback).map(bounded)
+        : [bounded({ source: otherSource(message), text: message.content })],
   }));
-  const context = (request?.context ?? []).map((item) => bounded({ source: 'context', ...whereFrom(item.id, facts.report), text: item.text }));
+  const context = (request?.context ?? []).map((item) =>
+    bounded({ source: 'context', ...whereFrom(item.id, facts.report), text: item.text }),
+  );
   const raw = capture.last?.raw ?? null;
   const answerText = raw === null ? null : redact(raw);
   const answerKeep = answerText === null ? 0 : Math.min(PART_CHARS, answerText.length);
@@ -106,8 +136,16 @@ export function buildCallRecord(capture: CallCapture, facts: CallFacts, redact: 
       code: facts.error?.code ?? null,
       message: facts.error ? redact(facts.error.message) : null,
     },
-    attempts: capture.attempts.map((attempt) => ({ ...attempt, message: attempt.message === null ? null : redact(attempt.message) })),
-    usage: { prompt_tokens: facts.usage.prompt_tokens, completion_tokens: facts.usage.completion_tokens, cached_tokens: facts.usage.cached_tokens ?? 0, estimated: facts.usage.estimated === true },
+    attempts: capture.attempts.map((attempt) => ({
+      ...attempt,
+      message: attempt.message === null ? null : redact(attempt.message),
+    })),
+    usage: {
+      prompt_tokens: facts.usage.prompt_tokens,
+      completion_tokens: facts.usage.completion_tokens,
+      cached_tokens: facts.usage.cached_tokens ?? 0,
+      estimated: facts.usage.estimated === true,
+    },
   });
 }
 
@@ -121,7 +159,8 @@ export function writeCallRecord(runDir: string, record: AgentCallRecord): void {
 type PartDraft = Pick<CallPart, 'source' | 'text'> & Partial<CallPart>;
 
 /** A Scout's conversation after its first message: its own actions, and what its tools answered. */
-const otherSource = (message: ChatMessage): CallPartSource => (message.role === 'system' ? 'prompt' : message.role === 'assistant' ? 'answer' : 'tool');
+const otherSource = (message: ChatMessage): CallPartSource =>
+  message.role === 'system' ? 'prompt' : message.role === 'assistant' ? 'answer' : 'tool';
 
 /**
  * The role's input message, with the fields other people wrote lifted out into parts that say who
@@ -142,11 +181,13 @@ function liftedParts(field: (typeof LIFTED_FIELDS)[number], value: string, feedb
   if (field === 'supervisor_note') return [{ source: 'supervisor', field, text: value }];
   // The parts are used only when they are what was sent: test output cut to fit the window is not.
   const parts = feedback?.parts;
-  if (parts && parts.map((part) => part.text).join('\n') === value) return parts.map((part) => ({ source: part.source, gate: part.gate, field, text: part.text }));
+  if (parts && parts.map((part) => part.text).join('\n') === value)
+    return parts.map((part) => ({ source: part.source, gate: part.gate, field, text: part.text }));
   // Cut to fit: one writer's words are still theirs, several writers' can no longer be told apart.
   const sources = new Set(parts?.map((part) => part.source));
   const [only] = sources;
-  if (parts && only !== undefined) return [{ source: sources.size === 1 ? only : 'mixed', gate: parts[0]?.gate ?? null, field, text: value }];
+  if (parts && only !== undefined)
+    return [{ source: sources.size === 1 ? only : 'mixed', gate: parts[0]?.gate ?? null, field, text: value }];
   return [{ source: feedbackSource(feedback?.kind), field, text: value }];
 }
 
@@ -165,7 +206,13 @@ function feedbackSource(kind: Feedback['kind'] | undefined): CallPartSource {
   }
 }
 
-const KIND_OF_PREFIX: Record<string, string> = { file: 'file', excerpt: 'excerpt', map: 'map', paths: 'map', kb: 'note' };
+const KIND_OF_PREFIX: Record<string, string> = {
+  file: 'file',
+  excerpt: 'excerpt',
+  map: 'map',
+  paths: 'map',
+  kb: 'note',
+};
 
 /** A context item's path and kind: from its call's context report, else from its id (`file:src/a.py`). */
 function whereFrom(id: string, report: ContextReport | null): { path: string; kind: string } {

@@ -5,7 +5,13 @@ import type { PlannedEditSet } from '../workspace/types';
 
 /** Repo files a test output names in its frames (`lib/a.js:12`, `tests/test_a.py::test_b`). */
 function framedFiles(text: string): string[] {
-  return [...new Set([...text.matchAll(/(?:^|[\s("'])((?:[\w.-]+\/)*[\w.-]+\.(?:[cm]?[jt]sx?|py|go|rs|rb|java))(?::\d+|::)/g)].map((match) => match[1] ?? ''))].filter(Boolean);
+  return [
+    ...new Set(
+      [...text.matchAll(/(?:^|[\s("'])((?:[\w.-]+\/)*[\w.-]+\.(?:[cm]?[jt]sx?|py|go|rs|rb|java))(?::\d+|::)/g)].map(
+        (match) => match[1] ?? '',
+      ),
+    ),
+  ].filter(Boolean);
 }
 
 /**
@@ -16,11 +22,21 @@ function framedFiles(text: string): string[] {
 export function scopeEvidence(state: RunState, contextFiles: readonly string[]) {
   const step = currentStep(state);
   const test = state.last_test;
-  const failure = test?.first_failure ? `${test.first_failure.test_id}\n${test.first_failure.message}\n${test.first_failure.location ?? ''}` : '';
+  const failure = test?.first_failure
+    ? `${test.first_failure.test_id}\n${test.first_failure.message}\n${test.first_failure.location ?? ''}`
+    : '';
   const testText = test && !test.passed ? `${failure}\n${test.excerpt}` : '';
   // The plan's artifacts name their files whether or not the writer's context is known.
   const artifacts = (step?.artifacts ?? []).join('\n');
-  const texts = [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? '', artifacts, testText, state.feedback?.text ?? ''].filter((text) => text.trim() !== '');
+  const texts = [
+    state.goal,
+    step?.title ?? '',
+    step?.rationale ?? '',
+    step?.acceptance ?? '',
+    artifacts,
+    testText,
+    state.feedback?.text ?? '',
+  ].filter((text) => text.trim() !== '');
   const named = [...(step?.artifacts ?? []), ...framedFiles(testText), ...contextFiles];
   // No context known (a restarted process) and nothing named: "not known", so no file alone is doubted.
   return { texts, files: contextFiles.length > 0 ? [...new Set(named)] : [] };
@@ -39,10 +55,15 @@ export interface ChangeScope {
   feedback: string | null;
 }
 
-export async function changeScope(state: RunState, planned: PlannedEditSet, contextFiles: readonly string[]): Promise<ChangeScope> {
+export async function changeScope(
+  state: RunState,
+  planned: PlannedEditSet,
+  contextFiles: readonly string[],
+): Promise<ChangeScope> {
   // A change that only creates files is the whole of what the writer did: nothing in it stands beside a
   // fix it could be unrelated to (a copy of an existing file is refused as a duplicate before this).
-  if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null)) return { hunks: 0, unrelated: [], feedback: null };
+  if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null))
+    return { hunks: 0, unrelated: [], feedback: null };
   const hunks = await classifyHunks(planned.changes, scopeEvidence(state, contextFiles));
   return { hunks: hunks.length, unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
 }

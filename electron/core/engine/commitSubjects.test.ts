@@ -24,16 +24,30 @@ async function run(overrides: ConfigOverrides) {
   cleanup.push(remove);
   const base = repo.git('rev-parse', 'HEAD');
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 });
-  const state = await startRun(env, { repoRoot: repo.dir, goal: GOAL, config: resolveRunConfig({ repoRoot: repo.dir }, overrides) });
-  const log = (format: string) => repo.git('log', `--format=${format}%x00`, '--reverse', `${base}..${state.branch ?? ''}`).split('\0\n').map((entry) => entry.replace(/\0$/, '')).filter(Boolean);
+  const state = await startRun(env, {
+    repoRoot: repo.dir,
+    goal: GOAL,
+    config: resolveRunConfig({ repoRoot: repo.dir }, overrides),
+  });
+  const log = (format: string) =>
+    repo
+      .git('log', `--format=${format}%x00`, '--reverse', `${base}..${state.branch ?? ''}`)
+      .split('\0\n')
+      .map((entry) => entry.replace(/\0$/, ''))
+      .filter(Boolean);
   return { state, subjects: log('%s'), bodies: log('%b') };
 }
 
 describe('a long, multi-line goal', () => {
   it("titles a single-task workflow's task with the goal's first line, cut at a word; each commit's body holds the whole goal", async () => {
-    const { state, subjects, bodies } = await run({ workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
+    const { state, subjects, bodies } = await run({
+      workflow: 'retry-loop',
+      model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}`,
+    });
     expect(state.result).toMatchObject({ status: 'complete' });
-    expect(state.plans[0]?.steps[0]?.title).toBe('Fix median() in src/stats.js so that it returns the middle value of the…');
+    expect(state.plans[0]?.steps[0]?.title).toBe(
+      'Fix median() in src/stats.js so that it returns the middle value of the…',
+    );
     expect(subjects.length).toBeGreaterThan(0);
     for (const subject of subjects) expect(subject.length).toBeLessThanOrEqual(72);
     expect(subjects[0]).toBe('lathe(T1): Fix median() in src/stats.js so that it returns the middle…');
@@ -43,12 +57,18 @@ describe('a long, multi-line goal', () => {
   it("titles a Planner's task with a blank title by the goal's first line", async () => {
     const outputs = readReplay('js-stats.minimal.json').outputs;
     const planner = outputs[0]?.json as { tasks: { title: string }[] };
-    const blank = { role: 'planner', json: { ...planner, tasks: planner.tasks.map((task, index) => (index === 0 ? { ...task, title: '  ' } : task)) } };
+    const blank = {
+      role: 'planner',
+      json: { ...planner, tasks: planner.tasks.map((task, index) => (index === 0 ? { ...task, title: '  ' } : task)) },
+    };
     const dir = makeTempDir('lathe-replay-');
     cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const model = writeReplay(dir, 'blank-title', [blank, ...outputs.slice(1)]);
     const { state, subjects } = await run({ workflow: 'minimal', model });
     expect(state.result).toMatchObject({ status: 'complete' });
-    expect(subjects).toEqual(['lathe(T1): Fix median() in src/stats.js so that it returns the middle…', 'lathe(T2): Document mean() and median() in README.md']);
+    expect(subjects).toEqual([
+      'lathe(T1): Fix median() in src/stats.js so that it returns the middle…',
+      'lathe(T2): Document mean() and median() in README.md',
+    ]);
   });
 });

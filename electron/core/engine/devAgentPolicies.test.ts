@@ -15,14 +15,28 @@ const setup = runFixturePerTest();
 const devAgentReplay = `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`;
 
 /** A dev-agent run (seed 001) on js-stats with the real layers. */
-async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides = {}, edit: (config: RunConfig) => void = () => {}) {
-  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: devAgentReplay, ...overrides });
+async function run(
+  repo: TempRepo,
+  dataDir: string,
+  overrides: ConfigOverrides = {},
+  edit: (config: RunConfig) => void = () => {},
+) {
+  const config = resolveRunConfig(
+    { repoRoot: repo.dir },
+    { workflow: 'dev-agent', model: devAgentReplay, ...overrides },
+  );
   edit(config);
   const supervisorInputs: string[] = [];
   const deps = createDefaultDeps();
   const createModels = (options: ModelRouterOptions) => {
     const router = deps.createModels(options);
-    return { ...router, generate: <T>(request: GenerateRequest<T>) => (request.role === 'supervisor' && supervisorInputs.push(request.messages.at(-1)?.content ?? ''), router.generate(request)) };
+    return {
+      ...router,
+      generate: <T>(request: GenerateRequest<T>) => (
+        request.role === 'supervisor' && supervisorInputs.push(request.messages.at(-1)?.content ?? ''),
+        router.generate(request)
+      ),
+    };
   };
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...deps, createModels } });
   const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
@@ -51,14 +65,22 @@ describe("seed 001's push (1.7, 1.8)", () => {
     const { repo, dataDir } = setup();
     const { state, log } = await run(repo, dataDir);
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    expect(log.find((event) => event.type === 'push')?.data).toMatchObject({ remote: 'origin', pushed: false, detail: expect.stringContaining('no remote named origin') });
+    expect(log.find((event) => event.type === 'push')?.data).toMatchObject({
+      remote: 'origin',
+      pushed: false,
+      detail: expect.stringContaining('no remote named origin'),
+    });
   });
 
   it('ends the run with exit 2 when the push fails (an unrecoverable git error), and the report says why', async () => {
     const { repo, dataDir } = setup();
     repo.git('remote', 'add', 'origin', path.join(makeTempDir('lathe-gone-'), 'missing.git'));
     const { state, log } = await run(repo, dataDir);
-    expect(state.result).toMatchObject({ status: 'failed', exit_code: 2, reason: expect.stringContaining('could not be pushed to origin') });
+    expect(state.result).toMatchObject({
+      status: 'failed',
+      exit_code: 2,
+      reason: expect.stringContaining('could not be pushed to origin'),
+    });
     expect(log.filter((event) => event.type === 'run_finished').map((event) => event.data.exit_code)).toEqual([0, 2]);
     const report = fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'report.md'), 'utf8');
     expect(report).toContain('failed (exit 2)');
@@ -99,19 +121,31 @@ describe("seed 001's ShellTool allowlist on the dev-agent path (1.10)", () => {
 
   it('runs a test command the allowlist allows', async () => {
     const { repo, dataDir } = setup();
-    const { state } = await run(repo, dataDir, { testCommand: ['node', '--test'], shellAllowlist: ['npm test', 'node --test'] });
+    const { state } = await run(repo, dataDir, {
+      testCommand: ['node', '--test'],
+      shellAllowlist: ['npm test', 'node --test'],
+    });
     expect(state.result?.status).toBe('complete');
   });
 
-  it("reports a rejected verification tool in the test result the Supervisor reviews, and never runs it", async () => {
+  it('reports a rejected verification tool in the test result the Supervisor reviews, and never runs it', async () => {
     const { repo, dataDir } = setup();
     const marker = path.join(makeTempDir('lathe-marker-'), 'ran');
     const { state, log, supervisorInputs } = await run(repo, dataDir, {}, (config) => {
-      config.extra_verification = [{ name: 'sneaky', argv: ['sh', '-c', `touch ${marker}`], required: false, timeout_ms: null }];
+      config.extra_verification = [
+        { name: 'sneaky', argv: ['sh', '-c', `touch ${marker}`], required: false, timeout_ms: null },
+      ];
     });
     expect(state.result?.status).toBe('complete');
-    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as { name: string; status: string; reason: string | null }[];
-    expect(tools.find((tool) => tool.name === 'sneaky')).toMatchObject({ status: 'INFRA_ERROR', reason: expect.stringContaining('rejected by the allowlist: sh is not in the allowlist') });
+    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as {
+      name: string;
+      status: string;
+      reason: string | null;
+    }[];
+    expect(tools.find((tool) => tool.name === 'sneaky')).toMatchObject({
+      status: 'INFRA_ERROR',
+      reason: expect.stringContaining('rejected by the allowlist: sh is not in the allowlist'),
+    });
     expect(fs.existsSync(marker)).toBe(false);
     // The step gate's Supervisor is told, with the reason.
     expect(supervisorInputs[0]).toContain('rejected by the allowlist: sh is not in the allowlist');

@@ -19,7 +19,8 @@ import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
  * that filled the disk ended `ENOSPC … [INTERNAL]`, the run listed `running`, the suite's file left.
  */
 
-const ENOSPC = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+const ENOSPC = () =>
+  Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 
 describe('the run store on a full disk (injected ENOSPC)', () => {
   let repo: TempRepo;
@@ -28,7 +29,14 @@ describe('the run store on a full disk (injected ENOSPC)', () => {
     repo.remove();
   });
   const state = (runId: string) =>
-    initialState({ runId, goal: 'g', goalHash: 'sha256:x', config: resolveRunConfig({ repoRoot: repo.dir }, {}), now: new Date(0).toISOString(), nowMs: 0 });
+    initialState({
+      runId,
+      goal: 'g',
+      goalHash: 'sha256:x',
+      config: resolveRunConfig({ repoRoot: repo.dir }, {}),
+      now: new Date(0).toISOString(),
+      nowMs: 0,
+    });
 
   it('takes back an event cut short, names the run folder, and goes on with the next seq once there is space', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
@@ -53,7 +61,10 @@ describe('the run store on a full disk (injected ENOSPC)', () => {
     expect((failure as LatheError).message).toContain(`the disk holding ${store.dir} is full`);
     expect(fs.readFileSync(path.join(store.dir, 'log.jsonl'), 'utf8').endsWith('\n')).toBe(true);
     store.append({ role: 'engine', type: 'warning', data: { message: 'third' } });
-    expect(readLog(path.join(store.dir, 'log.jsonl')).map((event) => [event.seq, event.data.message])).toEqual([[1, 'first'], [2, 'third']]);
+    expect(readLog(path.join(store.dir, 'log.jsonl')).map((event) => [event.seq, event.data.message])).toEqual([
+      [1, 'first'],
+      [2, 'third'],
+    ]);
   });
 
   it('keeps the old state and no temp file when the new one cannot be written', () => {
@@ -63,14 +74,24 @@ describe('the run store on a full disk (injected ENOSPC)', () => {
     vi.spyOn(fs, 'writeFileSync').mockImplementationOnce(() => {
       throw ENOSPC();
     });
-    expect(() => store.saveState({ ...state('r1'), phase: 'planning' })).toThrow(expect.objectContaining({ code: 'DISK_FULL' }));
+    expect(() => store.saveState({ ...state('r1'), phase: 'planning' })).toThrow(
+      expect.objectContaining({ code: 'DISK_FULL' }),
+    );
     expect(fs.readdirSync(store.dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(RunStore.readState(repo.dir, 'r1').phase).toBe('preparing');
   });
 
   it('reads git\'s "No space left on device" as a full disk', () => {
-    expect(isDiskFull(new LatheError('GIT_FAILED', 'git worktree add failed', { stderr: 'fatal: write error: No space left on device' }))).toBe(true);
-    expect(isDiskFull(new LatheError('GIT_FAILED', 'git worktree add failed', { stderr: 'fatal: not a git repository' }))).toBe(false);
+    expect(
+      isDiskFull(
+        new LatheError('GIT_FAILED', 'git worktree add failed', {
+          stderr: 'fatal: write error: No space left on device',
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      isDiskFull(new LatheError('GIT_FAILED', 'git worktree add failed', { stderr: 'fatal: not a git repository' })),
+    ).toBe(false);
   });
 });
 
@@ -83,15 +104,35 @@ function exampleOn(disk: SmallDisk): { repo: string; env: NodeJS.ProcessEnv } {
   const repo = path.join(disk.dir, 'repo');
   fs.cpSync(source.dir, repo, { recursive: true });
   source.remove();
-  return { repo, env: { LATHE_HOME: path.join(disk.dir, 'home'), LATHE_WORKTREE_ROOT: path.join(disk.dir, 'worktrees') } };
+  return {
+    repo,
+    env: { LATHE_HOME: path.join(disk.dir, 'home'), LATHE_WORKTREE_ROOT: path.join(disk.dir, 'worktrees') },
+  };
 }
 
 const MODEL = `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`;
-const runArgs = (repo: string, extra: string[] = []) => ['run', '--repo', repo, '--goal', 'fix median', '--workflow', 'minimal', '--model', MODEL, '--json', ...extra];
+const runArgs = (repo: string, extra: string[] = []) => [
+  'run',
+  '--repo',
+  repo,
+  '--goal',
+  'fix median',
+  '--workflow',
+  'minimal',
+  '--model',
+  MODEL,
+  '--json',
+  ...extra,
+];
 const runsOf = async (repo: string, env: NodeJS.ProcessEnv) =>
-  JSON.parse((await runLathe(['runs', '--repo', repo, '--json'], { env })).stdout) as { runId: string; status: string; resumable: boolean }[];
+  JSON.parse((await runLathe(['runs', '--repo', repo, '--json'], { env })).stdout) as {
+    runId: string;
+    status: string;
+    resumable: boolean;
+  }[];
 const lathBranches = (repo: string) => gitIn(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/lathe');
-const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { status?: string; run_id?: string };
+const lastJson = (stdout: string) =>
+  JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { status?: string; run_id?: string };
 
 describe.skipIf(!mountable)('a full disk, for real (a small tmpfs; needs root)', () => {
   const disks: SmallDisk[] = [];
@@ -111,12 +152,16 @@ describe.skipIf(!mountable)('a full disk, for real (a small tmpfs; needs root)',
     const command = `sh -c 'node --test test/; if [ -e "$(git rev-parse --git-common-dir)/hungry" ]; then head -c 100000000 /dev/zero > fill.bin; fi'`;
     const result = await runLathe(runArgs(repo, ['--test-command', command]), { env });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/the disk holding \S+worktrees\S* filled up while the test command ran; what it wrote in the run's folder was undone/);
+    expect(result.stderr).toMatch(
+      /the disk holding \S+worktrees\S* filled up while the test command ran; what it wrote in the run's folder was undone/,
+    );
     expect(result.stderr).toContain('[DISK_FULL]');
     const [run] = await runsOf(repo, env);
     expect(run).toMatchObject({ status: 'aborted', resumable: true });
     const worktrees = path.join(disk.dir, 'worktrees');
-    expect(fs.readdirSync(worktrees, { recursive: true }).filter((name) => String(name).endsWith('fill.bin'))).toEqual([]);
+    expect(fs.readdirSync(worktrees, { recursive: true }).filter((name) => String(name).endsWith('fill.bin'))).toEqual(
+      [],
+    );
     expect(fs.statfsSync(disk.dir).bavail * fs.statfsSync(disk.dir).bsize).toBeGreaterThan(DISK_BYTES / 2);
 
     fs.rmSync(hungry);
@@ -132,7 +177,9 @@ describe.skipIf(!mountable)('a full disk, for real (a small tmpfs; needs root)',
     const result = await runLathe(runArgs(repo), { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/cannot start: the disk holding \S+ is full .*nothing was created \[DISK_FULL\]/);
-    expect(fs.existsSync(path.join(repo, '.lathe', 'runs')) ? fs.readdirSync(path.join(repo, '.lathe', 'runs')) : []).toEqual([]);
+    expect(
+      fs.existsSync(path.join(repo, '.lathe', 'runs')) ? fs.readdirSync(path.join(repo, '.lathe', 'runs')) : [],
+    ).toEqual([]);
     expect(lathBranches(repo)).toBe('');
     disk.free();
     const again = await runLathe(runArgs(repo), { env });
@@ -152,55 +199,71 @@ describe.skipIf(!mountable)('a full disk, for real (a small tmpfs; needs root)',
     const [run] = await runsOf(repo, env);
     expect(run).toMatchObject({ status: 'aborted', resumable: true });
     worktrees.free();
-    const resumed = await runLathe(['run', '--repo', repo, '--resume', run?.runId ?? '', '--json'], { env: { ...env, LATHE_WORKTREE_ROOT: worktrees.dir } });
+    const resumed = await runLathe(['run', '--repo', repo, '--resume', run?.runId ?? '', '--json'], {
+      env: { ...env, LATHE_WORKTREE_ROOT: worktrees.dir },
+    });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(lastJson(resumed.stdout).status).toBe('complete');
   }, 60_000);
 
-  it('the disk fills up at any point of a run: DISK_FULL, nothing half-written, listed resumable, and resumed to the uninterrupted result', async () => {
-    const baselineDisk = smallDisk();
-    const baseline = exampleOn(baselineDisk);
-    const clean = await runLathe(runArgs(baseline.repo), { env: baseline.env });
-    expect(clean.code, clean.stderr).toBe(0);
-    const baselineRun = lastJson(clean.stdout).run_id ?? '';
-    const events = readLog(path.join(baseline.repo, '.lathe', 'runs', baselineRun, 'log.jsonl')).length;
-    const treeOf = (repo: string, runId: string) => {
-      const state = JSON.parse(fs.readFileSync(path.join(repo, '.lathe', 'runs', runId, 'state.json'), 'utf8')) as { branch: string };
-      return gitIn(repo, 'rev-parse', `${state.branch}^{tree}`);
-    };
-    const expectedTree = treeOf(baseline.repo, baselineRun);
-    // `npm run test:soak`: after every event of the run.
-    const points = process.env.LATHE_SOAK === '1' ? Array.from({ length: events }, (_, index) => index + 1) : [1, 3, 5, 8, 12, Math.floor(events / 2), events - 6, events - 2];
-    for (const point of points) {
-      const disk = smallDisk();
-      const { repo, env } = exampleOn(disk);
-      const failed = await runLathe(runArgs(repo), { env: { ...env, LATHE_TEST_FILL_DISK_AT_EVENT: `${point}:${disk.dir}` } });
-      const where = `disk filled after event ${point} of ${events}`;
-      expect(failed.code, `${where}: ${failed.stderr}`).toBe(2);
-      expect(failed.stderr, where).toContain('[DISK_FULL]');
-      expect(failed.stderr, where).toMatch(/the disk holding \/\S+ (is full|filled up)/);
-      const [run] = await runsOf(repo, env);
-      if (!run) {
-        // Full before anything could be recorded: nothing is left, not even a branch.
-        expect(failed.stderr, where).toContain('nothing was created');
-        expect(lathBranches(repo), where).toBe('');
+  it(
+    'the disk fills up at any point of a run: DISK_FULL, nothing half-written, listed resumable, and resumed to the uninterrupted result',
+    async () => {
+      const baselineDisk = smallDisk();
+      const baseline = exampleOn(baselineDisk);
+      const clean = await runLathe(runArgs(baseline.repo), { env: baseline.env });
+      expect(clean.code, clean.stderr).toBe(0);
+      const baselineRun = lastJson(clean.stdout).run_id ?? '';
+      const events = readLog(path.join(baseline.repo, '.lathe', 'runs', baselineRun, 'log.jsonl')).length;
+      const treeOf = (repo: string, runId: string) => {
+        const state = JSON.parse(fs.readFileSync(path.join(repo, '.lathe', 'runs', runId, 'state.json'), 'utf8')) as {
+          branch: string;
+        };
+        return gitIn(repo, 'rev-parse', `${state.branch}^{tree}`);
+      };
+      const expectedTree = treeOf(baseline.repo, baselineRun);
+      // `npm run test:soak`: after every event of the run.
+      const points =
+        process.env.LATHE_SOAK === '1'
+          ? Array.from({ length: events }, (_, index) => index + 1)
+          : [1, 3, 5, 8, 12, Math.floor(events / 2), events - 6, events - 2];
+      for (const point of points) {
+        const disk = smallDisk();
+        const { repo, env } = exampleOn(disk);
+        const failed = await runLathe(runArgs(repo), {
+          env: { ...env, LATHE_TEST_FILL_DISK_AT_EVENT: `${point}:${disk.dir}` },
+        });
+        const where = `disk filled after event ${point} of ${events}`;
+        expect(failed.code, `${where}: ${failed.stderr}`).toBe(2);
+        expect(failed.stderr, where).toContain('[DISK_FULL]');
+        expect(failed.stderr, where).toMatch(/the disk holding \/\S+ (is full|filled up)/);
+        const [run] = await runsOf(repo, env);
+        if (!run) {
+          // Full before anything could be recorded: nothing is left, not even a branch.
+          expect(failed.stderr, where).toContain('nothing was created');
+          expect(lathBranches(repo), where).toBe('');
+          disk.free();
+          continue;
+        }
+        expect(run.status, where).not.toBe('running');
+        const runDir = path.join(repo, '.lathe', 'runs', run.runId ?? '');
+        expect(
+          fs.readdirSync(runDir).filter((name) => name.endsWith('.tmp')),
+          where,
+        ).toEqual([]);
+        expect(fs.readFileSync(path.join(runDir, 'log.jsonl'), 'utf8').endsWith('\n'), where).toBe(true);
+        expect(() => readLog(path.join(runDir, 'log.jsonl')), where).not.toThrow();
+        expect(gitIn(repo, 'status', '--porcelain'), where).toBe('');
         disk.free();
-        continue;
+        if (run.status === 'complete') continue;
+        expect(run.resumable, where).toBe(true);
+        const resumed = await runLathe(['run', '--repo', repo, '--resume', run.runId ?? '', '--json'], { env });
+        expect(resumed.code, `${where}, resumed: ${resumed.stderr}`).toBe(0);
+        expect(treeOf(repo, run.runId ?? ''), where).toBe(expectedTree);
+        disks.splice(disks.indexOf(disk), 1);
+        disk.unmount();
       }
-      expect(run.status, where).not.toBe('running');
-      const runDir = path.join(repo, '.lathe', 'runs', run.runId ?? '');
-      expect(fs.readdirSync(runDir).filter((name) => name.endsWith('.tmp')), where).toEqual([]);
-      expect(fs.readFileSync(path.join(runDir, 'log.jsonl'), 'utf8').endsWith('\n'), where).toBe(true);
-      expect(() => readLog(path.join(runDir, 'log.jsonl')), where).not.toThrow();
-      expect(gitIn(repo, 'status', '--porcelain'), where).toBe('');
-      disk.free();
-      if (run.status === 'complete') continue;
-      expect(run.resumable, where).toBe(true);
-      const resumed = await runLathe(['run', '--repo', repo, '--resume', run.runId ?? '', '--json'], { env });
-      expect(resumed.code, `${where}, resumed: ${resumed.stderr}`).toBe(0);
-      expect(treeOf(repo, run.runId ?? ''), where).toBe(expectedTree);
-      disks.splice(disks.indexOf(disk), 1);
-      disk.unmount();
-    }
-  }, process.env.LATHE_SOAK === '1' ? 60 * 60_000 : 300_000);
+    },
+    process.env.LATHE_SOAK === '1' ? 60 * 60_000 : 300_000,
+  );
 });

@@ -56,20 +56,31 @@ function whitespaceOnlyLines(file: RunDiffFile): number {
 function minimalDiff(diff: RunDiffFile[], commits: RunCommitInfo[]): DoneCheck {
   const netPaths = new Set(diff.map((file) => file.path));
   const total = diff.reduce((sum, file) => sum + file.added + file.removed, 0);
-  const reverted = [...new Set(commits.flatMap((commit) => commit.files.map((file) => file.path)))].filter((path) => !netPaths.has(path)).sort();
-  const churn = diff.map((file) => ({ path: file.path, lines: whitespaceOnlyLines(file) })).filter((file) => file.lines > 0);
+  const reverted = [...new Set(commits.flatMap((commit) => commit.files.map((file) => file.path)))]
+    .filter((path) => !netPaths.has(path))
+    .sort();
+  const churn = diff
+    .map((file) => ({ path: file.path, lines: whitespaceOnlyLines(file) }))
+    .filter((file) => file.lines > 0);
   const problems = [
     ...churn.map((file) => `${file.path}: ${file.lines} line(s) changed only in whitespace`),
     ...(reverted.length > 0 ? [`changed and then changed back: ${reverted.join(', ')}`] : []),
   ];
   const size = `${diff.length} file(s), ${total} line(s) changed`;
   if (diff.length === 0) return { id: 'minimal_diff', ok: false, detail: 'no change was made' };
-  return { id: 'minimal_diff', ok: problems.length === 0, detail: problems.length === 0 ? `${size}; no whitespace-only or reverted changes` : `${size}; ${problems.join('; ')}` };
+  return {
+    id: 'minimal_diff',
+    ok: problems.length === 0,
+    detail:
+      problems.length === 0 ? `${size}; no whitespace-only or reverted changes` : `${size}; ${problems.join('; ')}`,
+  };
 }
 
 /** The changed code files of a net diff (test files aside). */
 export function changedCodeFiles(diff: RunDiffFile[]): string[] {
-  return diff.filter((file) => file.after !== null && !isTestFile(file.path) && CODE_FILE.test(file.path)).map((file) => file.path);
+  return diff
+    .filter((file) => file.after !== null && !isTestFile(file.path) && CODE_FILE.test(file.path))
+    .map((file) => file.path);
 }
 
 /**
@@ -82,19 +93,47 @@ function testsForChange(state: RunState, diff: RunDiffFile[], testedBy: Record<s
   const tests = diff.filter((file) => isTestFile(file.path)).map((file) => file.path);
   const green = state.last_test?.passed === true;
   if (code.length === 0) return { id: 'tests_for_change', ok: true, detail: 'no code changed' };
-  if (tests.length > 0) return { id: 'tests_for_change', ok: true, detail: `tests changed with the code: ${tests.join(', ')}` };
-  const redToGreen = green ? [...new Set(state.failure_history.flatMap((failure) => (failure.first_failure ? [failure.first_failure.split(': ')[0] ?? ''] : [])).filter(Boolean))] : [];
-  if (redToGreen.length > 0) return { id: 'tests_for_change', ok: true, detail: `failing tests now pass: ${redToGreen.join(', ')}` };
+  if (tests.length > 0)
+    return { id: 'tests_for_change', ok: true, detail: `tests changed with the code: ${tests.join(', ')}` };
+  const redToGreen = green
+    ? [
+        ...new Set(
+          state.failure_history
+            .flatMap((failure) => (failure.first_failure ? [failure.first_failure.split(': ')[0] ?? ''] : []))
+            .filter(Boolean),
+        ),
+      ]
+    : [];
+  if (redToGreen.length > 0)
+    return { id: 'tests_for_change', ok: true, detail: `failing tests now pass: ${redToGreen.join(', ')}` };
   const untested = code.filter((file) => (testedBy[file] ?? []).length === 0);
-  if (green && untested.length === 0) return { id: 'tests_for_change', ok: true, detail: `existing tests exercise the change: ${code.map((file) => `${file} ← ${(testedBy[file] ?? []).join(', ')}`).join('; ')}` };
-  return { id: 'tests_for_change', ok: false, detail: `${(untested.length > 0 ? untested : code).join(', ')} changed, but no test changed with it, imports it, or went from failing to passing` };
+  if (green && untested.length === 0)
+    return {
+      id: 'tests_for_change',
+      ok: true,
+      detail: `existing tests exercise the change: ${code.map((file) => `${file} ← ${(testedBy[file] ?? []).join(', ')}`).join('; ')}`,
+    };
+  return {
+    id: 'tests_for_change',
+    ok: false,
+    detail: `${(untested.length > 0 ? untested : code).join(', ')} changed, but no test changed with it, imports it, or went from failing to passing`,
+  };
 }
 
 /** Seed 004's definition of done, each line decided from the run's state, commits and net diff. */
-export function definitionOfDone(state: RunState, commits: RunCommitInfo[], diff: RunDiffFile[], testedBy: Record<string, string[]> = {}): DoneCheck[] {
+export function definitionOfDone(
+  state: RunState,
+  commits: RunCommitInfo[],
+  diff: RunDiffFile[],
+  testedBy: Record<string, string[]> = {},
+): DoneCheck[] {
   const test = state.last_test;
   return [
-    { id: 'verifier_pass', ok: test?.status === 'PASS', detail: test ? `last: ${test.status}` : 'no test run was recorded' },
+    {
+      id: 'verifier_pass',
+      ok: test?.status === 'PASS',
+      detail: test ? `last: ${test.status}` : 'no test run was recorded',
+    },
     minimalDiff(diff, commits),
     testsForChange(state, diff, testedBy),
     { id: 'summary', ok: true, detail: `what changed, why, how verified (run_id ${state.run_id})` },

@@ -21,7 +21,9 @@ function planLines(state: RunState): string[] {
     for (const step of plan.steps) {
       const reason = step.fail_reason ? ` (${shortenAtWord(step.fail_reason, REASON_CHARS)})` : '';
       lines.push(`${indent}- ${step.id} ${shortenAtWord(step.title, 120)}: ${step.status}${reason}`);
-      const sub = step.sub_plan_id ? state.plans.find((candidate) => candidate.plan_id === step.sub_plan_id) : undefined;
+      const sub = step.sub_plan_id
+        ? state.plans.find((candidate) => candidate.plan_id === step.sub_plan_id)
+        : undefined;
       if (sub) walk(sub, `${indent}  `);
     }
   };
@@ -51,6 +53,9 @@ export function earlierRunText(parent: RunState, diff: string, maxChars = EARLIE
   ].join('\n');
   if (diff.trim() === '') return `${head}\n`;
   const room = maxChars - head.length - 40;
-  const body = diff.length <= room ? diff : `${diff.slice(0, Math.max(0, room))}\n… (diff cut: ${diff.length - Math.max(0, room)} more characters)`;
+  const body =
+    diff.length <= room
+      ? diff
+      : `${diff.slice(0, Math.max(0, room))}\n… (diff cut: ${diff.length - Math.max(0, room)} more characters)`;
   return `${head}\n\`\`\`diff\n${body.trimEnd()}\n\`\`\`\n`;
 }

@@ -23,7 +23,12 @@ export interface EngineDeps {
   detectTestCommand(dir: string): Promise<DetectedTestCommand | null>;
   getEditFormat(name: EditFormatName): EditFormat;
   defaultEditPolicy(overrides?: Partial<EditPolicy>): EditPolicy;
-  applyEditSet(workDir: string, planned: PlannedEditSet, policy: EditPolicy, options: ApplyOptions): Promise<AppliedEditSet>;
+  applyEditSet(
+    workDir: string,
+    planned: PlannedEditSet,
+    policy: EditPolicy,
+    options: ApplyOptions,
+  ): Promise<AppliedEditSet>;
   createTools(root: string): ReadOnlyTools;
   createModels(options: ModelRouterOptions): ModelRouter;
   /** Runs `workspace.setup` in a fresh worktree run (once per worktree; skipped in place). */

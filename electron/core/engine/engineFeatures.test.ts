@@ -17,7 +17,12 @@ import type { RunConfig } from '../../../shared/engine/runConfig';
 const setup = runFixturePerTest();
 
 /** Runs with the real layers, recording every prompt the router is sent. */
-async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, edit: (config: RunConfig) => void = () => {}) {
+async function run(
+  repo: TempRepo,
+  dataDir: string,
+  overrides: ConfigOverrides,
+  edit: (config: RunConfig) => void = () => {},
+) {
   const prompts: { role: string; messages: ChatMessage[]; context: string[] }[] = [];
   const deps = createDefaultDeps();
   const config = resolveRunConfig({ repoRoot: repo.dir }, overrides);
@@ -33,7 +38,11 @@ async function run(repo: TempRepo, dataDir: string, overrides: ConfigOverrides, 
         return {
           ...router,
           generate: (request) => {
-            prompts.push({ role: request.role, messages: request.messages, context: (request.context ?? []).map((item) => item.id) });
+            prompts.push({
+              role: request.role,
+              messages: request.messages,
+              context: (request.context ?? []).map((item) => item.id),
+            });
             return router.generate(request);
           },
         };
@@ -67,10 +76,18 @@ describe("seed 002's agent error recovery", () => {
   it('retries a transient model failure with backoff and carries on', async () => {
     const { repo, dataDir } = setup();
     const outputs = readReplay('js-stats.minimal.json').outputs;
-    const model = writeReplay(dataDir, 'flaky', [outputs[0], { role: 'coder', error: 'connection reset' }, { role: 'coder', raw: '{"edits": [' }, ...outputs.slice(1)]);
+    const model = writeReplay(dataDir, 'flaky', [
+      outputs[0],
+      { role: 'coder', error: 'connection reset' },
+      { role: 'coder', raw: '{"edits": [' },
+      ...outputs.slice(1),
+    ]);
     const { state, log } = await run(repo, dataDir, { workflow: 'minimal', model });
     expect(state.result?.status).toBe('complete');
-    expect(log.filter((event) => event.type === 'agent_retry').map((event) => event.data.code)).toEqual(['PROVIDER_ERROR', 'INVALID_OUTPUT']);
+    expect(log.filter((event) => event.type === 'agent_retry').map((event) => event.data.code)).toEqual([
+      'PROVIDER_ERROR',
+      'INVALID_OUTPUT',
+    ]);
     expect(log.find((event) => event.data.raw === '{"edits": [')).toBeDefined();
   });
 
@@ -94,9 +111,14 @@ describe("seed 001's push & PR", () => {
     onTestFinished(() => fs.rmSync(remote, { recursive: true, force: true }));
     repo.git('init', '--quiet', '--bare', remote);
     repo.git('remote', 'add', 'origin', remote);
-    const { state, log } = await run(repo, dataDir, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}` }, (config) => {
-      config.push.remote = 'origin';
-    });
+    const { state, log } = await run(
+      repo,
+      dataDir,
+      { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}` },
+      (config) => {
+        config.push.remote = 'origin';
+      },
+    );
     expect(state.result?.status).toBe('complete');
     expect(log.find((event) => event.type === 'push')?.data).toMatchObject({ remote: 'origin', pushed: true });
     expect(repo.git('--git-dir', remote, 'rev-parse', state.branch ?? '')).toBe(state.commits.at(-1));
@@ -111,23 +133,38 @@ describe("seed 003's spec_hash", () => {
     const { repo, dataDir } = setup();
     const { state } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir });
-    await expect(resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' })).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
-    expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe('complete');
+    await expect(
+      resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'a different goal' }),
+    ).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
+    expect((await resumeRun(env, { repoRoot: repo.dir, runId: state.run_id, goal: 'fix median' })).status).toBe(
+      'complete',
+    );
   });
 
   it('the window passes the goal it resumes, and a changed one is refused (3.11)', async () => {
     const { repo, dataDir } = setup();
     const { state } = await run(repo, dataDir, { workflow: 'minimal', model: minimalReplay });
     const manager = new RunManager({ events: new EventBus(), appRoot: APP_ROOT, dataDir });
-    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'a different goal')).rejects.toMatchObject({ code: 'GOAL_CHANGED' });
-    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'fix median')).resolves.toEqual({ runId: state.run_id });
+    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'a different goal')).rejects.toMatchObject({
+      code: 'GOAL_CHANGED',
+    });
+    await expect(manager.resume(repo.dir, state.run_id, undefined, null, 'fix median')).resolves.toEqual({
+      runId: state.run_id,
+    });
   });
 });
 
 describe('a human gate', () => {
   it('is saved as pending before the event announcing it goes out, so a kill right after it loses no gate', async () => {
     const { repo, dataDir } = setup();
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, gates: { step: 'human' } });
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      {
+        workflow: 'dev-agent',
+        model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`,
+        gates: { step: 'human' },
+      },
+    );
     const seenOnDisk: { gateId: unknown; status: string; gate: string | null }[] = [];
     const env = createEngineEnv({
       appRoot: APP_ROOT,
@@ -145,7 +182,8 @@ describe('a human gate', () => {
     const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
     expect(state.result?.status).toBe('complete');
     expect(seenOnDisk.length).toBeGreaterThan(0);
-    for (const seen of seenOnDisk) expect(seen).toEqual({ gateId: seen.gateId, status: 'waiting_for_gate', gate: seen.gateId });
+    for (const seen of seenOnDisk)
+      expect(seen).toEqual({ gateId: seen.gateId, status: 'waiting_for_gate', gate: seen.gateId });
   });
 });
 
@@ -154,13 +192,25 @@ describe('cancelling a run', () => {
     const { repo, dataDir } = setup();
     const controller = new AbortController();
     const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: minimalReplay });
-    const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, signal: controller.signal, callbacks: { onEvent: (event) => event.type === 'plan' && controller.abort() } });
+    const env = createEngineEnv({
+      appRoot: APP_ROOT,
+      dataDir,
+      retryBackoffMs: 1,
+      signal: controller.signal,
+      callbacks: { onEvent: (event) => event.type === 'plan' && controller.abort() },
+    });
     const stopped = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });
     expect(stopped).toMatchObject({ status: 'aborted', phase: 'coding' });
     const plain = createEngineEnv({ appRoot: APP_ROOT, dataDir });
     const cancelled = await cancelRun(plain, { repoRoot: repo.dir, runId: stopped.run_id });
-    expect(cancelled).toMatchObject({ status: 'aborted', phase: 'finished', result: { reason: 'stopped for good by the user' } });
+    expect(cancelled).toMatchObject({
+      status: 'aborted',
+      phase: 'finished',
+      result: { reason: 'stopped for good by the user' },
+    });
     expect((await resumeRun(plain, { repoRoot: repo.dir, runId: stopped.run_id })).phase).toBe('finished');
-    expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', stopped.run_id, 'report.md'), 'utf8')).toContain('stopped for good by the user');
+    expect(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', stopped.run_id, 'report.md'), 'utf8')).toContain(
+      'stopped for good by the user',
+    );
   });
 });

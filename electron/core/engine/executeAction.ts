@@ -18,7 +18,11 @@ import { setUpWorkspace } from './workspaceSetup';
 import { checkUserEdits, commitUserEdits } from './userEdits';
 
 /** Executes one action's side effect; every failure becomes an outcome, never an exception. */
-export async function executeAction(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
+export async function executeAction(
+  session: RunSession,
+  action: EngineAction,
+  state: RunState,
+): Promise<ActionOutcome> {
   const outcome = await runEffect(session, action, state);
   trackWorkTree(session, action, outcome);
   return outcome;
@@ -38,7 +42,8 @@ function trackWorkTree(session: RunSession, action: EngineAction, outcome: Actio
   else if (action.kind === 'verify') {
     const writes = outcome.kind === 'verified' ? outcome.test.work_dir_writes : undefined;
     if (writes === undefined || (writes !== null && writes.failed.length > 0)) session.markWorkTreeClean(null);
-  } else if (!(action.kind === 'agent' && action.purpose !== 'scout') && action.kind !== 'internal') session.markWorkTreeClean(null);
+  } else if (!(action.kind === 'agent' && action.purpose !== 'scout') && action.kind !== 'internal')
+    session.markWorkTreeClean(null);
 }
 
 /**
@@ -55,14 +60,16 @@ async function followHead(session: RunSession, state: RunState): Promise<void> {
 async function runEffect(session: RunSession, action: EngineAction, state: RunState): Promise<ActionOutcome> {
   try {
     // At the end too: a run that ends right after a rollback leaves its branch where the state says.
-    if (action.kind === 'agent' || action.kind === 'verify' || action.kind === 'finish') await followHead(session, state);
+    if (action.kind === 'agent' || action.kind === 'verify' || action.kind === 'finish')
+      await followHead(session, state);
     switch (action.kind) {
       case 'prepare':
         return await prepare(session, state);
       case 'verify': {
         const test = await runVerification(session.deps, state, {
           artifactRoot: session.artifactRoot,
-          timeoutMs: session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
+          timeoutMs:
+            session.timeoutFor(state, state.config.limits.test_timeout_ms) ?? state.config.limits.test_timeout_ms,
           timeoutFor: (ownMs) => session.timeoutFor(state, ownMs) ?? ownMs,
           signal: session.signal,
           coverage: session.workflow.tester === 'fix_plan' && action.purpose === 'step',
@@ -78,16 +85,34 @@ async function runEffect(session: RunSession, action: EngineAction, state: RunSt
       case 'agent':
         return await callAgent(session, action, state);
       case 'apply':
-        return await applyProposal(session.deps, state, session.workflow.writer, { workTreeClean: session.workTreeKnownClean(state.head), contextFiles: session.writerContextFiles });
+        return await applyProposal(session.deps, state, session.workflow.writer, {
+          workTreeClean: session.workTreeKnownClean(state.head),
+          contextFiles: session.writerContextFiles,
+        });
       case 'await_user': {
         try {
           const decision = await session.waitForGate(action.gate, state);
-          const edit = decision.approved && decision.edits?.length ? await commitUserEdits(session.deps, state, await checkUserEdits(session.deps, state, decision.edits)) : null;
-          return { kind: 'user_decision', gate_id: action.gate.gate_id, approved: decision.approved, comment: decision.comment, feedback: decision.feedback ?? null, ...(edit ? { edit } : {}) };
+          const edit =
+            decision.approved && decision.edits?.length
+              ? await commitUserEdits(session.deps, state, await checkUserEdits(session.deps, state, decision.edits))
+              : null;
+          return {
+            kind: 'user_decision',
+            gate_id: action.gate.gate_id,
+            approved: decision.approved,
+            comment: decision.comment,
+            feedback: decision.feedback ?? null,
+            ...(edit ? { edit } : {}),
+          };
         } catch (error) {
           // Nobody can answer now: the session stops with the gate pending, and a resume asks again.
           // An edit refused here (the window checks it first) leaves the gate pending too: nothing was written.
-          if (isLatheError(error, 'GATE_NEEDS_USER') || isLatheError(error, 'NO_GATE_HANDLER') || isLatheError(error, 'USER_EDIT_REFUSED')) return { kind: 'stopped', reason: 'aborted', detail: error.message };
+          if (
+            isLatheError(error, 'GATE_NEEDS_USER') ||
+            isLatheError(error, 'NO_GATE_HANDLER') ||
+            isLatheError(error, 'USER_EDIT_REFUSED')
+          )
+            return { kind: 'stopped', reason: 'aborted', detail: error.message };
           if (isLatheError(error, 'PAUSED') && !session.signal.aborted) return { kind: 'stopped', reason: 'paused' };
           throw error;
         }
@@ -122,7 +147,13 @@ async function rejectedTestCommand(session: RunSession, state: RunState): Promis
   const argv = state.config.test_command ?? detected?.argv;
   if (!argv) return null;
   const check = checkShellCommand(asNamed(argv, detected?.runner ?? null), allowRules(state));
-  return check.allowed ? null : { kind: 'command_rejected', command: check.command, reason: `${check.reason}; add it to policies.allowlist in lathe.config.yaml to allow it` };
+  return check.allowed
+    ? null
+    : {
+        kind: 'command_rejected',
+        command: check.command,
+        reason: `${check.reason}; add it to policies.allowlist in lathe.config.yaml to allow it`,
+      };
 }
 
 const JS_RUNNERS = new Set(['node-test', 'vitest', 'jest', 'mocha', 'ava', 'jasmine', 'tape', 'uvu']);
@@ -131,7 +162,8 @@ function asNamed(argv: string[], runner: string | null): string[] {
   if (runner !== null && JS_RUNNERS.has(runner)) return ['npm', 'test'];
   if (runner === 'unittest' || runner === 'nose2') return ['pytest'];
   const pytest = argv.findIndex((arg, index) => arg === 'pytest' && argv[index - 1] === '-m');
-  if ((runner === 'pytest' || /(^|\/)python[\d.]*$/.test(argv[0] ?? '')) && pytest > 0) return ['pytest', ...argv.slice(pytest + 1)];
+  if ((runner === 'pytest' || /(^|\/)python[\d.]*$/.test(argv[0] ?? '')) && pytest > 0)
+    return ['pytest', ...argv.slice(pytest + 1)];
   return argv;
 }
 
@@ -159,7 +191,11 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     await deps.git.discardStartedRun(repoRoot, options);
     throw error;
   }
-  const setup = await setUpWorkspace(deps, state, workspace, { log: (event) => session.log(event), runDir: session.store.dir, signal: session.signal });
+  const setup = await setUpWorkspace(deps, state, workspace, {
+    log: (event) => session.log(event),
+    runDir: session.store.dir,
+    signal: session.signal,
+  });
   const setupFailure = setup.failure;
   if (setupFailure && session.signal.aborted) {
     // A setup cut short by Ctrl-C is no failure of the repository's: the half-set-up worktree goes, and a resume prepares again.
@@ -181,11 +217,16 @@ async function prepare(session: RunSession, state: RunState): Promise<ActionOutc
     // The checkout at the base has a manifest the preflight could not see (the user's copy differs): take the fresh worktree back, as for a failed setup.
     // catch-ok: taking the worktree back is cleanup after the failure reported below, which is the one the user needs
     await deps.git.undoRun(workspace).catch(() => undefined);
-    return { kind: 'fatal', code: error.code, message: `cannot tell the test command of the run's checkout: ${error.message}` };
+    return {
+      kind: 'fatal',
+      code: error.code,
+      message: `cannot tell the test command of the run's checkout: ${error.message}`,
+    };
   }
   // A worktree git has just checked out at the base, with no setup command run in it, is the base:
   // the first apply need not reset it. An adopted one (a crash) or the user's own checkout may not be.
-  if (!adopted && workspace.mode === 'worktree' && !settings.setup_command) session.markWorkTreeClean(workspace.baseCommit);
+  if (!adopted && workspace.mode === 'worktree' && !settings.setup_command)
+    session.markWorkTreeClean(workspace.baseCommit);
   return {
     kind: 'prepared',
     workspace,
@@ -206,21 +247,45 @@ function answeredRejection(state: RunState, purpose: AgentPurpose): RejectionRef
   return human?.gate ? { gate: human.gate, step_id: state.current_step_id } : null;
 }
 
-async function callAgent(session: RunSession, action: Extract<EngineAction, { kind: 'agent' }>, state: RunState): Promise<ActionOutcome> {
+async function callAgent(
+  session: RunSession,
+  action: Extract<EngineAction, { kind: 'agent' }>,
+  state: RunState,
+): Promise<ActionOutcome> {
   const spec = agentSpecFor(action.purpose, session.workflow);
-  if (!spec) return { kind: 'agent_failed', role: action.role, purpose: action.purpose, code: 'NO_AGENT', message: `no agent for ${action.purpose}`, calls: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+  if (!spec)
+    return {
+      kind: 'agent_failed',
+      role: action.role,
+      purpose: action.purpose,
+      code: 'NO_AGENT',
+      message: `no agent for ${action.purpose}`,
+      calls: 0,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+    };
   const ctx = await session.agentContext(state);
   const capture = captureCall(session.router);
   const router: ModelRouter = capture.router;
   const call = session.store.nextCall();
   const model = router.specFor(spec.modelRole);
-  session.log({ role: action.role, type: 'agent_call', data: { purpose: action.purpose, model, step_id: state.current_step_id, call } });
+  session.log({
+    role: action.role,
+    type: 'agent_call',
+    data: { purpose: action.purpose, model, step_id: state.current_step_id, call },
+  });
   let report: ContextReport | null = null;
   ctx.onInputBuilt = capture.onInput;
   ctx.onContextBuilt = (built) => {
     report = built;
-    if (action.purpose === 'code') session.writerContextFiles = [...new Set(built.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path))];
-    session.log({ role: action.role, type: 'agent_context', data: { purpose: action.purpose, step_id: state.current_step_id, ...built } });
+    if (action.purpose === 'code')
+      session.writerContextFiles = [
+        ...new Set(built.included.filter((entry) => entry.kind !== 'map').map((entry) => entry.path)),
+      ];
+    session.log({
+      role: action.role,
+      type: 'agent_context',
+      data: { purpose: action.purpose, step_id: state.current_step_id, ...built },
+    });
   };
   const rejection = answeredRejection(state, action.purpose);
   const options = {
@@ -233,24 +298,82 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
     timeoutMs: session.timeoutFor(state, undefined),
     onToken: (text: string) => session.transient({ type: 'token', role: spec.modelRole, text }),
     onRetry: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) =>
-      session.log({ role: action.role, type: 'agent_retry', data: { purpose: action.purpose, attempt: failure.attempt, code: failure.code, message: failure.message, raw: failure.raw?.slice(0, 2000) ?? null } }),
+      session.log({
+        role: action.role,
+        type: 'agent_retry',
+        data: {
+          purpose: action.purpose,
+          attempt: failure.attempt,
+          code: failure.code,
+          message: failure.message,
+          raw: failure.raw?.slice(0, 2000) ?? null,
+        },
+      }),
   };
-  const result = action.purpose === 'scout' ? await scoutQuestion(session, state, ctx, options) : await runAgent(spec, ctx satisfies AgentContext, options);
+  const result =
+    action.purpose === 'scout'
+      ? await scoutQuestion(session, state, ctx, options)
+      : await runAgent(spec, ctx satisfies AgentContext, options);
   if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
-  const facts = { call, role: action.role, purpose: action.purpose, step_id: state.current_step_id, model, feedback: state.feedback, report, usage: result.usage };
-  writeCallRecord(session.store.dir, buildCallRecord(capture, { ...facts, outcome: result.kind, error: result.kind === 'failed' ? { code: result.code, message: result.message } : result.kind === 'declined' ? { code: 'DECLINED', message: result.reason } : null }, session.redact));
+  const facts = {
+    call,
+    role: action.role,
+    purpose: action.purpose,
+    step_id: state.current_step_id,
+    model,
+    feedback: state.feedback,
+    report,
+    usage: result.usage,
+  };
+  writeCallRecord(
+    session.store.dir,
+    buildCallRecord(
+      capture,
+      {
+        ...facts,
+        outcome: result.kind,
+        error:
+          result.kind === 'failed'
+            ? { code: result.code, message: result.message }
+            : result.kind === 'declined'
+              ? { code: 'DECLINED', message: result.reason }
+              : null,
+      },
+      session.redact,
+    ),
+  );
   const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
   switch (result.kind) {
     case 'output': {
-      session.log({ role: action.role, type: 'agent_output', data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls, call } });
+      session.log({
+        role: action.role,
+        type: 'agent_output',
+        data: { purpose: action.purpose, output: result.output, usage: result.usage, calls: result.calls, call },
+      });
       // The one place an answer becomes a typed outcome; the transitions never look at it untyped.
-      const typed = agentOutputOutcome(action.purpose, result.output, { role: action.role, calls: result.calls, usage: result.usage });
-      return 'invalid' in typed ? { kind: 'agent_failed', ...base, code: 'INVALID_OUTPUT', message: `the answer did not match its schema: ${typed.invalid}` } : typed;
+      const typed = agentOutputOutcome(action.purpose, result.output, {
+        role: action.role,
+        calls: result.calls,
+        usage: result.usage,
+      });
+      return 'invalid' in typed
+        ? {
+            kind: 'agent_failed',
+            ...base,
+            code: 'INVALID_OUTPUT',
+            message: `the answer did not match its schema: ${typed.invalid}`,
+          }
+        : typed;
     }
     case 'declined':
       return { kind: 'agent_declined', ...base, reason: result.reason };
     case 'failed':
-      if (result.raw) session.log({ role: action.role, type: 'agent_raw', data: { purpose: action.purpose, raw: result.raw.slice(0, 4000) } });
+      if (result.raw)
+        session.log({
+          role: action.role,
+          type: 'agent_raw',
+          data: { purpose: action.purpose, raw: result.raw.slice(0, 4000) },
+        });
       return { kind: 'agent_failed', ...base, code: result.code, message: result.message };
     default:
       return result satisfies never;
@@ -258,15 +381,51 @@ async function callAgent(session: RunSession, action: Extract<EngineAction, { ki
 }
 
 /** Seed 004: one Scout question through its tool loop, recorded as the next context file. */
-async function scoutQuestion(session: RunSession, state: RunState, ctx: AgentContext, options: RunAgentOptions): Promise<AgentRunResult> {
+async function scoutQuestion(
+  session: RunSession,
+  state: RunState,
+  ctx: AgentContext,
+  options: RunAgentOptions,
+): Promise<AgentRunResult> {
   const question = state.scouting?.brief?.questions[state.scouting.next];
   const allowed = (argv: string[]) => {
-    const verdict = checkShellCommand(argv, state.config.shell_allowlist.map((rule) => rule.trim().split(/\s+/)));
+    const verdict = checkShellCommand(
+      argv,
+      state.config.shell_allowlist.map((rule) => rule.trim().split(/\s+/)),
+    );
     return verdict.allowed ? { allowed: true as const } : { allowed: false as const, reason: verdict.reason };
   };
   const sandbox = scoutSandbox(session.deps, state, session.artifactRoot, allowed, session.signal);
   const result = await runScoutQuestion(ctx, sandbox, options);
-  if (result.kind !== 'answer' || !question) return result.kind === 'answer' ? { kind: 'failed', code: 'NO_QUESTION', message: 'no scout question', raw: null, calls: result.calls, usage: result.usage } : result;
-  const contextFile = recordContext(session.store, state, question.scout, question.question, result.report, result.transcript);
-  return { kind: 'output', output: { scout: question.scout, question: question.question, report: result.report, context_file: contextFile, tool_calls: result.toolCalls }, calls: result.calls, usage: result.usage };
+  if (result.kind !== 'answer' || !question)
+    return result.kind === 'answer'
+      ? {
+          kind: 'failed',
+          code: 'NO_QUESTION',
+          message: 'no scout question',
+          raw: null,
+          calls: result.calls,
+          usage: result.usage,
+        }
+      : result;
+  const contextFile = recordContext(
+    session.store,
+    state,
+    question.scout,
+    question.question,
+    result.report,
+    result.transcript,
+  );
+  return {
+    kind: 'output',
+    output: {
+      scout: question.scout,
+      question: question.question,
+      report: result.report,
+      context_file: contextFile,
+      tool_calls: result.toolCalls,
+    },
+    calls: result.calls,
+    usage: result.usage,
+  };
 }

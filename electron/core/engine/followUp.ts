@@ -26,15 +26,31 @@ const refused = (runId: string, message: string) => new LatheError('FOLLOW_UP_RE
  * anything is created: RUN_NOT_FOUND (no such run), RUN_UNDONE (its branch was removed), or
  * FOLLOW_UP_REFUSED (it never made a branch, is still running, or its branch is gone); all exit 64.
  */
-export async function followUpStart(git: Pick<GitFacade, 'headOf' | 'runPatch'>, repoRoot: string, parentId: string): Promise<FollowUpStart> {
+export async function followUpStart(
+  git: Pick<GitFacade, 'headOf' | 'runPatch'>,
+  repoRoot: string,
+  parentId: string,
+): Promise<FollowUpStart> {
   // Never joined to a path unless it is a run id Lathe could have made.
-  if (!isRunId(parentId)) throw new LatheError('RUN_NOT_FOUND', `no run ${JSON.stringify(parentId.slice(0, 80))} in ${repoRoot} (see \`lathe runs\`)`, { run_id: parentId.slice(0, 80) });
+  if (!isRunId(parentId))
+    throw new LatheError(
+      'RUN_NOT_FOUND',
+      `no run ${JSON.stringify(parentId.slice(0, 80))} in ${repoRoot} (see \`lathe runs\`)`,
+      { run_id: parentId.slice(0, 80) },
+    );
   const parent = RunStore.readState(repoRoot, parentId);
   refuseUndone(parent);
   const workspace = parent.workspace;
-  if (!workspace) throw refused(parentId, `run ${parentId} never made a branch (it ended ${parent.status} before its first step); start a new run instead`);
+  if (!workspace)
+    throw refused(
+      parentId,
+      `run ${parentId} never made a branch (it ended ${parent.status} before its first step); start a new run instead`,
+    );
   if (LIVE.has(parent.status) && parent.phase !== 'finished') {
-    throw refused(parentId, `run ${parentId} is still ${parent.status === 'running' ? 'running' : 'waiting at a gate'}; follow up on it once it has ended (a run whose process died: resume it first)`);
+    throw refused(
+      parentId,
+      `run ${parentId} is still ${parent.status === 'running' ? 'running' : 'waiting at a gate'}; follow up on it once it has ended (a run whose process died: resume it first)`,
+    );
   }
   const startCommit = await headOf(git, parent, workspace);
   const diff = await git.runPatch(workspace, startCommit);
@@ -48,6 +64,9 @@ async function headOf(git: Pick<GitFacade, 'headOf'>, parent: RunState, workspac
     return await git.headOf(workspace);
   } catch (error) {
     if (!isLatheError(error, 'GIT_RUN_BRANCH_MISSING')) throw error;
-    throw refused(parent.run_id, `the branch ${workspace.branch} of run ${parent.run_id} is gone (pruned or deleted), so there is nothing to continue from; start a new run instead`);
+    throw refused(
+      parent.run_id,
+      `the branch ${workspace.branch} of run ${parent.run_id} is gone (pruned or deleted), so there is nothing to continue from; start a new run instead`,
+    );
   }
 }

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeGitPath } from '../../../shared/gitPath';
 import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
-import { HOSTILE_LINK, HOSTILE_NAMES, hex, namesOnDisk, treeRecords, writeHostileNames } from '../../../test-support/hostileNames';
+import {
+  HOSTILE_LINK,
+  HOSTILE_NAMES,
+  hex,
+  namesOnDisk,
+  treeRecords,
+  writeHostileNames,
+} from '../../../test-support/hostileNames';
 import { runLathe } from '../../../test-support/runCli';
 import { makeTempDir } from '../../../test-support/tempRepo';
 import { readLog } from './runStore';
@@ -24,29 +31,57 @@ describe('a repository with hostile file names, through the command line', () =>
       writeHostileNames(repo.dir);
       // A suite that creates a file and rewrites one, both named in bytes that are not UTF-8: the Verifier must undo both under their own names
       // (once the tests pass: at the run's start they fail and the script stops before writing).
-      repo.write('scribble.sh', "node --test test/ || exit 1\nprintf x > \"$(printf 'new\\377.txt')\"\nprintf y >> \"$(printf 'caf\\351.txt')\"\n");
+      repo.write(
+        'scribble.sh',
+        'node --test test/ || exit 1\nprintf x > "$(printf \'new\\377.txt\')"\nprintf y >> "$(printf \'caf\\351.txt\')"\n',
+      );
       repo.commitAll('hostile names');
       const base = treeRecords(repo.dir, 'HEAD');
       const diskBefore = namesOnDisk(repo.dir);
       // `node --test` with no argument walks the whole folder and trips on a name that is not UTF-8 (Node's own limit).
-      const args = ['run', '--repo', repo.dir, '--goal', 'fix median', '--workflow', 'minimal', '--model', `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`, '--test-command', 'sh scribble.sh', '--json'];
+      const args = [
+        'run',
+        '--repo',
+        repo.dir,
+        '--goal',
+        'fix median',
+        '--workflow',
+        'minimal',
+        '--model',
+        `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`,
+        '--test-command',
+        'sh scribble.sh',
+        '--json',
+      ];
       const result = await runLathe(args, { env: { LATHE_HOME: home } });
       expect(result.code, result.stderr).toBe(0);
-      const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as { run_id: string; branch: string; commits: string[] };
+      const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as {
+        run_id: string;
+        branch: string;
+        commits: string[];
+      };
       expect(summary.commits.length).toBeGreaterThan(0);
       for (const commit of summary.commits) {
         const tree = treeRecords(repo.dir, commit);
-        for (const name of [...HOSTILE_NAMES, HOSTILE_LINK].map(hex)) expect(tree.get(name), Buffer.from(name, 'hex').toString('latin1')).toBe(base.get(name));
+        for (const name of [...HOSTILE_NAMES, HOSTILE_LINK].map(hex))
+          expect(tree.get(name), Buffer.from(name, 'hex').toString('latin1')).toBe(base.get(name));
       }
-      expect(repo.git('diff', '--name-only', 'HEAD', summary.branch).split('\n').sort()).toEqual(['README.md', 'src/stats.js']);
+      expect(repo.git('diff', '--name-only', 'HEAD', summary.branch).split('\n').sort()).toEqual([
+        'README.md',
+        'src/stats.js',
+      ]);
       const writes = readLog(path.join(repo.dir, '.lathe', 'runs', summary.run_id, 'log.jsonl'))
         .filter((event) => event.type === 'test_result' && event.data.purpose === 'step')
         .map((event) => event.data.work_dir_writes as { restored: string[]; removed: string[]; failed: string[] });
       expect(writes.length).toBeGreaterThan(0);
       for (const write of writes) {
         expect(write.failed).toEqual([]);
-        expect(write.restored.map((name) => Buffer.from(encodeGitPath(name)).toString('latin1'))).toContain('caf\xe9.txt');
-        expect(write.removed.map((name) => Buffer.from(encodeGitPath(name)).toString('latin1'))).toContain('new\xff.txt');
+        expect(write.restored.map((name) => Buffer.from(encodeGitPath(name)).toString('latin1'))).toContain(
+          'caf\xe9.txt',
+        );
+        expect(write.removed.map((name) => Buffer.from(encodeGitPath(name)).toString('latin1'))).toContain(
+          'new\xff.txt',
+        );
       }
 
       const undone = await runLathe(['undo', '--repo', repo.dir, summary.run_id], { env: { LATHE_HOME: home } });

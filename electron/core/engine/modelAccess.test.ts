@@ -22,7 +22,11 @@ beforeAll(async () => {
     request.on('end', () => {
       seen.push(request.headers.authorization);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }] }));
+      response.end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content: '{}' }, finish_reason: 'stop' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, REMOTE, resolve));
@@ -37,7 +41,10 @@ async function runAgainstRemote(configYaml: string | null, goal = 'fix median') 
     repo.commitAll('configure the model server');
   }
   seen.length = 0;
-  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `openai:http://${REMOTE}:${port}/v1#big-model` });
+  const config = resolveRunConfig(
+    { repoRoot: repo.dir },
+    { workflow: 'minimal', model: `openai:http://${REMOTE}:${port}/v1#big-model` },
+  );
   config.limits.agent_retries = 0;
   const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: createDefaultDeps() });
   const state = await startRun(env, { repoRoot: repo.dir, goal, config });
@@ -53,24 +60,31 @@ describe("a run's model server on another host", () => {
   it('is reached with the bearer token from the variable models.token_env names', async () => {
     process.env.LATHE_TEST_TEAM_TOKEN = 'from-the-env';
     try {
-      const { state } = await runAgainstRemote(`models:\n  allow_hosts: [${REMOTE}]\n  token_env: LATHE_TEST_TEAM_TOKEN\n`);
+      const { state } = await runAgainstRemote(
+        `models:\n  allow_hosts: [${REMOTE}]\n  token_env: LATHE_TEST_TEAM_TOKEN\n`,
+      );
       expect(seen.length).toBeGreaterThan(0);
       expect(new Set(seen)).toEqual(new Set(['Bearer from-the-env']));
       // The token is read from the environment at each call: never written into the run's files.
       const runDir = path.join(state.workspace?.repoRoot ?? '', '.lathe', 'runs', state.run_id);
-      for (const name of fs.readdirSync(runDir, { recursive: true, encoding: 'utf8' })) if (fs.statSync(path.join(runDir, name)).isFile()) expect(fs.readFileSync(path.join(runDir, name), 'utf8')).not.toContain('from-the-env');
+      for (const name of fs.readdirSync(runDir, { recursive: true, encoding: 'utf8' }))
+        if (fs.statSync(path.join(runDir, name)).isFile())
+          expect(fs.readFileSync(path.join(runDir, name), 'utf8')).not.toContain('from-the-env');
     } finally {
       delete process.env.LATHE_TEST_TEAM_TOKEN;
     }
   });
 
-  it("records its calls with the token, secret environment values and API keys redacted", async () => {
+  it('records its calls with the token, secret environment values and API keys redacted', async () => {
     process.env.LATHE_TEST_TEAM_TOKEN = 'team-token-0123456789';
     process.env.LATHE_TEST_API_KEY = 'env-secret-abcdef';
     const key = 'sk-proj0123456789abcdefghij';
     try {
       const goal = `fix median; the service key is ${key}, the team token team-token-0123456789 and the other env-secret-abcdef`;
-      const { state, log } = await runAgainstRemote(`models:\n  allow_hosts: [${REMOTE}]\n  token_env: LATHE_TEST_TEAM_TOKEN\n`, goal);
+      const { state, log } = await runAgainstRemote(
+        `models:\n  allow_hosts: [${REMOTE}]\n  token_env: LATHE_TEST_TEAM_TOKEN\n`,
+        goal,
+      );
       const callsDir = path.join(state.workspace?.repoRoot ?? '', '.lathe', 'runs', state.run_id, 'calls');
       const files = fs.readdirSync(callsDir);
       expect(files).toHaveLength(log.filter((event) => event.type === 'agent_call').length);
@@ -78,7 +92,8 @@ describe("a run's model server on another host", () => {
       for (const name of files) {
         const text = fs.readFileSync(path.join(callsDir, name), 'utf8');
         expect(text).toContain('[redacted]');
-        for (const secret of [key, 'team-token-0123456789', 'env-secret-abcdef', 'Bearer team']) expect(text).not.toContain(secret);
+        for (const secret of [key, 'team-token-0123456789', 'env-secret-abcdef', 'Bearer team'])
+          expect(text).not.toContain(secret);
       }
     } finally {
       delete process.env.LATHE_TEST_TEAM_TOKEN;

@@ -48,21 +48,49 @@ function footprint(repo: TempRepo) {
 function capture(home: string): { io: CliIo; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd: home }, out, err };
+  return {
+    io: { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd: home },
+    out,
+    err,
+  };
 }
 
 describe('lathe run refuses bad input before it creates anything (exit 64)', () => {
   const home = () => tempDir('lathe-home-');
   const cases: [string, (dir: string) => string[], RegExp][] = [
-    ['a missing GGUF', (dir) => ['--goal', 'fix median', '--model', `llama:${path.join(dir, 'absent.gguf')}`], /no model file at .*absent\.gguf.*\[MODEL_NOT_FOUND\]/],
-    ['a junk GGUF', (dir) => ['--goal', 'fix median', '--model', `llama:${writeJunkGguf(dir)}`], /junk\.gguf cannot be used: not a GGUF file.*\[MODEL_REJECTED\]/],
-    ['a replay file that does not parse', (dir) => ['--goal', 'fix median', '--model', writeReplay(dir, 'broken', [{ role: 'planner' }])], /outputs\[0\] must have exactly one of json, raw, error.*\[BAD_REPLAY_FILE\]/],
-    ['a missing replay file', (dir) => ['--goal', 'fix median', '--model', `replay:${path.join(dir, 'none.json')}`], /cannot read replay file .*none\.json \(ENOENT\).*\[BAD_REPLAY_FILE\]/],
-    ['a host that is not allowed', () => ['--goal', 'fix median', '--model', 'openai:http://192.168.1.20:8080/v1#qwen'], /'192\.168\.1\.20:8080' is another host.*models\.allow_hosts.*\[HOST_NOT_ALLOWED\]/],
+    [
+      'a missing GGUF',
+      (dir) => ['--goal', 'fix median', '--model', `llama:${path.join(dir, 'absent.gguf')}`],
+      /no model file at .*absent\.gguf.*\[MODEL_NOT_FOUND\]/,
+    ],
+    [
+      'a junk GGUF',
+      (dir) => ['--goal', 'fix median', '--model', `llama:${writeJunkGguf(dir)}`],
+      /junk\.gguf cannot be used: not a GGUF file.*\[MODEL_REJECTED\]/,
+    ],
+    [
+      'a replay file that does not parse',
+      (dir) => ['--goal', 'fix median', '--model', writeReplay(dir, 'broken', [{ role: 'planner' }])],
+      /outputs\[0\] must have exactly one of json, raw, error.*\[BAD_REPLAY_FILE\]/,
+    ],
+    [
+      'a missing replay file',
+      (dir) => ['--goal', 'fix median', '--model', `replay:${path.join(dir, 'none.json')}`],
+      /cannot read replay file .*none\.json \(ENOENT\).*\[BAD_REPLAY_FILE\]/,
+    ],
+    [
+      'a host that is not allowed',
+      () => ['--goal', 'fix median', '--model', 'openai:http://192.168.1.20:8080/v1#qwen'],
+      /'192\.168\.1\.20:8080' is another host.*models\.allow_hosts.*\[HOST_NOT_ALLOWED\]/,
+    ],
     ['an empty goal', () => ['--goal', '', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
     ['a goal of spaces', () => ['--goal', '   ', '--model', REPLAY], /the goal is blank.*\[BLANK_GOAL\]/],
     // Issue 29: a 200 KB goal failed mid-run (advice about edit formats), leaving a branch.
-    ['a 200 KB goal', () => ['--goal', 'word '.repeat(40_960), '--model', REPLAY], /the goal is 51200 tokens; the smallest role window is 16384 tokens \(the coder's, 1024 of them kept for its answer\).*\[GOAL_TOO_LONG\]/],
+    [
+      'a 200 KB goal',
+      () => ['--goal', 'word '.repeat(40_960), '--model', REPLAY],
+      /the goal is 51200 tokens; the smallest role window is 16384 tokens \(the coder's, 1024 of them kept for its answer\).*\[GOAL_TOO_LONG\]/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, args, message) => {
@@ -91,12 +119,20 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
   // Decision 75: a package.json that is there but cannot be read is not a missing one; detection must
   // not fall through to the Makefile's `make test` and start the run on the wrong tests.
   it('a repository whose package.json cannot be read, with a Makefile test target past it', async () => {
-    const repo = makeTempRepo({ files: { 'package.json/README': 'a folder where the manifest should be\n', Makefile: 'test:\n\ttrue\n', 'src/a.js': 'export const a = 1;\n' } });
+    const repo = makeTempRepo({
+      files: {
+        'package.json/README': 'a folder where the manifest should be\n',
+        Makefile: 'test:\n\ttrue\n',
+        'src/a.js': 'export const a = 1;\n',
+      },
+    });
     cleanup.push(() => repo.remove());
     const before = footprint(repo);
     const { io, err } = capture(home());
     expect(await runCli(['run', '--repo', repo.dir, '--goal', 'add b', '--model', REPLAY], io)).toBe(64);
-    expect(err.join('\n')).toMatch(/cannot tell the test command: .*package\.json exists but could not be read: EISDIR.*\[TEST_MANIFEST_UNREADABLE\]/);
+    expect(err.join('\n')).toMatch(
+      /cannot tell the test command: .*package\.json exists but could not be read: EISDIR.*\[TEST_MANIFEST_UNREADABLE\]/,
+    );
     expect(err.join('\n')).toContain('nothing was created');
     expect(footprint(repo)).toEqual(before);
     expect(fs.existsSync(path.join(repo.dir, '.lathe'))).toBe(false);
@@ -105,14 +141,24 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
   // The preflight reads the user's copy; the run's checkout is HEAD's. Past the preflight, the same
   // refusal stops the run at prepare and takes the fresh worktree and branch back.
   it("a run whose checkout has a package.json that does not parse, the user's copy fixed but not committed", async () => {
-    const repo = makeTempRepo({ files: { 'package.json': '{"scripts": {"test": "node --test"', Makefile: 'test:\n\ttrue\n', 'src/a.js': 'export const a = 1;\n' } });
+    const repo = makeTempRepo({
+      files: {
+        'package.json': '{"scripts": {"test": "node --test"',
+        Makefile: 'test:\n\ttrue\n',
+        'src/a.js': 'export const a = 1;\n',
+      },
+    });
     cleanup.push(() => repo.remove());
     repo.write('package.json', '{"scripts": {"test": "node --test"}}\n');
     const branches = repo.git('for-each-ref', '--format=%(refname)', 'refs/heads');
     const worktrees = repo.git('worktree', 'list', '--porcelain');
     const { io, out, err } = capture(home());
-    expect(await runCli(['run', '--repo', repo.dir, '--goal', 'add b', '--model', REPLAY, '--allow-dirty'], io)).not.toBe(0);
-    expect([...out, ...err].join('\n')).toMatch(/cannot tell the test command of the run's checkout: .*package\.json exists but could not be read as JSON/);
+    expect(
+      await runCli(['run', '--repo', repo.dir, '--goal', 'add b', '--model', REPLAY, '--allow-dirty'], io),
+    ).not.toBe(0);
+    expect([...out, ...err].join('\n')).toMatch(
+      /cannot tell the test command of the run's checkout: .*package\.json exists but could not be read as JSON/,
+    );
     expect(repo.git('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe(branches);
     expect(repo.git('worktree', 'list', '--porcelain')).toBe(worktrees);
   });
@@ -121,9 +167,28 @@ describe('lathe run refuses bad input before it creates anything (exit 64)', () 
     const repo = exampleRepo();
     const dir = home();
     const { io, err } = capture(dir);
-    expect(await runCli(['run', '--repo', repo.dir, '--goal', ' ', '--model', `llama:${writeJunkGguf(dir)}`, '--role-model', `coder=llama:${path.join(dir, 'none.gguf')}`], io)).toBe(64);
+    expect(
+      await runCli(
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--goal',
+          ' ',
+          '--model',
+          `llama:${writeJunkGguf(dir)}`,
+          '--role-model',
+          `coder=llama:${path.join(dir, 'none.gguf')}`,
+        ],
+        io,
+      ),
+    ).toBe(64);
     const lines = err.join('\n').split('\n');
-    expect(lines.filter((line) => line.startsWith('  - ')).map((line) => /\[(\w+)\]$/.exec(line)?.[1])).toEqual(['BLANK_GOAL', 'MODEL_NOT_FOUND', 'MODEL_REJECTED']);
+    expect(lines.filter((line) => line.startsWith('  - ')).map((line) => /\[(\w+)\]$/.exec(line)?.[1])).toEqual([
+      'BLANK_GOAL',
+      'MODEL_NOT_FOUND',
+      'MODEL_REJECTED',
+    ]);
     expect(lines.find((line) => line.includes('MODEL_REJECTED'))).toContain('(model of planner, tester)');
   });
 });
@@ -138,9 +203,19 @@ describe('the goal must fit the smallest window of the roles the run calls', () 
     return resolved;
   };
 
-  it("names the role with the least room, by its configured context_size", () => {
+  it('names the role with the least room, by its configured context_size', () => {
     const problems = checkGoalSize('x'.repeat(8_000), WORKFLOWS.minimal, config({ tester: 2_048, planner: 32_768 }));
-    expect(problems).toEqual([{ code: 'GOAL_TOO_LONG', field: 'goal', roles: ['tester'], spec: REPLAY, message: expect.stringMatching(/^the goal is 2000 tokens; the smallest role window is 2048 tokens \(the tester's/) }]);
+    expect(problems).toEqual([
+      {
+        code: 'GOAL_TOO_LONG',
+        field: 'goal',
+        roles: ['tester'],
+        spec: REPLAY,
+        message: expect.stringMatching(
+          /^the goal is 2000 tokens; the smallest role window is 2048 tokens \(the tester's/,
+        ),
+      },
+    ]);
   });
 
   it('lets a goal through that fits beside every answer', () => {
@@ -172,8 +247,12 @@ describe('lathe demo and lathe eval use the same checks', () => {
   it('eval with a junk GGUF exits 64 naming MODEL_REJECTED before any task runs', async () => {
     const dir = tempDir('lathe-home-');
     const { io, err, out } = capture(dir);
-    expect(await runCli(['eval', '--tasks', 'py-roman', '--model', `llama:${writeJunkGguf(dir)}`, '--out', 'report'], io)).toBe(64);
-    expect(err.join('\n')).toMatch(/junk\.gguf cannot be used: not a GGUF file .*needed for task py-roman \[MODEL_REJECTED\]/);
+    expect(
+      await runCli(['eval', '--tasks', 'py-roman', '--model', `llama:${writeJunkGguf(dir)}`, '--out', 'report'], io),
+    ).toBe(64);
+    expect(err.join('\n')).toMatch(
+      /junk\.gguf cannot be used: not a GGUF file .*needed for task py-roman \[MODEL_REJECTED\]/,
+    );
     expect(out).toEqual([]);
     expect(fs.existsSync(path.join(dir, 'report'))).toBe(false);
   });
@@ -184,12 +263,29 @@ describe('the window: run/start', () => {
     const repo = exampleRepo();
     const dataDir = tempDir('lathe-data-');
     const junk = writeJunkGguf(dataDir);
-    const handlers = { ...createCore({ mode: 'browser', dataDir, events: new EventBus(), appRoot: APP_ROOT }).handlers, 'dialog/openFolder': async () => ({ path: null }) };
+    const handlers = {
+      ...createCore({ mode: 'browser', dataDir, events: new EventBus(), appRoot: APP_ROOT }).handlers,
+      'dialog/openFolder': async () => ({ path: null }),
+    };
     const before = footprint(repo);
-    const result = await dispatch(handlers, 'run/start', { repo: repo.dir, goal: 'fix median', workflow: 'minimal', model: REPLAY, roleModels: { coder: `llama:${junk}` } });
+    const result = await dispatch(handlers, 'run/start', {
+      repo: repo.dir,
+      goal: 'fix median',
+      workflow: 'minimal',
+      model: REPLAY,
+      roleModels: { coder: `llama:${junk}` },
+    });
     expect(result.ok).toBe(false);
     const problems = result.ok ? null : preflightProblemsOf(result.error);
-    expect(problems).toEqual([{ code: 'MODEL_REJECTED', field: 'model', roles: ['coder'], spec: `llama:${junk}`, message: expect.stringContaining('not a GGUF file') }]);
+    expect(problems).toEqual([
+      {
+        code: 'MODEL_REJECTED',
+        field: 'model',
+        roles: ['coder'],
+        spec: `llama:${junk}`,
+        message: expect.stringContaining('not a GGUF file'),
+      },
+    ]);
     expect(footprint(repo)).toEqual(before);
   });
 });
@@ -199,15 +295,33 @@ describe('checkRunInputs', () => {
     const repo = exampleRepo();
     const dir = tempDir('lathe-models-');
     const { modelPath } = writeTinyModel(dir);
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'supervised', model: `llama:${modelPath}`, roleModels: { tester: REPLAY, supervisor: 'openai:http://127.0.0.1:9/v1#m' } });
-    expect(await checkRunInputs({ repoRoot: repo.dir, goal: 'fix median', config }, WORKFLOWS.supervised, { detectTestCommand })).toEqual([]);
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      {
+        workflow: 'supervised',
+        model: `llama:${modelPath}`,
+        roleModels: { tester: REPLAY, supervisor: 'openai:http://127.0.0.1:9/v1#m' },
+      },
+    );
+    expect(
+      await checkRunInputs({ repoRoot: repo.dir, goal: 'fix median', config }, WORKFLOWS.supervised, {
+        detectTestCommand,
+      }),
+    ).toEqual([]);
   });
 
   it('reports a role without a model, and a configured test command needs no detection', async () => {
     const repo = makeTempRepo({ files: { 'README.md': 'x\n' } });
     cleanup.push(() => repo.remove());
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', roleModels: { coder: REPLAY }, testCommand: ['true'] });
-    const problems = await checkRunInputs({ repoRoot: repo.dir, goal: 'x', config }, WORKFLOWS.minimal, { detectTestCommand: async () => null });
-    expect(problems.map((problem) => [problem.code, problem.field, problem.roles])).toEqual([['NO_MODEL', 'model', ['planner', 'tester']]]);
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      { workflow: 'minimal', roleModels: { coder: REPLAY }, testCommand: ['true'] },
+    );
+    const problems = await checkRunInputs({ repoRoot: repo.dir, goal: 'x', config }, WORKFLOWS.minimal, {
+      detectTestCommand: async () => null,
+    });
+    expect(problems.map((problem) => [problem.code, problem.field, problem.roles])).toEqual([
+      ['NO_MODEL', 'model', ['planner', 'tester']],
+    ]);
   });
 });

@@ -4,7 +4,12 @@ import { rolesUsed } from '../../../shared/engine/rolesUsed';
 import type { ModelRole } from '../../../shared/schemas/roles';
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { isLatheError, LatheError } from '../../../shared/errors';
-import { PREFLIGHT_FAILED, type PreflightErrorData, type PreflightProblem, type PreflightProblemCode } from '../../../shared/schemas/preflight';
+import {
+  PREFLIGHT_FAILED,
+  type PreflightErrorData,
+  type PreflightProblem,
+  type PreflightProblemCode,
+} from '../../../shared/schemas/preflight';
 import { roleBudget } from '../context/roleBudget';
 import { inspectGguf } from '../llm/library/inspectGguf';
 import { estimateTokens } from '../llm/results';
@@ -24,7 +29,9 @@ export interface PreflightOptions {
 /** A problem raised as the error every entry point reports: a usage error, nothing created. */
 export class PreflightError extends LatheError {
   constructor(readonly problems: PreflightProblem[]) {
-    super(PREFLIGHT_FAILED, `cannot start the run: ${problems.map((problem) => problem.message).join('; ')}`, { problems } satisfies PreflightErrorData);
+    super(PREFLIGHT_FAILED, `cannot start the run: ${problems.map((problem) => problem.message).join('; ')}`, {
+      problems,
+    } satisfies PreflightErrorData);
   }
 }
 
@@ -63,7 +70,9 @@ async function checkGguf(file: string): Promise<LoadCheck> {
   if (!fs.existsSync(file)) return { code: 'MODEL_NOT_FOUND', message: `no model file at ${file}` };
   // Architecture support is asked of llama.cpp when the model loads; the header alone is read here.
   const entry = await inspectGguf(file, { isArchitectureSupported: () => null });
-  return entry.status === 'ok' ? null : { code: 'MODEL_REJECTED', message: `${file} cannot be used: ${entry.reason ?? 'not a usable GGUF file'}` };
+  return entry.status === 'ok'
+    ? null
+    : { code: 'MODEL_REJECTED', message: `${file} cannot be used: ${entry.reason ?? 'not a usable GGUF file'}` };
 }
 
 async function checkReplay(file: string): Promise<LoadCheck> {
@@ -76,18 +85,31 @@ async function checkReplay(file: string): Promise<LoadCheck> {
 }
 
 /** Every spec must parse, name an allowed host and pass its kind's load check. */
-export async function checkModelAssignments(assignments: readonly ModelAssignment[], options: Pick<PreflightOptions, 'cwd' | 'allowedHosts'> = {}): Promise<PreflightProblem[]> {
+export async function checkModelAssignments(
+  assignments: readonly ModelAssignment[],
+  options: Pick<PreflightOptions, 'cwd' | 'allowedHosts'> = {},
+): Promise<PreflightProblem[]> {
   const problems: PreflightProblem[] = [];
   for (const { spec, roles } of assignments) {
     const parsed = parseModelSpec(spec, { cwd: options.cwd, allowedHosts: options.allowedHosts });
     const check = parsed.ok ? await loadCheck(parsed.value) : { code: parsed.problem, message: parsed.message };
-    if (check) problems.push({ code: check.code, field: 'model', roles: [...roles], spec, message: `${check.message} (model of ${roles.join(', ')})` });
+    if (check)
+      problems.push({
+        code: check.code,
+        field: 'model',
+        roles: [...roles],
+        spec,
+        message: `${check.message} (model of ${roles.join(', ')})`,
+      });
   }
   return problems;
 }
 
 /** The roles the run calls, grouped by the spec they use, and the roles without one. */
-export function modelAssignments(workflow: Workflow, config: RunConfig): { assigned: ModelAssignment[]; missing: ModelRole[] } {
+export function modelAssignments(
+  workflow: Workflow,
+  config: RunConfig,
+): { assigned: ModelAssignment[]; missing: ModelRole[] } {
   const bySpec = new Map<string, ModelRole[]>();
   const missing: ModelRole[] = [];
   for (const role of rolesUsed(workflow, config)) {
@@ -102,13 +124,30 @@ export function modelAssignments(workflow: Workflow, config: RunConfig): { assig
  * Everything a run needs that can be checked before anything is created: a goal, a usable model for
  * each role it calls, and a test command. Returns every problem at once (empty when it may start).
  */
-export async function checkRunInputs(request: { repoRoot: string; goal: string; config: RunConfig }, workflow: Workflow, options: PreflightOptions): Promise<PreflightProblem[]> {
+export async function checkRunInputs(
+  request: { repoRoot: string; goal: string; config: RunConfig },
+  workflow: Workflow,
+  options: PreflightOptions,
+): Promise<PreflightProblem[]> {
   const problems: PreflightProblem[] = [];
-  if (request.goal.trim() === '') problems.push({ code: 'BLANK_GOAL', field: 'goal', roles: [], spec: null, message: 'the goal is blank: say what should change' });
+  if (request.goal.trim() === '')
+    problems.push({
+      code: 'BLANK_GOAL',
+      field: 'goal',
+      roles: [],
+      spec: null,
+      message: 'the goal is blank: say what should change',
+    });
   problems.push(...checkGoalSize(request.goal, workflow, request.config));
   const { assigned, missing } = modelAssignments(workflow, request.config);
   if (missing.length > 0) {
-    problems.push({ code: 'NO_MODEL', field: 'model', roles: missing, spec: null, message: `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC, or pick one in the window` });
+    problems.push({
+      code: 'NO_MODEL',
+      field: 'model',
+      roles: missing,
+      spec: null,
+      message: `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC, or pick one in the window`,
+    });
   }
   problems.push(...(await checkModelAssignments(assigned, options)));
   if (!request.config.test_command) problems.push(...(await checkTestCommand(request.repoRoot, options)));
@@ -140,19 +179,25 @@ async function checkTestCommand(repoRoot: string, options: PreflightOptions): Pr
     return [{ code: 'TEST_MANIFEST_UNREADABLE', field: 'test_command', roles: [], spec: null, message }];
   }
   if (!detected) {
-    return [{
-      code: 'NO_TEST_COMMAND',
-      field: 'test_command',
-      roles: [],
-      spec: null,
-      message: `no test command: none is configured and none was found in ${repoRoot} (package.json scripts.test, pytest, go.mod, Cargo.toml, a Makefile test target); set policies.test_command in lathe.config.yaml, pass --test-command, or type one in the window`,
-    }];
+    return [
+      {
+        code: 'NO_TEST_COMMAND',
+        field: 'test_command',
+        roles: [],
+        spec: null,
+        message: `no test command: none is configured and none was found in ${repoRoot} (package.json scripts.test, pytest, go.mod, Cargo.toml, a Makefile test target); set policies.test_command in lathe.config.yaml, pass --test-command, or type one in the window`,
+      },
+    ];
   }
   return [];
 }
 
 /** Throws PREFLIGHT_FAILED listing every problem, before any branch, worktree or run folder exists. */
-export async function preflightRun(request: { repoRoot: string; goal: string; config: RunConfig }, workflow: Workflow, options: PreflightOptions): Promise<void> {
+export async function preflightRun(
+  request: { repoRoot: string; goal: string; config: RunConfig },
+  workflow: Workflow,
+  options: PreflightOptions,
+): Promise<void> {
   const problems = await checkRunInputs(request, workflow, options);
   if (problems.length > 0) throw new PreflightError(problems);
 }

@@ -25,29 +25,47 @@ function snapshot(dir: string): Record<string, string> {
 
 async function runOnTinyModel(plannerSpec: string | null) {
   // The tiny vocabulary is nearly byte-level, so the real prompts need a longer window than its default.
-  const { modelPath } = writeTinyModel(path.join(scratch, 'models'), 'tiny-llama.gguf', { ...TINY_LLAMA, contextLength: 8192 });
+  const { modelPath } = writeTinyModel(path.join(scratch, 'models'), 'tiny-llama.gguf', {
+    ...TINY_LLAMA,
+    contextLength: 8192,
+  });
   const outside = fs.mkdtempSync(path.join(scratch, 'outside-'));
   fs.writeFileSync(path.join(outside, 'sentinel.txt'), 'untouched\n');
   const repo = makeTempRepo({
     files: {
       'src/stats.js': 'export const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;\n',
-      'test/stats.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { mean } from '../src/stats.js';\ntest('mean', () => assert.equal(mean([1, 3]), 2));\n",
+      'test/stats.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport { mean } from '../src/stats.js';\ntest('mean', () => assert.equal(mean([1, 3]), 2));\n",
       'package.json': '{"type":"module","scripts":{"test":"node --test"}}\n',
     },
   });
-  const before = { outside: snapshot(outside), head: repo.git('rev-parse', 'HEAD'), models: snapshot(path.join(scratch, 'models')) };
+  const before = {
+    outside: snapshot(outside),
+    head: repo.git('rev-parse', 'HEAD'),
+    models: snapshot(path.join(scratch, 'models')),
+  };
   const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `llama:${modelPath}` });
-  for (const role of Object.keys(config.models) as (keyof typeof config.models)[]) config.models[role] = { model: `llama:${modelPath}`, context_size: 8192, max_tokens: 1500 };
+  for (const role of Object.keys(config.models) as (keyof typeof config.models)[])
+    config.models[role] = { model: `llama:${modelPath}`, context_size: 8192, max_tokens: 1500 };
   if (plannerSpec) config.models.planner = { model: plannerSpec };
   const env = createEngineEnv({
     appRoot: APP_ROOT,
     dataDir: path.join(scratch, 'data'),
     retryBackoffMs: 1,
-    deps: { ...createDefaultDeps(), createModels: (options) => createModelRouter({ ...options, threads: 1, llama: { seed: 11, banIncompleteUtf8Tokens: true } }) },
+    deps: {
+      ...createDefaultDeps(),
+      createModels: (options) =>
+        createModelRouter({ ...options, threads: 1, llama: { seed: 11, banIncompleteUtf8Tokens: true } }),
+    },
   });
   const state = await startRun(env, { repoRoot: repo.dir, goal: 'Add a median function to src/stats.js', config });
   const log = readLog(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'log.jsonl'));
-  const after = { outside: snapshot(outside), head: repo.git('rev-parse', 'main'), models: snapshot(path.join(scratch, 'models')), status: repo.git('status', '--porcelain') };
+  const after = {
+    outside: snapshot(outside),
+    head: repo.git('rev-parse', 'main'),
+    models: snapshot(path.join(scratch, 'models')),
+    status: repo.git('status', '--porcelain'),
+  };
   repo.remove();
   return { state, log, before, after };
 }
@@ -74,7 +92,12 @@ describe('minimal on a real GGUF model (generated, random weights)', () => {
   }, 180_000);
 
   it('does the same for the Coder and Tester grammars when the plan is a valid one', async () => {
-    const plan = { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 'Add median', rationale: 'goal', acceptance: 'tests pass', artifacts: ['src/stats.js'] }] };
+    const plan = {
+      plan_id: 'plan_0001',
+      tasks: [
+        { id: 'T1', title: 'Add median', rationale: 'goal', acceptance: 'tests pass', artifacts: ['src/stats.js'] },
+      ],
+    };
     const replay = path.join(scratch, 'planner.json');
     fs.writeFileSync(replay, JSON.stringify({ outputs: [{ role: 'planner', json: plan }] }));
     expect(expectCleanFailure(await runOnTinyModel(`replay:${replay}`))).toContain('coder');

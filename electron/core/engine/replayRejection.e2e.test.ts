@@ -18,7 +18,10 @@ const COMMENT = 'also test an even-length list';
 /** The bundled replay of `workflow`, with `gate` in human mode; the first gate it opens is rejected with COMMENT. */
 async function rejectOnce(workflow: WorkflowName, gate: GateKind, rejectAt: (gateId: string) => boolean = () => true) {
   const { repo, dataDir } = setup();
-  const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}`, gates: { [gate]: 'human' } });
+  const config = resolveRunConfig(
+    { repoRoot: repo.dir },
+    { workflow, model: `replay:${path.join(REPLAYS, `js-stats.${workflow}.json`)}`, gates: { [gate]: 'human' } },
+  );
   let rejected = false;
   const env = createEngineEnv({
     appRoot: APP_ROOT,
@@ -49,10 +52,11 @@ function commitsByStep(repo: TempRepo, branch: string): { step: string; files: s
     });
 }
 
-const exhausted = (log: RunLogEvent[]) => log.filter((event) => JSON.stringify(event.data).includes('REPLAY_EXHAUSTED'));
+const exhausted = (log: RunLogEvent[]) =>
+  log.filter((event) => JSON.stringify(event.data).includes('REPLAY_EXHAUSTED'));
 
 describe('the bundled demo transcripts after a rejected gate', () => {
-  it("supervised: T1 rejected at its step gate is revised with the asked-for test, committed under T1 only, and the run completes", async () => {
+  it('supervised: T1 rejected at its step gate is revised with the asked-for test, committed under T1 only, and the run completes', async () => {
     const { state, log, repo, rejected } = await rejectOnce('supervised', 'step');
     expect(rejected).toBe(true);
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
@@ -62,11 +66,14 @@ describe('the bundled demo transcripts after a rejected gate', () => {
     const branch = state.branch ?? '';
     const commits = commitsByStep(repo, branch);
     // T1's commits, the revision included, hold T1's files only; README.md is T2's alone.
-    for (const commit of commits.filter((entry) => entry.step === 'T1')) expect(commit.files.every((file) => ['src/stats.js', 'test/stats.test.js'].includes(file))).toBe(true);
+    for (const commit of commits.filter((entry) => entry.step === 'T1'))
+      expect(commit.files.every((file) => ['src/stats.js', 'test/stats.test.js'].includes(file))).toBe(true);
     expect(commits.filter((entry) => entry.step === 'T2').flatMap((entry) => entry.files)).toEqual(['README.md']);
     // The revision is the step's last commit: the test the rejection asked for.
     const lastT1 = repo.git('log', '--format=%H', '--grep', '^lathe(T1)', branch).split('\n')[0] ?? '';
-    expect(repo.git('show', '--format=', lastT1, '--', 'test/stats.test.js')).toContain("+test('median of an even-length list is the mean of the middle pair'");
+    expect(repo.git('show', '--format=', lastT1, '--', 'test/stats.test.js')).toContain(
+      "+test('median of an even-length list is the mean of the middle pair'",
+    );
     expect(repo.git('show', `${branch}:test/stats.test.js`)).toContain('median([4, 1, 3, 2]), 2.5');
   });
 
@@ -84,14 +91,21 @@ describe('the bundled demo transcripts after a rejected gate', () => {
     const { state, log, repo } = await rejectOnce('supervised', 'step', (gateId) => gateId.endsWith('-T2'));
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
     expect(exhausted(log)).toEqual([]);
-    expect(commitsByStep(repo, state.branch ?? '').filter((entry) => entry.step === 'T2').flatMap((entry) => entry.files)).toEqual(['README.md', 'README.md']);
+    expect(
+      commitsByStep(repo, state.branch ?? '')
+        .filter((entry) => entry.step === 'T2')
+        .flatMap((entry) => entry.files),
+    ).toEqual(['README.md', 'README.md']);
   });
 
   it('supervised: a rejected plan is answered by a revised plan, then the recorded steps', async () => {
     const { state, log } = await rejectOnce('supervised', 'plan');
     expect(exhausted(log)).toEqual([]);
     expect(state.result).toMatchObject({ status: 'complete', exit_code: 0 });
-    expect(state.plans.map((plan) => [plan.plan_id, plan.status])).toEqual([['plan_0001', 'failed'], ['plan_0002', 'completed']]);
+    expect(state.plans.map((plan) => [plan.plan_id, plan.status])).toEqual([
+      ['plan_0001', 'failed'],
+      ['plan_0002', 'completed'],
+    ]);
     expect(JSON.stringify(log.filter((event) => event.type === 'plan').at(-1)?.data)).toContain('an even-length list');
   });
 
@@ -113,6 +127,9 @@ describe('the bundled demo transcripts after a rejected gate', () => {
   it('minimal allows one attempt per task: a rejection fails the task by that limit, not by a spent transcript', async () => {
     const { state, log } = await rejectOnce('minimal', 'step');
     expect(exhausted(log)).toEqual([]);
-    expect(state.result).toMatchObject({ status: 'failed', reason: expect.stringContaining('T1 failed after 1 attempt(s)') });
+    expect(state.result).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('T1 failed after 1 attempt(s)'),
+    });
   });
 });

@@ -22,11 +22,20 @@ async function run(dir: string) {
   const dataDir = makeTempDir('lathe-data-');
   cleanup.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const config = resolveRunConfig({ repoRoot: dir }, { workflow: 'minimal', model: MODEL });
-  return startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: dir, goal: 'fix median', config });
+  return startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), {
+    repoRoot: dir,
+    goal: 'fix median',
+    config,
+  });
 }
 
 function snapshot(repo: TempRepo) {
-  return { head: repo.git('rev-parse', 'HEAD'), symbolic: repo.git('rev-parse', '--abbrev-ref', 'HEAD'), status: repo.git('status', '--porcelain'), refs: repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads') };
+  return {
+    head: repo.git('rev-parse', 'HEAD'),
+    symbolic: repo.git('rev-parse', '--abbrev-ref', 'HEAD'),
+    status: repo.git('status', '--porcelain'),
+    refs: repo.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'),
+  };
 }
 
 describe('repository safety', () => {
@@ -49,7 +58,10 @@ describe('repository safety', () => {
     const before = { ...snapshot(repo), submodule: repo.git('submodule', 'status') };
     const state = await run(repo.dir);
     expect(state.result?.status).toBe('complete');
-    expect({ ...snapshot(repo), submodule: repo.git('submodule', 'status') }).toEqual({ ...before, refs: expect.any(String) });
+    expect({ ...snapshot(repo), submodule: repo.git('submodule', 'status') }).toEqual({
+      ...before,
+      refs: expect.any(String),
+    });
     expect(repo.git('fsck', '--strict')).toBe('');
   });
 
@@ -66,7 +78,12 @@ describe('repository safety', () => {
   it('never collides with an existing branch of the same name: it takes the next run id', async () => {
     const repo = track(makeExampleRepo('js-stats'));
     const now = new Date();
-    const ids = [0, 1, 2].map((second) => new Date(now.getTime() + second * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z'));
+    const ids = [0, 1, 2].map((second) =>
+      new Date(now.getTime() + second * 1000)
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d{3}Z$/, 'Z'),
+    );
     for (const id of ids) repo.git('branch', `lathe/${id}`);
     const state = await run(repo.dir);
     expect(state.result?.status).toBe('complete');
@@ -83,7 +100,11 @@ describe('repository safety', () => {
     fs.renameSync(repo.dir, dir);
     const state = await run(dir);
     expect(state.result?.status).toBe('complete');
-    const moved = { ...repo, dir, git: (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim() } as TempRepo;
+    const moved = {
+      ...repo,
+      dir,
+      git: (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim(),
+    } as TempRepo;
     expect(treeAt(moved, state.branch ?? '')['src/stats.js']).toContain('Math.floor');
   });
 
@@ -93,7 +114,31 @@ describe('repository safety', () => {
     const home = makeTempDir('lathe-home-');
     cleanup.push(() => fs.rmSync(home, { recursive: true, force: true }));
     // Root ignores file modes, so the repository is made read-only the way a mount would: a read-only bind.
-    const result = spawnSync('bwrap', ['--bind', '/', '/', '--ro-bind', repo.dir, repo.dir, '--dev', '/dev', '--proc', '/proc', process.execPath, path.join(APP_ROOT, 'bin', 'lathe.mjs'), 'run', '--repo', repo.dir, '--goal', 'fix median', '--model', MODEL], { env: { ...process.env, LATHE_HOME: home }, encoding: 'utf8' });
+    const result = spawnSync(
+      'bwrap',
+      [
+        '--bind',
+        '/',
+        '/',
+        '--ro-bind',
+        repo.dir,
+        repo.dir,
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        process.execPath,
+        path.join(APP_ROOT, 'bin', 'lathe.mjs'),
+        'run',
+        '--repo',
+        repo.dir,
+        '--goal',
+        'fix median',
+        '--model',
+        MODEL,
+      ],
+      { env: { ...process.env, LATHE_HOME: home }, encoding: 'utf8' },
+    );
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/the repository .* is not writable \((EROFS|EACCES|ENOENT)\).*\[REPO_READ_ONLY\]/);
     expect(snapshot(repo)).toEqual(before);

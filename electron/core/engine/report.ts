@@ -6,14 +6,19 @@ import type { DoneCheck } from './doneChecks';
 
 /** A run stopped to resume later (Ctrl-C, Pause, time limit) keeps its step under way; the report says it stopped. */
 function statusLabel(state: RunState, status: string): string {
-  return status === 'in_progress' && state.status !== 'running' && state.status !== 'waiting_for_gate' ? 'stopped' : status;
+  return status === 'in_progress' && state.status !== 'running' && state.status !== 'waiting_for_gate'
+    ? 'stopped'
+    : status;
 }
 
 function planLines(state: RunState): string[] {
   return state.plans.flatMap((plan) => [
     `Plan ${plan.plan_id}${plan.depth > 0 ? ` (sub-plan of ${plan.parent_step_id}, depth ${plan.depth})` : ''} — ${statusLabel(state, plan.status)}`,
     ...(plan.analysis ? [`  ${plan.analysis}`] : []),
-    ...plan.steps.map((step) => `- ${step.id} [${statusLabel(state, step.status)}] ${step.title}${step.rationale ? ` — ${step.rationale}` : ''}${step.fail_reason ? ` (failed: ${step.fail_reason})` : ''}`),
+    ...plan.steps.map(
+      (step) =>
+        `- ${step.id} [${statusLabel(state, step.status)}] ${step.title}${step.rationale ? ` — ${step.rationale}` : ''}${step.fail_reason ? ` (failed: ${step.fail_reason})` : ''}`,
+    ),
   ]);
 }
 
@@ -28,7 +33,11 @@ function verificationLines(state: RunState): string[] {
     ...(state.setup_note ? [`Setup: ${state.setup_note}`] : []),
     `Last result: ${test.status} (${counts}) in ${(test.duration_ms / 1000).toFixed(1)} s, exit code ${test.exit_code ?? 'none'}`,
     `Isolation: ${test.isolation}`,
-    ...(test.first_failure ? [`First failure: ${test.first_failure.test_id}${test.first_failure.location ? ` (${test.first_failure.location})` : ''} — ${test.first_failure.message}`] : []),
+    ...(test.first_failure
+      ? [
+          `First failure: ${test.first_failure.test_id}${test.first_failure.location ? ` (${test.first_failure.location})` : ''} — ${test.first_failure.message}`,
+        ]
+      : []),
     ...(test.coverage_percent !== null ? [`Coverage of changed files: ${test.coverage_percent.toFixed(1)}%`] : []),
     ...test.tools.map((tool) => `Tool ${tool.name}: ${tool.status}${tool.required ? '' : ' (optional)'}`),
     ...inventoryLines(state),
@@ -42,13 +51,23 @@ function inventoryLines(state: RunState): string[] {
   const start = state.baseline?.counts;
   const lines: string[] = [];
   if (check) {
-    const missing = check.missing_count > 0 ? `; ${check.missing_count} test(s) of the start missing (${check.missing.slice(0, 5).join(', ')}${check.missing_count > 5 ? ', …' : ''})` : '; every test of the start is still there';
-    lines.push(`Tests against the run's start: ${check.before_total} then, ${check.after_total} now (compared by ${check.compared === 'names' ? 'name' : 'total only'})${check.compared === 'names' ? missing : ''}${check.weakened ? ' — WEAKENED' : ''}`);
+    const missing =
+      check.missing_count > 0
+        ? `; ${check.missing_count} test(s) of the start missing (${check.missing.slice(0, 5).join(', ')}${check.missing_count > 5 ? ', …' : ''})`
+        : '; every test of the start is still there';
+    lines.push(
+      `Tests against the run's start: ${check.before_total} then, ${check.after_total} now (compared by ${check.compared === 'names' ? 'name' : 'total only'})${check.compared === 'names' ? missing : ''}${check.weakened ? ' — WEAKENED' : ''}`,
+    );
   } else if (start) {
     lines.push(`Tests at the run's start: ${start.passed} passed, ${start.failed} failed, ${start.skipped} skipped`);
   }
-  if (state.approved_test_files.length > 0) lines.push(`Existing tests changed with a reviewer's explicit approval: ${state.approved_test_files.join(', ')}`);
-  if (state.unrelated_hunks.length > 0) lines.push('Changes classed as unrelated to the task (for the reviewer):', ...state.unrelated_hunks.map((hunk) => `- ${hunk}`));
+  if (state.approved_test_files.length > 0)
+    lines.push(`Existing tests changed with a reviewer's explicit approval: ${state.approved_test_files.join(', ')}`);
+  if (state.unrelated_hunks.length > 0)
+    lines.push(
+      'Changes classed as unrelated to the task (for the reviewer):',
+      ...state.unrelated_hunks.map((hunk) => `- ${hunk}`),
+    );
   return lines;
 }
 
@@ -79,7 +98,11 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
     `# Lathe run ${state.run_id} — ${state.status}`,
     '',
     // Every line of a multi-line goal, indented so that it stays within the list item.
-    `- Goal: ${state.goal.trim().split(/\r?\n/).map((line, index) => (index === 0 || line.trim() === '' ? line.trim() : `  ${line}`)).join('\n')}`,
+    `- Goal: ${state.goal
+      .trim()
+      .split(/\r?\n/)
+      .map((line, index) => (index === 0 || line.trim() === '' ? line.trim() : `  ${line}`))
+      .join('\n')}`,
     `- Workflow: ${state.workflow}`,
     `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
     ...(state.follow_up_of ? [`- Follows up on: run ${state.follow_up_of} (the branch starts at its head)`] : []),
@@ -100,7 +123,10 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
     '',
     '## Metrics',
     `Steps: ${m.completed_steps} completed, ${m.failed_steps} failed of ${m.total_steps}; replans ${m.replan_count}; fix cycles ${m.fix_cycles}; verifications ${m.verifications_passed} passed, ${m.verifications_failed} failed.`,
-    ...Object.entries(m.agents).map(([role, agent]) => `- ${role}: ${agent.calls} calls, ${agent.prompt_tokens} prompt + ${agent.completion_tokens} completion tokens`),
+    ...Object.entries(m.agents).map(
+      ([role, agent]) =>
+        `- ${role}: ${agent.calls} calls, ${agent.prompt_tokens} prompt + ${agent.completion_tokens} completion tokens`,
+    ),
     '',
   ].join('\n');
 }
@@ -118,7 +144,9 @@ export function renderPrDescription(state: RunState, commits: RunCommitInfo[]): 
     `# ${title}`,
     '',
     '## Summary',
-    ...summaryPlans(state).flatMap((plan) => plan.steps.map((step) => `- ${step.title} (${statusLabel(state, step.status)})`)),
+    ...summaryPlans(state).flatMap((plan) =>
+      plan.steps.map((step) => `- ${step.title} (${statusLabel(state, step.status)})`),
+    ),
     '',
     '## Changes',
     ...commitLines(commits),

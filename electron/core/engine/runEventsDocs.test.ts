@@ -36,7 +36,11 @@ describe('the run-event map and docs/events.md', () => {
 
   it("names every field of each type's data in its row", () => {
     const rows = documentedRows();
-    const undocumented = RUN_EVENT_TYPES.flatMap((type) => Object.keys(RUN_EVENTS[type].shape).filter((field) => !rows.get(type)?.includes(`\`${field}\``)).map((field) => `${type}.${field}`));
+    const undocumented = RUN_EVENT_TYPES.flatMap((type) =>
+      Object.keys(RUN_EVENTS[type].shape)
+        .filter((field) => !rows.get(type)?.includes(`\`${field}\``))
+        .map((field) => `${type}.${field}`),
+    );
     expect(undocumented).toEqual([]);
   });
 });

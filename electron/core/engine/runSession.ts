@@ -40,8 +40,11 @@ export interface RunCallbacks {
 
 /** Why a gate waits for a person, in words for the stop message. */
 export function gateNeedsUser(gate: PendingGate): string {
-  if (gate.test_files.length > 0) return `the ${gate.kind} gate needs a person: the change modifies existing tests (${gate.test_files.join(', ')}), which only an explicit approval may pass`;
-  return gate.unreviewed ? `the ${gate.kind} gate needs a person: the Supervisor could not review it (${gate.unreviewed})` : `gate ${gate.kind} needs a human decision`;
+  if (gate.test_files.length > 0)
+    return `the ${gate.kind} gate needs a person: the change modifies existing tests (${gate.test_files.join(', ')}), which only an explicit approval may pass`;
+  return gate.unreviewed
+    ? `the ${gate.kind} gate needs a person: the Supervisor could not review it (${gate.unreviewed})`
+    : `gate ${gate.kind} needs a human decision`;
 }
 
 /**
@@ -225,7 +228,10 @@ export class RunSession {
     const dir = path.resolve(this.repoRoot, kbDir);
     const items: ContextItem[] = [];
     if (dir.startsWith(this.repoRoot + path.sep) && fs.existsSync(dir)) {
-      for (const name of fs.readdirSync(dir).filter((entry) => entry.endsWith('.md')).sort()) {
+      for (const name of fs
+        .readdirSync(dir)
+        .filter((entry) => entry.endsWith('.md'))
+        .sort()) {
         const text = fs.readFileSync(path.join(dir, name), 'utf8').slice(0, 16_000);
         items.push({ id: `kb:${name}`, text: `### Note: ${name}\n${text}\n`, priority: 100 });
       }

@@ -15,7 +15,15 @@ import { hashGoal, newRunId, readLog, RunStore, runDir } from './runStore';
 let repo: TempRepo;
 afterEach(() => repo?.remove());
 
-const state = (runId: string) => initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromWorkflow(WORKFLOWS.minimal), now: 'now', nowMs: 0 });
+const state = (runId: string) =>
+  initialState({
+    runId,
+    goal: 'g',
+    goalHash: hashGoal('g'),
+    config: configFromWorkflow(WORKFLOWS.minimal),
+    now: 'now',
+    nowMs: 0,
+  });
 
 describe('RunStore', () => {
   // docs/seeds.md 3.17: run_id = the UTC timestamp
@@ -38,7 +46,11 @@ describe('RunStore', () => {
     reopened.append({ role: 'engine', type: 'replan_requested', data: { reason: 'three' } });
     const log = readLog(path.join(runDir(repo.dir, 'r1'), 'log.jsonl'));
     expect(events.map((event) => event.seq)).toEqual([1, 2]);
-    expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([[1, 'replan_requested', 'r1'], [2, 'plan_invalid', 'r1'], [3, 'replan_requested', 'r1']]);
+    expect(log.map((event) => [event.seq, event.type, event.run_id])).toEqual([
+      [1, 'replan_requested', 'r1'],
+      [2, 'plan_invalid', 'r1'],
+      [3, 'replan_requested', 'r1'],
+    ]);
     expect(Object.keys(log[0] ?? {})).toEqual(['ts', 'seq', 'run_id', 'role', 'type', 'data']);
     // Seed 003's logger (3.12): one JSON-lines file per run, timestamps UTC ISO-8601.
     for (const event of log) expect(event.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -89,7 +101,9 @@ describe('RunStore', () => {
     repo = makeTempRepo({ files: { 'a.txt': 'a\n' } });
     RunStore.create(repo.dir, 'r1').saveState(state('r1'));
     RunStore.create(repo.dir, 'r2');
-    expect(fs.readFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'utf8').match(/^\.lathe\/$/gm)).toHaveLength(1);
+    expect(fs.readFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'utf8').match(/^\.lathe\/$/gm)).toHaveLength(
+      1,
+    );
     expect(repo.git('status', '--porcelain')).toBe('');
   });
 
@@ -105,10 +119,19 @@ describe('RunStore', () => {
     repo = makeExampleRepo('js-stats');
     const dataDir = makeTempDir('lathe-state-');
     try {
-      const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` });
+      const config = resolveRunConfig(
+        { repoRoot: repo.dir },
+        { workflow: 'retry-loop', model: `replay:${path.join(REPLAYS, 'js-stats.retry-loop.json')}` },
+      );
       const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 });
-      const finished = await startRun(env, { repoRoot: repo.dir, goal: 'fix median and document it in README.md', config });
-      const saved = JSON.parse(fs.readFileSync(path.join(runDir(repo.dir, finished.run_id), 'state.json'), 'utf8')) as RunState;
+      const finished = await startRun(env, {
+        repoRoot: repo.dir,
+        goal: 'fix median and document it in README.md',
+        config,
+      });
+      const saved = JSON.parse(
+        fs.readFileSync(path.join(runDir(repo.dir, finished.run_id), 'state.json'), 'utf8'),
+      ) as RunState;
       // run_id, phase, attempt, max_retries, test_passed, last_test_output, attempt_files, spec_hash, created_at, updated_at
       expect(saved.run_id).toMatch(/^\d{8}T\d{6}Z$/);
       expect(saved.phase).toBe('finished');
@@ -124,4 +147,3 @@ describe('RunStore', () => {
     }
   });
 });
-

@@ -34,9 +34,13 @@ export function runDir(repoRoot: string, runId: string): string {
  * by another run's folder, or by a branch the id would collide with (`taken`).
  */
 export function newRunId(repoRoot: string, now: Date, taken: (runId: string) => boolean = () => false): string {
-  const base = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const base = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   let candidate = base;
-  for (let suffix = 2; fs.existsSync(runDir(repoRoot, candidate)) || taken(candidate); suffix++) candidate = `${base}-${suffix}`;
+  for (let suffix = 2; fs.existsSync(runDir(repoRoot, candidate)) || taken(candidate); suffix++)
+    candidate = `${base}-${suffix}`;
   return candidate;
 }
 
@@ -50,7 +54,11 @@ export function ensureWritableRepo(repoRoot: string): void {
   } catch (error) {
     if (isDiskFull(error)) throw diskFull(error, path.dirname(probe));
     const code = (error as NodeJS.ErrnoException).code ?? 'EACCES';
-    throw new LatheError('REPO_READ_ONLY', `the repository ${repoRoot} is not writable (${code}): Lathe keeps its run folder in .lathe/ and commits to a branch of its own; make the folder writable or work on a copy`, { repo: repoRoot, code });
+    throw new LatheError(
+      'REPO_READ_ONLY',
+      `the repository ${repoRoot} is not writable (${code}): Lathe keeps its run folder in .lathe/ and commits to a branch of its own; make the folder writable or work on a copy`,
+      { repo: repoRoot, code },
+    );
   }
 }
 
@@ -107,12 +115,21 @@ export class RunStore {
       throw unreadable(statePath, error);
     }
     const parsed = RunStateSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new LatheError('RUN_STATE_INVALID', `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new LatheError(
+        'RUN_STATE_INVALID',
+        `state.json of run ${runId} is not readable: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     return parsed.data;
   }
 
   /** Reopens a run for resume; a torn last line (killed mid-write) is cut, never kept half-written. */
-  static open(repoRoot: string, runId: string, onAppend: (event: RunLogEvent) => void = () => {}, options: { reserve?: boolean } = {}): { store: RunStore; state: RunState; events: RunLogEvent[] } {
+  static open(
+    repoRoot: string,
+    runId: string,
+    onAppend: (event: RunLogEvent) => void = () => {},
+    options: { reserve?: boolean } = {},
+  ): { store: RunStore; state: RunState; events: RunLogEvent[] } {
     const dir = runDir(repoRoot, runId);
     const state = RunStore.readState(repoRoot, runId);
     const events = repairAndReadLog(path.join(dir, 'log.jsonl'));
@@ -153,7 +170,14 @@ export class RunStore {
 
   /** Writes the event and tells the listeners, unless `announce` is false (then call `announce` later). */
   append(pending: PendingEvent, now = new Date(), options: { announce?: boolean } = {}): RunLogEvent {
-    const event: RunLogEvent = { ts: now.toISOString(), seq: this.seq + 1, run_id: this.runId, role: pending.role, type: pending.type, data: pending.data };
+    const event: RunLogEvent = {
+      ts: now.toISOString(),
+      seq: this.seq + 1,
+      run_id: this.runId,
+      role: pending.role,
+      type: pending.type,
+      data: pending.data,
+    };
     const logFile = path.join(this.dir, 'log.jsonl');
     try {
       fs.appendFileSync(logFile, `${JSON.stringify(event)}\n`);
@@ -165,7 +189,8 @@ export class RunStore {
     }
     this.seq = event.seq;
     if (KILL_AT_EVENT > 0 && event.seq === KILL_AT_EVENT) process.kill(process.pid, 'SIGKILL');
-    if (SIGNAL_AT_EVENT && event.seq === Number(SIGNAL_AT_EVENT[1])) process.kill(process.pid, SIGNAL_AT_EVENT[2] as NodeJS.Signals);
+    if (SIGNAL_AT_EVENT && event.seq === Number(SIGNAL_AT_EVENT[1]))
+      process.kill(process.pid, SIGNAL_AT_EVENT[2] as NodeJS.Signals);
     if (FILL_DISK_AT_EVENT && event.seq === Number(FILL_DISK_AT_EVENT[1])) fillDisk(FILL_DISK_AT_EVENT[2] as string);
     if (options.announce !== false) this.onAppend(event);
     return event;
@@ -183,7 +208,9 @@ export class RunStore {
    */
   saveState(state: RunState): void {
     try {
-      writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`, { durable: state.status !== 'running' });
+      writeFileAtomic(path.join(this.dir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`, {
+        durable: state.status !== 'running',
+      });
     } catch (error) {
       if (isDiskFull(error)) throw diskFull(error, this.dir);
       throw error;

@@ -47,7 +47,8 @@ export interface EngineEnv {
 }
 
 export function workflowOf(config: RunConfig): Workflow {
-  if (!isWorkflowName(config.workflow)) throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
+  if (!isWorkflowName(config.workflow))
+    throw new LatheError('UNKNOWN_WORKFLOW', `unknown workflow: ${config.workflow}`);
   return WORKFLOWS[config.workflow];
 }
 
@@ -75,7 +76,10 @@ export async function startRun(env: EngineEnv, request: NewRunRequest): Promise<
 }
 
 /** Continues a run from its last completed sub-step (seed 003); refuses a changed goal (spec_hash). */
-export async function resumeRun(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunState> {
+export async function resumeRun(
+  env: EngineEnv,
+  request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null },
+): Promise<RunState> {
   return (await beginResume(env, request)).done;
 }
 
@@ -85,23 +89,33 @@ export async function resumeRun(env: EngineEnv, request: { repoRoot: string; run
  */
 export async function beginRun(env: EngineEnv, request: NewRunRequest): Promise<RunHandle> {
   const workflow = workflowOf(request.config);
-  await preflightRun(request, workflow, { detectTestCommand: (dir) => env.deps.detectTestCommand(dir), allowedHosts: request.config.model_access.allow_hosts });
+  await preflightRun(request, workflow, {
+    detectTestCommand: (dir) => env.deps.detectTestCommand(dir),
+    allowedHosts: request.config.model_access.allow_hosts,
+  });
   const repoCheck = await env.deps.git.preflight(request.repoRoot);
   if (repoCheck.isomorphicUnsafeReason && !repoCheck.nativeGit) {
     throw new LatheError('ISOMORPHIC_UNSAFE', repoCheck.isomorphicUnsafeReason, { repo: request.repoRoot });
   }
   if (repoCheck.dirtyPaths.length > 0 && !request.config.allow_dirty) {
-    throw new LatheError('DIRTY_WORKTREE', `the repository has ${repoCheck.dirtyPaths.length} uncommitted change(s); commit or stash them, or pass --allow-dirty to carry on without touching them`, {
-      paths: repoCheck.dirtyPaths.slice(0, 50),
-    });
+    throw new LatheError(
+      'DIRTY_WORKTREE',
+      `the repository has ${repoCheck.dirtyPaths.length} uncommitted change(s); commit or stash them, or pass --allow-dirty to carry on without touching them`,
+      {
+        paths: repoCheck.dirtyPaths.slice(0, 50),
+      },
+    );
   }
   // The parent is read (and refused) before anything is created: a refused follow-up leaves nothing behind.
-  const followUp = request.followUpOf === undefined ? null : await followUpStart(env.deps.git, request.repoRoot, request.followUpOf);
+  const followUp =
+    request.followUpOf === undefined ? null : await followUpStart(env.deps.git, request.repoRoot, request.followUpOf);
   ensureWritableRepo(request.repoRoot);
   const clock = env.clock ?? systemClock;
   const now = clock.now();
   const branches = await existingBranches(request.repoRoot);
-  const runId = newRunId(request.repoRoot, now, (candidate) => branches.has(`${request.config.branch_prefix}/${candidate}`));
+  const runId = newRunId(request.repoRoot, now, (candidate) =>
+    branches.has(`${request.config.branch_prefix}/${candidate}`),
+  );
   let store: RunStore;
   let state = initialState({
     runId,
@@ -119,7 +133,21 @@ export async function beginRun(env: EngineEnv, request: NewRunRequest): Promise<
     // Frozen now: the agents read the parent as it was when the follow-up began, even once it is pruned.
     if (followUp) writeFileAtomic(path.join(store.dir, EARLIER_RUN_FILE), followUp.earlier);
     const parent = followUp ? { follow_up_of: followUp.runId, start_commit: followUp.startCommit } : {};
-    store.append({ role: 'engine', type: 'run_started', data: { goal: request.goal, workflow: workflow.name, seed: workflow.seed, branch_prefix: request.config.branch_prefix, models: request.config.models, ...parent } }, now);
+    store.append(
+      {
+        role: 'engine',
+        type: 'run_started',
+        data: {
+          goal: request.goal,
+          workflow: workflow.name,
+          seed: workflow.seed,
+          branch_prefix: request.config.branch_prefix,
+          models: request.config.models,
+          ...parent,
+        },
+      },
+      now,
+    );
     state = { ...state, log_seq: store.lastSeq };
     store.saveState(state);
   } catch (error) {
@@ -132,10 +160,19 @@ export async function beginRun(env: EngineEnv, request: NewRunRequest): Promise<
   return { runId, done: drive(env, store, state, workflow, request.repoRoot) };
 }
 
-export async function beginResume(env: EngineEnv, request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null }): Promise<RunHandle> {
-  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent, { reserve: true });
+export async function beginResume(
+  env: EngineEnv,
+  request: { repoRoot: string; runId: string; goal?: string; timeLimitMs?: number | null },
+): Promise<RunHandle> {
+  const { store, state: saved } = RunStore.open(request.repoRoot, request.runId, env.callbacks?.onEvent, {
+    reserve: true,
+  });
   if (request.goal !== undefined && hashGoal(request.goal) !== saved.goal_hash) {
-    throw new LatheError('GOAL_CHANGED', `run ${request.runId} was started with a different goal; start a new run instead`, { run_id: request.runId });
+    throw new LatheError(
+      'GOAL_CHANGED',
+      `run ${request.runId} was started with a different goal; start a new run instead`,
+      { run_id: request.runId },
+    );
   }
   refuseUndone(saved);
   // A stuck run nobody closed (merged or undone) waits for a person's fix: resuming verifies again.
@@ -143,15 +180,27 @@ export async function beginResume(env: EngineEnv, request: { repoRoot: string; r
   if (saved.phase === 'finished' && !stuck) return { runId: saved.run_id, done: Promise.resolve(saved) };
   const workflow = workflowOf(saved.config);
   const orphaned = store.lastSeq > saved.log_seq ? { from: saved.log_seq + 1, to: store.lastSeq } : null;
-  const config = request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
+  const config =
+    request.timeLimitMs === undefined ? saved.config : { ...saved.config, time_limit_ms: request.timeLimitMs };
   let state: RunState = { ...(stuck ? reopenStuck(saved, workflow) : saved), config, status: 'running', result: null };
-  store.append({ role: 'engine', type: 'run_resumed', data: { phase: state.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned } }, (env.clock ?? systemClock).now());
+  store.append(
+    {
+      role: 'engine',
+      type: 'run_resumed',
+      data: { phase: state.phase, previous_status: saved.status, state_seq: saved.log_seq, orphaned_events: orphaned },
+    },
+    (env.clock ?? systemClock).now(),
+  );
   if (state.workspace) {
     const workspace = await env.deps.git.reopenRun(state.workspace);
     // A person resolved the stuck report, perhaps with a commit of their own on the run branch: verify that.
     state = { ...state, workspace, ...(stuck ? { head: await env.deps.git.headOf(workspace) } : {}) };
     // A worktree recreated on resume lost what setup made; the saved state stays as it was if setup fails.
-    const setup = await setUpWorkspace(env.deps, state, workspace, { log: (event) => store.append(event, (env.clock ?? systemClock).now()), runDir: store.dir, signal: env.signal });
+    const setup = await setUpWorkspace(env.deps, state, workspace, {
+      log: (event) => store.append(event, (env.clock ?? systemClock).now()),
+      runDir: store.dir,
+      signal: env.signal,
+    });
     if (setup.failure) throw setup.failure;
   }
   state = { ...state, log_seq: store.lastSeq };
@@ -163,12 +212,22 @@ function roleConfigs(config: RunConfig): Partial<Record<ModelRole, RoleModelConf
   const roles: Partial<Record<ModelRole, RoleModelConfig>> = {};
   for (const [role, model] of Object.entries(config.models) as [ModelRole, RunConfig['models'][ModelRole]][]) {
     if (!model) continue;
-    roles[role] = { model: model.model, contextSize: model.context_size, temperature: model.temperature, maxTokens: model.max_tokens, promptLookup: model.prompt_lookup };
+    roles[role] = {
+      model: model.model,
+      contextSize: model.context_size,
+      temperature: model.temperature,
+      maxTokens: model.max_tokens,
+      promptLookup: model.prompt_lookup,
+    };
   }
   return roles;
 }
 
-function modelRouter(env: EngineEnv, initial: RunState, onEvent: (event: LlmEvent) => void): ReturnType<EngineDeps['createModels']> {
+function modelRouter(
+  env: EngineEnv,
+  initial: RunState,
+  onEvent: (event: LlmEvent) => void,
+): ReturnType<EngineDeps['createModels']> {
   return env.deps.createModels({
     roles: roleConfigs(initial.config),
     threads: env.threads,
@@ -180,7 +239,18 @@ function modelRouter(env: EngineEnv, initial: RunState, onEvent: (event: LlmEven
   });
 }
 
-function newSession(env: EngineEnv, run: { store: RunStore; router: ReturnType<EngineDeps['createModels']>; workflow: Workflow; repoRoot: string; signal: AbortSignal; clock: Clock; initial: RunState }): RunSession {
+function newSession(
+  env: EngineEnv,
+  run: {
+    store: RunStore;
+    router: ReturnType<EngineDeps['createModels']>;
+    workflow: Workflow;
+    repoRoot: string;
+    signal: AbortSignal;
+    clock: Clock;
+    initial: RunState;
+  },
+): RunSession {
   return new RunSession({
     deps: env.deps,
     workflow: run.workflow,
@@ -204,7 +274,9 @@ function newSession(env: EngineEnv, run: { store: RunStore; router: ReturnType<E
  * finds the run waiting for that gate.
  */
 function announceGate(store: RunStore, state: RunState, gate: PendingGate, clock: Clock): RunState {
-  const pending = store.append({ role: 'engine', type: 'gate_pending', data: { ...gate } }, clock.now(), { announce: false });
+  const pending = store.append({ role: 'engine', type: 'gate_pending', data: { ...gate } }, clock.now(), {
+    announce: false,
+  });
   const waiting: RunState = { ...state, status: 'waiting_for_gate', log_seq: store.lastSeq };
   store.saveState(waiting);
   store.announce(pending);
@@ -219,7 +291,13 @@ function noActionOutcome(budget: ReturnType<typeof checkBudget>, paused: boolean
   return { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) };
 }
 
-async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflow: Workflow, repoRoot: string): Promise<RunState> {
+async function drive(
+  env: EngineEnv,
+  store: RunStore,
+  initial: RunState,
+  workflow: Workflow,
+  repoRoot: string,
+): Promise<RunState> {
   const clock = env.clock ?? systemClock;
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
@@ -227,14 +305,28 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
   if (env.signal?.aborted) controller.abort();
   let session: RunSession | null = null;
   const onLlmEvent = (event: LlmEvent) => {
-    if (event.type === 'context_dropped') session?.log({ role: 'engine', type: 'warning', data: { message: `context dropped for ${event.role}: ${event.ids.join(', ')}`, ids: event.ids, reason: event.reason } });
+    if (event.type === 'context_dropped')
+      session?.log({
+        role: 'engine',
+        type: 'warning',
+        data: {
+          message: `context dropped for ${event.role}: ${event.ids.join(', ')}`,
+          ids: event.ids,
+          reason: event.reason,
+        },
+      });
     // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
     else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
   };
   const router = modelRouter(env, initial, onLlmEvent);
   session = newSession(env, { store, router, workflow, repoRoot, signal: controller.signal, clock, initial });
   let state = initial;
-  const onPause = () => session?.log({ role: 'user', type: 'pause_requested', data: { phase: state.phase, step_id: state.current_step_id } });
+  const onPause = () =>
+    session?.log({
+      role: 'user',
+      type: 'pause_requested',
+      data: { phase: state.phase, step_id: state.current_step_id },
+    });
   env.pause?.addEventListener('abort', onPause, { once: true });
   const announced = new Set<string>();
   try {
@@ -250,16 +342,21 @@ async function drive(env: EngineEnv, store: RunStore, initial: RunState, workflo
         state = announceGate(store, state, action.gate, clock);
       }
       // Minutes spent waiting for a person at a gate are not the run's time: no deadline while waiting.
-      const deadline = remaining !== null && remaining > 0 && action?.kind !== 'await_user' ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining) : null;
+      const deadline =
+        remaining !== null && remaining > 0 && action?.kind !== 'await_user'
+          ? setTimeout(() => (session?.markTimeExpired(), controller.abort()), remaining)
+          : null;
       const startedMs = session.elapsedMs();
-      const outcome: ActionOutcome = action === null ? noActionOutcome(budget, paused, session) : await executeAction(session, action, state);
+      const outcome: ActionOutcome =
+        action === null ? noActionOutcome(budget, paused, session) : await executeAction(session, action, state);
       if (deadline) clearTimeout(deadline);
       // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
       const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);
       const transition = applyOutcome(accounted, workflow, outcome, clock.now().toISOString());
       for (const event of transition.events) {
         store.append(event, clock.now());
-        if (event.type === 'plan' && typeof event.data.plan_id === 'string') store.savePlanSnapshot(event.data.plan_id, event.data);
+        if (event.type === 'plan' && typeof event.data.plan_id === 'string')
+          store.savePlanSnapshot(event.data.plan_id, event.data);
       }
       state = { ...transition.state, log_seq: store.lastSeq, elapsed_ms: session.elapsedMs() };
       store.saveState(state);
@@ -292,7 +389,10 @@ function stopOnFullDisk(store: RunStore, repoRoot: string, runId: string, full: 
   try {
     const stopped = stopRunNow(repoRoot, runId, `stopped: ${full.message}`);
     const ended = stopped ? null : RunStore.readState(repoRoot, runId);
-    next = ended?.phase === 'finished' ? `run ${runId} had ended (${ended.status}); its report may be missing` : `run ${runId} is saved at its last completed sub-step, resumable: once there is space, ${resume}`;
+    next =
+      ended?.phase === 'finished'
+        ? `run ${runId} had ended (${ended.status}); its report may be missing`
+        : `run ${runId} is saved at its last completed sub-step, resumable: once there is space, ${resume}`;
   } catch (error) {
     if (!isDiskFull(error)) throw error;
     next = `run ${runId} could not even record its stop; once there is space, ${resume} continues from its last saved sub-step`;

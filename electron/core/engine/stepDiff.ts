@@ -15,8 +15,22 @@ export async function stepDiff(deps: EngineDeps, state: RunState): Promise<strin
   if (!workspace || !state.head || !from || from === state.head) return '';
   const files = await deps.git.diffRun(workspace, from, state.head);
   const text = files
-    .map((file) => createTwoFilesPatch(file.before === null ? '/dev/null' : `a/${file.path}`, file.after === null ? '/dev/null' : `b/${file.path}`, file.before ?? '', file.after ?? ''))
-    .map((patch) => patch.split('\n').filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line)).join('\n'))
+    .map((file) =>
+      createTwoFilesPatch(
+        file.before === null ? '/dev/null' : `a/${file.path}`,
+        file.after === null ? '/dev/null' : `b/${file.path}`,
+        file.before ?? '',
+        file.after ?? '',
+      ),
+    )
+    .map((patch) =>
+      patch
+        .split('\n')
+        .filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line))
+        .join('\n'),
+    )
     .join('');
-  return text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (${text.length - MAX_DIFF_CHARS} more characters of the diff cut)\n` : text;
+  return text.length > MAX_DIFF_CHARS
+    ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (${text.length - MAX_DIFF_CHARS} more characters of the diff cut)\n`
+    : text;
 }

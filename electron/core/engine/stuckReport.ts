@@ -7,7 +7,9 @@ function hypothesesFrom(events: RunLogEvent[]): string[] {
   for (const event of events) {
     if (event.type !== 'scout_report') continue;
     const report = event.data.report as { hypotheses?: unknown } | undefined;
-    if (Array.isArray(report?.hypotheses)) for (const hypothesis of report.hypotheses) if (typeof hypothesis === 'string' && !found.includes(hypothesis)) found.push(hypothesis);
+    if (Array.isArray(report?.hypotheses))
+      for (const hypothesis of report.hypotheses)
+        if (typeof hypothesis === 'string' && !found.includes(hypothesis)) found.push(hypothesis);
   }
   return found;
 }
@@ -22,7 +24,11 @@ export function stuckArtifacts(state: RunState): string[] {
  * Seed 004: "stuck-report artifacts retained until resolved" — resolved means the run went green on a
  * resume, or was merged or undone. Logged when there was anything to release.
  */
-export async function releaseRunArtifacts(deps: { releaseArtifacts(dir: string): Promise<boolean> }, state: RunState, log: (event: PendingEvent) => void): Promise<string[]> {
+export async function releaseRunArtifacts(
+  deps: { releaseArtifacts(dir: string): Promise<boolean> },
+  state: RunState,
+  log: (event: PendingEvent) => void,
+): Promise<string[]> {
   const released: string[] = [];
   // catch-ok: an artifact folder not released stays retained, which costs only space; the next finish tries again
   for (const dir of stuckArtifacts(state)) if (await deps.releaseArtifacts(dir).catch(() => false)) released.push(dir);
@@ -45,7 +51,12 @@ export function renderStuckReport(state: RunState, events: RunLogEvent[]): strin
     '',
     '## Last failures',
     ...(state.failure_history.length > 0
-      ? state.failure_history.flatMap((failure, index) => [`### ${index + 1}. ${failure.status}${failure.step_id ? ` (${failure.step_id})` : ''}${failure.first_failure ? ` — ${failure.first_failure}` : ''}`, '```', failure.report, '```'])
+      ? state.failure_history.flatMap((failure, index) => [
+          `### ${index + 1}. ${failure.status}${failure.step_id ? ` (${failure.step_id})` : ''}${failure.first_failure ? ` — ${failure.first_failure}` : ''}`,
+          '```',
+          failure.report,
+          '```',
+        ])
       : ['(no failed verification or writer answer was recorded)']),
     '',
     '## Artifacts (retained until this report is resolved)',

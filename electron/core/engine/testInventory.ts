@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TestRecordSchema } from '../../../shared/schemas/testInventory';
-import { compareInventory, onlyAddsLines, weakenedFeedback, type InventoryCheck, type InventorySnapshot } from '../../../shared/engine/testInventory';
+import {
+  compareInventory,
+  onlyAddsLines,
+  weakenedFeedback,
+  type InventoryCheck,
+  type InventorySnapshot,
+} from '../../../shared/engine/testInventory';
 import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { z } from 'zod';
 import { isTestFile } from '../edits/policy';
@@ -45,8 +51,11 @@ export async function changedTestFiles(deps: EngineDeps, state: RunState): Promi
   if (!workspace || !state.head || !base || state.head === base) return [];
   const diff = await deps.git.diffRun(workspace, base, state.head);
   const approved = new Set(state.approved_test_files);
-  const rewritten = (file: (typeof diff)[number]) => file.before !== null && (file.after === null || !onlyAddsLines(file.before, file.after));
-  return diff.filter((file) => rewritten(file) && isTestFile(file.path) && !approved.has(file.path)).map((file) => file.path);
+  const rewritten = (file: (typeof diff)[number]) =>
+    file.before !== null && (file.after === null || !onlyAddsLines(file.before, file.after));
+  return diff
+    .filter((file) => rewritten(file) && isTestFile(file.path) && !approved.has(file.path))
+    .map((file) => file.path);
 }
 
 /**
@@ -54,7 +63,12 @@ export async function changedTestFiles(deps: EngineDeps, state: RunState): Promi
  * went missing, was skipped or the total fell, and the tests passed anyway or the change rewrote test
  * files: a run that merely broke an import loses tests too, but fails, and is told so as a failure.
  */
-export async function checkInventory(deps: EngineDeps, state: RunState, runDir: string, result: VerifyResult): Promise<InventoryCheck | null> {
+export async function checkInventory(
+  deps: EngineDeps,
+  state: RunState,
+  runDir: string,
+  result: VerifyResult,
+): Promise<InventoryCheck | null> {
   const baseline = readBaseline(runDir);
   if (!baseline) return null;
   const testFiles = await changedTestFiles(deps, state);

@@ -27,7 +27,13 @@ async function run(repo: TempRepo, dataDir: string, edit: (config: RunConfig) =>
       ...deps,
       createModels: (options: ModelRouterOptions) => {
         const router = createModelRouter(options);
-        return { ...router, generate: (request) => (request.role === 'coder' && coderInputs.push(request.messages.at(-1)?.content ?? ''), router.generate(request)) };
+        return {
+          ...router,
+          generate: (request) => (
+            request.role === 'coder' && coderInputs.push(request.messages.at(-1)?.content ?? ''),
+            router.generate(request)
+          ),
+        };
       },
     },
   });
@@ -35,16 +41,29 @@ async function run(repo: TempRepo, dataDir: string, edit: (config: RunConfig) =>
   return { state, coderInputs, log: readLog(path.join(repo.dir, '.lathe', 'runs', state.run_id, 'log.jsonl')) };
 }
 
-const tool = (name: string, argv: string[], required = true, timeout_ms: number | null = null) => ({ name, argv, required, timeout_ms });
+const tool = (name: string, argv: string[], required = true, timeout_ms: number | null = null) => ({
+  name,
+  argv,
+  required,
+  timeout_ms,
+});
 
 describe("seed 003's ToolRegistry (3.13)", () => {
   it('runs the test command first, then each registered tool in order, and reports each, a missing command included', async () => {
     const { repo, dataDir } = setup();
     const { state, log } = await run(repo, dataDir, (config) => {
-      config.extra_verification = [tool('lint', ['node', '-e', 'process.exit(0)']), tool('typecheck', ['definitely-not-a-command-xyz'], false)];
+      config.extra_verification = [
+        tool('lint', ['node', '-e', 'process.exit(0)']),
+        tool('typecheck', ['definitely-not-a-command-xyz'], false),
+      ];
     });
     expect(state.result?.status).toBe('complete');
-    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as { name: string; status: string; required: boolean; reason: string | null }[];
+    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as {
+      name: string;
+      status: string;
+      required: boolean;
+      reason: string | null;
+    }[];
     expect(tools.map(({ name, status, required }) => [name, status, required])).toEqual([
       ['tests', 'PASS', true],
       ['lint', 'PASS', true],
@@ -80,8 +99,15 @@ describe("seed 003's ToolRegistry (3.13)", () => {
     const { log } = await run(repo, dataDir, (config) => {
       config.extra_verification = [tool('slow-check', ['node', '-e', 'setTimeout(() => {}, 60000)'], false, 1500)];
     });
-    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as { name: string; status: string; reason: string | null }[];
-    expect(tools.find((entry) => entry.name === 'slow-check')).toMatchObject({ status: 'FAIL', reason: expect.stringMatching(/time/i) });
+    const tools = log.find((event) => event.type === 'test_result' && event.data.purpose === 'step')?.data.tools as {
+      name: string;
+      status: string;
+      reason: string | null;
+    }[];
+    expect(tools.find((entry) => entry.name === 'slow-check')).toMatchObject({
+      status: 'FAIL',
+      reason: expect.stringMatching(/time/i),
+    });
     // Two verifications, each stopping the tool at 1.5 s, not at the two-minute test timeout.
     expect(Date.now() - started).toBeLessThan(60_000);
   });

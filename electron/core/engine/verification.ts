@@ -17,16 +17,23 @@ export function workDirNote(result: Pick<VerifyResult, 'workDirWrites'>): string
   const writes = result.workDirWrites;
   if (!writes) return '';
   const lines: string[] = [];
-  const list = (paths: string[]) => `${paths.slice(0, 10).map(quoteGitPath).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
+  const list = (paths: string[]) =>
+    `${paths.slice(0, 10).map(quoteGitPath).join(', ')}${paths.length > 10 ? `, and ${paths.length - 10} more` : ''}`;
   if (writes.restored.length > 0) {
-    lines.push(`Note: the test command changed ${writes.restored.length} tracked file(s) in the work tree: ${list(writes.restored)}. Lathe put the committed content back after the run, so the change is in no commit; a suite that rewrites sources needs a look.`);
+    lines.push(
+      `Note: the test command changed ${writes.restored.length} tracked file(s) in the work tree: ${list(writes.restored)}. Lathe put the committed content back after the run, so the change is in no commit; a suite that rewrites sources needs a look.`,
+    );
   }
-  if (writes.failed.length > 0) lines.push(`Warning: what the test command wrote could not all be undone: ${list(writes.failed)}.`);
+  if (writes.failed.length > 0)
+    lines.push(`Warning: what the test command wrote could not all be undone: ${list(writes.failed)}.`);
   return lines.join('\n');
 }
 
 function reportOf(result: VerifyResult): string {
-  const build = result.failedPhase === 'build' && result.build ? `The build command (${result.build.argv.join(' ')}) failed; the tests did not run.\n\n` : '';
+  const build =
+    result.failedPhase === 'build' && result.build
+      ? `The build command (${result.build.argv.join(' ')}) failed; the tests did not run.\n\n`
+      : '';
   const note = workDirNote(result);
   return `${build}${result.report}${note ? `\n\n${note}` : ''}`;
 }
@@ -46,7 +53,13 @@ function summarize(result: VerifyResult): Omit<TestSummary, 'tools'> {
     passed: result.status === 'PASS',
     exit_code: result.exitCode,
     counts: result.counts,
-    first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message, location: result.firstFailure.location } : null,
+    first_failure: result.firstFailure
+      ? {
+          test_id: result.firstFailure.testId,
+          message: result.firstFailure.message,
+          location: result.firstFailure.location,
+        }
+      : null,
     results_from: result.resultsFrom,
     report: reportOf(result),
     excerpt: excerptOf(result),
@@ -116,15 +129,29 @@ interface ToolOutcome {
 }
 
 /** One registered tool: refused by the allowlist where it applies, else run with its own timeout; never throws but on abort. */
-async function runTool(deps: EngineDeps, base: Omit<VerifyRequest, 'argv'>, tool: VerificationTool, options: VerificationOptions): Promise<ToolOutcome> {
+async function runTool(
+  deps: EngineDeps,
+  base: Omit<VerifyRequest, 'argv'>,
+  tool: VerificationTool,
+  options: VerificationOptions,
+): Promise<ToolOutcome> {
   if (options.allowlist) {
     const check = checkShellCommand(tool.argv, options.allowlist);
-    if (!check.allowed) return { status: 'INFRA_ERROR', reason: `rejected by the allowlist: ${check.reason}`, output: `${check.command}: not run (${check.reason})` };
+    if (!check.allowed)
+      return {
+        status: 'INFRA_ERROR',
+        reason: `rejected by the allowlist: ${check.reason}`,
+        output: `${check.command}: not run (${check.reason})`,
+      };
   }
   const own = tool.timeout_ms ?? base.timeoutMs;
   try {
     const result = await deps.verify({ ...base, argv: tool.argv, timeoutMs: options.timeoutFor?.(own) ?? own });
-    return { status: result.status, reason: result.reason ?? (result.status === 'PASS' ? null : `exit code ${result.exitCode ?? 'none'}`), output: result.report };
+    return {
+      status: result.status,
+      reason: result.reason ?? (result.status === 'PASS' ? null : `exit code ${result.exitCode ?? 'none'}`),
+      output: result.report,
+    };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     if (isDiskFull(error)) throw diskFull(error, options.artifactRoot);
@@ -154,10 +181,15 @@ export interface VerificationOptions {
  * The test command, then seed 003's registered verification tools (lint, typecheck, …) in
  * registration order; each tool's failure, even an exception, is its own result.
  */
-export async function runVerification(deps: EngineDeps, state: RunState, options: VerificationOptions): Promise<TestSummary> {
+export async function runVerification(
+  deps: EngineDeps,
+  state: RunState,
+  options: VerificationOptions,
+): Promise<TestSummary> {
   const workspace = state.workspace;
   if (!workspace) return infraSummary('the run has no workspace');
-  if (!state.test_command) return infraSummary('no test command: set test_command in lathe.config.yaml or pass --test-command');
+  if (!state.test_command)
+    return infraSummary('no test command: set test_command in lathe.config.yaml or pass --test-command');
   const base = {
     workDir: workspace.workDir,
     timeoutMs: options.timeoutMs,
@@ -170,7 +202,12 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   };
   let main: VerifyResult;
   try {
-    const request = { ...base, argv: state.test_command, buildArgv: state.config.build_command ?? undefined, coverageFor: coverageTargets(state, options.coverage) };
+    const request = {
+      ...base,
+      argv: state.test_command,
+      buildArgv: state.config.build_command ?? undefined,
+      coverageFor: coverageTargets(state, options.coverage),
+    };
     main = await deps.verify(request);
     // A suite cut off by its timeout says nothing of the code, only of the machine's load at that moment:
     // run once more before the verdict counts, else a right answer is judged failed and the next one
@@ -183,14 +220,21 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   }
   // The commands filled a disk (their writes are undone by now): no verdict on the code, the run stops.
   if (main.diskFull) {
-    throw new LatheError('DISK_FULL', `the disk holding ${main.diskFull} filled up while the test command ran; what it wrote in the run's folder was undone — free some space there`, {
-      folder: main.diskFull,
-      log: main.logPath,
-    });
+    throw new LatheError(
+      'DISK_FULL',
+      `the disk holding ${main.diskFull} filled up while the test command ran; what it wrote in the run's folder was undone — free some space there`,
+      {
+        folder: main.diskFull,
+        log: main.logPath,
+      },
+    );
   }
   // Seed 004's build step runs first in the same sandbox; when it failed the tests did not run.
-  const build: TestSummary['tools'] = main.build ? [{ name: BUILD_TOOL, status: main.build.status, required: true, reason: main.build.reason }] : [];
-  const tests: TestSummary['tools'] = main.failedPhase === 'build' ? [] : [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
+  const build: TestSummary['tools'] = main.build
+    ? [{ name: BUILD_TOOL, status: main.build.status, required: true, reason: main.build.reason }]
+    : [];
+  const tests: TestSummary['tools'] =
+    main.failedPhase === 'build' ? [] : [{ name: TEST_TOOL, status: main.status, required: true, reason: main.reason }];
   const tools: TestSummary['tools'] = [...build, ...tests];
   const failures: string[] = [];
   // The baseline is only a record of the suite: the registered tools judge changes, and there is none yet.
@@ -198,14 +242,20 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
   for (const tool of registered) {
     const outcome = await runTool(deps, base, tool, options);
     tools.push({ name: tool.name, status: outcome.status, required: tool.required, reason: outcome.reason });
-    if (tool.required && outcome.status !== 'PASS') failures.push(`${tool.name} failed (${outcome.reason ?? outcome.status}):\n${cutToolOutput(outcome.output)}`);
+    if (tool.required && outcome.status !== 'PASS')
+      failures.push(`${tool.name} failed (${outcome.reason ?? outcome.status}):\n${cutToolOutput(outcome.output)}`);
   }
   const inventory = await recordOrCompare(deps, state, main, options);
   const summarized = { ...summarize(main), tools };
   const summary = inventory?.weakened ? failWeakened(summarized, inventory) : { ...summarized, inventory };
   // What a failing required tool printed reaches the Coder (its feedback is made of these texts), cut to a share.
   const note = failures.length > 0 ? `\n\nVerification tools:\n${failures.join('\n\n')}` : '';
-  const withTools = { ...summary, report: `${summary.report}${note}`, excerpt: `${summary.excerpt}${note}`, tail: `${summary.tail}${note}` };
+  const withTools = {
+    ...summary,
+    report: `${summary.report}${note}`,
+    excerpt: `${summary.excerpt}${note}`,
+    tail: `${summary.tail}${note}`,
+  };
   if (summary.passed && failures.length > 0) {
     return { ...withTools, status: 'FAIL', passed: false };
   }
@@ -213,7 +263,12 @@ export async function runVerification(deps: EngineDeps, state: RunState, options
 }
 
 /** The start records the inventory; a later run is compared with it (never on a run that could not start). */
-async function recordOrCompare(deps: EngineDeps, state: RunState, main: VerifyResult, options: VerificationOptions): Promise<TestSummary['inventory']> {
+async function recordOrCompare(
+  deps: EngineDeps,
+  state: RunState,
+  main: VerifyResult,
+  options: VerificationOptions,
+): Promise<TestSummary['inventory']> {
   const { runDir, purpose } = options;
   if (!runDir || !purpose || main.status === 'INFRA_ERROR') return null;
   if (purpose === 'preflight' || purpose === 'baseline') {

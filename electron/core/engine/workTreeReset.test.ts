@@ -14,7 +14,13 @@ const setup = runFixturePerTest();
 const TASKS = 3;
 const plan = {
   plan_id: 'plan_0001',
-  tasks: Array.from({ length: TASKS }, (_, index) => ({ id: `T${index + 1}`, title: `Add helper ${index + 1}`, rationale: 'r', acceptance: 'a', artifacts: [`src/helper${index + 1}.js`] })),
+  tasks: Array.from({ length: TASKS }, (_, index) => ({
+    id: `T${index + 1}`,
+    title: `Add helper ${index + 1}`,
+    rationale: 'r',
+    acceptance: 'a',
+    artifacts: [`src/helper${index + 1}.js`],
+  })),
 };
 
 function scriptedRouter(): ModelRouter {
@@ -24,8 +30,27 @@ function scriptedRouter(): ModelRouter {
     specFor: () => 'scripted',
     dispose: async () => {},
     generate: async (request) => {
-      const value = request.role === 'planner' ? plan : request.role === 'coder' ? { edits: [{ path: `src/helper${++coder}.js`, content: `export const helper = ${coder};\n` }] } : { task_id: `T${++tester}`, passed: true, report: 'ok' };
-      return { ok: true, value: request.schema.parse(value), raw: '', droppedContext: [], usage: { model: 'scripted', promptTokens: 1, completionTokens: 1, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs: 0, tokensPerSecond: 0 } };
+      const value =
+        request.role === 'planner'
+          ? plan
+          : request.role === 'coder'
+            ? { edits: [{ path: `src/helper${++coder}.js`, content: `export const helper = ${coder};\n` }] }
+            : { task_id: `T${++tester}`, passed: true, report: 'ok' };
+      return {
+        ok: true,
+        value: request.schema.parse(value),
+        raw: '',
+        droppedContext: [],
+        usage: {
+          model: 'scripted',
+          promptTokens: 1,
+          completionTokens: 1,
+          reusedPrefixTokens: 0,
+          timeToFirstTokenMs: 0,
+          totalMs: 0,
+          tokensPerSecond: 0,
+        },
+      };
     },
   } as ModelRouter;
 }
@@ -35,20 +60,55 @@ function passingVerify(failed: string[], onRun: (workDir: string) => void = () =
   return async (request) => {
     onRun(request.workDir);
     const result: VerifyResult = {
-      verifyRunId: 'v', status: 'PASS', exitCode: 0, signal: null, timedOut: false, durationMs: 0, reason: null,
-      isolation: { level: 'none', detail: 'test' }, counts: null, tests: null, firstFailure: null, resultsFrom: null, report: '', excerpt: '', tail: '', coverage: null, build: null, failedPhase: null,
-      workDirWrites: { restored: [], removed: [], relinked: [], failed }, artifactDir: request.artifactRoot, logPath: '', manifestPath: '',
+      verifyRunId: 'v',
+      status: 'PASS',
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      durationMs: 0,
+      reason: null,
+      isolation: { level: 'none', detail: 'test' },
+      counts: null,
+      tests: null,
+      firstFailure: null,
+      resultsFrom: null,
+      report: '',
+      excerpt: '',
+      tail: '',
+      coverage: null,
+      build: null,
+      failedPhase: null,
+      workDirWrites: { restored: [], removed: [], relinked: [], failed },
+      artifactDir: request.artifactRoot,
+      logPath: '',
+      manifestPath: '',
     };
     return result;
   };
 }
 
-async function runCountingResets(repo: TempRepo, dataDir: string, verify: EngineDeps['verify'], setupCommand: string[] | null = null) {
+async function runCountingResets(
+  repo: TempRepo,
+  dataDir: string,
+  verify: EngineDeps['verify'],
+  setupCommand: string[] | null = null,
+) {
   const real = createDefaultDeps();
   let resets = 0;
-  const git = { ...real.git, resetTo: (...args: Parameters<typeof real.git.resetTo>) => (resets++, real.git.resetTo(...args)) };
-  const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: { ...real, git, verify, createModels: scriptedRouter } });
-  const resolved = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+  const git = {
+    ...real.git,
+    resetTo: (...args: Parameters<typeof real.git.resetTo>) => (resets++, real.git.resetTo(...args)),
+  };
+  const env = createEngineEnv({
+    appRoot: APP_ROOT,
+    dataDir,
+    retryBackoffMs: 1,
+    deps: { ...real, git, verify, createModels: scriptedRouter },
+  });
+  const resolved = resolveRunConfig(
+    { repoRoot: repo.dir },
+    { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` },
+  );
   const config = { ...resolved, workspace: { ...resolved.workspace, setup_command: setupCommand } };
   const state = await startRun(env, { repoRoot: repo.dir, goal: 'add three helpers', config });
   return { state, resets };
@@ -59,7 +119,12 @@ describe('resetting the work tree before an apply', () => {
     const { repo, dataDir } = setup();
     const { state, resets } = await runCountingResets(repo, dataDir, passingVerify([]));
     expect(state.result?.status).toBe('complete');
-    expect(repo.git('log', '--format=%s', state.workspace?.branch ?? '').split('\n').filter((line) => line.includes('helper'))).toHaveLength(TASKS);
+    expect(
+      repo
+        .git('log', '--format=%s', state.workspace?.branch ?? '')
+        .split('\n')
+        .filter((line) => line.includes('helper')),
+    ).toHaveLength(TASKS);
     expect(resets).toBe(0);
   });
 
@@ -70,7 +135,9 @@ describe('resetting the work tree before an apply', () => {
     expect(state.result?.status).toBe('complete');
     expect(resets).toBe(1);
     expect(fs.existsSync(path.join(state.workspace?.workDir ?? '', 'stray-from-setup.txt'))).toBe(false);
-    expect(repo.git('log', '--name-only', '--format=', state.workspace?.branch ?? '')).not.toContain('stray-from-setup.txt');
+    expect(repo.git('log', '--name-only', '--format=', state.workspace?.branch ?? '')).not.toContain(
+      'stray-from-setup.txt',
+    );
   });
 
   it('resets before the next apply when a verify could not undo what the commands wrote, and the stray change is gone', async () => {

@@ -18,7 +18,13 @@ export async function setUpWorkspace(
 ): Promise<{ failure: LatheError | null; note: string | null }> {
   const argv = state.config.workspace.setup_command;
   if (!argv) return { failure: null, note: null };
-  const result = await deps.setupWorkspace({ workspace, argv, timeoutMs: state.config.workspace.setup_timeout_ms, logFile: path.join(io.runDir, 'setup.log'), signal: io.signal });
+  const result = await deps.setupWorkspace({
+    workspace,
+    argv,
+    timeoutMs: state.config.workspace.setup_timeout_ms,
+    logFile: path.join(io.runDir, 'setup.log'),
+    signal: io.signal,
+  });
   io.log({
     role: 'engine',
     type: 'workspace_setup',
@@ -36,13 +42,22 @@ export async function setUpWorkspace(
       note: result.note,
     },
   });
-  const note = result.status === 'passed' ? `\`${result.argv.join(' ')}\` passed${result.note ? `; ${result.note}` : ''}` : result.status === 'skipped' ? `skipped: ${result.reason ?? ''}${result.note ? ` (${result.note})` : ''}` : null;
+  const note =
+    result.status === 'passed'
+      ? `\`${result.argv.join(' ')}\` passed${result.note ? `; ${result.note}` : ''}`
+      : result.status === 'skipped'
+        ? `skipped: ${result.reason ?? ''}${result.note ? ` (${result.note})` : ''}`
+        : null;
   if (result.status !== 'failed') return { failure: null, note };
   const tail = result.output.trim().split('\n').slice(-15).join('\n');
-  const failure = new LatheError('WORKSPACE_SETUP_FAILED', `the setup command \`${result.argv.join(' ')}\` ${result.reason ?? 'failed'} in ${result.cwd}${tail ? `; last lines:\n${tail}` : ''}`, {
-    argv: result.argv,
-    exit_code: result.exitCode,
-    log_file: result.logFile,
-  });
+  const failure = new LatheError(
+    'WORKSPACE_SETUP_FAILED',
+    `the setup command \`${result.argv.join(' ')}\` ${result.reason ?? 'failed'} in ${result.cwd}${tail ? `; last lines:\n${tail}` : ''}`,
+    {
+      argv: result.argv,
+      exit_code: result.exitCode,
+      log_file: result.logFile,
+    },
+  );
   return { failure, note: null };
 }

@@ -35,14 +35,24 @@ export function modelForTask(spec: string, taskId: string): string {
 
 /** Nobody is there to answer a human gate during an eval: the Supervisor decides instead. */
 export function unattendedGates(config: RunConfig): RunConfig {
-  const gates = Object.fromEntries(Object.entries(config.gates).map(([kind, mode]) => [kind, mode === 'human' || mode === 'both' ? 'auto' : mode])) as Record<keyof RunConfig['gates'], GateMode>;
+  const gates = Object.fromEntries(
+    Object.entries(config.gates).map(([kind, mode]) => [kind, mode === 'human' || mode === 'both' ? 'auto' : mode]),
+  ) as Record<keyof RunConfig['gates'], GateMode>;
   return { ...config, gates };
 }
 
 /** A task repository's configuration under the app defaults and `--config`, with the driver's overrides and no human gate. */
-export function evalRunConfig(settings: EvalRunSettings, repoDir: string, overrides: Omit<ConfigOverrides, 'workflow'>): RunConfig {
+export function evalRunConfig(
+  settings: EvalRunSettings,
+  repoDir: string,
+  overrides: Omit<ConfigOverrides, 'workflow'>,
+): RunConfig {
   const config = resolveRunConfig(
-    { defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'), repoRoot: repoDir, configFile: settings.configFile },
+    {
+      defaultsFile: path.join(settings.appRoot, 'resources', 'defaults.yaml'),
+      repoRoot: repoDir,
+      configFile: settings.configFile,
+    },
     { workflow: settings.workflow, ...overrides },
   );
   return unattendedGates(config);

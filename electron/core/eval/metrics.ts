@@ -3,7 +3,20 @@ import type { RunLogEvent } from '../../../shared/schemas/run';
 import type { VerifyResult } from '../workspace/index';
 import type { RoleQuality, TestOutcome } from './reportSchema';
 
-const emptyQuality = (): RoleQuality => ({ calls: 0, prompt_tokens: 0, completion_tokens: 0, well_formed: 0, malformed: 0, errors: 0, well_formed_rate: null, tokens_per_second: null, prompt_lookup: null, decode_ms: 0, decoded_tokens: 0, steered_tokens: 0 });
+const emptyQuality = (): RoleQuality => ({
+  calls: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  well_formed: 0,
+  malformed: 0,
+  errors: 0,
+  well_formed_rate: null,
+  tokens_per_second: null,
+  prompt_lookup: null,
+  decode_ms: 0,
+  decoded_tokens: 0,
+  steered_tokens: 0,
+});
 
 const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
@@ -26,8 +39,10 @@ function addDecode(quality: RoleQuality, usage: unknown): void {
 /** The decode rate and lookup acceptance from the summed figures. */
 function finishRates(quality: RoleQuality): void {
   quality.well_formed_rate = rate(quality.well_formed, quality.malformed);
-  quality.tokens_per_second = quality.decode_ms > 0 ? Math.round((quality.decoded_tokens / (quality.decode_ms / 1000)) * 10) / 10 : null;
-  if (quality.prompt_lookup) quality.prompt_lookup.acceptance_rate = rate(quality.prompt_lookup.validated, quality.prompt_lookup.refuted);
+  quality.tokens_per_second =
+    quality.decode_ms > 0 ? Math.round((quality.decoded_tokens / (quality.decode_ms / 1000)) * 10) / 10 : null;
+  if (quality.prompt_lookup)
+    quality.prompt_lookup.acceptance_rate = rate(quality.prompt_lookup.validated, quality.prompt_lookup.refuted);
 }
 
 /**
@@ -36,7 +51,10 @@ function finishRates(quality: RoleQuality): void {
  * INVALID_OUTPUT and every `agent_failed` is not. Other retried failures (timeouts, provider errors)
  * are counted as errors: no answer was there to judge. Calls and tokens come from the run's metrics.
  */
-export function roleQuality(log: readonly RunLogEvent[], metrics: RunState['metrics'] | null): Record<string, RoleQuality> {
+export function roleQuality(
+  log: readonly RunLogEvent[],
+  metrics: RunState['metrics'] | null,
+): Record<string, RoleQuality> {
   const roles: Record<string, RoleQuality> = {};
   const of = (role: string) => (roles[role] ??= emptyQuality());
   for (const event of log) {
@@ -50,7 +68,11 @@ export function roleQuality(log: readonly RunLogEvent[], metrics: RunState['metr
   }
   for (const [role, agent] of Object.entries(metrics?.agents ?? {})) {
     if (agent.calls === 0 && !roles[role]) continue;
-    Object.assign(of(role), { calls: agent.calls, prompt_tokens: agent.prompt_tokens, completion_tokens: agent.completion_tokens });
+    Object.assign(of(role), {
+      calls: agent.calls,
+      prompt_tokens: agent.prompt_tokens,
+      completion_tokens: agent.completion_tokens,
+    });
   }
   for (const quality of Object.values(roles)) finishRates(quality);
   return sortKeys(roles);
@@ -108,14 +130,23 @@ export function runCounts(state: RunState): RunCounts {
 
 export function outcomeOfSummary(summary: TestSummary | null): TestOutcome | null {
   if (!summary) return null;
-  return { status: summary.status, counts: summary.counts, first_failure: summary.first_failure, reason: summary.reason, isolation: summary.isolation.split(':')[0] ?? summary.isolation, duration_ms: summary.duration_ms };
+  return {
+    status: summary.status,
+    counts: summary.counts,
+    first_failure: summary.first_failure,
+    reason: summary.reason,
+    isolation: summary.isolation.split(':')[0] ?? summary.isolation,
+    duration_ms: summary.duration_ms,
+  };
 }
 
 export function outcomeOfVerify(result: VerifyResult): TestOutcome {
   return {
     status: result.status,
     counts: result.counts,
-    first_failure: result.firstFailure ? { test_id: result.firstFailure.testId, message: result.firstFailure.message.slice(0, 2000) } : null,
+    first_failure: result.firstFailure
+      ? { test_id: result.firstFailure.testId, message: result.firstFailure.message.slice(0, 2000) }
+      : null,
     reason: result.reason,
     isolation: result.isolation.level,
     duration_ms: result.durationMs,

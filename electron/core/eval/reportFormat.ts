@@ -33,7 +33,22 @@ export function outcomeLabel(task: EvalTaskResult): string {
   return task.outcome;
 }
 
-const HEADER = ['TASK', 'LANG', 'KIND', 'RESULT', 'RUN', 'ATTEMPTS', 'REPLANS', 'PROMPT', 'CACHED', 'PREFILL', 'GENERATED', 'LAPTOP-MIN', 'WELL-FORMED', 'TIME'];
+const HEADER = [
+  'TASK',
+  'LANG',
+  'KIND',
+  'RESULT',
+  'RUN',
+  'ATTEMPTS',
+  'REPLANS',
+  'PROMPT',
+  'CACHED',
+  'PREFILL',
+  'GENERATED',
+  'LAPTOP-MIN',
+  'WELL-FORMED',
+  'TIME',
+];
 
 /** Model minutes on each reference laptop, in LAPTOP_PROFILES order: `12.3/2.8`. */
 export function laptopCell(minutes: Record<string, number>): string {
@@ -77,27 +92,40 @@ function medianLine(summary: EvalReport['summary']): string[] {
 }
 
 function alignedTable(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const format = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const format = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [format(header), ...rows.map(format)];
 }
 
 export function roleSummary(roles: Record<string, RoleQuality>): string {
   return Object.entries(roles)
-    .map(([role, quality]) => `${role} ${formatRate(quality.well_formed_rate)} (${quality.well_formed}/${quality.well_formed + quality.malformed})`)
+    .map(
+      ([role, quality]) =>
+        `${role} ${formatRate(quality.well_formed_rate)} (${quality.well_formed}/${quality.well_formed + quality.malformed})`,
+    )
     .join(', ');
 }
 
 /** The terminal table: one row per task, then the totals. */
 export function formatSummaryTable(report: EvalReport): string[] {
   const { summary } = report;
-  const byLanguage = Object.entries(summary.by_language).map(([language, group]) => `${language} ${group.solved}/${group.tasks}`);
+  const byLanguage = Object.entries(summary.by_language).map(
+    ([language, group]) => `${language} ${group.solved}/${group.tasks}`,
+  );
   const byKind = Object.entries(summary.by_kind).map(([kind, group]) => `${kind} ${group.solved}/${group.tasks}`);
   return [
     ...alignedTable(HEADER, report.tasks.map(taskRow)),
     '',
     `solved ${summary.solved}/${summary.tasks}${summary.solve_rate === null ? '' : ` (${formatRate(summary.solve_rate)} of judged tasks)`} · ${[...byLanguage, ...byKind].join(' · ')}`,
-    ...(summary.errors + summary.interrupted > 0 ? [`not judged: ${summary.errors} error(s), ${summary.interrupted} interrupted`] : []),
+    ...(summary.errors + summary.interrupted > 0
+      ? [`not judged: ${summary.errors} error(s), ${summary.interrupted} interrupted`]
+      : []),
     `well-formed: ${roleSummary(summary.roles) || 'no model answers'}`,
     ...medianLine(summary),
     `tokens ${formatTokens(summary.tokens.total)} (${formatTokens(summary.tokens.prompt)} prompt of which ${formatTokens(summary.tokens.cached)} cached, ${formatTokens(summary.tokens.completion)} completion) · attempts ${summary.attempts} · replans ${summary.replans} · ${formatDurationMs(summary.elapsed_ms)} elapsed (median task ${formatDurationMs(summary.task_wall_ms.median)})`,
@@ -107,7 +135,11 @@ export function formatSummaryTable(report: EvalReport): string[] {
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function markdownTable(header: string[], rows: string[][]): string[] {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`)];
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(escapeCell).join(' | ')} |`),
+  ];
 }
 
 /** eval-report.md: the same figures as the JSON, for reading and pasting into an issue. */
@@ -121,8 +153,12 @@ export function renderMarkdownReport(report: EvalReport): string {
     `${report.interrupted ? '**Interrupted: the figures cover only the tasks that finished.** ' : ''}Lathe ${report.lathe_version}, ${report.started_at} → ${report.finished_at}.`,
     '',
     `- Solved: **${summary.solved}/${summary.tasks}**${summary.solve_rate === null ? '' : ` (${formatRate(summary.solve_rate)} of judged tasks)`}; errors ${summary.errors}, interrupted ${summary.interrupted}`,
-    `- By language: ${Object.entries(summary.by_language).map(([language, group]) => `${language} ${group.solved}/${group.tasks}`).join(', ')}`,
-    `- By kind: ${Object.entries(summary.by_kind).map(([kind, group]) => `${kind} ${group.solved}/${group.tasks}`).join(', ')}`,
+    `- By language: ${Object.entries(summary.by_language)
+      .map(([language, group]) => `${language} ${group.solved}/${group.tasks}`)
+      .join(', ')}`,
+    `- By kind: ${Object.entries(summary.by_kind)
+      .map(([kind, group]) => `${kind} ${group.solved}/${group.tasks}`)
+      .join(', ')}`,
     `- Tokens: ${summary.tokens.total} (${summary.tokens.prompt} prompt of which ${summary.tokens.cached} cached and ${summary.tokens.prefill} new prefill, ${summary.tokens.completion} completion); attempts ${summary.attempts}; replans ${summary.replans}`,
     ...medianLine(summary).map((line) => `- ${line.charAt(0).toUpperCase()}${line.slice(1)}`),
     `- Time: ${formatDurationMs(summary.elapsed_ms)} elapsed with ${settings.jobs} job(s); per task median ${formatDurationMs(summary.task_wall_ms.median)}, max ${formatDurationMs(summary.task_wall_ms.max)}`,
@@ -132,7 +168,19 @@ export function renderMarkdownReport(report: EvalReport): string {
     '## Well-formed output per role',
     '',
     ...markdownTable(
-      ['role', 'calls', 'well-formed', 'malformed', 'errors', 'rate', 'prompt tokens', 'completion tokens', 'tokens/s', 'steered tokens', 'prompt lookup accepted'],
+      [
+        'role',
+        'calls',
+        'well-formed',
+        'malformed',
+        'errors',
+        'rate',
+        'prompt tokens',
+        'completion tokens',
+        'tokens/s',
+        'steered tokens',
+        'prompt lookup accepted',
+      ],
       Object.entries(summary.roles).map(([role, quality]) => [
         role,
         String(quality.calls),
@@ -144,13 +192,18 @@ export function renderMarkdownReport(report: EvalReport): string {
         String(quality.completion_tokens),
         quality.tokens_per_second === null ? '—' : String(quality.tokens_per_second),
         String(quality.steered_tokens),
-        quality.prompt_lookup ? `${formatRate(quality.prompt_lookup.acceptance_rate)} (${quality.prompt_lookup.validated}/${quality.prompt_lookup.validated + quality.prompt_lookup.refuted})` : 'off',
+        quality.prompt_lookup
+          ? `${formatRate(quality.prompt_lookup.acceptance_rate)} (${quality.prompt_lookup.validated}/${quality.prompt_lookup.validated + quality.prompt_lookup.refuted})`
+          : 'off',
       ]),
     ),
     '',
     '## Tasks',
     '',
-    ...markdownTable(HEADER.map((title) => title.toLowerCase()), report.tasks.map(taskRow)),
+    ...markdownTable(
+      HEADER.map((title) => title.toLowerCase()),
+      report.tasks.map(taskRow),
+    ),
     '',
     ...report.tasks.filter((task) => !task.solved).flatMap((task) => unsolvedDetail(task)),
     'How to read this report and choose a model: docs/eval.md in the Lathe repository.',
@@ -162,7 +215,9 @@ export function renderMarkdownReport(report: EvalReport): string {
 function unsolvedDetail(task: EvalTaskResult): string[] {
   const detail = [
     task.run ? `run ${task.run.status}${task.run.reason ? `: ${task.run.reason}` : ''}` : null,
-    task.hidden_tests?.first_failure ? `first hidden failure: \`${task.hidden_tests.first_failure.test_id}\` — ${task.hidden_tests.first_failure.message.split('\n')[0]?.slice(0, 200)}` : null,
+    task.hidden_tests?.first_failure
+      ? `first hidden failure: \`${task.hidden_tests.first_failure.test_id}\` — ${task.hidden_tests.first_failure.message.split('\n')[0]?.slice(0, 200)}`
+      : null,
     task.error ? `${task.error.code}: ${task.error.message}` : null,
     task.files.run_dir ? `log: \`${task.files.run_dir}/log.jsonl\`` : null,
   ].filter((line): line is string => line !== null);

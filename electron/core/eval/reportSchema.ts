@@ -23,7 +23,10 @@ export const RoleQualitySchema = z.object({
   /** Decode rate of its answers (local models; null for replay and servers that do not say). */
   tokens_per_second: z.number().nonnegative().nullable().default(null),
   /** Prompt-lookup decoding, when the role used it: predictions confirmed / refuted and the share confirmed. */
-  prompt_lookup: z.object({ validated: count, refuted: count, acceptance_rate: z.number().min(0).max(1).nullable() }).nullable().default(null),
+  prompt_lookup: z
+    .object({ validated: count, refuted: count, acceptance_rate: z.number().min(0).max(1).nullable() })
+    .nullable()
+    .default(null),
   /** What the two rates are computed from (summed over tasks). */
   decode_ms: z.number().nonnegative().default(0),
   decoded_tokens: count.default(0),
@@ -148,7 +151,11 @@ export const EvalReportSchema = z.object({
     replans: count,
     /** Eval start to end (tasks overlap with --jobs). */
     elapsed_ms: z.number().nonnegative(),
-    task_wall_ms: z.object({ total: z.number().nonnegative(), median: z.number().nonnegative(), max: z.number().nonnegative() }),
+    task_wall_ms: z.object({
+      total: z.number().nonnegative(),
+      median: z.number().nonnegative(),
+      max: z.number().nonnegative(),
+    }),
   }),
   tasks: z.array(EvalTaskResultSchema),
 });

@@ -56,7 +56,13 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   return report;
 }
 
-export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], startedAt: Date, finishedAt: Date, jobs: number): EvalReport {
+export function buildReport(
+  options: EvalOptions,
+  tasks: EvalTaskResult[],
+  startedAt: Date,
+  finishedAt: Date,
+  jobs: number,
+): EvalReport {
   const count = (outcome: EvalTaskResult['outcome']) => tasks.filter((task) => task.outcome === outcome).length;
   const solved = count('solved');
   const unsolved = count('unsolved');
@@ -81,7 +87,11 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
     settings: {
       workflow: options.workflow,
       model: options.model ?? null,
-      role_models: Object.fromEntries(Object.entries(options.roleModels ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+      role_models: Object.fromEntries(
+        Object.entries(options.roleModels ?? {}).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string',
+        ),
+      ),
       config_file: options.configFile ?? null,
       edit_format: options.editFormat ?? null,
       tasks_pattern: options.tasksPattern ?? null,
@@ -121,7 +131,11 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
       attempts: tasks.reduce((sum, task) => sum + task.attempts, 0),
       replans: tasks.reduce((sum, task) => sum + task.replans, 0),
       elapsed_ms: finishedAt.getTime() - startedAt.getTime(),
-      task_wall_ms: { total: walls.reduce((sum, wall) => sum + wall, 0), median: median(walls), max: walls.at(-1) ?? 0 },
+      task_wall_ms: {
+        total: walls.reduce((sum, wall) => sum + wall, 0),
+        median: median(walls),
+        max: walls.at(-1) ?? 0,
+      },
     },
     tasks,
   };
@@ -130,7 +144,9 @@ export function buildReport(options: EvalOptions, tasks: EvalTaskResult[], start
 
 function medianLaptopMinutes(tasks: readonly Record<string, number>[]): Record<string, number> {
   const profiles = [...new Set(tasks.flatMap((task) => Object.keys(task)))];
-  return Object.fromEntries(profiles.map((profile) => [profile, median(tasks.map((task) => task[profile] ?? 0).sort((a, b) => a - b))]));
+  return Object.fromEntries(
+    profiles.map((profile) => [profile, median(tasks.map((task) => task[profile] ?? 0).sort((a, b) => a - b))]),
+  );
 }
 
 function median(sorted: number[]): number {

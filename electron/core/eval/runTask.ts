@@ -34,11 +34,16 @@ export interface EvalTaskSettings extends EvalRunSettings {
 }
 
 export function taskRunConfig(task: EvalTask, repoDir: string, settings: EvalTaskSettings): RunConfig {
-  const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).map(([role, spec]) => [role, modelForTask(spec, task.id)]));
+  const roleModels = Object.fromEntries(
+    Object.entries(settings.roleModels ?? {}).map(([role, spec]) => [role, modelForTask(spec, task.id)]),
+  );
   return evalRunConfig(settings, repoDir, {
     model: settings.model === undefined ? undefined : modelForTask(settings.model, task.id),
     roleModels,
-    timeLimitMs: task.hints.time_limit !== undefined ? parseDuration(task.hints.time_limit, `${task.id}: hints.time_limit`) : settings.timeLimitMs,
+    timeLimitMs:
+      task.hints.time_limit !== undefined
+        ? parseDuration(task.hints.time_limit, `${task.id}: hints.time_limit`)
+        : settings.timeLimitMs,
     testCommand: task.hints.test_command === undefined ? undefined : splitCommand(task.hints.test_command),
   });
 }
@@ -73,29 +78,78 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
     const { dir: repoDir, baseCommit } = await createTaskRepo(task, path.join(work, task.id));
     const configured = taskRunConfig(task, repoDir, settings);
     // The run's worktree goes beside the task repository, so the work folder holds (and cleanup removes) all of a task.
-    const config = { ...configured, workspace: { ...configured.workspace, worktree_root: configured.workspace.worktree_root ?? path.join(work, 'worktrees') } };
+    const config = {
+      ...configured,
+      workspace: {
+        ...configured.workspace,
+        worktree_root: configured.workspace.worktree_root ?? path.join(work, 'worktrees'),
+      },
+    };
     const dataDir = path.join(work, 'data');
     const runCopy = path.join(taskOut, 'run');
-    const run = await startEvalRun(settings, { taskId: task.id, repoDir, baseCommit, goal: task.goal, config, dataDir, copyTo: runCopy, sharedPool: settings.sharedPool });
+    const run = await startEvalRun(settings, {
+      taskId: task.id,
+      repoDir,
+      baseCommit,
+      goal: task.goal,
+      config,
+      dataDir,
+      copyTo: runCopy,
+      sharedPool: settings.sharedPool,
+    });
     fs.mkdirSync(taskOut, { recursive: true });
     const { state, head } = run;
     const log = readLog(path.join(run.runDir, 'log.jsonl'));
-    const partial = { ...emptyResult(task), ...measured(state, log, run.tokens), run: runRecord(state, baseCommit, head), wall_ms: run.wallMs, files: { run_dir: relative(settings.outDir, runCopy), hidden_log: null } };
+    const partial = {
+      ...emptyResult(task),
+      ...measured(state, log, run.tokens),
+      run: runRecord(state, baseCommit, head),
+      wall_ms: run.wallMs,
+      files: { run_dir: relative(settings.outDir, runCopy), hidden_log: null },
+    };
     if (settings.signal?.aborted) return { ...partial, outcome: 'interrupted', solved: false };
     // A run ended by an infrastructure error (a model that cannot load, a failed git step) says nothing
     // about the model's skill: the task could not be judged.
-    if (state.result?.code) return { ...partial, outcome: 'error', solved: false, error: { code: state.result.code, message: state.result.reason } };
+    if (state.result?.code)
+      return {
+        ...partial,
+        outcome: 'error',
+        solved: false,
+        error: { code: state.result.code, message: state.result.reason },
+      };
 
-    const hidden = await runHiddenTests({ task, repoDir, commit: head, artifactRoot: path.join(dataDir, 'artifacts'), timeoutMs: settings.hiddenTestTimeoutMs ?? 120_000, signal: settings.signal });
+    const hidden = await runHiddenTests({
+      task,
+      repoDir,
+      commit: head,
+      artifactRoot: path.join(dataDir, 'artifacts'),
+      timeoutMs: settings.hiddenTestTimeoutMs ?? 120_000,
+      signal: settings.signal,
+    });
     const hiddenLog = path.join(taskOut, 'hidden-tests.log');
     fs.copyFileSync(hidden.logPath, hiddenLog);
-    const result = { ...partial, hidden_tests: outcomeOfVerify(hidden), files: { ...partial.files, hidden_log: relative(settings.outDir, hiddenLog) } };
+    const result = {
+      ...partial,
+      hidden_tests: outcomeOfVerify(hidden),
+      files: { ...partial.files, hidden_log: relative(settings.outDir, hiddenLog) },
+    };
     if (settings.signal?.aborted) return { ...result, outcome: 'interrupted', solved: false };
-    if (hidden.status === 'INFRA_ERROR') return { ...result, outcome: 'error', solved: false, error: { code: 'HIDDEN_TESTS_INFRA_ERROR', message: hidden.reason ?? 'the hidden tests could not run' } };
+    if (hidden.status === 'INFRA_ERROR')
+      return {
+        ...result,
+        outcome: 'error',
+        solved: false,
+        error: { code: 'HIDDEN_TESTS_INFRA_ERROR', message: hidden.reason ?? 'the hidden tests could not run' },
+      };
     return { ...result, outcome: hidden.status === 'PASS' ? 'solved' : 'unsolved', solved: hidden.status === 'PASS' };
   } catch (error) {
     const failure = LatheError.from(error);
-    return { ...emptyResult(task), outcome: 'error', solved: false, error: { code: failure.code, message: failure.message } };
+    return {
+      ...emptyResult(task),
+      outcome: 'error',
+      solved: false,
+      error: { code: failure.code, message: failure.message },
+    };
   } finally {
     if (!settings.keepWork) fs.rmSync(work, { recursive: true, force: true });
   }
@@ -103,7 +157,13 @@ export async function runEvalTask(task: EvalTask, settings: EvalTaskSettings): P
 
 function measured(state: RunState, log: RunLogEvent[], tokens: TokenCounts) {
   const roles = roleQuality(log, state.metrics);
-  return { ...runCounts(state), roles, tokens: { ...tokens, completion: tokens.generated, total: tokens.prompt + tokens.generated }, laptop_minutes: laptopMinutes(tokens), visible_tests: outcomeOfSummary(state.last_test) };
+  return {
+    ...runCounts(state),
+    roles,
+    tokens: { ...tokens, completion: tokens.generated, total: tokens.prompt + tokens.generated },
+    laptop_minutes: laptopMinutes(tokens),
+    visible_tests: outcomeOfSummary(state.last_test),
+  };
 }
 
 function runRecord(state: RunState, baseCommit: string, head: string): EvalTaskResult['run'] {

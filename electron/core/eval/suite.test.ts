@@ -20,7 +20,9 @@ function testCount(task: EvalTask, text: string): number {
 }
 
 function visibleTestFiles(task: EvalTask): string[] {
-  return listTree(task.repoDir).filter((file) => (task.language === 'python' ? /(^|\/)test_[^/]+\.py$/ : /\.test\.js$/).test(file));
+  return listTree(task.repoDir).filter((file) =>
+    (task.language === 'python' ? /(^|\/)test_[^/]+\.py$/ : /\.test\.js$/).test(file),
+  );
 }
 
 // A set NODE_TEST_CONTEXT (even empty) makes `node --test` report to a parent runner and exit 0.
@@ -38,7 +40,8 @@ async function status(argv: string[], cwd: string): Promise<number> {
   }
 }
 
-const visibleArgv = (task: EvalTask) => (task.language === 'python' ? [python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider'] : ['node', '--test']);
+const visibleArgv = (task: EvalTask) =>
+  task.language === 'python' ? [python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider'] : ['node', '--test'];
 
 describe('the bundled eval suite', () => {
   it('has at least 20 tasks: 8 or more per language, every kind, ids matching folders', () => {
@@ -46,22 +49,36 @@ describe('the bundled eval suite', () => {
     expect(suite.filter((task) => task.language === 'python').length).toBeGreaterThanOrEqual(8);
     expect(suite.filter((task) => task.language === 'javascript').length).toBeGreaterThanOrEqual(8);
     for (const language of ['python', 'javascript'] as const) {
-      expect(new Set(suite.filter((task) => task.language === language).map((task) => task.kind))).toEqual(new Set(['bugfix', 'feature', 'refactor']));
+      expect(new Set(suite.filter((task) => task.language === language).map((task) => task.kind))).toEqual(
+        new Set(['bugfix', 'feature', 'refactor']),
+      );
     }
     expect(new Set(suite.map((task) => task.id)).size).toBe(suite.length);
   });
 
-  it.each(suite.map((task) => [task.id, task] as const))('%s: 2-6 visible tests, 2-5 hidden ones, a goal that never names them', (_, task) => {
-    const visible = visibleTestFiles(task).reduce((sum, file) => sum + testCount(task, fs.readFileSync(path.join(task.repoDir, file), 'utf8')), 0);
-    const hidden = task.hiddenFiles.reduce((sum, file) => sum + testCount(task, fs.readFileSync(path.join(task.hiddenDir, file), 'utf8')), 0);
-    expect(visible).toBeGreaterThanOrEqual(2);
-    expect(visible).toBeLessThanOrEqual(6);
-    expect(hidden).toBeGreaterThanOrEqual(2);
-    expect(hidden).toBeLessThanOrEqual(5);
-    for (const file of task.hiddenFiles) expect(task.goal).not.toContain(path.basename(file));
-    expect(task.solutionDir, 'a reference solution proves the task can be solved').not.toBeNull();
-    for (const file of task.hints.files ?? []) expect(fs.existsSync(path.join(task.solutionDir ?? '', file)) || fs.existsSync(path.join(task.repoDir, file))).toBe(true);
-  });
+  it.each(suite.map((task) => [task.id, task] as const))(
+    '%s: 2-6 visible tests, 2-5 hidden ones, a goal that never names them',
+    (_, task) => {
+      const visible = visibleTestFiles(task).reduce(
+        (sum, file) => sum + testCount(task, fs.readFileSync(path.join(task.repoDir, file), 'utf8')),
+        0,
+      );
+      const hidden = task.hiddenFiles.reduce(
+        (sum, file) => sum + testCount(task, fs.readFileSync(path.join(task.hiddenDir, file), 'utf8')),
+        0,
+      );
+      expect(visible).toBeGreaterThanOrEqual(2);
+      expect(visible).toBeLessThanOrEqual(6);
+      expect(hidden).toBeGreaterThanOrEqual(2);
+      expect(hidden).toBeLessThanOrEqual(5);
+      for (const file of task.hiddenFiles) expect(task.goal).not.toContain(path.basename(file));
+      expect(task.solutionDir, 'a reference solution proves the task can be solved').not.toBeNull();
+      for (const file of task.hints.files ?? [])
+        expect(
+          fs.existsSync(path.join(task.solutionDir ?? '', file)) || fs.existsSync(path.join(task.repoDir, file)),
+        ).toBe(true);
+    },
+  );
 
   // Each task runs its tests four times (before/after × visible/hidden): a few seconds a task.
   it.concurrent.each(suite.map((task) => [task.id, task] as const))(
@@ -75,7 +92,12 @@ describe('the bundled eval suite', () => {
       copyTree(task.solutionDir ?? '', dir);
       const hiddenAfter = await status(hiddenTestArgv(task, python), dir);
       const visibleAfter = await status(visibleArgv(task), dir);
-      expect({ visibleBefore: visibleBefore === 0, hiddenBefore: hiddenBefore === 0, hiddenAfter, visibleAfter }).toEqual({
+      expect({
+        visibleBefore: visibleBefore === 0,
+        hiddenBefore: hiddenBefore === 0,
+        hiddenAfter,
+        visibleAfter,
+      }).toEqual({
         visibleBefore: task.kind === 'refactor',
         hiddenBefore: false,
         hiddenAfter: 0,

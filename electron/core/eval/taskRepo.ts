@@ -16,7 +16,13 @@ export async function createTaskRepo(task: EvalTask, dir: string): Promise<{ dir
   const files = copyTree(task.repoDir, dir);
   await git.init({ fs, dir, defaultBranch: 'main' });
   for (const filepath of files) await git.add({ fs, dir, filepath });
-  const baseCommit = await git.commit({ fs, dir, message: `Eval task ${task.id}: starting files`, author: BASE_AUTHOR, committer: BASE_AUTHOR });
+  const baseCommit = await git.commit({
+    fs,
+    dir,
+    message: `Eval task ${task.id}: starting files`,
+    author: BASE_AUTHOR,
+    committer: BASE_AUTHOR,
+  });
   return { dir, baseCommit };
 }
 

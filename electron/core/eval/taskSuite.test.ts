@@ -22,20 +22,49 @@ function writeTask(files: Record<string, string>, name = 'demo-task'): string {
 
 describe('eval task folders', () => {
   it('loads a task with its hidden files and default hints', () => {
-    const dir = writeTask({ 'task.yaml': TASK_YAML, 'repo/app.py': 'x = 1\n', 'hidden/tests/test_acceptance.py': 'def test_x(): pass\n', 'hidden/tests/helpers/data.txt': '1\n' });
+    const dir = writeTask({
+      'task.yaml': TASK_YAML,
+      'repo/app.py': 'x = 1\n',
+      'hidden/tests/test_acceptance.py': 'def test_x(): pass\n',
+      'hidden/tests/helpers/data.txt': '1\n',
+    });
     const task = loadEvalTask(dir);
-    expect(task).toMatchObject({ id: 'demo-task', language: 'python', kind: 'bugfix', hints: {}, solutionDir: null, repoDir: path.join(dir, 'repo') });
+    expect(task).toMatchObject({
+      id: 'demo-task',
+      language: 'python',
+      kind: 'bugfix',
+      hints: {},
+      solutionDir: null,
+      repoDir: path.join(dir, 'repo'),
+    });
     expect(task.hiddenFiles).toEqual(['tests/helpers/data.txt', 'tests/test_acceptance.py']);
-    expect(hiddenTestArgv(task, '/usr/bin/python3')).toEqual(['/usr/bin/python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/helpers/data.txt', 'tests/test_acceptance.py']);
+    expect(hiddenTestArgv(task, '/usr/bin/python3')).toEqual([
+      '/usr/bin/python3',
+      '-m',
+      'pytest',
+      '-q',
+      '-p',
+      'no:cacheprovider',
+      'tests/helpers/data.txt',
+      'tests/test_acceptance.py',
+    ]);
   });
 
   it.each([
     ['an unknown key', { 'task.yaml': `${TASK_YAML}extra: 1\n` }, /task\.yaml: \(top level\).*extra/],
     ['a bad kind', { 'task.yaml': TASK_YAML.replace('bugfix', 'rewrite') }, /task\.yaml: kind:/],
-    ['an id that is not the folder name', { 'task.yaml': TASK_YAML.replace('id: demo-task', 'id: other') }, /must match the folder name/],
+    [
+      'an id that is not the folder name',
+      { 'task.yaml': TASK_YAML.replace('id: demo-task', 'id: other') },
+      /must match the folder name/,
+    ],
     ['no repo folder', { 'task.yaml': TASK_YAML, 'hidden/t.py': '' }, /no repo\/ folder/],
     ['no hidden tests', { 'task.yaml': TASK_YAML, 'repo/a.py': '' }, /no hidden acceptance tests/],
-    ['a hidden file the agents could see', { 'task.yaml': TASK_YAML, 'repo/tests/test_acceptance.py': '', 'hidden/tests/test_acceptance.py': '' }, /also exists in repo\//],
+    [
+      'a hidden file the agents could see',
+      { 'task.yaml': TASK_YAML, 'repo/tests/test_acceptance.py': '', 'hidden/tests/test_acceptance.py': '' },
+      /also exists in repo\//,
+    ],
     ['YAML that does not parse', { 'task.yaml': 'id: [unclosed\n' }, /task\.yaml:/],
   ])('refuses %s, naming the file', (_, files, message) => {
     const dir = writeTask(files as Record<string, string>);

@@ -55,13 +55,18 @@ export function defaultSuiteDir(appRoot: string): string {
 export function loadEvalSuite(suiteDir: string): EvalTask[] {
   let names: string[];
   try {
-    names = fs.readdirSync(suiteDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    names = fs
+      .readdirSync(suiteDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
   } catch (error) {
     if (!isMissing(error)) throw unreadable(suiteDir, error);
     throw new LatheError('BAD_EVAL_SUITE', `no eval suite at ${suiteDir}`, { dir: suiteDir });
   }
   const tasks = names.map((name) => loadEvalTask(path.join(suiteDir, name)));
-  if (tasks.length === 0) throw new LatheError('BAD_EVAL_SUITE', `the eval suite at ${suiteDir} has no tasks`, { dir: suiteDir });
+  if (tasks.length === 0)
+    throw new LatheError('BAD_EVAL_SUITE', `the eval suite at ${suiteDir} has no tasks`, { dir: suiteDir });
   return tasks;
 }
 
@@ -79,7 +84,8 @@ export function loadEvalTask(dir: string): EvalTask {
     const issue = parsed.error.issues[0];
     throw bad(`${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`);
   }
-  if (parsed.data.id !== path.basename(dir)) throw bad(`id '${parsed.data.id}' must match the folder name '${path.basename(dir)}'`);
+  if (parsed.data.id !== path.basename(dir))
+    throw bad(`id '${parsed.data.id}' must match the folder name '${path.basename(dir)}'`);
   const repoDir = path.join(dir, 'repo');
   const hiddenDir = path.join(dir, 'hidden');
   const solutionDir = path.join(dir, 'solution');
@@ -88,7 +94,14 @@ export function loadEvalTask(dir: string): EvalTask {
   if (hiddenFiles.length === 0) throw bad('the task has no hidden acceptance tests (hidden/)');
   const clash = hiddenFiles.find((relative) => fs.existsSync(path.join(repoDir, relative)));
   if (clash) throw bad(`hidden/${clash} also exists in repo/: the agents would see it`);
-  return { ...parsed.data, dir, repoDir, hiddenDir, hiddenFiles, solutionDir: isDirectory(solutionDir) ? solutionDir : null };
+  return {
+    ...parsed.data,
+    dir,
+    repoDir,
+    hiddenDir,
+    hiddenFiles,
+    solutionDir: isDirectory(solutionDir) ? solutionDir : null,
+  };
 }
 
 function isDirectory(dir: string): boolean {
@@ -106,7 +119,15 @@ export function taskIdMatcher(pattern: string): (id: string) => boolean {
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean)
-    .map((part) => new RegExp(`^${part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+    .map(
+      (part) =>
+        new RegExp(
+          `^${part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/\?/g, '.')}$`,
+        ),
+    );
   return (id) => regexes.some((regex) => regex.test(id));
 }
 
@@ -114,11 +135,14 @@ export function selectTasks(tasks: readonly EvalTask[], pattern: string | undefi
   if (pattern === undefined || pattern.trim() === '') return [...tasks];
   const matches = taskIdMatcher(pattern);
   const selected = tasks.filter((task) => matches(task.id));
-  if (selected.length === 0) throw new LatheError('NO_EVAL_TASKS', `no task id matches '${pattern}' (try --list)`, { pattern });
+  if (selected.length === 0)
+    throw new LatheError('NO_EVAL_TASKS', `no task id matches '${pattern}' (try --list)`, { pattern });
   return selected;
 }
 
 /** The command that runs only the hidden tests, from the root of a checkout. */
 export function hiddenTestArgv(task: EvalTask, python: string): string[] {
-  return task.language === 'python' ? [python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...task.hiddenFiles] : ['node', '--test', ...task.hiddenFiles];
+  return task.language === 'python'
+    ? [python, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...task.hiddenFiles]
+    : ['node', '--test', ...task.hiddenFiles];
 }

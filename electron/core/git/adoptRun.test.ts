@@ -31,7 +31,14 @@ describe.each([
     expect(adopted).toEqual(started);
     await expect(facade.startRun(repo.dir, options)).rejects.toMatchObject({ code: 'GIT_BRANCH_EXISTS' });
     fs.writeFileSync(path.join(started.workDir, 'src', 'a.js'), 'export const a = 2;\n');
-    expect(await facade.commitStep(adopted ?? started, ['src/a.js'], { runId: 'r1', taskId: 'T1', title: 'bump', role: 'coder' })).toMatch(/^[0-9a-f]{40}$/);
+    expect(
+      await facade.commitStep(adopted ?? started, ['src/a.js'], {
+        runId: 'r1',
+        taskId: 'T1',
+        title: 'bump',
+        role: 'coder',
+      }),
+    ).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('forgets metadata whose branch was never made, so the run can start again', async () => {

@@ -23,11 +23,19 @@ export function formatCommitMessage(commit: StepCommit): string {
   const prefix = `lathe(${taskId}): `;
   const title = headline(commit.title, SUBJECT_MAX - prefix.length);
   const subject = `${prefix}${title || 'step'}`;
-  const trailers = [`Lathe-Run: ${oneLine(commit.runId, 64)}`, `Lathe-Task: ${taskId}`, `Lathe-Role: ${oneLine(commit.role, 32)}`];
+  const trailers = [
+    `Lathe-Run: ${oneLine(commit.runId, 64)}`,
+    `Lathe-Task: ${taskId}`,
+    `Lathe-Role: ${oneLine(commit.role, 32)}`,
+  ];
   if (commit.attempt !== undefined) trailers.push(`Lathe-Attempt: ${Math.max(0, Math.floor(commit.attempt))}`);
   // A cut title is kept whole in the body, unless the body already holds it (a goal used as the title).
-  const fullTitle = title === commit.title.trim() || commit.body?.includes(commit.title.trim()) ? '' : commit.title.trim();
-  const body = [fullTitle, commit.body ?? ''].map((part) => part.replace(/\r\n?/g, '\n').trim()).filter(Boolean).join('\n\n');
+  const fullTitle =
+    title === commit.title.trim() || commit.body?.includes(commit.title.trim()) ? '' : commit.title.trim();
+  const body = [fullTitle, commit.body ?? '']
+    .map((part) => part.replace(/\r\n?/g, '\n').trim())
+    .filter(Boolean)
+    .join('\n\n');
   const bounded = body.length > BODY_MAX ? `${body.slice(0, BODY_MAX)}\n…` : body;
   return [subject, ...(bounded ? ['', bounded] : []), '', ...trailers, ''].join('\n');
 }

@@ -20,7 +20,11 @@ import { diskPath, hasRawBytes } from './pathBytes';
 import { whenMissing } from '../fsErrors';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */
-export async function checkCommitPaths(workspace: RunWorkspace, paths: string[], linkedFolders: readonly string[] = []): Promise<string[]> {
+export async function checkCommitPaths(
+  workspace: RunWorkspace,
+  paths: string[],
+  linkedFolders: readonly string[] = [],
+): Promise<string[]> {
   const normalized = new Set<string>();
   for (const raw of paths) {
     let clean: string;
@@ -28,13 +32,25 @@ export async function checkCommitPaths(workspace: RunWorkspace, paths: string[],
       clean = normalizeEditPath(raw);
     } catch (error) {
       const data = (error as LatheError).data ?? {};
-      throw gitError('INVALID_PATH', `cannot commit ${raw.slice(0, 300)}: ${(error as Error).message}`, { path: raw.slice(0, 300), rule: data.rule ?? null });
+      throw gitError('INVALID_PATH', `cannot commit ${raw.slice(0, 300)}: ${(error as Error).message}`, {
+        path: raw.slice(0, 300),
+        rule: data.rule ?? null,
+      });
     }
     if (workspace.protectedPaths.includes(clean)) {
-      throw gitError('PROTECTED_PATH', `${clean} had uncommitted changes of the user's when the run started; Lathe will not commit it`, { path: clean });
+      throw gitError(
+        'PROTECTED_PATH',
+        `${clean} had uncommitted changes of the user's when the run started; Lathe will not commit it`,
+        { path: clean },
+      );
     }
-    if (workspace.mode === 'worktree' && linkedFolders.some((folder) => clean === folder || clean.startsWith(`${folder}/`))) {
-      throw gitError('INVALID_PATH', `${clean} is inside a dependency folder linked from the user's checkout`, { path: clean });
+    if (
+      workspace.mode === 'worktree' &&
+      linkedFolders.some((folder) => clean === folder || clean.startsWith(`${folder}/`))
+    ) {
+      throw gitError('INVALID_PATH', `${clean} is inside a dependency folder linked from the user's checkout`, {
+        path: clean,
+      });
     }
     const segments = clean.split('/');
     for (let depth = 1; depth < segments.length; depth++) {
@@ -57,11 +73,17 @@ export async function commitIdentity(context: RepoContext): Promise<{ name: stri
   const known = identities.get(context.dirs.commonDir);
   if (known?.stamp === stamp) return { ...known.identity };
   // catch-ok: a config that cannot be read names no identity, and the commit is authored as Lathe
-  const name = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.name' }).catch(() => undefined);
+  const name = await git
+    .getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.name' })
+    .catch(() => undefined);
   // catch-ok: a config that cannot be read names no identity, and the commit is authored as Lathe
-  const email = await git.getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.email' }).catch(() => undefined);
+  const email = await git
+    .getConfig({ fs: context.iso.fs, gitdir: context.dirs.commonDir, path: 'user.email' })
+    .catch(() => undefined);
   const identity =
-    typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim() ? { name: name.trim(), email: email.trim() } : { ...LATHE_AUTHOR };
+    typeof name === 'string' && name.trim() && typeof email === 'string' && email.trim()
+      ? { name: name.trim(), email: email.trim() }
+      : { ...LATHE_AUTHOR };
   identities.set(context.dirs.commonDir, { stamp, identity });
   return { ...identity };
 }
@@ -71,13 +93,27 @@ export async function commitIdentity(context: RepoContext): Promise<{ name: stri
  * only those entries replaced (never the index's staged state), the branch moves only if it still
  * points at the parent, and then the work tree's index learns those paths.
  */
-export async function commitStepIn(context: RepoContext, workspace: RunWorkspace, paths: string[], commit: StepCommit): Promise<string | null> {
-  const linked = workspace.mode === 'worktree' ? ((await readRunMetadata(context.dirs.commonDir, workspace.runId))?.linked_dependencies ?? []) : [];
+export async function commitStepIn(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  paths: string[],
+  commit: StepCommit,
+): Promise<string | null> {
+  const linked =
+    workspace.mode === 'worktree'
+      ? ((await readRunMetadata(context.dirs.commonDir, workspace.runId))?.linked_dependencies ?? [])
+      : [];
   const clean = await checkCommitPaths(workspace, paths, linked);
   if (clean.length === 0) return null;
   const [filtered, ...moreFiltered] = await filteredPaths(context, workspace.workDir, clean);
   if (filtered) {
-    const others = moreFiltered.length > 0 ? ` (and ${moreFiltered.map((entry) => entry.path).join(', ').slice(0, 300)})` : '';
+    const others =
+      moreFiltered.length > 0
+        ? ` (and ${moreFiltered
+            .map((entry) => entry.path)
+            .join(', ')
+            .slice(0, 300)})`
+        : '';
     throw rejectEdit(
       'needs-filter',
       filtered.path,
@@ -87,33 +123,48 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
   }
   const ref = `refs/heads/${workspace.branch}`;
   const parent = await resolveBranch(context, workspace.branch);
-  if (!parent) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  if (!parent)
+    throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, {
+      branch: workspace.branch,
+    });
   const changes = new Map<string, PathState>();
   const statsBefore = new Map<string, fs.BigIntStats>();
   const rules = await stagingRules(context, workspace.workDir, (await resolveGitDirs(workspace.workDir)).gitDir, clean);
   const stagedByGit = rules.convertsContent;
   const parentTree = await treeOf(context, parent);
-  if (stagedByGit) for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
+  if (stagedByGit)
+    for (const [file, state] of await stageWithGit(context, workspace.workDir, clean)) changes.set(file, state);
   else {
     for (const file of clean) {
-      const stat = await syncFs.lstat(diskPath(workspace.workDir, file), { bigint: true }).catch(whenMissing(null, file));
+      const stat = await syncFs
+        .lstat(diskPath(workspace.workDir, file), { bigint: true })
+        .catch(whenMissing(null, file));
       if (stat) statsBefore.set(file, stat);
       const known = rules.trustsExecutableBit && rules.hasSymlinks ? null : await modeInTree(context, parentTree, file);
       changes.set(file, await stageFromDisk(context, workspace.workDir, file, { ...rules, knownMode: known }));
     }
   }
-  const tree = (await updateTree(context, parentTree, changes)) ?? (await writeLooseObject(context, 'tree', Buffer.alloc(0)));
+  const tree =
+    (await updateTree(context, parentTree, changes)) ?? (await writeLooseObject(context, 'tree', Buffer.alloc(0)));
   if (tree === parentTree) return null;
   const identity = await commitIdentity(context);
   const now = { timestamp: Math.floor(Date.now() / 1000), timezoneOffset: new Date().getTimezoneOffset() };
   const sha = await writeLooseObject(
     context,
     'commit',
-    serializeCommit({ tree, parent: [parent], author: { ...identity, ...now }, committer: { ...identity, ...now }, message: formatCommitMessage(commit) }),
+    serializeCommit({
+      tree,
+      parent: [parent],
+      author: { ...identity, ...now },
+      committer: { ...identity, ...now },
+      message: formatCommitMessage(commit),
+    }),
   );
   rememberCommitTree(context, sha, tree);
   if ((await resolveBranch(context, workspace.branch)) !== parent) {
-    throw gitError('CONCURRENT_UPDATE', `the run branch ${workspace.branch} moved while committing`, { branch: workspace.branch });
+    throw gitError('CONCURRENT_UPDATE', `the run branch ${workspace.branch} moved while committing`, {
+      branch: workspace.branch,
+    });
   }
   await git.writeRef({ ...context.iso, ref, value: sha, force: true });
   if (!stagedByGit) await refreshIndex(context, workspace, changes, statsBefore);
@@ -126,13 +177,21 @@ export async function commitStepIn(context: RepoContext, workspace: RunWorkspace
  * in-process hashing must not guess at.
  */
 async function stageWithGit(context: RepoContext, workDir: string, paths: string[]): Promise<Map<string, PathState>> {
-  await context.git(workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], { input: `${paths.join('\0')}\0` });
+  await context.git(workDir, ['update-index', '--add', '--remove', '-z', '--stdin'], {
+    input: `${paths.join('\0')}\0`,
+  });
   // A name that is not UTF-8 cannot be an argument: then the whole index is listed and filtered.
-  const listed = await context.git(workDir, ['ls-files', '--stage', '-z', ...(paths.some(hasRawBytes) ? [] : ['--', ...paths])]);
+  const listed = await context.git(workDir, [
+    'ls-files',
+    '--stage',
+    '-z',
+    ...(paths.some(hasRawBytes) ? [] : ['--', ...paths]),
+  ]);
   const states = new Map<string, PathState>(paths.map((file) => [file, null]));
   for (const entry of listed.stdout.split('\0')) {
     const match = /^(100644|100755|120000) ([0-9a-f]{40,64}) 0\t(.+)$/s.exec(entry);
-    if (match && states.has(match[3] as string)) states.set(match[3] as string, { oid: match[2] as string, mode: match[1] as '100644' | '100755' | '120000' });
+    if (match && states.has(match[3] as string))
+      states.set(match[3] as string, { oid: match[2] as string, mode: match[1] as '100644' | '100755' | '120000' });
   }
   return states;
 }

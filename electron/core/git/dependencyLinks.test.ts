@@ -24,7 +24,8 @@ function monorepo(): TempRepo {
     '.gitignore': 'node_modules/\n.venv/\n',
     'package.json': JSON.stringify({ name: 'demo', private: true, workspaces: ['packages/*'] }),
     'packages/app/package.json': JSON.stringify({ name: '@demo/app', version: '1.0.0' }),
-    'packages/app/index.js': "module.exports = { pad: require('left-pad-x'), lib: require('@demo/lib'), shared: require('shared-dep') };\n",
+    'packages/app/index.js':
+      "module.exports = { pad: require('left-pad-x'), lib: require('@demo/lib'), shared: require('shared-dep') };\n",
     'packages/lib/package.json': JSON.stringify({ name: '@demo/lib', version: '1.0.0', bin: { 'demo-lib': 'cli.js' } }),
     'packages/lib/index.js': "module.exports = 'lib v1';\n",
     'packages/lib/cli.js': "#!/usr/bin/env node\nconsole.log(require('./index.js'));\n",
@@ -33,7 +34,10 @@ function monorepo(): TempRepo {
   fs.chmodSync(path.join(repo.dir, 'packages/lib/cli.js'), 0o755);
   repo.commitAll('initial commit');
   // Installed by the user (ignored): only the nested package has left-pad-x.
-  repo.write('packages/app/node_modules/left-pad-x/package.json', JSON.stringify({ name: 'left-pad-x', version: '2.0.0' }));
+  repo.write(
+    'packages/app/node_modules/left-pad-x/package.json',
+    JSON.stringify({ name: 'left-pad-x', version: '2.0.0' }),
+  );
   repo.write('packages/app/node_modules/left-pad-x/index.js', "module.exports = 'nested left-pad-x';\n");
   repo.write('node_modules/shared-dep/package.json', JSON.stringify({ name: 'shared-dep', version: '1.0.0' }));
   repo.write('node_modules/shared-dep/index.js', "module.exports = 'hoisted shared-dep';\n");
@@ -48,7 +52,10 @@ function monorepo(): TempRepo {
 /** The module file Node loads for `request` from `dir`, relative to `root`, and what it exports. */
 function resolveFrom(root: string, dir: string, request: string): { file: string; value: string } {
   const script = `const f = require.resolve(${JSON.stringify(request)}); console.log(JSON.stringify({ file: f, value: require(f) }))`;
-  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' })) as { file: string; value: unknown };
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' })) as {
+    file: string;
+    value: unknown;
+  };
   return { file: path.relative(fs.realpathSync(root), fs.realpathSync(out.file)), value: JSON.stringify(out.value) };
 }
 
@@ -65,10 +72,18 @@ describe('dependency folders in a worktree run', () => {
     }
     // The project's own package resolves to the run's copy, at the same place relative to its root.
     fs.writeFileSync(path.join(workspace.workDir, 'packages/lib/index.js'), "module.exports = 'lib v2 (the run)';\n");
-    expect(resolveFrom(repo.dir, app(repo.dir), '@demo/lib')).toEqual({ file: 'packages/lib/index.js', value: '"lib v1"' });
-    expect(resolveFrom(workspace.workDir, app(workspace.workDir), '@demo/lib')).toEqual({ file: 'packages/lib/index.js', value: '"lib v2 (the run)"' });
+    expect(resolveFrom(repo.dir, app(repo.dir), '@demo/lib')).toEqual({
+      file: 'packages/lib/index.js',
+      value: '"lib v1"',
+    });
+    expect(resolveFrom(workspace.workDir, app(workspace.workDir), '@demo/lib')).toEqual({
+      file: 'packages/lib/index.js',
+      value: '"lib v2 (the run)"',
+    });
     // A workspace package's bin runs the run's code too.
-    expect(execFileSync(path.join(workspace.workDir, 'node_modules/.bin/demo-lib'), { encoding: 'utf8' }).trim()).toBe('lib v2 (the run)');
+    expect(execFileSync(path.join(workspace.workDir, 'node_modules/.bin/demo-lib'), { encoding: 'utf8' }).trim()).toBe(
+      'lib v2 (the run)',
+    );
 
     // Nothing but the run's own edit shows in its status; the user's checkout stays clean.
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('M packages/lib/index.js');
@@ -80,25 +95,44 @@ describe('dependency folders in a worktree run', () => {
     const workspace = await facade.startRun(repo.dir, { runId: 'd1', branchPrefix: 'lathe', allowDirty: false });
     const policy = defaultEditPolicy();
     for (const target of ['node_modules/shared-dep/index.js', 'packages/app/node_modules/left-pad-x/index.js']) {
-      await expect(applyEditSet(workspace.workDir, { format: 'whole-file', changes: [{ path: target, before: null, after: 'owned\n' }] }, policy)).rejects.toMatchObject({
+      await expect(
+        applyEditSet(
+          workspace.workDir,
+          { format: 'whole-file', changes: [{ path: target, before: null, after: 'owned\n' }] },
+          policy,
+        ),
+      ).rejects.toMatchObject({
         code: 'EDIT_REJECTED',
         data: { rule: 'symlink-escape' },
       });
       await expect(facade.commitStep(workspace, [target], step)).rejects.toMatchObject({ code: 'INVALID_PATH' });
     }
-    expect(fs.readFileSync(path.join(repo.dir, 'node_modules/shared-dep/index.js'), 'utf8')).toBe("module.exports = 'hoisted shared-dep';\n");
-    expect(fs.readFileSync(path.join(repo.dir, 'packages/app/node_modules/left-pad-x/index.js'), 'utf8')).toBe("module.exports = 'nested left-pad-x';\n");
+    expect(fs.readFileSync(path.join(repo.dir, 'node_modules/shared-dep/index.js'), 'utf8')).toBe(
+      "module.exports = 'hoisted shared-dep';\n",
+    );
+    expect(fs.readFileSync(path.join(repo.dir, 'packages/app/node_modules/left-pad-x/index.js'), 'utf8')).toBe(
+      "module.exports = 'nested left-pad-x';\n",
+    );
   });
 
   it('links a Python virtualenv so its interpreter finds the same installed module', async (context) => {
     const repo = monorepo();
-    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(repo.dir, '.venv')], { encoding: 'utf8' });
-    if (venv.status !== 0) return context.skip(`python3 -m venv is not available here: ${venv.stderr.trim().slice(0, 200)}`);
-    const [sitePackages] = fs.readdirSync(path.join(repo.dir, '.venv/lib')).map((name) => path.join(repo.dir, '.venv/lib', name, 'site-packages'));
+    const venv = spawnSync('python3', ['-m', 'venv', '--without-pip', path.join(repo.dir, '.venv')], {
+      encoding: 'utf8',
+    });
+    if (venv.status !== 0)
+      return context.skip(`python3 -m venv is not available here: ${venv.stderr.trim().slice(0, 200)}`);
+    const [sitePackages] = fs
+      .readdirSync(path.join(repo.dir, '.venv/lib'))
+      .map((name) => path.join(repo.dir, '.venv/lib', name, 'site-packages'));
     fs.writeFileSync(path.join(sitePackages as string, 'venv_only_mod.py'), "WHERE = 'the venv'\n");
     const workspace = await facade.startRun(repo.dir, { runId: 'd1', branchPrefix: 'lathe', allowDirty: false });
     const probe = (root: string) => {
-      const out = execFileSync(path.join(root, '.venv/bin/python'), ['-c', 'import json, sys, venv_only_mod as m; print(json.dumps([m.__file__, m.WHERE, sys.prefix]))'], { cwd: root, encoding: 'utf8' });
+      const out = execFileSync(
+        path.join(root, '.venv/bin/python'),
+        ['-c', 'import json, sys, venv_only_mod as m; print(json.dumps([m.__file__, m.WHERE, sys.prefix]))'],
+        { cwd: root, encoding: 'utf8' },
+      );
       const [file, where, prefix] = JSON.parse(out) as [string, string, string];
       return { file: fs.realpathSync(file), where, prefix };
     };

@@ -7,7 +7,14 @@ import { isInside } from './worktreeRoot';
 import { whenErrno, whenMissing } from '../fsErrors';
 
 /** Folder names a run worktree borrows from the user's checkout, wherever they sit, when git ignores them. */
-export const DEPENDENCY_FOLDERS = ['node_modules', 'bower_components', 'jspm_packages', '.venv', 'venv', 'vendor'] as const;
+export const DEPENDENCY_FOLDERS = [
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  '.venv',
+  'venv',
+  'vendor',
+] as const;
 
 /** Caches tools write inside node_modules: each run keeps its own instead of writing into the user's. */
 export const UNSHARED_NODE_ENTRIES: ReadonlySet<string> = new Set(['.cache', '.vite', '.vitest']);
@@ -15,8 +22,16 @@ const MAX_LINKED_FOLDERS = 200;
 const DIR_LINK = process.platform === 'win32' ? 'junction' : 'dir';
 
 /** The checkout's ignored folders named like dependency folders, repo-relative (git collapses an ignored folder, so none nests in another). */
-async function ignoredDependencyFolders(context: RepoContext, repoRoot: string, names: readonly string[]): Promise<string[]> {
-  const listing = await context.git(repoRoot, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { allowFailure: true });
+async function ignoredDependencyFolders(
+  context: RepoContext,
+  repoRoot: string,
+  names: readonly string[],
+): Promise<string[]> {
+  const listing = await context.git(
+    repoRoot,
+    ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
+    { allowFailure: true },
+  );
   if (listing.code !== 0) return [];
   const wanted = new Set(names);
   return listing.stdout
@@ -55,7 +70,8 @@ async function linkTargetFor(source: string, shadow: ShadowContext): Promise<str
   if (!stat.isSymbolicLink()) return source;
   // A dangling or looping link is linked as it is.
   const real = await fs.promises.realpath(source).catch(whenErrno(['ENOENT', 'ENOTDIR', 'ELOOP'], null));
-  if (!real || !isInside(real, shadow.checkoutReal) || shadow.dependencyReals.some((dir) => isInside(real, dir))) return source;
+  if (!real || !isInside(real, shadow.checkoutReal) || shadow.dependencyReals.some((dir) => isInside(real, dir)))
+    return source;
   const inRun = path.join(shadow.workDir, path.relative(shadow.checkoutReal, real));
   return fs.existsSync(inRun) ? inRun : source;
 }
@@ -63,7 +79,9 @@ async function linkTargetFor(source: string, shadow: ShadowContext): Promise<str
 async function linkEntry(source: string, target: string, shadow: ShadowContext): Promise<void> {
   if (await fs.promises.lstat(target).catch(whenMissing(null))) return;
   const destination = await linkTargetFor(source, shadow);
-  const isDir = (await fs.promises.stat(destination).catch(whenErrno(['ENOENT', 'ENOTDIR', 'ELOOP'], null)))?.isDirectory() ?? false;
+  const isDir =
+    (await fs.promises.stat(destination).catch(whenErrno(['ENOENT', 'ENOTDIR', 'ELOOP'], null)))?.isDirectory() ??
+    false;
   await fs.promises.symlink(destination, target, isDir ? DIR_LINK : 'file');
 }
 
@@ -81,7 +99,8 @@ async function shadowNodeModules(source: string, target: string, shadow: ShadowC
     const to = path.join(target, entry.name);
     if (entry.isDirectory() && entry.name.startsWith('@')) {
       await fs.promises.mkdir(to, { recursive: true });
-      for (const scoped of await fs.promises.readdir(from)) await linkEntry(path.join(from, scoped), path.join(to, scoped), shadow);
+      for (const scoped of await fs.promises.readdir(from))
+        await linkEntry(path.join(from, scoped), path.join(to, scoped), shadow);
     } else if (entry.isDirectory() && entry.name === '.bin') {
       await fs.promises.mkdir(to, { recursive: true });
       for (const bin of await fs.promises.readdir(from, { withFileTypes: true })) {
@@ -103,10 +122,18 @@ async function shadowNodeModules(source: string, target: string, shadow: ShadowC
  * link each. Every link points outside the worktree, so the edit guardrails refuse writes through it;
  * links are excluded in info/exclude (a symlink does not match a `node_modules/` pattern).
  */
-export async function linkDependencyFolders(context: RepoContext, workspace: RunWorkspace, names: readonly string[] = DEPENDENCY_FOLDERS): Promise<string[]> {
+export async function linkDependencyFolders(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  names: readonly string[] = DEPENDENCY_FOLDERS,
+): Promise<string[]> {
   const folders = await ignoredDependencyFolders(context, workspace.repoRoot, names);
   const checkoutReal = await fs.promises.realpath(workspace.repoRoot);
-  const dependencyReals = await Promise.all(folders.map((folder) => fs.promises.realpath(path.join(workspace.repoRoot, folder)).catch(() => path.join(checkoutReal, folder))));
+  const dependencyReals = await Promise.all(
+    folders.map((folder) =>
+      fs.promises.realpath(path.join(workspace.repoRoot, folder)).catch(() => path.join(checkoutReal, folder)),
+    ),
+  );
   const shadow: ShadowContext = { checkoutReal, workDir: workspace.workDir, dependencyReals };
   const linked: string[] = [];
   for (const folder of folders) {

@@ -14,7 +14,9 @@ export async function nativeDirtyPaths(context: RepoContext, workTree: string, p
     return (await nativeDirtyPaths(context, workTree)).filter((file) => wanted.has(file));
   }
   // Literal pathspecs (GIT_LITERAL_PATHSPECS), in chunks so a long list never exceeds the argv limit.
-  const chunks = paths ? Array.from({ length: Math.ceil(paths.length / 500) }, (_, index) => paths.slice(index * 500, index * 500 + 500)) : [null];
+  const chunks = paths
+    ? Array.from({ length: Math.ceil(paths.length / 500) }, (_, index) => paths.slice(index * 500, index * 500 + 500))
+    : [null];
   const found: string[] = [];
   for (const chunk of chunks) {
     const result = await context.git(workTree, chunk ? [...args, '--', ...chunk] : args);
@@ -29,7 +31,12 @@ export async function nativeDirtyPaths(context: RepoContext, workTree: string, p
  */
 export async function isoDirtyPaths(context: RepoContext, workTree: string, paths: string[]): Promise<string[]> {
   if (paths.length === 0) return [];
-  const matrix = await git.statusMatrix({ ...context.iso, dir: workTree, gitdir: context.dirs.gitDir, filepaths: paths });
+  const matrix = await git.statusMatrix({
+    ...context.iso,
+    dir: workTree,
+    gitdir: context.dirs.gitDir,
+    filepaths: paths,
+  });
   return matrix
     .filter(([, head, workdir, stage]) => !(head === 1 && workdir === 1 && stage === 1))
     .map(([filepath]) => filepath)
@@ -40,7 +47,11 @@ export async function isoDirtyPaths(context: RepoContext, workTree: string, path
 const isLatheOwn = (path: string) => path === '.lathe' || path.startsWith('.lathe/');
 
 /** Whole-tree status: native git when installed, else Lathe's own index-stat comparison (never a whole-tree statusMatrix). */
-export async function dirtyPathsOf(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[]> {
+export async function dirtyPathsOf(
+  context: RepoContext,
+  workTree: string,
+  headCommit: string | null,
+): Promise<string[]> {
   if (context.native) return (await nativeDirtyPaths(context, workTree)).filter((path) => !isLatheOwn(path));
   const fast = await fastDirtyPaths(context, workTree, headCommit);
   if (fast) return fast.filter((path) => !isLatheOwn(path));

@@ -20,8 +20,8 @@ function commonDir(exclude?: string): string {
   return dir;
 }
 
-describe('ensureExcluded: the user\'s exclude file is kept, or Lathe stops', () => {
-  it('creates the file when there is none and keeps the user\'s lines when there is one', async () => {
+describe("ensureExcluded: the user's exclude file is kept, or Lathe stops", () => {
+  it("creates the file when there is none and keeps the user's lines when there is one", async () => {
     const fresh = commonDir();
     await ensureExcluded(fresh, ['/.lathe/']);
     expect(fs.readFileSync(path.join(fresh, 'info', 'exclude'), 'utf8')).toContain('/.lathe/');
@@ -38,15 +38,19 @@ describe('ensureExcluded: the user\'s exclude file is kept, or Lathe stops', () 
     expect(fs.readdirSync(path.join(root, 'info'))).toEqual(['exclude']);
   });
 
-  it('an exclude file the OS refuses to read (EACCES) is left as it was, not replaced by Lathe\'s block', async () => {
+  it("an exclude file the OS refuses to read (EACCES) is left as it was, not replaced by Lathe's block", async () => {
     const root = commonDir('secrets.env\n');
     const file = path.join(root, 'info', 'exclude');
     const readFile = fs.promises.readFile;
     vi.spyOn(fs.promises, 'readFile').mockImplementation((async (target: fs.PathLike, options?: unknown) => {
-      if (target === file) throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
+      if (target === file)
+        throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
       return readFile(target, options as BufferEncoding);
     }) as typeof fs.promises.readFile);
-    await expect(ensureExcluded(root, ['/.lathe/'])).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { errno: 'EACCES' } });
+    await expect(ensureExcluded(root, ['/.lathe/'])).rejects.toMatchObject({
+      code: 'FILE_UNREADABLE',
+      data: { errno: 'EACCES' },
+    });
     vi.restoreAllMocks();
     expect(fs.readFileSync(file, 'utf8')).toBe('secrets.env\n');
   });

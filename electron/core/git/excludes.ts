@@ -25,7 +25,14 @@ export async function ensureExcluded(commonDir: string, patterns: string[]): Pro
   const before = begin !== -1 && end !== -1 ? lines.slice(0, begin) : lines;
   const after = begin !== -1 && end !== -1 ? lines.slice(end + 1) : [];
   while (before.length > 0 && before.at(-1) === '') before.pop();
-  const next = [...before, ...(before.length ? [''] : []), BEGIN, ...wanted, END, ...after.filter((line, index) => line !== '' || index < after.length - 1)];
+  const next = [
+    ...before,
+    ...(before.length ? [''] : []),
+    BEGIN,
+    ...wanted,
+    END,
+    ...after.filter((line, index) => line !== '' || index < after.length - 1),
+  ];
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.lathe-${process.pid}`;
   await fs.promises.writeFile(temp, `${next.join('\n')}\n`);

@@ -11,7 +11,16 @@ afterEach(() => repos.splice(0).forEach((repo) => repo.remove()));
 
 /** Native git's answer: every path `git status` lists (renames off), for comparison. */
 function nativeStatus(dir: string): string[] {
-  const records = gitResult(dir, '-c', 'core.quotePath=false', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames').output.split('\0');
+  const records = gitResult(
+    dir,
+    '-c',
+    'core.quotePath=false',
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--no-renames',
+  ).output.split('\0');
   return [...new Set(records.filter((record) => record.length > 3).map((record) => record.slice(3)))].sort();
 }
 
@@ -22,7 +31,16 @@ async function fast(repo: TempRepo): Promise<string[] | null> {
 
 describe('fastDirtyPaths (status without the git command line)', () => {
   it('agrees with native git on a clean tree and on every kind of change', async () => {
-    const files: Record<string, string> = { '.gitignore': '*.log\n', 'keep.txt': 'k\n', 'mod.txt': 'm\n', 'gone.txt': 'g\n', 'staged.txt': 's\n', 'run.sh': 'echo\n', 'ünï.txt': 'u\n', 'same.txt': 'aaaa\n' };
+    const files: Record<string, string> = {
+      '.gitignore': '*.log\n',
+      'keep.txt': 'k\n',
+      'mod.txt': 'm\n',
+      'gone.txt': 'g\n',
+      'staged.txt': 's\n',
+      'run.sh': 'echo\n',
+      'ünï.txt': 'u\n',
+      'same.txt': 'aaaa\n',
+    };
     for (let index = 0; index < 50; index++) files[`deep/dir${index % 5}/f${index}.txt`] = `${index}\n`;
     const repo = makeTempRepo({ files });
     repos.push(repo);
@@ -41,7 +59,16 @@ describe('fastDirtyPaths (status without the git command line)', () => {
     // Same size, same second: only hashing can tell.
     repo.write('same.txt', 'bbbb\n');
     expect(await fast(repo)).toEqual(nativeStatus(repo.dir));
-    expect(await fast(repo)).toEqual(['deep/dir3/f8.txt', 'gone.txt', 'mod.txt', 'new/untracked.txt', 'run.sh', 'same.txt', 'staged.txt', 'ünï.txt']);
+    expect(await fast(repo)).toEqual([
+      'deep/dir3/f8.txt',
+      'gone.txt',
+      'mod.txt',
+      'new/untracked.txt',
+      'run.sh',
+      'same.txt',
+      'staged.txt',
+      'ünï.txt',
+    ]);
   });
 
   it('sees a change staged and then reverted on disk, and a staged deletion', async () => {

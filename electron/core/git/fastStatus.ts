@@ -15,7 +15,11 @@ import { readTreeEntries } from './treeObjects';
  * isomorphic-git's statusMatrix does the same job far slower (66× native git on 20k files).
  * Returns null when the index is not v2/v3 (the caller then refuses or asks native git).
  */
-export async function fastDirtyPaths(context: RepoContext, workTree: string, headCommit: string | null): Promise<string[] | null> {
+export async function fastDirtyPaths(
+  context: RepoContext,
+  workTree: string,
+  headCommit: string | null,
+): Promise<string[] | null> {
   const indexFile = path.join(context.dirs.gitDir, 'index');
   // catch-ok: no in-process index: null makes the caller ask git status instead
   const buffer = await fs.promises.readFile(indexFile).catch(() => null);
@@ -32,9 +36,11 @@ export async function fastDirtyPaths(context: RepoContext, workTree: string, hea
   const batch = 64;
   const entries = [...tracked.values()].filter((entry) => entry.stage === 0 && !entry.skipWorktree);
   for (let index = 0; index < entries.length; index += batch) {
-    await Promise.all(entries.slice(index, index + batch).map(async (entry) => {
-      if (await workTreeDiffers(workTree, entry, indexMtimeNs)) dirty.add(entry.path);
-    }));
+    await Promise.all(
+      entries.slice(index, index + batch).map(async (entry) => {
+        if (await workTreeDiffers(workTree, entry, indexMtimeNs)) dirty.add(entry.path);
+      }),
+    );
   }
   const { files } = await listRepoFiles(workTree, { limit: Number.MAX_SAFE_INTEGER });
   for (const file of files) if (!tracked.has(file)) dirty.add(file);
@@ -52,16 +58,25 @@ async function workTreeDiffers(workTree: string, entry: IndexEntry, indexMtimeNs
   if ((entryType === 0o120000) !== isLink) return true;
   if (entryType === 0o100000 && ((entry.mode & 0o100) !== 0) !== ((Number(stat.mode) & 0o100) !== 0)) return true;
   const sameStat =
-    Number(stat.size) === entry.size && Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds && Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
+    Number(stat.size) === entry.size &&
+    Number(stat.mtimeNs / 1_000_000_000n) === entry.mtimeSeconds &&
+    Number(stat.mtimeNs % 1_000_000_000n) === entry.mtimeNanoseconds;
   // A file written in the same instant as the index could have changed without its stat changing ("racy git").
   if (sameStat && stat.mtimeNs < indexMtimeNs) return false;
-  const content = isLink ? await fs.promises.readlink(absolute, { encoding: 'buffer' }) : await fs.promises.readFile(absolute);
+  const content = isLink
+    ? await fs.promises.readlink(absolute, { encoding: 'buffer' })
+    : await fs.promises.readFile(absolute);
   const oid = crypto.createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
   return oid !== entry.oid;
 }
 
 /** Index entries that differ from HEAD; free when the cache-tree says the staged tree is HEAD's. */
-async function stagedPaths(context: RepoContext, headCommit: string | null, tracked: Map<string, IndexEntry>, cachedRoot: string | null): Promise<string[]> {
+async function stagedPaths(
+  context: RepoContext,
+  headCommit: string | null,
+  tracked: Map<string, IndexEntry>,
+  cachedRoot: string | null,
+): Promise<string[]> {
   const headTree = headCommit ? (await git.readCommit({ ...context.iso, oid: headCommit })).commit.tree : null;
   if (headTree && cachedRoot === headTree) return [];
   const inHead = new Map<string, { oid: string; mode: string }>();

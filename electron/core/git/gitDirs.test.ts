@@ -26,7 +26,11 @@ describe('git dirs and the index header: absent is absent, unreadable is an erro
     await expect(resolveGitDirs(dir)).rejects.toMatchObject({ code: 'NOT_A_REPO' });
     const root = dotGit();
     const dirs = await resolveGitDirs(root);
-    expect(dirs).toMatchObject({ gitDir: path.join(root, '.git'), commonDir: path.join(root, '.git'), objectFormat: 'sha1' });
+    expect(dirs).toMatchObject({
+      gitDir: path.join(root, '.git'),
+      commonDir: path.join(root, '.git'),
+      objectFormat: 'sha1',
+    });
     expect(await readIndexFormat(dirs.gitDir)).toMatchObject({ version: null, entries: 0 });
   });
 
@@ -47,6 +51,9 @@ describe('git dirs and the index header: absent is absent, unreadable is an erro
     fs.rmSync(path.join(root, '.git', 'config'));
     expect(await resolveGitDirs(root)).toMatchObject({ objectFormat: 'sha1' });
     fs.mkdirSync(path.join(root, '.git', 'config'));
-    await expect(resolveGitDirs(root)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: path.join(root, '.git', 'config') } });
+    await expect(resolveGitDirs(root)).rejects.toMatchObject({
+      code: 'FILE_UNREADABLE',
+      data: { path: path.join(root, '.git', 'config') },
+    });
   });
 });

@@ -3,11 +3,23 @@ import type { NativeGitResult } from './nativeGit';
 
 /** The failures git shares with the rest of the core, under their one name (shared/errors.ts). */
 type SharedReason = 'DIRTY_WORKTREE' | 'INVALID_PATH' | 'ISOMORPHIC_UNSAFE';
-const SHARED_REASONS = new Set<string>(['DIRTY_WORKTREE', 'INVALID_PATH', 'ISOMORPHIC_UNSAFE'] satisfies SharedReason[]);
+const SHARED_REASONS = new Set<string>([
+  'DIRTY_WORKTREE',
+  'INVALID_PATH',
+  'ISOMORPHIC_UNSAFE',
+] satisfies SharedReason[]);
 
 /** Every git failure of the facade: `GIT_<REASON>` (or a shared reason's plain name) with plain data. */
-export function gitError(reason: GitErrorReason | SharedReason, message: string, data: Record<string, unknown> = {}): LatheError {
-  return new LatheError(SHARED_REASONS.has(reason) ? (reason as SharedReason) : `GIT_${reason as GitErrorReason}`, message, data);
+export function gitError(
+  reason: GitErrorReason | SharedReason,
+  message: string,
+  data: Record<string, unknown> = {},
+): LatheError {
+  return new LatheError(
+    SHARED_REASONS.has(reason) ? (reason as SharedReason) : `GIT_${reason as GitErrorReason}`,
+    message,
+    data,
+  );
 }
 
 /** Throws GIT_FAILED with the command and git's own words when a native call failed. */

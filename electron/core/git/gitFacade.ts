@@ -39,7 +39,9 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
     serialize(repoRoot, async () => task(await openRepo(repoRoot, { useNative })));
   const checkMode = (context: RepoContext, workspace: RunWorkspace) => {
     if (workspace.mode === 'worktree' && !context.native) {
-      throw gitError('NATIVE_REQUIRED', 'this run uses a git worktree, which needs the git command line', { runId: workspace.runId });
+      throw gitError('NATIVE_REQUIRED', 'this run uses a git worktree, which needs the git command line', {
+        runId: workspace.runId,
+      });
     }
   };
 
@@ -52,7 +54,8 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
       return serialize(preflight.repoRoot, () => startRunIn(context, preflight, startOptions));
     },
     adoptRun: (repoRoot, adoptOptions) => withRepo(repoRoot, (context) => adoptRunIn(context, repoRoot, adoptOptions)),
-    discardStartedRun: (repoRoot, discardOptions) => withRepo(repoRoot, (context) => discardStartedRunIn(context, repoRoot, discardOptions)),
+    discardStartedRun: (repoRoot, discardOptions) =>
+      withRepo(repoRoot, (context) => discardStartedRunIn(context, repoRoot, discardOptions)),
     reopenRun: (workspace) => withRepo(workspace.repoRoot, (context) => reopenRunIn(context, workspace)),
     commitStep: (workspace, paths, commit) =>
       withRepo(workspace.repoRoot, (context) => {
@@ -66,7 +69,8 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
         return resetRunTo(context, workspace, commit);
       }),
     listRunCommits: (workspace) => withRepo(workspace.repoRoot, (context) => listRunCommitsIn(context, workspace)),
-    diffRun: (workspace, fromCommit, toCommit) => withRepo(workspace.repoRoot, (context) => diffRunIn(context, workspace, fromCommit, toCommit)),
+    diffRun: (workspace, fromCommit, toCommit) =>
+      withRepo(workspace.repoRoot, (context) => diffRunIn(context, workspace, fromCommit, toCommit)),
     mergeRun: (workspace) =>
       withRepo(workspace.repoRoot, (context) => {
         checkMode(context, workspace);
@@ -77,8 +81,10 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
         checkMode(context, workspace);
         return undoRunIn(context, workspace);
       }),
-    runPatch: (workspace, toCommit) => withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace, toCommit)),
-    exportPatch: (workspace, file) => withRepo(workspace.repoRoot, (context) => exportPatchIn(context, workspace, file)),
+    runPatch: (workspace, toCommit) =>
+      withRepo(workspace.repoRoot, (context) => runPatchIn(context, workspace, toCommit)),
+    exportPatch: (workspace, file) =>
+      withRepo(workspace.repoRoot, (context) => exportPatchIn(context, workspace, file)),
     pushRun: (workspace, remote) => withRepo(workspace.repoRoot, (context) => pushRunIn(context, workspace, remote)),
     runFootprint: (workspace) => withRepo(workspace.repoRoot, (context) => runFootprintIn(context, workspace)),
     pruneRun: (workspace) => withRepo(workspace.repoRoot, (context) => pruneRunIn(context, workspace)),
@@ -86,7 +92,11 @@ export function createGitFacade(options: GitFacadeOptions = {}): LatheGitFacade 
       withRepo(workspace.repoRoot, async (context) => {
         if (workspace.mode !== 'worktree') return;
         checkMode(context, workspace);
-        const dir = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, await readRunMetadata(context.dirs.commonDir, workspace.runId));
+        const dir = recordedWorktreeDir(
+          context.dirs.commonDir,
+          workspace.runId,
+          await readRunMetadata(context.dirs.commonDir, workspace.runId),
+        );
         await removeRunWorktree(context, workspace.repoRoot, dir);
       }),
   };

@@ -13,29 +13,43 @@ import { diffTrees, readBlobText, treeOf, type TreeChange } from './treeObjects'
 const MAX_RUN_COMMITS = 2000;
 
 /** The run's commits from its base (exclusive) to its head, oldest first, following first parents. */
-export async function runCommits(context: RepoContext, workspace: RunWorkspace, head: string): Promise<ReadCommitResult[]> {
+export async function runCommits(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  head: string,
+): Promise<ReadCommitResult[]> {
   const out: ReadCommitResult[] = [];
   let cursor: string | undefined = head;
   while (cursor && cursor !== workspace.baseCommit) {
-    if (out.length >= MAX_RUN_COMMITS) throw gitError('NOT_IN_RUN', 'the run branch does not lead back to its base commit', { branch: workspace.branch });
+    if (out.length >= MAX_RUN_COMMITS)
+      throw gitError('NOT_IN_RUN', 'the run branch does not lead back to its base commit', {
+        branch: workspace.branch,
+      });
     const result: ReadCommitResult = await git.readCommit({ ...context.iso, oid: cursor });
     out.push(result);
     cursor = result.commit.parent[0];
   }
-  if (cursor !== workspace.baseCommit) throw gitError('NOT_IN_RUN', 'the run branch does not contain its base commit', { branch: workspace.branch });
+  if (cursor !== workspace.baseCommit)
+    throw gitError('NOT_IN_RUN', 'the run branch does not contain its base commit', { branch: workspace.branch });
   return out.reverse();
 }
 
 export async function runHead(context: RepoContext, workspace: RunWorkspace): Promise<string> {
   const head = await resolveBranch(context, workspace.branch);
-  if (!head) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  if (!head)
+    throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, {
+      branch: workspace.branch,
+    });
   return head;
 }
 
 type Blob = Awaited<ReturnType<typeof readBlobText>>;
 
 /** Both versions of a changed file (null: absent on that side). */
-async function readSides(context: RepoContext, change: TreeChange): Promise<{ before: Blob | null; after: Blob | null }> {
+async function readSides(
+  context: RepoContext,
+  change: TreeChange,
+): Promise<{ before: Blob | null; after: Blob | null }> {
   return {
     before: change.before ? await readBlobText(context, change.before.oid) : null,
     after: change.after ? await readBlobText(context, change.after.oid) : null,
@@ -77,7 +91,12 @@ function diffSides(before: Blob | null, after: Blob | null): LineCounts & { chan
   return before?.binary || after?.binary ? { ...diff, added: 0, removed: 0 } : diff;
 }
 
-export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, fromCommit?: string, toCommit?: string): Promise<RunDiffFile[]> {
+export async function diffRunIn(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  fromCommit?: string,
+  toCommit?: string,
+): Promise<RunDiffFile[]> {
   const from = fromCommit ?? workspace.baseCommit;
   const to = toCommit ?? (await runHead(context, workspace));
   const changes = await diffTrees(context, await treeOf(context, from), await treeOf(context, to));
@@ -99,7 +118,17 @@ export async function diffRunIn(context: RepoContext, workspace: RunWorkspace, f
 export async function runPatchIn(context: RepoContext, workspace: RunWorkspace, toCommit?: string): Promise<string> {
   const head = toCommit ?? (await runHead(context, workspace));
   if (context.native) {
-    return (await context.git(workspace.repoRoot, ['diff', '--no-color', '--no-ext-diff', '--src-prefix=a/', '--dst-prefix=b/', workspace.baseCommit, head])).stdout;
+    return (
+      await context.git(workspace.repoRoot, [
+        'diff',
+        '--no-color',
+        '--no-ext-diff',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+        workspace.baseCommit,
+        head,
+      ])
+    ).stdout;
   }
   const changes = await diffTrees(context, await treeOf(context, workspace.baseCommit), await treeOf(context, head));
   const parts: string[] = [];
@@ -108,13 +137,23 @@ export async function runPatchIn(context: RepoContext, workspace: RunWorkspace, 
 }
 
 /** The run as a patch series `git am` can apply: native format-patch when installed, else written here. */
-export async function exportPatchIn(context: RepoContext, workspace: RunWorkspace, file: string): Promise<{ file: string; commits: number }> {
+export async function exportPatchIn(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  file: string,
+): Promise<{ file: string; commits: number }> {
   const head = await runHead(context, workspace);
   const commits = await runCommits(context, workspace, head);
   const target = path.resolve(file);
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
   if (context.native) {
-    const result = await context.git(workspace.repoRoot, ['format-patch', '--stdout', '--no-signature', '--full-index', `${workspace.baseCommit}..${head}`]);
+    const result = await context.git(workspace.repoRoot, [
+      'format-patch',
+      '--stdout',
+      '--no-signature',
+      '--full-index',
+      `${workspace.baseCommit}..${head}`,
+    ]);
     // The patch's own bytes: file contents and names that are not UTF-8 stay as git wrote them.
     await fs.promises.writeFile(target, encodeName(result.stdout));
     return { file: target, commits: commits.length };
@@ -141,9 +180,15 @@ async function filePatch(context: RepoContext, change: TreeChange): Promise<stri
   const header = [`diff --git a/${change.path} b/${change.path}`];
   if (!change.before && change.after) header.push(`new file mode ${change.after.mode}`);
   if (change.before && !change.after) header.push(`deleted file mode ${change.before.mode}`);
-  if (change.before && change.after && change.before.mode !== change.after.mode) header.push(`old mode ${change.before.mode}`, `new mode ${change.after.mode}`);
+  if (change.before && change.after && change.before.mode !== change.after.mode)
+    header.push(`old mode ${change.before.mode}`, `new mode ${change.after.mode}`);
   if (before?.binary || after?.binary) return `${header.join('\n')}\nBinary files differ\n`;
-  const patch = createTwoFilesPatch(change.before ? `a/${change.path}` : '/dev/null', change.after ? `b/${change.path}` : '/dev/null', before?.text ?? '', after?.text ?? '');
+  const patch = createTwoFilesPatch(
+    change.before ? `a/${change.path}` : '/dev/null',
+    change.after ? `b/${change.path}` : '/dev/null',
+    before?.text ?? '',
+    after?.text ?? '',
+  );
   // jsdiff starts with an "Index:"/"====" preamble that git does not write.
   const body = patch.split('\n').filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line));
   return `${header.join('\n')}\n${body.join('\n')}`;

@@ -24,11 +24,22 @@ let refusal: unknown;
 let lathesMarkers: string[] = [];
 const facade = createGitFacade();
 
-const HOOKS = ['post-checkout', 'reference-transaction', 'pre-commit', 'post-commit', 'post-merge', 'pre-push', 'post-index-change', 'pre-auto-gc'];
+const HOOKS = [
+  'post-checkout',
+  'reference-transaction',
+  'pre-commit',
+  'post-commit',
+  'post-merge',
+  'pre-push',
+  'post-index-change',
+  'pre-auto-gc',
+];
 
 /** Async: the HTTP remote answering 401 lives in this process. */
 function git(args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve) => execFile('git', args, { cwd: repo.dir, env: { ...process.env, ...env }, timeout: 20_000 }, () => resolve()));
+  return new Promise((resolve) =>
+    execFile('git', args, { cwd: repo.dir, env: { ...process.env, ...env }, timeout: 20_000 }, () => resolve()),
+  );
 }
 
 /** Runs `args` with plain git (no overrides, no prompt) and returns the trap markers it left. */
@@ -64,8 +75,14 @@ function arm(port: number): void {
   set('remote.local.url', makeTempDir('lathe-hostile-remote-'));
   set('remote.local.receivepack', `${trap} receivepack`);
   set('remote.ext.url', `ext::${trap} ext`);
-  fs.writeFileSync(path.join(repo.dir, '.git/info/attributes'), '*.txt filter=trapa diff=trapdiff merge=trapmerge\n*.md diff=trapcmd\n');
-  for (const hook of HOOKS) fs.writeFileSync(path.join(repo.dir, '.git/hooks', hook), `#!/bin/sh\nexec ${trap} hook-${hook}\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(repo.dir, '.git/info/attributes'),
+    '*.txt filter=trapa diff=trapdiff merge=trapmerge\n*.md diff=trapcmd\n',
+  );
+  for (const hook of HOOKS)
+    fs.writeFileSync(path.join(repo.dir, '.git/hooks', hook), `#!/bin/sh\nexec ${trap} hook-${hook}\n`, {
+      mode: 0o755,
+    });
 }
 
 beforeAll(async () => {
@@ -73,12 +90,28 @@ beforeAll(async () => {
   sanityMarkers = path.join(makeTempDir('lathe-sanity-'), 'markers');
   trap = path.join(makeTempDir('lathe-trap-'), 'trap.sh');
   // Filters and textconv pass the content through, so plain git still works while the trap fires.
-  fs.writeFileSync(trap, `#!/bin/sh\ntouch "\${TRAP_DIR:-${markers}}/$1"\ncase "$1" in filter-*) exec cat ;; textconv) exec cat "$2" ;; esac\nexit 1\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    trap,
+    `#!/bin/sh\ntouch "\${TRAP_DIR:-${markers}}/$1"\ncase "$1" in filter-*) exec cat ;; textconv) exec cat "$2" ;; esac\nexit 1\n`,
+    { mode: 0o755 },
+  );
   // gpg.program and core.askPass are run without a shell: programs of their own.
-  for (const name of ['gpg', 'askpass']) fs.writeFileSync(`${trap}-${name}`, `#!/bin/sh\nexec ${trap} ${name}\n`, { mode: 0o755 });
-  server = http.createServer((_request, response) => response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="lathe"' }).end());
+  for (const name of ['gpg', 'askpass'])
+    fs.writeFileSync(`${trap}-${name}`, `#!/bin/sh\nexec ${trap} ${name}\n`, { mode: 0o755 });
+  server = http.createServer((_request, response) =>
+    response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="lathe"' }).end(),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  repo = makeTempRepo({ files: { 'a.txt': 'one\n', 'b.dat': 'data\n', 'c.proc': 'process\n', 'README.md': '# r\n', 'src/x.js': 'x;\n', '.gitattributes': '*.dat filter=trapb\n*.proc filter=trapp\n' } });
+  repo = makeTempRepo({
+    files: {
+      'a.txt': 'one\n',
+      'b.dat': 'data\n',
+      'c.proc': 'process\n',
+      'README.md': '# r\n',
+      'src/x.js': 'x;\n',
+      '.gitattributes': '*.dat filter=trapb\n*.proc filter=trapp\n',
+    },
+  });
   repo.git('tag', 'c1');
   repo.write('a.txt', 'two\n');
   repo.write('README.md', '# r2\n');
@@ -98,13 +131,20 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(run.workDir, 'src/x.js'), 'x = 2;\n');
   await facade.commitStep(run, ['src/x.js'], { runId: 'hostile1', taskId: 'T1', title: 'x', role: 'coder' });
   fs.writeFileSync(path.join(run.workDir, 'a.txt'), 'changed\n');
-  refusal = await facade.commitStep(run, ['a.txt'], { runId: 'hostile1', taskId: 'T1', title: 'a', role: 'coder' }).catch((error: unknown) => error);
+  refusal = await facade
+    .commitStep(run, ['a.txt'], { runId: 'hostile1', taskId: 'T1', title: 'a', role: 'coder' })
+    .catch((error: unknown) => error);
   await facade.resetTo(run, await facade.headOf(run));
   await facade.listRunCommits(run);
   await facade.diffRun(run);
   await facade.exportPatch(run, path.join(markers, '..', 'run.patch'));
   await listWithBlobs(run.workDir);
-  await verify({ workDir: run.workDir, argv: ['node', '-e', 'process.exit(0)'], timeoutMs: 20_000, artifactRoot: makeTempDir('lathe-hostile-artifacts-') });
+  await verify({
+    workDir: run.workDir,
+    argv: ['node', '-e', 'process.exit(0)'],
+    timeoutMs: 20_000,
+    artifactRoot: makeTempDir('lathe-hostile-artifacts-'),
+  });
   for (const remote of ['http', 'ssh', 'local', 'ext']) await facade.pushRun(run, remote).catch(() => null);
   await facade.mergeRun(run);
   await facade.closeRun(run);
@@ -119,15 +159,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   repo.remove();
-  for (const dir of [markers, path.dirname(sanityMarkers), path.dirname(trap)]) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [markers, path.dirname(sanityMarkers), path.dirname(trap)])
+    fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** Each key: the markers its trap leaves, and a plain git command that fires it. */
 const KEYS: [string, string[], string[]][] = [
   ['core.fsmonitor', ['fsmonitor'], ['status']],
-  ['hooks (.git/hooks, core.hooksPath)', [...HOOKS.map((hook) => `hook-${hook}`)], ['checkout', '-q', '-b', 'sanity-hooks']],
-  ['filter clean/smudge named in .git/info/attributes', ['filter-info-clean'], ['hash-object', '--path=a.txt', 'a.txt']],
-  ['filter clean/smudge named in .gitattributes, required', ['filter-attributes-clean'], ['hash-object', '--path=b.dat', 'b.dat']],
+  [
+    'hooks (.git/hooks, core.hooksPath)',
+    [...HOOKS.map((hook) => `hook-${hook}`)],
+    ['checkout', '-q', '-b', 'sanity-hooks'],
+  ],
+  [
+    'filter clean/smudge named in .git/info/attributes',
+    ['filter-info-clean'],
+    ['hash-object', '--path=a.txt', 'a.txt'],
+  ],
+  [
+    'filter clean/smudge named in .gitattributes, required',
+    ['filter-attributes-clean'],
+    ['hash-object', '--path=b.dat', 'b.dat'],
+  ],
   ['filter process', ['filter-process'], ['hash-object', '--path=c.proc', 'c.proc']],
   ['diff.external', ['diff-external'], ['diff', 'c1', 'c2', '--', 'a.txt']],
   ['diff.<driver>.textconv', ['textconv'], ['log', '-p', '-1', '--no-ext-diff', 'c2']],
@@ -151,7 +204,12 @@ describe("Lathe's own git never runs the repository's programs", () => {
   it('core.pager: fires under plain git on a terminal, never under Lathe', () => {
     fs.rmSync(sanityMarkers, { recursive: true, force: true });
     fs.mkdirSync(sanityMarkers);
-    execFileSync('script', ['-qec', 'git log -1', '/dev/null'], { cwd: repo.dir, env: { ...process.env, TRAP_DIR: sanityMarkers }, stdio: 'ignore', timeout: 20_000 });
+    execFileSync('script', ['-qec', 'git log -1', '/dev/null'], {
+      cwd: repo.dir,
+      env: { ...process.env, TRAP_DIR: sanityMarkers },
+      stdio: 'ignore',
+      timeout: 20_000,
+    });
     expect(fs.readdirSync(sanityMarkers)).toContain('pager');
     expect(lathesMarkers).not.toContain('pager');
   });
@@ -161,7 +219,10 @@ describe("Lathe's own git never runs the repository's programs", () => {
   });
 
   it('refuses to commit a file git would store through a filter, naming the path and the filter', () => {
-    expect(refusal).toMatchObject({ code: 'EDIT_REJECTED', data: { rule: 'needs-filter', path: 'a.txt', filter: 'trapa' } });
+    expect(refusal).toMatchObject({
+      code: 'EDIT_REJECTED',
+      data: { rule: 'needs-filter', path: 'a.txt', filter: 'trapa' },
+    });
     expect((refusal as Error).message).toContain('"trapa" filter');
     expect(repo.git('log', '--format=%s', '-5', 'main')).not.toContain('a\n');
   });

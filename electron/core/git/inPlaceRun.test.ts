@@ -9,7 +9,9 @@ const repos: TempRepo[] = [];
 afterEach(() => repos.splice(0).forEach((repo) => repo.remove()));
 
 function project(): TempRepo {
-  const repo = makeTempRepo({ files: { 'src/app.js': 'export const v = 1;\n', 'README.md': '# app\n', 'docs/guide.md': 'guide\n' } });
+  const repo = makeTempRepo({
+    files: { 'src/app.js': 'export const v = 1;\n', 'README.md': '# app\n', 'docs/guide.md': 'guide\n' },
+  });
   repos.push(repo);
   return repo;
 }
@@ -23,15 +25,26 @@ describe('in-place runs (isomorphic-git only)', () => {
     const repo = project();
     repo.write('README.md', '# my uncommitted edit\n');
     const filesBefore = repoState(repo.dir).files;
-    await expect(facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({
+    await expect(
+      facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: false }),
+    ).rejects.toMatchObject({
       code: 'DIRTY_WORKTREE',
       data: { paths: ['README.md'] },
     });
     const workspace = await facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: true });
-    expect(workspace).toMatchObject({ mode: 'in-place', workDir: repo.dir, branch: 'lathe/p1', originalBranch: 'main', protectedPaths: ['README.md'] });
+    expect(workspace).toMatchObject({
+      mode: 'in-place',
+      workDir: repo.dir,
+      branch: 'lathe/p1',
+      originalBranch: 'main',
+      protectedPaths: ['README.md'],
+    });
     expect(repo.git('symbolic-ref', 'HEAD')).toBe('refs/heads/lathe/p1');
     expect(repoState(repo.dir).files).toEqual(filesBefore);
-    await expect(facade.commitStep(workspace, ['README.md'], step('T1', 'x'))).rejects.toMatchObject({ code: 'GIT_PROTECTED_PATH', data: { path: 'README.md' } });
+    await expect(facade.commitStep(workspace, ['README.md'], step('T1', 'x'))).rejects.toMatchObject({
+      code: 'GIT_PROTECTED_PATH',
+      data: { path: 'README.md' },
+    });
   });
 
   it("commits only the run's paths, never the user's staged changes, and native git accepts the commits", async () => {
@@ -45,7 +58,9 @@ describe('in-place runs (isomorphic-git only)', () => {
     fs.rmSync(path.join(repo.dir, 'src/new.js'));
     await facade.commitStep(workspace, ['src/new.js'], step('T2', 'Drop new'));
     expect(fsckStrict(repo.dir)).toEqual({ code: 0, output: '' });
-    expect(gitIn(repo.dir, 'show', '--stat', '--format=%s', sha as string)).toMatch(/^lathe\(T1\): Bump v\n\n src\/app\.js \| 2 \+-\n src\/new\.js \| 1 \+/);
+    expect(gitIn(repo.dir, 'show', '--stat', '--format=%s', sha as string)).toMatch(
+      /^lathe\(T1\): Bump v\n\n src\/app\.js \| 2 \+-\n src\/new\.js \| 1 \+/,
+    );
     expect(gitIn(repo.dir, 'ls-tree', '-r', '--name-only', 'HEAD')).toBe('README.md\ndocs/guide.md\nsrc/app.js');
     expect(gitIn(repo.dir, 'show', 'HEAD:docs/guide.md')).toBe('guide');
     // The user's staged change is still staged, and nothing else is pending.
@@ -73,7 +88,9 @@ describe('in-place runs (isomorphic-git only)', () => {
     expect(fs.existsSync(path.join(repo.dir, 'src/deep'))).toBe(false);
     expect(fs.readFileSync(path.join(repo.dir, 'docs/guide.md'), 'utf8')).toBe('guide\n');
     expect(fs.existsSync(path.join(repo.dir, 'out.log'))).toBe(false);
-    expect(gitResult(repo.dir, 'status', '--porcelain', '--untracked-files=all').output).toBe(' M README.md\n?? scratch/notes.txt\n');
+    expect(gitResult(repo.dir, 'status', '--porcelain', '--untracked-files=all').output).toBe(
+      ' M README.md\n?? scratch/notes.txt\n',
+    );
 
     fs.writeFileSync(path.join(repo.dir, 'docs/guide.md'), 'changed again by a command\n');
     await facade.undoRun(workspace);

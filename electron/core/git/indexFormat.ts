@@ -23,7 +23,9 @@ const HASH_BYTES = { sha1: 20, sha256: 32 } as const;
  * library: isomorphic-git silently misreads split indexes and refuses v4, so Lathe must know first.
  */
 export async function readIndexFormat(gitDir: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<IndexFormat> {
-  const sharedIndexFiles = (await fs.promises.readdir(gitDir).catch(whenMissing([] as string[]))).some((name) => name.startsWith('sharedindex.'));
+  const sharedIndexFiles = (await fs.promises.readdir(gitDir).catch(whenMissing([] as string[]))).some((name) =>
+    name.startsWith('sharedindex.'),
+  );
   let buffer: Buffer;
   try {
     buffer = await fs.promises.readFile(path.join(gitDir, 'index'));
@@ -57,7 +59,10 @@ export function parseIndexBuffer(buffer: Buffer, hashBytes: number, sharedIndexF
       const { value: strip, next } = readOffsetVarint(buffer, offset);
       const nul = buffer.indexOf(0, next);
       if (nul < 0) break;
-      previousPath = Buffer.concat([previousPath.subarray(0, Math.max(0, previousPath.length - strip)), buffer.subarray(next, nul)]);
+      previousPath = Buffer.concat([
+        previousPath.subarray(0, Math.max(0, previousPath.length - strip)),
+        buffer.subarray(next, nul),
+      ]);
       offset = nul + 1;
     } else {
       const nul = buffer.indexOf(0, offset);
@@ -97,10 +102,13 @@ function readOffsetVarint(buffer: Buffer, offset: number): { value: number; next
 /** Why isomorphic-git must not read or write this index, or null when it may. */
 export function isomorphicUnsafeReason(format: IndexFormat, objectFormat: 'sha1' | 'sha256'): string | null {
   if (objectFormat !== 'sha1') return 'the repository uses sha256 object names, which isomorphic-git does not support';
-  if (format.split) return 'the index is split (core.splitIndex); isomorphic-git would read only part of it and could drop entries';
-  if (format.version === 4) return 'the index is version 4 (index.version=4 or feature.manyFiles); isomorphic-git cannot read it';
+  if (format.split)
+    return 'the index is split (core.splitIndex); isomorphic-git would read only part of it and could drop entries';
+  if (format.version === 4)
+    return 'the index is version 4 (index.version=4 or feature.manyFiles); isomorphic-git cannot read it';
   if (format.sparse) return 'the index is sparse (sparse-checkout with sparse index); isomorphic-git cannot read it';
   if (format.version === -1) return 'the index file is not a valid git index';
-  if (format.version !== null && format.version !== 2 && format.version !== 3) return `index version ${format.version} is unknown to isomorphic-git`;
+  if (format.version !== null && format.version !== 2 && format.version !== 3)
+    return `index version ${format.version} is unknown to isomorphic-git`;
   return null;
 }

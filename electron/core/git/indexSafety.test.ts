@@ -39,7 +39,9 @@ describe('index format checks', () => {
     const format = await readIndexFormat(path.join(repo.dir, '.git'));
     expect(format.split).toBe(true);
     // Without the sharedindex files the link extension alone must still be seen.
-    expect(parseIndexBuffer(fs.readFileSync(path.join(repo.dir, '.git', 'index')), 20, false).extensions).toContain('link');
+    expect(parseIndexBuffer(fs.readFileSync(path.join(repo.dir, '.git', 'index')), 20, false).extensions).toContain(
+      'link',
+    );
   });
 
   it('treats garbage as invalid instead of crashing', () => {
@@ -58,7 +60,9 @@ describe.each([
     const facade = createGitFacade({ useNativeGit: false });
     const preflight = await facade.preflight(repo.dir);
     expect(preflight.isomorphicUnsafeReason).toMatch(/split|version 4/);
-    await expect(facade.startRun(repo.dir, { runId: 'u1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'ISOMORPHIC_UNSAFE' });
+    await expect(
+      facade.startRun(repo.dir, { runId: 'u1', branchPrefix: 'lathe', allowDirty: false }),
+    ).rejects.toMatchObject({ code: 'ISOMORPHIC_UNSAFE' });
     expect(fs.readFileSync(path.join(repo.dir, '.git', 'index')).equals(indexBefore)).toBe(true);
     expect(repo.git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
   });
@@ -75,10 +79,20 @@ describe.each([
     expect(fs.readFileSync(path.join(repo.dir, 'dir/b.txt'), 'utf8')).toBe('B\n');
     await facade.undoRun(worktreeRun);
 
-    const inPlace = await facade.startRun(repo.dir, { runId: 'i1', branchPrefix: 'lathe', allowDirty: false, mode: 'in-place' });
+    const inPlace = await facade.startRun(repo.dir, {
+      runId: 'i1',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      mode: 'in-place',
+    });
     fs.writeFileSync(path.join(repo.dir, 'many/file-3.txt'), 'three\n');
     fs.rmSync(path.join(repo.dir, 'a.txt'));
-    await facade.commitStep(inPlace, ['many/file-3.txt', 'a.txt'], { runId: 'i1', taskId: 'T1', title: 't', role: 'coder' });
+    await facade.commitStep(inPlace, ['many/file-3.txt', 'a.txt'], {
+      runId: 'i1',
+      taskId: 'T1',
+      title: 't',
+      role: 'coder',
+    });
     expect(gitIn(repo.dir, 'status', '--porcelain')).toBe('');
     expect(gitIn(repo.dir, 'ls-files').split('\n')).toHaveLength(32);
     await facade.undoRun(inPlace);

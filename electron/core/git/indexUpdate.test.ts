@@ -12,7 +12,13 @@ const repos: TempRepo[] = [];
 afterEach(() => repos.splice(0).forEach((repo) => repo.remove()));
 
 function project(): TempRepo {
-  const files: Record<string, string> = { 'a.txt': 'aaa\n', 'b.txt': 'b\n', 'dir/c.txt': 'c\n', 'dir/sub/d.txt': 'd\n', 'gone.txt': 'gone\n' };
+  const files: Record<string, string> = {
+    'a.txt': 'aaa\n',
+    'b.txt': 'b\n',
+    'dir/c.txt': 'c\n',
+    'dir/sub/d.txt': 'd\n',
+    'gone.txt': 'gone\n',
+  };
   const repo = makeTempRepo({ files });
   repos.push(repo);
   return repo;
@@ -20,7 +26,14 @@ function project(): TempRepo {
 
 /** The paths' states as a commit of them would record them (blob ids by native git, written to the store). */
 function statesOf(repo: TempRepo, paths: string[]): Map<string, PathState> {
-  return new Map(paths.map((file) => [file, fs.existsSync(path.join(repo.dir, file)) ? { oid: repo.git('hash-object', '-w', '--no-filters', file), mode: '100644' as const } : null]));
+  return new Map(
+    paths.map((file) => [
+      file,
+      fs.existsSync(path.join(repo.dir, file))
+        ? { oid: repo.git('hash-object', '-w', '--no-filters', file), mode: '100644' as const }
+        : null,
+    ]),
+  );
 }
 
 const gitDirOf = (repo: TempRepo) => path.join(repo.dir, '.git');
@@ -38,7 +51,9 @@ describe('updating the index in process', () => {
 
     expect(await updateIndexInProcess(gitDirOf(repo), repo.dir, statesOf(repo, paths))).toBe(true);
     const ours = repo.git('ls-files', '--stage', '--debug');
-    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('M  b.txt\nA  dir/b.txt\nD  gone.txt\nA  new/deep/e.txt');
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe(
+      'M  b.txt\nA  dir/b.txt\nD  gone.txt\nA  new/deep/e.txt',
+    );
 
     fs.writeFileSync(path.join(gitDirOf(repo), 'index'), original);
     repo.git('update-index', '--add', '--remove', ...paths);
@@ -69,11 +84,14 @@ describe('updating the index in process', () => {
     ['a split index', (repo: TempRepo) => repo.git('update-index', '--split-index')],
     ['a held index.lock', (repo: TempRepo) => fs.writeFileSync(path.join(gitDirOf(repo), 'index.lock'), '')],
     ['a skip-worktree entry on the path', (repo: TempRepo) => repo.git('update-index', '--skip-worktree', 'b.txt')],
-    ['a conflict on the path', (repo: TempRepo) => {
-      const blob = repo.git('hash-object', '-w', 'b.txt');
-      const input = `0 ${'0'.repeat(40)}\tb.txt\n100644 ${blob} 1\tb.txt\n100644 ${blob} 2\tb.txt\n`;
-      execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, input });
-    }],
+    [
+      'a conflict on the path',
+      (repo: TempRepo) => {
+        const blob = repo.git('hash-object', '-w', 'b.txt');
+        const input = `0 ${'0'.repeat(40)}\tb.txt\n100644 ${blob} 1\tb.txt\n100644 ${blob} 2\tb.txt\n`;
+        execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, input });
+      },
+    ],
   ])('leaves %s to native git, the index untouched', async (_label, prepare) => {
     const repo = project();
     prepare(repo);
@@ -109,12 +127,22 @@ describe('step commits keep the index in line with the run branch', () => {
     const repo = project();
     prepare(repo);
     const facade = createGitFacade();
-    const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false, mode: 'in-place' });
+    const workspace = await facade.startRun(repo.dir, {
+      runId: 'r1',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      mode: 'in-place',
+    });
     fs.writeFileSync(path.join(repo.dir, 'b.txt'), 'b changed\n');
     fs.mkdirSync(path.join(repo.dir, 'new'));
     fs.writeFileSync(path.join(repo.dir, 'new/e.txt'), 'e\n');
     fs.rmSync(path.join(repo.dir, 'gone.txt'));
-    const commit = await facade.commitStep(workspace, ['b.txt', 'new/e.txt', 'gone.txt'], { runId: 'r1', taskId: 'T1', title: 'one', role: 'coder' });
+    const commit = await facade.commitStep(workspace, ['b.txt', 'new/e.txt', 'gone.txt'], {
+      runId: 'r1',
+      taskId: 'T1',
+      title: 'one',
+      role: 'coder',
+    });
     expect(repo.git('rev-parse', 'HEAD')).toBe(commit);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(repo.git('diff', '--cached', '--name-only')).toBe('');

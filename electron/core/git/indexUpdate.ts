@@ -32,7 +32,13 @@ export async function updateIndexInProcess(
   const indexStat = await syncFs.stat(indexFile, { bigint: true });
   const parsed = parseIndex(buffer);
   if (!parsed) return false;
-  if (await syncFs.readdir(gitDir).then((names) => names.some((name) => name.startsWith('sharedindex.')), () => true)) return false;
+  if (
+    await syncFs.readdir(gitDir).then(
+      (names) => names.some((name) => name.startsWith('sharedindex.')),
+      () => true,
+    )
+  )
+    return false;
   const byPath = new Map(parsed.entries.map((entry) => [entry.path, entry]));
   const touched = new Set(changes.keys());
   for (const entry of parsed.entries) {
@@ -105,7 +111,13 @@ function hasFolderConflict(file: string, byPath: ReadonlyMap<string, RawEntry>, 
 }
 
 function sameFile(before: fs.BigIntStats | undefined, after: fs.BigIntStats): boolean {
-  return before !== undefined && before.ino === after.ino && before.size === after.size && before.mtimeNs === after.mtimeNs && before.ctimeNs === after.ctimeNs;
+  return (
+    before !== undefined &&
+    before.ino === after.ino &&
+    before.size === after.size &&
+    before.mtimeNs === after.mtimeNs &&
+    before.ctimeNs === after.ctimeNs
+  );
 }
 
 const u32 = (value: bigint) => Number(value & 0xffffffffn);

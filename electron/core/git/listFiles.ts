@@ -41,7 +41,8 @@ async function rootRules(root: string): Promise<RuleSet[]> {
 function isIgnored(relative: string, isDir: boolean, sets: RuleSet[]): boolean {
   let ignored = false;
   for (const set of sets) {
-    const inside = set.base === '' ? relative : relative.startsWith(`${set.base}/`) ? relative.slice(set.base.length + 1) : null;
+    const inside =
+      set.base === '' ? relative : relative.startsWith(`${set.base}/`) ? relative.slice(set.base.length + 1) : null;
     if (inside === null) continue;
     const result = set.rules.test(isDir ? `${inside}/` : inside);
     if (result.ignored) ignored = true;
@@ -54,13 +55,19 @@ function isIgnored(relative: string, isDir: boolean, sets: RuleSet[]): boolean {
  * Repo-relative files, sorted, honouring every .gitignore (nested ones included) and
  * .git/info/exclude the way git does; symlinks are listed, never followed.
  */
-export async function listRepoFiles(root: string, options: { under?: string; limit?: number } = {}): Promise<ListedFiles> {
+export async function listRepoFiles(
+  root: string,
+  options: { under?: string; limit?: number } = {},
+): Promise<ListedFiles> {
   const limit = options.limit ?? 10_000;
   const files: string[] = [];
   const unreadable: string[] = [];
   let truncated = false;
   // Names as bytes, decoded losslessly (shared/gitPath.ts): a name that is not UTF-8 is listed as itself, not as another.
-  const list = async (absolute: string | Buffer, relative: string): Promise<{ name: string; isFile(): boolean; isDirectory(): boolean }[]> => {
+  const list = async (
+    absolute: string | Buffer,
+    relative: string,
+  ): Promise<{ name: string; isFile(): boolean; isDirectory(): boolean }[]> => {
     try {
       return (await fs.promises.readdir(absolute, { withFileTypes: true, encoding: 'buffer' })).map((entry) => ({
         name: decodeName(entry.name),
@@ -79,7 +86,9 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
     let sets = inherited;
     if (entries.some((entry) => entry.name === '.gitignore' && entry.isFile())) {
       // catch-ok: an unreadable .gitignore counts as empty: its files are listed, never written (decision 77)
-      const text = await fs.promises.readFile(diskPath(root, relative ? `${relative}/.gitignore` : '.gitignore'), 'utf8').catch(() => '');
+      const text = await fs.promises
+        .readFile(diskPath(root, relative ? `${relative}/.gitignore` : '.gitignore'), 'utf8')
+        .catch(() => '');
       sets = [...inherited, { base: relative, rules: ignore().add(text) }];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -111,7 +120,8 @@ export async function listRepoFiles(root: string, options: { under?: string; lim
       // catch-ok: an absent or unreadable .gitignore counts as none: its files are listed, never written (decision 77)
       const text = await fs.promises.readFile(path.join(root, folder, '.gitignore'), 'utf8').catch(() => null);
       if (text !== null) inherited = [...inherited, { base: folder, rules: ignore().add(text) }];
-      if (isIgnored(parts.slice(0, depth + 1).join('/'), true, inherited)) return { files: [], truncated: false, unreadable: [] };
+      if (isIgnored(parts.slice(0, depth + 1).join('/'), true, inherited))
+        return { files: [], truncated: false, unreadable: [] };
     }
     await walk(under, inherited);
   } else {

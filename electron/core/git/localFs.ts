@@ -19,8 +19,12 @@ function promised<Args extends unknown[], Result>(call: (...args: Args) => Resul
 }
 
 const syncCalls = {
-  readFile: promised((file: fs.PathLike, options?: { encoding?: BufferEncoding | null } | BufferEncoding | null) => fs.readFileSync(file, options)),
-  writeFile: promised((file: fs.PathLike, data: string | Uint8Array, options?: fs.WriteFileOptions) => fs.writeFileSync(file, data, options)),
+  readFile: promised((file: fs.PathLike, options?: { encoding?: BufferEncoding | null } | BufferEncoding | null) =>
+    fs.readFileSync(file, options),
+  ),
+  writeFile: promised((file: fs.PathLike, data: string | Uint8Array, options?: fs.WriteFileOptions) =>
+    fs.writeFileSync(file, data, options),
+  ),
   unlink: promised((file: fs.PathLike) => fs.unlinkSync(file)),
   readdir: promised((folder: fs.PathLike) => fs.readdirSync(folder)),
   mkdir: promised((folder: fs.PathLike, options?: fs.MakeDirectoryOptions) => fs.mkdirSync(folder, options)),
@@ -36,7 +40,8 @@ const syncCalls = {
 /** The `fs` to hand isomorphic-git in the engine's hot path. */
 export const localFs: PromiseFsClient = { promises: syncCalls };
 
-type SyncFsCalls = 'access' | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'readdir' | 'mkdir' | 'writeFile' | 'rename' | 'rm';
+type SyncFsCalls =
+  'access' | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'readdir' | 'mkdir' | 'writeFile' | 'rename' | 'rm';
 
 /**
  * The same calls as `fs.promises` for the git layer's own hot path, done in place. The cast only

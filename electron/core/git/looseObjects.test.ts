@@ -39,7 +39,12 @@ describe('loose objects written in process', () => {
     await writeLooseObject(context, 'tree', Buffer.alloc(0));
     const tree = await writeLooseObject(context, 'tree', serializeTree(entries));
     expect(tree).toBe(await git.writeTree({ ...iso, tree: [...entries] }));
-    expect(repo.git('ls-tree', tree).split('\n').map((line) => line.split('\t')[1])).toEqual(['a-b', 'a', 'a0', 'link', 'z', '"\\303\\251"']);
+    expect(
+      repo
+        .git('ls-tree', tree)
+        .split('\n')
+        .map((line) => line.split('\t')[1]),
+    ).toEqual(['a-b', 'a', 'a0', 'link', 'z', '"\\303\\251"']);
 
     const parent = repo.git('rev-parse', 'HEAD');
     for (const [timezoneOffset, message] of [
@@ -50,7 +55,13 @@ describe('loose objects written in process', () => {
       [-765, 'Chatham'],
     ] as const) {
       const person = { name: 'Lathe', email: 'lathe@localhost', timestamp: 1_700_000_123, timezoneOffset };
-      const commit = { tree, parent: [parent], author: person, committer: { ...person, name: 'Someone Else' }, message };
+      const commit = {
+        tree,
+        parent: [parent],
+        author: person,
+        committer: { ...person, name: 'Someone Else' },
+        message,
+      };
       const ours = await writeLooseObject(context, 'commit', serializeCommit(commit));
       expect(ours).toBe(await git.writeCommit({ ...iso, commit }));
     }

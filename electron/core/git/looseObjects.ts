@@ -18,7 +18,13 @@ export async function writeLooseObject(context: RepoContext, type: ObjectType, b
   const oid = crypto.createHash('sha1').update(raw).digest('hex');
   const folder = path.join(context.dirs.commonDir, 'objects', oid.slice(0, 2));
   const file = path.join(folder, oid.slice(2));
-  if (await syncFs.access(file).then(() => true, () => false)) return oid;
+  if (
+    await syncFs.access(file).then(
+      () => true,
+      () => false,
+    )
+  )
+    return oid;
   await syncFs.mkdir(folder, { recursive: true });
   // Written aside and renamed in, as git does: a process killed mid-write leaves no truncated object
   // under the final name (which every later write would then trust and skip).
@@ -40,10 +46,16 @@ const NUL = Buffer.alloc(1);
 /** A tree's canonical bytes: entries in git's order (by name bytes, folders as if ending in '/'), modes without a leading zero. */
 export function serializeTree(entries: readonly TreeEntry[]): Buffer {
   const keyed = entries.map((entry) => ({ entry, name: encodeName(entry.path) }));
-  const sortKey = ({ entry, name }: { entry: TreeEntry; name: Buffer }) => (entry.mode === '040000' ? Buffer.concat([name, SLASH]) : name);
+  const sortKey = ({ entry, name }: { entry: TreeEntry; name: Buffer }) =>
+    entry.mode === '040000' ? Buffer.concat([name, SLASH]) : name;
   keyed.sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)));
   return Buffer.concat(
-    keyed.flatMap(({ entry, name }) => [Buffer.from(`${entry.mode.replace(/^0/, '')} `), name, NUL, Buffer.from(entry.oid, 'hex')]),
+    keyed.flatMap(({ entry, name }) => [
+      Buffer.from(`${entry.mode.replace(/^0/, '')} `),
+      name,
+      NUL,
+      Buffer.from(entry.oid, 'hex'),
+    ]),
   );
 }
 
@@ -68,8 +80,20 @@ function normalizeMessage(message: string): string {
 }
 
 /** A commit's canonical bytes, identical to what isomorphic-git's writeCommit wrote for the same input. */
-export function serializeCommit(commit: { tree: string; parent: readonly string[]; author: CommitPerson; committer: CommitPerson; message: string }): Buffer {
-  const person = (who: CommitPerson) => `${who.name} <${who.email}> ${who.timestamp} ${formatOffset(who.timezoneOffset)}`;
-  const headers = [`tree ${commit.tree}`, ...commit.parent.map((parent) => `parent ${parent}`), `author ${person(commit.author)}`, `committer ${person(commit.committer)}`];
+export function serializeCommit(commit: {
+  tree: string;
+  parent: readonly string[];
+  author: CommitPerson;
+  committer: CommitPerson;
+  message: string;
+}): Buffer {
+  const person = (who: CommitPerson) =>
+    `${who.name} <${who.email}> ${who.timestamp} ${formatOffset(who.timezoneOffset)}`;
+  const headers = [
+    `tree ${commit.tree}`,
+    ...commit.parent.map((parent) => `parent ${parent}`),
+    `author ${person(commit.author)}`,
+    `committer ${person(commit.committer)}`,
+  ];
   return Buffer.from(`${headers.join('\n')}\n\n${normalizeMessage(commit.message)}`);
 }

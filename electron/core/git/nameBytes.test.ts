@@ -3,7 +3,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeGitPath, encodeGitPath, quoteGitPath } from '../../../shared/gitPath';
 import { fsckStrict } from '../../../test-support/gitState';
-import { HOSTILE_LINK, HOSTILE_NAMES, hex, namesOnDisk, treeRecords, writeHostileNames } from '../../../test-support/hostileNames';
+import {
+  HOSTILE_LINK,
+  HOSTILE_NAMES,
+  hex,
+  namesOnDisk,
+  treeRecords,
+  writeHostileNames,
+} from '../../../test-support/hostileNames';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import type { RunWorkspace } from './types';
 import { createGitFacade } from './gitFacade';
@@ -53,7 +60,12 @@ describe.each([
     const after = treeRecords(repo.dir, sha as string);
     for (const name of ALL) expect(after.get(name), Buffer.from(name, 'hex').toString('latin1')).toBe(base.get(name));
     expect([...after.keys()].sort()).toEqual([...base.keys()].sort());
-    expect(repo.git('diff', '--name-status', 'main', sha as string).split('\n').sort()).toEqual(['M\tREADME.md', 'M\tsrc/app.js']);
+    expect(
+      repo
+        .git('diff', '--name-status', 'main', sha as string)
+        .split('\n')
+        .sort(),
+    ).toEqual(['M\tREADME.md', 'M\tsrc/app.js']);
     expect(fsckStrict(repo.dir).code).toBe(0);
     // The index written in this process keeps git's order and every name: git sees a clean work tree.
     if (workspace.mode === 'worktree') expect(repo.git('-C', workspace.workDir, 'status', '--porcelain')).toBe('');
@@ -100,16 +112,28 @@ describe.each([
 });
 
 describe('reading a tree', () => {
-  const entry = (mode: string, name: Buffer) => Buffer.concat([Buffer.from(`${mode} `), name, Buffer.alloc(1), Buffer.alloc(20, 0xab)]);
+  const entry = (mode: string, name: Buffer) =>
+    Buffer.concat([Buffer.from(`${mode} `), name, Buffer.alloc(1), Buffer.alloc(20, 0xab)]);
 
   it('keeps each name and mode as stored', () => {
-    const tree = Buffer.concat([entry('100644', Buffer.from('caf\xe9', 'latin1')), entry('40000', Buffer.from('dir')), entry('100664', Buffer.from('old-mode'))]);
+    const tree = Buffer.concat([
+      entry('100644', Buffer.from('caf\xe9', 'latin1')),
+      entry('40000', Buffer.from('dir')),
+      entry('100664', Buffer.from('old-mode')),
+    ]);
     const entries = parseTree(tree, 'test');
-    expect(entries.map((item) => [item.mode, item.type])).toEqual([['100644', 'blob'], ['040000', 'tree'], ['100664', 'blob']]);
+    expect(entries.map((item) => [item.mode, item.type])).toEqual([
+      ['100644', 'blob'],
+      ['040000', 'tree'],
+      ['100664', 'blob'],
+    ]);
     expect(Buffer.from(encodeGitPath(entries[0]?.path as string))).toEqual(Buffer.from('caf\xe9', 'latin1'));
   });
 
-  it.each(['..', '.', '.GIT', '.git. ', 'git~1', 'a/b', ''])('refuses an entry named %j, as git refuses to check it out', (name) => {
-    expect(() => parseTree(entry('100644', Buffer.from(name)), 'test')).toThrow(/refuses to check out|malformed/);
-  });
+  it.each(['..', '.', '.GIT', '.git. ', 'git~1', 'a/b', ''])(
+    'refuses an entry named %j, as git refuses to check it out',
+    (name) => {
+      expect(() => parseTree(entry('100644', Buffer.from(name)), 'test')).toThrow(/refuses to check out|malformed/);
+    },
+  );
 });

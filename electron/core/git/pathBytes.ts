@@ -10,7 +10,8 @@ import { decodeGitPath, encodeGitPath, hasRawBytes } from '../../../shared/gitPa
 
 /** `buffer[start, end)` as a name; plain ASCII (nearly every name) takes the fast path. */
 export function decodeName(buffer: Buffer, start = 0, end = buffer.length): string {
-  for (let index = start; index < end; index++) if ((buffer[index] as number) >= 0x80) return decodeGitPath(buffer.subarray(start, end));
+  for (let index = start; index < end; index++)
+    if ((buffer[index] as number) >= 0x80) return decodeGitPath(buffer.subarray(start, end));
   return buffer.toString('latin1', start, end);
 }
 

@@ -7,7 +7,10 @@ import { openRepo, readHeadOf, type RepoContext } from './repoContext';
 import { resolveRepoRoot } from './repoStatus';
 
 /** Everything Lathe checks before it touches a repository: HEAD, dirtiness, index format, submodules. */
-export async function preflightRepo(requested: string, options: { useNative: boolean }): Promise<{ preflight: RepoPreflight; context: RepoContext }> {
+export async function preflightRepo(
+  requested: string,
+  options: { useNative: boolean },
+): Promise<{ preflight: RepoPreflight; context: RepoContext }> {
   const repoRoot = await resolveRepoRoot(requested);
   const context = await openRepo(repoRoot, options);
   const { branch, head } = await readHeadOf(context, context.dirs.gitDir);

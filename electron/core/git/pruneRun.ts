@@ -14,24 +14,44 @@ interface ListedWorktree {
 
 /** `git worktree list --porcelain`: the main checkout first, then the linked ones. */
 async function listWorktrees(context: RepoContext, repoRoot: string): Promise<ListedWorktree[]> {
-  const blocks = (await context.git(repoRoot, ['worktree', 'list', '--porcelain'])).stdout.split('\n\n').filter((block) => block.trim() !== '');
+  const blocks = (await context.git(repoRoot, ['worktree', 'list', '--porcelain'])).stdout
+    .split('\n\n')
+    .filter((block) => block.trim() !== '');
   return blocks.map((block, index) => {
     const lines = block.split('\n');
-    const branch = lines.find((line) => line.startsWith('branch refs/heads/'))?.slice('branch refs/heads/'.length) ?? null;
-    return { dir: lines.find((line) => line.startsWith('worktree '))?.slice('worktree '.length) ?? '', branch, main: index === 0 };
+    const branch =
+      lines.find((line) => line.startsWith('branch refs/heads/'))?.slice('branch refs/heads/'.length) ?? null;
+    return {
+      dir: lines.find((line) => line.startsWith('worktree '))?.slice('worktree '.length) ?? '',
+      branch,
+      main: index === 0,
+    };
   });
 }
 
 export async function runFootprintIn(context: RepoContext, workspace: RunWorkspace): Promise<RunFootprint> {
   const branch = (await resolveBranch(context, workspace.branch)) ? workspace.branch : null;
   if (!context.native) {
-    if (workspace.mode === 'worktree') throw gitError('NATIVE_REQUIRED', 'this run uses a git worktree, which needs the git command line', { runId: workspace.runId });
+    if (workspace.mode === 'worktree')
+      throw gitError('NATIVE_REQUIRED', 'this run uses a git worktree, which needs the git command line', {
+        runId: workspace.runId,
+      });
     const head = await readHeadOf(context, context.dirs.gitDir);
     return { branch, worktree: null, checkedOutIn: head.branch === workspace.branch ? workspace.repoRoot : null };
   }
   const listed = await listWorktrees(context, workspace.repoRoot);
-  const recorded = workspace.mode === 'worktree' ? realPathOfNearest(recordedWorktreeDir(context.dirs.commonDir, workspace.runId, await readRunMetadata(context.dirs.commonDir, workspace.runId))) : null;
-  const own = recorded === null ? undefined : listed.find((entry) => !entry.main && realPathOfNearest(entry.dir) === recorded);
+  const recorded =
+    workspace.mode === 'worktree'
+      ? realPathOfNearest(
+          recordedWorktreeDir(
+            context.dirs.commonDir,
+            workspace.runId,
+            await readRunMetadata(context.dirs.commonDir, workspace.runId),
+          ),
+        )
+      : null;
+  const own =
+    recorded === null ? undefined : listed.find((entry) => !entry.main && realPathOfNearest(entry.dir) === recorded);
   const holder = listed.find((entry) => entry !== own && entry.branch === workspace.branch);
   return { branch, worktree: own?.dir ?? null, checkedOutIn: holder?.dir ?? null };
 }
@@ -44,10 +64,14 @@ export async function runFootprintIn(context: RepoContext, workspace: RunWorkspa
 export async function pruneRunIn(context: RepoContext, workspace: RunWorkspace): Promise<void> {
   const footprint = await runFootprintIn(context, workspace);
   if (footprint.checkedOutIn !== null) {
-    throw gitError('BRANCH_CHECKED_OUT', `the run branch ${workspace.branch} is checked out in ${footprint.checkedOutIn}; switch that checkout to another branch first`, {
-      branch: workspace.branch,
-      worktree: footprint.checkedOutIn,
-    });
+    throw gitError(
+      'BRANCH_CHECKED_OUT',
+      `the run branch ${workspace.branch} is checked out in ${footprint.checkedOutIn}; switch that checkout to another branch first`,
+      {
+        branch: workspace.branch,
+        worktree: footprint.checkedOutIn,
+      },
+    );
   }
   if (footprint.worktree !== null) await removeRunWorktree(context, workspace.repoRoot, footprint.worktree);
   if (footprint.branch !== null) {

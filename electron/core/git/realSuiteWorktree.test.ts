@@ -21,7 +21,12 @@ interface MochaCounts {
 /** Runs the task's test command bare (no sandbox, as the user would) and reads mocha's summary lines. */
 function runSuite(command: string, cwd: string): Promise<MochaCounts> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, detached: true, env: { ...process.env, CI: 'true', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      detached: true,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let timedOut = false;
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -34,7 +39,13 @@ function runSuite(command: string, cwd: string): Promise<MochaCounts> {
     child.on('exit', (code) => {
       clearTimeout(timer);
       const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}\\b`, 'm').exec(output)?.[1] ?? 0);
-      resolve({ passing: count('passing'), failing: count('failing'), pending: count('pending'), exit: code, timedOut });
+      resolve({
+        passing: count('passing'),
+        failing: count('failing'),
+        pending: count('pending'),
+        exit: code,
+        timedOut,
+      });
     });
   });
 }
@@ -42,28 +53,39 @@ function runSuite(command: string, cwd: string): Promise<MochaCounts> {
 const corpusDir = findDefaultCorpus(sourceAppRoot());
 
 describe('a real test suite in a run worktree', () => {
-  it(`gives the same mocha counts in the run's worktree as in the checkout (${EXPRESS_TASK})`, { timeout: 900_000 }, async (context) => {
-    if (!corpusDir) return context.skip('no corpus here: set LATHE_CORPUS or place it at ../shared/corpus');
-    const task = loadCorpus(corpusDir).tasks.find((candidate) => candidate.id === EXPRESS_TASK);
-    if (!task) return context.skip(`the corpus at ${corpusDir} has no task ${EXPRESS_TASK}`);
-    let prepared: PreparedRepo;
-    try {
-      // npm install from the registry once per machine, then reused from the corpus cache.
-      prepared = await preparedTaskRepo(corpusDir, task);
-    } catch (error) {
-      if (isLatheError(error, 'CORPUS_SETUP_FAILED')) return context.skip(`express's dependencies could not be installed (no npm registry?): ${error.message.split('\n')[0]}`);
-      throw error;
-    }
-    const facade = createGitFacade();
-    const workspace = await facade.startRun(prepared.dir, { runId: `suite-${process.pid}-${Date.now()}`, branchPrefix: 'lathe-test', allowDirty: false });
-    try {
-      const inCheckout = await runSuite(task.test_command, prepared.dir);
-      const inWorktree = await runSuite(task.test_command, workspace.workDir);
-      expect(inCheckout.passing).toBeGreaterThan(1000);
-      expect(inCheckout.timedOut).toBe(false);
-      expect(inWorktree).toEqual(inCheckout);
-    } finally {
-      await facade.undoRun(workspace);
-    }
-  });
+  it(
+    `gives the same mocha counts in the run's worktree as in the checkout (${EXPRESS_TASK})`,
+    { timeout: 900_000 },
+    async (context) => {
+      if (!corpusDir) return context.skip('no corpus here: set LATHE_CORPUS or place it at ../shared/corpus');
+      const task = loadCorpus(corpusDir).tasks.find((candidate) => candidate.id === EXPRESS_TASK);
+      if (!task) return context.skip(`the corpus at ${corpusDir} has no task ${EXPRESS_TASK}`);
+      let prepared: PreparedRepo;
+      try {
+        // npm install from the registry once per machine, then reused from the corpus cache.
+        prepared = await preparedTaskRepo(corpusDir, task);
+      } catch (error) {
+        if (isLatheError(error, 'CORPUS_SETUP_FAILED'))
+          return context.skip(
+            `express's dependencies could not be installed (no npm registry?): ${error.message.split('\n')[0]}`,
+          );
+        throw error;
+      }
+      const facade = createGitFacade();
+      const workspace = await facade.startRun(prepared.dir, {
+        runId: `suite-${process.pid}-${Date.now()}`,
+        branchPrefix: 'lathe-test',
+        allowDirty: false,
+      });
+      try {
+        const inCheckout = await runSuite(task.test_command, prepared.dir);
+        const inWorktree = await runSuite(task.test_command, workspace.workDir);
+        expect(inCheckout.passing).toBeGreaterThan(1000);
+        expect(inCheckout.timedOut).toBe(false);
+        expect(inWorktree).toEqual(inCheckout);
+      } finally {
+        await facade.undoRun(workspace);
+      }
+    },
+  );
 });

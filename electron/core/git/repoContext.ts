@@ -16,7 +16,11 @@ export interface RepoContext {
   /** isomorphic-git's common arguments: objects and refs live in the common dir. */
   iso: { fs: PromiseFsClient; gitdir: string; cache: object };
   /** Runs native git (must be installed) and throws GIT_FAILED on a non-zero exit. */
-  git(cwd: string, args: readonly string[], options?: { input?: string; allowFailure?: boolean; literalPathspecs?: boolean }): Promise<NativeGitResult>;
+  git(
+    cwd: string,
+    args: readonly string[],
+    options?: { input?: string; allowFailure?: boolean; literalPathspecs?: boolean },
+  ): Promise<NativeGitResult>;
 }
 
 /** Hooks, filters and every other program the repository's config names are off in runNativeGit itself. */
@@ -52,7 +56,10 @@ export async function resolveBranch(context: RepoContext, branch: string): Promi
 }
 
 /** HEAD of a work tree: the branch it names (null when detached) and the commit (null when unborn). */
-export async function readHeadOf(context: RepoContext, gitDir: string): Promise<{ branch: string | null; head: string | null }> {
+export async function readHeadOf(
+  context: RepoContext,
+  gitDir: string,
+): Promise<{ branch: string | null; head: string | null }> {
   const text = (await fs.promises.readFile(`${gitDir}/HEAD`, 'utf8').catch(whenMissing(''))).trim();
   const symbolic = /^ref: refs\/heads\/(.+)$/.exec(text);
   if (symbolic) return { branch: symbolic[1] as string, head: await resolveBranch(context, symbolic[1] as string) };

@@ -27,14 +27,28 @@ describe('the overrides that keep config-named programs off', () => {
     const settings = programOverrides(entries).filter((_, index) => index % 2 === 1);
     expect(settings.slice(0, PROGRAMS_OFF.length)).toEqual([...PROGRAMS_OFF]);
     expect(settings).toEqual(
-      expect.arrayContaining(['filter.lfs.clean=', 'filter.lfs.smudge=', 'filter.lfs.process=', 'filter.lfs.required=false', 'filter.Crypt.smudge=', 'diff.pics.textconv=', 'diff.pics.command=']),
+      expect.arrayContaining([
+        'filter.lfs.clean=',
+        'filter.lfs.smudge=',
+        'filter.lfs.process=',
+        'filter.lfs.required=false',
+        'filter.Crypt.smudge=',
+        'diff.pics.textconv=',
+        'diff.pics.command=',
+      ]),
     );
     expect(filterDrivers(entries)).toEqual(new Set(['lfs', 'Crypt']));
   });
 
   it("names the user's own credential helpers again after the reset, never the repository's", () => {
     const settings = programOverrides(entries).filter((_, index) => index % 2 === 1);
-    const helpers = settings.slice(settings.indexOf('credential.helper=')).filter((setting) => setting.startsWith('credential.'));
-    expect(helpers).toEqual(['credential.helper=', 'credential.https://source.example.com.helper=gcloud.sh', 'credential.helper=store']);
+    const helpers = settings
+      .slice(settings.indexOf('credential.helper='))
+      .filter((setting) => setting.startsWith('credential.'));
+    expect(helpers).toEqual([
+      'credential.helper=',
+      'credential.https://source.example.com.helper=gcloud.sh',
+      'credential.helper=store',
+    ]);
   });
 });

@@ -53,7 +53,11 @@ export function parseConfigListing(stdout: string): ConfigEntry[] {
   for (let index = 0; index + 1 < parts.length; index += 2) {
     const record = parts[index + 1] as string;
     const newline = record.indexOf('\n');
-    entries.push({ scope: parts[index] as string, key: newline < 0 ? record : record.slice(0, newline), value: newline < 0 ? '' : record.slice(newline + 1) });
+    entries.push({
+      scope: parts[index] as string,
+      key: newline < 0 ? record : record.slice(0, newline),
+      value: newline < 0 ? '' : record.slice(newline + 1),
+    });
   }
   return entries;
 }
@@ -69,7 +73,8 @@ export function filterDrivers(entries: readonly ConfigEntry[]): Set<string> {
   const names = new Set<string>();
   for (const entry of entries) {
     const match = DRIVER_KEY.exec(entry.key);
-    if (match?.[1] === 'filter' && FILTER_PROGRAMS.includes(match[3] as string) && entry.value !== '') names.add(match[2] as string);
+    if (match?.[1] === 'filter' && FILTER_PROGRAMS.includes(match[3] as string) && entry.value !== '')
+      names.add(match[2] as string);
   }
   return names;
 }
@@ -90,11 +95,13 @@ export function programOverrides(entries: readonly ConfigEntry[]): string[] {
     const [, section, name] = match as unknown as [string, string, string];
     if (seen.has(`${section}.${name}`)) continue;
     seen.add(`${section}.${name}`);
-    if (section === 'filter') settings.push(...FILTER_PROGRAMS.map((key) => `filter.${name}.${key}=`), `filter.${name}.required=false`);
+    if (section === 'filter')
+      settings.push(...FILTER_PROGRAMS.map((key) => `filter.${name}.${key}=`), `filter.${name}.required=false`);
     if (section === 'diff') settings.push(...DIFF_PROGRAMS.map((key) => `diff.${name}.${key}=`));
   }
   for (const entry of entries) {
-    if (USER_SCOPES.has(entry.scope) && /^credential\.(.+\.)?helper$/.test(entry.key)) settings.push(`${entry.key}=${entry.value}`);
+    if (USER_SCOPES.has(entry.scope) && /^credential\.(.+\.)?helper$/.test(entry.key))
+      settings.push(`${entry.key}=${entry.value}`);
   }
   return settings.flatMap((setting) => ['-c', setting]);
 }
@@ -103,7 +110,11 @@ export function programOverrides(entries: readonly ConfigEntry[]): string[] {
 export function configFilesFor(cwd: string, gitDirEnv: string | undefined): string[] {
   const home = os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  const user = [process.env.GIT_CONFIG_GLOBAL ?? path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config'), process.env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig'];
+  const user = [
+    process.env.GIT_CONFIG_GLOBAL ?? path.join(home, '.gitconfig'),
+    path.join(xdg, 'git', 'config'),
+    process.env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig',
+  ];
   const gitDir = gitDirEnv ? path.resolve(cwd, gitDirEnv) : findGitDir(cwd);
   if (!gitDir) return user;
   const common = readText(path.join(gitDir, 'commondir'))?.trim();

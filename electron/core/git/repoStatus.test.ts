@@ -19,7 +19,10 @@ describe.each([
 ])('readRepoStatus with %s', (_label, forceIsomorphic) => {
   const load = async () => {
     if (forceIsomorphic) {
-      vi.doMock('./nativeGit', async (original) => ({ ...(await original<object>()), nativeGitVersion: async () => null }));
+      vi.doMock('./nativeGit', async (original) => ({
+        ...(await original<object>()),
+        nativeGitVersion: async () => null,
+      }));
     }
     return (await import('../workspace/repoStatus')).readRepoStatus;
   };
@@ -27,7 +30,13 @@ describe.each([
   it('reads branch, head and a clean tree', async () => {
     const repo = track(makeTempRepo({ branch: 'trunk', files: { 'src/a.js': 'a\n' } }));
     const status = await (await load())(repo.dir);
-    expect(status).toMatchObject({ path: repo.dir, name: path.basename(repo.dir), branch: 'trunk', dirty: false, changedCount: 0 });
+    expect(status).toMatchObject({
+      path: repo.dir,
+      name: path.basename(repo.dir),
+      branch: 'trunk',
+      dirty: false,
+      changedCount: 0,
+    });
     expect(status.head).toBe(repo.git('rev-parse', 'HEAD'));
   });
 

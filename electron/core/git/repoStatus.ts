@@ -88,7 +88,9 @@ async function changedPathsNative(root: string): Promise<string[]> {
 async function changedPathsIsomorphic(root: string): Promise<string[]> {
   const matrix = await git.statusMatrix({ fs, dir: root });
   return matrix
-    .filter(([, headStatus, workdirStatus, stageStatus]) => !(headStatus === 1 && workdirStatus === 1 && stageStatus === 1))
+    .filter(
+      ([, headStatus, workdirStatus, stageStatus]) => !(headStatus === 1 && workdirStatus === 1 && stageStatus === 1),
+    )
     .map(([filepath]) => filepath)
     .sort();
 }

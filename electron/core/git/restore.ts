@@ -12,14 +12,22 @@ import { blobAt, diffTrees, treeOf, type PathState } from './treeObjects';
 import { removeRunWorktree } from './worktreeFolders';
 
 /** `commit` must be the run's base or on the run branch's first-parent line since it. */
-export async function assertInRun(context: RepoContext, workspace: RunWorkspace, commit: string, head: string): Promise<void> {
+export async function assertInRun(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  commit: string,
+  head: string,
+): Promise<void> {
   let cursor: string | undefined = head;
   for (let steps = 0; cursor && steps < 10_000; steps++) {
     if (cursor === commit) return;
     if (cursor === workspace.baseCommit) break;
     cursor = (await git.readCommit({ ...context.iso, oid: cursor })).commit.parent[0];
   }
-  throw gitError('NOT_IN_RUN', `${commit.slice(0, 12)} is not a commit of run ${workspace.runId}`, { commit, runId: workspace.runId });
+  throw gitError('NOT_IN_RUN', `${commit.slice(0, 12)} is not a commit of run ${workspace.runId}`, {
+    commit,
+    runId: workspace.runId,
+  });
 }
 
 /**
@@ -33,7 +41,12 @@ async function changedByCommands(context: RepoContext, workspace: RunWorkspace):
 }
 
 /** Writes `paths` as they are in `commit` (deleting those absent there), then refreshes their index entries. */
-async function restorePaths(context: RepoContext, workspace: RunWorkspace, commit: string, paths: string[]): Promise<void> {
+async function restorePaths(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  commit: string,
+  paths: string[],
+): Promise<void> {
   const restored = new Map<string, PathState>();
   for (const file of paths) {
     // Names and link targets as bytes (pathBytes.ts): a name that is not UTF-8 is restored under itself.
@@ -74,14 +87,19 @@ async function removeEmptyParents(root: string, relative: string): Promise<void>
 /** Moves the run branch back to `commit` and makes the work tree match it (the user's protected files aside). */
 export async function resetRunTo(context: RepoContext, workspace: RunWorkspace, commit: string): Promise<void> {
   const head = await resolveBranch(context, workspace.branch);
-  if (!head) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  if (!head)
+    throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, {
+      branch: workspace.branch,
+    });
   await assertInRun(context, workspace, commit, head);
   if (workspace.mode === 'worktree') {
     await context.git(workspace.workDir, ['reset', '--quiet', '--hard', commit]);
     await context.git(workspace.workDir, ['clean', '-d', '--force', '--quiet']);
     return;
   }
-  const committed = (await diffTrees(context, await treeOf(context, commit), await treeOf(context, head))).map((change) => change.path);
+  const committed = (await diffTrees(context, await treeOf(context, commit), await treeOf(context, head))).map(
+    (change) => change.path,
+  );
   const paths = [...new Set([...committed, ...(await changedByCommands(context, workspace))])].sort();
   // The ref moves first: then the index refresh below compares against the commit we restore to.
   await git.writeRef({ ...context.iso, ref: `refs/heads/${workspace.branch}`, value: commit, force: true });
@@ -97,13 +115,23 @@ export async function undoRunIn(context: RepoContext, workspace: RunWorkspace): 
   const head = await resolveBranch(context, workspace.branch);
   if (workspace.originalBranch) await unmergeIfMerged(context, workspace, head);
   if (workspace.mode === 'worktree') {
-    const dir = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, await readRunMetadata(context.dirs.commonDir, workspace.runId));
+    const dir = recordedWorktreeDir(
+      context.dirs.commonDir,
+      workspace.runId,
+      await readRunMetadata(context.dirs.commonDir, workspace.runId),
+    );
     await removeRunWorktree(context, workspace.repoRoot, dir);
     if (head) await context.git(workspace.repoRoot, ['branch', '--quiet', '-D', workspace.branch]);
   } else {
     if (head) await resetRunTo(context, workspace, workspace.baseCommit);
     if (workspace.originalBranch) {
-      await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${workspace.originalBranch}`, symbolic: true, force: true });
+      await git.writeRef({
+        ...context.iso,
+        ref: 'HEAD',
+        value: `refs/heads/${workspace.originalBranch}`,
+        symbolic: true,
+        force: true,
+      });
     } else {
       await git.writeRef({ ...context.iso, ref: 'HEAD', value: workspace.baseCommit, force: true });
     }
@@ -119,13 +147,21 @@ async function unmergeIfMerged(context: RepoContext, workspace: RunWorkspace, ru
   if (!tip || tip === workspace.baseCommit) return;
   // A follow-up's base is its parent's head: the user's branch may still be behind it, at the parent's
   // own start. Holding none of the run's commits, it has nothing to undo.
-  if (tip !== runHead && (await git.isDescendent({ ...context.iso, oid: workspace.baseCommit, ancestor: tip, depth: -1 }))) return;
+  if (
+    tip !== runHead &&
+    (await git.isDescendent({ ...context.iso, oid: workspace.baseCommit, ancestor: tip, depth: -1 }))
+  )
+    return;
   if (tip !== runHead) {
-    throw gitError('UNDO_NOT_POSSIBLE', `${original} has moved on since the run (it is neither the run's base nor its result); undo it by hand`, {
-      branch: original,
-      tip,
-      baseCommit: workspace.baseCommit,
-    });
+    throw gitError(
+      'UNDO_NOT_POSSIBLE',
+      `${original} has moved on since the run (it is neither the run's base nor its result); undo it by hand`,
+      {
+        branch: original,
+        tip,
+        baseCommit: workspace.baseCommit,
+      },
+    );
   }
   if (workspace.mode === 'in-place') {
     // In place, the user's checkout is the run's; resetRunTo restores the files once the refs are back.
@@ -137,12 +173,18 @@ async function unmergeIfMerged(context: RepoContext, workspace: RunWorkspace, ru
     await context.git(workspace.repoRoot, ['update-ref', `refs/heads/${original}`, workspace.baseCommit, tip]);
   } else {
     // `reset --keep` refuses when a file it must change has local edits, so nothing of the user's is lost.
-    const result = await context.git(checkedOutIn, ['reset', '--quiet', '--keep', workspace.baseCommit], { allowFailure: true });
+    const result = await context.git(checkedOutIn, ['reset', '--quiet', '--keep', workspace.baseCommit], {
+      allowFailure: true,
+    });
     if (result.code !== 0) {
-      throw gitError('DIRTY_WORKTREE', `cannot undo the merge in ${checkedOutIn}: files the run changed have local edits`, {
-        paths: [],
-        stderr: result.stderr.trim().slice(0, 1000),
-      });
+      throw gitError(
+        'DIRTY_WORKTREE',
+        `cannot undo the merge in ${checkedOutIn}: files the run changed have local edits`,
+        {
+          paths: [],
+          stderr: result.stderr.trim().slice(0, 1000),
+        },
+      );
     }
   }
 }

@@ -10,7 +10,15 @@ afterEach(() => {
   dir = null;
 });
 
-const metadata: RunMetadata = { run_id: 'r1', mode: 'worktree', started_at_ms: 1, base_commit: 'b', original_branch: 'main', linked_dependencies: ['node_modules'], protected_paths: [] };
+const metadata: RunMetadata = {
+  run_id: 'r1',
+  mode: 'worktree',
+  started_at_ms: 1,
+  base_commit: 'b',
+  original_branch: 'main',
+  linked_dependencies: ['node_modules'],
+  protected_paths: [],
+};
 const fileOf = (commonDir: string) => path.join(latheGitDir(commonDir), 'runs', 'r1.json');
 
 describe('run metadata is read as there, absent, or an error — never an unreadable file taken for absent', () => {

@@ -18,13 +18,27 @@ function runRepo(): { repo: TempRepo; workspace: RunWorkspace } {
   repo.git('rm', '--quiet', 'gone.txt');
   repo.commitAll('run step');
   repo.git('switch', '--quiet', 'main');
-  return { repo, workspace: { runId: 'r1', repoRoot: repo.dir, workDir: repo.dir, mode: 'in-place', branch: 'lathe/r1', baseCommit: base, originalBranch: 'main', protectedPaths: [] } };
+  return {
+    repo,
+    workspace: {
+      runId: 'r1',
+      repoRoot: repo.dir,
+      workDir: repo.dir,
+      mode: 'in-place',
+      branch: 'lathe/r1',
+      baseCommit: base,
+      originalBranch: 'main',
+      protectedPaths: [],
+    },
+  };
 }
 
 describe('runPatch', () => {
   it("is git's own diff from the base to the run's head when git is installed", async () => {
     const { repo, workspace } = runRepo();
-    expect(await createGitFacade().runPatch(workspace)).toBe(execFileSync('git', ['diff', workspace.baseCommit, 'lathe/r1'], { cwd: repo.dir, encoding: 'utf8' }));
+    expect(await createGitFacade().runPatch(workspace)).toBe(
+      execFileSync('git', ['diff', workspace.baseCommit, 'lathe/r1'], { cwd: repo.dir, encoding: 'utf8' }),
+    );
   });
 
   it('without git, is a patch git applies to the base to give the head', async () => {

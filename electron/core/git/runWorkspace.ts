@@ -7,7 +7,13 @@ import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';
 import { isomorphicUnsafeReason, readIndexFormat } from './indexFormat';
 import { readHeadOf, resolveBranch, type RepoContext } from './repoContext';
-import { readRunMetadata, recordedWorktreeDir, removeRunMetadata, writeRunMetadata, type RunMetadata } from './runMetadata';
+import {
+  readRunMetadata,
+  recordedWorktreeDir,
+  removeRunMetadata,
+  writeRunMetadata,
+  type RunMetadata,
+} from './runMetadata';
 import { ensureWorktreeRoot, removeRunWorktree, sweepOrphanWorktrees } from './worktreeFolders';
 import { chooseWorktreeRoot, repoFolderName } from './worktreeRoot';
 
@@ -23,45 +29,81 @@ export function isRunId(runId: string): boolean {
 
 export function runBranchName(prefix: string, runId: string): string {
   if (!isRunId(runId)) {
-    throw gitError('INVALID_RUN_ID', `run id ${JSON.stringify(runId.slice(0, 80))} is not usable in a branch name`, { runId: runId.slice(0, 80) });
+    throw gitError('INVALID_RUN_ID', `run id ${JSON.stringify(runId.slice(0, 80))} is not usable in a branch name`, {
+      runId: runId.slice(0, 80),
+    });
   }
   if (!PREFIX.test(prefix) || prefix.includes('..') || prefix.endsWith('.lock') || prefix.length > 100) {
-    throw gitError('INVALID_BRANCH_PREFIX', `branch prefix ${JSON.stringify(prefix.slice(0, 80))} is not a valid ref name`, { prefix: prefix.slice(0, 100) });
+    throw gitError(
+      'INVALID_BRANCH_PREFIX',
+      `branch prefix ${JSON.stringify(prefix.slice(0, 80))} is not a valid ref name`,
+      { prefix: prefix.slice(0, 100) },
+    );
   }
   return `${prefix}/${runId}`;
 }
 
-export async function startRunIn(context: RepoContext, pre: RepoPreflight, options: StartRunOptions): Promise<RunWorkspace> {
+export async function startRunIn(
+  context: RepoContext,
+  pre: RepoPreflight,
+  options: StartRunOptions,
+): Promise<RunWorkspace> {
   const branch = runBranchName(options.branchPrefix, options.runId);
-  if (!pre.head) throw gitError('NO_COMMITS', 'the repository has no commits yet; commit something first', { repoRoot: pre.repoRoot });
-  if (pre.dirtyPaths.length > 0 && !options.allowDirty) {
-    throw gitError('DIRTY_WORKTREE', `${pre.dirtyPaths.length} uncommitted file(s); commit or stash them, or carry on and Lathe will not touch them`, {
-      paths: pre.dirtyPaths.slice(0, 200),
-      count: pre.dirtyPaths.length,
+  if (!pre.head)
+    throw gitError('NO_COMMITS', 'the repository has no commits yet; commit something first', {
+      repoRoot: pre.repoRoot,
     });
+  if (pre.dirtyPaths.length > 0 && !options.allowDirty) {
+    throw gitError(
+      'DIRTY_WORKTREE',
+      `${pre.dirtyPaths.length} uncommitted file(s); commit or stash them, or carry on and Lathe will not touch them`,
+      {
+        paths: pre.dirtyPaths.slice(0, 200),
+        count: pre.dirtyPaths.length,
+      },
+    );
   }
-  if (await resolveBranch(context, branch)) throw gitError('BRANCH_EXISTS', `branch ${branch} already exists`, { branch });
+  if (await resolveBranch(context, branch))
+    throw gitError('BRANCH_EXISTS', `branch ${branch} already exists`, { branch });
   if (context.dirs.objectFormat !== 'sha1') {
-    throw gitError('ISOMORPHIC_UNSAFE', 'sha256 repositories are not supported (isomorphic-git writes sha1 objects only)', { reason: 'sha256' });
+    throw gitError(
+      'ISOMORPHIC_UNSAFE',
+      'sha256 repositories are not supported (isomorphic-git writes sha1 objects only)',
+      { reason: 'sha256' },
+    );
   }
   const mode = options.mode ?? (context.native ? 'worktree' : 'in-place');
-  if (mode === 'worktree' && !context.native) throw gitError('NATIVE_REQUIRED', 'worktree mode needs the git command line; use in-place mode', { mode });
+  if (mode === 'worktree' && !context.native)
+    throw gitError('NATIVE_REQUIRED', 'worktree mode needs the git command line; use in-place mode', { mode });
   if (mode === 'in-place' && pre.isomorphicUnsafeReason && !context.native) {
-    throw gitError('ISOMORPHIC_UNSAFE', `${pre.isomorphicUnsafeReason}; install git to run Lathe on this repository`, { reason: pre.isomorphicUnsafeReason });
+    throw gitError('ISOMORPHIC_UNSAFE', `${pre.isomorphicUnsafeReason}; install git to run Lathe on this repository`, {
+      reason: pre.isomorphicUnsafeReason,
+    });
   }
   if (context.dirs.gitDir !== context.dirs.commonDir && mode === 'in-place') {
-    throw gitError('NATIVE_REQUIRED', 'in-place runs inside a linked worktree are not supported; open the main checkout', { repoRoot: pre.repoRoot });
+    throw gitError(
+      'NATIVE_REQUIRED',
+      'in-place runs inside a linked worktree are not supported; open the main checkout',
+      { repoRoot: pre.repoRoot },
+    );
   }
   const base = options.startCommit ?? pre.head;
   if (mode === 'in-place' && base !== pre.head) {
     // In place the checkout is the run's: starting elsewhere would rewrite the user's files under them.
-    throw gitError('NATIVE_REQUIRED', `an in-place follow-up starts where the checkout is: check out ${base.slice(0, 12)} (the earlier run's branch) first, or install git for a worktree run`, {
-      mode,
-      startCommit: base,
-    });
+    throw gitError(
+      'NATIVE_REQUIRED',
+      `an in-place follow-up starts where the checkout is: check out ${base.slice(0, 12)} (the earlier run's branch) first, or install git for a worktree run`,
+      {
+        mode,
+        startCommit: base,
+      },
+    );
   }
   // Chosen before anything is written: a refused root leaves the repository exactly as it was.
-  const root = mode === 'worktree' ? chooseWorktreeRoot(pre.repoRoot, context.dirs.commonDir, { configured: options.worktreeRoot }).root : null;
+  const root =
+    mode === 'worktree'
+      ? chooseWorktreeRoot(pre.repoRoot, context.dirs.commonDir, { configured: options.worktreeRoot }).root
+      : null;
   await ensureExcluded(context.dirs.commonDir, ['/.lathe/']);
   let workDir = pre.repoRoot;
   if (root) {
@@ -95,7 +137,10 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
   await writeRunMetadata(context.dirs.commonDir, metadata);
   let linked: string[] = [];
   if (mode === 'worktree') {
-    if (fs.existsSync(workspace.workDir)) throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, { workDir: workspace.workDir });
+    if (fs.existsSync(workspace.workDir))
+      throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, {
+        workDir: workspace.workDir,
+      });
     await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
     await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, base]);
     linked = await linkDependencyFolders(context, workspace, metadata.dependency_folders ?? DEPENDENCY_FOLDERS);
@@ -112,7 +157,11 @@ export async function startRunIn(context: RepoContext, pre: RepoPreflight, optio
  * A run killed between creating its branch and saving its state: find what startRun made (its
  * metadata is written first) and reopen it, so preparing again does not fail on its own branch.
  */
-export async function adoptRunIn(context: RepoContext, repoRoot: string, options: StartRunOptions): Promise<RunWorkspace | null> {
+export async function adoptRunIn(
+  context: RepoContext,
+  repoRoot: string,
+  options: StartRunOptions,
+): Promise<RunWorkspace | null> {
   const metadata = await readRunMetadata(context.dirs.commonDir, options.runId);
   if (!metadata) return null;
   const branch = runBranchName(options.branchPrefix, options.runId);
@@ -125,7 +174,8 @@ export async function adoptRunIn(context: RepoContext, repoRoot: string, options
   const workspace: RunWorkspace = {
     runId: options.runId,
     repoRoot,
-    workDir: metadata.mode === 'worktree' ? recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata) : repoRoot,
+    workDir:
+      metadata.mode === 'worktree' ? recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata) : repoRoot,
     mode: metadata.mode,
     branch,
     baseCommit: metadata.base_commit,
@@ -147,43 +197,65 @@ export async function adoptRunIn(context: RepoContext, repoRoot: string, options
  * worktree and its folder, the switch to the branch in place, the branch while it still points at the
  * base (nothing of the run's is on it), the metadata. Nothing made is nothing done.
  */
-export async function discardStartedRunIn(context: RepoContext, repoRoot: string, options: StartRunOptions): Promise<void> {
+export async function discardStartedRunIn(
+  context: RepoContext,
+  repoRoot: string,
+  options: StartRunOptions,
+): Promise<void> {
   const metadata = await readRunMetadata(context.dirs.commonDir, options.runId);
   if (!metadata) return;
   const branch = runBranchName(options.branchPrefix, options.runId);
   if (metadata.mode === 'worktree') {
-    if (context.native) await removeRunWorktree(context, repoRoot, recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata));
+    if (context.native)
+      await removeRunWorktree(context, repoRoot, recordedWorktreeDir(context.dirs.commonDir, options.runId, metadata));
   } else if ((await readHeadOf(context, context.dirs.gitDir)).branch === branch) {
-    const back = metadata.original_branch ? { value: `refs/heads/${metadata.original_branch}`, symbolic: true } : { value: metadata.base_commit, symbolic: false };
+    const back = metadata.original_branch
+      ? { value: `refs/heads/${metadata.original_branch}`, symbolic: true }
+      : { value: metadata.base_commit, symbolic: false };
     await git.writeRef({ ...context.iso, ref: 'HEAD', ...back, force: true });
   }
-  if ((await resolveBranch(context, branch)) === metadata.base_commit) await git.deleteRef({ ...context.iso, ref: `refs/heads/${branch}` });
+  if ((await resolveBranch(context, branch)) === metadata.base_commit)
+    await git.deleteRef({ ...context.iso, ref: `refs/heads/${branch}` });
   await removeRunMetadata(context.dirs.commonDir, options.runId);
 }
 
 export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace): Promise<RunWorkspace> {
   const head = await resolveBranch(context, workspace.branch);
-  if (!head) throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, { branch: workspace.branch });
+  if (!head)
+    throw gitError('RUN_BRANCH_MISSING', `the run branch ${workspace.branch} no longer exists`, {
+      branch: workspace.branch,
+    });
   if (workspace.mode === 'in-place') {
     if (!context.native) {
-      const unsafe = isomorphicUnsafeReason(await readIndexFormat(context.dirs.gitDir, context.dirs.objectFormat), context.dirs.objectFormat);
+      const unsafe = isomorphicUnsafeReason(
+        await readIndexFormat(context.dirs.gitDir, context.dirs.objectFormat),
+        context.dirs.objectFormat,
+      );
       if (unsafe) throw gitError('ISOMORPHIC_UNSAFE', `${unsafe}; install git to resume this run`, { reason: unsafe });
     }
     const current = await readHeadOf(context, context.dirs.gitDir);
     if (current.branch !== workspace.branch) {
-      throw gitError('RUN_NOT_CHECKED_OUT', `the checkout is on ${current.branch ?? 'a detached HEAD'}, not on the run branch ${workspace.branch}`, {
-        branch: workspace.branch,
-        current: current.branch,
-      });
+      throw gitError(
+        'RUN_NOT_CHECKED_OUT',
+        `the checkout is on ${current.branch ?? 'a detached HEAD'}, not on the run branch ${workspace.branch}`,
+        {
+          branch: workspace.branch,
+          current: current.branch,
+        },
+      );
     }
     return workspace;
   }
-  if (!context.native) throw gitError('NATIVE_REQUIRED', 'reopening a worktree run needs the git command line', { mode: workspace.mode });
+  if (!context.native)
+    throw gitError('NATIVE_REQUIRED', 'reopening a worktree run needs the git command line', { mode: workspace.mode });
   const metadata = await readRunMetadata(context.dirs.commonDir, workspace.runId);
   // The folder comes from the run's metadata (or the pre-move place): a state file cannot point Lathe at another folder to recreate.
   const expected = recordedWorktreeDir(context.dirs.commonDir, workspace.runId, metadata);
   if (path.resolve(workspace.workDir) !== expected) {
-    throw gitError('INVALID_WORKSPACE', 'the workspace folder is not where Lathe keeps run worktrees', { workDir: workspace.workDir, expected });
+    throw gitError('INVALID_WORKSPACE', 'the workspace folder is not where Lathe keeps run worktrees', {
+      workDir: workspace.workDir,
+      expected,
+    });
   }
   const registered = (await context.git(workspace.repoRoot, ['worktree', 'list', '--porcelain'])).stdout
     .split('\n')
@@ -196,7 +268,10 @@ export async function reopenRunIn(context: RepoContext, workspace: RunWorkspace)
   }
   const linked = await linkDependencyFolders(context, workspace, metadata?.dependency_folders ?? DEPENDENCY_FOLDERS);
   if (metadata && linked.some((folder) => !metadata.linked_dependencies.includes(folder))) {
-    await writeRunMetadata(context.dirs.commonDir, { ...metadata, linked_dependencies: [...new Set([...metadata.linked_dependencies, ...linked])] });
+    await writeRunMetadata(context.dirs.commonDir, {
+      ...metadata,
+      linked_dependencies: [...new Set([...metadata.linked_dependencies, ...linked])],
+    });
   }
   return workspace;
 }

@@ -33,7 +33,11 @@ const isFalse = (value: string | null) => value !== null && ['false', 'no', 'off
 /** Attribute files outside the work tree that apply to every path (git's defaults; a custom one is caught by its config key). */
 function globalAttributeFiles(context: RepoContext): string[] {
   const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-  return [path.join(context.dirs.commonDir, 'info', 'attributes'), path.join(xdg, 'git', 'attributes'), '/etc/gitattributes'];
+  return [
+    path.join(context.dirs.commonDir, 'info', 'attributes'),
+    path.join(xdg, 'git', 'attributes'),
+    '/etc/gitattributes',
+  ];
 }
 
 /** What the config git reads for this work tree says (listed once, again only when a config file changes). */
@@ -62,7 +66,12 @@ async function configRules(workDir: string, gitDir: string): Promise<StagingRule
  * user's and the system's) or config converts: then the step commit lets native git stage them
  * instead of hashing them in process. Without native git there is nothing better to ask.
  */
-export async function stagingRules(context: RepoContext, workDir: string, gitDir: string, paths: readonly string[]): Promise<StagingRules> {
+export async function stagingRules(
+  context: RepoContext,
+  workDir: string,
+  gitDir: string,
+  paths: readonly string[],
+): Promise<StagingRules> {
   if (!context.native) return NATIVE_RULES;
   const rules = await configRules(workDir, gitDir);
   if (rules.convertsContent) return rules;
@@ -72,6 +81,9 @@ export async function stagingRules(context: RepoContext, workDir: string, gitDir
     const parts = file.split('/').slice(0, -1);
     for (let depth = 1; depth <= parts.length; depth++) folders.add(parts.slice(0, depth).join('/'));
   }
-  const attributeFiles = [...[...folders].map((folder) => path.join(workDir, folder, '.gitattributes')), ...globalAttributeFiles(context)];
+  const attributeFiles = [
+    ...[...folders].map((folder) => path.join(workDir, folder, '.gitattributes')),
+    ...globalAttributeFiles(context),
+  ];
   return attributeFiles.some((file) => fs.existsSync(file)) ? { ...rules, convertsContent: true } : rules;
 }

@@ -44,9 +44,25 @@ const everyKindOfChange: Mutation = (dir) => {
   write('tools/new.sh', '#!/bin/sh\n');
   fs.chmodSync(path.join(dir, 'tools/new.sh'), 0o755);
   // With core.symlinks=false the base's link was checked out as a plain file holding its target.
-  if (!fs.lstatSync(path.join(dir, 'base-link')).isSymbolicLink()) fs.writeFileSync(path.join(dir, 'base-link'), 'src/a.js');
+  if (!fs.lstatSync(path.join(dir, 'base-link')).isSymbolicLink())
+    fs.writeFileSync(path.join(dir, 'base-link'), 'src/a.js');
 };
-const CHANGED = ['src/deep/new/b.js', 'src/a.js', 'src/gone.js', 'src/old-name.js', 'src/new-name.js', 'tools/run.sh', 'src/readme-link', 'docs/windows.txt', 'docs/lf.txt', 'empty.txt', 'data/large.bin', 'upper.bin', 'tools/new.sh', 'base-link'];
+const CHANGED = [
+  'src/deep/new/b.js',
+  'src/a.js',
+  'src/gone.js',
+  'src/old-name.js',
+  'src/new-name.js',
+  'tools/run.sh',
+  'src/readme-link',
+  'docs/windows.txt',
+  'docs/lf.txt',
+  'empty.txt',
+  'data/large.bin',
+  'upper.bin',
+  'tools/new.sh',
+  'base-link',
+];
 
 interface Setting {
   config?: Record<string, string>;
@@ -60,7 +76,9 @@ interface Setting {
  * native `git add -A && git commit` in a second worktree; returns what to compare.
  */
 async function commitBothWays(setting: Setting, runId: string) {
-  const repo = makeTempRepo({ files: { ...BASE_FILES, ...(setting.attributes ? { '.gitattributes': setting.attributes } : {}) } });
+  const repo = makeTempRepo({
+    files: { ...BASE_FILES, ...(setting.attributes ? { '.gitattributes': setting.attributes } : {}) },
+  });
   repos.push(repo);
   fs.symlinkSync('README.md', path.join(repo.dir, 'base-link'));
   repo.commitAll('a link');
@@ -72,7 +90,12 @@ async function commitBothWays(setting: Setting, runId: string) {
   for (const dir of [workspace.workDir, nativeDir]) setting.index?.(dir);
   everyKindOfChange(workspace.workDir);
   everyKindOfChange(nativeDir);
-  const sha = await facade.commitStep(workspace, CHANGED, { runId, taskId: 'T1', title: 'every kind of change', role: 'coder' });
+  const sha = await facade.commitStep(workspace, CHANGED, {
+    runId,
+    taskId: 'T1',
+    title: 'every kind of change',
+    role: 'coder',
+  });
   gitIn(nativeDir, 'add', '-A');
   gitIn(nativeDir, '-c', 'user.name=n', '-c', 'user.email=n@x.test', 'commit', '-q', '-m', 'native');
   const status = (dir: string) => gitIn(dir, 'status', '--porcelain', '--untracked-files=all');
@@ -94,7 +117,10 @@ const SETTINGS: [string, Setting][] = [
   ['.gitattributes naming a filter no config defines', { attributes: '*.bin filter=lfs\nupper.bin filter=upper\n' }],
   ['core.fileMode=false', { config: { 'core.fileMode': 'false' } }],
   ['core.symlinks=false', { config: { 'core.symlinks': 'false' } }],
-  ['core.fileMode=false and core.symlinks=false, as isomorphic-git writes them', { config: { 'core.fileMode': 'false', 'core.symlinks': 'false' } }],
+  [
+    'core.fileMode=false and core.symlinks=false, as isomorphic-git writes them',
+    { config: { 'core.fileMode': 'false', 'core.symlinks': 'false' } },
+  ],
   ['an index v4', { index: (dir) => gitIn(dir, 'update-index', '--index-version', '4') }],
   ['a split index', { index: (dir) => gitIn(dir, 'update-index', '--split-index') }],
   ['a skip-worktree entry', { index: (dir) => gitIn(dir, 'update-index', '--skip-worktree', 'skip/me.txt') }],

@@ -18,7 +18,8 @@ const step = { runId: 'p1', taskId: 'T1', title: 'Touch the app', role: 'coder' 
 function refuseLstat(file: string): void {
   const lstat = syncFs.lstat;
   vi.spyOn(syncFs, 'lstat').mockImplementation(((target: fs.PathLike, options?: fs.StatOptions) => {
-    if (target === file) return Promise.reject(Object.assign(new Error(`EACCES: permission denied, lstat '${file}'`), { code: 'EACCES' }));
+    if (target === file)
+      return Promise.reject(Object.assign(new Error(`EACCES: permission denied, lstat '${file}'`), { code: 'EACCES' }));
     return lstat(target, options);
   }) as typeof syncFs.lstat);
 }
@@ -39,7 +40,10 @@ describe('a step commit stages what is on disk: gone is a deletion, unreadable i
     const workspace = await facade.startRun(repo.dir, { runId: 'p1', branchPrefix: 'lathe', allowDirty: false });
     const head = repo.git('rev-parse', 'lathe/p1');
     refuseLstat(path.join(repo.dir, 'src/app.js'));
-    await expect(facade.commitStep(workspace, ['src/app.js'], step)).rejects.toMatchObject({ code: 'FILE_UNREADABLE', data: { path: 'src/app.js', errno: 'EACCES' } });
+    await expect(facade.commitStep(workspace, ['src/app.js'], step)).rejects.toMatchObject({
+      code: 'FILE_UNREADABLE',
+      data: { path: 'src/app.js', errno: 'EACCES' },
+    });
     vi.restoreAllMocks();
     expect(repo.git('rev-parse', 'lathe/p1')).toBe(head);
     expect(repo.git('ls-tree', '-r', '--name-only', 'lathe/p1')).toBe('README.md\nsrc/app.js');

@@ -37,7 +37,9 @@ export async function modeInTree(context: RepoContext, tree: string, relative: s
   const parts = relative.split('/');
   for (const [index, name] of parts.entries()) {
     if (!current) return null;
-    const entry: TreeEntry | undefined = (await readTreeEntries(context, current)).find((candidate) => candidate.path === name);
+    const entry: TreeEntry | undefined = (await readTreeEntries(context, current)).find(
+      (candidate) => candidate.path === name,
+    );
     if (!entry) return null;
     if (index === parts.length - 1) return entry.type === 'blob' ? entry.mode : null;
     current = entry.type === 'tree' ? entry.oid : null;
@@ -46,7 +48,12 @@ export async function modeInTree(context: RepoContext, tree: string, relative: s
 }
 
 /** Hashes the work-tree file at `relative` into the object store; null when it does not exist. */
-export async function stageFromDisk(context: RepoContext, workDir: string, relative: string, rules: ModeRules = TRUSTING): Promise<PathState> {
+export async function stageFromDisk(
+  context: RepoContext,
+  workDir: string,
+  relative: string,
+  rules: ModeRules = TRUSTING,
+): Promise<PathState> {
   const absolute = diskPath(workDir, relative);
   let stat: fs.Stats;
   try {
@@ -62,7 +69,8 @@ export async function stageFromDisk(context: RepoContext, workDir: string, relat
     return { oid: await writeLooseObject(context, 'blob', target), mode: '120000' };
   }
   // A folder named as a path would otherwise read as "deleted" and drop the whole subtree.
-  if (stat.isDirectory()) throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
+  if (stat.isDirectory())
+    throw gitError('INVALID_PATH', `${relative} is a folder; commit the files in it by name`, { path: relative });
   if (!stat.isFile()) throw gitError('INVALID_PATH', `${relative} is not a regular file`, { path: relative });
   const blob = await syncFs.readFile(absolute);
   return { oid: await writeLooseObject(context, 'blob', blob), mode: regularFileMode(stat, rules) };
@@ -103,13 +111,17 @@ export function parseTree(buffer: Buffer, oid: string): TreeEntry[] {
   while (cursor < buffer.length) {
     const space = buffer.indexOf(0x20, cursor);
     const nul = space < 0 ? -1 : buffer.indexOf(0, space + 1);
-    if (space < 0 || nul < 0 || nul + 21 > buffer.length) throw gitError('FAILED', `tree ${oid} is malformed at byte ${cursor}`, { oid });
+    if (space < 0 || nul < 0 || nul + 21 > buffer.length)
+      throw gitError('FAILED', `tree ${oid} is malformed at byte ${cursor}`, { oid });
     const written = buffer.toString('latin1', cursor, space);
     const mode = written === '40000' ? '040000' : written;
     const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
     const name = decodeName(buffer, space + 1, nul);
     // What git's verify_path refuses to check out: such a name would reach outside the work tree, or into .git.
-    if (unsafeEntryName(name)) throw gitError('FAILED', `tree ${oid} has an entry named ${quoteGitPath(name)}, which git refuses to check out`, { oid });
+    if (unsafeEntryName(name))
+      throw gitError('FAILED', `tree ${oid} has an entry named ${quoteGitPath(name)}, which git refuses to check out`, {
+        oid,
+      });
     entries.push({ mode, path: name, oid: buffer.toString('hex', nul + 1, nul + 21), type });
     cursor = nul + 21;
   }
@@ -123,7 +135,11 @@ async function writeTreeEntries(context: RepoContext, entries: TreeEntry[]): Pro
 }
 
 /** Returns the tree of `baseTree` with `changes` applied (recursing only into touched folders); null when empty. */
-export async function updateTree(context: RepoContext, baseTree: string | null, changes: Map<string, PathState>): Promise<string | null> {
+export async function updateTree(
+  context: RepoContext,
+  baseTree: string | null,
+  changes: Map<string, PathState>,
+): Promise<string | null> {
   const entries = new Map<string, TreeEntry>();
   if (baseTree) {
     for (const entry of await readTreeEntries(context, baseTree)) entries.set(entry.path, entry);
@@ -160,9 +176,15 @@ export interface TreeChange {
 }
 
 /** Files that differ between two trees, skipping identical subtrees by their ids. */
-export async function diffTrees(context: RepoContext, left: string | null, right: string | null, prefix = ''): Promise<TreeChange[]> {
+export async function diffTrees(
+  context: RepoContext,
+  left: string | null,
+  right: string | null,
+  prefix = '',
+): Promise<TreeChange[]> {
   if (left === right) return [];
-  const read = async (oid: string | null) => new Map((oid ? await readTreeEntries(context, oid) : []).map((entry) => [entry.path, entry]));
+  const read = async (oid: string | null) =>
+    new Map((oid ? await readTreeEntries(context, oid) : []).map((entry) => [entry.path, entry]));
   const [a, b] = await Promise.all([read(left), read(right)]);
   const names = [...new Set([...a.keys(), ...b.keys()])].sort();
   const out: TreeChange[] = [];
@@ -185,12 +207,17 @@ export async function diffTrees(context: RepoContext, left: string | null, right
 function unsafeEntryName(name: string): boolean {
   const hfs = name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, '');
   const ntfs = (hfs.split(':')[0] ?? '').toLowerCase().replace(/[. ]+$/, '');
-  return name === '' || name.includes('/') || hfs === '.' || hfs === '..' || ntfs === '.git' || /^\.?git~[1-9]$/.test(ntfs);
+  return (
+    name === '' || name.includes('/') || hfs === '.' || hfs === '..' || ntfs === '.git' || /^\.?git~[1-9]$/.test(ntfs)
+  );
 }
 
 export async function treeOf(context: RepoContext, commit: string): Promise<string> {
   const key = `${context.dirs.commonDir}\0${commit}`;
-  return commitTreeCache.get(key) ?? remember(commitTreeCache, key, (await git.readCommit({ ...context.iso, oid: commit })).commit.tree);
+  return (
+    commitTreeCache.get(key) ??
+    remember(commitTreeCache, key, (await git.readCommit({ ...context.iso, oid: commit })).commit.tree)
+  );
 }
 
 /** Records a commit this process wrote, so the next step's parent tree is not read back from disk. */
@@ -198,7 +225,10 @@ export function rememberCommitTree(context: RepoContext, commit: string, tree: s
   remember(commitTreeCache, `${context.dirs.commonDir}\0${commit}`, tree);
 }
 
-export async function readBlobText(context: RepoContext, oid: string): Promise<{ text: string; binary: boolean; bytes: number }> {
+export async function readBlobText(
+  context: RepoContext,
+  oid: string,
+): Promise<{ text: string; binary: boolean; bytes: number }> {
   const { blob } = await git.readBlob({ ...context.iso, oid });
   const buffer = Buffer.from(blob);
   const binary = buffer.subarray(0, 8000).includes(0);
@@ -206,7 +236,11 @@ export async function readBlobText(context: RepoContext, oid: string): Promise<{
 }
 
 /** The blob at `filePath` in `commit`, or null when the path does not exist there. */
-export async function blobAt(context: RepoContext, commit: string, filePath: string): Promise<{ oid: string; mode: string } | null> {
+export async function blobAt(
+  context: RepoContext,
+  commit: string,
+  filePath: string,
+): Promise<{ oid: string; mode: string } | null> {
   let tree = await treeOf(context, commit);
   const segments = filePath.split('/');
   for (const [index, segment] of segments.entries()) {

@@ -15,7 +15,7 @@ function worktree(root: string, run: string, gitDir: string): string {
   const folder = path.join(root, 'app-0123abcd', run);
   fs.mkdirSync(folder, { recursive: true });
   fs.writeFileSync(path.join(folder, '.git'), `gitdir: ${gitDir}\n`);
-  fs.writeFileSync(path.join(folder, 'work.txt'), 'the run\'s uncommitted work\n');
+  fs.writeFileSync(path.join(folder, 'work.txt'), "the run's uncommitted work\n");
   return folder;
 }
 
@@ -43,6 +43,6 @@ describe('the orphan sweep removes only worktrees their repository has forgotten
     fs.symlinkSync(loop, loop);
     const unknown = worktree(root, 'unknown', path.join(loop, '.git', 'worktrees', 'unknown'));
     expect(await sweepOrphanWorktrees(root)).toEqual([]);
-    expect(fs.readFileSync(path.join(unknown, 'work.txt'), 'utf8')).toBe('the run\'s uncommitted work\n');
+    expect(fs.readFileSync(path.join(unknown, 'work.txt'), 'utf8')).toBe("the run's uncommitted work\n");
   });
 });

@@ -15,7 +15,8 @@ Remove a folder by hand only for a run you no longer need, then run \`git worktr
 export async function ensureWorktreeRoot(root: string): Promise<void> {
   await fs.promises.mkdir(root, { recursive: true, mode: 0o700 });
   const marker = path.join(root, ROOT_MARKER);
-  if (!fs.existsSync(marker)) await fs.promises.writeFile(marker, MARKER_TEXT, { flag: 'wx' }).catch(whenErrno(['EEXIST'], undefined));
+  if (!fs.existsSync(marker))
+    await fs.promises.writeFile(marker, MARKER_TEXT, { flag: 'wx' }).catch(whenErrno(['EEXIST'], undefined));
 }
 
 /** The admin folder a worktree's `.git` file points to, or null when `.git` is not such a file. */

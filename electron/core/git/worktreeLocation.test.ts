@@ -27,7 +27,8 @@ function project(): TempRepo {
       '.gitignore': 'node_modules/\n',
       'package.json': JSON.stringify({ name: 'p', private: true }),
       'src/value.js': 'module.exports = 1;\n',
-      'test/value.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\ntest('value', () => assert.strictEqual(require('../src/value.js'), 1));\n",
+      'test/value.test.js':
+        "const test = require('node:test');\nconst assert = require('node:assert');\ntest('value', () => assert.strictEqual(require('../src/value.js'), 1));\n",
     },
   });
   repo.write('node_modules/dep/index.js', 'module.exports = 1;\n');
@@ -43,7 +44,10 @@ function tempRoot(): string {
 
 /** Registered worktrees besides the main checkout, and whether `git worktree prune` would still find something. */
 function worktreeLeftovers(repo: TempRepo): { registered: number; prunable: string } {
-  const registered = gitIn(repo.dir, 'worktree', 'list', '--porcelain').split('\n').filter((line) => line.startsWith('worktree ')).length - 1;
+  const registered =
+    gitIn(repo.dir, 'worktree', 'list', '--porcelain')
+      .split('\n')
+      .filter((line) => line.startsWith('worktree ')).length - 1;
   return { registered, prunable: gitIn(repo.dir, 'worktree', 'prune', '--dry-run', '--verbose') };
 }
 
@@ -66,7 +70,16 @@ async function oldLocationRun(repo: TempRepo, runId: string): Promise<RunWorkspa
     protected_paths: [],
     branch: `lathe/${runId}`,
   });
-  return { runId, repoRoot: repo.dir, workDir, mode: 'worktree', branch: `lathe/${runId}`, baseCommit: base, originalBranch: 'main', protectedPaths: [] };
+  return {
+    runId,
+    repoRoot: repo.dir,
+    workDir,
+    mode: 'worktree',
+    branch: `lathe/${runId}`,
+    baseCommit: base,
+    originalBranch: 'main',
+    protectedPaths: [],
+  };
 }
 
 describe('where run worktrees live', () => {
@@ -74,8 +87,15 @@ describe('where run worktrees live', () => {
     const repo = project();
     const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
     // The run is half-way: its copy has a new, failing test, and it stopped with the worktree in place.
-    fs.writeFileSync(path.join(workspace.workDir, 'test/extra.test.js'), "require('node:test')('run only', () => { throw new Error('from the run'); });\n");
-    const run = spawnSync(process.execPath, ['--test'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    fs.writeFileSync(
+      path.join(workspace.workDir, 'test/extra.test.js'),
+      "require('node:test')('run only', () => { throw new Error('from the run'); });\n",
+    );
+    const run = spawnSync(process.execPath, ['--test'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     expect(run.stdout).toMatch(/^# tests 1$/m);
     expect(run.stdout).toMatch(/^# fail 0$/m);
     expect(run.status).toBe(0);
@@ -84,20 +104,29 @@ describe('where run worktrees live', () => {
   it('puts the run outside the checkout, in a path without dot-segments, under the configured root', async () => {
     const repo = project();
     const root = tempRoot();
-    const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: root });
+    const workspace = await facade.startRun(repo.dir, {
+      runId: 'r1',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      worktreeRoot: root,
+    });
     expect(isInside(workspace.workDir, repo.dir)).toBe(false);
     expect(hasDotSegment(workspace.workDir)).toBe(false);
     expect(path.dirname(path.dirname(workspace.workDir))).toBe(root);
     expect(fs.existsSync(path.join(root, ROOT_MARKER))).toBe(true);
     // The sandbox finds the owning repository through the worktree's .git pointer, as before.
-    expect(fs.readFileSync(path.join(workspace.workDir, '.git'), 'utf8')).toContain(`${path.join(repo.dir, '.git', 'worktrees')}${path.sep}`);
+    expect(fs.readFileSync(path.join(workspace.workDir, '.git'), 'utf8')).toContain(
+      `${path.join(repo.dir, '.git', 'worktrees')}${path.sep}`,
+    );
   });
 
   it('refuses a root inside the repository or with a dot-segment, and starts nothing', async () => {
     const repo = project();
     const before = repoState(repo.dir);
     for (const worktreeRoot of [path.join(repo.dir, 'runs'), path.join(tempRoot(), '.hidden')]) {
-      await expect(facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false, worktreeRoot })).rejects.toMatchObject({ code: 'GIT_INVALID_WORKTREE_ROOT' });
+      await expect(
+        facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false, worktreeRoot }),
+      ).rejects.toMatchObject({ code: 'GIT_INVALID_WORKTREE_ROOT' });
     }
     expect(repoState(repo.dir)).toEqual(before);
     expect(fs.existsSync(path.join(repo.dir, '.git', 'lathe', 'runs', 'r1.json'))).toBe(false);
@@ -125,7 +154,12 @@ describe('where run worktrees live', () => {
 
   it('a merged run closes its worktree folder and keeps its branch', async () => {
     const repo = project();
-    const workspace = await facade.startRun(repo.dir, { runId: 'r3', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: tempRoot() });
+    const workspace = await facade.startRun(repo.dir, {
+      runId: 'r3',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      worktreeRoot: tempRoot(),
+    });
     fs.writeFileSync(path.join(workspace.workDir, 'src/value.js'), 'module.exports = 3;\n');
     const sha = await facade.commitStep(workspace, ['src/value.js'], step('r3'));
     await facade.mergeRun(workspace);
@@ -169,22 +203,36 @@ describe('where run worktrees live', () => {
 
   it('refuses to reopen a workspace whose folder is not the one its metadata names', async () => {
     const repo = project();
-    const workspace = await facade.startRun(repo.dir, { runId: 'r4', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: tempRoot() });
+    const workspace = await facade.startRun(repo.dir, {
+      runId: 'r4',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      worktreeRoot: tempRoot(),
+    });
     const elsewhere = tempRoot();
     fs.writeFileSync(path.join(elsewhere, 'keep.txt'), 'the user’s\n');
-    await expect(facade.reopenRun({ ...workspace, workDir: elsewhere })).rejects.toMatchObject({ code: 'GIT_INVALID_WORKSPACE' });
+    await expect(facade.reopenRun({ ...workspace, workDir: elsewhere })).rejects.toMatchObject({
+      code: 'GIT_INVALID_WORKSPACE',
+    });
     expect(fs.readFileSync(path.join(elsewhere, 'keep.txt'), 'utf8')).toBe('the user’s\n');
   });
 
   it('retention removes worktrees whose repository is gone, and nothing else', async () => {
     const root = tempRoot();
     const gone = project();
-    const orphan = (await facade.startRun(gone.dir, { runId: 'r5', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: root })).workDir;
+    const orphan = (
+      await facade.startRun(gone.dir, { runId: 'r5', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: root })
+    ).workDir;
     fs.rmSync(gone.dir, { recursive: true, force: true });
     const strangerFolder = path.join(path.dirname(orphan), 'not-a-worktree');
     fs.mkdirSync(strangerFolder);
     const kept = project();
-    const live = await facade.startRun(kept.dir, { runId: 'r6', branchPrefix: 'lathe', allowDirty: false, worktreeRoot: root });
+    const live = await facade.startRun(kept.dir, {
+      runId: 'r6',
+      branchPrefix: 'lathe',
+      allowDirty: false,
+      worktreeRoot: root,
+    });
     expect(fs.existsSync(orphan)).toBe(false);
     expect(fs.existsSync(strangerFolder)).toBe(true);
     expect(fs.existsSync(live.workDir)).toBe(true);

@@ -29,38 +29,81 @@ describe('the worktree root', () => {
   it('takes the setting over the environment, and the environment over the default', () => {
     const { repoRoot, commonDir, home } = fakeRepo();
     const env = { LATHE_WORKTREE_ROOT: path.join(home, 'from-env') };
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { configured: path.join(home, 'from-setting'), env, homedir: home })).toEqual({ root: path.join(home, 'from-setting'), source: 'setting' });
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { env, homedir: home })).toEqual({ root: path.join(home, 'from-env'), source: 'env' });
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { configured: '~/wt', env, homedir: home }).root).toBe(path.join(home, 'wt'));
+    expect(
+      chooseWorktreeRoot(repoRoot, commonDir, { configured: path.join(home, 'from-setting'), env, homedir: home }),
+    ).toEqual({ root: path.join(home, 'from-setting'), source: 'setting' });
+    expect(chooseWorktreeRoot(repoRoot, commonDir, { env, homedir: home })).toEqual({
+      root: path.join(home, 'from-env'),
+      source: 'env',
+    });
+    expect(chooseWorktreeRoot(repoRoot, commonDir, { configured: '~/wt', env, homedir: home }).root).toBe(
+      path.join(home, 'wt'),
+    );
   });
 
   it('defaults to a visible folder in the home directory on Linux and macOS, or XDG_DATA_HOME when that is safe', () => {
     const { repoRoot, commonDir, home } = fakeRepo();
     for (const platform of ['linux', 'darwin'] as const) {
-      expect(chooseWorktreeRoot(repoRoot, commonDir, { env: {}, platform, homedir: home, uid: 7 })).toEqual({ root: path.join(home, 'lathe-worktrees'), source: 'default' });
+      expect(chooseWorktreeRoot(repoRoot, commonDir, { env: {}, platform, homedir: home, uid: 7 })).toEqual({
+        root: path.join(home, 'lathe-worktrees'),
+        source: 'default',
+      });
     }
     // The usual ~/.local/share is never used: XDG_DATA_HOME only counts when set and dot-free.
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { env: { XDG_DATA_HOME: path.join(home, '.local', 'share') }, platform: 'linux', homedir: home, uid: 7 }).root).toBe(path.join(home, 'lathe-worktrees'));
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { env: { XDG_DATA_HOME: path.join(home, 'data') }, platform: 'linux', homedir: home, uid: 7 }).root).toBe(path.join(home, 'data', 'lathe', 'worktrees'));
+    expect(
+      chooseWorktreeRoot(repoRoot, commonDir, {
+        env: { XDG_DATA_HOME: path.join(home, '.local', 'share') },
+        platform: 'linux',
+        homedir: home,
+        uid: 7,
+      }).root,
+    ).toBe(path.join(home, 'lathe-worktrees'));
+    expect(
+      chooseWorktreeRoot(repoRoot, commonDir, {
+        env: { XDG_DATA_HOME: path.join(home, 'data') },
+        platform: 'linux',
+        homedir: home,
+        uid: 7,
+      }).root,
+    ).toBe(path.join(home, 'data', 'lathe', 'worktrees'));
   });
 
   it('falls back when the default would have a dot-segment, or would sit inside the repository', () => {
     const { repoRoot, commonDir, home } = fakeRepo();
     const hiddenHome = path.join(path.dirname(home), '.hidden-home');
     fs.mkdirSync(hiddenHome);
-    expect(chooseWorktreeRoot(repoRoot, commonDir, { env: {}, platform: 'linux', homedir: hiddenHome, uid: 7 }).root).toBe('/var/tmp/lathe-worktrees-7');
+    expect(
+      chooseWorktreeRoot(repoRoot, commonDir, { env: {}, platform: 'linux', homedir: hiddenHome, uid: 7 }).root,
+    ).toBe('/var/tmp/lathe-worktrees-7');
     // A home folder that is itself a git checkout (dotfiles): ~/lathe-worktrees would be inside it.
-    expect(chooseWorktreeRoot(path.dirname(home), path.join(path.dirname(home), '.git'), { env: {}, platform: 'linux', homedir: home, uid: 7 }).root).toBe('/var/tmp/lathe-worktrees-7');
+    expect(
+      chooseWorktreeRoot(path.dirname(home), path.join(path.dirname(home), '.git'), {
+        env: {},
+        platform: 'linux',
+        homedir: home,
+        uid: 7,
+      }).root,
+    ).toBe('/var/tmp/lathe-worktrees-7');
   });
 
   it('refuses an explicit root it cannot use, naming the setting', () => {
     const { repoRoot, commonDir, home } = fakeRepo();
-    const refuse = (configured: string, env: NodeJS.ProcessEnv = {}) => () => chooseWorktreeRoot(repoRoot, commonDir, { configured, env, homedir: home });
-    expect(refuse('relative/wt')).toThrow(/workspace\.worktree_root \(relative\/wt\) cannot hold run worktrees: it is not an absolute path/);
+    const refuse =
+      (configured: string, env: NodeJS.ProcessEnv = {}) =>
+      () =>
+        chooseWorktreeRoot(repoRoot, commonDir, { configured, env, homedir: home });
+    expect(refuse('relative/wt')).toThrow(
+      /workspace\.worktree_root \(relative\/wt\) cannot hold run worktrees: it is not an absolute path/,
+    );
     expect(refuse(path.join(home, '.lathe', 'wt'))).toThrow(/starts with "\."/);
     expect(refuse(path.join(repoRoot, 'wt'))).toThrow(/inside the repository/);
     expect(refuse(path.dirname(repoRoot))).toThrow(/contains it/);
-    expect(() => chooseWorktreeRoot(repoRoot, commonDir, { env: { LATHE_WORKTREE_ROOT: path.join(commonDir, 'wt') }, homedir: home })).toThrow(/LATHE_WORKTREE_ROOT/);
+    expect(() =>
+      chooseWorktreeRoot(repoRoot, commonDir, {
+        env: { LATHE_WORKTREE_ROOT: path.join(commonDir, 'wt') },
+        homedir: home,
+      }),
+    ).toThrow(/LATHE_WORKTREE_ROOT/);
     // A symlinked root is judged by where it really is.
     const sneaky = path.join(home, 'wt-link');
     fs.symlinkSync(path.join(repoRoot, '.git'), sneaky);

@@ -60,7 +60,9 @@ export function isInside(child: string, parent: string): boolean {
 }
 
 /** The defaults in order of preference; each is used only when it is safe for this repository. */
-function defaultCandidates(inputs: Required<Pick<WorktreeRootInputs, 'platform' | 'homedir' | 'uid'>> & { env: NodeJS.ProcessEnv }): string[] {
+function defaultCandidates(
+  inputs: Required<Pick<WorktreeRootInputs, 'platform' | 'homedir' | 'uid'>> & { env: NodeJS.ProcessEnv },
+): string[] {
   const { env, platform, homedir, uid } = inputs;
   const visibleHome = path.join(homedir, 'lathe-worktrees');
   if (platform === 'win32') {
@@ -68,7 +70,10 @@ function defaultCandidates(inputs: Required<Pick<WorktreeRootInputs, 'platform' 
     return [path.join(localAppData, 'Lathe', 'worktrees'), visibleHome, path.join(os.tmpdir(), 'lathe-worktrees')];
   }
   // XDG_DATA_HOME's own default (~/.local/share) and macOS's Application Support have a dot-segment or a space.
-  const xdg = platform !== 'darwin' && env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? [path.join(env.XDG_DATA_HOME, 'lathe', 'worktrees')] : [];
+  const xdg =
+    platform !== 'darwin' && env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)
+      ? [path.join(env.XDG_DATA_HOME, 'lathe', 'worktrees')]
+      : [];
   return [...xdg, visibleHome, `/var/tmp/lathe-worktrees-${uid}`];
 }
 
@@ -77,14 +82,20 @@ function defaultCandidates(inputs: Required<Pick<WorktreeRootInputs, 'platform' 
  * default without a dot-segment (nor whitespace, if any has none) that is outside the checkout and its
  * git dir. An explicit root that breaks those rules is refused (GIT_INVALID_WORKTREE_ROOT), never bent.
  */
-export function chooseWorktreeRoot(repoRoot: string, commonDir: string, inputs: WorktreeRootInputs = {}): WorktreeRootChoice {
+export function chooseWorktreeRoot(
+  repoRoot: string,
+  commonDir: string,
+  inputs: WorktreeRootInputs = {},
+): WorktreeRootChoice {
   const env = inputs.env ?? process.env;
   const forbidden = [realPathOfNearest(repoRoot), realPathOfNearest(commonDir)];
   const problem = (root: string): string | null => {
     if (!path.isAbsolute(root)) return 'it is not an absolute path';
-    if (hasDotSegment(root) || hasDotSegment(realPathOfNearest(root))) return 'a folder on its path starts with "." (tools such as express refuse such paths)';
+    if (hasDotSegment(root) || hasDotSegment(realPathOfNearest(root)))
+      return 'a folder on its path starts with "." (tools such as express refuse such paths)';
     const real = realPathOfNearest(root);
-    if (forbidden.some((dir) => isInside(real, dir) || isInside(dir, real))) return "it is inside the repository (the user's own tools would see the run's files) or contains it";
+    if (forbidden.some((dir) => isInside(real, dir) || isInside(dir, real)))
+      return "it is inside the repository (the user's own tools would see the run's files) or contains it";
     return null;
   };
   const explicit: [string | null | undefined, WorktreeRootSource, string][] = [
@@ -96,17 +107,30 @@ export function chooseWorktreeRoot(repoRoot: string, commonDir: string, inputs: 
     if (!value) continue;
     const root = /^~(?=$|[\\/])/.test(value) ? path.join(homedir, value.slice(1)) : value;
     const reason = problem(root);
-    if (reason) throw gitError('INVALID_WORKTREE_ROOT', `${name} (${value}) cannot hold run worktrees: ${reason}`, { root: value, source });
+    if (reason)
+      throw gitError('INVALID_WORKTREE_ROOT', `${name} (${value}) cannot hold run worktrees: ${reason}`, {
+        root: value,
+        source,
+      });
     return { root: path.resolve(root), source };
   }
-  const candidates = defaultCandidates({ env, platform: inputs.platform ?? process.platform, homedir, uid: inputs.uid ?? os.userInfo().uid });
+  const candidates = defaultCandidates({
+    env,
+    platform: inputs.platform ?? process.platform,
+    homedir,
+    uid: inputs.uid ?? os.userInfo().uid,
+  });
   const usable = candidates.filter((candidate) => problem(candidate) === null);
   const chosen = usable.find((candidate) => !hasWhitespace(candidate)) ?? usable[0];
   if (!chosen) {
-    throw gitError('INVALID_WORKTREE_ROOT', `no default folder for run worktrees is usable here (${candidates.join(', ')}); set ${WORKTREE_ROOT_ENV} to a folder without "." segments`, {
-      root: null,
-      source: 'default',
-    });
+    throw gitError(
+      'INVALID_WORKTREE_ROOT',
+      `no default folder for run worktrees is usable here (${candidates.join(', ')}); set ${WORKTREE_ROOT_ENV} to a folder without "." segments`,
+      {
+        root: null,
+        source: 'default',
+      },
+    );
   }
   return { root: chosen, source: 'default' };
 }

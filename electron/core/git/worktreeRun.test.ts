@@ -14,7 +14,12 @@ afterEach(() => {
 
 function project(): TempRepo {
   const repo = makeTempRepo({
-    files: { '.gitignore': 'node_modules/\n', 'src/stats.py': 'def mean(v):\n    return 0\n', 'tests/test_stats.py': 'def test(): pass\n', 'README.md': '# p\n' },
+    files: {
+      '.gitignore': 'node_modules/\n',
+      'src/stats.py': 'def mean(v):\n    return 0\n',
+      'tests/test_stats.py': 'def test(): pass\n',
+      'README.md': '# p\n',
+    },
   });
   repo.write('node_modules/dep/index.js', 'module.exports = 1;\n');
   repos.push(repo);
@@ -22,14 +27,22 @@ function project(): TempRepo {
 }
 
 const facade = createGitFacade();
-const step = (runId: string, taskId: string, title: string, attempt?: number) => ({ runId, taskId, title, role: 'coder', ...(attempt === undefined ? {} : { attempt }) });
+const step = (runId: string, taskId: string, title: string, attempt?: number) => ({
+  runId,
+  taskId,
+  title,
+  role: 'coder',
+  ...(attempt === undefined ? {} : { attempt }),
+});
 
 describe('worktree runs', () => {
   it('refuses a dirty tree with the dirty paths unless allowed', async () => {
     const repo = project();
     repo.write('README.md', '# changed by the user\n');
     repo.write('scratch.txt', 'notes\n');
-    await expect(facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({
+    await expect(
+      facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false }),
+    ).rejects.toMatchObject({
       code: 'DIRTY_WORKTREE',
       data: { paths: ['README.md', 'scratch.txt'], count: 2 },
     });
@@ -44,14 +57,26 @@ describe('worktree runs', () => {
     const repo = project();
     const before = repoState(repo.dir);
     const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
-    expect(workspace).toMatchObject({ mode: 'worktree', branch: 'lathe/r1', originalBranch: 'main', baseCommit: before.headCommit, protectedPaths: [] });
+    expect(workspace).toMatchObject({
+      mode: 'worktree',
+      branch: 'lathe/r1',
+      originalBranch: 'main',
+      baseCommit: before.headCommit,
+      protectedPaths: [],
+    });
     expect(path.dirname(path.dirname(workspace.workDir))).toBe(process.env.LATHE_WORKTREE_ROOT);
     expect(path.basename(workspace.workDir)).toBe('r1');
     expect(workspace.workDir.split('/').filter((segment) => segment.startsWith('.'))).toEqual([]);
-    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(path.join(repo.dir, 'node_modules', 'dep'));
+    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(
+      path.join(repo.dir, 'node_modules', 'dep'),
+    );
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     const after = repoState(repo.dir);
-    expect({ ...after, refs: undefined, worktrees: undefined }).toEqual({ ...before, refs: undefined, worktrees: undefined });
+    expect({ ...after, refs: undefined, worktrees: undefined }).toEqual({
+      ...before,
+      refs: undefined,
+      worktrees: undefined,
+    });
     expect(fs.readFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'utf8')).toMatch(/^\/\.lathe\/$/m);
     expect(fsckStrict(repo.dir)).toEqual({ code: 0, output: '' });
   });
@@ -61,7 +86,10 @@ describe('worktree runs', () => {
     const workspace = await facade.startRun(repo.dir, { runId: 'r1', branchPrefix: 'lathe', allowDirty: false });
     fs.writeFileSync(path.join(workspace.workDir, 'src/stats.py'), 'def mean(v):\n    return sum(v) / len(v)\n');
     fs.writeFileSync(path.join(workspace.workDir, 'stray.txt'), 'not part of the step\n');
-    const first = await facade.commitStep(workspace, ['src/stats.py'], { ...step('r1', 'T1', 'Implement mean', 1), body: 'tests: 1 passed' });
+    const first = await facade.commitStep(workspace, ['src/stats.py'], {
+      ...step('r1', 'T1', 'Implement mean', 1),
+      body: 'tests: 1 passed',
+    });
     fs.rmSync(path.join(workspace.workDir, 'README.md'));
     fs.mkdirSync(path.join(workspace.workDir, 'src/util'), { recursive: true });
     fs.writeFileSync(path.join(workspace.workDir, 'src/util/run.sh'), '#!/bin/sh\n', { mode: 0o755 });
@@ -74,7 +102,9 @@ describe('worktree runs', () => {
     expect(log).toContain(`${second} Lathe <lathe@localhost>\nlathe(T2): Tidy up`);
     expect(log).toMatch(/README\.md\s+\| 1 -/);
     expect(log).toMatch(/src\/util\/run\.sh\s+\| 1 \+/);
-    expect(gitIn(repo.dir, 'show', '-s', '--format=%(trailers:only,unfold)', first as string)).toBe('Lathe-Run: r1\nLathe-Task: T1\nLathe-Role: coder\nLathe-Attempt: 1');
+    expect(gitIn(repo.dir, 'show', '-s', '--format=%(trailers:only,unfold)', first as string)).toBe(
+      'Lathe-Run: r1\nLathe-Task: T1\nLathe-Role: coder\nLathe-Attempt: 1',
+    );
     expect(gitIn(repo.dir, 'show', '-s', '--format=%b', first as string)).toContain('tests: 1 passed');
     expect(gitIn(repo.dir, 'ls-tree', '-r', '--name-only', 'lathe/r1')).not.toContain('stray.txt');
     expect(gitIn(repo.dir, 'ls-tree', 'lathe/r1', 'src/util/run.sh')).toMatch(/^100755 /);
@@ -110,14 +140,27 @@ describe('worktree runs', () => {
     fs.writeFileSync(path.join(workspace.workDir, 'README.md'), 'x\n');
     const sha = await facade.commitStep(workspace, ['README.md'], step('r2', 'T1', 'x'));
     expect(gitIn(repo.dir, 'show', '-s', '--format=%an <%ae>', sha as string)).toBe('Ada <ada@example.test>');
-    await expect(facade.commitStep(workspace, ['../x'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
-    await expect(facade.commitStep(workspace, ['node_modules/dep/index.js'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
-    await expect(facade.commitStep(workspace, ['.git/config'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(facade.commitStep(workspace, ['../x'], step('r2', 'T1', 'x'))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
+    await expect(
+      facade.commitStep(workspace, ['node_modules/dep/index.js'], step('r2', 'T1', 'x')),
+    ).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(facade.commitStep(workspace, ['.git/config'], step('r2', 'T1', 'x'))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+    });
     // A folder named as a path must not read as "deleted" and drop its subtree.
-    await expect(facade.commitStep(workspace, ['src'], step('r2', 'T1', 'x'))).rejects.toMatchObject({ code: 'INVALID_PATH', data: { path: 'src' } });
+    await expect(facade.commitStep(workspace, ['src'], step('r2', 'T1', 'x'))).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      data: { path: 'src' },
+    });
     expect(gitIn(repo.dir, 'ls-tree', '-r', '--name-only', workspace.branch)).toContain('src/stats.py');
-    await expect(facade.startRun(repo.dir, { runId: 'r2', branchPrefix: 'agents/lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_BRANCH_EXISTS' });
-    await expect(facade.startRun(repo.dir, { runId: '../evil', branchPrefix: 'lathe', allowDirty: false })).rejects.toMatchObject({ code: 'GIT_INVALID_RUN_ID' });
+    await expect(
+      facade.startRun(repo.dir, { runId: 'r2', branchPrefix: 'agents/lathe', allowDirty: false }),
+    ).rejects.toMatchObject({ code: 'GIT_BRANCH_EXISTS' });
+    await expect(
+      facade.startRun(repo.dir, { runId: '../evil', branchPrefix: 'lathe', allowDirty: false }),
+    ).rejects.toMatchObject({ code: 'GIT_INVALID_RUN_ID' });
   });
 
   it('rolls a failed step back, files changed by commands included', async () => {
@@ -161,7 +204,10 @@ describe('worktree runs', () => {
     fs.writeFileSync(path.join(workspace.workDir, 'src/stats.py'), 'merged\n');
     const sha = await facade.commitStep(workspace, ['src/stats.py'], step('r5', 'T1', 'merge me'));
     repo.write('src/stats.py', 'local edit\n');
-    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({ code: 'DIRTY_WORKTREE', data: { paths: ['src/stats.py'] } });
+    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({
+      code: 'DIRTY_WORKTREE',
+      data: { paths: ['src/stats.py'] },
+    });
     repo.git('checkout', '--', 'src/stats.py');
     expect(await facade.mergeRun(workspace)).toEqual({ merged: sha });
     expect(repo.git('rev-parse', 'main')).toBe(sha);
@@ -178,7 +224,10 @@ describe('worktree runs', () => {
     await facade.commitStep(workspace, ['src/stats.py'], step('r6', 'T1', 'run'));
     repo.write('README.md', 'user moved on\n');
     const userTip = repo.commitAll('user commit');
-    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({ code: 'GIT_MERGE_NOT_FAST_FORWARD', data: { branch: 'main', branchTip: userTip } });
+    await expect(facade.mergeRun(workspace)).rejects.toMatchObject({
+      code: 'GIT_MERGE_NOT_FAST_FORWARD',
+      data: { branch: 'main', branchTip: userTip },
+    });
     expect(repo.git('rev-parse', 'main')).toBe(userTip);
   });
 

@@ -16,7 +16,12 @@ export function newAccessToken(): string {
  * Admits a request only when it names this host by loopback address (DNS rebinding), comes from no
  * foreign page (Origin) and carries the launch token, in the query or in the cookie set from it.
  */
-export function checkAccess(request: IncomingMessage, port: number, token: string, requireOrigin: boolean): AccessDecision {
+export function checkAccess(
+  request: IncomingMessage,
+  port: number,
+  token: string,
+  requireOrigin: boolean,
+): AccessDecision {
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const host = request.headers.host ?? '';
   if (!allowedHosts.has(host)) return { allowed: false, reason: 'foreign Host header' };

@@ -3,7 +3,8 @@
  * one from before a restart): what happened and how to get a working link, instead of a bare 403.
  * Static, no script; nothing of the request is echoed back.
  */
-export const ACCESS_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const ACCESS_PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function accessPage(port: number): string {
   const origin = `http://127.0.0.1:${port}`;

@@ -29,7 +29,9 @@ beforeAll(async () => {
     'dialog/openFolder': async () => ({ path: null }),
   };
   host = await startWebHost({ port: 0, rendererDir, handlers, events, token: TOKEN, log: (line) => logged.push(line) });
-  bystander = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${TOKEN}`, { headers: { Origin: `http://127.0.0.1:${host.port}` } });
+  bystander = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${TOKEN}`, {
+    headers: { Origin: `http://127.0.0.1:${host.port}` },
+  });
   await new Promise((resolve) => bystander.once('open', resolve));
 });
 
@@ -112,7 +114,11 @@ function frame(opcode: number, payload: Buffer, options: { masked?: boolean; dec
   const masked = options.masked ?? true;
   const length = options.declaredLength ?? payload.length;
   const lengthBytes =
-    length < 126 ? Buffer.from([length]) : length < 65536 ? Buffer.from([126, length >> 8, length & 0xff]) : Buffer.concat([Buffer.from([127]), bigEndian64(length)]);
+    length < 126
+      ? Buffer.from([length])
+      : length < 65536
+        ? Buffer.from([126, length >> 8, length & 0xff])
+        : Buffer.concat([Buffer.from([127]), bigEndian64(length)]);
   lengthBytes[0] = (lengthBytes[0] as number) | (masked ? 0x80 : 0);
   const mask = masked ? crypto.randomBytes(4) : Buffer.alloc(0);
   const body = masked ? Buffer.from(payload.map((byte, index) => byte ^ (mask[index % 4] as number))) : payload;
@@ -130,30 +136,59 @@ const PING = 0x9;
 
 describe('the web host survives bad clients (issue 27, item 4)', () => {
   it.each([
-    ['a frame over the 4 MiB limit', 1009, (client: RawClient) => client.socket.write(frame(TEXT, Buffer.alloc(64 * 1024, 0x20), { declaredLength: MAX_FRAME_BYTES + 1 }))],
-    ['an unmasked client frame', 1002, (client: RawClient) => client.socket.write(frame(TEXT, Buffer.from('{"kind":"subscribe","events":[]}'), { masked: false }))],
-    ['invalid UTF-8 in a text frame', 1007, (client: RawClient) => client.socket.write(frame(TEXT, Buffer.from([0x7b, 0xff, 0xfe, 0x7d])))],
-    ['a flood of pings', 1008, (client: RawClient) => client.socket.write(Buffer.concat(Array.from({ length: 2000 }, () => frame(PING, Buffer.from('ping')))))],
-    ['a truncated frame, then the connection ends', null, (client: RawClient) => client.socket.end(frame(TEXT, Buffer.from('{"kind":"subs'), { declaredLength: 400 }).subarray(0, 20))],
-  ])('%s closes that socket only (code %s), logs one line, and the other client and the process go on', async (_name, code, send) => {
-    const before = logged.length;
-    const client = await rawClient();
-    send(client);
-    const outcome = await client.closed;
-    expect(outcome.code).toBe(code);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(logged.slice(before)).toHaveLength(1);
-    expect(logged.at(-1)).toMatch(/^lathe serve: closed a client connection/);
-    expect(uncaught).toEqual([]);
-    expect(bystander.readyState).toBe(WebSocket.OPEN);
-    expect(await bystanderAnswers()).toBe(true);
-  });
+    [
+      'a frame over the 4 MiB limit',
+      1009,
+      (client: RawClient) =>
+        client.socket.write(frame(TEXT, Buffer.alloc(64 * 1024, 0x20), { declaredLength: MAX_FRAME_BYTES + 1 })),
+    ],
+    [
+      'an unmasked client frame',
+      1002,
+      (client: RawClient) =>
+        client.socket.write(frame(TEXT, Buffer.from('{"kind":"subscribe","events":[]}'), { masked: false })),
+    ],
+    [
+      'invalid UTF-8 in a text frame',
+      1007,
+      (client: RawClient) => client.socket.write(frame(TEXT, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))),
+    ],
+    [
+      'a flood of pings',
+      1008,
+      (client: RawClient) =>
+        client.socket.write(Buffer.concat(Array.from({ length: 2000 }, () => frame(PING, Buffer.from('ping'))))),
+    ],
+    [
+      'a truncated frame, then the connection ends',
+      null,
+      (client: RawClient) =>
+        client.socket.end(frame(TEXT, Buffer.from('{"kind":"subs'), { declaredLength: 400 }).subarray(0, 20)),
+    ],
+  ])(
+    '%s closes that socket only (code %s), logs one line, and the other client and the process go on',
+    async (_name, code, send) => {
+      const before = logged.length;
+      const client = await rawClient();
+      send(client);
+      const outcome = await client.closed;
+      expect(outcome.code).toBe(code);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logged.slice(before)).toHaveLength(1);
+      expect(logged.at(-1)).toMatch(/^lathe serve: closed a client connection/);
+      expect(uncaught).toEqual([]);
+      expect(bystander.readyState).toBe(WebSocket.OPEN);
+      expect(await bystanderAnswers()).toBe(true);
+    },
+  );
 
   it('a connection reset during the upgrade leaves the host running', async () => {
     const socket = net.connect(host.port, '127.0.0.1');
     socket.on('error', () => undefined);
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`);
+    socket.write(
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+    );
     socket.resetAndDestroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(uncaught).toEqual([]);

@@ -35,7 +35,8 @@ export class SocketSession {
     socket.on('error', (error) => this.report(`${error.message} (${closeCodeOf(error) ?? 'no close code'})`));
     socket.on('ping', () => this.countPing());
     socket.on('close', (code) => {
-      if (code === ABNORMAL_CLOSURE) this.report('the connection ended without a close frame, perhaps in the middle of a frame (1006)');
+      if (code === ABNORMAL_CLOSURE)
+        this.report('the connection ended without a close frame, perhaps in the middle of a frame (1006)');
     });
   }
 
@@ -76,11 +77,14 @@ export class SocketSession {
       return this.sendError(new LatheError('INVALID_PAYLOAD', 'frame is not JSON'));
     }
     const frame = ClientFrameSchema.safeParse(json);
-    if (!frame.success) return this.sendError(new LatheError('INVALID_PAYLOAD', 'frame does not match the wire format'));
+    if (!frame.success)
+      return this.sendError(new LatheError('INVALID_PAYLOAD', 'frame does not match the wire format'));
     if (frame.data.kind === 'subscribe') {
       const unknown = frame.data.events.filter((name) => !isEventName(name));
       if (unknown.length > 0) {
-        return this.sendError(new LatheError('UNKNOWN_CHANNEL', 'unknown event names', { names: unknown.slice(0, 10) }));
+        return this.sendError(
+          new LatheError('UNKNOWN_CHANNEL', 'unknown event names', { names: unknown.slice(0, 10) }),
+        );
       }
       for (const name of frame.data.events) if (isEventName(name)) this.subscribed.add(name);
       return;

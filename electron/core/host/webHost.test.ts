@@ -33,10 +33,19 @@ afterAll(async () => {
   repo.remove();
 });
 
-function get(pathname: string, headers: Record<string, string> = {}, hostHeader?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function get(
+  pathname: string,
+  headers: Record<string, string> = {},
+  hostHeader?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: host.port, path: pathname, headers: { ...headers, ...(hostHeader ? { Host: hostHeader } : {}) } },
+      {
+        host: '127.0.0.1',
+        port: host.port,
+        path: pathname,
+        headers: { ...headers, ...(hostHeader ? { Host: hostHeader } : {}) },
+      },
       (response) => {
         let body = '';
         response.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -67,10 +76,14 @@ describe('web host access', () => {
 
   it('is not reachable on a non-loopback address', async () => {
     const { networkInterfaces } = await import('node:os');
-    const external = Object.values(networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((entry) => entry && entry.family === 'IPv4' && !entry.internal);
     if (!external) return expect(external).toBeUndefined();
     const reached = await new Promise<boolean>((resolve) => {
-      const request = http.get({ host: external.address, port: host.port, path: '/', timeout: 2000 }, () => resolve(true));
+      const request = http.get({ host: external.address, port: host.port, path: '/', timeout: 2000 }, () =>
+        resolve(true),
+      );
       request.on('error', () => resolve(false));
       request.on('timeout', () => {
         request.destroy();
@@ -130,7 +143,10 @@ describe('web host access', () => {
     const ws = `ws://127.0.0.1:${host.port}/ws`;
     const own = `http://127.0.0.1:${host.port}`;
     expect(await connect(ws, own)).toMatchObject({ opened: false, status: 403 });
-    expect(await connect(`${ws}?token=test-token-123`, 'http://evil.example')).toMatchObject({ opened: false, status: 403 });
+    expect(await connect(`${ws}?token=test-token-123`, 'http://evil.example')).toMatchObject({
+      opened: false,
+      status: 403,
+    });
     expect(await connect(`${ws}?token=test-token-123`)).toMatchObject({ opened: false, status: 403 });
     expect(await connect(`${ws}?token=test-token-123`, own)).toEqual({ opened: true });
   });
@@ -140,7 +156,8 @@ describe('web host contract over WebSocket', () => {
   const client = () =>
     createSocketClient({
       url: `ws://127.0.0.1:${host.port}/ws?token=test-token-123`,
-      createSocket: (url) => new WebSocket(url, { headers: { Origin: `http://127.0.0.1:${host.port}` } }) as unknown as SocketLike,
+      createSocket: (url) =>
+        new WebSocket(url, { headers: { Origin: `http://127.0.0.1:${host.port}` } }) as unknown as SocketLike,
       reconnectBaseMs: 0,
     });
 
@@ -186,7 +203,11 @@ describe('web host contract over WebSocket', () => {
       expect.objectContaining({ kind: 'error', error: expect.objectContaining({ code: 'INVALID_PAYLOAD' }) }),
       expect.objectContaining({ kind: 'error', error: expect.objectContaining({ code: 'INVALID_PAYLOAD' }) }),
       expect.objectContaining({ kind: 'error', error: expect.objectContaining({ code: 'UNKNOWN_CHANNEL' }) }),
-      { kind: 'response', id: 7, result: expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'UNKNOWN_CHANNEL' }) }) },
+      {
+        kind: 'response',
+        id: 7,
+        result: expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'UNKNOWN_CHANNEL' }) }),
+      },
       { kind: 'response', id: 8, result: expect.objectContaining({ ok: true }) },
     ]);
   });
@@ -194,20 +215,49 @@ describe('web host contract over WebSocket', () => {
 
 describe('web host under random frames', () => {
   it('survives hundreds of random frames and keeps answering', async () => {
-    const raw = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=test-token-123`, { headers: { Origin: `http://127.0.0.1:${host.port}` } });
+    const raw = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=test-token-123`, {
+      headers: { Origin: `http://127.0.0.1:${host.port}` },
+    });
     const frames: { kind?: string; id?: number }[] = [];
     raw.on('message', (data) => frames.push(JSON.parse(data.toString()) as { kind?: string; id?: number }));
     await new Promise((resolve) => raw.on('open', resolve));
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pieces = ['{', '}', '[', ']', '"kind"', '"request"', '"subscribe"', ':', ',', '"id"', '1', '-1', 'null', '"channel"', '"app/info"', '"payload"', '"__proto__"', '\u0000', '"events"'];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"kind"',
+      '"request"',
+      '"subscribe"',
+      ':',
+      ',',
+      '"id"',
+      '1',
+      '-1',
+      'null',
+      '"channel"',
+      '"app/info"',
+      '"payload"',
+      '"__proto__"',
+      '\u0000',
+      '"events"',
+    ];
     for (let index = 0; index < 300; index++) {
-      const frame = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const frame = Array.from(
+        { length: 1 + Math.floor(random() * 12) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join('');
       raw.send(index % 10 === 0 ? Buffer.from([0xff, 0xfe, index % 256]) : frame);
     }
     raw.send(JSON.stringify({ kind: 'request', id: 99_999, channel: 'app/info', payload: {} }));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(frames.find((frame) => frame.kind === 'response' && frame.id === 99_999)).toMatchObject({ kind: 'response', id: 99_999, result: { ok: true } });
+    expect(frames.find((frame) => frame.kind === 'response' && frame.id === 99_999)).toMatchObject({
+      kind: 'response',
+      id: 99_999,
+      result: { ok: true },
+    });
     raw.close();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -55,7 +55,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const server = http.createServer((request, response) => {
     const access = checkAccess(request, port, token, false);
-    if (!access.allowed) return access.reason === TOKEN_MISSING ? askForLink(response, port) : deny(response, access.reason);
+    if (!access.allowed)
+      return access.reason === TOKEN_MISSING ? askForLink(response, port) : deny(response, access.reason);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
@@ -73,7 +74,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Referrer-Policy': 'no-referrer',
       // Built assets carry a content hash in their name, so the browser may keep them (and its compiled
       // Monaco) for good; the page itself is never cached.
-      'Cache-Control': /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/.test(url.pathname) ? 'public, max-age=31536000, immutable' : 'no-store',
+      'Cache-Control': /^\/assets\/[^/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/.test(url.pathname)
+        ? 'public, max-age=31536000, immutable'
+        : 'no-store',
     };
     if (access.viaQuery) headers['Set-Cookie'] = tokenCookie(token);
     response.writeHead(200, headers);
@@ -129,7 +132,13 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 /** A person followed an address without the token: say how to get a working link (still 403, nothing served). */
 function askForLink(response: http.ServerResponse, port: number): void {
   response
-    .writeHead(403, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': ACCESS_PAGE_POLICY, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' })
+    .writeHead(403, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': ACCESS_PAGE_POLICY,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    })
     .end(accessPage(port));
 }
 

@@ -23,10 +23,13 @@ export function createCallSignal(callerSignal: AbortSignal | undefined, timeoutM
     stoppedBy: () => reason,
     startTimer() {
       if (timer !== undefined || timeoutMs === undefined || controller.signal.aborted) return;
-      timer = setTimeout(() => {
-        if (reason === null) reason = 'timeout';
-        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-      }, Math.max(0, timeoutMs));
+      timer = setTimeout(
+        () => {
+          if (reason === null) reason = 'timeout';
+          controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        },
+        Math.max(0, timeoutMs),
+      );
     },
     dispose() {
       if (timer !== undefined) clearTimeout(timer);

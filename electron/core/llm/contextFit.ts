@@ -48,7 +48,9 @@ export function fitContext(options: FitOptions): FitResult {
   const mandatoryTokens = options.countPrompt(insertContext(options.messages, []));
   if (mandatoryTokens > options.budgetTokens) return { ok: false, mandatoryTokens };
 
-  const byPriority = items.map((item, index) => ({ item, index })).sort((a, b) => b.item.priority - a.item.priority || a.index - b.index);
+  const byPriority = items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => b.item.priority - a.item.priority || a.index - b.index);
   const chosen = new Set<number>();
   let estimate = mandatoryTokens;
   for (const { item, index } of byPriority) {
@@ -69,7 +71,10 @@ export function fitContext(options: FitOptions): FitResult {
         messages,
         promptTokens,
         kept: keptItems.map((item) => item.id),
-        dropped: byPriority.filter(({ index }) => !chosen.has(index)).reverse().map(({ item }) => item.id),
+        dropped: byPriority
+          .filter(({ index }) => !chosen.has(index))
+          .reverse()
+          .map(({ item }) => item.id),
       };
     }
     const lowest = [...byPriority].reverse().find(({ index }) => chosen.has(index));

@@ -4,9 +4,13 @@ import { estimateTokens } from './results';
 import type { ChatMessage } from './types';
 
 const system: ChatMessage = { role: 'system', content: 'You are the Coder. '.repeat(40) };
-const user = (tail: string): ChatMessage => ({ role: 'user', content: `Repository map and files:\n${'def f(x): return x\n'.repeat(50)}Task: ${tail}` });
+const user = (tail: string): ChatMessage => ({
+  role: 'user',
+  content: `Repository map and files:\n${'def f(x): return x\n'.repeat(50)}Task: ${tail}`,
+});
 /** The prompt estimate providers without a tokenizer use (fitByEstimate). */
-const estimate = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + estimateTokens(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
+const estimate = (messages: ChatMessage[]) =>
+  messages.reduce((sum, message) => sum + estimateTokens(message.content) + MESSAGE_OVERHEAD_TOKENS, 0);
 
 describe('estimated KV cache', () => {
   it("reuses nothing on a role's first call, and the shared system prompt and user prefix on its next", () => {
@@ -42,7 +46,11 @@ describe('estimated KV cache', () => {
     const first = [system, user('look')];
     kv.evaluate('scout', first, estimate(first));
     kv.answered('scout', '{"action":"read_file","path":"a.py"}');
-    const next: ChatMessage[] = [...first, { role: 'assistant', content: '{"action":"read_file","path":"a.py"}' }, { role: 'user', content: 'Tool result: …' }];
+    const next: ChatMessage[] = [
+      ...first,
+      { role: 'assistant', content: '{"action":"read_file","path":"a.py"}' },
+      { role: 'user', content: 'Tool result: …' },
+    ];
     expect(kv.evaluate('scout', next, estimate(next))).toBe(estimate(next.slice(0, 3)));
   });
 

@@ -12,11 +12,17 @@ import type { ChatMessage, LlmEvent } from './types';
 
 /** The seed-000 plan shape with test-sized bounds, so random text ends quickly. */
 const TinyPlan = z.object({
-  plan_id: z.string().regex(/^plan_[0-9]{4}$/).max(16),
+  plan_id: z
+    .string()
+    .regex(/^plan_[0-9]{4}$/)
+    .max(16),
   tasks: z
     .array(
       z.object({
-        id: z.string().regex(/^T[1-9][0-9]?$/).max(16),
+        id: z
+          .string()
+          .regex(/^T[1-9][0-9]?$/)
+          .max(16),
         title: z.string().min(1).max(12),
         rationale: z.string().max(12),
         acceptance: z.string().max(12),
@@ -61,7 +67,11 @@ const plannerMessages = (goal: string): ChatMessage[] => [
 
 describe('llama provider on a generated GGUF', () => {
   it('loads the model once, reporting progress, and answers a chat with a valid object and its accounting', async () => {
-    const result = await router.generate({ role: 'planner', messages: plannerMessages('add a median function'), schema: TinyPlan });
+    const result = await router.generate({
+      role: 'planner',
+      messages: plannerMessages('add a median function'),
+      schema: TinyPlan,
+    });
     if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message} raw=${result.raw}`);
     expect(TinyPlan.parse(JSON.parse(result.raw))).toEqual(result.value);
     expect(result.usage.model).toBe(spec);
@@ -71,7 +81,9 @@ describe('llama provider on a generated GGUF', () => {
     expect(result.usage.totalMs).toBeGreaterThanOrEqual(result.usage.timeToFirstTokenMs);
     expect(result.usage.tokensPerSecond).toBeGreaterThan(0);
     expect(events.filter((event) => event.type === 'model_loaded')).toHaveLength(1);
-    const progress = events.filter((event) => event.type === 'model_load_progress').map((event) => (event.type === 'model_load_progress' ? event.progress : -1));
+    const progress = events
+      .filter((event) => event.type === 'model_load_progress')
+      .map((event) => (event.type === 'model_load_progress' ? event.progress : -1));
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.length).toBeLessThanOrEqual(101);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
@@ -82,7 +94,11 @@ describe('llama provider on a generated GGUF', () => {
   it('produces 50 of 50 grammar-constrained outputs that parse and validate', { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     for (let i = 0; i < 50; i++) {
-      const result = await router.generate({ role: 'planner', messages: plannerMessages(`task number ${i}`), schema: TinyPlan });
+      const result = await router.generate({
+        role: 'planner',
+        messages: plannerMessages(`task number ${i}`),
+        schema: TinyPlan,
+      });
       if (!result.ok) failures.push(`${i}: ${result.error.message} ${result.raw}`);
       else expect(TinyPlan.safeParse(JSON.parse(result.raw)).success).toBe(true);
     }
@@ -92,16 +108,24 @@ describe('llama provider on a generated GGUF', () => {
   it('follows a union with the agent error shape (anyOf) without breaking either branch', async () => {
     const Output = z.union([TinyPlan, TinyError]);
     for (let i = 0; i < 8; i++) {
-      const result = await router.generate({ role: 'supervisor', messages: plannerMessages(`union ${i}`), schema: Output });
+      const result = await router.generate({
+        role: 'supervisor',
+        messages: plannerMessages(`union ${i}`),
+        schema: Output,
+      });
       if (!result.ok) throw new Error(`${result.error.message} raw=${result.raw}`);
       const branch = 'status' in result.value ? TinyError : TinyPlan;
       expect(branch.safeParse(JSON.parse(result.raw)).success).toBe(true);
     }
   });
 
-  it('reuses the role\'s evaluated prefix on its next call', async () => {
+  it("reuses the role's evaluated prefix on its next call", async () => {
     const first = await router.generate({ role: 'planner', messages: plannerMessages('first goal'), schema: TinyPlan });
-    const second = await router.generate({ role: 'planner', messages: plannerMessages('second goal'), schema: TinyPlan });
+    const second = await router.generate({
+      role: 'planner',
+      messages: plannerMessages('second goal'),
+      schema: TinyPlan,
+    });
     if (!first.ok || !second.ok) throw new Error('generation failed');
     expect(second.usage.reusedPrefixTokens).toBeGreaterThan(second.usage.promptTokens * 0.8);
     expect(second.usage.reusedPrefixTokens).toBeLessThan(second.usage.promptTokens);
@@ -111,8 +135,19 @@ describe('llama provider on a generated GGUF', () => {
     // The scout role is this test's alone: its first call finds an empty sequence.
     const Short = z.object({ ok: z.boolean() });
     const prefix: ChatMessage[] = [{ role: 'system', content: system }];
-    const first = await router.generate({ role: 'scout', messages: [...prefix, { role: 'user', content: 'Task: fix the first failure.' }], schema: Short });
-    const retry = await router.generate({ role: 'scout', messages: [...prefix, { role: 'user', content: 'Task: fix the first failure. Your last answer failed: the test still fails.' }], schema: Short });
+    const first = await router.generate({
+      role: 'scout',
+      messages: [...prefix, { role: 'user', content: 'Task: fix the first failure.' }],
+      schema: Short,
+    });
+    const retry = await router.generate({
+      role: 'scout',
+      messages: [
+        ...prefix,
+        { role: 'user', content: 'Task: fix the first failure. Your last answer failed: the test still fails.' },
+      ],
+      schema: Short,
+    });
     if (!first.usage || !retry.usage) throw new Error('no usage');
     for (const usage of [first.usage, retry.usage]) {
       expect(usage.estimated).toBeUndefined();
@@ -132,7 +167,12 @@ describe('llama provider on a generated GGUF', () => {
   it('streams tokens to onToken and as token events, adding up to the raw text', async () => {
     const streamed: string[] = [];
     const before = events.length;
-    const result = await router.generate({ role: 'planner', messages: plannerMessages('stream it'), schema: TinyPlan, onToken: (text) => streamed.push(text) });
+    const result = await router.generate({
+      role: 'planner',
+      messages: plannerMessages('stream it'),
+      schema: TinyPlan,
+      onToken: (text) => streamed.push(text),
+    });
     if (!result.ok) throw new Error(result.error.message);
     expect(streamed.length).toBeGreaterThan(3);
     expect(streamed.join('').trim()).toBe(result.raw);
@@ -163,15 +203,36 @@ describe('llama provider on a generated GGUF', () => {
 
   it('times out a call that runs past timeoutMs', async () => {
     const Long = z.object({ text: z.string().max(4000) });
-    const slow = createModelRouter({ roles: { scout: { model: spec, maxTokens: 1500 } }, threads: 1, llama: { banIncompleteUtf8Tokens: true } });
-    const result = await slow.generate({ role: 'scout', messages: [{ role: 'user', content: 'ramble' }], schema: Long, timeoutMs: 30 });
+    const slow = createModelRouter({
+      roles: { scout: { model: spec, maxTokens: 1500 } },
+      threads: 1,
+      llama: { banIncompleteUtf8Tokens: true },
+    });
+    const result = await slow.generate({
+      role: 'scout',
+      messages: [{ role: 'user', content: 'ramble' }],
+      schema: Long,
+      timeoutMs: 30,
+    });
     await slow.dispose();
     expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT', retryable: true } });
   });
 
   it('returns INVALID_OUTPUT with the raw text when max tokens cut the answer', async () => {
-    const result = await router.generate({ role: 'tester', messages: [{ role: 'user', content: 'go' }], schema: TinyPlan });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 8, message: expect.stringContaining('cut at maxTokens 8') } });
+    const result = await router.generate({
+      role: 'tester',
+      messages: [{ role: 'user', content: 'go' }],
+      schema: TinyPlan,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        retryable: true,
+        cutOffAt: 8,
+        message: expect.stringContaining('cut at maxTokens 8'),
+      },
+    });
     expect(result.raw?.length).toBeGreaterThan(0);
     expect(result.usage?.completionTokens).toBe(8);
   });
@@ -189,10 +250,19 @@ describe('llama provider on a generated GGUF', () => {
       schema: Short,
     });
     expect(result.ok && result.droppedContext).toEqual(['file:big.py']);
-    expect(events.slice(before)).toContainEqual(expect.objectContaining({ type: 'context_dropped', role: 'coder', ids: ['file:big.py'] }));
+    expect(events.slice(before)).toContainEqual(
+      expect.objectContaining({ type: 'context_dropped', role: 'coder', ids: ['file:big.py'] }),
+    );
 
-    const overflow = await router.generate({ role: 'coder', messages: [{ role: 'user', content: 'word '.repeat(400) }], schema: Short });
-    expect(overflow).toMatchObject({ ok: false, error: { code: 'CONTEXT_OVERFLOW', retryable: false, message: expect.stringContaining('256-token context') } });
+    const overflow = await router.generate({
+      role: 'coder',
+      messages: [{ role: 'user', content: 'word '.repeat(400) }],
+      schema: Short,
+    });
+    expect(overflow).toMatchObject({
+      ok: false,
+      error: { code: 'CONTEXT_OVERFLOW', retryable: false, message: expect.stringContaining('256-token context') },
+    });
   });
 
   it('shares one loaded model between roles', () => {
@@ -205,22 +275,48 @@ describe('llama provider failures and model lifecycle', () => {
     const junk = writeJunkGguf(dir, 'corrupt.gguf');
     const truncated = writeTruncatedCopy(modelPath, path.join(dir, 'truncated.gguf'));
     const missing = path.join(dir, 'missing.gguf');
-    const r = createModelRouter({ roles: { planner: { model: `llama:${junk}` }, coder: { model: `llama:${truncated}` }, tester: { model: `llama:${missing}` } } });
+    const r = createModelRouter({
+      roles: {
+        planner: { model: `llama:${junk}` },
+        coder: { model: `llama:${truncated}` },
+        tester: { model: `llama:${missing}` },
+      },
+    });
     const ask = [{ role: 'user' as const, content: 'x' }];
     const corrupt = await r.generate({ role: 'planner', messages: ask, schema: TinyPlan });
-    expect(corrupt).toMatchObject({ ok: false, error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('not a GGUF file') } });
+    expect(corrupt).toMatchObject({
+      ok: false,
+      error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('not a GGUF file') },
+    });
     const cut = await r.generate({ role: 'coder', messages: ask, schema: TinyPlan });
-    expect(cut).toMatchObject({ ok: false, error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('truncated') } });
+    expect(cut).toMatchObject({
+      ok: false,
+      error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('truncated') },
+    });
     const absent = await r.generate({ role: 'tester', messages: ask, schema: TinyPlan });
-    expect(absent).toMatchObject({ ok: false, error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('ENOENT') } });
+    expect(absent).toMatchObject({
+      ok: false,
+      error: { code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('ENOENT') },
+    });
     await r.dispose();
   });
 
   it('refuses with INSUFFICIENT_MEMORY, naming required and available, before loading', async () => {
     const seen: LlmEvent[] = [];
-    const r = createModelRouter({ roles: { planner: { model: spec } }, llama: { availableMemory: () => 100_000 }, onEvent: (event) => seen.push(event) });
+    const r = createModelRouter({
+      roles: { planner: { model: spec } },
+      llama: { availableMemory: () => 100_000 },
+      onEvent: (event) => seen.push(event),
+    });
     const result = await r.generate({ role: 'planner', messages: [{ role: 'user', content: 'x' }], schema: TinyPlan });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INSUFFICIENT_MEMORY', retryable: false, message: expect.stringMatching(/needs about .* but only 98 KB is available/) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INSUFFICIENT_MEMORY',
+        retryable: false,
+        message: expect.stringMatching(/needs about .* but only 98 KB is available/),
+      },
+    });
     expect(seen.filter((event) => event.type === 'model_loaded')).toHaveLength(0);
     await r.dispose();
   });
@@ -242,7 +338,9 @@ describe('llama provider failures and model lifecycle', () => {
     expect((await r.generate({ role: 'planner', messages: plannerMessages('one'), schema: TinyPlan })).ok).toBe(true);
     full = true;
     expect((await r.generate({ role: 'coder', messages: plannerMessages('two'), schema: TinyPlan })).ok).toBe(true);
-    const lifecycle = seen.filter((event) => event.type === 'model_loaded' || event.type === 'model_unloaded').map((event) => [event.type, event.model, 'reason' in event ? event.reason : '']);
+    const lifecycle = seen
+      .filter((event) => event.type === 'model_loaded' || event.type === 'model_unloaded')
+      .map((event) => [event.type, event.model, 'reason' in event ? event.reason : '']);
     expect(lifecycle).toEqual([
       ['model_loaded', spec, ''],
       ['model_unloaded', spec, 'switch'],
@@ -253,7 +351,13 @@ describe('llama provider failures and model lifecycle', () => {
 
   it('unloads a model after the idle time and reloads it on the next call', async () => {
     const seen: LlmEvent[] = [];
-    const r = createModelRouter({ roles: { planner: { model: spec, maxTokens: 400 } }, threads: 1, idleUnloadMs: 50, llama: { banIncompleteUtf8Tokens: true }, onEvent: (event) => seen.push(event) });
+    const r = createModelRouter({
+      roles: { planner: { model: spec, maxTokens: 400 } },
+      threads: 1,
+      idleUnloadMs: 50,
+      llama: { banIncompleteUtf8Tokens: true },
+      onEvent: (event) => seen.push(event),
+    });
     const ask = plannerMessages('idle');
     expect((await r.generate({ role: 'planner', messages: ask, schema: TinyPlan })).ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -5,14 +5,25 @@ import { expandHome, parseModelSpec } from './modelSpec';
 
 describe('model specs', () => {
   it('resolves llama and replay paths against the given cwd', () => {
-    expect(parseModelSpec('llama:models/x.gguf', { cwd: '/work' })).toEqual({ ok: true, value: { kind: 'llama', spec: 'llama:models/x.gguf', modelPath: path.resolve('/work/models/x.gguf') } });
-    expect(parseModelSpec('replay:/r/run.json')).toEqual({ ok: true, value: { kind: 'replay', spec: 'replay:/r/run.json', filePath: '/r/run.json' } });
+    expect(parseModelSpec('llama:models/x.gguf', { cwd: '/work' })).toEqual({
+      ok: true,
+      value: { kind: 'llama', spec: 'llama:models/x.gguf', modelPath: path.resolve('/work/models/x.gguf') },
+    });
+    expect(parseModelSpec('replay:/r/run.json')).toEqual({
+      ok: true,
+      value: { kind: 'replay', spec: 'replay:/r/run.json', filePath: '/r/run.json' },
+    });
   });
 
   it('maps ollama:NAME to the local Ollama server', () => {
     expect(parseModelSpec('ollama:qwen2.5-coder:7b')).toEqual({
       ok: true,
-      value: { kind: 'openai', spec: 'ollama:qwen2.5-coder:7b', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5-coder:7b' },
+      value: {
+        kind: 'openai',
+        spec: 'ollama:qwen2.5-coder:7b',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'qwen2.5-coder:7b',
+      },
     });
   });
 
@@ -59,7 +70,10 @@ describe('model specs', () => {
   });
 
   it('says which refusals are about the host', () => {
-    expect(parseModelSpec('openai:http://10.0.0.2:8080/v1#m')).toMatchObject({ ok: false, problem: 'HOST_NOT_ALLOWED' });
+    expect(parseModelSpec('openai:http://10.0.0.2:8080/v1#m')).toMatchObject({
+      ok: false,
+      problem: 'HOST_NOT_ALLOWED',
+    });
     expect(parseModelSpec('llama:model.bin')).toMatchObject({ ok: false, problem: 'BAD_MODEL_SPEC' });
   });
 });

@@ -13,7 +13,8 @@ export type ModelSpec =
 /** Why a spec was refused: `HOST_NOT_ALLOWED` for a network spec naming a host Lathe may not reach. */
 export type ModelSpecProblem = 'BAD_MODEL_SPEC' | 'HOST_NOT_ALLOWED';
 
-export type ModelSpecResult = { ok: true; value: ModelSpec } | { ok: false; message: string; problem: ModelSpecProblem };
+export type ModelSpecResult =
+  { ok: true; value: ModelSpec } | { ok: false; message: string; problem: ModelSpecProblem };
 
 export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
@@ -70,11 +71,14 @@ export interface ParseSpecOptions {
 export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): ModelSpecResult {
   const cwd = options.cwd ?? process.cwd();
   const colon = spec.indexOf(':');
-  if (colon <= 0) return refused(`model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:, oracle:)`);
+  if (colon <= 0)
+    return refused(`model spec '${spec}' has no provider prefix (llama:, ollama:, openai:, replay:, oracle:)`);
   const kind = spec.slice(0, colon);
   const rest = spec.slice(colon + 1).trim();
   if (rest === '' && kind === 'oracle') {
-    return refused("'oracle:' without a patch file means each task's gold patch, which only `lathe eval --corpus DIR` can supply; elsewhere name the patch: oracle:PATH.diff");
+    return refused(
+      "'oracle:' without a patch file means each task's gold patch, which only `lathe eval --corpus DIR` can supply; elsewhere name the patch: oracle:PATH.diff",
+    );
   }
   if (rest === '') return refused(`model spec '${spec}' names no model`);
   switch (kind) {
@@ -88,10 +92,14 @@ export function parseModelSpec(spec: string, options: ParseSpecOptions = {}): Mo
       const split = splitFaultSpec(rest);
       if (!split.ok) return refused(`${split.message} in '${spec}'`);
       if (split.value.patch === '') return refused(`'${spec}' names no patch file before its fault settings`);
-      return { ok: true, value: { kind: 'oracle', spec, patchPath: specFilePath(split.value.patch, cwd), faults: split.value.faults } };
+      return {
+        ok: true,
+        value: { kind: 'oracle', spec, patchPath: specFilePath(split.value.patch, cwd), faults: split.value.faults },
+      };
     }
     case 'ollama':
-      if (rest.includes('#') || rest.includes('://')) return refused(`ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b`);
+      if (rest.includes('#') || rest.includes('://'))
+        return refused(`ollama model name '${rest}' must be a plain name such as qwen2.5-coder:7b`);
       return checkedOpenAi(spec, OLLAMA_BASE_URL, rest, options);
     case 'openai': {
       const hash = rest.lastIndexOf('#');
@@ -114,7 +122,11 @@ function checkedOpenAi(spec: string, baseUrl: string, model: string, options: Pa
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refused(`'${baseUrl}' must be http or https`);
   if (url.username || url.password) return refused(`'${spec}' must not embed credentials in the URL`);
   const allowed = (options.allowedHosts ?? []).map((host) => host.toLowerCase());
-  if (!isLoopbackHost(url.hostname) && !allowed.includes(url.hostname.toLowerCase()) && !allowed.includes(url.host.toLowerCase())) {
+  if (
+    !isLoopbackHost(url.hostname) &&
+    !allowed.includes(url.hostname.toLowerCase()) &&
+    !allowed.includes(url.host.toLowerCase())
+  ) {
     return {
       ok: false,
       problem: 'HOST_NOT_ALLOWED',

@@ -26,7 +26,9 @@ export function parseModelOutput<T>(raw: string, schema: z.ZodType<T>): ParsedOu
 export function validateValue<T>(value: unknown, schema: z.ZodType<T>): ParsedOutput<T> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  const issues = result.error.issues.slice(0, 5).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
   const more = result.error.issues.length > 5 ? ` (+${result.error.issues.length - 5} more)` : '';
   return { ok: false, message: `output does not match the schema: ${issues.join('; ')}${more}` };
 }

@@ -18,6 +18,7 @@ export function estimateCounter(margin = 0): PromptCounter {
   return {
     exact: false,
     countText,
-    countPrompt: (messages: readonly ChatMessage[]) => messages.reduce((sum, message) => sum + countText(message.content) + MESSAGE_OVERHEAD, 0),
+    countPrompt: (messages: readonly ChatMessage[]) =>
+      messages.reduce((sum, message) => sum + countText(message.content) + MESSAGE_OVERHEAD, 0),
   };
 }

@@ -19,7 +19,10 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('prompt-lookup decoding, per role', () => {
   it('runs a role with it on and reports the predictions the model checked; a role without it reports none', async () => {
     const router = createModelRouter({
-      roles: { coder: { model: `llama:${modelPath}`, maxTokens: 24, contextSize: 256, promptLookup: true }, planner: { model: `llama:${modelPath}`, maxTokens: 24, contextSize: 256 } },
+      roles: {
+        coder: { model: `llama:${modelPath}`, maxTokens: 24, contextSize: 256, promptLookup: true },
+        planner: { model: `llama:${modelPath}`, maxTokens: 24, contextSize: 256 },
+      },
       threads: 1,
       llama: { banIncompleteUtf8Tokens: true, seed: 5 },
     });

@@ -31,7 +31,11 @@ export function failure<T>(
  * never as it was: `error.cutOffAt` tells the caller to ask again with more room (runAgent).
  */
 export function cutOffFailure<T>(message: string, maxTokens: number, raw: string): GenerateResult<T> {
-  return failure<T>('INVALID_OUTPUT', `${message} (cut at maxTokens ${maxTokens})`, { raw, retryable: true, cutOffAt: maxTokens });
+  return failure<T>('INVALID_OUTPUT', `${message} (cut at maxTokens ${maxTokens})`, {
+    raw,
+    retryable: true,
+    cutOffAt: maxTokens,
+  });
 }
 
 /** A result with the call's usage attached (a failure made before the usage was known). */
@@ -40,7 +44,15 @@ export function withUsage<T>(result: GenerateResult<T>, usage: GenerationUsage):
 }
 
 export function emptyUsage(model: string): GenerationUsage {
-  return { model, promptTokens: 0, completionTokens: 0, reusedPrefixTokens: 0, timeToFirstTokenMs: 0, totalMs: 0, tokensPerSecond: 0 };
+  return {
+    model,
+    promptTokens: 0,
+    completionTokens: 0,
+    reusedPrefixTokens: 0,
+    timeToFirstTokenMs: 0,
+    totalMs: 0,
+    tokensPerSecond: 0,
+  };
 }
 
 /** Rough token count for providers without a local tokenizer (≈ 4 characters per token). */
@@ -54,4 +66,3 @@ export function tokensPerSecond(completionTokens: number, totalMs: number, timeT
   const tokens = completionTokens > 1 ? completionTokens - 1 : completionTokens;
   return decodeMs > 0 ? Math.round((tokens / decodeMs) * 1000 * 10) / 10 : 0;
 }
-

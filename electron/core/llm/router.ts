@@ -10,7 +10,16 @@ import { ReplayProvider } from './providers/replayProvider';
 import { failure } from './results';
 import type { ModelRouterOptions } from './routerOptions';
 import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
-import { MODEL_ROLES, type GenerateRequest, type GenerateResult, type LlmEvent, type ModelRole, type ModelRouter, type PromptCounter, type RoleModelConfig } from './types';
+import {
+  MODEL_ROLES,
+  type GenerateRequest,
+  type GenerateResult,
+  type LlmEvent,
+  type ModelRole,
+  type ModelRouter,
+  type PromptCounter,
+  type RoleModelConfig,
+} from './types';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {
@@ -65,13 +74,25 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
   const llamaPool = () =>
     (pool ??= shared
       ? shared.pool()
-      : import('./llama/modelPool').then(({ LlamaModelPool }) => new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit, availableMemory: options.llama?.availableMemory })));
+      : import('./llama/modelPool').then(
+          ({ LlamaModelPool }) =>
+            new LlamaModelPool({
+              threads: options.threads,
+              idleUnloadMs: options.idleUnloadMs,
+              emit,
+              availableMemory: options.llama?.availableMemory,
+            }),
+        ));
   const providers = new Map<string, Provider>();
   const replays: ReplayProvider[] = [];
   const routes = new Map<ModelRole, { spec: string; parsed: ReturnType<typeof parseModelSpec> }>();
   for (const role of MODEL_ROLES) {
     const config = options.roles[role];
-    if (config) routes.set(role, { spec: config.model, parsed: parseModelSpec(config.model, { allowedHosts: options.allowedHosts, cwd: options.cwd }) });
+    if (config)
+      routes.set(role, {
+        spec: config.model,
+        parsed: parseModelSpec(config.model, { allowedHosts: options.allowedHosts, cwd: options.cwd }),
+      });
   }
   let disposed = false;
 
@@ -80,8 +101,10 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
     const existing = providers.get(key);
     if (existing) return existing;
     let provider: Provider;
-    if (spec.kind === 'llama') provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {}, owner);
-    else if (spec.kind === 'openai') provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
+    if (spec.kind === 'llama')
+      provider = lazyLlamaProvider(spec.spec, spec.modelPath, llamaPool, options.llama ?? {}, owner);
+    else if (spec.kind === 'openai')
+      provider = new OpenAiProvider(spec.baseUrl, spec.model, serverToken(options.serverTokenEnv));
     else if (spec.kind === 'oracle') provider = new OracleProvider(spec.patchPath, spec.faults);
     else {
       const replay = new ReplayProvider(spec.filePath, options.replayConsumed);
@@ -97,7 +120,10 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       if (disposed) return failure<T>('PROVIDER_ERROR', 'the model router was disposed', { retryable: false });
       const route = routes.get(request.role);
       const roleConfig = options.roles[request.role];
-      const config = roleConfig && request.maxTokens !== undefined ? { ...roleConfig, maxTokens: Math.max(request.maxTokens, roleConfig.maxTokens ?? DEFAULT_MAX_TOKENS) } : roleConfig;
+      const config =
+        roleConfig && request.maxTokens !== undefined
+          ? { ...roleConfig, maxTokens: Math.max(request.maxTokens, roleConfig.maxTokens ?? DEFAULT_MAX_TOKENS) }
+          : roleConfig;
       if (!route || !config) return failure<T>('BAD_MODEL_SPEC', `no model is assigned to the ${request.role} role`);
       if (!route.parsed.ok) return failure<T>('BAD_MODEL_SPEC', route.parsed.message);
       const callSignal = createCallSignal(request.signal, request.timeoutMs);
@@ -122,7 +148,10 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
       try {
         return await providerFor(route.parsed.value).generate(call);
       } catch (error) {
-        return failure<T>('PROVIDER_ERROR', `unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
+        return failure<T>(
+          'PROVIDER_ERROR',
+          `unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
+        );
       } finally {
         callSignal.dispose();
       }
@@ -163,9 +192,18 @@ export function createModelRouter(options: LatheModelRouterOptions): LatheModelR
 
 let routers = 0;
 
-function lazyLlamaProvider(spec: string, modelPath: string, pool: () => Promise<LlamaModelPool>, sampling: LlamaSampling, owner: string): Provider {
+function lazyLlamaProvider(
+  spec: string,
+  modelPath: string,
+  pool: () => Promise<LlamaModelPool>,
+  sampling: LlamaSampling,
+  owner: string,
+): Provider {
   let provider: Promise<Provider> | null = null;
-  const load = () => (provider ??= Promise.all([import('./providers/llamaProvider'), pool()]).then(([{ LlamaProvider }, loadedPool]) => new LlamaProvider(spec, modelPath, loadedPool, sampling, owner)));
+  const load = () =>
+    (provider ??= Promise.all([import('./providers/llamaProvider'), pool()]).then(
+      ([{ LlamaProvider }, loadedPool]) => new LlamaProvider(spec, modelPath, loadedPool, sampling, owner),
+    ));
   return {
     async generate<T>(call: ProviderCall<T>): Promise<GenerateResult<T>> {
       return (await load()).generate(call);

@@ -23,10 +23,18 @@ describe('a model pool shared by two runs', () => {
     const shared = createSharedModelPool({ threads: 1 });
     const events: LlmEvent[][] = [[], []];
     const routers = events.map((sink) =>
-      createModelRouter({ roles: { coder: { model: `llama:${modelPath}`, maxTokens: 12, contextSize: 256 } }, threads: 1, llama: { banIncompleteUtf8Tokens: true, seed: 3 }, sharedPool: shared, onEvent: (event) => sink.push(event) }),
+      createModelRouter({
+        roles: { coder: { model: `llama:${modelPath}`, maxTokens: 12, contextSize: 256 } },
+        threads: 1,
+        llama: { banIncompleteUtf8Tokens: true, seed: 3 },
+        sharedPool: shared,
+        onEvent: (event) => sink.push(event),
+      }),
     );
     try {
-      const [first, second] = await Promise.all(routers.map((router) => router.generate({ role: 'coder', purpose: 'code', messages: ask, schema: Answer })));
+      const [first, second] = await Promise.all(
+        routers.map((router) => router.generate({ role: 'coder', purpose: 'code', messages: ask, schema: Answer })),
+      );
       expect(first?.ok || first?.error.code).toBeTruthy();
       expect(second?.ok || second?.error.code).toBeTruthy();
       const pool = await shared.pool();

@@ -14,7 +14,11 @@ export interface SharedModelPool {
 export function createSharedModelPool(options: { threads?: number; idleUnloadMs?: number } = {}): SharedModelPool {
   let pool: Promise<LlamaModelPool> | null = null;
   return {
-    pool: () => (pool ??= import('./llama/modelPool').then(({ LlamaModelPool }) => new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit: () => {} }))),
+    pool: () =>
+      (pool ??= import('./llama/modelPool').then(
+        ({ LlamaModelPool }) =>
+          new LlamaModelPool({ threads: options.threads, idleUnloadMs: options.idleUnloadMs, emit: () => {} }),
+      )),
     async dispose() {
       if (pool) await (await pool).dispose();
     },

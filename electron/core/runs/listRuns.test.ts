@@ -20,6 +20,11 @@ const header: RunStateHeader = {
 describe("a run's list entry", () => {
   it('keeps the run’s own duration after a merge or undo, not the time until it (issue 29: 6.8 s became 3 min 52 s)', () => {
     expect(toSummary(header).durationMs).toBe(6800);
-    expect(toSummary({ ...header, closed: { action: 'undone', at: '2026-11-22T03:41:28.000Z', seq: 41, into: null, commit: 'b0' } })).toMatchObject({ durationMs: 6800, branch: null });
+    expect(
+      toSummary({
+        ...header,
+        closed: { action: 'undone', at: '2026-11-22T03:41:28.000Z', seq: 41, into: null, commit: 'b0' },
+      }),
+    ).toMatchObject({ durationMs: 6800, branch: null });
   });
 });

@@ -7,7 +7,20 @@ import { runsDir } from '../engine/runStore';
 import { isMissing, unreadable } from '../fsErrors';
 
 /** What a run list needs of state.json; read leniently so a run of an older state version still lists. */
-export const RunStateHeaderSchema = RunStateSchema.pick({ run_id: true, goal: true, workflow: true, status: true, branch: true, created_at: true, updated_at: true, elapsed_ms: true, commits: true, closed: true, phase: true, follow_up_of: true });
+export const RunStateHeaderSchema = RunStateSchema.pick({
+  run_id: true,
+  goal: true,
+  workflow: true,
+  status: true,
+  branch: true,
+  created_at: true,
+  updated_at: true,
+  elapsed_ms: true,
+  commits: true,
+  closed: true,
+  phase: true,
+  follow_up_of: true,
+});
 export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
 
 /**
@@ -16,7 +29,10 @@ export type RunStateHeader = z.infer<typeof RunStateHeaderSchema>;
  * (`unreadable: 'skip'`), but is FILE_UNREADABLE for a caller that picks a run from the list: the
  * newest run must not be passed over for an older one because it could not be read.
  */
-export async function listRuns(repoRoot: string, options: { unreadable?: 'skip' | 'throw' } = {}): Promise<RunSummary[]> {
+export async function listRuns(
+  repoRoot: string,
+  options: { unreadable?: 'skip' | 'throw' } = {},
+): Promise<RunSummary[]> {
   let entries: fs.Dirent[];
   try {
     entries = await fs.promises.readdir(runsDir(repoRoot), { withFileTypes: true });

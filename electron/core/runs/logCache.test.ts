@@ -7,7 +7,8 @@ import { RunLogCache } from './logCache';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
-const line = (seq: number) => `${JSON.stringify({ ts: 't', seq, run_id: 'r', role: 'engine', type: 'x', data: { seq } })}\n`;
+const line = (seq: number) =>
+  `${JSON.stringify({ ts: 't', seq, run_id: 'r', role: 'engine', type: 'x', data: { seq } })}\n`;
 
 describe('RunLogCache', () => {
   it('parses only what was appended since the last read, and ignores a line still being written', () => {
@@ -43,9 +44,13 @@ describe('RunLogCache', () => {
     const file = path.join(dir, 'log.jsonl');
     const cache = new RunLogCache();
     fs.writeFileSync(file, line(1) + '{"seq": "two"}\n' + line(3));
-    expect(() => cache.read(file)).toThrow(expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 2 of') }));
+    expect(() => cache.read(file)).toThrow(
+      expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 2 of') }),
+    );
     fs.writeFileSync(file, 'not json\n');
-    expect(() => cache.read(file)).toThrow(expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 1 of') }));
+    expect(() => cache.read(file)).toThrow(
+      expect.objectContaining({ code: 'RUN_LOG_INVALID', message: expect.stringContaining('line 1 of') }),
+    );
     fs.writeFileSync(file, line(1) + '\n' + line(2));
     expect(cache.read(file).map((event) => event.seq)).toEqual([1, 2]);
     fs.appendFileSync(file, '{}\n');

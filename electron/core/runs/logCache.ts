@@ -23,7 +23,12 @@ function parseLine(file: string, line: string, lineNumber: number): RunLogEvent 
     json = undefined;
   }
   const parsed = RunLogEventSchema.safeParse(json);
-  if (!parsed.success) throw new LatheError('RUN_LOG_INVALID', `line ${lineNumber} of ${file} is not a run log event; the file was changed outside Lathe`, { file, line: lineNumber });
+  if (!parsed.success)
+    throw new LatheError(
+      'RUN_LOG_INVALID',
+      `line ${lineNumber} of ${file} is not a run log event; the file was changed outside Lathe`,
+      { file, line: lineNumber },
+    );
   return parsed.data;
 }
 
@@ -60,7 +65,11 @@ export class RunLogCache {
         lines.forEach((line, index) => {
           if (line.trim()) events.push(parseLine(file, line, linesBefore + index + 1));
         });
-        cached = { events, offset: cached.offset + Buffer.byteLength(text.slice(0, complete)), lines: cached.lines + lines.length };
+        cached = {
+          events,
+          offset: cached.offset + Buffer.byteLength(text.slice(0, complete)),
+          lines: cached.lines + lines.length,
+        };
       } finally {
         fs.closeSync(handle);
       }

@@ -78,7 +78,13 @@ function artifactDirsOf(repoRoot: string, state: RunState, artifactRoot: string)
   return [...found].sort();
 }
 
-async function planOne(deps: PruneDeps, repoRoot: string, artifactRoot: string, runId: string, status: PruneStatus): Promise<PruneItem | PruneKept> {
+async function planOne(
+  deps: PruneDeps,
+  repoRoot: string,
+  artifactRoot: string,
+  runId: string,
+  status: PruneStatus,
+): Promise<PruneItem | PruneKept> {
   const state = RunStore.readState(repoRoot, runId);
   const runFolder = runDir(repoRoot, runId);
   if (!fs.lstatSync(runFolder).isDirectory()) return { runId, status, reason: `${runFolder} is not a folder` };
@@ -86,8 +92,18 @@ async function planOne(deps: PruneDeps, repoRoot: string, artifactRoot: string, 
   let worktree: string | null = null;
   if (state.workspace) {
     const footprint = await deps.git.runFootprint(state.workspace);
-    if (footprint.checkedOutIn !== null) return { runId, status, reason: `its branch ${state.workspace.branch} is checked out in ${footprint.checkedOutIn}` };
-    if (footprint.branch !== null && !isOwnBranch(footprint.branch, runId)) return { runId, status, reason: `its branch ${footprint.branch} is not one of Lathe's (${LATHE_BRANCHES}*) for this run; delete it by hand if you no longer need it` };
+    if (footprint.checkedOutIn !== null)
+      return {
+        runId,
+        status,
+        reason: `its branch ${state.workspace.branch} is checked out in ${footprint.checkedOutIn}`,
+      };
+    if (footprint.branch !== null && !isOwnBranch(footprint.branch, runId))
+      return {
+        runId,
+        status,
+        reason: `its branch ${footprint.branch} is not one of Lathe's (${LATHE_BRANCHES}*) for this run; delete it by hand if you no longer need it`,
+      };
     branch = footprint.branch;
     worktree = footprint.worktree;
   }
@@ -98,7 +114,12 @@ async function planOne(deps: PruneDeps, repoRoot: string, artifactRoot: string, 
 }
 
 /** What `lathe prune` would remove for these filters, and what it keeps although they match. Reads only. */
-export async function planPrune(deps: PruneDeps, repoRoot: string, artifactRoot: string, filter: PruneFilter): Promise<PrunePlan> {
+export async function planPrune(
+  deps: PruneDeps,
+  repoRoot: string,
+  artifactRoot: string,
+  filter: PruneFilter,
+): Promise<PrunePlan> {
   const plan: PrunePlan = { remove: [], kept: [] };
   for (const run of await listRuns(repoRoot)) {
     if (!matchesPrune(run, filter)) continue;

@@ -24,9 +24,15 @@ export function pruneStatusOf(run: Pick<RunSummary, 'status' | 'closed'>): Prune
   return run.closed?.action ?? run.status;
 }
 
-export function matchesPrune(run: Pick<RunSummary, 'status' | 'closed' | 'resumable' | 'updatedAt'>, filter: PruneFilter): boolean {
+export function matchesPrune(
+  run: Pick<RunSummary, 'status' | 'closed' | 'resumable' | 'updatedAt'>,
+  filter: PruneFilter,
+): boolean {
   const status = pruneStatusOf(run);
-  const named = filter.statuses === null ? DEFAULT_PRUNE_STATUSES.includes(status) && !run.resumable : filter.statuses.includes(status);
+  const named =
+    filter.statuses === null
+      ? DEFAULT_PRUNE_STATUSES.includes(status) && !run.resumable
+      : filter.statuses.includes(status);
   if (!named) return false;
   if (filter.olderThanMs === null) return true;
   const changed = Date.parse(run.updatedAt);

@@ -33,7 +33,6 @@ interface ActiveRun {
   streams: Record<string, string>;
 }
 
-
 export interface RunManagerOptions {
   events: EventBus;
   appRoot: string;
@@ -70,17 +69,38 @@ export class RunManager {
     const settings = this.options.settings?.read();
     const config = resolveRunConfig(
       { defaultsFile: path.join(this.options.appRoot, 'resources', 'defaults.yaml'), repoRoot },
-      { workflow: request.workflow, model: request.model, roleModels: request.roleModels, gates: request.gates, timeLimitMs: request.timeLimitMs, testCommand: request.testCommand, allowDirty: request.allowDirty, shellAllowlist: settings?.shellAllowlist },
+      {
+        workflow: request.workflow,
+        model: request.model,
+        roleModels: request.roleModels,
+        gates: request.gates,
+        timeLimitMs: request.timeLimitMs,
+        testCommand: request.testCommand,
+        allowDirty: request.allowDirty,
+        shellAllowlist: settings?.shellAllowlist,
+      },
     );
     // beginRun's preflight refuses a blank goal, a role without a usable model or no test command (PREFLIGHT_FAILED).
     const run = this.session(repoRoot);
-    const handle = await beginRun(this.env(run), { repoRoot, goal: request.goal, config, ...(request.followUpOf === undefined ? {} : { followUpOf: request.followUpOf }) });
+    const handle = await beginRun(this.env(run), {
+      repoRoot,
+      goal: request.goal,
+      config,
+      ...(request.followUpOf === undefined ? {} : { followUpOf: request.followUpOf }),
+    });
     return this.track(run, handle);
   }
 
-  async resume(repo: string, runId: string, timeLimitMs?: number | null, preDecided: ActiveRun['preDecided'] = null, goal?: string): Promise<{ runId: string }> {
+  async resume(
+    repo: string,
+    runId: string,
+    timeLimitMs?: number | null,
+    preDecided: ActiveRun['preDecided'] = null,
+    goal?: string,
+  ): Promise<{ runId: string }> {
     const repoRoot = await resolveRepoRoot(repo);
-    if (this.active.has(key(repoRoot, runId))) throw new LatheError('RUN_ACTIVE', `run ${runId} is already running`, { run_id: runId });
+    if (this.active.has(key(repoRoot, runId)))
+      throw new LatheError('RUN_ACTIVE', `run ${runId} is already running`, { run_id: runId });
     const run = this.session(repoRoot);
     run.preDecided = preDecided;
     const handle = await beginResume(this.env(run), { repoRoot, runId, timeLimitMs, goal });
@@ -109,7 +129,12 @@ export class RunManager {
     return { status: state.status };
   }
 
-  async decideGate(repo: string, runId: string, gateId: string, decision: GateDecision): Promise<{ accepted: boolean; resumed: boolean }> {
+  async decideGate(
+    repo: string,
+    runId: string,
+    gateId: string,
+    decision: GateDecision,
+  ): Promise<{ accepted: boolean; resumed: boolean }> {
     const repoRoot = await resolveRepoRoot(repo);
     const run = this.active.get(key(repoRoot, runId));
     // Edits are checked before the decision goes anywhere: a refused one is the caller's error, and the gate stays pending.
@@ -141,7 +166,16 @@ export class RunManager {
     const run = this.active.get(key(repoRoot, runId));
     // The projection as of the log's end, sent with the page that reaches it.
     const view = more ? null : this.views.viewOf(file, log);
-    return { state, events, lastSeq: events.at(-1)?.seq ?? afterSeq, more, active: Boolean(run), streams: { ...run?.streams }, view, figures: view ? runFigures(view, state, eventsAfter(log, state.log_seq)) : null };
+    return {
+      state,
+      events,
+      lastSeq: events.at(-1)?.seq ?? afterSeq,
+      more,
+      active: Boolean(run),
+      streams: { ...run?.streams },
+      view,
+      figures: view ? runFigures(view, state, eventsAfter(log, state.log_seq)) : null,
+    };
   }
 
   /** How many runs this process is driving now. */
@@ -166,7 +200,15 @@ export class RunManager {
   }
 
   private session(repoRoot: string): ActiveRun {
-    return { repoRoot, runId: null, controller: new AbortController(), pauser: new AbortController(), waiting: null, preDecided: null, streams: {} };
+    return {
+      repoRoot,
+      runId: null,
+      controller: new AbortController(),
+      pauser: new AbortController(),
+      waiting: null,
+      preDecided: null,
+      streams: {},
+    };
   }
 
   private env(run: ActiveRun) {
@@ -187,7 +229,8 @@ export class RunManager {
           events.emit('run/event', event);
         },
         onTransient: (event) => {
-          if (event.type === 'token') run.streams[event.role] = ((run.streams[event.role] ?? '') + event.text).slice(-MAX_STREAM_TAIL_CHARS);
+          if (event.type === 'token')
+            run.streams[event.role] = ((run.streams[event.role] ?? '') + event.text).slice(-MAX_STREAM_TAIL_CHARS);
           if (run.runId) events.emit('run/transient', { run_id: run.runId, event });
         },
         decideGate: (gate: PendingGate) => this.waitForDecision(run, gate),
@@ -201,10 +244,20 @@ export class RunManager {
       run.preDecided = null;
       return Promise.resolve(decision);
     }
-    if (run.runId) this.options.events.emit('run/status', { run_id: run.runId, repo: run.repoRoot, status: 'waiting_for_gate', active: true });
+    if (run.runId)
+      this.options.events.emit('run/status', {
+        run_id: run.runId,
+        repo: run.repoRoot,
+        status: 'waiting_for_gate',
+        active: true,
+      });
     return new Promise((resolve, reject) => {
       run.waiting = { gateId: gate.gate_id, resolve };
-      run.controller.signal.addEventListener('abort', () => reject(new LatheError('ABORTED', 'stopped while waiting at a gate')), { once: true });
+      run.controller.signal.addEventListener(
+        'abort',
+        () => reject(new LatheError('ABORTED', 'stopped while waiting at a gate')),
+        { once: true },
+      );
     });
   }
 
@@ -213,11 +266,30 @@ export class RunManager {
     run.done = handle.done;
     const runKey = key(run.repoRoot, handle.runId);
     this.active.set(runKey, run);
-    this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: 'running', active: true });
+    this.options.events.emit('run/status', {
+      run_id: handle.runId,
+      repo: run.repoRoot,
+      status: 'running',
+      active: true,
+    });
     handle.done
-      .then((state) => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: state.status, active: false }))
+      .then((state) =>
+        this.options.events.emit('run/status', {
+          run_id: handle.runId,
+          repo: run.repoRoot,
+          status: state.status,
+          active: false,
+        }),
+      )
       // A session ended by an error may still have saved where it stopped (a full disk: aborted, resumable).
-      .catch(() => this.options.events.emit('run/status', { run_id: handle.runId, repo: run.repoRoot, status: savedStatus(run.repoRoot, handle.runId) ?? 'failed', active: false }))
+      .catch(() =>
+        this.options.events.emit('run/status', {
+          run_id: handle.runId,
+          repo: run.repoRoot,
+          status: savedStatus(run.repoRoot, handle.runId) ?? 'failed',
+          active: false,
+        }),
+      )
       .finally(() => this.active.delete(runKey));
     return { runId: handle.runId };
   }

@@ -24,14 +24,16 @@ export class RunOperations {
   private async workspaceOf(repo: string, runId: string): Promise<{ repoRoot: string; workspace: RunWorkspace }> {
     const repoRoot = await resolveRepoRoot(repo);
     const state = RunStore.readState(repoRoot, runId);
-    if (!state.workspace) throw new LatheError('NO_WORKSPACE', `run ${runId} never created a branch`, { run_id: runId });
+    if (!state.workspace)
+      throw new LatheError('NO_WORKSPACE', `run ${runId} never created a branch`, { run_id: runId });
     return { repoRoot, workspace: state.workspace };
   }
 
   /** A run no session holds: only then may the user's undo or merge be appended to its log. */
   private async idle(repo: string, runId: string): Promise<string> {
     const repoRoot = await resolveRepoRoot(repo);
-    if (this.isActive(repoRoot, runId)) throw new LatheError('RUN_ACTIVE', `run ${runId} is still running; stop it first`, { run_id: runId });
+    if (this.isActive(repoRoot, runId))
+      throw new LatheError('RUN_ACTIVE', `run ${runId} is still running; stop it first`, { run_id: runId });
     return repoRoot;
   }
 
@@ -68,9 +70,15 @@ export class RunOperations {
   async report(repo: string, runId: string) {
     const repoRoot = await resolveRepoRoot(repo);
     const dir = runDir(repoRoot, runId);
-    if (!fs.existsSync(path.join(dir, 'state.json'))) throw new LatheError('RUN_NOT_FOUND', `no run ${runId}`, { run_id: runId });
-    const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : null);
-    return { report: read('report.md'), prDescription: read('pr-description.md'), stuckReport: read('stuck-report.md') };
+    if (!fs.existsSync(path.join(dir, 'state.json')))
+      throw new LatheError('RUN_NOT_FOUND', `no run ${runId}`, { run_id: runId });
+    const read = (name: string) =>
+      fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : null;
+    return {
+      report: read('report.md'),
+      prDescription: read('pr-description.md'),
+      stuckReport: read('stuck-report.md'),
+    };
   }
 
   /** The full output of one Verifier run of this run; only folders the run's own log names, inside the artifact root. */
@@ -83,7 +91,8 @@ export class RunOperations {
       throw new LatheError('NOT_FOUND', `no Verifier run ${verifyRunId} in run ${runId}`, { run_id: runId });
     }
     const file = path.join(artifactDir, 'logs', 'test.log');
-    if (!fs.existsSync(file)) throw new LatheError('NOT_FOUND', `the Verifier log of ${verifyRunId} was pruned`, { run_id: runId });
+    if (!fs.existsSync(file))
+      throw new LatheError('NOT_FOUND', `the Verifier log of ${verifyRunId} was pruned`, { run_id: runId });
     const size = fs.statSync(file).size;
     const handle = fs.openSync(file, 'r');
     try {

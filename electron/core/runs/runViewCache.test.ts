@@ -6,7 +6,12 @@ import { RunLogCache } from './logCache';
 import { RunViewCache } from './runViewCache';
 
 // A recorded supervised run (the renderer's reducer tests read the same log).
-const log = new RunLogCache().read(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../renderer/src/runView/fixtures/supervised.log.jsonl'));
+const log = new RunLogCache().read(
+  path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../../../renderer/src/runView/fixtures/supervised.log.jsonl',
+  ),
+);
 
 describe('the core keeps one run-view projection per run log', () => {
   it('moves the projection forward by the appended events and ends where a full replay ends', () => {

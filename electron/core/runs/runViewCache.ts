@@ -32,7 +32,8 @@ export class RunViewCache {
     if (known.events === events) return known.view;
     const before = known.events.length;
     // A log rewritten under us (shorter, or not the same first lines) is reduced again from the start.
-    if (events.length < before || (before > 0 && events[before - 1]?.seq !== known.events[before - 1]?.seq)) return buildRunView(events);
+    if (events.length < before || (before > 0 && events[before - 1]?.seq !== known.events[before - 1]?.seq))
+      return buildRunView(events);
     const next = reduceRunEventBatch(known.view, events.slice(before));
     return next.needsRebuild ? buildRunView(events) : next;
   }

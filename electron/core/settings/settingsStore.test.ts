@@ -12,13 +12,17 @@ afterEach(() => {
   dir = null;
 });
 
-const setAside = (dataDir: string) => fs.readdirSync(dataDir).filter((name) => name.startsWith('settings.json.invalid-'));
+const setAside = (dataDir: string) =>
+  fs.readdirSync(dataDir).filter((name) => name.startsWith('settings.json.invalid-'));
 
 describe('the settings store: missing is defaults, corrupted is set aside, unreadable is an error', () => {
   it('reads defaults when there is no file, and sets a corrupted one aside', () => {
     dir = makeTempDir();
     const store = new SettingsStore(dir);
-    expect(store.read()).toMatchObject({ theme: 'system', shellAllowlist: ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'] });
+    expect(store.read()).toMatchObject({
+      theme: 'system',
+      shellAllowlist: ['pytest', 'npm test', 'git', 'pip', 'npm', 'make'],
+    });
     expect(fs.readdirSync(dir)).toEqual([]);
     fs.writeFileSync(path.join(dir, 'settings.json'), '{ not json');
     expect(store.read()).toMatchObject({ theme: 'system' });
@@ -33,10 +37,16 @@ describe('the settings store: missing is defaults, corrupted is set aside, unrea
     fs.writeFileSync(file, JSON.stringify({ threads: 'many' }));
     expect(store.read()).toMatchObject({ threads: null });
     const [kept] = setAside(dir);
-    expect(store.setAside).toEqual({ file, movedTo: path.join(dir, kept ?? ''), reason: expect.stringMatching(/^threads: /) });
+    expect(store.setAside).toEqual({
+      file,
+      movedTo: path.join(dir, kept ?? ''),
+      reason: expect.stringMatching(/^threads: /),
+    });
     expect(fs.readFileSync(path.join(dir, kept ?? ''), 'utf8')).toBe('{"threads":"many"}');
     expect(store.readWithNotice()).toMatchObject({ threads: null, setAside: { movedTo: path.join(dir, kept ?? '') } });
-    expect(setAsideNotice(store.setAside ?? { file, movedTo: null, reason: '' })).toBe(`${file} is not valid settings (${store.setAside?.reason}); it was set aside as ${path.join(dir, kept ?? '')} and the default settings are in use`);
+    expect(setAsideNotice(store.setAside ?? { file, movedTo: null, reason: '' })).toBe(
+      `${file} is not valid settings (${store.setAside?.reason}); it was set aside as ${path.join(dir, kept ?? '')} and the default settings are in use`,
+    );
     store.update({ theme: 'dark' });
     expect(store.setAside).toBeNull();
     expect(store.readWithNotice()).toMatchObject({ theme: 'dark', setAside: null });
@@ -71,7 +81,8 @@ describe('the settings store: missing is defaults, corrupted is set aside, unrea
     fs.writeFileSync(file, mine);
     const readFileSync = fs.readFileSync;
     vi.spyOn(fs, 'readFileSync').mockImplementation(((target: fs.PathOrFileDescriptor, options?: unknown) => {
-      if (target === file) throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
+      if (target === file)
+        throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES' });
       return readFileSync(target, options as BufferEncoding);
     }) as typeof fs.readFileSync);
     const store = new SettingsStore(dir);

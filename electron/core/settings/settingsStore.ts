@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SettingsSchema, type Settings, type SettingsPatch, type SettingsRead, type SettingsSetAside } from '../../../shared/schemas/settings';
+import {
+  SettingsSchema,
+  type Settings,
+  type SettingsPatch,
+  type SettingsRead,
+  type SettingsSetAside,
+} from '../../../shared/schemas/settings';
 import { writeFileAtomic } from '../basics/atomicWrite';
 import { isMissing, unreadable } from '../fsErrors';
 
@@ -59,7 +65,10 @@ export class SettingsStore {
 
   addRecentRepo(repoPath: string, name: string, now = new Date()): Settings {
     const current = this.read();
-    const recentRepos = [{ path: repoPath, name, openedAt: now.toISOString() }, ...current.recentRepos.filter((repo) => repo.path !== repoPath)].slice(0, MAX_RECENT);
+    const recentRepos = [
+      { path: repoPath, name, openedAt: now.toISOString() },
+      ...current.recentRepos.filter((repo) => repo.path !== repoPath),
+    ].slice(0, MAX_RECENT);
     const next = { ...current, recentRepos };
     this.write(next);
     return next;

@@ -24,30 +24,67 @@ describe('planInstall: the install the lockfile asks for, install scripts never 
     ['npm-shrinkwrap.json', {}, ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund']],
     ['pnpm-lock.yaml', {}, ['pnpm', 'install', '--frozen-lockfile', '--ignore-scripts']],
     ['yarn.lock', {}, ['yarn', 'install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive']],
-    ['yarn.lock', { '.yarnrc.yml': 'nodeLinker: node-modules\n' }, ['yarn', 'install', '--immutable', '--mode=skip-build']],
+    [
+      'yarn.lock',
+      { '.yarnrc.yml': 'nodeLinker: node-modules\n' },
+      ['yarn', 'install', '--immutable', '--mode=skip-build'],
+    ],
   ])('%s %j', (lockfile, extra, argv) => {
-    const plan = planInstall(project({ 'package.json': WITH_DEPS, [lockfile]: lockfile === 'yarn.lock' ? '# yarn lockfile v1\n' : '{}', ...extra }), ALL);
+    const plan = planInstall(
+      project({
+        'package.json': WITH_DEPS,
+        [lockfile]: lockfile === 'yarn.lock' ? '# yarn lockfile v1\n' : '{}',
+        ...extra,
+      }),
+      ALL,
+    );
     expect(plan).toMatchObject({ argv, lockfile, fallback: null, reason: `${lockfile}: ${argv.join(' ')}` });
   });
 
   it("tells yarn berry by its lockfile's __metadata, and lets packageManager pick among several lockfiles", () => {
-    expect(planInstall(project({ 'package.json': WITH_DEPS, 'yarn.lock': '__metadata:\n  version: 6\n' }), ALL).argv).toContain('--immutable');
+    expect(
+      planInstall(project({ 'package.json': WITH_DEPS, 'yarn.lock': '__metadata:\n  version: 6\n' }), ALL).argv,
+    ).toContain('--immutable');
     const both = { 'package-lock.json': '{}', 'pnpm-lock.yaml': '' };
     expect(planInstall(project({ 'package.json': WITH_DEPS, ...both }), ALL).manager).toBe('npm');
-    expect(planInstall(project({ 'package.json': JSON.stringify({ packageManager: 'pnpm@9.1.0', dependencies: { a: '1' } }), ...both }), ALL).manager).toBe('pnpm');
+    expect(
+      planInstall(
+        project({
+          'package.json': JSON.stringify({ packageManager: 'pnpm@9.1.0', dependencies: { a: '1' } }),
+          ...both,
+        }),
+        ALL,
+      ).manager,
+    ).toBe('pnpm');
   });
 
   it('falls back to npm install, saying so, when the package manager the lockfile names is missing', () => {
     const plan = planInstall(project({ 'package.json': WITH_DEPS, 'pnpm-lock.yaml': '' }), tools('npm'));
     expect(plan.argv).toEqual(['npm', 'install', '--ignore-scripts', '--no-audit', '--no-fund']);
-    expect(plan.fallback).toBe('pnpm-lock.yaml asks for pnpm, which is not installed (not on PATH): installing with `npm install` instead, which does not follow pnpm-lock.yaml (install pnpm for the locked versions)');
+    expect(plan.fallback).toBe(
+      'pnpm-lock.yaml asks for pnpm, which is not installed (not on PATH): installing with `npm install` instead, which does not follow pnpm-lock.yaml (install pnpm for the locked versions)',
+    );
     const none = planInstall(project({ 'package.json': WITH_DEPS, 'yarn.lock': '' }), tools());
-    expect(none).toMatchObject({ argv: null, manager: 'yarn', reason: 'yarn.lock asks for yarn, which is not installed (not on PATH), nor is npm: nothing can install the dependencies' });
+    expect(none).toMatchObject({
+      argv: null,
+      manager: 'yarn',
+      reason:
+        'yarn.lock asks for yarn, which is not installed (not on PATH), nor is npm: nothing can install the dependencies',
+    });
   });
 
   it('installs nothing for a package without dependencies or a Python project, and says why', () => {
-    expect(planInstall(project({ 'package.json': '{"name":"p"}' }), ALL)).toMatchObject({ argv: null, manager: null, reason: 'package.json declares no dependencies: nothing to install' });
-    expect(planInstall(project({ 'pyproject.toml': '' }), ALL).reason).toBe("a Python project (pyproject.toml): nothing to install; its tests run from the repository's top folder");
-    expect(planInstall(project({ 'package.json': WITH_DEPS }), ALL)).toMatchObject({ argv: ['npm', 'install', '--ignore-scripts', '--no-audit', '--no-fund'], lockfile: null });
+    expect(planInstall(project({ 'package.json': '{"name":"p"}' }), ALL)).toMatchObject({
+      argv: null,
+      manager: null,
+      reason: 'package.json declares no dependencies: nothing to install',
+    });
+    expect(planInstall(project({ 'pyproject.toml': '' }), ALL).reason).toBe(
+      "a Python project (pyproject.toml): nothing to install; its tests run from the repository's top folder",
+    );
+    expect(planInstall(project({ 'package.json': WITH_DEPS }), ALL)).toMatchObject({
+      argv: ['npm', 'install', '--ignore-scripts', '--no-audit', '--no-fund'],
+      lockfile: null,
+    });
   });
 });

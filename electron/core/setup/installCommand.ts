@@ -6,7 +6,8 @@ import { isMissing } from '../fsErrors';
 /** `workspace.setup: auto` (and a corpus task's `setup_command: auto`): install the way the repository's lockfile says. */
 export const AUTO_SETUP = 'auto';
 
-export const isAutoSetup = (argv: readonly string[] | null | undefined): boolean => argv?.length === 1 && argv[0] === AUTO_SETUP;
+export const isAutoSetup = (argv: readonly string[] | null | undefined): boolean =>
+  argv?.length === 1 && argv[0] === AUTO_SETUP;
 
 export interface InstallPlan {
   /** The install to run; null when there is nothing to install or nothing to install it with. */
@@ -29,7 +30,9 @@ interface Tools {
   has(program: string): boolean;
 }
 
-const pathTools = (env: NodeJS.ProcessEnv): Tools => ({ has: (program) => findExecutableSync(program, process.cwd(), env.PATH ?? '') !== null });
+const pathTools = (env: NodeJS.ProcessEnv): Tools => ({
+  has: (program) => findExecutableSync(program, process.cwd(), env.PATH ?? '') !== null,
+});
 
 /**
  * The install a JavaScript repository asks for by its lockfile: `npm ci` for package-lock.json or
@@ -42,21 +45,61 @@ const pathTools = (env: NodeJS.ProcessEnv): Tools => ({ has: (program) => findEx
 export function planInstall(dir: string, tools: Tools = pathTools(process.env)): InstallPlan {
   const manifest = readManifest(dir);
   if (!manifest) {
-    const python = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'].find((name) => fs.existsSync(path.join(dir, name)));
-    const reason = python ? `a Python project (${python}): nothing to install; its tests run from the repository's top folder` : 'no package.json: nothing to install';
+    const python = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'].find((name) =>
+      fs.existsSync(path.join(dir, name)),
+    );
+    const reason = python
+      ? `a Python project (${python}): nothing to install; its tests run from the repository's top folder`
+      : 'no package.json: nothing to install';
     return { argv: null, manager: null, lockfile: null, reason, fallback: null };
   }
-  const declared = Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length + Object.keys(manifest.optionalDependencies ?? {}).length;
-  if (declared === 0) return { argv: null, manager: null, lockfile: null, reason: 'package.json declares no dependencies: nothing to install', fallback: null };
+  const declared =
+    Object.keys(manifest.dependencies ?? {}).length +
+    Object.keys(manifest.devDependencies ?? {}).length +
+    Object.keys(manifest.optionalDependencies ?? {}).length;
+  if (declared === 0)
+    return {
+      argv: null,
+      manager: null,
+      lockfile: null,
+      reason: 'package.json declares no dependencies: nothing to install',
+      fallback: null,
+    };
   const lockfile = pickLockfile(dir, manifest.packageManager);
   const wanted = lockfile ? lockfile.manager : 'npm';
   if (!tools.has(wanted)) {
-    if (wanted === 'npm' || !tools.has('npm')) return { argv: null, manager: wanted, lockfile: lockfile?.file ?? null, reason: `${lockfile ? `${lockfile.file} asks for ${wanted}, which` : `${wanted}`} is not installed (not on PATH), nor is npm: nothing can install the dependencies`, fallback: null };
+    if (wanted === 'npm' || !tools.has('npm'))
+      return {
+        argv: null,
+        manager: wanted,
+        lockfile: lockfile?.file ?? null,
+        reason: `${lockfile ? `${lockfile.file} asks for ${wanted}, which` : `${wanted}`} is not installed (not on PATH), nor is npm: nothing can install the dependencies`,
+        fallback: null,
+      };
     const fallback = `${lockfile?.file ?? 'the repository'} asks for ${wanted}, which is not installed (not on PATH): installing with \`npm install\` instead, which does not follow ${lockfile?.file ?? 'its lockfile'} (install ${wanted} for the locked versions)`;
-    return { argv: ['npm', 'install', ...NPM_FLAGS], manager: 'npm', lockfile: lockfile?.file ?? null, reason: fallback, fallback };
+    return {
+      argv: ['npm', 'install', ...NPM_FLAGS],
+      manager: 'npm',
+      lockfile: lockfile?.file ?? null,
+      reason: fallback,
+      fallback,
+    };
   }
-  if (!lockfile) return { argv: ['npm', 'install', ...NPM_FLAGS], manager: 'npm', lockfile: null, reason: 'package.json and no lockfile: npm install', fallback: null };
-  return { argv: lockfile.argv, manager: lockfile.manager, lockfile: lockfile.file, reason: `${lockfile.file}: ${lockfile.argv.join(' ')}`, fallback: null };
+  if (!lockfile)
+    return {
+      argv: ['npm', 'install', ...NPM_FLAGS],
+      manager: 'npm',
+      lockfile: null,
+      reason: 'package.json and no lockfile: npm install',
+      fallback: null,
+    };
+  return {
+    argv: lockfile.argv,
+    manager: lockfile.manager,
+    lockfile: lockfile.file,
+    reason: `${lockfile.file}: ${lockfile.argv.join(' ')}`,
+    fallback: null,
+  };
 }
 
 interface Manifest {
@@ -85,12 +128,26 @@ interface Lockfile {
 function lockfiles(dir: string): Lockfile[] {
   const present = (file: string) => fs.existsSync(path.join(dir, file));
   const found: Lockfile[] = [];
-  for (const file of ['npm-shrinkwrap.json', 'package-lock.json']) if (present(file)) found.push({ file, manager: 'npm', argv: ['npm', 'ci', ...NPM_FLAGS] });
-  if (present('pnpm-lock.yaml')) found.push({ file: 'pnpm-lock.yaml', manager: 'pnpm', argv: ['pnpm', 'install', '--frozen-lockfile', '--ignore-scripts'] });
+  for (const file of ['npm-shrinkwrap.json', 'package-lock.json'])
+    if (present(file)) found.push({ file, manager: 'npm', argv: ['npm', 'ci', ...NPM_FLAGS] });
+  if (present('pnpm-lock.yaml'))
+    found.push({
+      file: 'pnpm-lock.yaml',
+      manager: 'pnpm',
+      argv: ['pnpm', 'install', '--frozen-lockfile', '--ignore-scripts'],
+    });
   if (present('yarn.lock')) {
     // Yarn 2+ (berry) writes `__metadata` into its lockfile and keeps its settings in .yarnrc.yml; `--mode=skip-build` is its --ignore-scripts.
-    const berry = present('.yarnrc.yml') || /^__metadata:/m.test(fs.readFileSync(path.join(dir, 'yarn.lock'), 'utf8').slice(0, 4096));
-    found.push({ file: 'yarn.lock', manager: 'yarn', argv: berry ? ['yarn', 'install', '--immutable', '--mode=skip-build'] : ['yarn', 'install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive'] });
+    const berry =
+      present('.yarnrc.yml') ||
+      /^__metadata:/m.test(fs.readFileSync(path.join(dir, 'yarn.lock'), 'utf8').slice(0, 4096));
+    found.push({
+      file: 'yarn.lock',
+      manager: 'yarn',
+      argv: berry
+        ? ['yarn', 'install', '--immutable', '--mode=skip-build']
+        : ['yarn', 'install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive'],
+    });
   }
   return found;
 }

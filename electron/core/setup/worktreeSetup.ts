@@ -19,11 +19,29 @@ async function markerFile(workDir: string): Promise<string> {
   return path.join((await resolveGitDirs(workDir)).gitDir, MARKER);
 }
 
-function notRun(request: WorkspaceSetupRequest, status: 'skipped' | 'failed', reason: string, note: string | null = null): WorkspaceSetupResult {
-  return { status, reason, argv: request.argv, cwd: request.workspace.workDir, exitCode: null, timedOut: false, durationMs: 0, output: status === 'failed' ? reason : '', logFile: null, restored: [], note };
+function notRun(
+  request: WorkspaceSetupRequest,
+  status: 'skipped' | 'failed',
+  reason: string,
+  note: string | null = null,
+): WorkspaceSetupResult {
+  return {
+    status,
+    reason,
+    argv: request.argv,
+    cwd: request.workspace.workDir,
+    exitCode: null,
+    timedOut: false,
+    durationMs: 0,
+    output: status === 'failed' ? reason : '',
+    logFile: null,
+    restored: [],
+    note,
+  };
 }
 
-const skipped = (request: WorkspaceSetupRequest, reason: string, note: string | null = null) => notRun(request, 'skipped', reason, note);
+const skipped = (request: WorkspaceSetupRequest, reason: string, note: string | null = null) =>
+  notRun(request, 'skipped', reason, note);
 
 /**
  * `auto`: the install the repository's lockfile asks for, unless its dependencies are already there
@@ -35,7 +53,12 @@ function resolveAuto(request: WorkspaceSetupRequest): SetupRun | WorkspaceSetupR
   const { workDir } = request.workspace;
   const plan = planInstall(workDir);
   if (!plan.argv) return plan.manager ? notRun(request, 'failed', plan.reason) : skipped(request, plan.reason);
-  if (fs.existsSync(path.join(workDir, 'node_modules'))) return skipped(request, 'node_modules is already there (linked from your checkout): nothing to install', plan.reason);
+  if (fs.existsSync(path.join(workDir, 'node_modules')))
+    return skipped(
+      request,
+      'node_modules is already there (linked from your checkout): nothing to install',
+      plan.reason,
+    );
   return { ...request, argv: plan.argv, autoNote: plan.reason };
 }
 
@@ -46,7 +69,8 @@ function resolveAuto(request: WorkspaceSetupRequest): SetupRun | WorkspaceSetupR
  */
 export async function runWorkspaceSetup(asked: WorkspaceSetupRequest): Promise<WorkspaceSetupResult> {
   const { workspace } = asked;
-  if (workspace.mode !== 'worktree') return skipped(asked, "an in-place run works in the user's own checkout, which is already set up");
+  if (workspace.mode !== 'worktree')
+    return skipped(asked, "an in-place run works in the user's own checkout, which is already set up");
   const marker = await markerFile(workspace.workDir);
   if (fs.existsSync(marker)) return skipped(asked, 'already run in this worktree');
   const resolved: SetupRun | WorkspaceSetupResult = isAutoSetup(asked.argv) ? resolveAuto(asked) : asked;
@@ -54,7 +78,13 @@ export async function runWorkspaceSetup(asked: WorkspaceSetupRequest): Promise<W
   const request: SetupRun = resolved;
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  Object.assign(env, { GIT_TERMINAL_PROMPT: '0', CI: 'true', NO_COLOR: '1', LATHE_RUN_ID: workspace.runId, LATHE_CHECKOUT: workspace.repoRoot });
+  Object.assign(env, {
+    GIT_TERMINAL_PROMPT: '0',
+    CI: 'true',
+    NO_COLOR: '1',
+    LATHE_RUN_ID: workspace.runId,
+    LATHE_CHECKOUT: workspace.repoRoot,
+  });
   const executable = await findExecutable(request.argv[0] ?? '', workspace.workDir, env.PATH ?? '');
   if (!executable) {
     const reason = `command not found: ${request.argv[0] ?? '(empty)'}`;
@@ -98,6 +128,10 @@ export async function runWorkspaceSetup(asked: WorkspaceSetupRequest): Promise<W
     restored,
     note,
   };
-  if (!failure) await fs.promises.writeFile(marker, `${JSON.stringify({ argv: request.argv, exit_code: result.exitCode, at: new Date().toISOString() })}\n`);
+  if (!failure)
+    await fs.promises.writeFile(
+      marker,
+      `${JSON.stringify({ argv: request.argv, exit_code: result.exitCode, at: new Date().toISOString() })}\n`,
+    );
   return outcome;
 }

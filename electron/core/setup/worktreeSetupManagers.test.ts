@@ -27,7 +27,11 @@ function repoWith(files: Record<string, string>, manifest: Record<string, unknow
   const repo = makeTempRepo({
     files: {
       '.gitignore': 'node_modules/\n',
-      'package.json': JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { dep: 'file:./dep' }, ...manifest }, null, 2),
+      'package.json': JSON.stringify(
+        { name: 'app', version: '1.0.0', dependencies: { dep: 'file:./dep' }, ...manifest },
+        null,
+        2,
+      ),
       'dep/package.json': JSON.stringify({ name: 'dep', version: '1.0.0' }),
       ...files,
     },
@@ -38,18 +42,67 @@ function repoWith(files: Record<string, string>, manifest: Record<string, unknow
 
 describe('setup auto with pnpm and yarn: the lockfile picks the install, and a lockfile it rewrites is put back', () => {
   it.each([
-    ['pnpm', 'pnpm-lock.yaml', "lockfileVersion: '9.0'\n", {}, {}, 'pnpm', ['install', '--frozen-lockfile', '--ignore-scripts']],
-    ['yarn classic', 'yarn.lock', '# yarn lockfile v1\n', {}, {}, 'yarn', ['install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive']],
-    ['yarn berry, by its lockfile', 'yarn.lock', '__metadata:\n  version: 8\n', {}, {}, 'yarn', ['install', '--immutable', '--mode=skip-build']],
-    ['yarn berry, by .yarnrc.yml', 'yarn.lock', '# yarn lockfile v1\n', { '.yarnrc.yml': 'nodeLinker: node-modules\n' }, {}, 'yarn', ['install', '--immutable', '--mode=skip-build']],
-    ['pnpm named by packageManager beside a package-lock.json', 'pnpm-lock.yaml', "lockfileVersion: '9.0'\n", { 'package-lock.json': '{}\n' }, { packageManager: 'pnpm@9.15.0' }, 'pnpm', ['install', '--frozen-lockfile', '--ignore-scripts']],
+    [
+      'pnpm',
+      'pnpm-lock.yaml',
+      "lockfileVersion: '9.0'\n",
+      {},
+      {},
+      'pnpm',
+      ['install', '--frozen-lockfile', '--ignore-scripts'],
+    ],
+    [
+      'yarn classic',
+      'yarn.lock',
+      '# yarn lockfile v1\n',
+      {},
+      {},
+      'yarn',
+      ['install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive'],
+    ],
+    [
+      'yarn berry, by its lockfile',
+      'yarn.lock',
+      '__metadata:\n  version: 8\n',
+      {},
+      {},
+      'yarn',
+      ['install', '--immutable', '--mode=skip-build'],
+    ],
+    [
+      'yarn berry, by .yarnrc.yml',
+      'yarn.lock',
+      '# yarn lockfile v1\n',
+      { '.yarnrc.yml': 'nodeLinker: node-modules\n' },
+      {},
+      'yarn',
+      ['install', '--immutable', '--mode=skip-build'],
+    ],
+    [
+      'pnpm named by packageManager beside a package-lock.json',
+      'pnpm-lock.yaml',
+      "lockfileVersion: '9.0'\n",
+      { 'package-lock.json': '{}\n' },
+      { packageManager: 'pnpm@9.15.0' },
+      'pnpm',
+      ['install', '--frozen-lockfile', '--ignore-scripts'],
+    ],
   ])('%s: %s', async (_case, lockfile, committed, extra, manifest, program, args) => {
     const repo = repoWith({ [lockfile]: committed, ...extra }, manifest);
-    const workspace = await facade.startRun(repo.dir, { runId: `auto-${program}`, branchPrefix: 'lathe', allowDirty: false });
+    const workspace = await facade.startRun(repo.dir, {
+      runId: `auto-${program}`,
+      branchPrefix: 'lathe',
+      allowDirty: false,
+    });
     const result = await runWorkspaceSetup({ workspace, argv: ['auto'], timeoutMs: 60_000 });
 
     const argv = [program, ...args];
-    expect(result).toMatchObject({ status: 'passed', argv, restored: [lockfile], note: `${lockfile}: ${argv.join(' ')}; restored ${lockfile} (the installer rewrote it)` });
+    expect(result).toMatchObject({
+      status: 'passed',
+      argv,
+      restored: [lockfile],
+      note: `${lockfile}: ${argv.join(' ')}; restored ${lockfile} (the installer rewrote it)`,
+    });
     expect(standIns.calls()).toEqual([{ program, args, cwd: workspace.workDir }]);
     expect(result.output).toContain(`stand-in ${program}: installed`);
     // The install stays, its lockfile is the committed one, and nothing is left for a step to commit.

@@ -1,16 +1,69 @@
 import path from 'node:path';
 
 const LANGUAGES: Record<string, string> = {
-  '.py': 'Python', '.pyi': 'Python', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript', '.jsx': 'JavaScript (JSX)',
-  '.ts': 'TypeScript', '.mts': 'TypeScript', '.cts': 'TypeScript', '.tsx': 'TypeScript (TSX)', '.go': 'Go', '.rs': 'Rust',
-  '.java': 'Java', '.kt': 'Kotlin', '.rb': 'Ruby', '.php': 'PHP', '.c': 'C', '.h': 'C header', '.cc': 'C++', '.cpp': 'C++',
-  '.hpp': 'C++ header', '.cs': 'C#', '.swift': 'Swift', '.scala': 'Scala', '.sh': 'Shell', '.bash': 'Shell', '.zsh': 'Shell',
-  '.md': 'Markdown', '.rst': 'reStructuredText', '.txt': 'Text', '.json': 'JSON', '.yaml': 'YAML', '.yml': 'YAML', '.toml': 'TOML',
-  '.ini': 'INI', '.cfg': 'Config', '.xml': 'XML', '.html': 'HTML', '.css': 'CSS', '.scss': 'SCSS', '.sql': 'SQL', '.lua': 'Lua',
-  '.vue': 'Vue', '.svelte': 'Svelte', '.dart': 'Dart', '.ex': 'Elixir', '.exs': 'Elixir', '.erl': 'Erlang', '.hs': 'Haskell',
-  '.ml': 'OCaml', '.r': 'R', '.jl': 'Julia', '.proto': 'Protobuf', '.graphql': 'GraphQL', '.tf': 'Terraform',
+  '.py': 'Python',
+  '.pyi': 'Python',
+  '.js': 'JavaScript',
+  '.mjs': 'JavaScript',
+  '.cjs': 'JavaScript',
+  '.jsx': 'JavaScript (JSX)',
+  '.ts': 'TypeScript',
+  '.mts': 'TypeScript',
+  '.cts': 'TypeScript',
+  '.tsx': 'TypeScript (TSX)',
+  '.go': 'Go',
+  '.rs': 'Rust',
+  '.java': 'Java',
+  '.kt': 'Kotlin',
+  '.rb': 'Ruby',
+  '.php': 'PHP',
+  '.c': 'C',
+  '.h': 'C header',
+  '.cc': 'C++',
+  '.cpp': 'C++',
+  '.hpp': 'C++ header',
+  '.cs': 'C#',
+  '.swift': 'Swift',
+  '.scala': 'Scala',
+  '.sh': 'Shell',
+  '.bash': 'Shell',
+  '.zsh': 'Shell',
+  '.md': 'Markdown',
+  '.rst': 'reStructuredText',
+  '.txt': 'Text',
+  '.json': 'JSON',
+  '.yaml': 'YAML',
+  '.yml': 'YAML',
+  '.toml': 'TOML',
+  '.ini': 'INI',
+  '.cfg': 'Config',
+  '.xml': 'XML',
+  '.html': 'HTML',
+  '.css': 'CSS',
+  '.scss': 'SCSS',
+  '.sql': 'SQL',
+  '.lua': 'Lua',
+  '.vue': 'Vue',
+  '.svelte': 'Svelte',
+  '.dart': 'Dart',
+  '.ex': 'Elixir',
+  '.exs': 'Elixir',
+  '.erl': 'Erlang',
+  '.hs': 'Haskell',
+  '.ml': 'OCaml',
+  '.r': 'R',
+  '.jl': 'Julia',
+  '.proto': 'Protobuf',
+  '.graphql': 'GraphQL',
+  '.tf': 'Terraform',
 };
-const NAMED: Record<string, string> = { Makefile: 'Makefile', Dockerfile: 'Dockerfile', 'CMakeLists.txt': 'CMake', Gemfile: 'Ruby (Gemfile)', Rakefile: 'Ruby' };
+const NAMED: Record<string, string> = {
+  Makefile: 'Makefile',
+  Dockerfile: 'Dockerfile',
+  'CMakeLists.txt': 'CMake',
+  Gemfile: 'Ruby (Gemfile)',
+  Rakefile: 'Ruby',
+};
 
 export function languageOf(file: string): string | null {
   const base = path.posix.basename(file);
@@ -47,14 +100,17 @@ export function firstDocLine(file: string, head: string): string | null {
     return line ? clean(line.replace(/^#+\s*/, '')) : null;
   }
   if (ext === '.py' || ext === '.pyi') {
-    const docstring = /^\s*(?:[rRuU]?)("""|''')\s*([^\n]*?)\s*(?:\1|$)/m.exec(lines.filter((line) => !line.startsWith('#')).join('\n'));
+    const docstring = /^\s*(?:[rRuU]?)("""|''')\s*([^\n]*?)\s*(?:\1|$)/m.exec(
+      lines.filter((line) => !line.startsWith('#')).join('\n'),
+    );
     if (docstring?.[2]) return clean(docstring[2]);
   }
   for (const line of lines) {
     const trimmed = line.trim();
     const comment = /^(?:\/\/+|#+|--|;+|\/\*+|\*+(?!\/))\s*(.*?)\s*(?:\*\/)?$/.exec(trimmed);
     if (!comment) {
-      if (trimmed === '' || trimmed === '*/' || /^(['"])use strict\1;?$/.test(trimmed) || trimmed.startsWith('#!')) continue;
+      if (trimmed === '' || trimmed === '*/' || /^(['"])use strict\1;?$/.test(trimmed) || trimmed.startsWith('#!'))
+        continue;
       break;
     }
     const body = comment[1] ?? '';

@@ -12,17 +12,30 @@ export async function resolveReadable(root: string, raw: string): Promise<{ norm
   try {
     normalized = normalizeEditPath(raw);
   } catch (error) {
-    throw new LatheError('INVALID_PATH', (error as Error).message, { path: raw.slice(0, 300), rule: (error as LatheError).data?.rule ?? null });
+    throw new LatheError('INVALID_PATH', (error as Error).message, {
+      path: raw.slice(0, 300),
+      rule: (error as LatheError).data?.rule ?? null,
+    });
   }
   try {
-    return { normalized, absolute: await resolveInsideRepo(await fs.promises.realpath(root), normalized, { forReading: true }) };
+    return {
+      normalized,
+      absolute: await resolveInsideRepo(await fs.promises.realpath(root), normalized, { forReading: true }),
+    };
   } catch (error) {
-    throw new LatheError('INVALID_PATH', (error as Error).message, { path: normalized, rule: (error as LatheError).data?.rule ?? null });
+    throw new LatheError('INVALID_PATH', (error as Error).message, {
+      path: normalized,
+      rule: (error as LatheError).data?.rule ?? null,
+    });
   }
 }
 
 /** A text file's content up to `maxBytes` (cut at a line end when possible); binary files are refused. */
-export async function readRepoFile(root: string, raw: string, maxBytes = DEFAULT_READ_BYTES): Promise<{ content: string; truncated: boolean }> {
+export async function readRepoFile(
+  root: string,
+  raw: string,
+  maxBytes = DEFAULT_READ_BYTES,
+): Promise<{ content: string; truncated: boolean }> {
   const { normalized, absolute } = await resolveReadable(root, raw);
   let handle: fs.promises.FileHandle;
   try {
@@ -38,7 +51,11 @@ export async function readRepoFile(root: string, raw: string, maxBytes = DEFAULT
     const buffer = Buffer.alloc(want);
     const { bytesRead } = await handle.read(buffer, 0, want, 0);
     const bytes = buffer.subarray(0, bytesRead);
-    if (looksBinary(bytes)) throw new LatheError('BINARY_FILE', `${normalized} is a binary file (${stat.size} bytes)`, { path: normalized, bytes: stat.size });
+    if (looksBinary(bytes))
+      throw new LatheError('BINARY_FILE', `${normalized} is a binary file (${stat.size} bytes)`, {
+        path: normalized,
+        bytes: stat.size,
+      });
     const truncated = stat.size > bytesRead;
     let content = bytes.toString('utf8');
     if (truncated) {

@@ -19,7 +19,8 @@ function project(): TempRepo {
       'README.md': '# Stats service\n\nComputes stats.\n',
       'package.json': '{"name":"stats","description":"Summary statistics for user data"}\n',
       'src/stats.py': '"""Summary statistics helpers."""\n\ndef mean(values):\n    return sum(values) / len(values)\n',
-      'src/util/strings.ts': '// Copyright 2024 Someone\n// String helpers for report output.\nexport const pad = (s: string) => s;\n',
+      'src/util/strings.ts':
+        '// Copyright 2024 Someone\n// String helpers for report output.\nexport const pad = (s: string) => s;\n',
       'src/vendor/.gitignore': 'generated.js\n',
       'src/vendor/generated.js': 'x\n',
       'src/vendor/kept.js': 'y\n',
@@ -40,14 +41,27 @@ describe('listFiles', () => {
     const repo = project();
     fs.appendFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), 'README.md\n');
     const { files, truncated } = await createReadOnlyTools(repo.dir).listFiles();
-    expect(files).toEqual(['.gitignore', 'keep.log', 'package.json', 'src/stats.py', 'src/util/strings.ts', 'src/vendor/.gitignore', 'src/vendor/kept.js', 'tests/test_stats.py']);
+    expect(files).toEqual([
+      '.gitignore',
+      'keep.log',
+      'package.json',
+      'src/stats.py',
+      'src/util/strings.ts',
+      'src/vendor/.gitignore',
+      'src/vendor/kept.js',
+      'tests/test_stats.py',
+    ]);
     expect(truncated).toBe(false);
   });
 
   it('lists under a folder with a limit, and refuses folders outside the repo', async () => {
     const repo = project();
     const tools = createReadOnlyTools(repo.dir);
-    expect(await tools.listFiles({ under: 'src', limit: 2 })).toEqual({ files: ['src/stats.py', 'src/util/strings.ts'], truncated: true, unreadable: [] });
+    expect(await tools.listFiles({ under: 'src', limit: 2 })).toEqual({
+      files: ['src/stats.py', 'src/util/strings.ts'],
+      truncated: true,
+      unreadable: [],
+    });
     expect(await tools.listFiles({ under: 'node_modules' })).toEqual({ files: [], truncated: false, unreadable: [] });
     expect(await tools.listFiles({ under: 'no/such/folder' })).toEqual({ files: [], truncated: false, unreadable: [] });
     await expect(tools.listFiles({ under: '../' })).rejects.toMatchObject({ code: 'INVALID_PATH' });
@@ -58,12 +72,25 @@ describe('listFiles', () => {
     const repo = project();
     const readdir = fs.promises.readdir.bind(fs.promises);
     const refused = new Set([path.join(repo.dir, 'src', 'util'), path.join(repo.dir, 'tests')]);
-    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folder: fs.PathLike, options?: { withFileTypes: true }) =>
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (
+      folder: fs.PathLike,
+      options?: { withFileTypes: true },
+    ) =>
       refused.has(String(folder))
-        ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${String(folder)}'`), { code: 'EACCES' }))
+        ? Promise.reject(
+            Object.assign(new Error(`EACCES: permission denied, scandir '${String(folder)}'`), { code: 'EACCES' }),
+          )
         : readdir(folder, options as { withFileTypes: true })) as unknown as typeof fs.promises.readdir);
     const listed = await createReadOnlyTools(repo.dir).listFiles();
-    expect(listed.files).toEqual(['.gitignore', 'README.md', 'keep.log', 'package.json', 'src/stats.py', 'src/vendor/.gitignore', 'src/vendor/kept.js']);
+    expect(listed.files).toEqual([
+      '.gitignore',
+      'README.md',
+      'keep.log',
+      'package.json',
+      'src/stats.py',
+      'src/vendor/.gitignore',
+      'src/vendor/kept.js',
+    ]);
     expect(listed.unreadable).toEqual(['src/util', 'tests']);
   });
 });
@@ -77,14 +104,20 @@ describe('readFile', () => {
     fs.symlinkSync(outside, path.join(repo.dir, 'out'));
     fs.writeFileSync(path.join(repo.dir, 'img.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]));
     const tools = createReadOnlyTools(repo.dir);
-    expect(await tools.readFile('src/stats.py')).toEqual({ content: expect.stringContaining('def mean'), truncated: false });
+    expect(await tools.readFile('src/stats.py')).toEqual({
+      content: expect.stringContaining('def mean'),
+      truncated: false,
+    });
     const capped = await tools.readFile('src/stats.py', { maxBytes: 40 });
     expect(capped.truncated).toBe(true);
     expect(capped.content).toBe('"""Summary statistics helpers."""\n\n');
     await expect(tools.readFile('../x')).rejects.toMatchObject({ code: 'INVALID_PATH' });
     await expect(tools.readFile('/etc/passwd')).rejects.toMatchObject({ code: 'INVALID_PATH' });
     await expect(tools.readFile('.git/config')).rejects.toMatchObject({ code: 'INVALID_PATH' });
-    await expect(tools.readFile('out/secret')).rejects.toMatchObject({ code: 'INVALID_PATH', data: { rule: 'symlink-escape' } });
+    await expect(tools.readFile('out/secret')).rejects.toMatchObject({
+      code: 'INVALID_PATH',
+      data: { rule: 'symlink-escape' },
+    });
     await expect(tools.readFile('img.png')).rejects.toMatchObject({ code: 'BINARY_FILE' });
     await expect(tools.readFile('nope.txt')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
@@ -103,9 +136,14 @@ describe('searchText', () => {
       truncated: false,
     });
     expect(await tools.searchText('ignored')).toEqual({ hits: [], truncated: false });
-    expect((await tools.searchText('^def \\w+', { regex: true })).hits.map((hit) => hit.path)).toEqual(['src/stats.py', 'tests/test_stats.py']);
+    expect((await tools.searchText('^def \\w+', { regex: true })).hits.map((hit) => hit.path)).toEqual([
+      'src/stats.py',
+      'tests/test_stats.py',
+    ]);
     expect(await tools.searchText('e', { maxResults: 2 })).toMatchObject({ truncated: true, hits: [{}, {}] });
-    expect([...new Set((await tools.searchText('mean', { under: 'tests' })).hits.map((hit) => hit.path))]).toEqual(['tests/test_stats.py']);
+    expect([...new Set((await tools.searchText('mean', { under: 'tests' })).hits.map((hit) => hit.path))]).toEqual([
+      'tests/test_stats.py',
+    ]);
     await expect(tools.searchText('(unclosed', { regex: true })).rejects.toMatchObject({ code: 'INVALID_QUERY' });
   });
 
@@ -143,7 +181,8 @@ describe('repoSummary', () => {
     fs.mkdirSync(path.join(dir, 'src'));
     fs.writeFileSync(path.join(dir, 'src', 'main.py'), '"""Entry point."""\n');
     fs.mkdirSync(path.join(dir, 'tests', 'fixtures', 'data'), { recursive: true });
-    for (let index = 0; index < 600; index++) fs.writeFileSync(path.join(dir, 'tests', 'fixtures', 'data', `case-${index}.json`), '{}\n');
+    for (let index = 0; index < 600; index++)
+      fs.writeFileSync(path.join(dir, 'tests', 'fixtures', 'data', `case-${index}.json`), '{}\n');
     const summary = await createReadOnlyTools(dir).repoSummary({ maxEntries: 50, maxBytes: 3000 });
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(3000);
     expect(summary.split('\n')[0]).toBe('602 files; the 50 most important are listed, the rest counted per folder');

@@ -20,9 +20,14 @@ function folderArgument(under: string | undefined): string | undefined {
 export function createReadOnlyTools(root: string): ReadOnlyTools {
   const base = path.resolve(root);
   return {
-    listFiles: async (options = {}) => listRepoFiles(base, { under: folderArgument(options.under), limit: Math.min(Math.max(1, options.limit ?? 5000), 100_000) }),
+    listFiles: async (options = {}) =>
+      listRepoFiles(base, {
+        under: folderArgument(options.under),
+        limit: Math.min(Math.max(1, options.limit ?? 5000), 100_000),
+      }),
     readFile: (file, options = {}) => readRepoFile(base, file, options.maxBytes),
-    searchText: async (query, options = {}) => searchRepoText(base, query, { ...options, under: folderArgument(options.under) }),
+    searchText: async (query, options = {}) =>
+      searchRepoText(base, query, { ...options, under: folderArgument(options.under) }),
     repoSummary: (options = {}) => summarizeRepo(base, options),
   };
 }

@@ -6,11 +6,14 @@ import { listRepoFiles } from '../git/listFiles';
 
 export const SUMMARY_DEFAULTS = { maxEntries: 200, maxBytes: 12_000, maxFiles: 250_000, statAllBelow: 5000 } as const;
 
-const KEY_FILES = /^(readme(\.\w+)?|package\.json|pyproject\.toml|setup\.py|setup\.cfg|cargo\.toml|go\.mod|makefile|dockerfile|tsconfig\.json|requirements[\w.-]*\.txt|pytest\.ini|tox\.ini|conftest\.py|cmakelists\.txt|gemfile|pom\.xml|build\.gradle(\.kts)?)$/i;
+const KEY_FILES =
+  /^(readme(\.\w+)?|package\.json|pyproject\.toml|setup\.py|setup\.cfg|cargo\.toml|go\.mod|makefile|dockerfile|tsconfig\.json|requirements[\w.-]*\.txt|pytest\.ini|tox\.ini|conftest\.py|cmakelists\.txt|gemfile|pom\.xml|build\.gradle(\.kts)?)$/i;
 const SOURCE_DIRS = /^(src|lib|app|pkg|cmd|internal|core|server|client|electron|renderer|shared)$/;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec)\/|(^|\/)test_[^/]+\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$/;
-const LOW_VALUE_DIRS = /(^|\/)(vendor|third_party|dist|build|out|coverage|fixtures?|__snapshots__|snapshots|migrations|generated|\.github|assets|static|public|examples?|docs?\/api)\//;
-const LOW_VALUE_FILES = /(\.lock|-lock\.json|\.min\.[jc]ss?|\.map|\.svg|\.png|\.jpe?g|\.gif|\.ico|\.woff2?|\.ttf|\.pdf|\.snap|\.csv|\.parquet|\.bin)$/i;
+const LOW_VALUE_DIRS =
+  /(^|\/)(vendor|third_party|dist|build|out|coverage|fixtures?|__snapshots__|snapshots|migrations|generated|\.github|assets|static|public|examples?|docs?\/api)\//;
+const LOW_VALUE_FILES =
+  /(\.lock|-lock\.json|\.min\.[jc]ss?|\.map|\.svg|\.png|\.jpe?g|\.gif|\.ico|\.woff2?|\.ttf|\.pdf|\.snap|\.csv|\.parquet|\.bin)$/i;
 
 /** Importance of a path without touching the disk: key files, shallow source, then tests and docs. */
 export function pathScore(file: string): number {
@@ -81,7 +84,11 @@ export async function summarizeRepo(root: string, options: RepoSummaryOptions = 
   }
   const ranked = [...entries].sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : 1));
   const chosen = ranked.slice(0, maxEntries);
-  if (chosen.some((entry) => entry.size === null)) await statAll(root, chosen.filter((entry) => entry.size === null));
+  if (chosen.some((entry) => entry.size === null))
+    await statAll(
+      root,
+      chosen.filter((entry) => entry.size === null),
+    );
   const lines = new Map<string, string>();
   for (const entry of chosen) {
     const language = languageOf(entry.file);
@@ -90,9 +97,10 @@ export async function summarizeRepo(root: string, options: RepoSummaryOptions = 
     const note = [language, entry.size === null ? null : formatSize(entry.size)].filter(Boolean).join(', ');
     lines.set(entry.file, `${entry.file} — ${note || 'file'}${doc ? `: ${doc}` : ''}`);
   }
-  const header = chosen.length < entries.length || listed.truncated
-    ? `${listed.truncated ? 'more than ' : ''}${entries.length} files; the ${chosen.length} most important are listed, the rest counted per folder`
-    : `${entries.length} files`;
+  const header =
+    chosen.length < entries.length || listed.truncated
+      ? `${listed.truncated ? 'more than ' : ''}${entries.length} files; the ${chosen.length} most important are listed, the rest counted per folder`
+      : `${entries.length} files`;
   // Entries are admitted in rank order (the least important drop first), then printed sorted by path.
   const budget = Math.floor(maxBytes * 0.85) - Buffer.byteLength(header) - 1;
   const admitted: string[] = [];
@@ -121,12 +129,21 @@ function omittedByFolder(entries: Entry[], shown: Set<string>): string[] {
   return [...folders.entries()]
     .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1))
     .map(([folder, record]) => {
-      const kinds = [...record.kinds.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([ext, count]) => `${ext} ${count}`);
+      const kinds = [...record.kinds.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 3)
+        .map(([ext, count]) => `${ext} ${count}`);
       return `${folder} — ${record.count} more file${record.count === 1 ? '' : 's'} (${kinds.join(', ')})`;
     });
 }
 
-function assemble(header: string, order: string[], lines: Map<string, string>, omitted: string[], maxBytes: number): string {
+function assemble(
+  header: string,
+  order: string[],
+  lines: Map<string, string>,
+  omitted: string[],
+  maxBytes: number,
+): string {
   const out = [header];
   let bytes = Buffer.byteLength(header) + 1;
   let dropped = 0;

@@ -53,9 +53,14 @@ export interface SearchOptions {
   under?: string;
 }
 
-export async function searchRepoText(root: string, query: string, options: SearchOptions = {}): Promise<{ hits: SearchHit[]; truncated: boolean }> {
+export async function searchRepoText(
+  root: string,
+  query: string,
+  options: SearchOptions = {},
+): Promise<{ hits: SearchHit[]; truncated: boolean }> {
   if (!query) throw new LatheError('INVALID_QUERY', 'empty search query', {});
-  if (query.length > SEARCH_LIMITS.maxPatternChars) throw new LatheError('INVALID_QUERY', `query longer than ${SEARCH_LIMITS.maxPatternChars} characters`, {});
+  if (query.length > SEARCH_LIMITS.maxPatternChars)
+    throw new LatheError('INVALID_QUERY', `query longer than ${SEARCH_LIMITS.maxPatternChars} characters`, {});
   const maxResults = Math.min(Math.max(1, options.maxResults ?? SEARCH_LIMITS.maxResults), 1000);
   const listed = await listRepoFiles(root, { under: options.under, limit: SEARCH_LIMITS.maxFiles });
   if (options.regex) {
@@ -65,7 +70,10 @@ export async function searchRepoText(root: string, query: string, options: Searc
       throw new LatheError('INVALID_QUERY', `invalid regular expression: ${(error as Error).message}`, { query });
     }
     const result = await regexInWorker(root, listed.files, query, maxResults + 1);
-    return { hits: result.hits.slice(0, maxResults), truncated: listed.truncated || result.timedOut || result.hits.length > maxResults };
+    return {
+      hits: result.hits.slice(0, maxResults),
+      truncated: listed.truncated || result.timedOut || result.hits.length > maxResults,
+    };
   }
   const hits: SearchHit[] = [];
   for (const file of listed.files) {
@@ -92,12 +100,25 @@ async function readSearchable(file: string): Promise<string | null> {
   return buffer.toString('utf8');
 }
 
-function regexInWorker(root: string, files: string[], pattern: string, maxResults: number): Promise<{ hits: SearchHit[]; timedOut: boolean }> {
+function regexInWorker(
+  root: string,
+  files: string[],
+  pattern: string,
+  maxResults: number,
+): Promise<{ hits: SearchHit[]; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     const hits: SearchHit[] = [];
     const worker = new Worker(REGEX_WORKER, {
       eval: true,
-      workerData: { root, files, pattern, maxResults, maxFileBytes: SEARCH_LIMITS.maxFileBytes, maxLineChars: SEARCH_LIMITS.maxLineChars, shownChars: SEARCH_LIMITS.shownChars },
+      workerData: {
+        root,
+        files,
+        pattern,
+        maxResults,
+        maxFileBytes: SEARCH_LIMITS.maxFileBytes,
+        maxLineChars: SEARCH_LIMITS.maxLineChars,
+        shownChars: SEARCH_LIMITS.shownChars,
+      },
     });
     const timer = setTimeout(() => {
       void worker.terminate();

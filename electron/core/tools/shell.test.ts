@@ -9,7 +9,14 @@ afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true
 // docs/seeds.md 1.10: seed 001's ShellTool allowlist
 describe('checkShellCommand', () => {
   it("allows seed 001's commands by argv prefix", () => {
-    expect(DEFAULT_SHELL_ALLOWLIST.map((rule) => rule.join(' '))).toEqual(['pytest', 'npm test', 'git', 'pip', 'npm', 'make']);
+    expect(DEFAULT_SHELL_ALLOWLIST.map((rule) => rule.join(' '))).toEqual([
+      'pytest',
+      'npm test',
+      'git',
+      'pip',
+      'npm',
+      'make',
+    ]);
     expect(checkShellCommand(['pytest', '-q'], DEFAULT_SHELL_ALLOWLIST)).toEqual({ allowed: true, rule: ['pytest'] });
     expect(checkShellCommand(['git', 'status'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: true });
     expect(checkShellCommand(['make', 'test'], [['make', 'test']])).toMatchObject({ allowed: true });
@@ -17,16 +24,29 @@ describe('checkShellCommand', () => {
   });
 
   it('rejects other programs, paths posing as allowed names, shell strings and git option tricks', () => {
-    expect(checkShellCommand(['rm', '-rf', '/'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false, command: 'rm -rf /' });
+    expect(checkShellCommand(['rm', '-rf', '/'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: false,
+      command: 'rm -rf /',
+    });
     expect(checkShellCommand(['./git', 'status'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
     expect(checkShellCommand(['/tmp/evil/pytest'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
     expect(checkShellCommand(['pytest -q; rm -rf ~'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
     expect(checkShellCommand(['sh', '-c', 'pytest'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
-    expect(checkShellCommand(['git', '-c', 'core.pager=sh -c x', 'log'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
-    expect(checkShellCommand(['git', 'rebase', '-x', 'sh evil.sh', 'HEAD~1'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
-    expect(checkShellCommand(['git', 'submodule', 'foreach', 'rm -rf /'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
-    expect(checkShellCommand(['git', 'config', 'alias.x', '!sh'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
-    expect(checkShellCommand(['git', 'config', '--get', 'user.name'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: true });
+    expect(checkShellCommand(['git', '-c', 'core.pager=sh -c x', 'log'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: false,
+    });
+    expect(checkShellCommand(['git', 'rebase', '-x', 'sh evil.sh', 'HEAD~1'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: false,
+    });
+    expect(checkShellCommand(['git', 'submodule', 'foreach', 'rm -rf /'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: false,
+    });
+    expect(checkShellCommand(['git', 'config', 'alias.x', '!sh'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: false,
+    });
+    expect(checkShellCommand(['git', 'config', '--get', 'user.name'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({
+      allowed: true,
+    });
     expect(checkShellCommand(['git', 'add', '-u'], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: true });
     expect(checkShellCommand([], DEFAULT_SHELL_ALLOWLIST)).toMatchObject({ allowed: false });
   });
@@ -58,7 +78,11 @@ describe('runShellCommand', () => {
   it('kills a command at its timeout', async () => {
     const dir = makeTempDir();
     dirs.push(dir);
-    const result = await runShellCommand([process.execPath, '-e', 'setInterval(() => {}, 1000)'], { cwd: dir, timeoutMs: 500, allowlist: [[process.execPath]] });
+    const result = await runShellCommand([process.execPath, '-e', 'setInterval(() => {}, 1000)'], {
+      cwd: dir,
+      timeoutMs: 500,
+      allowlist: [[process.execPath]],
+    });
     expect(result).toMatchObject({ timedOut: true, exitCode: null });
   });
 });

@@ -32,7 +32,10 @@ export function createArtifactDir(artifactRoot: string, verifyRunId: string): st
 
 /** Keeps a run's artifacts past retention (a stuck report refers to them) until released. */
 export async function markArtifactsRetained(artifactDir: string, reason = 'stuck report'): Promise<void> {
-  await fs.promises.writeFile(path.join(artifactDir, RETAINED_MARK), `${JSON.stringify({ reason, retained_at: new Date().toISOString() })}\n`);
+  await fs.promises.writeFile(
+    path.join(artifactDir, RETAINED_MARK),
+    `${JSON.stringify({ reason, retained_at: new Date().toISOString() })}\n`,
+  );
 }
 
 /** The stuck report was resolved: the run's artifacts fall under normal retention again. */
@@ -58,8 +61,15 @@ export async function releaseIfRetained(dir: string): Promise<boolean> {
  * Deletes verifier runs that are both older than 14 days and not among the 20 newest, unless
  * retained. Only folders named like verifier runs are considered; returns the deleted ids.
  */
-export async function pruneArtifacts(artifactRoot: string, now = Date.now(), keep: { keepRuns: number; keepDays: number } = RETENTION): Promise<string[]> {
-  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[]))).filter((name) => RUN_DIR.test(name)).sort().reverse();
+export async function pruneArtifacts(
+  artifactRoot: string,
+  now = Date.now(),
+  keep: { keepRuns: number; keepDays: number } = RETENTION,
+): Promise<string[]> {
+  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[])))
+    .filter((name) => RUN_DIR.test(name))
+    .sort()
+    .reverse();
   const deleted: string[] = [];
   for (const [index, name] of names.entries()) {
     if (index < keep.keepRuns) continue;
@@ -117,7 +127,15 @@ export interface VerifyManifest {
   tests_file?: string | null;
   output_bytes: number | null;
   log: string;
-  build: { argv: string[]; status: string; exit_code: number | null; timed_out: boolean; duration_ms: number; reason: string | null; log: string } | null;
+  build: {
+    argv: string[];
+    status: string;
+    exit_code: number | null;
+    timed_out: boolean;
+    duration_ms: number;
+    reason: string | null;
+    log: string;
+  } | null;
   /** What the commands wrote inside the work folder and how it was undone (null: it was read-only). */
   work_dir_writes: unknown;
 }
@@ -151,7 +169,9 @@ export async function folderBytes(dir: string): Promise<number> {
 
 /** What the Verifier's artifacts take on disk (`lathe doctor` shows it beside the retention rule). */
 export async function artifactUsage(artifactRoot: string): Promise<ArtifactUsage> {
-  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[]))).filter((name) => RUN_DIR.test(name));
+  const names = (await fs.promises.readdir(artifactRoot).catch(whenMissing([] as string[]))).filter((name) =>
+    RUN_DIR.test(name),
+  );
   let retained = 0;
   let bytes = 0;
   for (const name of names) {

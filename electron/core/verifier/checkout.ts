@@ -46,7 +46,13 @@ export async function makeTemporaryCheckout(workDir: string, commit: string | nu
       description = 'a temporary copy of the work folder (no commit given)';
     }
     const links = await linkDependencies(workDir, dir);
-    return { dir, description, commit: checkedOut, links, remove: () => fs.promises.rm(base, { recursive: true, force: true }) };
+    return {
+      dir,
+      description,
+      commit: checkedOut,
+      links,
+      remove: () => fs.promises.rm(base, { recursive: true, force: true }),
+    };
   } catch (error) {
     await fs.promises.rm(base, { recursive: true, force: true });
     throw error;
@@ -59,9 +65,22 @@ async function borrowingCheckout(workDir: string, commit: string, dest: string):
   const init = await runNativeGit(path.dirname(dest), ['init', '--quiet', '--template=', dest]);
   if (init.code !== 0) throw new Error(`git init failed: ${init.stderr.trim().slice(0, 300)}`);
   await fs.promises.mkdir(path.join(dest, '.git', 'objects', 'info'), { recursive: true });
-  await fs.promises.writeFile(path.join(dest, '.git', 'objects', 'info', 'alternates'), `${path.join(commonDir, 'objects')}\n`);
-  const checkout = await runNativeGit(dest, ['-c', 'core.hooksPath=/dev/null', '-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', commit]);
-  if (checkout.code !== 0) throw new Error(`git checkout of ${commit.slice(0, 12)} failed: ${checkout.stderr.trim().slice(0, 300)}`);
+  await fs.promises.writeFile(
+    path.join(dest, '.git', 'objects', 'info', 'alternates'),
+    `${path.join(commonDir, 'objects')}\n`,
+  );
+  const checkout = await runNativeGit(dest, [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'advice.detachedHead=false',
+    'checkout',
+    '--quiet',
+    '--detach',
+    commit,
+  ]);
+  if (checkout.code !== 0)
+    throw new Error(`git checkout of ${commit.slice(0, 12)} failed: ${checkout.stderr.trim().slice(0, 300)}`);
 }
 
 async function exportTree(workDir: string, commit: string, dest: string): Promise<void> {
@@ -103,7 +122,10 @@ async function linkDependencies(workDir: string, dest: string): Promise<Map<stri
   }
   if (linked.size > 0 && fs.existsSync(path.join(dest, '.git'))) {
     await fs.promises.mkdir(path.join(dest, '.git', 'info'), { recursive: true });
-    await fs.promises.appendFile(path.join(dest, '.git', 'info', 'exclude'), [...linked.keys()].map((name) => `/${name}\n`).join(''));
+    await fs.promises.appendFile(
+      path.join(dest, '.git', 'info', 'exclude'),
+      [...linked.keys()].map((name) => `/${name}\n`).join(''),
+    );
   }
   return linked;
 }

@@ -19,9 +19,15 @@ export async function coverageFromLcov(file: string, runDir: string, wanted: str
   const byFile = new Map<string, { found: number; hit: number }>();
   let current: string | null = null;
   for (const line of text.split('\n')) {
-    if (line.startsWith('SF:')) current = path.relative(runDir, path.resolve(runDir, line.slice(3).trim())).split(path.sep).join('/');
-    else if (line.startsWith('LF:') && current) byFile.set(current, { found: Number(line.slice(3)), hit: byFile.get(current)?.hit ?? 0 });
-    else if (line.startsWith('LH:') && current) byFile.set(current, { found: byFile.get(current)?.found ?? 0, hit: Number(line.slice(3)) });
+    if (line.startsWith('SF:'))
+      current = path
+        .relative(runDir, path.resolve(runDir, line.slice(3).trim()))
+        .split(path.sep)
+        .join('/');
+    else if (line.startsWith('LF:') && current)
+      byFile.set(current, { found: Number(line.slice(3)), hit: byFile.get(current)?.hit ?? 0 });
+    else if (line.startsWith('LH:') && current)
+      byFile.set(current, { found: byFile.get(current)?.found ?? 0, hit: Number(line.slice(3)) });
     else if (line === 'end_of_record') current = null;
   }
   return summarize(byFile, wanted);
@@ -42,5 +48,13 @@ function summarize(byFile: Map<string, { found: number; hit: number }>, wanted: 
     found += data.found;
     hit += data.hit;
   }
-  return { percent: found === 0 ? (Object.values(files).every((value) => value === 100) && wanted.length > 0 ? 100 : 0) : round((hit / found) * 100), files };
+  return {
+    percent:
+      found === 0
+        ? Object.values(files).every((value) => value === 100) && wanted.length > 0
+          ? 100
+          : 0
+        : round((hit / found) * 100),
+    files,
+  };
 }

@@ -41,10 +41,12 @@ const RUNNER_NAMES: Record<DetectedTestCommand['runner'], string> = {
 
 async function detectSimple(dir: string): Promise<DetectedTestCommand | null> {
   if (await exists(path.join(dir, 'go.mod'))) return { argv: ['go', 'test', './...'], runner: 'go', reason: 'go.mod' };
-  if (await exists(path.join(dir, 'Cargo.toml'))) return { argv: ['cargo', 'test'], runner: 'cargo', reason: 'Cargo.toml' };
+  if (await exists(path.join(dir, 'Cargo.toml')))
+    return { argv: ['cargo', 'test'], runner: 'cargo', reason: 'Cargo.toml' };
   for (const name of ['GNUmakefile', 'makefile', 'Makefile']) {
     const text = await readText(path.join(dir, name));
-    if (text !== null && /^test\s*:/m.test(text)) return { argv: ['make', 'test'], runner: 'make', reason: `${name} has a test target` };
+    if (text !== null && /^test\s*:/m.test(text))
+      return { argv: ['make', 'test'], runner: 'make', reason: `${name} has a test target` };
   }
   return null;
 }

@@ -40,7 +40,12 @@ export async function detectPython(dir: string): Promise<DetectedTestCommand | n
   const runner = declared?.runner ?? ((await unittestOnly(dir, folders)) ? 'unittest' : 'pytest');
   const why = declared?.reason ?? (runner === 'unittest' ? 'unittest.TestCase tests, no pytest config' : null);
   const reason = [where, why].filter(Boolean).join('; ');
-  if (runner === 'pytest') return pytestCommand(dir, folders.some((entry) => entry.folder === '') ? [] : folders.map((entry) => entry.folder), reason);
+  if (runner === 'pytest')
+    return pytestCommand(
+      dir,
+      folders.some((entry) => entry.folder === '') ? [] : folders.map((entry) => entry.folder),
+      reason,
+    );
   if (runner === 'nose2') return command(dir, 'nose2', ['-v'], reason);
   const [first] = folders;
   const start = !first || first.folder === '' ? [] : ['-s', first.folder, ...(first.importable ? ['-t', '.'] : [])];
@@ -49,7 +54,8 @@ export async function detectPython(dir: string): Promise<DetectedTestCommand | n
 
 async function pytestConfig(dir: string): Promise<string | null> {
   if (await exists(path.join(dir, 'pytest.ini'))) return 'pytest.ini';
-  if (/^\[tool\.pytest/m.test((await readText(path.join(dir, 'pyproject.toml'))) ?? '')) return 'pyproject.toml [tool.pytest]';
+  if (/^\[tool\.pytest/m.test((await readText(path.join(dir, 'pyproject.toml'))) ?? ''))
+    return 'pyproject.toml [tool.pytest]';
   if (/^\[tool:pytest\]/m.test((await readText(path.join(dir, 'setup.cfg'))) ?? '')) return 'setup.cfg [tool:pytest]';
   if (/^\[pytest\]/m.test((await readText(path.join(dir, 'tox.ini'))) ?? '')) return 'tox.ini [pytest]';
   if (await exists(path.join(dir, 'conftest.py'))) return 'conftest.py';
@@ -74,15 +80,26 @@ async function pythonTestFolders(dir: string): Promise<TestFolder[]> {
   ];
   for (const parent of ['', 'src']) {
     for (const entry of await listEntries(path.join(dir, parent))) {
-      if (!entry.isDirectory() || entry.name.startsWith('.') || /^(tests?|docs?|examples?|bench(marks?)?|build|dist|node_modules|venv|\.venv)$/.test(entry.name)) continue;
+      if (
+        !entry.isDirectory() ||
+        entry.name.startsWith('.') ||
+        /^(tests?|docs?|examples?|bench(marks?)?|build|dist|node_modules|venv|\.venv)$/.test(entry.name)
+      )
+        continue;
       const pkg = path.posix.join(parent, entry.name);
       if (!(await exists(path.join(dir, pkg, '__init__.py')))) continue;
-      for (const sub of ['tests', 'test']) candidates.push({ folder: `${pkg}/${sub}`, importable: parent === '' && (await exists(path.join(dir, pkg, sub, '__init__.py'))) });
+      for (const sub of ['tests', 'test'])
+        candidates.push({
+          folder: `${pkg}/${sub}`,
+          importable: parent === '' && (await exists(path.join(dir, pkg, sub, '__init__.py'))),
+        });
     }
   }
   const found: TestFolder[] = [];
   for (const candidate of candidates) {
-    const files = (await listEntries(path.join(dir, candidate.folder))).filter((entry) => entry.isFile() && TEST_FILE.test(entry.name)).map((entry) => entry.name);
+    const files = (await listEntries(path.join(dir, candidate.folder)))
+      .filter((entry) => entry.isFile() && TEST_FILE.test(entry.name))
+      .map((entry) => entry.name);
     if (files.length > 0) found.push({ ...candidate, files });
   }
   return found;
@@ -99,18 +116,35 @@ function describeFolders(folders: TestFolder[]): string {
 /** The runner a project names for its tests: tox.ini's commands, the Makefile's test recipe, then pytest among its dependencies. */
 async function declaredRunner(dir: string): Promise<{ runner: PythonRunner; reason: string } | null> {
   const tox = (await readText(path.join(dir, 'tox.ini'))) ?? '';
-  const toxCommands = [...tox.matchAll(/^commands\s*=([^\n]*(?:\n[ \t]+[^\n]*)*)/gm)].map((match) => match[1] ?? '').join('\n');
+  const toxCommands = [...tox.matchAll(/^commands\s*=([^\n]*(?:\n[ \t]+[^\n]*)*)/gm)]
+    .map((match) => match[1] ?? '')
+    .join('\n');
   const fromTox = runnerNamed(toxCommands);
-  if (fromTox) return { runner: fromTox, reason: `tox.ini runs ${fromTox === 'pytest' && /py\.test/.test(toxCommands) ? 'py.test' : fromTox}` };
+  if (fromTox)
+    return {
+      runner: fromTox,
+      reason: `tox.ini runs ${fromTox === 'pytest' && /py\.test/.test(toxCommands) ? 'py.test' : fromTox}`,
+    };
   for (const name of ['GNUmakefile', 'makefile', 'Makefile']) {
     const make = await readText(path.join(dir, name));
     const recipe = make?.match(/^test\s*:[^\n]*\n((?:\t[^\n]*\n?)*)/m)?.[1] ?? '';
     const fromMake = runnerNamed(recipe);
     if (fromMake) return { runner: fromMake, reason: `${name}'s test target runs ${fromMake}` };
   }
-  for (const name of ['pyproject.toml', 'setup.cfg', 'setup.py', 'requirements-dev.txt', 'requirements_dev.txt', 'dev-requirements.txt', 'requirements/testing.txt', 'requirements/test.txt', 'tox.ini']) {
+  for (const name of [
+    'pyproject.toml',
+    'setup.cfg',
+    'setup.py',
+    'requirements-dev.txt',
+    'requirements_dev.txt',
+    'dev-requirements.txt',
+    'requirements/testing.txt',
+    'requirements/test.txt',
+    'tox.ini',
+  ]) {
     const text = await readText(path.join(dir, name));
-    if (text && /["'\s=]pytest\b(?![-_]?(cov|mock|xdist|asyncio|benchmark|timeout|runner))/m.test(text)) return { runner: 'pytest', reason: `${name} lists pytest` };
+    if (text && /["'\s=]pytest\b(?![-_]?(cov|mock|xdist|asyncio|benchmark|timeout|runner))/m.test(text))
+      return { runner: 'pytest', reason: `${name} lists pytest` };
   }
   return null;
 }
@@ -124,7 +158,11 @@ function runnerNamed(text: string): PythonRunner | null {
 
 /** Every test file a `unittest.TestCase` module that never uses pytest and has no module-level test function. */
 async function unittestOnly(dir: string, folders: TestFolder[]): Promise<boolean> {
-  const files = folders.flatMap((entry) => entry.files.filter((name) => UNITTEST_FILE.test(name)).map((name) => path.join(dir, entry.folder, name))).slice(0, STYLE_FILES);
+  const files = folders
+    .flatMap((entry) =>
+      entry.files.filter((name) => UNITTEST_FILE.test(name)).map((name) => path.join(dir, entry.folder, name)),
+    )
+    .slice(0, STYLE_FILES);
   if (files.length === 0) return false;
   for (const file of files) {
     const text = ((await readText(file)) ?? '').slice(0, STYLE_BYTES);
@@ -139,7 +177,12 @@ async function unittestOnly(dir: string, folders: TestFolder[]): Promise<boolean
  * python3 is on PATH; the first that can import the runner's module wins (any, for unittest).
  */
 export function pickPython(dir: string, module: string | null = 'pytest'): string {
-  const candidates = [path.join(dir, '.venv', 'bin', 'python'), path.join(dir, 'venv', 'bin', 'python'), '/usr/bin/python3', 'python3'];
+  const candidates = [
+    path.join(dir, '.venv', 'bin', 'python'),
+    path.join(dir, 'venv', 'bin', 'python'),
+    '/usr/bin/python3',
+    'python3',
+  ];
   const present = candidates.filter((candidate) => !candidate.includes('/') || fs.existsSync(candidate));
   if (module === null) return present[0] ?? 'python3';
   for (const candidate of present) {

@@ -37,13 +37,16 @@ export function failureViews(outcome: TestOutcome | null, repoDir: string | null
 }
 
 /** `FAIL, exit code 1 — mocha (spec output): 4 failed, 1252 passed, 2 skipped, 1258 total` */
-export function resultLine(input: Pick<ExcerptInput, 'status' | 'exitCode' | 'reason' | 'outcome' | 'noResults'>): string {
+export function resultLine(
+  input: Pick<ExcerptInput, 'status' | 'exitCode' | 'reason' | 'outcome' | 'noResults'>,
+): string {
   const exit = input.exitCode === null ? 'no exit code' : `exit code ${input.exitCode}`;
   const reason = input.reason ? ` (${input.reason})` : '';
   const { outcome } = input;
   // Without counts a PASS is the exit code's word alone: said, so that no one reads it as counted tests.
   const exitOnly = input.status === 'PASS' ? '; this PASS rests on the exit code alone' : '';
-  if (!outcome) return `${input.status}, ${exit}${reason} — no test results: ${input.noResults ?? `Lathe found no summary it can read in the output (it reads ${TEXT_RUNNERS})`}${exitOnly}`;
+  if (!outcome)
+    return `${input.status}, ${exit}${reason} — no test results: ${input.noResults ?? `Lathe found no summary it can read in the output (it reads ${TEXT_RUNNERS})`}${exitOnly}`;
   const { counts } = outcome;
   return `${input.status}, ${exit}${reason} — ${outcome.runner} (${outcome.source}): ${counts.failed} failed, ${counts.passed} passed, ${counts.skipped} skipped, ${counts.total} total`;
 }
@@ -116,7 +119,9 @@ function tailWithin(output: string, budget: number): string {
  */
 export function failureExcerpt(input: ExcerptInput, budget = FAILURE_EXCERPT_CHARS): string {
   const output = stripAnsi(input.output);
-  const head = [resultLine(input), ...(input.outcome?.summary ?? []).slice(0, 8).map((line) => `  ${line.trim()}`)].join('\n').slice(0, Math.floor(budget / 4));
+  const head = [resultLine(input), ...(input.outcome?.summary ?? []).slice(0, 8).map((line) => `  ${line.trim()}`)]
+    .join('\n')
+    .slice(0, Math.floor(budget / 4));
   const views = failureViews(input.outcome, input.repoDir);
   const afterHead = budget - head.length - 2;
   const failures = failuresSection(views, Math.floor(afterHead * (views.length > 0 ? 0.7 : 0)));

@@ -14,7 +14,11 @@ function fingerprint(dir: string): Record<string, string> {
     if (name.startsWith('.git')) continue;
     const file = path.join(dir, name);
     const stat = fs.lstatSync(file);
-    result[name] = stat.isFile() ? crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex') : stat.isDirectory() ? 'dir' : 'other';
+    result[name] = stat.isFile()
+      ? crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+      : stat.isDirectory()
+        ? 'dir'
+        : 'other';
   }
   return result;
 }

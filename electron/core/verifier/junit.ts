@@ -18,7 +18,8 @@ const parser = new XMLParser({
 
 /** Element values; one with text and no attributes (mocha xunit's `<failure>text</failure>`) parses as its text. */
 function asNodes(value: unknown): XmlNode[] {
-  const node = (item: unknown): XmlNode[] => (typeof item === 'string' ? [{ '#text': item }] : typeof item === 'object' && item !== null ? [item as XmlNode] : []);
+  const node = (item: unknown): XmlNode[] =>
+    typeof item === 'string' ? [{ '#text': item }] : typeof item === 'object' && item !== null ? [item as XmlNode] : [];
   return Array.isArray(value) ? value.flatMap(node) : node(value);
 }
 
@@ -111,10 +112,13 @@ function caseNaming(options: JUnitOptions): (testCase: XmlNode, suites: string[]
     if (options.runner === 'pytest' && classname) {
       if (!modules.has(classname)) modules.set(classname, pytestModule(classname, options.repoDir ?? null));
       const found = modules.get(classname);
-      return found ? { testId: [found.module, ...found.rest, name].join('::'), file: found.module } : { testId: `${classname}::${name}`, file };
+      return found
+        ? { testId: [found.module, ...found.rest, name].join('::'), file: found.module }
+        : { testId: `${classname}::${name}`, file };
     }
     // Printed to the output by an unknown producer (mocha's xunit: classname is the suites' path).
-    if (options.runner === 'JUnit') return { testId: !classname || name.startsWith(classname) ? name : `${classname} ${name}`, file };
+    if (options.runner === 'JUnit')
+      return { testId: !classname || name.startsWith(classname) ? name : `${classname} ${name}`, file };
     if (classname && classname !== 'test') return { testId: `${classname}::${name}`, file };
     // node --test uses classname "test" and nests suites instead.
     return { testId: [...suites, name].join(' > '), file };
@@ -124,7 +128,8 @@ function caseNaming(options: JUnitOptions): (testCase: XmlNode, suites: string[]
 function failureOf(name: CaseName, failure: XmlNode, options: JUnitOptions): ParsedFailure {
   const detail = body(failure);
   const message = attribute(failure, 'message').trim() || detail;
-  const errorLines = options.runner === 'pytest' ? pytestErrorLines(detail) : options.runner === 'node:test' ? nodeCause(detail) : null;
+  const errorLines =
+    options.runner === 'pytest' ? pytestErrorLines(detail) : options.runner === 'node:test' ? nodeCause(detail) : null;
   return { testId: name.testId, message: firstLines(errorLines ?? message), detail, file: name.file };
 }
 

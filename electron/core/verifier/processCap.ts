@@ -31,7 +31,10 @@ function writablePidsRoot(): string | null {
 function findPidsRoot(): string | null {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return null;
   for (const root of CGROUP_ROOTS) {
-    const hasPids = fs.existsSync(path.join(root, 'pids.max')) || (fs.existsSync(path.join(root, 'cgroup.subtree_control')) && fs.readFileSync(path.join(root, 'cgroup.subtree_control'), 'utf8').includes('pids'));
+    const hasPids =
+      fs.existsSync(path.join(root, 'pids.max')) ||
+      (fs.existsSync(path.join(root, 'cgroup.subtree_control')) &&
+        fs.readFileSync(path.join(root, 'cgroup.subtree_control'), 'utf8').includes('pids'));
     const isV1Pids = root.endsWith('/pids') && fs.existsSync(path.join(root, 'tasks'));
     if (!hasPids && !isV1Pids) continue;
     try {
@@ -84,7 +87,9 @@ function bwrapIsSetuid(pathVariable = process.env.PATH ?? ''): boolean {
 
 let prlimitPath: Promise<string | null> | undefined;
 function findPrlimit(): Promise<string | null> {
-  prlimitPath ??= new Promise((resolve) => execFile('prlimit', ['--version'], (error) => resolve(error ? null : 'prlimit')));
+  prlimitPath ??= new Promise((resolve) =>
+    execFile('prlimit', ['--version'], (error) => resolve(error ? null : 'prlimit')),
+  );
   return prlimitPath;
 }
 
@@ -93,7 +98,11 @@ function findPrlimit(): Promise<string | null> {
  * so a pids cgroup does it; as a user, `prlimit --nproc` counts the user's processes, so the limit is
  * set above what the user already runs. Without either, the run is not capped, and says so.
  */
-export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PROCESSES, options: { sandboxed?: boolean } = {}): Promise<ProcessCap> {
+export async function createProcessCap(
+  id: string,
+  maxProcesses = DEFAULT_MAX_PROCESSES,
+  options: { sandboxed?: boolean } = {},
+): Promise<ProcessCap> {
   const root = writablePidsRoot();
   if (root) {
     const dir = path.join(root, `lathe-${id}`);
@@ -119,12 +128,30 @@ export async function createProcessCap(id: string, maxProcesses = DEFAULT_MAX_PR
   if (uid !== undefined && uid !== 0 && process.platform === 'linux' && (await findPrlimit())) {
     if (options.sandboxed && nprocCountsPerNamespace() && !bwrapIsSetuid()) {
       // No scan of /proc: inside the sandbox's namespace only its own tasks count.
-      return { detail: `at most ${maxProcesses} processes (prlimit inside the sandbox)`, inside: true, contains: false, wrap: (argv) => ['prlimit', `--nproc=${maxProcesses}`, '--', ...argv], release: async () => {} };
+      return {
+        detail: `at most ${maxProcesses} processes (prlimit inside the sandbox)`,
+        inside: true,
+        contains: false,
+        wrap: (argv) => ['prlimit', `--nproc=${maxProcesses}`, '--', ...argv],
+        release: async () => {},
+      };
     }
     const limit = countTasksOf(uid) + maxProcesses;
-    return { detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`, inside: false, contains: false, wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv], release: async () => {} };
+    return {
+      detail: `at most ${maxProcesses} more processes (prlimit --nproc=${limit})`,
+      inside: false,
+      contains: false,
+      wrap: (argv) => ['prlimit', `--nproc=${limit}`, '--', ...argv],
+      release: async () => {},
+    };
   }
-  return { detail: 'no process cap on this platform', inside: false, contains: false, wrap: (argv) => argv, release: async () => {} };
+  return {
+    detail: 'no process cap on this platform',
+    inside: false,
+    contains: false,
+    wrap: (argv) => argv,
+    release: async () => {},
+  };
 }
 
 function enterCgroup(dir: string): string {
@@ -137,7 +164,9 @@ function enterCgroup(dir: string): string {
  */
 async function releaseCgroup(dir: string): Promise<void> {
   for (let round = 0; round < 60; round++) {
-    const pids = fs.existsSync(path.join(dir, 'cgroup.procs')) ? fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number) : [];
+    const pids = fs.existsSync(path.join(dir, 'cgroup.procs'))
+      ? fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number)
+      : [];
     if (pids.length === 0) {
       try {
         fs.rmdirSync(dir);

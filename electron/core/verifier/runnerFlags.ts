@@ -26,7 +26,11 @@ export function runnerOf(argv: string[]): RunnerKind {
   const tool = base === 'npx' ? path.basename(rest.find((arg) => !arg.startsWith('-')) ?? '') : base;
   if (tool === 'vitest') return 'vitest';
   if (tool === 'jest') return 'jest';
-  if (tool === 'playwright' && argv[argv.indexOf(first === 'npx' ? (rest.find((arg) => !arg.startsWith('-')) ?? '') : first) + 1] === 'test') return 'playwright';
+  if (
+    tool === 'playwright' &&
+    argv[argv.indexOf(first === 'npx' ? (rest.find((arg) => !arg.startsWith('-')) ?? '') : first) + 1] === 'test'
+  )
+    return 'playwright';
   if (base === 'go' && rest[0] === 'test') return 'go';
   if (base === 'cargo' && rest[0] === 'test') return 'cargo';
   return 'other';
@@ -36,7 +40,11 @@ export function runnerOf(argv: string[]): RunnerKind {
  * Adds what makes a runner's result machine-readable and its run side-effect free: JUnit XML into
  * ARTIFACT_DIR, no cache or snapshot writes, and coverage when asked for. argv stays argv.
  */
-export function prepareCommand(argv: string[], artifactDir: string, coverageFor: string[] | undefined): PreparedCommand {
+export function prepareCommand(
+  argv: string[],
+  artifactDir: string,
+  coverageFor: string[] | undefined,
+): PreparedCommand {
   const runner = runnerOf(argv);
   const junitFile = path.join(artifactDir, 'junit.xml');
   const wantsCoverage = (coverageFor?.length ?? 0) > 0;
@@ -51,16 +59,37 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
         extra.push('--cov=.', `--cov-report=lcov:${file}`);
         coverage = { kind: 'lcov', file };
       }
-      return { argv: [...argv, ...extra], runner, junitFile, jsonFile: null, coverage, env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') } };
+      return {
+        argv: [...argv, ...extra],
+        runner,
+        junitFile,
+        jsonFile: null,
+        coverage,
+        env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') },
+      };
     }
     case 'node-test': {
       const lcovFile = path.join(artifactDir, 'lcov.info');
       // Never a third reporter: Node 20 then warns MaxListenersExceededWarning at the top of the log.
-      const machineReporter = wantsCoverage ? ['--experimental-test-coverage', `--test-reporter=${junitWithLcovReporter(lcovFile)}`] : ['--test-reporter=junit'];
-      const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', ...machineReporter, `--test-reporter-destination=${junitFile}`];
+      const machineReporter = wantsCoverage
+        ? ['--experimental-test-coverage', `--test-reporter=${junitWithLcovReporter(lcovFile)}`]
+        : ['--test-reporter=junit'];
+      const reporters = [
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        ...machineReporter,
+        `--test-reporter-destination=${junitFile}`,
+      ];
       const coverage: PreparedCommand['coverage'] = wantsCoverage ? { kind: 'lcov', file: lcovFile } : null;
       const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
-      return { argv: [argv[0] as string, ...reporters, ...withoutReporters], runner, junitFile, jsonFile: null, coverage, env: {} };
+      return {
+        argv: [argv[0] as string, ...reporters, ...withoutReporters],
+        runner,
+        junitFile,
+        jsonFile: null,
+        coverage,
+        env: {},
+      };
     }
     case 'vitest':
       return {
@@ -75,28 +104,56 @@ export function prepareCommand(argv: string[], artifactDir: string, coverageFor:
       // jest's built-in JSON report; its usual reporter still writes to the terminal.
       const ownReport = argv.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
       const jsonFile = ownReport ? null : path.join(artifactDir, 'jest.json');
-      const extra = [...(argv.includes('--ci') ? [] : ['--ci']), ...(jsonFile ? ['--json', `--outputFile=${jsonFile}`] : [])];
+      const extra = [
+        ...(argv.includes('--ci') ? [] : ['--ci']),
+        ...(jsonFile ? ['--json', `--outputFile=${jsonFile}`] : []),
+      ];
       return { argv: [...argv, ...extra], runner, junitFile: null, jsonFile, coverage: null, env: {} };
     }
     case 'go': {
       // -v names every test as it passes, fails or is skipped; without it go prints only failures.
       const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
-      return { argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+      return {
+        argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)],
+        runner,
+        junitFile: null,
+        jsonFile: null,
+        coverage: null,
+        env: {},
+      };
     }
     case 'cargo': {
       // Without --no-fail-fast cargo stops at the first test binary that fails: the later binaries'
       // tests never run, and their absence reads as tests lost.
-      if (argv.includes('--no-fail-fast')) return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+      if (argv.includes('--no-fail-fast'))
+        return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
       const separator = argv.indexOf('--');
       const flagsEnd = separator === -1 ? argv.length : separator;
-      return { argv: [...argv.slice(0, flagsEnd), '--no-fail-fast', ...argv.slice(flagsEnd)], runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+      return {
+        argv: [...argv.slice(0, flagsEnd), '--no-fail-fast', ...argv.slice(flagsEnd)],
+        runner,
+        junitFile: null,
+        jsonFile: null,
+        coverage: null,
+        env: {},
+      };
     }
     case 'playwright': {
       // Its built-in JUnit reporter beside the list reporter (one line per test in the log), and its
       // screenshots and traces into the artifact folder: `test-results/` in a read-only work tree fails the run.
       const ownReporter = argv.some((arg) => arg.startsWith('--reporter'));
-      const extra = [...(ownReporter ? [] : ['--reporter=list,junit']), ...(argv.some((arg) => arg.startsWith('--output')) ? [] : [`--output=${path.join(artifactDir, 'playwright')}`])];
-      return { argv: [...argv, ...extra], runner, junitFile: ownReporter ? null : junitFile, jsonFile: null, coverage: null, env: ownReporter ? {} : { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile } };
+      const extra = [
+        ...(ownReporter ? [] : ['--reporter=list,junit']),
+        ...(argv.some((arg) => arg.startsWith('--output')) ? [] : [`--output=${path.join(artifactDir, 'playwright')}`]),
+      ];
+      return {
+        argv: [...argv, ...extra],
+        runner,
+        junitFile: ownReporter ? null : junitFile,
+        jsonFile: null,
+        coverage: null,
+        env: ownReporter ? {} : { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile },
+      };
     }
     default:
       return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };

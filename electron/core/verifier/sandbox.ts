@@ -25,17 +25,44 @@ export function resetSandboxProbe(): void {
 }
 
 async function runProbe(): Promise<SandboxProbe> {
-  if (process.platform !== 'linux') return { available: false, detail: `bubblewrap is Linux-only (this is ${process.platform})`, capsTmp: false };
+  if (process.platform !== 'linux')
+    return { available: false, detail: `bubblewrap is Linux-only (this is ${process.platform})`, capsTmp: false };
   const capped = await tryBwrap(true);
-  if (capped.ok) return { available: true, detail: 'bubblewrap works: only the system, toolchains and the run are visible, private capped /tmp, no network, own PID namespace', capsTmp: true };
+  if (capped.ok)
+    return {
+      available: true,
+      detail:
+        'bubblewrap works: only the system, toolchains and the run are visible, private capped /tmp, no network, own PID namespace',
+      capsTmp: true,
+    };
   if (!/size/i.test(capped.detail)) return { available: false, detail: capped.detail, capsTmp: false };
   const plain = await tryBwrap(false);
   if (!plain.ok) return { available: false, detail: plain.detail, capsTmp: false };
-  return { available: true, detail: 'bubblewrap works, but this version cannot cap the private /tmp (--size needs bubblewrap 0.5 or later)', capsTmp: false };
+  return {
+    available: true,
+    detail: 'bubblewrap works, but this version cannot cap the private /tmp (--size needs bubblewrap 0.5 or later)',
+    capsTmp: false,
+  };
 }
 
 function tryBwrap(withSize: boolean): Promise<{ ok: boolean; detail: string }> {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...(withSize ? ['--size', '1048576'] : []), '--tmpfs', '/tmp', '--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', 'true'];
+  const args = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...(withSize ? ['--size', '1048576'] : []),
+    '--tmpfs',
+    '/tmp',
+    '--unshare-net',
+    '--unshare-pid',
+    '--die-with-parent',
+    '--new-session',
+    'true',
+  ];
   return new Promise((resolve) => {
     let stderr = '';
     const child = spawn('bwrap', args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -46,11 +73,24 @@ function tryBwrap(withSize: boolean): Promise<{ ok: boolean; detail: string }> {
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({ ok: false, detail: error.code === 'ENOENT' ? 'bubblewrap (bwrap) is not installed' : `bubblewrap failed to start: ${error.message}` });
+      resolve({
+        ok: false,
+        detail:
+          error.code === 'ENOENT'
+            ? 'bubblewrap (bwrap) is not installed'
+            : `bubblewrap failed to start: ${error.message}`,
+      });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve(code === 0 ? { ok: true, detail: '' } : { ok: false, detail: `bubblewrap is refused here (exit ${code}): ${stderr.trim().slice(0, 300) || 'user namespaces may be disabled (AppArmor, sysctl)'}` });
+      resolve(
+        code === 0
+          ? { ok: true, detail: '' }
+          : {
+              ok: false,
+              detail: `bubblewrap is refused here (exit ${code}): ${stderr.trim().slice(0, 300) || 'user namespaces may be disabled (AppArmor, sysctl)'}`,
+            },
+      );
     });
   });
 }
@@ -89,7 +129,17 @@ export function bwrapArgv(layout: BwrapLayout): string[] {
   // --cap-drop ALL: bwrap run by root makes no user namespace and would leave the command every
   // capability, enough to mount over anything; a user's bwrap drops them anyway. The network
   // namespace also takes away the host's abstract Unix sockets (they belong to a network namespace).
-  const args = ['bwrap', '--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL'];
+  const args = [
+    'bwrap',
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-net',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--cap-drop',
+    'ALL',
+  ];
   const { view } = layout;
   const underTmp = (dir: string) => dir === '/tmp' || dir.startsWith('/tmp/');
   for (const dir of minimalRoots(view.readOnly.filter((dir) => !underTmp(dir)))) args.push('--ro-bind-try', dir, dir);
@@ -105,7 +155,17 @@ export function bwrapArgv(layout: BwrapLayout): string[] {
     for (const entry of minimalRoots(layout.protect)) args.push('--ro-bind', entry, entry);
     for (const entry of layout.writableInside ?? []) args.push('--bind', entry, entry);
   }
-  args.push('--bind', layout.writable, layout.writable, '--remount-ro', '/', '--chdir', layout.cwd, '--', ...layout.argv);
+  args.push(
+    '--bind',
+    layout.writable,
+    layout.writable,
+    '--remount-ro',
+    '/',
+    '--chdir',
+    layout.cwd,
+    '--',
+    ...layout.argv,
+  );
   return args;
 }
 

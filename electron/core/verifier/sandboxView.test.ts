@@ -47,7 +47,13 @@ function listen(socketPath: string): Promise<void> {
 beforeAll(async () => {
   bwrap = (await probeSandbox()).available;
   home = fs.realpathSync(outsideTmp('lathe-home-'));
-  for (const [file, content] of Object.entries({ '.ssh/id_rsa': SECRET, '.gnupg/private-keys-v1.d/k.key': SECRET, '.aws/credentials': SECRET, '.config/chromium/Default/Cookies': SECRET, 'src/other-repo/.env': SECRET })) {
+  for (const [file, content] of Object.entries({
+    '.ssh/id_rsa': SECRET,
+    '.gnupg/private-keys-v1.d/k.key': SECRET,
+    '.aws/credentials': SECRET,
+    '.config/chromium/Default/Cookies': SECRET,
+    'src/other-repo/.env': SECRET,
+  })) {
     fs.mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
     fs.writeFileSync(path.join(home, file), `${content}\n`);
   }
@@ -55,7 +61,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(home, '.fakelang/bin'), { recursive: true });
   fs.mkdirSync(path.join(home, '.fakelang/lib'), { recursive: true });
   fs.writeFileSync(path.join(home, '.fakelang/lib/runtime.txt'), 'fakelang runtime\n');
-  fs.writeFileSync(path.join(home, '.fakelang/bin/fakelang'), `#!/bin/sh\ncat "$(dirname "$0")/../lib/runtime.txt"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(home, '.fakelang/bin/fakelang'), `#!/bin/sh\ncat "$(dirname "$0")/../lib/runtime.txt"\n`, {
+    mode: 0o755,
+  });
   fs.writeFileSync(path.join(home, '.fakelang/credentials.toml'), `token = "${SECRET}"\n`);
   runLike = fs.realpathSync(outsideTmp('lathe-run-'));
   tmpSockets = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-sock-'));
@@ -77,7 +85,15 @@ afterAll(async () => {
 async function probe(script: string, env: Record<string, string> = {}, readPaths: string[] = []) {
   const repo = makeTempRepo({ files: { 'probe.js': script } });
   repos.push(repo);
-  const result = await verify({ workDir: repo.dir, argv: ['node', 'probe.js'], timeoutMs: 20_000, artifactRoot, isolation: 'bwrap', env, readPaths });
+  const result = await verify({
+    workDir: repo.dir,
+    argv: ['node', 'probe.js'],
+    timeoutMs: 20_000,
+    artifactRoot,
+    isolation: 'bwrap',
+    env,
+    readPaths,
+  });
   expect(result.isolation.level).toBe('bwrap');
   return result;
 }
@@ -101,7 +117,14 @@ const TRY_READ = (files: string[]) => `
 describe('the sandbox shows the tests only what they need', () => {
   it("cannot read the home folder's secrets, other repositories or a toolchain's token; the secret reaches no artifact", async (context) => {
     if (!bwrap) return context.skip('no bubblewrap here');
-    const files = ['.ssh/id_rsa', '.gnupg/private-keys-v1.d/k.key', '.aws/credentials', '.config/chromium/Default/Cookies', 'src/other-repo/.env', '.fakelang/credentials.toml'].map((file) => path.join(home, file));
+    const files = [
+      '.ssh/id_rsa',
+      '.gnupg/private-keys-v1.d/k.key',
+      '.aws/credentials',
+      '.config/chromium/Default/Cookies',
+      'src/other-repo/.env',
+      '.fakelang/credentials.toml',
+    ].map((file) => path.join(home, file));
     const result = await probe(TRY_READ(files), { PATH: `${home}/.fakelang/bin:${process.env.PATH}` });
     const read = JSON.parse(result.report.trim().split('\n').at(-1) as string) as Record<string, string>;
     for (const file of files.slice(0, 5)) expect(read[file], file).toBe('ENOENT');
@@ -112,7 +135,9 @@ describe('the sandbox shows the tests only what they need', () => {
 
   it('runs a toolchain that lives under the home folder, with its own files', async (context) => {
     if (!bwrap) return context.skip('no bubblewrap here');
-    const result = await probe(`process.stdout.write(require('node:child_process').execFileSync('fakelang'));`, { PATH: `${home}/.fakelang/bin:${process.env.PATH}` });
+    const result = await probe(`process.stdout.write(require('node:child_process').execFileSync('fakelang'));`, {
+      PATH: `${home}/.fakelang/bin:${process.env.PATH}`,
+    });
     expect(result.report).toContain('fakelang runtime');
     expect(result.status).toBe('PASS');
   });
@@ -123,7 +148,14 @@ describe('the sandbox shows the tests only what they need', () => {
     const repo = makeTempRepo({ files: { 'README.md': '#\n' } });
     repos.push(repo);
     const env = { PATH: `${root}/shims:${root}/bin:${process.env.PATH}`, PYENV_ROOT: root };
-    const result = await verify({ workDir: repo.dir, argv: ['python3', '-c', 'import sys; print(sys.executable)'], timeoutMs: 30_000, artifactRoot, isolation: 'bwrap', env });
+    const result = await verify({
+      workDir: repo.dir,
+      argv: ['python3', '-c', 'import sys; print(sys.executable)'],
+      timeoutMs: 30_000,
+      artifactRoot,
+      isolation: 'bwrap',
+      env,
+    });
     expect(result.status).toBe('PASS');
     expect(result.report).toContain(root);
   });
@@ -143,14 +175,25 @@ describe('the sandbox shows the tests only what they need', () => {
   it('shows a filtered /etc: what programs need, not shadow, ssh keys, ssl/private or the machine id', async (context) => {
     if (!bwrap) return context.skip('no bubblewrap here');
     const wanted = ['/etc/passwd', '/etc/ld.so.cache', '/etc/ssl/certs'].filter((file) => fs.existsSync(file));
-    const hidden = ['/etc/shadow', '/etc/ssh', '/etc/ssl/private', '/etc/machine-id', '/etc/sudoers'].filter((file) => fs.existsSync(file));
-    const result = await probe(`const fs = require('node:fs'); console.log(JSON.stringify(${JSON.stringify([...wanted, ...hidden])}.map((file) => fs.existsSync(file))));`);
-    expect(JSON.parse(result.report.trim().split('\n').at(-1) as string)).toEqual([...wanted.map(() => true), ...hidden.map(() => false)]);
+    const hidden = ['/etc/shadow', '/etc/ssh', '/etc/ssl/private', '/etc/machine-id', '/etc/sudoers'].filter((file) =>
+      fs.existsSync(file),
+    );
+    const result = await probe(
+      `const fs = require('node:fs'); console.log(JSON.stringify(${JSON.stringify([...wanted, ...hidden])}.map((file) => fs.existsSync(file))));`,
+    );
+    expect(JSON.parse(result.report.trim().split('\n').at(-1) as string)).toEqual([
+      ...wanted.map(() => true),
+      ...hidden.map(() => false),
+    ]);
   });
 
   it('cannot connect to a Unix socket the host listens on: under a /run-like folder, under the real /tmp, or abstract', async (context) => {
     if (!bwrap) return context.skip('no bubblewrap here');
-    const targets = [path.join(runLike, 'daemon.sock'), path.join(tmpSockets, 'daemon.sock'), `\0lathe-abstract-${process.pid}`];
+    const targets = [
+      path.join(runLike, 'daemon.sock'),
+      path.join(tmpSockets, 'daemon.sock'),
+      `\0lathe-abstract-${process.pid}`,
+    ];
     const result = await probe(`
       const net = require('node:net');
       const tryOne = (target) => new Promise((resolve) => {
@@ -188,7 +231,9 @@ describe('the sandbox shows the tests only what they need', () => {
       [shared, path.join(home, 'not-there')],
     );
     expect(JSON.parse(result.report.trim().split('\n').at(-1) as string)).toEqual(['a,b\n', 'EROFS', false]);
-    expect(result.isolation.detail).toContain(`policies.sandbox.read_paths): ${shared}, ${path.join(home, 'not-there')} (not found: ${path.join(home, 'not-there')})`);
+    expect(result.isolation.detail).toContain(
+      `policies.sandbox.read_paths): ${shared}, ${path.join(home, 'not-there')} (not found: ${path.join(home, 'not-there')})`,
+    );
   });
 });
 
@@ -197,11 +242,21 @@ describe('sandboxView', () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-view-')));
     repos.push({ remove: () => fs.rmSync(root, { recursive: true, force: true }) } as TempRepo);
     const user = path.join(root, 'home');
-    for (const dir of ['.tool/bin', '.tool/lib', 'bin', '.ssh']) fs.mkdirSync(path.join(user, dir), { recursive: true });
+    for (const dir of ['.tool/bin', '.tool/lib', 'bin', '.ssh'])
+      fs.mkdirSync(path.join(user, dir), { recursive: true });
     fs.writeFileSync(path.join(user, '.tool/credentials.toml'), 'token\n');
     fs.symlinkSync(path.join(user, '.tool/bin'), path.join(root, 'linked'));
-    const view = sandboxView({ env: { PATH: `${user}/bin:${root}/linked:${user}:/usr/bin:relative/bin` }, commands: [], cwd: root, readPaths: [], shown: [], home: user });
-    expect(view.readOnly).toEqual(expect.arrayContaining([path.join(user, '.tool'), path.join(root, 'linked'), path.join(user, 'bin'), '/usr']));
+    const view = sandboxView({
+      env: { PATH: `${user}/bin:${root}/linked:${user}:/usr/bin:relative/bin` },
+      commands: [],
+      cwd: root,
+      readPaths: [],
+      shown: [],
+      home: user,
+    });
+    expect(view.readOnly).toEqual(
+      expect.arrayContaining([path.join(user, '.tool'), path.join(root, 'linked'), path.join(user, 'bin'), '/usr']),
+    );
     expect(view.readOnly).not.toContain(user);
     expect(view.readOnly.filter((dir) => dir.includes('.ssh'))).toEqual([]);
     expect(view.masked).toEqual([path.join(user, '.tool/credentials.toml')]);
@@ -215,7 +270,10 @@ describe('a whole run whose tests print a secret of the home folder', () => {
   it('keeps the secret out of the test log, log.jsonl and state.json', async (context) => {
     if (!bwrap) return context.skip('no bubblewrap here');
     const { repo, dataDir } = setup();
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` },
+    );
     config.test_command = ['sh', '-c', `cat ${home}/.ssh/id_rsa; node --test`];
     const env = createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, deps: createDefaultDeps() });
     const state = await startRun(env, { repoRoot: repo.dir, goal: 'fix median', config });

@@ -26,17 +26,66 @@ const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/lib
  * machine-id, network or package-index credentials (npmrc, pip.conf).
  */
 const ETC_ENTRIES = [
-  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'ld.so.preload',
-  'nsswitch.conf', 'passwd', 'group', 'hosts', 'host.conf', 'resolv.conf', 'gai.conf', 'services', 'protocols', 'networks', 'mtab',
-  'localtime', 'timezone', 'locale.alias', 'locale.conf', 'default/locale', 'terminfo', 'inputrc', 'shells', 'profile', 'bash.bashrc',
-  'ssl/certs', 'ssl/openssl.cnf', 'ca-certificates', 'ca-certificates.conf', 'pki/tls/certs', 'pki/ca-trust', 'crypto-policies',
-  'alternatives', 'gitconfig', 'mime.types', 'magic', 'magic.mime', 'fonts', 'matplotlibrc', 'os-release', 'lsb-release', 'debian_version', 'redhat-release',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'ld.so.preload',
+  'nsswitch.conf',
+  'passwd',
+  'group',
+  'hosts',
+  'host.conf',
+  'resolv.conf',
+  'gai.conf',
+  'services',
+  'protocols',
+  'networks',
+  'mtab',
+  'localtime',
+  'timezone',
+  'locale.alias',
+  'locale.conf',
+  'default/locale',
+  'terminfo',
+  'inputrc',
+  'shells',
+  'profile',
+  'bash.bashrc',
+  'ssl/certs',
+  'ssl/openssl.cnf',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'pki/tls/certs',
+  'pki/ca-trust',
+  'crypto-policies',
+  'alternatives',
+  'gitconfig',
+  'mime.types',
+  'magic',
+  'magic.mime',
+  'fonts',
+  'matplotlibrc',
+  'os-release',
+  'lsb-release',
+  'debian_version',
+  'redhat-release',
 ];
 /** /etc folders named per version (`python3.11`, `java-17-openjdk`). */
 const ETC_PATTERNS = [/^python3(\.\d+)?$/, /^java-[\w.-]+$/, /^perl$/];
 
 /** Folders that mark a `bin` folder's parent as a toolchain of its own (a node, pyenv, cargo, go or conda install). */
-const TOOLCHAIN_MARKS = ['lib', 'lib64', 'libexec', 'include', 'versions', 'plugins', 'registry', 'toolchains', 'pkg', 'src'];
+const TOOLCHAIN_MARKS = [
+  'lib',
+  'lib64',
+  'libexec',
+  'include',
+  'versions',
+  'plugins',
+  'registry',
+  'toolchains',
+  'pkg',
+  'src',
+];
 /** Tokens a toolchain's home may hold beside its binaries (cargo's registry token, a netrc). */
 const SECRET_FILES = ['credentials', 'credentials.toml', '.netrc', '.npmrc', '.pypirc', '.git-credentials'];
 
@@ -56,7 +105,19 @@ export interface ViewInputs {
 }
 
 /** Version managers' homes a toolchain on PATH needs; the command gets them (isolation.ts) and the sandbox shows them. */
-export const TOOLCHAIN_VARS = ['RUSTUP_HOME', 'CARGO_HOME', 'RUSTUP_TOOLCHAIN', 'PYENV_ROOT', 'NVM_DIR', 'VOLTA_HOME', 'ASDF_DIR', 'ASDF_DATA_DIR', 'GOROOT', 'GOMODCACHE', 'JAVA_HOME'] as const;
+export const TOOLCHAIN_VARS = [
+  'RUSTUP_HOME',
+  'CARGO_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'PYENV_ROOT',
+  'NVM_DIR',
+  'VOLTA_HOME',
+  'ASDF_DIR',
+  'ASDF_DATA_DIR',
+  'GOROOT',
+  'GOMODCACHE',
+  'JAVA_HOME',
+] as const;
 
 export function sandboxView(inputs: ViewInputs): SandboxView {
   const home = path.resolve(inputs.home ?? os.homedir());
@@ -110,7 +171,9 @@ function toolchainRoots(inputs: ViewInputs, home: string): string[] {
     if (interpreter) sources.push(path.dirname(interpreter), path.dirname(realpathOr(interpreter)));
   }
   const shown = inputs.shown.map((dir) => path.resolve(dir));
-  const candidates = sources.flatMap(bothPaths).map((dir) => (TOOLCHAIN_VARS.some((name) => inputs.env[name] === dir) ? dir : toolchainOf(dir, home)));
+  const candidates = sources
+    .flatMap(bothPaths)
+    .map((dir) => (TOOLCHAIN_VARS.some((name) => inputs.env[name] === dir) ? dir : toolchainOf(dir, home)));
   return [...new Set(candidates)].filter(
     (dir) =>
       fs.existsSync(dir) &&

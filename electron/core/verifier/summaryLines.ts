@@ -15,9 +15,25 @@ import { parseUvuOutput } from './parsers/uvu';
 import { parseVitestOutput } from './parsers/vitest';
 
 /** The runners whose text output Lathe reads, in the words the excerpt uses when it reads none. */
-export const TEXT_RUNNERS = 'mocha, jest, vitest, ava, jasmine, uvu, playwright test, node:test (spec and TAP), TAP (tape, node-tap, qunit), JUnit XML, pytest, unittest and nose2, go test and cargo test';
+export const TEXT_RUNNERS =
+  'mocha, jest, vitest, ava, jasmine, uvu, playwright test, node:test (spec and TAP), TAP (tape, node-tap, qunit), JUnit XML, pytest, unittest and nose2, go test and cargo test';
 
-const PARSERS = [parseMochaOutput, parseJestOutput, parseVitestOutput, parseAvaOutput, parseJasmineOutput, parseUvuOutput, parsePlaywrightOutput, parseNodeSpecOutput, parseTapOutput, parseJUnitInOutput, parsePytestOutput, parseUnittestOutput, parseGoOutput, parseCargoOutput];
+const PARSERS = [
+  parseMochaOutput,
+  parseJestOutput,
+  parseVitestOutput,
+  parseAvaOutput,
+  parseJasmineOutput,
+  parseUvuOutput,
+  parsePlaywrightOutput,
+  parseNodeSpecOutput,
+  parseTapOutput,
+  parseJUnitInOutput,
+  parsePytestOutput,
+  parseUnittestOutput,
+  parseGoOutput,
+  parseCargoOutput,
+];
 
 /**
  * Results from a runner's text output, the runner recognised from the output itself (an `npm test`
@@ -34,7 +50,10 @@ export function parseSummaryLines(raw: string): TestOutcome | null {
 function parseJUnitInOutput(output: string): TestOutcome | null {
   const start = output.search(/<\?xml[^>]*\?>\s*<testsuites?\b|<testsuites?\b/);
   if (start === -1) return null;
-  const end = Math.max(output.lastIndexOf('</testsuites>') + '</testsuites>'.length, output.lastIndexOf('</testsuite>') + '</testsuite>'.length);
+  const end = Math.max(
+    output.lastIndexOf('</testsuites>') + '</testsuites>'.length,
+    output.lastIndexOf('</testsuite>') + '</testsuite>'.length,
+  );
   if (end <= start) return null;
   const outcome = parseJUnit(output.slice(start, end), { runner: 'JUnit' });
   return outcome && outcome.counts.total > 0 ? { ...outcome, source: 'JUnit XML in the output' } : null;
@@ -44,5 +63,11 @@ function parseJUnitInOutput(output: string): TestOutcome | null {
 function parsePlainCounts(output: string): TestOutcome | null {
   const plain = [...output.matchAll(/^(?:\w+: )?(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/gm)].at(-1);
   if (!plain) return null;
-  return { runner: 'plain', source: 'closing line', counts: makeCounts(Number(plain[1]), Number(plain[2]), Number(plain[3] ?? 0)), failures: [], summary: [plain[0].trim()] };
+  return {
+    runner: 'plain',
+    source: 'closing line',
+    counts: makeCounts(Number(plain[1]), Number(plain[2]), Number(plain[3] ?? 0)),
+    failures: [],
+    summary: [plain[0].trim()],
+  };
 }

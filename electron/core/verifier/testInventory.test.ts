@@ -39,7 +39,10 @@ describe('tests.json', () => {
     expect(await readTestInventory(dir)).toBeNull();
     fs.writeFileSync(path.join(dir, 'tests.json'), '{"runner": "mocha", "source": "spec output", "tests": [');
     await expect(readTestInventory(dir)).rejects.toThrow(/tests\.json is not JSON/);
-    fs.writeFileSync(path.join(dir, 'tests.json'), JSON.stringify({ runner: 'mocha', source: 'spec output', tests: [{ id: 'a', outcome: 'pending' }] }));
+    fs.writeFileSync(
+      path.join(dir, 'tests.json'),
+      JSON.stringify({ runner: 'mocha', source: 'spec output', tests: [{ id: 'a', outcome: 'pending' }] }),
+    );
     const error = await readTestInventory(dir).catch((caught: unknown) => caught);
     expect(isLatheError(error, 'INVALID_PAYLOAD')).toBe(true);
     expect((error as Error).message).toMatch(/tests\.json is not a test inventory: tests\.0\.outcome: /);
@@ -48,11 +51,16 @@ describe('tests.json', () => {
   it(`holds a suite of ${SUITE_SIZE} tests whole: JUnit read, written and read back`, async () => {
     const dir = folder('big');
     fs.mkdirSync(path.join(dir, 'tests'));
-    for (let module = 0; module < BIG_SUITE_MODULES; module++) fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
+    for (let module = 0; module < BIG_SUITE_MODULES; module++)
+      fs.writeFileSync(path.join(dir, 'tests', `test_m${module}.py`), '');
     const xml = bigSuiteJUnit(SUITE_SIZE);
     const parsed = { value: parseJUnit(xml, { runner: 'pytest', repoDir: dir }) };
     expect(parsed.value?.tests).toHaveLength(SUITE_SIZE);
-    expect(parsed.value?.tests?.[SUITE_SIZE - 1]).toEqual({ id: `tests/test_m${(SUITE_SIZE - 1) % 50}.py::TestCase::test_${SUITE_SIZE - 1}`, outcome: 'passed', file: `tests/test_m${(SUITE_SIZE - 1) % 50}.py` });
+    expect(parsed.value?.tests?.[SUITE_SIZE - 1]).toEqual({
+      id: `tests/test_m${(SUITE_SIZE - 1) % 50}.py::TestCase::test_${SUITE_SIZE - 1}`,
+      outcome: 'passed',
+      file: `tests/test_m${(SUITE_SIZE - 1) % 50}.py`,
+    });
     await writeTestInventory(dir, { runner: 'pytest', source: 'JUnit XML', tests: parsed.value?.tests ?? [] });
     const back = await readTestInventory(dir);
     expect(back?.tests).toEqual(parsed.value?.tests);

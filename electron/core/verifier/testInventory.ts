@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import { TEST_INVENTORY_FILE, TestInventoryFileSchema, type TestInventoryFile } from '../../../shared/schemas/testInventory';
+import {
+  TEST_INVENTORY_FILE,
+  TestInventoryFileSchema,
+  type TestInventoryFile,
+} from '../../../shared/schemas/testInventory';
 import { isMissing, unreadable } from '../fsErrors';
 
 /**
@@ -40,7 +44,11 @@ export async function readTestInventory(artifactDir: string): Promise<TestInvent
   const parsed = TestInventoryFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new LatheError('INVALID_PAYLOAD', `${file} is not a test inventory: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'unexpected shape'}`, { path: file });
+    throw new LatheError(
+      'INVALID_PAYLOAD',
+      `${file} is not a test inventory: ${issue ? `${issue.path.join('.') || '(top)'}: ${issue.message}` : 'unexpected shape'}`,
+      { path: file },
+    );
   }
   return parsed.data;
 }

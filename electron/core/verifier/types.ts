@@ -120,7 +120,22 @@ export interface VerifyResult {
 
 export interface DetectedTestCommand {
   argv: string[];
-  runner: 'npm' | 'node-test' | 'vitest' | 'jest' | 'mocha' | 'ava' | 'jasmine' | 'tape' | 'uvu' | 'pytest' | 'unittest' | 'nose2' | 'go' | 'cargo' | 'make';
+  runner:
+    | 'npm'
+    | 'node-test'
+    | 'vitest'
+    | 'jest'
+    | 'mocha'
+    | 'ava'
+    | 'jasmine'
+    | 'tape'
+    | 'uvu'
+    | 'pytest'
+    | 'unittest'
+    | 'nose2'
+    | 'go'
+    | 'cargo'
+    | 'make';
   /** Why this command was chosen, shown to the user as `detected: <runner> (<reason>)` (`detectionLabel`). */
   reason: string;
 }

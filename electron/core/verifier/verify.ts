@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BuildResult, IsolationLevel, VerifyRequest, VerifyResult, WorkDirWrites } from './types';
 import { runNativeGit } from '../git/nativeGit';
-import { createArtifactDir, newVerifyRunId, pruneArtifactsOccasionally, writeManifest, type VerifyManifest } from './artifacts';
+import {
+  createArtifactDir,
+  newVerifyRunId,
+  pruneArtifactsOccasionally,
+  writeManifest,
+  type VerifyManifest,
+} from './artifacts';
 import { classify, type Classification } from './classify';
 import { findExecutableSync } from '../basics/commandLookup';
 import { coverageFromLcov } from './coverage';
@@ -19,7 +25,12 @@ import { undoWorkDirWrites } from './workDirGuard';
 import { fullDiskAmong } from './diskSpace';
 import { readHeadCommit } from './workTreeStatus';
 
-export const VERIFY_DEFAULTS = { outputCapBytes: 1024 * 1024, logCapBytes: 32 * 1024 * 1024, outputLimitBytes: 64 * 1024 * 1024, tailLines: 200 } as const;
+export const VERIFY_DEFAULTS = {
+  outputCapBytes: 1024 * 1024,
+  logCapBytes: 32 * 1024 * 1024,
+  outputLimitBytes: 64 * 1024 * 1024,
+  tailLines: 200,
+} as const;
 
 function realpathOr(dir: string): string {
   try {
@@ -39,7 +50,17 @@ async function headCommit(workDir: string): Promise<string | null> {
 }
 
 function notRun(reason: string, durationMs = 0): RunProcessResult {
-  return { exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs, output: '', outputBytes: 0, spawnError: reason, flooded: false };
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    durationMs,
+    output: '',
+    outputBytes: 0,
+    spawnError: reason,
+    flooded: false,
+  };
 }
 
 interface PhaseContext {
@@ -51,7 +72,12 @@ interface PhaseContext {
 }
 
 /** One command (the build or the tests) under the plan; a missing program is reported before anything starts. */
-async function runPhase(context: PhaseContext, argv: string[], env: Record<string, string>, logPath: string): Promise<RunProcessResult> {
+async function runPhase(
+  context: PhaseContext,
+  argv: string[],
+  env: Record<string, string>,
+  logPath: string,
+): Promise<RunProcessResult> {
   const { request, plan } = context;
   if (!findExecutableSync(argv[0] as string, plan.runDir, env.PATH as string)) {
     await fs.promises.writeFile(logPath, `command not found: ${argv[0]}\n`);
@@ -78,11 +104,26 @@ const READ_ONLY = /EROFS|Read-only file system/;
 
 function buildResult(argv: string[], run: RunProcessResult, verdict: Classification, logPath: string): BuildResult {
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
-  return { argv, status: verdict.status, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs, reason: verdict.reason, report: truncateReport(output), tail: lastLines(output, VERIFY_DEFAULTS.tailLines), logPath };
+  return {
+    argv,
+    status: verdict.status,
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    reason: verdict.reason,
+    report: truncateReport(output),
+    tail: lastLines(output, VERIFY_DEFAULTS.tailLines),
+    logPath,
+  };
 }
 
 /** The manifest as a run starts: what was asked and where, nothing measured yet. */
-function startingManifest(request: VerifyRequest, at: { verifyRunId: string; startedAt: Date; commit: string | null; workDir: string; logPath: string }, argv: string[], buildArgv: string[] | null): VerifyManifest {
+function startingManifest(
+  request: VerifyRequest,
+  at: { verifyRunId: string; startedAt: Date; commit: string | null; workDir: string; logPath: string },
+  argv: string[],
+  buildArgv: string[] | null,
+): VerifyManifest {
   return {
     run_id: at.verifyRunId,
     status: 'RUNNING',
@@ -148,8 +189,18 @@ async function runCommands(
     const context: PhaseContext = { request, plan, artifactDir, cap, marker: verifyRunId };
     try {
       if (buildArgv) {
-        const buildRun = await runPhase(context, buildArgv, cleanEnv(request, artifactDir, plan.level, {}), buildLogPath);
-        build = buildResult(buildArgv, buildRun, classify(buildRun, 'other', null, request.timeoutMs, plan.level === 'bwrap'), buildLogPath);
+        const buildRun = await runPhase(
+          context,
+          buildArgv,
+          cleanEnv(request, artifactDir, plan.level, {}),
+          buildLogPath,
+        );
+        build = buildResult(
+          buildArgv,
+          buildRun,
+          classify(buildRun, 'other', null, request.timeoutMs, plan.level === 'bwrap'),
+          buildLogPath,
+        );
       }
       if (build && build.status !== 'PASS') {
         run = notRun('the build failed; the tests did not run');
@@ -180,23 +231,43 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const startedAt = new Date();
   const prepared = prepareCommand(request.argv, artifactDir, request.coverageFor);
   const buildArgv = request.buildArgv?.length ? request.buildArgv : null;
-  const plan = request.argv.length === 0 ? { error: 'no test command given', level: 'none' as IsolationLevel } : await planIsolation(request, workDir, artifactDir);
+  const plan =
+    request.argv.length === 0
+      ? { error: 'no test command given', level: 'none' as IsolationLevel }
+      : await planIsolation(request, workDir, artifactDir);
   const commit = request.commit ?? ('error' in plan ? null : plan.guard?.before.head) ?? (await headCommit(workDir));
-  const manifest = startingManifest(request, { verifyRunId, startedAt, commit, workDir, logPath }, prepared.argv, buildArgv);
+  const manifest = startingManifest(
+    request,
+    { verifyRunId, startedAt, commit, workDir, logPath },
+    prepared.argv,
+    buildArgv,
+  );
   writeManifest(manifestPath, manifest);
 
-  const { run, isolation, runDir, build, writes, diskFull } = await runCommands(request, plan, { workDir, artifactDir, logPath, buildLogPath, verifyRunId }, prepared, buildArgv);
+  const { run, isolation, runDir, build, writes, diskFull } = await runCommands(
+    request,
+    plan,
+    { workDir, artifactDir, logPath, buildLogPath, verifyRunId },
+    prepared,
+    buildArgv,
+  );
 
   const sandboxed = isolation.level === 'bwrap';
   const buildFailed = build !== null && build.status !== 'PASS';
   const outcome = buildFailed ? null : await readOutcome(prepared, run.output, runDir);
   const firstFailure = failureViews(outcome, runDir)[0] ?? null;
-  const verdict: Classification = build && buildFailed ? buildVerdict(build) : classify(run, prepared.runner, outcome, request.timeoutMs, sandboxed);
+  const verdict: Classification =
+    build && buildFailed ? buildVerdict(build) : classify(run, prepared.runner, outcome, request.timeoutMs, sandboxed);
   if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
     verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
   }
-  const testsFile = outcome?.tests ? await writeTestInventory(artifactDir, { runner: outcome.runner, source: outcome.source, tests: outcome.tests }) : null;
-  const coverage = !buildFailed && prepared.coverage && request.coverageFor?.length ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor) : null;
+  const testsFile = outcome?.tests
+    ? await writeTestInventory(artifactDir, { runner: outcome.runner, source: outcome.source, tests: outcome.tests })
+    : null;
+  const coverage =
+    !buildFailed && prepared.coverage && request.coverageFor?.length
+      ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor)
+      : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
   writeManifest(manifestPath, {
     ...manifest,
@@ -228,7 +299,11 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
     isolation,
     counts: outcome?.counts ?? null,
     tests: outcome?.tests ?? null,
-    firstFailure: firstFailure && { testId: firstFailure.testId, message: firstFailure.message, location: firstFailure.location },
+    firstFailure: firstFailure && {
+      testId: firstFailure.testId,
+      message: firstFailure.message,
+      location: firstFailure.location,
+    },
     resultsFrom: outcome ? `${outcome.runner} (${outcome.source})` : null,
     report: buildFailed && build ? build.report : truncateReport(output),
     excerpt: failureExcerpt({
@@ -253,12 +328,21 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
 }
 
 function manifestBuild(build: BuildResult): NonNullable<VerifyManifest['build']> {
-  return { argv: build.argv, status: build.status, exit_code: build.exitCode, timed_out: build.timedOut, duration_ms: build.durationMs, reason: build.reason, log: build.logPath };
+  return {
+    argv: build.argv,
+    status: build.status,
+    exit_code: build.exitCode,
+    timed_out: build.timedOut,
+    duration_ms: build.durationMs,
+    reason: build.reason,
+    log: build.logPath,
+  };
 }
 
 /** A failed build decides the verdict: the tests never ran, so this is not a test failure. */
 function buildVerdict(build: BuildResult): Classification {
   const cause = build.reason ?? (build.exitCode !== null ? `exit ${build.exitCode}` : 'it did not finish');
-  if (build.status === 'INFRA_ERROR') return { status: 'INFRA_ERROR', reason: `the build command could not run: ${cause}; the tests did not run` };
+  if (build.status === 'INFRA_ERROR')
+    return { status: 'INFRA_ERROR', reason: `the build command could not run: ${cause}; the tests did not run` };
   return { status: 'FAIL', reason: `the build failed (${cause}); the tests did not run` };
 }

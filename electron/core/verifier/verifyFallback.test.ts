@@ -23,7 +23,10 @@ function setup(): { repo: TempRepo; artifacts: string } {
 async function verifyWithoutSandbox() {
   vi.doMock('./sandbox', async (original) => ({
     ...(await original<object>()),
-    probeSandbox: async () => ({ available: false, detail: 'bubblewrap is refused here (exit 1): setting up uid map: Permission denied' }),
+    probeSandbox: async () => ({
+      available: false,
+      detail: 'bubblewrap is refused here (exit 1): setting up uid map: Permission denied',
+    }),
   }));
   return (await import('./verify')).verify;
 }
@@ -32,7 +35,12 @@ describe('when bubblewrap is missing or refused', () => {
   it('auto falls back to a temporary checkout and says why isolation is reduced', async () => {
     const { repo, artifacts } = setup();
     const verify = await verifyWithoutSandbox();
-    const result = await verify({ workDir: repo.dir, argv: ['/bin/sh', '-c', 'echo probe > written.txt'], timeoutMs: 20_000, artifactRoot: artifacts });
+    const result = await verify({
+      workDir: repo.dir,
+      argv: ['/bin/sh', '-c', 'echo probe > written.txt'],
+      timeoutMs: 20_000,
+      artifactRoot: artifacts,
+    });
     expect(result).toMatchObject({ status: 'PASS', isolation: { level: 'checkout' } });
     expect(result.isolation.detail).toContain('Permission denied');
     // The write landed in the throwaway checkout, not in the repository.
@@ -42,7 +50,13 @@ describe('when bubblewrap is missing or refused', () => {
   it('a forced bwrap isolation reports INFRA_ERROR instead of running unsandboxed', async () => {
     const { repo, artifacts } = setup();
     const verify = await verifyWithoutSandbox();
-    const result = await verify({ workDir: repo.dir, argv: ['/bin/sh', '-c', 'echo probe > written.txt'], timeoutMs: 20_000, artifactRoot: artifacts, isolation: 'bwrap' });
+    const result = await verify({
+      workDir: repo.dir,
+      argv: ['/bin/sh', '-c', 'echo probe > written.txt'],
+      timeoutMs: 20_000,
+      artifactRoot: artifacts,
+      isolation: 'bwrap',
+    });
     expect(result).toMatchObject({ status: 'INFRA_ERROR', isolation: { level: 'bwrap' }, exitCode: null });
     expect(result.reason).toMatch(/sandbox is not available/);
   });
@@ -54,8 +68,18 @@ describe('cancellation', () => {
     const { verify } = await import('./verify');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const result = await verify({ workDir: repo.dir, argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], timeoutMs: 30_000, artifactRoot: artifacts, signal: controller.signal });
-    expect(result).toMatchObject({ status: 'INFRA_ERROR', timedOut: false, reason: expect.stringContaining('cancelled') });
+    const result = await verify({
+      workDir: repo.dir,
+      argv: [process.execPath, '-e', 'setInterval(() => {}, 1000)'],
+      timeoutMs: 30_000,
+      artifactRoot: artifacts,
+      signal: controller.signal,
+    });
+    expect(result).toMatchObject({
+      status: 'INFRA_ERROR',
+      timedOut: false,
+      reason: expect.stringContaining('cancelled'),
+    });
     expect(result.durationMs).toBeLessThan(10_000);
   });
 });

@@ -78,13 +78,22 @@ const bare = (entry: string) => (entry.endsWith('/') ? entry.slice(0, -1) : entr
  * Reads the work tree's state before the commands run. Null when git cannot read it (the caller then
  * keeps the work dir read-only); `{ refused }` when it holds too much uncommitted content to protect.
  */
-export async function guardWorkDir(workDir: string, keep: string[], options: { vouchedHead?: string } = {}): Promise<WorkDirGuard | { refused: string } | null> {
+export async function guardWorkDir(
+  workDir: string,
+  keep: string[],
+  options: { vouchedHead?: string } = {},
+): Promise<WorkDirGuard | { refused: string } | null> {
   const before = settled(workDir, options.vouchedHead) ?? (await readWorkTreeStatus(workDir));
   settledStatus.delete(workDir);
   if (!before) return null;
-  const uncommitted = [...[...before.changed].filter(([, kind]) => kind === 'changed').map(([file]) => file), ...before.untracked];
+  const uncommitted = [
+    ...[...before.changed].filter(([, kind]) => kind === 'changed').map(([file]) => file),
+    ...before.untracked,
+  ];
   if (uncommitted.length > MAX_PROTECTED_ENTRIES) {
-    return { refused: `${uncommitted.length} uncommitted entries (more than ${MAX_PROTECTED_ENTRIES}) cannot each be kept read-only` };
+    return {
+      refused: `${uncommitted.length} uncommitted entries (more than ${MAX_PROTECTED_ENTRIES}) cannot each be kept read-only`,
+    };
   }
   const links = new Map<string, string>();
   const readOnlyRoots: string[] = [];
@@ -132,9 +141,27 @@ function protectDependencyFolders(workDir: string, before: WorkTreeStatus, prote
 }
 
 /** The guard of a copy just checked out, whose state needs no git status: `commit`, clean, plus `links`. */
-export function guardOfFreshCheckout(workDir: string, commit: string, links: Map<string, string>, keep: string[]): WorkDirGuard {
-  const before: WorkTreeStatus = { head: commit, changed: new Map(), untracked: new Set(), ignored: new Set(links.keys()) };
-  return { workDir, before, protect: [], writableInside: [], readOnlyRoots: [], links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])), keep };
+export function guardOfFreshCheckout(
+  workDir: string,
+  commit: string,
+  links: Map<string, string>,
+  keep: string[],
+): WorkDirGuard {
+  const before: WorkTreeStatus = {
+    head: commit,
+    changed: new Map(),
+    untracked: new Set(),
+    ignored: new Set(links.keys()),
+  };
+  return {
+    workDir,
+    before,
+    protect: [],
+    writableInside: [],
+    readOnlyRoots: [],
+    links: new Map([...links].map(([name]) => [name, readlinkOrNull(path.join(workDir, name)) ?? ''])),
+    keep,
+  };
 }
 
 /**
@@ -152,9 +179,19 @@ export async function undoWorkDirWrites(guard: WorkDirGuard): Promise<WorkDirWri
 
 async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
   const writes: WorkDirWrites = { restored: [], removed: [], relinked: [], failed: [] };
-  const now = guard.snapshot ? snapshotWorkTree(guard.workDir, [...guard.protect, ...guard.writableInside, ...guard.keep]) : null;
+  const now = guard.snapshot
+    ? snapshotWorkTree(guard.workDir, [...guard.protect, ...guard.writableInside, ...guard.keep])
+    : null;
   // HEAD lives outside the work tree: unsandboxed commands could still have committed.
-  if (guard.snapshot && now && sameSnapshot(guard.snapshot, now) && !linksChanged(guard) && guard.before.head !== null && readHeadCommit(guard.workDir) === guard.before.head) return writes;
+  if (
+    guard.snapshot &&
+    now &&
+    sameSnapshot(guard.snapshot, now) &&
+    !linksChanged(guard) &&
+    guard.before.head !== null &&
+    readHeadCommit(guard.workDir) === guard.before.head
+  )
+    return writes;
   const after = await readWorkTreeStatus(guard.workDir);
   if (!after) return { ...writes, failed: ['git status failed after the run: the work folder was not checked'] };
   if (guard.snapshot && now) {
@@ -167,7 +204,8 @@ async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
   }
   const pending = differences(guard, after);
   const undone = pending.created.length + pending.tracked.length + pending.recreated.length;
-  if (undone === 0 && pending.uncommitted.length === 0 && !linksChanged(guard) && after.head === guard.before.head) return writes;
+  if (undone === 0 && pending.uncommitted.length === 0 && !linksChanged(guard) && after.head === guard.before.head)
+    return writes;
   for (const entry of pending.created) {
     if (await removeInside(guard.workDir, entry)) writes.removed.push(entry);
     else writes.failed.push(`${entry}: could not be removed`);
@@ -178,14 +216,26 @@ async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
   }
   if (pending.tracked.length > 0) {
     // catch-ok: git that cannot start is reported below in writes.failed as 'git did not run'
-    const checkout = await runNativeGit(guard.workDir, ['checkout-index', '--force', '--quiet', '-z', '--stdin'], { input: `${pending.tracked.join('\0')}\0` }).catch(() => null);
+    const checkout = await runNativeGit(guard.workDir, ['checkout-index', '--force', '--quiet', '-z', '--stdin'], {
+      input: `${pending.tracked.join('\0')}\0`,
+    }).catch(() => null);
     if (checkout?.code === 0) writes.restored.push(...pending.tracked);
-    else writes.failed.push(...pending.tracked.map((file) => `${file}: git checkout-index failed: ${checkout?.stderr.trim().slice(0, 200) ?? 'git did not run'}`));
+    else
+      writes.failed.push(
+        ...pending.tracked.map(
+          (file) => `${file}: git checkout-index failed: ${checkout?.stderr.trim().slice(0, 200) ?? 'git did not run'}`,
+        ),
+      );
   }
-  writes.failed.push(...pending.uncommitted.map((file) => `${file}: uncommitted content the commands changed cannot be restored`));
+  writes.failed.push(
+    ...pending.uncommitted.map((file) => `${file}: uncommitted content the commands changed cannot be restored`),
+  );
   await relink(guard, writes);
   // Only where the commands could reach the git data (the checkout fallback's own copy).
-  if (after.head !== guard.before.head) writes.failed.push(`HEAD moved from ${guard.before.head?.slice(0, 12) ?? 'nothing'} to ${after.head?.slice(0, 12) ?? 'nothing'}: the commands ran git in the work tree`);
+  if (after.head !== guard.before.head)
+    writes.failed.push(
+      `HEAD moved from ${guard.before.head?.slice(0, 12) ?? 'nothing'} to ${after.head?.slice(0, 12) ?? 'nothing'}: the commands ran git in the work tree`,
+    );
   if (undone > 0) {
     // A planted .gitattributes or .gitignore could have hidden a change from the first look: look again.
     const check = await readWorkTreeStatus(guard.workDir);
@@ -204,8 +254,17 @@ async function undoWrites(guard: WorkDirGuard): Promise<WorkDirWrites> {
  * checks), so a suite that rewrites a file at the same size and sets its mtime back within the second
  * the index was refreshed goes unseen. Each such file is hashed here against the index's blob id.
  */
-function rewrittenBehindGitsBack(guard: WorkDirGuard, before: WorkTreeSnapshot, after: WorkTreeSnapshot, status: WorkTreeStatus): string[] {
-  const suspects = [...after].filter(([file, key]) => key !== 'folder' && before.has(file) && before.get(file) !== key && !status.changed.has(file)).map(([file]) => file);
+function rewrittenBehindGitsBack(
+  guard: WorkDirGuard,
+  before: WorkTreeSnapshot,
+  after: WorkTreeSnapshot,
+  status: WorkTreeStatus,
+): string[] {
+  const suspects = [...after]
+    .filter(
+      ([file, key]) => key !== 'folder' && before.has(file) && before.get(file) !== key && !status.changed.has(file),
+    )
+    .map(([file]) => file);
   if (suspects.length === 0) return [];
   const dirs = gitDirsOf(guard.workDir);
   const index = dirs ? parseIndexEntries(fs.readFileSync(path.join(dirs.gitDir, 'index'))) : null;
@@ -216,18 +275,26 @@ function rewrittenBehindGitsBack(guard: WorkDirGuard, before: WorkTreeSnapshot, 
     const blob = blobs.get(file);
     if (blob === undefined) return false;
     const absolute = path.join(guard.workDir, file);
-    const content = fs.lstatSync(absolute).isSymbolicLink() ? Buffer.from(fs.readlinkSync(absolute)) : fs.readFileSync(absolute);
+    const content = fs.lstatSync(absolute).isSymbolicLink()
+      ? Buffer.from(fs.readlinkSync(absolute))
+      : fs.readFileSync(absolute);
     return crypto.createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex') !== blob;
   });
 }
 
-function differences(guard: WorkDirGuard, after: WorkTreeStatus): { created: string[]; tracked: string[]; recreated: string[]; uncommitted: string[] } {
+function differences(
+  guard: WorkDirGuard,
+  after: WorkTreeStatus,
+): { created: string[]; tracked: string[]; recreated: string[]; uncommitted: string[] } {
   const { before } = guard;
   const kept = (entry: string) => {
     const absolute = path.join(guard.workDir, bare(entry));
     return guard.keep.some((keep) => isInside(keep, absolute) || isInside(absolute, keep));
   };
-  const created = [...after.untracked, ...after.ignored].filter((entry) => !before.untracked.has(entry) && !before.ignored.has(entry) && !guard.links.has(bare(entry)) && !kept(entry));
+  const created = [...after.untracked, ...after.ignored].filter(
+    (entry) =>
+      !before.untracked.has(entry) && !before.ignored.has(entry) && !guard.links.has(bare(entry)) && !kept(entry),
+  );
   const tracked: string[] = [];
   const uncommitted: string[] = [];
   for (const [file, kind] of after.changed) {
@@ -235,7 +302,9 @@ function differences(guard: WorkDirGuard, after: WorkTreeStatus): { created: str
     if (was === undefined) tracked.push(file);
     else if (was === 'changed' && kind === 'deleted' && !guard.links.has(file)) uncommitted.push(file);
   }
-  const recreated = [...before.changed].filter(([file, kind]) => kind === 'deleted' && after.changed.get(file) !== 'deleted').map(([file]) => file);
+  const recreated = [...before.changed]
+    .filter(([file, kind]) => kind === 'deleted' && after.changed.get(file) !== 'deleted')
+    .map(([file]) => file);
   return { created, tracked, recreated, uncommitted };
 }
 
@@ -261,7 +330,12 @@ async function relink(guard: WorkDirGuard, writes: WorkDirWrites): Promise<void>
 /** Removes one entry of the work tree, refusing a path that leaves it or passes through a symlink. */
 async function removeInside(workDir: string, entry: string): Promise<boolean> {
   const relative = bare(entry);
-  if (!relative || path.isAbsolute(relative) || relative.split('/').some((part) => part === '..' || part === '.' || part === '')) return false;
+  if (
+    !relative ||
+    path.isAbsolute(relative) ||
+    relative.split('/').some((part) => part === '..' || part === '.' || part === '')
+  )
+    return false;
   // As bytes (git/pathBytes.ts): an entry whose name is not UTF-8 is removed under its own name, not another.
   const parentRelative = path.posix.dirname(relative);
   const parent = Buffer.from(parentRelative === '.' ? workDir : diskPath(workDir, parentRelative));

@@ -18,7 +18,16 @@ export interface WorkTreeStatus {
 // build folder of 10,000 files is one line, and git never walks into the ignored dependency links.
 // `--no-ahead-behind`: `--branch` would otherwise walk history to count commits against an upstream.
 // Optional locks stay on: the first status may write the refreshed index, so later ones hash nothing.
-const STATUS_ARGS = ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', '--no-renames', '--untracked-files=normal', '--ignored=matching'];
+const STATUS_ARGS = [
+  'status',
+  '--porcelain=v2',
+  '-z',
+  '--branch',
+  '--no-ahead-behind',
+  '--no-renames',
+  '--untracked-files=normal',
+  '--ignored=matching',
+];
 
 /** Runs `git status` in `workDir` (never through a shell); null when git cannot tell (not a work tree, no git). */
 export async function readWorkTreeStatus(workDir: string): Promise<WorkTreeStatus | null> {
@@ -26,8 +35,9 @@ export async function readWorkTreeStatus(workDir: string): Promise<WorkTreeStatu
   let result = await runNativeGit(workDir, STATUS_ARGS).catch(() => null);
   // On a full disk the refreshed index cannot be written and git gives up ("Out of diskspace"): ask
   // again without it, or a suite that filled the disk would leave what it wrote behind.
-  // catch-ok: null when git cannot start: this function's contract, and its callers' fallback
-  if (result && result.code !== 0) result = await runNativeGit(workDir, STATUS_ARGS, { env: { GIT_OPTIONAL_LOCKS: '0' } }).catch(() => null);
+  if (result && result.code !== 0)
+    // catch-ok: null when git cannot start: this function's contract, and its callers' fallback
+    result = await runNativeGit(workDir, STATUS_ARGS, { env: { GIT_OPTIONAL_LOCKS: '0' } }).catch(() => null);
   if (!result || result.code !== 0) return null;
   return parseStatus(result.stdout);
 }

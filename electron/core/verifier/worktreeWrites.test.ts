@@ -25,7 +25,10 @@ function artifactRoot(): string {
 }
 
 /** A user's repository with installed dependencies, and a run worktree of it (what the engine verifies). */
-async function runWorktree(files: Record<string, string>, runId = 'r1'): Promise<{ repo: TempRepo; workspace: RunWorkspace }> {
+async function runWorktree(
+  files: Record<string, string>,
+  runId = 'r1',
+): Promise<{ repo: TempRepo; workspace: RunWorkspace }> {
   const repo = makeTempRepo({ files: { '.gitignore': 'node_modules/\n.venv/\n', ...files } });
   repo.write('node_modules/dep/index.js', 'module.exports = 41;\n');
   repo.write('.venv/pyvenv.cfg', 'home = /usr/bin\n');
@@ -39,19 +42,37 @@ const sha = (file: string) => crypto.createHash('sha256').update(fs.readFileSync
 
 describe('a run worktree is writable inside the sandbox, and what the suite writes is undone', () => {
   it('a suite that rewrites a tracked source file: the commit and the next run see the original, and the change is reported', async () => {
-    const { workspace } = await runWorktree({ 'src/calc.js': 'exports.add = (a, b) => a + b;\n', 'test.js': "console.log(require('fs').readFileSync('src/calc.js', 'utf8'));\n" });
+    const { workspace } = await runWorktree({
+      'src/calc.js': 'exports.add = (a, b) => a + b;\n',
+      'test.js': "console.log(require('fs').readFileSync('src/calc.js', 'utf8'));\n",
+    });
     const head = await facade.headOf(workspace);
     const rewrite = "require('fs').writeFileSync('src/calc.js', 'exports.add = () => 3;\\n'); console.log('rewrote');";
-    const first = await verify({ workDir: workspace.workDir, argv: [node, '-e', rewrite], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const first = await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', rewrite],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     expect(first).toMatchObject({ status: 'PASS', isolation: { level: 'bwrap' } });
     expect(first.isolation.detail).toMatch(/work tree is writable/);
     expect(first.workDirWrites).toEqual({ restored: ['src/calc.js'], removed: [], relinked: [], failed: [] });
-    expect(fs.readFileSync(path.join(workspace.workDir, 'src/calc.js'), 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
+    expect(fs.readFileSync(path.join(workspace.workDir, 'src/calc.js'), 'utf8')).toBe(
+      'exports.add = (a, b) => a + b;\n',
+    );
     expect(gitIn(workspace.workDir, 'status', '--porcelain')).toBe('');
-    const manifest = JSON.parse(fs.readFileSync(first.manifestPath, 'utf8')) as { work_dir_writes: unknown; commit: string };
+    const manifest = JSON.parse(fs.readFileSync(first.manifestPath, 'utf8')) as {
+      work_dir_writes: unknown;
+      commit: string;
+    };
     expect(manifest).toMatchObject({ commit: head, work_dir_writes: { restored: ['src/calc.js'] } });
     // The next run reads the candidate's file, not what the previous suite wrote.
-    const second = await verify({ workDir: workspace.workDir, argv: [node, 'test.js'], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const second = await verify({
+      workDir: workspace.workDir,
+      argv: [node, 'test.js'],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     expect(second.report).toContain('exports.add = (a, b) => a + b;');
     expect(second.workDirWrites).toEqual({ restored: [], removed: [], relinked: [], failed: [] });
     // And the step's commit is the candidate.
@@ -61,13 +82,30 @@ describe('a run worktree is writable inside the sandbox, and what the suite writ
   it('a build step writes build/ and a cache folder the tests use; neither reaches the work tree afterwards nor the run commit', async () => {
     const { workspace } = await runWorktree({
       'src/greet.js': "exports.greet = (name) => 'hello ' + name;\n",
-      'build.js': "const fs = require('fs'); fs.mkdirSync('build', { recursive: true }); fs.mkdirSync('.cache/tool', { recursive: true }); fs.writeFileSync('.cache/tool/state.json', '{}'); fs.writeFileSync('build/greet.js', fs.readFileSync('src/greet.js')); console.log('built');\n",
-      'test.js': "const { greet } = require('./build/greet.js'); if (greet('x') !== 'hello x') process.exit(1); console.log('1 passed');\n",
+      'build.js':
+        "const fs = require('fs'); fs.mkdirSync('build', { recursive: true }); fs.mkdirSync('.cache/tool', { recursive: true }); fs.writeFileSync('.cache/tool/state.json', '{}'); fs.writeFileSync('build/greet.js', fs.readFileSync('src/greet.js')); console.log('built');\n",
+      'test.js':
+        "const { greet } = require('./build/greet.js'); if (greet('x') !== 'hello x') process.exit(1); console.log('1 passed');\n",
     });
     // The Coder's step: a real edit, committed the way the engine commits.
-    fs.writeFileSync(path.join(workspace.workDir, 'src/greet.js'), "exports.greet = (name) => 'hello ' + name; // checked\n");
-    const commit = await facade.commitStep(workspace, ['src/greet.js'], { runId: 'r1', taskId: 'T1', title: 'greet', role: 'coder' });
-    const result = await verify({ workDir: workspace.workDir, argv: [node, 'test.js'], buildArgv: [node, 'build.js'], timeoutMs: 20_000, artifactRoot: artifactRoot(), commit: commit ?? undefined });
+    fs.writeFileSync(
+      path.join(workspace.workDir, 'src/greet.js'),
+      "exports.greet = (name) => 'hello ' + name; // checked\n",
+    );
+    const commit = await facade.commitStep(workspace, ['src/greet.js'], {
+      runId: 'r1',
+      taskId: 'T1',
+      title: 'greet',
+      role: 'coder',
+    });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: [node, 'test.js'],
+      buildArgv: [node, 'build.js'],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+      commit: commit ?? undefined,
+    });
     expect(result).toMatchObject({ status: 'PASS', failedPhase: null, build: { status: 'PASS', exitCode: 0 } });
     expect(result.build?.report).toContain('built');
     expect(fs.readFileSync(result.build?.logPath ?? '', 'utf8')).toContain('built');
@@ -76,7 +114,12 @@ describe('a run worktree is writable inside the sandbox, and what the suite writ
     expect(fs.existsSync(path.join(workspace.workDir, '.cache'))).toBe(false);
     // Nothing is left that a later commit could pick up, and the run's commit holds only the edit.
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
-    expect(gitIn(workspace.workDir, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n')).toEqual(['.gitignore', 'build.js', 'src/greet.js', 'test.js']);
+    expect(gitIn(workspace.workDir, 'ls-tree', '-r', '--name-only', 'HEAD').split('\n')).toEqual([
+      '.gitignore',
+      'build.js',
+      'src/greet.js',
+      'test.js',
+    ]);
     expect(gitIn(workspace.workDir, 'show', '--name-only', '--format=', 'HEAD')).toBe('src/greet.js');
   });
 
@@ -84,13 +127,31 @@ describe('a run worktree is writable inside the sandbox, and what the suite writ
   it('a failing build is a build failure with its own excerpt, and the tests do not run', async () => {
     const { workspace } = await runWorktree({ 'a.txt': 'a\n' });
     const marker = `echo ran > "$ARTIFACT_DIR/tests-ran"`;
-    const result = await verify({ workDir: workspace.workDir, argv: ['/bin/sh', '-c', marker], buildArgv: ['/bin/sh', '-c', 'echo "src/x.ts(3,1): error TS2304: Cannot find name nope"; exit 2'], timeoutMs: 20_000, artifactRoot: artifactRoot() });
-    expect(result).toMatchObject({ status: 'FAIL', failedPhase: 'build', exitCode: 2, counts: null, build: { status: 'FAIL', exitCode: 2 } });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: ['/bin/sh', '-c', marker],
+      buildArgv: ['/bin/sh', '-c', 'echo "src/x.ts(3,1): error TS2304: Cannot find name nope"; exit 2'],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      failedPhase: 'build',
+      exitCode: 2,
+      counts: null,
+      build: { status: 'FAIL', exitCode: 2 },
+    });
     expect(result.reason).toMatch(/^the build failed \(exit 2\); the tests did not run$/);
     expect(result.build?.report).toContain('error TS2304');
     expect(result.report).toContain('error TS2304');
     expect(fs.existsSync(path.join(result.artifactDir, 'tests-ran'))).toBe(false);
-    const missing = await verify({ workDir: workspace.workDir, argv: ['/bin/true'], buildArgv: ['no-such-build-tool-xyz'], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const missing = await verify({
+      workDir: workspace.workDir,
+      argv: ['/bin/true'],
+      buildArgv: ['no-such-build-tool-xyz'],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     expect(missing).toMatchObject({ status: 'INFRA_ERROR', failedPhase: 'build' });
     expect(missing.reason).toMatch(/the build command could not run: .*command not found: no-such-build-tool-xyz/);
   });
@@ -105,7 +166,12 @@ describe('a run worktree is writable inside the sandbox, and what the suite writ
       for (const file of ['kept.txt', 'new.txt']) { try { fs.writeFileSync(file, 'x'); out[file] = 'written'; } catch (error) { out[file] = error.code; } }
       fs.writeFileSync('gone.txt', 'deleted by the candidate\\n');
       console.log(JSON.stringify(out));`;
-    const result = await verify({ workDir: workspace.workDir, argv: [node, '-e', script], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', script],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     expect(result.report).toContain('{"kept.txt":"EROFS","new.txt":"EROFS"}');
     expect(fs.readFileSync(path.join(workspace.workDir, 'kept.txt'), 'utf8')).toBe('uncommitted edit\n');
     expect(fs.readFileSync(path.join(workspace.workDir, 'new.txt'), 'utf8')).toBe('untracked file\n');
@@ -163,7 +229,12 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
       socket.on('error', (error) => { out.network = error.code; finish(); });
       function finish() { console.log(JSON.stringify(out)); }`;
     const before = connections;
-    const result = await verify({ workDir: workspace.workDir, argv: [node, '-e', script], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', script],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     const out = JSON.parse(result.report.trim().split('\n').at(-1) ?? '{}') as Record<string, string>;
     expect(out).toEqual({
       checkout: 'EROFS',
@@ -185,10 +256,17 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
     expect(gitData()).toEqual(gitDirFiles);
     expect(sha(path.join(commonDir, 'config'))).toBe(config);
     expect(fs.readFileSync(path.join(workspace.workDir, '.git'), 'utf8')).toBe(dotGit);
-    expect(result.workDirWrites).toEqual({ restored: ['src/keep.js'], removed: ['build/'], relinked: ['.venv'], failed: [] });
+    expect(result.workDirWrites).toEqual({
+      restored: ['src/keep.js'],
+      removed: ['build/'],
+      relinked: ['.venv'],
+      failed: [],
+    });
     expect(fs.readlinkSync(path.join(workspace.workDir, '.venv'))).toBe(path.join(repo.dir, '.venv'));
     // The run's node_modules (a folder of links to the user's packages) is as it was.
-    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(path.join(repo.dir, 'node_modules', 'dep'));
+    expect(fs.readlinkSync(path.join(workspace.workDir, 'node_modules', 'dep'))).toBe(
+      path.join(repo.dir, 'node_modules', 'dep'),
+    );
     expect(fs.existsSync(path.join(workspace.workDir, 'node_modules', 'fake.js'))).toBe(false);
     expect(fs.readFileSync(path.join(repo.dir, 'node_modules/dep/index.js'), 'utf8')).toBe('module.exports = 41;\n');
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
@@ -198,7 +276,12 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
     const { workspace } = await runWorktree({ 'a.txt': 'a\n' });
     const probe = path.join(os.homedir(), `lathe-remount-probe-${process.pid}`);
     const script = `grep '^CapEff' /proc/self/status; mount -o remount,rw / 2>&1 || echo remount-refused; touch ${JSON.stringify(probe)} 2>&1 || echo touch-refused`;
-    const result = await verify({ workDir: workspace.workDir, argv: ['/bin/sh', '-c', script], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: ['/bin/sh', '-c', script],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     const escaped = fs.existsSync(probe);
     fs.rmSync(probe, { force: true });
     expect(escaped).toBe(false);
@@ -209,12 +292,25 @@ describe('the bars of the hostile suites hold for a writable run worktree', () =
   });
 
   it('a source folder swapped for a symlink to the user checkout is undone without writing through it', async () => {
-    const { repo, workspace } = await runWorktree({ 'src/keep.js': 'export const keep = 1;\n', 'src/other.js': 'export const other = 2;\n' });
+    const { repo, workspace } = await runWorktree({
+      'src/keep.js': 'export const keep = 1;\n',
+      'src/other.js': 'export const other = 2;\n',
+    });
     const userState = repoState(repo.dir);
     const script = `const fs = require('fs'); fs.rmSync('src', { recursive: true }); fs.symlinkSync(${JSON.stringify(path.join(repo.dir, 'src'))}, 'src'); console.log('swapped');`;
-    const result = await verify({ workDir: workspace.workDir, argv: [node, '-e', script], timeoutMs: 20_000, artifactRoot: artifactRoot() });
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', script],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+    });
     expect(result.report).toContain('swapped');
-    expect(result.workDirWrites).toEqual({ restored: ['src/keep.js', 'src/other.js'], removed: ['src'], relinked: [], failed: [] });
+    expect(result.workDirWrites).toEqual({
+      restored: ['src/keep.js', 'src/other.js'],
+      removed: ['src'],
+      relinked: [],
+      failed: [],
+    });
     expect(fs.lstatSync(path.join(workspace.workDir, 'src')).isDirectory()).toBe(true);
     expect(repoState(repo.dir)).toEqual(userState);
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
@@ -234,46 +330,98 @@ describe('the checkout fallback keeps what it can of the same guarantees', () =>
       "fs.writeFileSync('src/app.js', 'module.exports = 0;\\n'); fs.mkdirSync('coverage'); fs.writeFileSync('coverage/lcov.info', '');",
       "console.log('done');",
     ].join('\n');
-    const result = await verify({ workDir: repo.dir, argv: [node, '-e', script], timeoutMs: 30_000, artifactRoot: artifactRoot(), isolation: 'checkout', commit: repo.git('rev-parse', 'HEAD') });
+    const result = await verify({
+      workDir: repo.dir,
+      argv: [node, '-e', script],
+      timeoutMs: 30_000,
+      artifactRoot: artifactRoot(),
+      isolation: 'checkout',
+      commit: repo.git('rev-parse', 'HEAD'),
+    });
     expect(result).toMatchObject({ status: 'PASS', isolation: { level: 'checkout' } });
-    expect(result.workDirWrites).toEqual({ restored: ['src/app.js'], removed: ['coverage/'], relinked: [], failed: [] });
+    expect(result.workDirWrites).toEqual({
+      restored: ['src/app.js'],
+      removed: ['coverage/'],
+      relinked: [],
+      failed: [],
+    });
     expect(repoState(repo.dir)).toEqual(userState);
     expect(sha(path.join(repo.dir, '.git', 'config'))).toBe(config);
   });
 });
 
-
 describe('when the engine vouches for the run worktree (decision 67)', () => {
   it('a suite that rewrites a tracked file and sets its mtime back is still caught and undone, step after step', async () => {
-    const { workspace } = await runWorktree({ 'src/calc.js': 'exports.add = (a, b) => a + b;\n', 'test.js': "console.log(require('fs').readFileSync('src/calc.js', 'utf8'));\n" });
+    const { workspace } = await runWorktree({
+      'src/calc.js': 'exports.add = (a, b) => a + b;\n',
+      'test.js': "console.log(require('fs').readFileSync('src/calc.js', 'utf8'));\n",
+    });
     // Same size, mtime restored: only ctime (which no process can set) shows the write.
-    const sneaky = "const fs = require('fs'); const f = 'src/calc.js'; fs.writeFileSync(f, 'exports.add = (a, b) => a - b;\\n'); fs.utimesSync(f, 1700000000, 1700000000);";
+    const sneaky =
+      "const fs = require('fs'); const f = 'src/calc.js'; fs.writeFileSync(f, 'exports.add = (a, b) => a - b;\\n'); fs.utimesSync(f, 1700000000, 1700000000);";
     // A whole-second mtime the suite can put back exactly.
     fs.utimesSync(path.join(workspace.workDir, 'src/calc.js'), 1_700_000_000, 1_700_000_000);
     let head: string | null = await facade.headOf(workspace);
     for (let step = 1; step <= 3; step++) {
       // Each round: a clean verify (settles the tree), then the sneaky suite, both vouched as the engine does.
-      const clean = await verify({ workDir: workspace.workDir, argv: [node, 'test.js'], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head ?? undefined });
+      const clean = await verify({
+        workDir: workspace.workDir,
+        argv: [node, 'test.js'],
+        timeoutMs: 20_000,
+        artifactRoot: artifactRoot(),
+        workTreeAt: head ?? undefined,
+      });
       expect(clean.workDirWrites).toEqual({ restored: [], removed: [], relinked: [], failed: [] });
-      const caught = await verify({ workDir: workspace.workDir, argv: [node, '-e', sneaky], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head ?? undefined });
+      const caught = await verify({
+        workDir: workspace.workDir,
+        argv: [node, '-e', sneaky],
+        timeoutMs: 20_000,
+        artifactRoot: artifactRoot(),
+        workTreeAt: head ?? undefined,
+      });
       expect(caught.workDirWrites).toEqual({ restored: ['src/calc.js'], removed: [], relinked: [], failed: [] });
-      expect(fs.readFileSync(path.join(workspace.workDir, 'src/calc.js'), 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
+      expect(fs.readFileSync(path.join(workspace.workDir, 'src/calc.js'), 'utf8')).toBe(
+        'exports.add = (a, b) => a + b;\n',
+      );
       // The engine's next step: a commit of another file, then the next verify is vouched at the new head.
       fs.writeFileSync(path.join(workspace.workDir, `step${step}.js`), `module.exports = ${step};\n`);
-      head = await facade.commitStep(workspace, [`step${step}.js`], { runId: 'r1', taskId: `T${step}`, title: `step ${step}`, role: 'coder' });
+      head = await facade.commitStep(workspace, [`step${step}.js`], {
+        runId: 'r1',
+        taskId: `T${step}`,
+        title: `step ${step}`,
+        role: 'coder',
+      });
     }
     expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(gitIn(workspace.workDir, 'log', '-p', '--format=')).not.toContain('a - b');
   });
 
   it('a vouched verify still removes a new untracked file and an ignored build folder, and the tree is clean after', async () => {
-    const { workspace } = await runWorktree({ '.gitignore': 'node_modules/\n.venv/\nbuild/\n', 'src/a.js': 'exports.a = 1;\n' });
+    const { workspace } = await runWorktree({
+      '.gitignore': 'node_modules/\n.venv/\nbuild/\n',
+      'src/a.js': 'exports.a = 1;\n',
+    });
     const head = (await facade.headOf(workspace)) ?? undefined;
-    await verify({ workDir: workspace.workDir, argv: [node, '-e', '0'], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head });
-    const writer = "const fs = require('fs'); fs.mkdirSync('build', { recursive: true }); fs.writeFileSync('build/out.js', '1'); fs.writeFileSync('stray.txt', 'x');";
-    const result = await verify({ workDir: workspace.workDir, argv: [node, '-e', writer], timeoutMs: 20_000, artifactRoot: artifactRoot(), workTreeAt: head });
+    await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', '0'],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+      workTreeAt: head,
+    });
+    const writer =
+      "const fs = require('fs'); fs.mkdirSync('build', { recursive: true }); fs.writeFileSync('build/out.js', '1'); fs.writeFileSync('stray.txt', 'x');";
+    const result = await verify({
+      workDir: workspace.workDir,
+      argv: [node, '-e', writer],
+      timeoutMs: 20_000,
+      artifactRoot: artifactRoot(),
+      workTreeAt: head,
+    });
     expect(result.workDirWrites).toEqual({ restored: [], removed: ['build/', 'stray.txt'], relinked: [], failed: [] });
-    expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all', '--ignored')).not.toMatch(/build|stray/);
+    expect(gitIn(workspace.workDir, 'status', '--porcelain', '--untracked-files=all', '--ignored')).not.toMatch(
+      /build|stray/,
+    );
     expect(fs.existsSync(path.join(workspace.workDir, 'build'))).toBe(false);
   });
 });

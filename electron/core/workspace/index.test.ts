@@ -17,7 +17,8 @@ describe('the workspace API end to end', () => {
     const repo = makeTempRepo({
       files: {
         'calc.py': 'def add(a, b):\n    return a - b\n',
-        'tests/test_calc.py': 'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n',
+        'tests/test_calc.py':
+          'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n',
       },
     });
     repos.push(repo);
@@ -28,18 +29,40 @@ describe('the workspace API end to end', () => {
     const detected = await workspace.detectTestCommand(run.workDir);
     expect(detected?.runner).toBe('pytest');
 
-    const before = await workspace.verify({ workDir: run.workDir, argv: detected?.argv ?? [], timeoutMs: 60_000, artifactRoot: artifacts });
+    const before = await workspace.verify({
+      workDir: run.workDir,
+      argv: detected?.argv ?? [],
+      timeoutMs: 60_000,
+      artifactRoot: artifacts,
+    });
     expect(before).toMatchObject({ status: 'FAIL', counts: { failed: 1 } });
 
     const policy = workspace.defaultEditPolicy({ artifacts: ['calc.py'], testsReadOnly: true });
     const format = workspace.getEditFormat('search-replace');
-    const proposal = format.schema.parse({ edits: [{ path: 'calc.py', search: 'return a - b', replace: 'return a + b' }] });
+    const proposal = format.schema.parse({
+      edits: [{ path: 'calc.py', search: 'return a - b', replace: 'return a + b' }],
+    });
     const planned = await format.plan(proposal, workspace.createWorkspaceReader(run.workDir), policy);
-    expect(await workspace.applyEditSet(run.workDir, planned, policy)).toEqual({ changed: ['calc.py'], created: [], deleted: [] });
+    expect(await workspace.applyEditSet(run.workDir, planned, policy)).toEqual({
+      changed: ['calc.py'],
+      created: [],
+      deleted: [],
+    });
 
-    const after = await workspace.verify({ workDir: run.workDir, argv: detected?.argv ?? [], timeoutMs: 60_000, artifactRoot: artifacts });
+    const after = await workspace.verify({
+      workDir: run.workDir,
+      argv: detected?.argv ?? [],
+      timeoutMs: 60_000,
+      artifactRoot: artifacts,
+    });
     expect(after).toMatchObject({ status: 'PASS', counts: { passed: 1, failed: 0 }, isolation: { level: 'bwrap' } });
-    const sha = await git.commitStep(run, ['calc.py'], { runId: 'e2e1', taskId: 'T1', title: 'Fix add', role: 'coder', body: `verified: ${after.verifyRunId}` });
+    const sha = await git.commitStep(run, ['calc.py'], {
+      runId: 'e2e1',
+      taskId: 'T1',
+      title: 'Fix add',
+      role: 'coder',
+      body: `verified: ${after.verifyRunId}`,
+    });
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
     expect(fsckStrict(repo.dir).code).toBe(0);
     expect(fs.readFileSync(path.join(repo.dir, 'calc.py'), 'utf8')).toBe('def add(a, b):\n    return a - b\n');
@@ -48,9 +71,24 @@ describe('the workspace API end to end', () => {
 
   it('exports every name the engine relies on', () => {
     for (const name of [
-      'editFormats', 'getEditFormat', 'defaultEditPolicy', 'applyEditSet', 'createGitFacade', 'verify', 'detectTestCommand', 'probeSandbox',
-      'truncateReport', 'lastLines', 'createReadOnlyTools', 'DEFAULT_SHELL_ALLOWLIST', 'checkShellCommand', 'runShellCommand',
-      'markArtifactsRetained', 'releaseRetainedArtifacts', 'EDIT_FORMAT_NAMES', 'GUARDRAIL_RULES',
+      'editFormats',
+      'getEditFormat',
+      'defaultEditPolicy',
+      'applyEditSet',
+      'createGitFacade',
+      'verify',
+      'detectTestCommand',
+      'probeSandbox',
+      'truncateReport',
+      'lastLines',
+      'createReadOnlyTools',
+      'DEFAULT_SHELL_ALLOWLIST',
+      'checkShellCommand',
+      'runShellCommand',
+      'markArtifactsRetained',
+      'releaseRetainedArtifacts',
+      'EDIT_FORMAT_NAMES',
+      'GUARDRAIL_RULES',
     ]) {
       expect(workspace, name).toHaveProperty(name);
     }

@@ -25,4 +25,11 @@ export { truncateReport, lastLines } from '../basics/outputText';
 export { markArtifactsRetained, releaseRetainedArtifacts, pruneArtifacts, RETENTION } from '../verifier/artifacts';
 
 export { createReadOnlyTools } from '../tools/readOnlyTools';
-export { DEFAULT_SHELL_ALLOWLIST, checkShellCommand, runShellCommand, type ShellAllowRule, type ShellCheck, type ShellOptions } from '../tools/shell';
+export {
+  DEFAULT_SHELL_ALLOWLIST,
+  checkShellCommand,
+  runShellCommand,
+  type ShellAllowRule,
+  type ShellCheck,
+  type ShellOptions,
+} from '../tools/shell';

@@ -23,7 +23,8 @@ export function subscribeStores(client: LatheClient): () => void {
   };
   const stops = [
     client.on('run/event', (event) => {
-      if (event.type === 'agent_call' && event.run_id === useLiveStore.getState().runId) useLiveStore.getState().startCall(event.role);
+      if (event.type === 'agent_call' && event.run_id === useLiveStore.getState().runId)
+        useLiveStore.getState().startCall(event.role);
       if (GATE_CLEARING_EVENTS.has(event.type)) useGateAlertStore.getState().setWaiting(event.run_id, '', false);
       useRunViewStore.getState().receive(event);
     }),
@@ -35,7 +36,8 @@ export function subscribeStores(client: LatheClient): () => void {
     }),
     client.on('repo/changed', (status) => {
       useRepoStore.getState().setStatus(status);
-      if (useUiStore.getState().route.repo !== status.path) useUiStore.getState().navigate({ repo: status.path }, { replace: true });
+      if (useUiStore.getState().route.repo !== status.path)
+        useUiStore.getState().navigate({ repo: status.path }, { replace: true });
     }),
   ];
   return () => {

@@ -20,7 +20,8 @@ export function useRouteRepo(): void {
       .open(routeRepo)
       .then((status) => {
         // The core resolves the path; keep the resolved one in the URL.
-        if (status && status.path !== routeRepo) useUiStore.getState().navigate({ repo: status.path }, { replace: true });
+        if (status && status.path !== routeRepo)
+          useUiStore.getState().navigate({ repo: status.path }, { replace: true });
       });
   }, [routeRepo, openRepo, runLoading]);
 

@@ -6,9 +6,19 @@ import { DEFAULT_ROUTE, parseRoute, routeToSearch } from './route';
 
 describe('route', () => {
   it('round-trips a run view deep link and drops what is default', () => {
-    const route = { view: 'run' as const, repo: '/home/user/js stats', run: '20261122T033735Z', tab: 'changes' as const, range: 'a'.repeat(40), file: 'src/a.js', followUp: null };
+    const route = {
+      view: 'run' as const,
+      repo: '/home/user/js stats',
+      run: '20261122T033735Z',
+      tab: 'changes' as const,
+      range: 'a'.repeat(40),
+      file: 'src/a.js',
+      followUp: null,
+    };
     const search = routeToSearch(route);
-    expect(search).toBe(`?repo=%2Fhome%2Fuser%2Fjs+stats&run=20261122T033735Z&tab=changes&range=${'a'.repeat(40)}&file=src%2Fa.js`);
+    expect(search).toBe(
+      `?repo=%2Fhome%2Fuser%2Fjs+stats&run=20261122T033735Z&tab=changes&range=${'a'.repeat(40)}&file=src%2Fa.js`,
+    );
     expect(parseRoute(search)).toEqual(route);
     expect(routeToSearch(DEFAULT_ROUTE)).toBe('');
   });
@@ -38,11 +48,18 @@ describe('ansi', () => {
   });
 
   it('never turns output into markup', () => {
-    expect(ansiSpans('<img src=x onerror=alert(1)>')).toEqual([{ text: '<img src=x onerror=alert(1)>', className: '' }]);
+    expect(ansiSpans('<img src=x onerror=alert(1)>')).toEqual([
+      { text: '<img src=x onerror=alert(1)>', className: '' },
+    ]);
   });
 
   it('finds the line of the first failure', () => {
-    const lines = ['✔ mean of a list', 'ok 2 - median is fine', '\u001b[31m✖ median is the middle value (1ms)\u001b[39m', '  AssertionError'];
+    const lines = [
+      '✔ mean of a list',
+      'ok 2 - median is fine',
+      '\u001b[31m✖ median is the middle value (1ms)\u001b[39m',
+      '  AssertionError',
+    ];
     expect(firstFailureLine(lines, 'median is the middle value')).toBe(2);
     expect(firstFailureLine(lines, 'nowhere')).toBe(-1);
     expect(firstFailureLine(lines, null)).toBe(-1);

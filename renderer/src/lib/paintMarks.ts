@@ -30,6 +30,8 @@ export function markPainted(part: PaintedPart): void {
 }
 
 /** A named moment on the page's performance timeline (read by the perf bench). */
-export function markMoment(name: 'run-log-read' | 'run-view-built' | 'diff-read' | 'diff-editor-created' | 'diff-computed'): void {
+export function markMoment(
+  name: 'run-log-read' | 'run-view-built' | 'diff-read' | 'diff-editor-created' | 'diff-computed',
+): void {
   if (typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(`lathe:${name}`);
 }

@@ -17,7 +17,15 @@ export interface Route {
 const VIEWS: readonly ViewName[] = ['start', 'run', 'history', 'settings'];
 const TABS: readonly RunTab[] = ['activity', 'changes', 'tests', 'gates', 'report'];
 
-export const DEFAULT_ROUTE: Route = { view: 'start', repo: null, run: null, tab: 'activity', range: 'all', file: null, followUp: null };
+export const DEFAULT_ROUTE: Route = {
+  view: 'start',
+  repo: null,
+  run: null,
+  tab: 'activity',
+  range: 'all',
+  file: null,
+  followUp: null,
+};
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[]): T | null {
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : null;

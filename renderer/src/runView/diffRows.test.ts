@@ -40,7 +40,15 @@ describe('diffRows', () => {
 
   it('shows every line of both texts once, in order, on a long file', () => {
     const old = Array.from({ length: 3000 }, (_, index) => `line ${index}`);
-    const edited = old.flatMap((line, index) => (index % 40 === 0 ? [`${line} changed`] : index % 500 === 0 ? [line, '', 'added'] : index % 777 === 0 ? [] : [line]));
+    const edited = old.flatMap((line, index) =>
+      index % 40 === 0
+        ? [`${line} changed`]
+        : index % 500 === 0
+          ? [line, '', 'added']
+          : index % 777 === 0
+            ? []
+            : [line],
+    );
     const diff = lineDiff(`${old.join('\n')}\n`, `${edited.join('\n')}\n`);
     for (const sideBySide of [true, false]) {
       const rows = diffRows(old.length, edited.length, diff.changes, sideBySide);

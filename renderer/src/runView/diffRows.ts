@@ -23,12 +23,18 @@ export function splitLines(text: string | null): string[] {
  * share rows as Monaco aligns them (the shorter side padded); inline, its removed lines come before its
  * added ones. The lines between blocks are the same on both sides.
  */
-export function diffRows(beforeCount: number, afterCount: number, changes: readonly LineChange[], sideBySide: boolean): DiffRow[] {
+export function diffRows(
+  beforeCount: number,
+  afterCount: number,
+  changes: readonly LineChange[],
+  sideBySide: boolean,
+): DiffRow[] {
   const rows: DiffRow[] = [];
   let before = 1;
   let after = 1;
   const same = (untilBefore: number) => {
-    for (; before < untilBefore && before <= beforeCount && after <= afterCount; before++, after++) rows.push({ kind: 'same', before, after });
+    for (; before < untilBefore && before <= beforeCount && after <= afterCount; before++, after++)
+      rows.push({ kind: 'same', before, after });
   };
   for (const change of changes) {
     same(change.beforeStart);
@@ -41,7 +47,11 @@ export function diffRows(beforeCount: number, afterCount: number, changes: reado
       for (let index = 0; index < Math.max(removed, added); index++) {
         const left = index < removed ? before + index : null;
         const right = index < added ? after + index : null;
-        rows.push({ kind: left !== null && right !== null ? 'changed' : left !== null ? 'removed' : 'added', before: left, after: right });
+        rows.push({
+          kind: left !== null && right !== null ? 'changed' : left !== null ? 'removed' : 'added',
+          before: left,
+          after: right,
+        });
       }
     } else {
       for (let index = 0; index < removed; index++) rows.push({ kind: 'removed', before: before + index, after: null });

@@ -7,7 +7,9 @@ import { gateSubject } from './gateSubject';
  * head's), and only while the gate waits for them. The core checks the paths again.
  */
 export function editableGate(view: RunView, range: string): { gateId: string } | null {
-  const gate = Object.values(view.gates).find((candidate) => candidate.status === 'pending' && (candidate.kind === 'code' || candidate.kind === 'step'));
+  const gate = Object.values(view.gates).find(
+    (candidate) => candidate.status === 'pending' && (candidate.kind === 'code' || candidate.kind === 'step'),
+  );
   if (!gate) return null;
   const subject = gateSubject(view, gate);
   if (subject?.kind !== 'change' || !subject.range || subject.range !== range) return null;

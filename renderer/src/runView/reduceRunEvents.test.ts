@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { recordedLog } from './fixtures/loadLog';
 import { pendingGate } from '../../../shared/runView/reduceGates';
-import { buildRunView, emptyRunView, orphanedRanges, reduceRunEventBatch, reduceRunEvents } from '../../../shared/runView/reduceRunEvents';
+import {
+  buildRunView,
+  emptyRunView,
+  orphanedRanges,
+  reduceRunEventBatch,
+  reduceRunEvents,
+} from '../../../shared/runView/reduceRunEvents';
 
 describe('reduceRunEvents on a recorded supervised run', () => {
   const events = recordedLog('supervised');
@@ -15,14 +21,24 @@ describe('reduceRunEvents on a recorded supervised run', () => {
     expect(plan?.stepKeys).toEqual(['plan_0001/T1', 'plan_0001/T2']);
     const t1 = view.steps['plan_0001/T1'];
     const t2 = view.steps['plan_0001/T2'];
-    expect(t1).toMatchObject({ title: 'Fix median() and test that it keeps its input', status: 'completed', complexity: 'simple', attempts: 1 });
+    expect(t1).toMatchObject({
+      title: 'Fix median() and test that it keeps its input',
+      status: 'completed',
+      complexity: 'simple',
+      attempts: 1,
+    });
     expect(t1?.commits).toHaveLength(2);
     expect(t2).toMatchObject({ status: 'completed', dependsOn: ['T1'] });
   });
 
   it('keeps the outcome, branch, tests, commits and counters', () => {
     expect(view.status).toBe('complete');
-    expect(view.outcome).toEqual({ status: 'complete', exitCode: 0, reason: 'the Supervisor confirmed the goal is met', code: null });
+    expect(view.outcome).toEqual({
+      status: 'complete',
+      exitCode: 0,
+      reason: 'the Supervisor confirmed the goal is met',
+      code: null,
+    });
     expect(view.branch).toBe('lathe/20261122T033735Z');
     expect(view.testCommand).toEqual(['node', '--test']);
     expect(view.tests.map((test) => test.status)).toEqual(['FAIL', 'PASS', 'PASS']);
@@ -35,8 +51,20 @@ describe('reduceRunEvents on a recorded supervised run', () => {
   });
 
   it('records each gate with the Supervisor verdict and who closed it', () => {
-    expect(view.gateOrder).toEqual(['plan-1-plan_0001', 'code-2-T1', 'step-3-T1', 'code-4-T2', 'step-5-T2', 'goal-6-plan_0001']);
-    expect(view.gates['plan-1-plan_0001']).toMatchObject({ kind: 'plan', status: 'approved', decidedBy: 'supervisor', verdict: { score: 86, threshold: 70, escalation: 'NONE' } });
+    expect(view.gateOrder).toEqual([
+      'plan-1-plan_0001',
+      'code-2-T1',
+      'step-3-T1',
+      'code-4-T2',
+      'step-5-T2',
+      'goal-6-plan_0001',
+    ]);
+    expect(view.gates['plan-1-plan_0001']).toMatchObject({
+      kind: 'plan',
+      status: 'approved',
+      decidedBy: 'supervisor',
+      verdict: { score: 86, threshold: 70, escalation: 'NONE' },
+    });
     expect(pendingGate(view)).toBeNull();
   });
 
@@ -78,12 +106,25 @@ describe('reduceRunEvents on a recorded run with human gates', () => {
   it('shows the gate pending, then the rejection with its comment and the retry, then the approval', () => {
     const waiting = buildRunView(events.filter((event) => event.seq <= 28));
     expect(waiting.status).toBe('waiting_for_gate');
-    expect(pendingGate(waiting)).toMatchObject({ gateId: 'step-1-T1', kind: 'step', mode: 'human', status: 'pending', verdict: null });
+    expect(pendingGate(waiting)).toMatchObject({
+      gateId: 'step-1-T1',
+      kind: 'step',
+      mode: 'human',
+      status: 'pending',
+      verdict: null,
+    });
 
     const view = buildRunView(events);
-    expect(view.gates['step-1-T1']).toMatchObject({ status: 'rejected', decidedBy: 'user', comment: 'also document both functions in README.md' });
+    expect(view.gates['step-1-T1']).toMatchObject({
+      status: 'rejected',
+      decidedBy: 'user',
+      comment: 'also document both functions in README.md',
+    });
     expect(view.gates['step-2-T1']).toMatchObject({ status: 'approved', decidedBy: 'user', comment: null });
-    expect(view.steps['plan_0001/T1'] ?? Object.values(view.steps)[0]).toMatchObject({ status: 'completed', attempts: 3 });
+    expect(view.steps['plan_0001/T1'] ?? Object.values(view.steps)[0]).toMatchObject({
+      status: 'completed',
+      attempts: 3,
+    });
     expect(view.counters.retries).toBe(2);
     expect(view.status).toBe('complete');
     expect(pendingGate(view)).toBeNull();
@@ -102,7 +143,9 @@ describe('orphaned events after a crash', () => {
     type: 'run_resumed',
     data: { phase: 'verifying', previous_status: 'running', state_seq: 21, orphaned_events: { from: 22, to: 23 } },
   };
-  const redone = events.filter((event) => event.seq === 22 || event.seq === 23).map((event, index) => ({ ...event, seq: 25 + index }));
+  const redone = events
+    .filter((event) => event.seq === 22 || event.seq === 23)
+    .map((event, index) => ({ ...event, seq: 25 + index }));
   const log = [...beforeCrash, resumed, ...redone];
 
   it('skips the orphaned range when the whole log is known', () => {

@@ -11,7 +11,8 @@ export function testReportOf(events: readonly RunLogEvent[], seq: number): strin
     const middle = (low + high) >> 1;
     const event = events[middle];
     if (!event) break;
-    if (event.seq === seq) return event.type === 'test_result' && typeof event.data.report === 'string' ? event.data.report : '';
+    if (event.seq === seq)
+      return event.type === 'test_result' && typeof event.data.report === 'string' ? event.data.report : '';
     if (event.seq < seq) low = middle + 1;
     else high = middle - 1;
   }

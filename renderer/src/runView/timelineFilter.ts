@@ -22,7 +22,11 @@ export function countBy(events: readonly RunLogEvent[]): { roles: Map<string, nu
 }
 
 /** The events a filter keeps, in log order; the same array when nothing is filtered. */
-export function filterEvents(events: readonly RunLogEvent[], filter: TimelineFilter, describe: (event: RunLogEvent) => string): readonly RunLogEvent[] {
+export function filterEvents(
+  events: readonly RunLogEvent[],
+  filter: TimelineFilter,
+  describe: (event: RunLogEvent) => string,
+): readonly RunLogEvent[] {
   const text = filter.text.trim().toLowerCase();
   if (filter.roles.length === 0 && filter.type === null && !text) return events;
   const roles = new Set(filter.roles);

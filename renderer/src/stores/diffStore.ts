@@ -26,7 +26,18 @@ interface DiffState {
   reset(): void;
 }
 
-export const initialDiffState = { repo: null, runId: null, commits: [], range: 'all', base: null, head: null, files: [], loading: false, error: null, sideBySide: true };
+export const initialDiffState = {
+  repo: null,
+  runId: null,
+  commits: [],
+  range: 'all',
+  base: null,
+  head: null,
+  files: [],
+  loading: false,
+  error: null,
+  sideBySide: true,
+};
 
 let generation = 0;
 
@@ -36,9 +47,23 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
   load: async (repo, runId, range, options) => {
     const current = get();
     const sameRun = current.repo === repo && current.runId === runId;
-    if (sameRun && current.range === range && !options?.force && !current.error && (current.loading || current.head !== null)) return;
+    if (
+      sameRun &&
+      current.range === range &&
+      !options?.force &&
+      !current.error &&
+      (current.loading || current.head !== null)
+    )
+      return;
     const token = ++generation;
-    set({ repo, runId, range, loading: true, error: null, ...(sameRun ? {} : { commits: [], files: [], base: null, head: null }) });
+    set({
+      repo,
+      runId,
+      range,
+      loading: true,
+      error: null,
+      ...(sameRun ? {} : { commits: [], files: [], base: null, head: null }),
+    });
     try {
       if (range !== 'all') {
         const commits = unwrap(await client().request('run/commits', { repo, runId })).commits;
@@ -47,7 +72,9 @@ export const useDiffStore = create<DiffState>()((set, get) => ({
         if (index >= 0) {
           // A commit's edit set is its parent → it; the first commit's parent is the run's base (the default `from`).
           const parent = index > 0 ? commits[index - 1]?.sha : undefined;
-          const diff = unwrap(await client().request('run/diff', { repo, runId, ...(parent ? { from: parent } : {}), to: range }));
+          const diff = unwrap(
+            await client().request('run/diff', { repo, runId, ...(parent ? { from: parent } : {}), to: range }),
+          );
           if (token !== generation) return;
           markMoment('diff-read');
           // The diff's own counts, as the gate card's (shared/diff/changeSpan): git's per-commit numstat could differ.

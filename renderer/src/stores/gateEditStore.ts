@@ -43,6 +43,10 @@ export function editsFor(state: Pick<GateEditState, 'gateId' | 'files'>, gateId:
 }
 
 /** What the editor shows for a file: the person's text when they edited it, else the gate's. */
-export function editedText(state: Pick<GateEditState, 'gateId' | 'files'>, gateId: string, path: string): string | null {
+export function editedText(
+  state: Pick<GateEditState, 'gateId' | 'files'>,
+  gateId: string,
+  path: string,
+): string | null {
   return state.gateId === gateId ? (state.files[path]?.content ?? null) : null;
 }

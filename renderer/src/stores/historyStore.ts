@@ -40,11 +40,23 @@ interface HistoryState {
   reset(): void;
 }
 
-export const initialHistoryState = { repo: null, runs: [], loading: false, error: null, busy: {}, branchGone: {}, exported: null };
+export const initialHistoryState = {
+  repo: null,
+  runs: [],
+  loading: false,
+  error: null,
+  busy: {},
+  branchGone: {},
+  exported: null,
+};
 
 /** Past runs of the open repository and what can be done with them. */
 export const useHistoryStore = create<HistoryState>()((set, get) => {
-  async function operate(runId: string, operation: RunOperation, perform: (repo: string) => Promise<string>): Promise<string> {
+  async function operate(
+    runId: string,
+    operation: RunOperation,
+    perform: (repo: string) => Promise<string>,
+  ): Promise<string> {
     const repo = get().repo;
     if (!repo) throw new Error('no repository is open');
     set({ busy: { ...get().busy, [runId]: operation } });
@@ -59,7 +71,11 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
   return {
     ...initialHistoryState,
     load: async (repo) => {
-      set({ loading: get().repo !== repo || get().runs.length === 0, error: null, ...(get().repo !== repo ? { runs: [], branchGone: {}, exported: null, repo } : {}) });
+      set({
+        loading: get().repo !== repo || get().runs.length === 0,
+        error: null,
+        ...(get().repo !== repo ? { runs: [], branchGone: {}, exported: null, repo } : {}),
+      });
       try {
         const { runs } = unwrap(await client().request('runs/list', { repo }));
         if (get().repo === repo) set({ runs, loading: false });
@@ -88,17 +104,22 @@ export const useHistoryStore = create<HistoryState>()((set, get) => {
     checkBranches: async () => {
       const { repo, runs, branchGone } = get();
       if (!repo) return;
-      const candidates = runs.filter((run) => run.commits > 0 && run.status !== 'running' && run.closed?.action !== 'undone' && !branchGone[run.runId]).slice(0, BRANCH_CHECKS);
+      const candidates = runs
+        .filter(
+          (run) =>
+            run.commits > 0 && run.status !== 'running' && run.closed?.action !== 'undone' && !branchGone[run.runId],
+        )
+        .slice(0, BRANCH_CHECKS);
       for (const run of candidates) {
         try {
           unwrap(await client().request('run/commits', { repo, runId: run.runId }));
         } catch (error) {
           if (get().repo !== repo) return;
-          if (error instanceof LatheError && error.code === 'GIT_RUN_BRANCH_MISSING') set({ branchGone: { ...get().branchGone, [run.runId]: true } });
+          if (error instanceof LatheError && error.code === 'GIT_RUN_BRANCH_MISSING')
+            set({ branchGone: { ...get().branchGone, [run.runId]: true } });
         }
       }
     },
     reset: () => set(initialHistoryState),
   };
 });
-

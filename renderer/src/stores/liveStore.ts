@@ -56,7 +56,10 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
       case 'token': {
         const text = (get().streams[event.role] ?? '') + event.text;
         set({
-          streams: { ...get().streams, [event.role]: text.length > MAX_STREAM_TAIL_CHARS ? text.slice(-MAX_STREAM_TAIL_CHARS) : text },
+          streams: {
+            ...get().streams,
+            [event.role]: text.length > MAX_STREAM_TAIL_CHARS ? text.slice(-MAX_STREAM_TAIL_CHARS) : text,
+          },
           rates: { ...get().rates, [event.role]: rateOf(event.role, at) },
         });
         return;
@@ -68,7 +71,12 @@ export const useLiveStore = create<LiveState>()((set, get) => ({
         set({ modelLoad: { model: event.model, progress: 1, loadMs: event.loadMs } });
         return;
       case 'context_dropped':
-        set({ droppedContext: [...get().droppedContext.slice(-9), { role: event.role, ids: event.ids, reason: event.reason }] });
+        set({
+          droppedContext: [
+            ...get().droppedContext.slice(-9),
+            { role: event.role, ids: event.ids, reason: event.reason },
+          ],
+        });
         return;
       default:
         event satisfies never;

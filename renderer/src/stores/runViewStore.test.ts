@@ -17,7 +17,16 @@ function pagedLog(log: RunLogEvent[], active = true) {
     'run/get': ({ afterSeq = 0, limit = 5000 }) => {
       const rest = log.filter((event) => event.seq > afterSeq);
       const page = rest.slice(0, limit);
-      return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: rest.length > page.length, active, streams: {}, view: null, figures: null };
+      return {
+        state: runStateFixture(RUN),
+        events: page,
+        lastSeq: page.at(-1)?.seq ?? afterSeq,
+        more: rest.length > page.length,
+        active,
+        streams: {},
+        view: null,
+        figures: null,
+      };
     },
   });
 }
@@ -51,7 +60,12 @@ describe('runViewStore', () => {
     store.receive(events[40] as RunLogEvent);
     store.receive({ ...(events[41] as RunLogEvent), run_id: '20991231T000000Z' });
     await settle();
-    expect(useRunViewStore.getState().events.map((event) => event.seq).at(-1)).toBe(41);
+    expect(
+      useRunViewStore
+        .getState()
+        .events.map((event) => event.seq)
+        .at(-1),
+    ).toBe(41);
 
     // seq 42-49 were missed (a reconnect); 50 arrives: the store reads 42+ from the log first.
     pagedLog(events.slice(0, 60));
@@ -68,7 +82,14 @@ describe('runViewStore', () => {
     pagedLog(beforeCrash);
     await useRunViewStore.getState().open(REPO, RUN);
     expect(useRunViewStore.getState().view.tests).toHaveLength(1);
-    const resumed: RunLogEvent = { ts: '2026-11-22T03:40:00.000Z', seq: 24, run_id: RUN, role: 'engine', type: 'run_resumed', data: { phase: 'verifying', previous_status: 'running', state_seq: 21, orphaned_events: { from: 22, to: 23 } } };
+    const resumed: RunLogEvent = {
+      ts: '2026-11-22T03:40:00.000Z',
+      seq: 24,
+      run_id: RUN,
+      role: 'engine',
+      type: 'run_resumed',
+      data: { phase: 'verifying', previous_status: 'running', state_seq: 21, orphaned_events: { from: 22, to: 23 } },
+    };
     const redone = beforeCrash.slice(-2).map((event, index) => ({ ...event, seq: 25 + index }));
     for (const event of [resumed, ...redone]) useRunViewStore.getState().receive(event);
     await settle();
@@ -86,7 +107,16 @@ describe('runViewStore', () => {
       'run/get': async ({ afterSeq = 0 }) => {
         if (afterSeq === 0) await gate;
         const page = events.slice(0, 30).filter((event) => event.seq > afterSeq);
-        return { state: runStateFixture(RUN), events: page, lastSeq: page.at(-1)?.seq ?? afterSeq, more: false, active: true, streams: {}, view: null, figures: null };
+        return {
+          state: runStateFixture(RUN),
+          events: page,
+          lastSeq: page.at(-1)?.seq ?? afterSeq,
+          more: false,
+          active: true,
+          streams: {},
+          view: null,
+          figures: null,
+        };
       },
     });
     const opening = useRunViewStore.getState().open(REPO, RUN);
@@ -99,7 +129,16 @@ describe('runViewStore', () => {
 
   it('hands the streams of calls in progress to the live store with the log', async () => {
     installFakeClient({
-      'run/get': () => ({ state: runStateFixture(RUN), events: events.slice(0, 10), lastSeq: 10, more: false, active: true, streams: { coder: '{"diff":"--- a/src' }, view: null, figures: null }),
+      'run/get': () => ({
+        state: runStateFixture(RUN),
+        events: events.slice(0, 10),
+        lastSeq: 10,
+        more: false,
+        active: true,
+        streams: { coder: '{"diff":"--- a/src' },
+        view: null,
+        figures: null,
+      }),
     });
     useLiveStore.getState().follow(RUN);
     await useRunViewStore.getState().open(REPO, RUN);

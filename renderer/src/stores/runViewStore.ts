@@ -86,7 +86,8 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
       absorb(page.events);
       set({ state: page.state, active: page.active, stateReadAt: now() });
       // The page that reaches the log's end carries the core's projection: the one truth, held as sent.
-      if (page.view && page.figures && page.view.lastSeq === get().view.lastSeq) set({ view: page.view, figures: page.figures });
+      if (page.view && page.figures && page.view.lastSeq === get().view.lastSeq)
+        set({ view: page.view, figures: page.figures });
       useLiveStore.getState().seed(runId, page.streams);
       if (!page.more || page.lastSeq <= cursor) return true;
       cursor = page.lastSeq;
@@ -128,7 +129,15 @@ export const useRunViewStore = create<RunViewState>()((set, get) => {
         const view = page.view ?? buildRunView(pages, runId);
         const figures = page.figures ?? runFigures(view, page.state, eventsAfter(pages, page.state.log_seq));
         markMoment('run-view-built');
-        set({ events: pages, view, figures, state: page.state, active: page.active, stateReadAt: now(), loading: false });
+        set({
+          events: pages,
+          view,
+          figures,
+          state: page.state,
+          active: page.active,
+          stateReadAt: now(),
+          loading: false,
+        });
         useLiveStore.getState().seed(runId, page.streams);
         get().flushLive();
       } catch (error) {

@@ -1,5 +1,10 @@
 import { create } from 'zustand';
-import { SettingsPatchSchema, type Settings, type SettingsPatch, type SettingsSetAside } from '../../../shared/schemas/settings';
+import {
+  SettingsPatchSchema,
+  type Settings,
+  type SettingsPatch,
+  type SettingsSetAside,
+} from '../../../shared/schemas/settings';
 import { client, errorMessage, unwrap } from '../api/client';
 
 interface SettingsState {
@@ -16,7 +21,14 @@ interface SettingsState {
   reset(): void;
 }
 
-export const initialSettingsState = { settings: null, setAside: null, saving: false, error: null, fieldErrors: {}, savedAt: null };
+export const initialSettingsState = {
+  settings: null,
+  setAside: null,
+  saving: false,
+  error: null,
+  fieldErrors: {},
+  savedAt: null,
+};
 
 /** The app's settings file, read and written only through the core (which validates again). */
 export const useSettingsStore = create<SettingsState>()((set) => ({

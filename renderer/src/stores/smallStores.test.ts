@@ -31,7 +31,17 @@ const summary = (runId: string, change: Partial<RunSummary> = {}): RunSummary =>
 });
 
 afterEach(() => {
-  for (const store of [useDiffStore, useGateAlertStore, useHistoryStore, useLiveStore, useModelsStore, useRepoStore, useSettingsStore, useUiStore]) store.getState().reset();
+  for (const store of [
+    useDiffStore,
+    useGateAlertStore,
+    useHistoryStore,
+    useLiveStore,
+    useModelsStore,
+    useRepoStore,
+    useSettingsStore,
+    useUiStore,
+  ])
+    store.getState().reset();
 });
 
 describe('liveStore', () => {
@@ -62,7 +72,8 @@ describe('liveStore', () => {
   it('keeps only the tail of a long stream', () => {
     const live = useLiveStore.getState();
     live.follow(RUN);
-    for (let index = 0; index < 1000; index += 1) live.receive(RUN, { type: 'token', role: 'planner', text: `${index % 10}`.repeat(10) });
+    for (let index = 0; index < 1000; index += 1)
+      live.receive(RUN, { type: 'token', role: 'planner', text: `${index % 10}`.repeat(10) });
     expect(useLiveStore.getState().streams.planner).toHaveLength(6000);
     expect(useLiveStore.getState().streams.planner?.endsWith('9999999999')).toBe(true);
   });
@@ -81,15 +92,27 @@ describe('liveStore', () => {
 
 describe('historyStore', () => {
   it('lists the runs, undoes one (reloading the list, which brings its closure) and marks runs whose branch is gone without a recorded undo', async () => {
-    let runs = [summary(RUN), summary('20261121T100000Z'), summary('20261120T100000Z', { closed: { action: 'undone', at: 't', seq: 9, into: null, commit: 'b' }, branch: null })];
+    let runs = [
+      summary(RUN),
+      summary('20261121T100000Z'),
+      summary('20261120T100000Z', {
+        closed: { action: 'undone', at: 't', seq: 9, into: null, commit: 'b' },
+        branch: null,
+      }),
+    ];
     const fake = installFakeClient({
       'runs/list': () => ({ runs }),
       'run/undo': () => {
-        runs = runs.map((run) => (run.runId === RUN ? { ...run, branch: null, closed: { action: 'undone', at: 't2', seq: 12, into: null, commit: 'b' } } : run));
+        runs = runs.map((run) =>
+          run.runId === RUN
+            ? { ...run, branch: null, closed: { action: 'undone', at: 't2', seq: 12, into: null, commit: 'b' } }
+            : run,
+        );
         return { undone: true };
       },
       'run/commits': ({ runId }) => {
-        if (runId === '20261121T100000Z') throw new LatheError('GIT_RUN_BRANCH_MISSING', 'the run branch no longer exists');
+        if (runId === '20261121T100000Z')
+          throw new LatheError('GIT_RUN_BRANCH_MISSING', 'the run branch no longer exists');
         return { commits: [] };
       },
     });
@@ -98,7 +121,9 @@ describe('historyStore', () => {
     await useHistoryStore.getState().checkBranches();
     expect(useHistoryStore.getState().branchGone).toEqual({ '20261121T100000Z': true });
     // A run whose undo is recorded is never asked about its branch.
-    expect(fake.calls.filter((call) => call.channel === 'run/commits').map((call) => (call.req as { runId: string }).runId)).toEqual([RUN, '20261121T100000Z']);
+    expect(
+      fake.calls.filter((call) => call.channel === 'run/commits').map((call) => (call.req as { runId: string }).runId),
+    ).toEqual([RUN, '20261121T100000Z']);
 
     const message = await useHistoryStore.getState().undo(RUN);
     expect(message).toContain(`Run ${RUN} undone`);
@@ -111,7 +136,12 @@ describe('historyStore', () => {
   });
 
   it('passes an operation failure to the caller and clears the busy mark', async () => {
-    installFakeClient({ 'runs/list': () => ({ runs: [summary(RUN)] }), 'run/merge': () => { throw new LatheError('RUN_ACTIVE', 'still running'); } });
+    installFakeClient({
+      'runs/list': () => ({ runs: [summary(RUN)] }),
+      'run/merge': () => {
+        throw new LatheError('RUN_ACTIVE', 'still running');
+      },
+    });
     await useHistoryStore.getState().load(REPO);
     await expect(useHistoryStore.getState().merge(RUN)).rejects.toThrow('still running');
     expect(useHistoryStore.getState().busy).toEqual({});
@@ -129,12 +159,20 @@ describe('settingsStore', () => {
   it('saves a valid patch and keeps what the core returns', async () => {
     installFakeClient({ 'settings/set': (patch) => SettingsSchema.parse({ ...patch, recentRepos: [] }) });
     expect(await useSettingsStore.getState().save({ threads: 2, theme: 'dark', modelFolders: ['/models'] })).toBe(true);
-    expect(useSettingsStore.getState().settings).toMatchObject({ threads: 2, theme: 'dark', modelFolders: ['/models'] });
+    expect(useSettingsStore.getState().settings).toMatchObject({
+      threads: 2,
+      theme: 'dark',
+      modelFolders: ['/models'],
+    });
     expect(useSettingsStore.getState().fieldErrors).toEqual({});
   });
 
   it('keeps the set-aside settings file apart from the settings, and drops it once settings are saved', async () => {
-    const setAside = { file: '/data/settings.json', movedTo: '/data/settings.json.invalid-1', reason: 'not JSON: Unexpected token' };
+    const setAside = {
+      file: '/data/settings.json',
+      movedTo: '/data/settings.json.invalid-1',
+      reason: 'not JSON: Unexpected token',
+    };
     installFakeClient({
       'settings/get': () => ({ ...SettingsSchema.parse({}), setAside }),
       'settings/set': (patch) => SettingsSchema.parse(patch),
@@ -150,12 +188,30 @@ describe('settingsStore', () => {
 describe('diffStore', () => {
   const base = 'a'.repeat(40);
   const shas = ['1', '2', '3'].map((digit) => digit.repeat(40));
-  const commits = shas.map((sha, index) => ({ sha, subject: `step ${index + 1}`, taskId: 'T1', files: [{ path: 'src/a.js', added: 9, removed: 8 }] }));
+  const commits = shas.map((sha, index) => ({
+    sha,
+    subject: `step ${index + 1}`,
+    taskId: 'T1',
+    files: [{ path: 'src/a.js', added: 9, removed: 8 }],
+  }));
 
   function fakeGit() {
     return installFakeClient({
       'run/commits': () => ({ commits }),
-      'run/diff': ({ from, to }) => ({ base: from ?? base, head: to ?? shas[2] ?? '', files: [{ path: 'src/a.js', before: 'a\nb\n', after: 'a\nc\nd\n', added: 2, removed: 1, changes: [{ beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 2 }] }] }),
+      'run/diff': ({ from, to }) => ({
+        base: from ?? base,
+        head: to ?? shas[2] ?? '',
+        files: [
+          {
+            path: 'src/a.js',
+            before: 'a\nb\n',
+            after: 'a\nc\nd\n',
+            added: 2,
+            removed: 1,
+            changes: [{ beforeStart: 2, beforeLines: 1, afterStart: 2, afterLines: 2 }],
+          },
+        ],
+      }),
     });
   }
 
@@ -184,7 +240,17 @@ describe('diffStore', () => {
 
 describe('repo, models, gate alerts and ui stores', () => {
   it('opens a repository, or reports why not', async () => {
-    const status = { path: REPO, name: 'js-stats', branch: 'main', head: null, dirty: false, changedFiles: [], changedCount: 0, testCommand: ['node', '--test'], testCommandReason: null };
+    const status = {
+      path: REPO,
+      name: 'js-stats',
+      branch: 'main',
+      head: null,
+      dirty: false,
+      changedFiles: [],
+      changedCount: 0,
+      testCommand: ['node', '--test'],
+      testCommandReason: null,
+    };
     installFakeClient({
       'repo/open': ({ path }) => {
         if (path !== REPO) throw new LatheError('NOT_A_REPO', `${path} is not inside a git repository`);
@@ -201,8 +267,26 @@ describe('repo, models, gate alerts and ui stores', () => {
   });
 
   it('lists usable models apart from rejected files', async () => {
-    const model = { path: '/m/a.gguf', fileName: 'a.gguf', status: 'ok' as const, reason: null, sizeBytes: 1, name: 'a', architecture: 'llama', parameters: 1, quantization: 'Q4_K_M', contextLength: 4096, chatTemplate: null, fitsInMemory: true };
-    installFakeClient({ 'models/list': () => ({ folders: ['/m'], models: [model, { ...model, path: '/m/b.gguf', status: 'rejected', reason: 'truncated' }] }) });
+    const model = {
+      path: '/m/a.gguf',
+      fileName: 'a.gguf',
+      status: 'ok' as const,
+      reason: null,
+      sizeBytes: 1,
+      name: 'a',
+      architecture: 'llama',
+      parameters: 1,
+      quantization: 'Q4_K_M',
+      contextLength: 4096,
+      chatTemplate: null,
+      fitsInMemory: true,
+    };
+    installFakeClient({
+      'models/list': () => ({
+        folders: ['/m'],
+        models: [model, { ...model, path: '/m/b.gguf', status: 'rejected', reason: 'truncated' }],
+      }),
+    });
     await useModelsStore.getState().load();
     expect(useModelsStore.getState().folders).toEqual(['/m']);
     expect(usableModels(useModelsStore.getState().models).map((entry) => entry.path)).toEqual(['/m/a.gguf']);
@@ -220,7 +304,15 @@ describe('repo, models, gate alerts and ui stores', () => {
     const ui = useUiStore.getState();
     ui.navigate({ view: 'run', repo: REPO, run: RUN, tab: 'changes', range: 'all', file: 'src/a.js' });
     ui.navigate({ run: '20261121T100000Z' });
-    expect(useUiStore.getState().route).toEqual({ view: 'run', repo: REPO, run: '20261121T100000Z', tab: 'activity', range: 'all', file: null, followUp: null });
+    expect(useUiStore.getState().route).toEqual({
+      view: 'run',
+      repo: REPO,
+      run: '20261121T100000Z',
+      tab: 'activity',
+      range: 'all',
+      file: null,
+      followUp: null,
+    });
     // History's Follow up opens the New run form with its run; going anywhere else lets it go.
     ui.navigate({ view: 'start', followUp: RUN });
     expect(useUiStore.getState().route.followUp).toBe(RUN);

@@ -28,7 +28,13 @@ interface UiState {
   reset(): void;
 }
 
-export const initialUiState = { route: DEFAULT_ROUTE, theme: 'system' as Theme, systemDark: false, helpOpen: false, notices: [] as Notice[] };
+export const initialUiState = {
+  route: DEFAULT_ROUTE,
+  theme: 'system' as Theme,
+  systemDark: false,
+  helpOpen: false,
+  notices: [] as Notice[],
+};
 
 let nextNoticeId = 1;
 
@@ -45,7 +51,8 @@ export const useUiStore = create<UiState>()((set, get) => ({
   navigate: (change, options) => {
     const route = { ...get().route, ...change };
     // Leaving a run forgets its diff selection.
-    if (change.run !== undefined && change.run !== get().route.run) Object.assign(route, { range: change.range ?? 'all', file: change.file ?? null, tab: change.tab ?? 'activity' });
+    if (change.run !== undefined && change.run !== get().route.run)
+      Object.assign(route, { range: change.range ?? 'all', file: change.file ?? null, tab: change.tab ?? 'activity' });
     // A follow-up belongs to the New run form it was opened with: leaving the start view lets it go.
     if (route.view !== 'start') route.followUp = null;
     set({ route });

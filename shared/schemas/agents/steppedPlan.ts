@@ -3,7 +3,10 @@ import { boundedText, LIMITS, repoPath } from './bounds';
 
 /** Seed 002 step: complexity and dependencies on earlier steps of the same plan. */
 export const SteppedPlanStepSchema = z.object({
-  id: z.string().regex(/^T[1-9][0-9]?$/).max(LIMITS.id),
+  id: z
+    .string()
+    .regex(/^T[1-9][0-9]?$/)
+    .max(LIMITS.id),
   title: boundedText(LIMITS.title).min(1),
   description: boundedText(LIMITS.shortText),
   acceptance: boundedText(LIMITS.shortText),

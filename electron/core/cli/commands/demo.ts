@@ -34,14 +34,24 @@ export async function prepareExampleRepo(appRoot: string, example: string, targe
   fs.cpSync(path.join(appRoot, 'resources', 'examples', example), target, { recursive: true });
   await git.init({ fs, dir: target, defaultBranch: 'main' });
   await git.add({ fs, dir: target, filepath: '.' });
-  const author = { name: 'Lathe Demo', email: 'demo@lathe.invalid', timestamp: Math.floor(Date.now() / 1000), timezoneOffset: 0 };
+  const author = {
+    name: 'Lathe Demo',
+    email: 'demo@lathe.invalid',
+    timestamp: Math.floor(Date.now() / 1000),
+    timezoneOffset: 0,
+  };
   await git.commit({ fs, dir: target, message: `Example repository ${example}`, author, committer: author });
   return target;
 }
 
 async function printLog(io: CliIo, repo: string, base: string, branch: string): Promise<void> {
   if (await nativeGitVersion()) {
-    const log = await runNativeGit(repo, ['log', '--stat', '--format=%h %s%n  %(trailers:separator=%x20·%x20,unfold)', `${base}..${branch}`]);
+    const log = await runNativeGit(repo, [
+      'log',
+      '--stat',
+      '--format=%h %s%n  %(trailers:separator=%x20·%x20,unfold)',
+      `${base}..${branch}`,
+    ]);
     io.out(log.stdout.trimEnd());
     return;
   }
@@ -67,20 +77,35 @@ async function runDemo(io: CliIo, demo: DemoRun): Promise<number> {
   const { appRoot, workflow, model } = demo;
   const repo = await prepareExampleRepo(appRoot, EXAMPLE, demo.repoDir);
   const goal = fs.readFileSync(path.join(repo, 'lathe.goal.txt'), 'utf8').trim();
-  io.out(demo.labelledModel ? `Lathe demo — model ${demo.labelledModel}` : `Lathe demo — REPLAY: the agents' outputs are a recorded transcript (${path.relative(appRoot, demo.transcript)}), not generated live.\nPass --model llama:PATH.gguf to run the same goal on a real local model.`);
-  io.out(`repository: ${repo}${demo.kept ? '' : ' (a temp folder, removed at the end; --keep keeps it)'}\ngoal: ${goal.replace(/\n/g, ' ')}\n`);
+  io.out(
+    demo.labelledModel
+      ? `Lathe demo — model ${demo.labelledModel}`
+      : `Lathe demo — REPLAY: the agents' outputs are a recorded transcript (${path.relative(appRoot, demo.transcript)}), not generated live.\nPass --model llama:PATH.gguf to run the same goal on a real local model.`,
+  );
+  io.out(
+    `repository: ${repo}${demo.kept ? '' : ' (a temp folder, removed at the end; --keep keeps it)'}\ngoal: ${goal.replace(/\n/g, ' ')}\n`,
+  );
 
-  const config = resolveRunConfig({ defaultsFile: path.join(appRoot, 'resources', 'defaults.yaml'), repoRoot: repo }, { workflow, model });
+  const config = resolveRunConfig(
+    { defaultsFile: path.join(appRoot, 'resources', 'defaults.yaml'), repoRoot: repo },
+    { workflow, model },
+  );
   const printer = new ProgressPrinter(io);
   const env = createEngineEnv({
     appRoot,
     dataDir: defaultDataDir(io.env),
-    callbacks: { onEvent: (event) => printer.onEvent(event), onTransient: (event) => printer.onTransient(event), decideGate: terminalGateDecider(io, true) },
+    callbacks: {
+      onEvent: (event) => printer.onEvent(event),
+      onTransient: (event) => printer.onTransient(event),
+      decideGate: terminalGateDecider(io, true),
+    },
   });
   const state = await startRun(env, { repoRoot: repo, goal, config });
   io.out('');
   if (state.workspace) {
-    io.out(`run branch: ${state.workspace.branch} (${state.commits.length} commit(s) on top of ${state.workspace.baseCommit.slice(0, 7)})`);
+    io.out(
+      `run branch: ${state.workspace.branch} (${state.commits.length} commit(s) on top of ${state.workspace.baseCommit.slice(0, 7)})`,
+    );
     io.out(runTotalsLine(runTotals(state)));
     await printLog(io, repo, state.workspace.baseCommit, state.workspace.branch);
     if (demo.kept) io.out(`\nreport: ${path.join(repo, '.lathe', 'runs', state.run_id, 'report.md')}`);
@@ -93,20 +118,35 @@ export const demoCommand: Command = {
   summary: 'run the bundled example goal headless (replay model unless --model)',
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
-    const { values } = parseCommandArgs(args, { workflow: { type: 'string' }, model: { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean' } });
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
+    const { values } = parseCommandArgs(args, {
+      workflow: { type: 'string' },
+      model: { type: 'string' },
+      dir: { type: 'string' },
+      keep: { type: 'boolean' },
+    });
     const workflow = values.workflow ?? 'minimal';
-    if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
+    if (!isWorkflowName(workflow))
+      throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
     if (values.dir && values.keep) throw new UsageError('--dir is always kept; --keep is for the temp folder');
     const appRoot = sourceAppRoot();
     const transcript = path.join(appRoot, 'resources', 'replays', `${EXAMPLE}.${workflow}.json`);
-    if (!values.model && !fs.existsSync(transcript)) throw new UsageError(`no replay transcript for ${workflow}; pass --model SPEC to run it on a real model`);
+    if (!values.model && !fs.existsSync(transcript))
+      throw new UsageError(`no replay transcript for ${workflow}; pass --model SPEC to run it on a real model`);
     const model = values.model ?? `replay:${transcript}`;
 
     const temp = values.dir ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-demo-'));
     const parent = temp ?? path.resolve(io.cwd, values.dir ?? '.');
     try {
-      return await runDemo(io, { appRoot, workflow, model, labelledModel: values.model, transcript, repoDir: path.join(parent, EXAMPLE), kept: temp === null || values.keep === true });
+      return await runDemo(io, {
+        appRoot,
+        workflow,
+        model,
+        labelledModel: values.model,
+        transcript,
+        repoDir: path.join(parent, EXAMPLE),
+        kept: temp === null || values.keep === true,
+      });
     } finally {
       // Each demo made a new temp folder that nobody removed; it goes unless the user asked to keep it.
       if (temp && !values.keep) fs.rmSync(temp, { recursive: true, force: true });

@@ -18,7 +18,19 @@ beforeAll(async () => {
   repo = makeExampleRepo('js-stats');
   home = makeTempDir('lathe-home-');
   base = repo.git('rev-parse', 'HEAD');
-  const result = await runLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--model', `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`, '--json'], { env: { LATHE_HOME: home } });
+  const result = await runLathe(
+    [
+      'run',
+      '--repo',
+      repo.dir,
+      '--goal',
+      'fix median',
+      '--model',
+      `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}`,
+      '--json',
+    ],
+    { env: { LATHE_HOME: home } },
+  );
   expect(result.code).toBe(0);
   run = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as typeof run;
 });
@@ -37,12 +49,17 @@ describe('lathe diff', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('--stat: one line per file with the lines added and removed, and git\'s summary line', async () => {
+  it("--stat: one line per file with the lines added and removed, and git's summary line", async () => {
     const result = await runLathe(['diff', '--repo', repo.dir, '--stat', run.run_id]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    const numstat = gitOut('diff', '--numstat', base, run.branch).trimEnd().split('\n').map((line) => line.split('\t'));
-    expect(lines.slice(0, -1).map((line) => line.trim().split(/\s+\|\s+/))).toEqual(numstat.map(([added, removed, file]) => [file, `+${added} -${removed}`]));
+    const numstat = gitOut('diff', '--numstat', base, run.branch)
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(lines.slice(0, -1).map((line) => line.trim().split(/\s+\|\s+/))).toEqual(
+      numstat.map(([added, removed, file]) => [file, `+${added} -${removed}`]),
+    );
     expect(lines.at(-1)).toBe(gitOut('diff', '--stat', base, run.branch).trimEnd().split('\n').at(-1));
   });
 

@@ -19,7 +19,7 @@ export const diffCommand: Command = {
   summary: "print a run's diff against its base (the commit it started at)",
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' }, stat: { type: 'boolean' } });
     const { runId, state } = await readRunArg(positionals, values.repo, io);
     refuseUndone(state);
@@ -54,5 +54,8 @@ export function statLines(files: RunDiffFile[]): string[] {
     ...(added > 0 || both ? [plural(added, 'insertion(+)', 'insertions(+)')] : []),
     ...(removed > 0 || both ? [plural(removed, 'deletion(-)', 'deletions(-)')] : []),
   ];
-  return [...files.map((file, index) => ` ${(names[index] ?? '').padEnd(width)} | +${file.added} -${file.removed}`), ` ${[plural(files.length, 'file changed', 'files changed'), ...counts].join(', ')}`];
+  return [
+    ...files.map((file, index) => ` ${(names[index] ?? '').padEnd(width)} | +${file.added} -${file.removed}`),
+    ` ${[plural(files.length, 'file changed', 'files changed'), ...counts].join(', ')}`,
+  ];
 }

@@ -27,12 +27,26 @@ function capture(cwd = home): { io: CliIo; out: string[] } {
 describe('lathe doctor', () => {
   it('checks this machine with a real model and repository: no failures, a table and explained warnings', async () => {
     const { io, out } = capture();
-    expect(await doctorCommand.run(['--repo', repo.dir, '--model', `llama:${modelPath}`, '--threads', '1'], io)).toBe(0);
+    expect(await doctorCommand.run(['--repo', repo.dir, '--model', `llama:${modelPath}`, '--threads', '1'], io)).toBe(
+      0,
+    );
     const text = out.join('\n');
-    for (const title of ['llama.cpp binary', 'CPU threads', 'Models', 'Memory for models', 'git', 'Test isolation', 'Test runner', 'Electron (npm start)']) expect(text).toMatch(new RegExp(`^${title.replace(/[()]/g, '\\$&')}\\s+(ok|WARN)\\s+\\S`, 'm'));
+    for (const title of [
+      'llama.cpp binary',
+      'CPU threads',
+      'Models',
+      'Memory for models',
+      'git',
+      'Test isolation',
+      'Test runner',
+      'Electron (npm start)',
+    ])
+      expect(text).toMatch(new RegExp(`^${title.replace(/[()]/g, '\\$&')}\\s+(ok|WARN)\\s+\\S`, 'm'));
     expect(text).toMatch(/^Models\s+ok\s+1 usable model\(s\); chosen: llama:.*tiny-llama\.gguf \(--model\)$/m);
     expect(text).toMatch(/^Test runner\s+ok\s+node --test/m);
-    expect(text).toMatch(/^Memory for models\s+ok\s+the chosen model\(s\) need about \d+ MiB; [\d.]+ GiB available of/m);
+    expect(text).toMatch(
+      /^Memory for models\s+ok\s+the chosen model\(s\) need about \d+ MiB; [\d.]+ GiB available of/m,
+    );
     expect(out.at(-1)).toMatch(/^No failures/);
   });
 
@@ -40,13 +54,27 @@ describe('lathe doctor', () => {
     const { io, out } = capture();
     expect(await doctorCommand.run(['--json', '--dir', models], io)).toBe(0);
     const report = DoctorReportSchema.parse(JSON.parse(out.join('\n')));
-    expect(report.checks.map((check) => check.id)).toEqual(['llama', 'threads', 'models', 'memory', 'git', 'sandbox', 'tests', 'files', 'storage', 'electron']);
+    expect(report.checks.map((check) => check.id)).toEqual([
+      'llama',
+      'threads',
+      'models',
+      'memory',
+      'git',
+      'sandbox',
+      'tests',
+      'files',
+      'storage',
+      'electron',
+    ]);
     expect(report.checks.find((check) => check.id === 'tests')?.summary).toContain('not checked');
   });
 
   it('exits 1 and explains the fix when something needed is missing', async () => {
     const { io, out } = capture();
-    const broken = doctorCommandWith((appRoot) => ({ ...defaultProbes(appRoot), loadLlama: async () => ({ ok: false, message: 'no prebuilt binary' }) }));
+    const broken = doctorCommandWith((appRoot) => ({
+      ...defaultProbes(appRoot),
+      loadLlama: async () => ({ ok: false, message: 'no prebuilt binary' }),
+    }));
     expect(await broken.run(['--dir', models], io)).toBe(1);
     expect(out).toContain(`FAIL llama.cpp binary: no usable llama.cpp binary for linux-${process.arch}`);
     expect(out.find((line) => line.startsWith('  fix: Install Lathe built for'))).toBeDefined();
@@ -54,7 +82,10 @@ describe('lathe doctor', () => {
   });
 
   it("checks the models chosen in the settings and the repository's lathe.config.yaml", async () => {
-    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ defaultModel: `llama:${path.join(home, 'gone.gguf')}` }));
+    fs.writeFileSync(
+      path.join(home, 'settings.json'),
+      JSON.stringify({ defaultModel: `llama:${path.join(home, 'gone.gguf')}` }),
+    );
     repo.write('lathe.config.yaml', `agents:\n  default: llama:${modelPath}\n`);
     repo.commitAll('config');
     const { io, out } = capture(repo.dir);
@@ -70,12 +101,19 @@ describe('lathe doctor', () => {
     fs.writeFileSync(file, '{ "threads": 4,');
     const err: string[] = [];
     const out: string[] = [];
-    const io: CliIo = { out: (line) => out.push(line), err: (line) => err.push(line), env: { LATHE_HOME: home }, cwd: home };
+    const io: CliIo = {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+      env: { LATHE_HOME: home },
+      cwd: home,
+    };
     await doctorCommand.run(['--json', '--dir', models], io);
     const kept = fs.readdirSync(home).filter((name) => name.startsWith('settings.json.invalid-'));
     expect(kept).toHaveLength(1);
     expect(err).toHaveLength(1);
-    expect(err[0]).toMatch(/^warning: .*settings\.json is not valid settings \(not JSON: .+\); it was set aside as .*settings\.json\.invalid-\d+ and the default settings are in use$/);
+    expect(err[0]).toMatch(
+      /^warning: .*settings\.json is not valid settings \(not JSON: .+\); it was set aside as .*settings\.json\.invalid-\d+ and the default settings are in use$/,
+    );
     expect(err[0]).toContain(`${file} is not valid`);
     expect(err[0]).toContain(`set aside as ${path.join(home, kept[0] ?? '')} and`);
     expect(() => DoctorReportSchema.parse(JSON.parse(out.join('\n')))).not.toThrow();
@@ -86,20 +124,27 @@ describe('lathe doctor', () => {
   it('warns, naming it, about a folder of the repository the listing could not read', async () => {
     const readdir = fs.promises.readdir.bind(fs.promises);
     const locked = path.join(repo.dir, 'src');
-    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (folder: fs.PathLike, options?: { withFileTypes: true }) =>
+    vi.spyOn(fs.promises, 'readdir').mockImplementation((async (
+      folder: fs.PathLike,
+      options?: { withFileTypes: true },
+    ) =>
       String(folder) === locked
         ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${locked}'`), { code: 'EACCES' }))
         : readdir(folder, options as { withFileTypes: true })) as unknown as typeof fs.promises.readdir);
     const { io, out } = capture();
     await doctorCommand.run(['--repo', repo.dir, '--model', `llama:${modelPath}`, '--threads', '1'], io);
     const text = out.join('\n');
-    expect(text).toMatch(/^Repository files\s+WARN\s+could not list 1 folder\(s\) \(src\): skipped, as git status skips them/m);
+    expect(text).toMatch(
+      /^Repository files\s+WARN\s+could not list 1 folder\(s\) \(src\): skipped, as git status skips them/m,
+    );
     expect(text).toContain('  - cannot list: src');
   });
 
   it('refuses bad flags and a folder that is not a repository', async () => {
     const { io } = capture();
-    await expect(doctorCommand.run(['--threads', '0'], io)).rejects.toThrow('--threads must be a positive whole number');
+    await expect(doctorCommand.run(['--threads', '0'], io)).rejects.toThrow(
+      '--threads must be a positive whole number',
+    );
     await expect(doctorCommand.run(['--repo', home], io)).rejects.toThrow(/^--repo: not inside a git repository/);
   });
 });

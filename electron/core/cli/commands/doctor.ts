@@ -60,12 +60,22 @@ async function repoToCheck(io: CliIo, requested: string | undefined): Promise<st
 }
 
 /** The models to check: the flags, or else what the settings and the repository's config choose. */
-function modelSpecs(io: CliIo, flags: string[] | undefined, settings: ReturnType<SettingsStore['read']>, repo: string | null, appRoot: string): { spec: string; source: string }[] {
+function modelSpecs(
+  io: CliIo,
+  flags: string[] | undefined,
+  settings: ReturnType<SettingsStore['read']>,
+  repo: string | null,
+  appRoot: string,
+): { spec: string; source: string }[] {
   if (flags && flags.length > 0) return flags.map((spec) => ({ spec, source: '--model' }));
-  const fromSettings = [settings.defaultModel, ...Object.values(settings.roleModels)].filter((spec): spec is string => typeof spec === 'string').map((spec) => ({ spec, source: 'settings' }));
+  const fromSettings = [settings.defaultModel, ...Object.values(settings.roleModels)]
+    .filter((spec): spec is string => typeof spec === 'string')
+    .map((spec) => ({ spec, source: 'settings' }));
   if (!repo) return fromSettings;
   const config = resolveRunConfig({ defaultsFile: path.join(appRoot, 'resources', 'defaults.yaml'), repoRoot: repo });
-  const fromRepo = Object.values(config.models).filter((model) => model !== undefined).map((model) => ({ spec: model.model, source: 'lathe.config.yaml' }));
+  const fromRepo = Object.values(config.models)
+    .filter((model) => model !== undefined)
+    .map((model) => ({ spec: model.model, source: 'lathe.config.yaml' }));
   return [...fromRepo, ...fromSettings];
 }
 
@@ -76,7 +86,7 @@ export function doctorCommandWith(makeProbes: (appRoot: string) => DoctorProbes)
     summary: 'check this machine for what Lathe needs (llama.cpp, memory, models, git, sandbox, tests)',
     usage,
     async run(args, io) {
-      if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+      if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
       const { values } = parseCommandArgs(args, options);
       const appRoot = sourceAppRoot();
       const threadsFlag = positiveInteger(values.threads, '--threads');
@@ -86,7 +96,10 @@ export function doctorCommandWith(makeProbes: (appRoot: string) => DoctorProbes)
       const settings = store.read();
       // On stderr: with --json, stdout is the report alone.
       if (store.setAside) io.err(`warning: ${setAsideNotice(store.setAside)}`);
-      const modelFolders = values.dir && values.dir.length > 0 ? values.dir.map((dir) => path.resolve(io.cwd, dir)) : defaultModelFolders({ env: io.env, settingsFolders: settings.modelFolders });
+      const modelFolders =
+        values.dir && values.dir.length > 0
+          ? values.dir.map((dir) => path.resolve(io.cwd, dir))
+          : defaultModelFolders({ env: io.env, settingsFolders: settings.modelFolders });
       const input = {
         models: chosenModels(modelSpecs(io, values.model, settings, repo, appRoot), io.cwd),
         modelFolders,

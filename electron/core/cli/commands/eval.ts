@@ -8,7 +8,17 @@ import { sourceAppRoot } from '../../appRoot';
 import { parseDuration } from '../../config/duration';
 import { checkModelAssignments, modelAssignments, PreflightError } from '../../engine/preflight';
 import { workflowOf } from '../../engine/runner';
-import { defaultSuiteDir, formatDurationMs, formatSummaryTable, loadEvalSuite, outcomeLabel, runEval, selectTasks, taskRunConfig, type EvalTask } from '../../eval/index';
+import {
+  defaultSuiteDir,
+  formatDurationMs,
+  formatSummaryTable,
+  loadEvalSuite,
+  outcomeLabel,
+  runEval,
+  selectTasks,
+  taskRunConfig,
+  type EvalTask,
+} from '../../eval/index';
 import { specFilePath } from '../../llm/index';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
@@ -104,14 +114,21 @@ function absoluteSpec(spec: string, cwd: string): string {
  * GGUF header or replay file that reads): nothing starts otherwise, and no task is judged on a model
  * that could never load.
  */
-async function checkModels(tasks: readonly EvalTask[], configFor: (task: EvalTask) => RunConfig, cwd: string): Promise<void> {
+async function checkModels(
+  tasks: readonly EvalTask[],
+  configFor: (task: EvalTask) => RunConfig,
+  cwd: string,
+): Promise<void> {
   const problems: PreflightProblem[] = [];
   const checked = new Set<string>();
   for (const task of tasks) {
     const config = configFor(task);
-    const fresh = modelAssignments(workflowOf(config), config).assigned.filter((assignment) => !checked.has(assignment.spec));
+    const fresh = modelAssignments(workflowOf(config), config).assigned.filter(
+      (assignment) => !checked.has(assignment.spec),
+    );
     for (const assignment of fresh) checked.add(assignment.spec);
-    for (const problem of await checkModelAssignments(fresh, { cwd })) problems.push({ ...problem, message: `${problem.message}, needed for task ${task.id}` });
+    for (const problem of await checkModelAssignments(fresh, { cwd }))
+      problems.push({ ...problem, message: `${problem.message}, needed for task ${task.id}` });
   }
   if (problems.length > 0) throw new PreflightError(problems);
 }
@@ -122,9 +139,12 @@ function timestamp(date: Date): string {
 
 function listTasks(io: CliIo, tasks: readonly EvalTask[]): number {
   const width = Math.max(...tasks.map((task) => task.id.length));
-  for (const task of tasks) io.out(`${task.id.padEnd(width)}  ${task.language.padEnd(10)}  ${task.kind.padEnd(8)}  ${task.title}`);
+  for (const task of tasks)
+    io.out(`${task.id.padEnd(width)}  ${task.language.padEnd(10)}  ${task.kind.padEnd(8)}  ${task.title}`);
   io.out('');
-  io.out(`${tasks.length} task(s): ${tasks.filter((task) => task.language === 'python').length} Python, ${tasks.filter((task) => task.language === 'javascript').length} JavaScript`);
+  io.out(
+    `${tasks.length} task(s): ${tasks.filter((task) => task.language === 'python').length} Python, ${tasks.filter((task) => task.language === 'javascript').length} JavaScript`,
+  );
   return ExitCode.success;
 }
 
@@ -133,7 +153,7 @@ export const evalCommand: Command = {
   summary: 'measure a model and workflow on the task suite (hidden acceptance tests)',
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values } = parseCommandArgs(args, options);
     if (values.corpus !== undefined) {
       return corpusEvalCommand(
@@ -141,13 +161,21 @@ export const evalCommand: Command = {
           corpus: values.corpus,
           tasks: values.tasks,
           model: values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd),
-          roleModels: Object.fromEntries(Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)])),
+          roleModels: Object.fromEntries(
+            Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [
+              role,
+              absoluteSpec(spec, io.cwd),
+            ]),
+          ),
           workflow: values.workflow,
           editFormat: values['edit-format'],
           configFile: values.config,
           jobs: positiveInteger(values.jobs, '--jobs') ?? 1,
           threads: positiveInteger(values.threads, '--threads'),
-          timeLimitMs: values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit'),
+          timeLimitMs:
+            values['time-limit'] === undefined
+              ? DEFAULT_TIME_LIMIT_MS
+              : parseDuration(values['time-limit'], '--time-limit'),
           out: values.out,
           cache: values.cache,
           keep: values.keep === true,
@@ -160,8 +188,12 @@ export const evalCommand: Command = {
         io,
       );
     }
-    if (values['edit-format'] !== undefined || values.cache !== undefined || values['reuse-verifications']) throw new UsageError('--edit-format, --cache and --reuse-verifications go with --corpus (the bundled suite takes --config FILE)');
-    if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check']) throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
+    if (values['edit-format'] !== undefined || values.cache !== undefined || values['reuse-verifications'])
+      throw new UsageError(
+        '--edit-format, --cache and --reuse-verifications go with --corpus (the bundled suite takes --config FILE)',
+      );
+    if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check'])
+      throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
     const appRoot = sourceAppRoot();
     const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);
     const suite = loadEvalSuite(suiteDir);
@@ -175,19 +207,30 @@ export const evalCommand: Command = {
     if (values.list) return listTasks(io, tasks);
 
     const workflow = values.workflow ?? 'minimal';
-    if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
-    const roleModels = Object.fromEntries(Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)]));
+    if (!isWorkflowName(workflow))
+      throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
+    const roleModels = Object.fromEntries(
+      Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)]),
+    );
     const model = values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd);
     const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
     const threads = positiveInteger(values.threads, '--threads');
-    const timeLimitMs = values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit');
+    const timeLimitMs =
+      values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit');
     const configFile = values.config === undefined ? undefined : path.resolve(io.cwd, values.config);
     const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
     const firstTask = tasks[0] as EvalTask;
     const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
     const missing = rolesUsed(workflowOf(config), config).filter((role) => !config.models[role]);
-    if (missing.length > 0) throw new UsageError(`no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`);
-    await checkModels(tasks, (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }), io.cwd);
+    if (missing.length > 0)
+      throw new UsageError(
+        `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`,
+      );
+    await checkModels(
+      tasks,
+      (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }),
+      io.cwd,
+    );
 
     const outDir = path.resolve(io.cwd, values.out ?? `lathe-eval-${timestamp(new Date())}`);
     const workRoot = values.keep ? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-eval-work-')) : os.tmpdir();
@@ -195,7 +238,9 @@ export const evalCommand: Command = {
     let interrupts = 0;
     const onInterrupt = () => {
       if (++interrupts > 1) process.exit(130);
-      io.err('\nstopping: the running tasks stop after their current step, the rest are skipped (Ctrl-C again to quit at once)…');
+      io.err(
+        '\nstopping: the running tasks stop after their current step, the rest are skipped (Ctrl-C again to quit at once)…',
+      );
       controller.abort();
     };
     process.on('SIGINT', onInterrupt);
@@ -203,10 +248,17 @@ export const evalCommand: Command = {
     const printers = new Map<string, ProgressPrinter>();
     const printerFor = (taskId: string) => {
       let printer = printers.get(taskId);
-      if (!printer) printers.set(taskId, (printer = new ProgressPrinter({ ...io, status: undefined, out: (line) => io.out(`[${taskId}] ${line}`) })));
+      if (!printer)
+        printers.set(
+          taskId,
+          (printer = new ProgressPrinter({ ...io, status: undefined, out: (line) => io.out(`[${taskId}] ${line}`) })),
+        );
       return printer;
     };
-    if (!values.json) io.out(`Lathe eval — ${tasks.length} task(s), workflow ${workflow}, ${model ? `model ${model}` : 'models per role'}, ${jobs} job(s)\nreport folder: ${outDir}${values.keep ? `\ntask repositories: ${workRoot}` : ''}\n`);
+    if (!values.json)
+      io.out(
+        `Lathe eval — ${tasks.length} task(s), workflow ${workflow}, ${model ? `model ${model}` : 'models per role'}, ${jobs} job(s)\nreport folder: ${outDir}${values.keep ? `\ntask repositories: ${workRoot}` : ''}\n`,
+      );
     try {
       const report = await runEval({
         ...settings,
@@ -225,7 +277,9 @@ export const evalCommand: Command = {
         onTaskDone: (result, done, total) => {
           if (values.json) return;
           const extra = result.outcome === 'error' ? ` — ${result.error?.message ?? ''}` : '';
-          io.out(`[${done}/${total}] ${result.id}: ${outcomeLabel(result)} (run ${result.run?.status ?? '-'}, ${result.attempts} attempt(s), ${formatDurationMs(result.wall_ms)})${extra}`);
+          io.out(
+            `[${done}/${total}] ${result.id}: ${outcomeLabel(result)} (run ${result.run?.status ?? '-'}, ${result.attempts} attempt(s), ${formatDurationMs(result.wall_ms)})${extra}`,
+          );
         },
       });
       if (values.json) {

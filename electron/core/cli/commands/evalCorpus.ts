@@ -5,7 +5,13 @@ import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workfl
 import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
 import { isOracleSpec, type CorpusFaults } from '../../eval/corpus/corpusFaults';
-import { loadCorpus, runCorpusEval, selectCorpusTasks, VerificationCache, type CorpusTaskLine } from '../../eval/corpus/index';
+import {
+  loadCorpus,
+  runCorpusEval,
+  selectCorpusTasks,
+  VerificationCache,
+  type CorpusTaskLine,
+} from '../../eval/corpus/index';
 import { parseFaultList } from '../../llm/oracle/faults/faultSettings';
 import { formatDurationMs } from '../../eval/index';
 import { formatTokens, laptopCell, laptopLegend } from '../../eval/reportFormat';
@@ -45,17 +51,21 @@ function checkSpec(spec: string, cwd: string): void {
 /** `--faults`: only an oracle writer can be spoiled, so every writer role's model must be one. */
 function faultSettings(flags: CorpusEvalFlags): CorpusFaults | undefined {
   if (flags.faults === undefined) {
-    if (flags.faultSeed !== undefined || flags.feedbackCheck) throw new UsageError('--fault-seed and --feedback-check go with --faults KIND[:RATE],…');
+    if (flags.faultSeed !== undefined || flags.feedbackCheck)
+      throw new UsageError('--fault-seed and --feedback-check go with --faults KIND[:RATE],…');
     return undefined;
   }
   const faults = parseFaultList(flags.faults);
   if (!faults.ok) throw new UsageError(`--faults: ${faults.message}`);
   const seed = flags.faultSeed === undefined ? 1 : Number(flags.faultSeed);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 999_999_999) throw new UsageError('--fault-seed must be a whole number from 0 to 999999999');
+  if (!Number.isInteger(seed) || seed < 0 || seed > 999_999_999)
+    throw new UsageError('--fault-seed must be a whole number from 0 to 999999999');
   for (const role of ['coder', 'editor'] as const) {
     const spec = flags.roleModels[role] ?? flags.model;
     if (spec !== undefined && !isOracleSpec(spec)) {
-      throw new UsageError(`--faults spoils the oracle's answers, but the ${role}'s model is ${spec}: use --model oracle: (or --role-model ${role}=oracle:…)`);
+      throw new UsageError(
+        `--faults spoils the oracle's answers, but the ${role}'s model is ${spec}: use --model oracle: (or --role-model ${role}=oracle:…)`,
+      );
     }
   }
   return { faults: faults.value, seed, feedbackCheck: flags.feedbackCheck === true };
@@ -64,7 +74,9 @@ function faultSettings(flags: CorpusEvalFlags): CorpusFaults | undefined {
 function damageText(line: CorpusTaskLine): string {
   const damage = line.damage;
   if (!damage) return '';
-  const parts = Object.entries(damage).flatMap(([name, count]) => (count > 0 ? [`${name.replace(/_/g, ' ')} ${count}`] : []));
+  const parts = Object.entries(damage).flatMap(([name, count]) =>
+    count > 0 ? [`${name.replace(/_/g, ' ')} ${count}`] : [],
+  );
   return parts.length > 0 ? `; damage: ${parts.join(', ')}` : '';
 }
 
@@ -76,9 +88,13 @@ function tokensText(tokens: TokenCounts | MedianTokens): string {
 
 function taskLineText(line: CorpusTaskLine): string {
   const verdict = line.faithful ? 'GREEN' : line.green ? 'green (unfaithful)' : line.error ? 'ERROR' : 'not green';
-  const faults = line.faults ? `; faults ${line.faults_applied.join(', ') || 'none applied'}, ${line.attempts ?? 0} writer answer(s)` : '';
+  const faults = line.faults
+    ? `; faults ${line.faults_applied.join(', ') || 'none applied'}, ${line.attempts ?? 0} writer answer(s)`
+    : '';
   const tokens = line.tokens ? `\n    tokens ${tokensText(line.tokens)}` : '';
-  const reused = line.verifications ? `; verifications ran ${line.verifications.ran}, reused ${line.verifications.reused}` : '';
+  const reused = line.verifications
+    ? `; verifications ran ${line.verifications.ran}, reused ${line.verifications.reused}`
+    : '';
   return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${reused}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}${tokens}`;
 }
 
@@ -99,8 +115,12 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
   const workflow = flags.workflow ?? 'minimal';
   if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
   const editFormat = flags.editFormat === undefined ? undefined : EditFormatNameSchema.safeParse(flags.editFormat);
-  if (editFormat && !editFormat.success) throw new UsageError(`--edit-format must be one of ${EditFormatNameSchema.options.join(', ')}`);
-  if (!flags.model && Object.keys(flags.roleModels).length === 0) throw new UsageError('pass --model SPEC (or --role-model ROLE=SPEC); `oracle:` answers from each task\'s gold patch');
+  if (editFormat && !editFormat.success)
+    throw new UsageError(`--edit-format must be one of ${EditFormatNameSchema.options.join(', ')}`);
+  if (!flags.model && Object.keys(flags.roleModels).length === 0)
+    throw new UsageError(
+      "pass --model SPEC (or --role-model ROLE=SPEC); `oracle:` answers from each task's gold patch",
+    );
   for (const spec of [flags.model, ...Object.values(flags.roleModels)]) if (spec) checkSpec(spec, io.cwd);
   const faults = faultSettings(flags);
 
@@ -111,7 +131,10 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
   process.on('SIGINT', onInterrupt);
   process.on('SIGTERM', onInterrupt);
   try {
-    if (!flags.json) io.out(`Lathe corpus eval — ${tasks.length} task(s) from ${corpusDir}, workflow ${workflow}${flags.editFormat ? `, edit format ${flags.editFormat}` : ''}, ${flags.model ? `model ${flags.model}` : 'models per role'}${faults ? `, faults ${flags.faults ?? ''} (seed ${faults.seed}${faults.feedbackCheck ? ', feedback-check' : ''})` : ''}\n`);
+    if (!flags.json)
+      io.out(
+        `Lathe corpus eval — ${tasks.length} task(s) from ${corpusDir}, workflow ${workflow}${flags.editFormat ? `, edit format ${flags.editFormat}` : ''}, ${flags.model ? `model ${flags.model}` : 'models per role'}${faults ? `, faults ${flags.faults ?? ''} (seed ${faults.seed}${faults.feedbackCheck ? ', feedback-check' : ''})` : ''}\n`,
+      );
     const result = await runCorpusEval({
       appRoot: sourceAppRoot(),
       corpusDir,
@@ -129,20 +152,29 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
       outDir,
       keepRuns: flags.keep,
       faults,
-      verificationCache: flags.reuseVerifications ? new VerificationCache(path.join(workDir, 'verifications')) : undefined,
+      verificationCache: flags.reuseVerifications
+        ? new VerificationCache(path.join(workDir, 'verifications'))
+        : undefined,
       signal: controller.signal,
       onTaskStart: (task) => flags.json || io.status?.(`${task.id} running…`),
       onTaskLine: (line) => io.out(flags.json ? JSON.stringify(line) : taskLineText(line)),
     });
     if (outDir) {
       fs.mkdirSync(outDir, { recursive: true });
-      fs.writeFileSync(path.join(outDir, 'corpus-eval.jsonl'), [...result.lines, result.summary].map((line) => JSON.stringify(line)).join('\n') + '\n');
+      fs.writeFileSync(
+        path.join(outDir, 'corpus-eval.jsonl'),
+        [...result.lines, result.summary].map((line) => JSON.stringify(line)).join('\n') + '\n',
+      );
     }
     const { summary } = result;
     if (flags.json) io.out(JSON.stringify(summary));
     else {
-      const medians = summary.median_tokens ? `\nmedian per task: ${tokensText(summary.median_tokens)}\n${laptopLegend()}` : '';
-      io.out(`\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${medians}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`);
+      const medians = summary.median_tokens
+        ? `\nmedian per task: ${tokensText(summary.median_tokens)}\n${laptopLegend()}`
+        : '';
+      io.out(
+        `\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${medians}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`,
+      );
     }
     if (summary.interrupted) return ExitCode.goalNotMet;
     if (summary.errors > 0) return ExitCode.infraError;

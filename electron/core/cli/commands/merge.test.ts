@@ -19,15 +19,34 @@ interface Ran {
 async function ranRepo(extra: string[] = [], model = 'js-stats.minimal.json'): Promise<Ran> {
   const repo = makeExampleRepo('js-stats');
   const home = makeTempDir('lathe-home-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(home, { recursive: true, force: true }));
+  cleanup.push(
+    () => repo.remove(),
+    () => fs.rmSync(home, { recursive: true, force: true }),
+  );
   const base = repo.git('rev-parse', 'HEAD');
-  const result = await runLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--model', `replay:${path.join(REPLAYS, model)}`, '--json', ...extra], { env: { LATHE_HOME: home }, closeStdin: true });
+  const result = await runLathe(
+    [
+      'run',
+      '--repo',
+      repo.dir,
+      '--goal',
+      'fix median',
+      '--model',
+      `replay:${path.join(REPLAYS, model)}`,
+      '--json',
+      ...extra,
+    ],
+    { env: { LATHE_HOME: home }, closeStdin: true },
+  );
   const run = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '{}') as Ran['run'];
   return { repo, home, base, run };
 }
 
 const closedOf = async (repo: TempRepo, runId: string) => {
-  const runs = JSON.parse((await runLathe(['runs', '--repo', repo.dir, '--json'])).stdout) as { runId: string; closed: { action: string; into: string | null } | null }[];
+  const runs = JSON.parse((await runLathe(['runs', '--repo', repo.dir, '--json'])).stdout) as {
+    runId: string;
+    closed: { action: string; into: string | null } | null;
+  }[];
   return runs.find((run) => run.runId === runId)?.closed ?? null;
 };
 
@@ -75,17 +94,24 @@ describe('lathe merge', () => {
     const moved = repo.commitAll('meanwhile on main');
     const result = await runLathe(['merge', '--repo', repo.dir, run.run_id]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('main has commits the run does not have; merging would not be a fast-forward [GIT_MERGE_NOT_FAST_FORWARD]');
+    expect(result.stderr).toContain(
+      'main has commits the run does not have; merging would not be a fast-forward [GIT_MERGE_NOT_FAST_FORWARD]',
+    );
     expect(repo.git('rev-parse', 'main')).toBe(moved);
     expect(await closedOf(repo, run.run_id)).toBeNull();
   });
 
   it('refuses, exit 64, a run that is not complete (stopped at a gate nobody answered), and an undone run', async () => {
-    const { repo, base, run } = await ranRepo(['--workflow', 'dev-agent', '--gates', 'step=human'], 'js-stats.dev-agent.json');
+    const { repo, base, run } = await ranRepo(
+      ['--workflow', 'dev-agent', '--gates', 'step=human'],
+      'js-stats.dev-agent.json',
+    );
     expect(run.status).toBe('aborted');
     const result = await runLathe(['merge', '--repo', repo.dir, run.run_id]);
     expect(result.code).toBe(64);
-    expect(result.stderr).toBe(`lathe merge: run ${run.run_id} cannot be merged: Only a complete run can be merged (this one is aborted). [RUN_NOT_COMPLETE]\n`);
+    expect(result.stderr).toBe(
+      `lathe merge: run ${run.run_id} cannot be merged: Only a complete run can be merged (this one is aborted). [RUN_NOT_COMPLETE]\n`,
+    );
     expect(repo.git('rev-parse', 'main')).toBe(base);
     expect((await runLathe(['undo', '--repo', repo.dir, run.run_id])).code).toBe(0);
     const undone = await runLathe(['merge', '--repo', repo.dir, run.run_id]);

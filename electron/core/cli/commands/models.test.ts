@@ -40,7 +40,19 @@ describe('lathe models', () => {
       [junkPath, 'rejected'],
       [modelPath, 'ok'],
     ]);
-    expect(Object.keys(entries[1] ?? {})).toEqual(['path', 'fileName', 'status', 'reason', 'sizeBytes', 'name', 'architecture', 'parameters', 'quantization', 'contextLength', 'chatTemplate']);
+    expect(Object.keys(entries[1] ?? {})).toEqual([
+      'path',
+      'fileName',
+      'status',
+      'reason',
+      'sizeBytes',
+      'name',
+      'architecture',
+      'parameters',
+      'quantization',
+      'contextLength',
+      'chatTemplate',
+    ]);
   });
 
   it('accepts --dir more than once and scans LATHE_MODELS_DIR by default', async () => {
@@ -74,7 +86,9 @@ describe('lathe models', () => {
     const library = path.join(home, 'models');
     expect(out[0]).toBe(`No GGUF files in ${library}, ${settingsFolder}.`);
     const text = out.join('\n');
-    expect(text).toContain(`Looked in: ${library}, ${settingsFolder} (the library, the model folders in the app's settings, then LATHE_MODELS_DIR).`);
+    expect(text).toContain(
+      `Looked in: ${library}, ${settingsFolder} (the library, the model folders in the app's settings, then LATHE_MODELS_DIR).`,
+    );
     expect(text).toContain(`copy a .gguf file into ${library}`);
     expect(text).toContain('LATHE_MODELS_DIR=DIR');
     expect(text).toContain('lathe models --dir DIR');

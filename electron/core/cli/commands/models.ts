@@ -29,7 +29,9 @@ export const modelsCommand: Command = {
     const given = values.dir && values.dir.length > 0;
     const folders = given ? (values.dir ?? []).map((dir) => path.resolve(io.cwd, expandHome(dir))) : libraryFolders(io);
     // A folder the user named must be there: an empty list would look like "no models" when it is a typo.
-    for (const folder of given ? folders : []) if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--dir: ${folder} is not a folder`);
+    for (const folder of given ? folders : [])
+      if (!fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory())
+        throw new UsageError(`--dir: ${folder} is not a folder`);
     const entries = await scanModelFolders(folders);
     if (values.json) {
       io.out(JSON.stringify(entries, null, 2));
@@ -59,7 +61,9 @@ function libraryFolders(io: CliIo): string[] {
 /** An empty library is where a first run stops: say where Lathe looked, how to add a model, and what runs without one. */
 export function howToAddModels(folders: readonly string[], env: NodeJS.ProcessEnv, fromDir: boolean): string[] {
   const library = path.join(defaultDataDir(env), 'models');
-  const why = fromDir ? 'the --dir folders' : "the library, the model folders in the app's settings, then LATHE_MODELS_DIR";
+  const why = fromDir
+    ? 'the --dir folders'
+    : "the library, the model folders in the app's settings, then LATHE_MODELS_DIR";
   return [
     '',
     `Looked in: ${folders.join(', ')} (${why}).`,
@@ -86,7 +90,9 @@ export function formatModelTable(entries: readonly ModelEntry[]): string[] {
     entry.contextLength === null ? '-' : String(entry.contextLength),
     entry.status === 'ok' ? 'ok' : `rejected: ${entry.reason ?? 'unknown reason'}`,
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const format = (row: string[]) =>
     row
       .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))

@@ -26,11 +26,15 @@ run's worktree and the data folder's artifacts.`;
 
 function parseStatuses(text: string | undefined): PruneStatus[] | null {
   if (text === undefined) return null;
-  const statuses = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const statuses = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   if (statuses.length === 0) throw new UsageError('--status: name at least one status');
   return statuses.map((status) => {
     const parsed = PruneStatusSchema.safeParse(status);
-    if (!parsed.success) throw new UsageError(`--status: '${status}' is not a run status (${PruneStatusSchema.options.join(', ')})`);
+    if (!parsed.success)
+      throw new UsageError(`--status: '${status}' is not a run status (${PruneStatusSchema.options.join(', ')})`);
     return parsed.data;
   });
 }
@@ -52,8 +56,13 @@ export const pruneCommand: Command = {
   summary: "remove finished runs' branches, worktrees and artifacts",
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
-    const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' }, 'older-than': { type: 'string' }, status: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
+    const { values, positionals } = parseCommandArgs(args, {
+      repo: { type: 'string' },
+      'older-than': { type: 'string' },
+      status: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0] ?? ''}'`);
     const filter = {
       statuses: parseStatuses(values.status),
@@ -69,7 +78,9 @@ export const pruneCommand: Command = {
       return ExitCode.success;
     }
     if (values['dry-run']) {
-      io.out(`would remove ${plan.remove.length} run(s), freeing ${formatBytes(total(plan.remove))} (dry run: nothing was removed):`);
+      io.out(
+        `would remove ${plan.remove.length} run(s), freeing ${formatBytes(total(plan.remove))} (dry run: nothing was removed):`,
+      );
       for (const item of plan.remove) io.out(describe(item, repoRoot));
       return ExitCode.success;
     }
@@ -84,5 +95,6 @@ export const pruneCommand: Command = {
 };
 
 function reportFailures(io: CliIo, failed: Awaited<ReturnType<typeof applyPrune>>['failed']): void {
-  for (const { item, error } of failed) io.err(`lathe prune: run ${item.runId} was not removed: ${error.message} [${error.code}]`);
+  for (const { item, error } of failed)
+    io.err(`lathe prune: run ${item.runId} was not removed: ${error.message} [${error.code}]`);
 }

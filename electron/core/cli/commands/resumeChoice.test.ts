@@ -21,7 +21,17 @@ function repoWithRuns(runs: Record<string, 'planning' | 'finished'>): string {
   dir = makeTempDir();
   for (const [runId, phase] of Object.entries(runs)) {
     const store = RunStore.create(dir, runId);
-    store.saveState({ ...initialState({ runId, goal: 'g', goalHash: hashGoal('g'), config: configFromWorkflow(WORKFLOWS.minimal), now: 'now', nowMs: 0 }), phase });
+    store.saveState({
+      ...initialState({
+        runId,
+        goal: 'g',
+        goalHash: hashGoal('g'),
+        config: configFromWorkflow(WORKFLOWS.minimal),
+        now: 'now',
+        nowMs: 0,
+      }),
+      phase,
+    });
   }
   return dir;
 }
@@ -44,7 +54,9 @@ describe('a bare --resume picks the newest resumable run, never one behind a run
     const root = repoWithRuns({ '20260101T000000Z': 'planning', '20260102T000000Z': 'planning' });
     makeUnreadable(root, '20260102T000000Z');
     await expect(latestResumable(root)).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
-    expect(() => RunStore.readState(root, '20260102T000000Z')).toThrow(expect.objectContaining({ code: 'FILE_UNREADABLE' }));
+    expect(() => RunStore.readState(root, '20260102T000000Z')).toThrow(
+      expect.objectContaining({ code: 'FILE_UNREADABLE' }),
+    );
   });
 
   it('the history list still shows the runs it can read', async () => {
@@ -58,7 +70,10 @@ describe('a bare --resume picks the newest resumable run, never one behind a run
     const runs = path.join(root, '.lathe', 'runs');
     const readdir = fs.promises.readdir;
     vi.spyOn(fs.promises, 'readdir').mockImplementation(((target: fs.PathLike, options?: unknown) => {
-      if (target === runs) return Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${runs}'`), { code: 'EACCES' }));
+      if (target === runs)
+        return Promise.reject(
+          Object.assign(new Error(`EACCES: permission denied, scandir '${runs}'`), { code: 'EACCES' }),
+        );
       return readdir(target, options as BufferEncoding);
     }) as typeof fs.promises.readdir);
     await expect(listRuns(root)).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });

@@ -10,7 +10,9 @@ import { UsageError } from '../command';
  * becomes `--resume=`, which the parser reads as "the latest resumable run".
  */
 export function normalizeResumeArgs(args: string[]): string[] {
-  return args.map((arg, index) => (arg === '--resume' && (index === args.length - 1 || (args[index + 1] ?? '').startsWith('-')) ? '--resume=' : arg));
+  return args.map((arg, index) =>
+    arg === '--resume' && (index === args.length - 1 || (args[index + 1] ?? '').startsWith('-')) ? '--resume=' : arg,
+  );
 }
 
 export interface ResumeFlags {
@@ -31,7 +33,8 @@ export function givenGoal(flags: ResumeFlags, cwd: string): string | undefined {
   const file = flags['goal-file'] ?? flags.spec;
   if (file === undefined) return undefined;
   const full = path.resolve(cwd, file);
-  if (!fs.existsSync(full)) throw new UsageError(`${flags.spec !== undefined ? '--spec' : '--goal-file'}: no file ${full}`);
+  if (!fs.existsSync(full))
+    throw new UsageError(`${flags.spec !== undefined ? '--spec' : '--goal-file'}: no file ${full}`);
   return fs.readFileSync(full, 'utf8').trim();
 }
 
@@ -57,16 +60,22 @@ export async function resumeChoice(repoRoot: string, flags: ResumeFlags, cwd: st
   if (flags.resume === undefined) return { kind: 'fresh' };
   if (flags['no-resume']) throw new UsageError('--resume and --no-resume contradict each other: give one');
   if (flags.goals !== undefined) throw new UsageError('--goals starts new runs; it cannot be combined with --resume');
-  if (flags['max-retries'] !== undefined) throw new UsageError('--max-retries is fixed when a run starts; a resumed run keeps its own');
+  if (flags['max-retries'] !== undefined)
+    throw new UsageError('--max-retries is fixed when a run starts; a resumed run keeps its own');
   const runId = flags.resume === '' ? await latestResumable(repoRoot) : flags.resume;
-  if (runId === null) throw new LatheError('RUN_NOT_FOUND', `no run of ${repoRoot} can be resumed: start one with --goal or --spec`);
+  if (runId === null)
+    throw new LatheError('RUN_NOT_FOUND', `no run of ${repoRoot} can be resumed: start one with --goal or --spec`);
   const goal = givenGoal(flags, cwd);
   if (goal !== undefined) {
     const saved = RunStore.readState(repoRoot, runId);
     if (hashGoal(goal) !== saved.goal_hash) {
-      throw new LatheError('GOAL_CHANGED', `run ${runId} was started with a different goal (spec_hash ${saved.goal_hash.slice(0, 19)}…): pass --no-resume instead of --resume to start a fresh run with this one`, {
-        run_id: runId,
-      });
+      throw new LatheError(
+        'GOAL_CHANGED',
+        `run ${runId} was started with a different goal (spec_hash ${saved.goal_hash.slice(0, 19)}…): pass --no-resume instead of --resume to start a fresh run with this one`,
+        {
+          run_id: runId,
+        },
+      );
     }
   }
   return { kind: 'resume', runId, goal };
@@ -76,6 +85,7 @@ export async function resumeChoice(repoRoot: string, flags: ResumeFlags, cwd: st
 export function maxRetriesAttempts(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const retries = Number(value);
-  if (!Number.isInteger(retries) || retries < 0 || retries > 99) throw new UsageError('--max-retries must be a whole number from 0 to 99');
+  if (!Number.isInteger(retries) || retries < 0 || retries > 99)
+    throw new UsageError('--max-retries must be a whole number from 0 to 99');
   return retries + 1;
 }

@@ -85,7 +85,10 @@ export function parseGates(text: string): Partial<Record<GateKind, GateMode>> {
   for (const part of text.split(',')) {
     const [kind, mode] = part.split('=').map((piece) => piece.trim());
     const parsedMode = GateModeSchema.safeParse(mode);
-    if (!GATE_KINDS.includes(kind as GateKind) || !parsedMode.success) throw new UsageError(`--gates: '${part}' is not KIND=MODE (kinds: ${GATE_KINDS.join(', ')}; modes: off, auto, human, both)`);
+    if (!GATE_KINDS.includes(kind as GateKind) || !parsedMode.success)
+      throw new UsageError(
+        `--gates: '${part}' is not KIND=MODE (kinds: ${GATE_KINDS.join(', ')}; modes: off, auto, human, both)`,
+      );
     gates[kind as GateKind] = parsedMode.data;
   }
   return gates;
@@ -96,7 +99,8 @@ export function parseRoleModels(entries: string[] | undefined): NonNullable<Conf
   for (const entry of entries ?? []) {
     const at = entry.indexOf('=');
     const role = entry.slice(0, at) as ModelRole;
-    if (at < 1 || !MODEL_ROLES.includes(role)) throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLES.join(', ')})`);
+    if (at < 1 || !MODEL_ROLES.includes(role))
+      throw new UsageError(`--role-model: '${entry}' is not ROLE=SPEC (roles: ${MODEL_ROLES.join(', ')})`);
     roles[role] = entry.slice(at + 1);
   }
   return roles;
@@ -105,8 +109,17 @@ export function parseRoleModels(entries: string[] | undefined): NonNullable<Conf
 export function readGoals(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const parsed: unknown = /\.(ya?ml)$/i.test(file) ? YAML.parse(text) : null;
-  const list = Array.isArray(parsed) ? parsed : parsed && typeof parsed === 'object' && Array.isArray((parsed as { goals?: unknown }).goals) ? (parsed as { goals: unknown[] }).goals : null;
-  const goals = list ? list.map(String) : text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const list = Array.isArray(parsed)
+    ? parsed
+    : parsed && typeof parsed === 'object' && Array.isArray((parsed as { goals?: unknown }).goals)
+      ? (parsed as { goals: unknown[] }).goals
+      : null;
+  const goals = list
+    ? list.map(String)
+    : text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith('#'));
   if (goals.length === 0) throw new UsageError(`--goals: no goals in ${file}`);
   return goals;
 }
@@ -116,13 +129,19 @@ export const runCommand: Command = {
   summary: 'run a goal against a repository',
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values } = parseCommandArgs(normalizeResumeArgs(args), options);
     const repoRoot = await repoRootArg(io.cwd, values.repo);
-    const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter((value) => value !== undefined).length;
-    if ((values.resume === undefined && goalSources !== 1) || goalSources > 1) throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
+    const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter(
+      (value) => value !== undefined,
+    ).length;
+    if ((values.resume === undefined && goalSources !== 1) || goalSources > 1)
+      throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
     const followUpOf = values['follow-up'];
-    if (followUpOf !== undefined && (values.resume !== undefined || values.goals !== undefined)) throw new UsageError('--follow-up starts one new run: give it one goal (--goal or --goal-file), without --resume or --goals');
+    if (followUpOf !== undefined && (values.resume !== undefined || values.goals !== undefined))
+      throw new UsageError(
+        '--follow-up starts one new run: give it one goal (--goal or --goal-file), without --resume or --goals',
+      );
     // Seed 003's resume rules (a changed goal stops here, exit 64), before anything is set up.
     const resumption = await resumeChoice(repoRoot, values, io.cwd);
     const overrides: ConfigOverrides = {
@@ -136,7 +155,8 @@ export const runCommand: Command = {
       maxAttemptsPerTask: maxRetriesAttempts(values['max-retries']),
     };
     const threads = values.threads === undefined ? undefined : Number(values.threads);
-    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError('--threads must be a positive whole number');
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1))
+      throw new UsageError('--threads must be a positive whole number');
 
     const controller = new AbortController();
     let interrupts = 0;
@@ -145,12 +165,24 @@ export const runCommand: Command = {
     const onInterrupt = (signal: NodeJS.Signals) => {
       interrupts++;
       if (interrupts > 1) {
-        const stopped = current ? stopRunNow(repoRoot, current, `stopped at once by a second ${signal}; resumable from its last completed sub-step`) : null;
-        io.err(stopped ? `quit at once: run ${stopped.run_id} is saved at its last completed sub-step; resume with: lathe run --repo ${repoRoot} --resume ${stopped.run_id}` : 'quit at once.');
+        const stopped = current
+          ? stopRunNow(
+              repoRoot,
+              current,
+              `stopped at once by a second ${signal}; resumable from its last completed sub-step`,
+            )
+          : null;
+        io.err(
+          stopped
+            ? `quit at once: run ${stopped.run_id} is saved at its last completed sub-step; resume with: lathe run --repo ${repoRoot} --resume ${stopped.run_id}`
+            : 'quit at once.',
+        );
         killLiveTreesNow();
         process.exit(ExitCode.goalNotMet);
       }
-      io.err(`\nstopping (${signal}): the operation under way is cut short and the run kept at its last completed sub-step, resumable (Ctrl-C again to quit at once)…`);
+      io.err(
+        `\nstopping (${signal}): the operation under way is cut short and the run kept at its last completed sub-step, resumable (Ctrl-C again to quit at once)…`,
+      );
       controller.abort();
     };
     process.on('SIGINT', onInterrupt);
@@ -174,22 +206,44 @@ export const runCommand: Command = {
     try {
       if (resumption.kind === 'resume') {
         printer.resumeFrom(RunStore.readState(repoRoot, resumption.runId));
-        const state = await resumeRun(env, { repoRoot, runId: resumption.runId, goal: resumption.goal, timeLimitMs: overrides.timeLimitMs });
+        const state = await resumeRun(env, {
+          repoRoot,
+          runId: resumption.runId,
+          goal: resumption.goal,
+          timeLimitMs: overrides.timeLimitMs,
+        });
         return finish(io, state, repoRoot, values.json === true);
       }
-      const goals = values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [givenGoal(values, io.cwd) ?? ''];
-      const resolved = resolveRunConfig({ defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'), repoRoot, configFile: values.config && path.resolve(io.cwd, values.config) }, overrides);
-      const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, { dataDir: defaultDataDir(io.env), env: io.env });
+      const goals =
+        values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [givenGoal(values, io.cwd) ?? ''];
+      const resolved = resolveRunConfig(
+        {
+          defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'),
+          repoRoot,
+          configFile: values.config && path.resolve(io.cwd, values.config),
+        },
+        overrides,
+      );
+      const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, {
+        dataDir: defaultDataDir(io.env),
+        env: io.env,
+      });
       // On stderr with --json, whose stdout is JSON lines only.
       const say = values.json ? io.err : io.out;
       if (defaults.settingsSetAside) io.err(`warning: ${setAsideNotice(defaults.settingsSetAside)}`);
-      for (const choice of defaults.choices) say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
+      for (const choice of defaults.choices)
+        say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
       if (defaults.unresolved) io.err(`no default model: ${defaults.unresolved}`);
       const config = defaults.config;
       let exit: number = ExitCode.success;
       for (const [index, goal] of goals.entries()) {
         if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
-        const state = await startRun(env, { repoRoot, goal, config, ...(followUpOf === undefined ? {} : { followUpOf }) });
+        const state = await startRun(env, {
+          repoRoot,
+          goal,
+          config,
+          ...(followUpOf === undefined ? {} : { followUpOf }),
+        });
         exit = finish(io, state, repoRoot, values.json === true);
         if (exit !== ExitCode.success || controller.signal.aborted) break;
       }
@@ -205,7 +259,16 @@ function finish(io: CliIo, state: RunState, repoRoot: string, json: boolean): nu
   const status = state.result?.status ?? state.status;
   const exitCode = state.result?.exit_code ?? ExitCode.goalNotMet;
   if (json) {
-    io.out(JSON.stringify({ status, run_id: state.run_id, branch: state.branch, commits: state.commits, exit_code: exitCode, ...runTotalsJson(runTotals(state)) }));
+    io.out(
+      JSON.stringify({
+        status,
+        run_id: state.run_id,
+        branch: state.branch,
+        commits: state.commits,
+        exit_code: exitCode,
+        ...runTotalsJson(runTotals(state)),
+      }),
+    );
   } else {
     io.out(`  run ${state.run_id} · branch ${state.branch ?? '(none)'} · ${state.commits.length} commit(s)`);
     io.out(`  ${runTotalsLine(runTotals(state))}`);

@@ -13,19 +13,33 @@ afterEach(() => cleanup.splice(0).forEach((fn) => fn()));
 function setup(): { repo: TempRepo; home: string } {
   const repo = makeExampleRepo('js-stats');
   const home = makeTempDir('lathe-home-');
-  cleanup.push(() => repo.remove(), () => fs.rmSync(home, { recursive: true, force: true }));
+  cleanup.push(
+    () => repo.remove(),
+    () => fs.rmSync(home, { recursive: true, force: true }),
+  );
   return { repo, home };
 }
 
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
-const stateOf = (repo: TempRepo, runId: unknown) => JSON.parse(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', String(runId), 'state.json'), 'utf8')) as Record<string, unknown> & { config: { limits: { max_attempts_per_task: number } } };
-const logLines = (repo: TempRepo, runId: unknown) => fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', String(runId), 'log.jsonl'), 'utf8').trim().split('\n').length;
+const stateOf = (repo: TempRepo, runId: unknown) =>
+  JSON.parse(fs.readFileSync(path.join(repo.dir, '.lathe', 'runs', String(runId), 'state.json'), 'utf8')) as Record<
+    string,
+    unknown
+  > & { config: { limits: { max_attempts_per_task: number } } };
+const logLines = (repo: TempRepo, runId: unknown) =>
+  fs
+    .readFileSync(path.join(repo.dir, '.lathe', 'runs', String(runId), 'log.jsonl'), 'utf8')
+    .trim()
+    .split('\n').length;
 
 /** A minimal run stopped with Ctrl-C while its Planner thinks: resumable, with the goal `fix median`. */
 async function stoppedRun(repo: TempRepo, home: string): Promise<string> {
   const outputs = readReplay('js-stats.minimal.json').outputs;
   writeReplay(home, 'slow', [{ ...outputs[0], delay_ms: 20_000 }, ...outputs.slice(1)]);
-  const child = spawnLathe(['run', '--repo', repo.dir, '--goal', 'fix median', '--model', `replay:${path.join(home, 'slow.json')}`, '--json'], { env: { LATHE_HOME: home } });
+  const child = spawnLathe(
+    ['run', '--repo', repo.dir, '--goal', 'fix median', '--model', `replay:${path.join(home, 'slow.json')}`, '--json'],
+    { env: { LATHE_HOME: home } },
+  );
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   await waitForLine(child, /"type":"agent_call"/);
@@ -40,14 +54,34 @@ describe("seed 003's command line (3.3, 3.4, 3.6, 3.11)", () => {
   it('reads a bare --resume as "the latest resumable run"', () => {
     expect(normalizeResumeArgs(['run', '--resume'])).toEqual(['run', '--resume=']);
     expect(normalizeResumeArgs(['run', '--resume', '--json'])).toEqual(['run', '--resume=', '--json']);
-    expect(normalizeResumeArgs(['run', '--resume', '20260101T000000Z'])).toEqual(['run', '--resume', '20260101T000000Z']);
+    expect(normalizeResumeArgs(['run', '--resume', '20260101T000000Z'])).toEqual([
+      'run',
+      '--resume',
+      '20260101T000000Z',
+    ]);
   });
 
   it('--spec FILE is the goal, and --max-retries N gives 1 + N attempts per task', async () => {
     const { repo, home } = setup();
     const spec = path.join(home, 'spec.md');
     fs.writeFileSync(spec, 'fix median\n');
-    const result = await runLathe(['run', '--repo', repo.dir, '--spec', spec, '--workflow', 'minimal', '--max-retries', '5', '--model', MODEL, '--json'], { env: { LATHE_HOME: home } });
+    const result = await runLathe(
+      [
+        'run',
+        '--repo',
+        repo.dir,
+        '--spec',
+        spec,
+        '--workflow',
+        'minimal',
+        '--max-retries',
+        '5',
+        '--model',
+        MODEL,
+        '--json',
+      ],
+      { env: { LATHE_HOME: home } },
+    );
     expect(result.code).toBe(0);
     const state = stateOf(repo, lastJson(result.stdout).run_id);
     expect(state.goal).toBe('fix median');
@@ -58,7 +92,10 @@ describe("seed 003's command line (3.3, 3.4, 3.6, 3.11)", () => {
     const { repo, home } = setup();
     const runId = await stoppedRun(repo, home);
     const before = logLines(repo, runId);
-    const changed = await runLathe(['run', '--repo', repo.dir, '--resume', runId, '--goal', 'a different goal', '--json'], { env: { LATHE_HOME: home } });
+    const changed = await runLathe(
+      ['run', '--repo', repo.dir, '--resume', runId, '--goal', 'a different goal', '--json'],
+      { env: { LATHE_HOME: home } },
+    );
     expect(changed.code).toBe(64);
     expect(changed.stderr).toContain(`run ${runId} was started with a different goal`);
     expect(changed.stderr).toContain('--no-resume');
@@ -66,16 +103,23 @@ describe("seed 003's command line (3.3, 3.4, 3.6, 3.11)", () => {
     // The same through a spec file, and through a bare --resume (the latest resumable run is this one).
     const spec = path.join(home, 'spec.md');
     fs.writeFileSync(spec, 'fix the mean instead\n');
-    expect((await runLathe(['run', '--repo', repo.dir, '--resume', '--spec', spec], { env: { LATHE_HOME: home } })).code).toBe(64);
+    expect(
+      (await runLathe(['run', '--repo', repo.dir, '--resume', '--spec', spec], { env: { LATHE_HOME: home } })).code,
+    ).toBe(64);
     // --no-resume: a fresh run with the new goal, the stopped one left as it was.
-    const fresh = await runLathe(['run', '--repo', repo.dir, '--no-resume', '--spec', spec, '--model', MODEL, '--json'], { env: { LATHE_HOME: home } });
+    const fresh = await runLathe(
+      ['run', '--repo', repo.dir, '--no-resume', '--spec', spec, '--model', MODEL, '--json'],
+      { env: { LATHE_HOME: home } },
+    );
     expect(fresh.code).toBe(0);
     expect(lastJson(fresh.stdout).run_id).not.toBe(runId);
     expect(stateOf(repo, lastJson(fresh.stdout).run_id).goal).toBe('fix the mean instead');
     expect(stateOf(repo, runId).status).toBe('aborted');
     // The fresh run finished, so the latest resumable run is still the stopped one; its own goal is accepted.
     fs.writeFileSync(spec, 'fix median\n');
-    const resumed = await runLathe(['run', '--repo', repo.dir, '--resume', '--spec', spec, '--json'], { env: { LATHE_HOME: home } });
+    const resumed = await runLathe(['run', '--repo', repo.dir, '--resume', '--spec', spec, '--json'], {
+      env: { LATHE_HOME: home },
+    });
     expect(resumed.code).toBe(0);
     expect(lastJson(resumed.stdout)).toMatchObject({ status: 'complete', run_id: runId });
     // Nothing is left to resume.

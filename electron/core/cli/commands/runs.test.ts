@@ -18,18 +18,36 @@ describe('lathe runs and a multi-line goal', () => {
   it('lists the first line with an ellipsis marker; --json, state.json and report.md keep the whole goal', async () => {
     const { repo, dataDir, cleanup: remove } = makeRunFixture('js-stats');
     cleanup.push(remove);
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` });
-    const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), { repoRoot: repo.dir, goal: GOAL, config });
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      { workflow: 'minimal', model: `replay:${path.join(REPLAYS, 'js-stats.minimal.json')}` },
+    );
+    const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1 }), {
+      repoRoot: repo.dir,
+      goal: GOAL,
+      config,
+    });
     const out: string[] = [];
-    const io: CliIo = { out: (line) => out.push(line), err: (line) => out.push(line), env: { LATHE_HOME: dataDir }, cwd: dataDir };
+    const io: CliIo = {
+      out: (line) => out.push(line),
+      err: (line) => out.push(line),
+      env: { LATHE_HOME: dataDir },
+      cwd: dataDir,
+    };
     expect(await runCli(['runs', '--repo', repo.dir], io)).toBe(0);
-    expect(out[1]).toMatch(new RegExp(`^${state.run_id}\\s+complete\\s+minimal\\s+2\\s+lathe/\\S+\\s+Fix median\\(\\) so it returns the middle value …$`));
+    expect(out[1]).toMatch(
+      new RegExp(
+        `^${state.run_id}\\s+complete\\s+minimal\\s+2\\s+lathe/\\S+\\s+Fix median\\(\\) so it returns the middle value …$`,
+      ),
+    );
     out.length = 0;
     expect(await runCli(['runs', '--repo', repo.dir, '--json'], io)).toBe(0);
     expect((JSON.parse(out.join('\n')) as { goal: string }[])[0]?.goal).toBe(GOAL);
     const runDir = path.join(repo.dir, '.lathe', 'runs', state.run_id);
     expect((JSON.parse(fs.readFileSync(path.join(runDir, 'state.json'), 'utf8')) as { goal: string }).goal).toBe(GOAL);
-    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain('- Goal: Fix median() so it returns the middle value\n\n  Keep mean() as it is; the README documents both.\n');
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toContain(
+      '- Goal: Fix median() so it returns the middle value\n\n  Keep mean() as it is; the README documents both.\n',
+    );
   });
 });
 
@@ -40,13 +58,29 @@ describe('lathe runs --show and --call', () => {
   async function rejectedOnce() {
     const { repo, dataDir, cleanup: remove } = makeRunFixture('js-stats');
     cleanup.push(remove);
-    const config = resolveRunConfig({ repoRoot: repo.dir }, { workflow: 'dev-agent', model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`, gates: { step: 'both' } });
+    const config = resolveRunConfig(
+      { repoRoot: repo.dir },
+      {
+        workflow: 'dev-agent',
+        model: `replay:${path.join(REPLAYS, 'js-stats.dev-agent.json')}`,
+        gates: { step: 'both' },
+      },
+    );
     let decisions = 0;
-    const decideGate = async () => (decisions++ === 0 ? { approved: false, comment: COMMENT } : { approved: true, comment: null });
-    const state = await startRun(createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, callbacks: { decideGate } }), { repoRoot: repo.dir, goal: 'fix median and document it', config });
+    const decideGate = async () =>
+      decisions++ === 0 ? { approved: false, comment: COMMENT } : { approved: true, comment: null };
+    const state = await startRun(
+      createEngineEnv({ appRoot: APP_ROOT, dataDir, retryBackoffMs: 1, callbacks: { decideGate } }),
+      { repoRoot: repo.dir, goal: 'fix median and document it', config },
+    );
     const out: string[] = [];
     const err: string[] = [];
-    const io: CliIo = { out: (line) => out.push(...line.split('\n')), err: (line) => err.push(line), env: { LATHE_HOME: dataDir }, cwd: dataDir };
+    const io: CliIo = {
+      out: (line) => out.push(...line.split('\n')),
+      err: (line) => err.push(line),
+      env: { LATHE_HOME: dataDir },
+      cwd: dataDir,
+    };
     const cli = async (...args: string[]) => {
       out.length = 0;
       err.length = 0;
@@ -58,7 +92,15 @@ describe('lathe runs --show and --call', () => {
   it('lists the run, its steps and its numbered calls, then shows one call with the human’s and the Supervisor’s words marked', async () => {
     const { repo, runId, out, err, cli } = await rejectedOnce();
     expect(await cli('--show', runId)).toBe(0);
-    expect(out.slice(0, 7)).toEqual([`Run ${runId} · complete`, 'Goal: fix median and document it', '', 'Steps:', '  T1  completed  fix median and document it', '', 'Calls:']);
+    expect(out.slice(0, 7)).toEqual([
+      `Run ${runId} · complete`,
+      'Goal: fix median and document it',
+      '',
+      'Steps:',
+      '  T1  completed  fix median and document it',
+      '',
+      'Calls:',
+    ]);
     expect(out[7]).toMatch(/^ {2}# {2}ROLE {8}PURPOSE {6}STEP {2}TOKENS +OUTCOME$/);
     const rows = out.slice(8, -2).map((row) => row.trim().split(/\s+/));
     expect(rows.map(([call, role, purpose, step, , outcome]) => [call, role, purpose, step, outcome])).toEqual([
@@ -73,7 +115,11 @@ describe('lathe runs --show and --call', () => {
 
     // Call 4 is the Coder's after the rejection: its feedback is shown part by part, each under its origin.
     expect(await cli('--show', runId, '--call', '4')).toBe(0);
-    expect(out[0]).toMatch(new RegExp(`^Call 4 · coder · code · T1 · replay:\\S+js-stats\\.dev-agent\\.json · \\d+ prompt \\+ \\d+ answer tokens · 1 model call\\(s\\)$`));
+    expect(out[0]).toMatch(
+      new RegExp(
+        `^Call 4 · coder · code · T1 · replay:\\S+js-stats\\.dev-agent\\.json · \\d+ prompt \\+ \\d+ answer tokens · 1 model call\\(s\\)$`,
+      ),
+    );
     expect(out.slice(1, 3)).toEqual(['', '── system ──']);
     expect(out).toContain('── user ──');
     expect(out.filter((line) => /^ {2}"feedback": "\(shown below, by origin\)",?$/.test(line))).toHaveLength(1);
@@ -95,14 +141,21 @@ describe('lathe runs --show and --call', () => {
     const file = path.join(repo.dir, '.lathe', 'runs', runId, 'calls', '4.json');
     expect(JSON.parse(out.join('\n'))).toEqual(JSON.parse(fs.readFileSync(file, 'utf8')));
     expect(await cli('--show', runId, '--json')).toBe(0);
-    expect(JSON.parse(out.join('\n'))).toMatchObject({ runId, goal: 'fix median and document it', status: 'complete', steps: [{ id: 'T1', status: 'completed' }] });
+    expect(JSON.parse(out.join('\n'))).toMatchObject({
+      runId,
+      goal: 'fix median and document it',
+      status: 'complete',
+      steps: [{ id: 'T1', status: 'completed' }],
+    });
     expect(err).toEqual([]);
   });
 
   it('refuses an unknown call, a malformed number, --call alone and an unknown run with exit 64', async () => {
     const { runId, err, cli } = await rejectedOnce();
     expect(await cli('--show', runId, '--call', '99')).toBe(64);
-    expect(err[0]).toMatch(new RegExp(`^lathe runs: no record of agent call 99 in run ${runId}: .* \\[CALL_NOT_FOUND\\]$`));
+    expect(err[0]).toMatch(
+      new RegExp(`^lathe runs: no record of agent call 99 in run ${runId}: .* \\[CALL_NOT_FOUND\\]$`),
+    );
     expect(await cli('--show', runId, '--call', '0')).toBe(64);
     expect(err[0]).toMatch(/calls are numbered from 1 \[CALL_NOT_FOUND\]$/);
     expect(await cli('--show', runId, '--call', '../1')).toBe(64);

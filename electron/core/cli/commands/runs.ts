@@ -29,11 +29,17 @@ export const runsCommand: Command = {
   summary: 'list the runs recorded in a repository',
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
-    const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' }, json: { type: 'boolean' }, show: { type: 'string' }, call: { type: 'string' } });
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
+    const { values, positionals } = parseCommandArgs(args, {
+      repo: { type: 'string' },
+      json: { type: 'boolean' },
+      show: { type: 'string' },
+      call: { type: 'string' },
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
     if (values.call !== undefined && values.show === undefined) throw new UsageError('--call N needs --show RUN_ID');
-    if (values.show !== undefined) return showRun(await repoRootArg(io.cwd, values.repo), values.show, values.call, values.json === true, io);
+    if (values.show !== undefined)
+      return showRun(await repoRootArg(io.cwd, values.repo), values.show, values.call, values.json === true, io);
     const repoRoot = await repoRootArg(io.cwd, values.repo);
     const runs = await listRuns(repoRoot);
     if (values.json) {
@@ -44,9 +50,22 @@ export const runsCommand: Command = {
       io.out(`no runs in ${repoRoot}`);
       return ExitCode.success;
     }
-    const rows = [['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'], ...runs.map((run) => [run.runId, run.closed?.action ?? run.status, run.workflow, String(run.commits), run.branch ?? '-', goalCell(run)])];
+    const rows = [
+      ['RUN', 'STATUS', 'WORKFLOW', 'COMMITS', 'BRANCH', 'GOAL'],
+      ...runs.map((run) => [
+        run.runId,
+        run.closed?.action ?? run.status,
+        run.workflow,
+        String(run.commits),
+        run.branch ?? '-',
+        goalCell(run),
+      ]),
+    ];
     const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-    for (const row of rows) io.out(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '));
+    for (const row of rows)
+      io.out(
+        row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '),
+      );
     return ExitCode.success;
   },
 };

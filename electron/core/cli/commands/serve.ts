@@ -37,7 +37,8 @@ export const serveCommand: Command = {
     }
     const { values } = parseCommandArgs(args, { port: { type: 'string' }, repo: { type: 'string' } });
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be 0-65535, got ${values.port}`);
     // A wrong --repo is the user's to fix first (exit 64), whatever the state of the build.
     const repo = values.repo === undefined ? null : await repoRootArg(io.cwd, values.repo);
     const rendererDir = path.join(sourceAppRoot(), 'out', 'renderer');
@@ -59,7 +60,10 @@ export const serveCommand: Command = {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         // Runs stop after their current step and stay resumable.
-        void core.runs.stopAll().then(() => host.close()).then(resolve);
+        void core.runs
+          .stopAll()
+          .then(() => host.close())
+          .then(resolve);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

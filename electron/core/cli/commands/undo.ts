@@ -16,7 +16,7 @@ export const undoCommand: Command = {
   summary: 'undo a run',
   usage,
   async run(args, io) {
-    if (wantsHelp(args)) return io.out(usage), ExitCode.success;
+    if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values, positionals } = parseCommandArgs(args, { repo: { type: 'string' } });
     if (positionals.length !== 1) throw new UsageError('give exactly one RUN_ID');
     const runId = positionals[0] ?? '';
@@ -29,7 +29,9 @@ export const undoCommand: Command = {
         return ExitCode.success;
       }
       // A follow-up's base is its parent's head, not the user's branch: say which run's work stays.
-      const kept = state.follow_up_of ? `run ${state.follow_up_of} (whose head ${workspace.baseCommit.slice(0, 10)} it started from) untouched` : `${workspace.originalBranch ?? 'HEAD'} untouched at ${workspace.baseCommit.slice(0, 10)}`;
+      const kept = state.follow_up_of
+        ? `run ${state.follow_up_of} (whose head ${workspace.baseCommit.slice(0, 10)} it started from) untouched`
+        : `${workspace.originalBranch ?? 'HEAD'} untouched at ${workspace.baseCommit.slice(0, 10)}`;
       io.out(`undid run ${runId}: branch ${workspace.branch} removed, ${kept}`);
       return ExitCode.success;
     } catch (error) {

@@ -25,7 +25,7 @@ describe('the bare run', () => {
       Object.assign(process.env, saved);
     });
 
-    it("counts the tests of a bare `go test ./...`, which alone prints only `ok <package>`", async () => {
+    it('counts the tests of a bare `go test ./...`, which alone prints only `ok <package>`', async () => {
       repo.write('go.mod', 'module example.test/add\n\ngo 1.18\n');
       repo.write('add.go', 'package add\n\nfunc Add(a, b int) int { return a + b }\n');
       repo.write(

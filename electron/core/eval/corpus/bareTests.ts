@@ -29,7 +29,12 @@ export function bareResult(run: BareRun): BareTestResult {
 
 async function git(dir: string, args: string[]): Promise<string> {
   const result = await runNativeGit(dir, args);
-  if (result.code !== 0) throw new LatheError('CORPUS_GIT_FAILED', `git ${args.join(' ')} in ${dir}: ${result.stderr.trim().slice(0, 400)}`, { args });
+  if (result.code !== 0)
+    throw new LatheError(
+      'CORPUS_GIT_FAILED',
+      `git ${args.join(' ')} in ${dir}: ${result.stderr.trim().slice(0, 400)}`,
+      { args },
+    );
   return result.stdout.trim();
 }
 
@@ -37,24 +42,52 @@ async function git(dir: string, args: string[]): Promise<string> {
  * The fixed tree: the starting commit with the gold patch applied, as a commit of its own (fixed
  * identity, so the same id every time) under `refs/lathe-corpus/fixed`, never a branch.
  */
-export async function fixedCommit(repoDir: string, start: string, goldPatch: string, scratchDir: string): Promise<string> {
+export async function fixedCommit(
+  repoDir: string,
+  start: string,
+  goldPatch: string,
+  scratchDir: string,
+): Promise<string> {
   const existing = await runNativeGit(repoDir, ['rev-parse', '-q', '--verify', 'refs/lathe-corpus/fixed^{commit}']);
-  if (existing.code === 0 && (await git(repoDir, ['rev-parse', 'refs/lathe-corpus/fixed^'])) === start) return existing.stdout.trim();
+  if (existing.code === 0 && (await git(repoDir, ['rev-parse', 'refs/lathe-corpus/fixed^'])) === start)
+    return existing.stdout.trim();
   fs.mkdirSync(scratchDir, { recursive: true });
   const index = path.join(scratchDir, `fixed-index-${process.pid}`);
   const patch = path.join(scratchDir, `gold-${process.pid}.patch`);
   fs.writeFileSync(patch, goldPatch.endsWith('\n') ? goldPatch : `${goldPatch}\n`);
-  const env = { GIT_INDEX_FILE: index, GIT_AUTHOR_NAME: 'lathe-corpus', GIT_AUTHOR_EMAIL: 'corpus@lathe.invalid', GIT_COMMITTER_NAME: 'lathe-corpus', GIT_COMMITTER_EMAIL: 'corpus@lathe.invalid', GIT_AUTHOR_DATE: '2000-01-01T00:00:00+0000', GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000' };
+  const env = {
+    GIT_INDEX_FILE: index,
+    GIT_AUTHOR_NAME: 'lathe-corpus',
+    GIT_AUTHOR_EMAIL: 'corpus@lathe.invalid',
+    GIT_COMMITTER_NAME: 'lathe-corpus',
+    GIT_COMMITTER_EMAIL: 'corpus@lathe.invalid',
+    GIT_AUTHOR_DATE: '2000-01-01T00:00:00+0000',
+    GIT_COMMITTER_DATE: '2000-01-01T00:00:00+0000',
+  };
   try {
     const run = async (args: string[]) => {
       const result = await runNativeGit(repoDir, args, { env });
-      if (result.code !== 0) throw new LatheError('CORPUS_GOLD_PATCH', `the gold patch does not apply to ${start.slice(0, 12)}: ${result.stderr.trim().slice(0, 400)}`, { args });
+      if (result.code !== 0)
+        throw new LatheError(
+          'CORPUS_GOLD_PATCH',
+          `the gold patch does not apply to ${start.slice(0, 12)}: ${result.stderr.trim().slice(0, 400)}`,
+          { args },
+        );
       return result.stdout.trim();
     };
     await run(['read-tree', start]);
     await run(['apply', '--cached', patch]);
     const tree = await run(['write-tree']);
-    const commit = await run(['-c', 'commit.gpgSign=false', 'commit-tree', tree, '-p', start, '-m', 'gold patch (the fixed tree)']);
+    const commit = await run([
+      '-c',
+      'commit.gpgSign=false',
+      'commit-tree',
+      tree,
+      '-p',
+      start,
+      '-m',
+      'gold patch (the fixed tree)',
+    ]);
     await git(repoDir, ['update-ref', 'refs/lathe-corpus/fixed', commit]);
     return commit;
   } finally {
@@ -70,9 +103,17 @@ export async function fixedCommit(repoDir: string, start: string, goldPatch: str
  * never which tests run.
  */
 export function bareEnvironment(base: NodeJS.ProcessEnv): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(base).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const env = Object.fromEntries(
+    Object.entries(base).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   const goFlags = (env.GOFLAGS ?? '').split(/\s+/).filter(Boolean);
-  return { ...env, GOFLAGS: [...goFlags.filter((flag) => !/^-v(=|$)/.test(flag)), '-v'].join(' '), CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' };
+  return {
+    ...env,
+    GOFLAGS: [...goFlags.filter((flag) => !/^-v(=|$)/.test(flag)), '-v'].join(' '),
+    CI: 'true',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+  };
 }
 
 /** Changes when what a bare run prints changes, so a cached bare run from before is measured again. */
@@ -87,12 +128,18 @@ const BARE_DEPENDENCIES = ['node_modules', '.venv', 'venv'];
  * folders linked in as they are — nothing added to the command, nothing isolated. The checkout itself
  * is never moved: runs and tests may start from it at the same time.
  */
-export async function runBareTests(repoDir: string, commit: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<BareRun> {
+export async function runBareTests(
+  repoDir: string,
+  commit: string,
+  command: string,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<BareRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bare-'));
   await git(repoDir, ['worktree', 'add', '-q', '--detach', dir, commit]);
   try {
     for (const name of BARE_DEPENDENCIES) {
-      if (fs.existsSync(path.join(repoDir, name)) && !fs.existsSync(path.join(dir, name))) fs.symlinkSync(path.join(repoDir, name), path.join(dir, name), 'dir');
+      if (fs.existsSync(path.join(repoDir, name)) && !fs.existsSync(path.join(dir, name)))
+        fs.symlinkSync(path.join(repoDir, name), path.join(dir, name), 'dir');
     }
     const run = await runProcess({
       argv: ['sh', '-c', command],
@@ -105,7 +152,13 @@ export async function runBareTests(repoDir: string, commit: string, command: str
       marker: `corpus-bare-${process.pid}`,
       signal: options.signal,
     });
-    return { commit, exit_code: run.exitCode, timed_out: run.timedOut, duration_ms: run.durationMs, output: run.output };
+    return {
+      commit,
+      exit_code: run.exitCode,
+      timed_out: run.timedOut,
+      duration_ms: run.durationMs,
+      output: run.output,
+    };
   } finally {
     await runNativeGit(repoDir, ['worktree', 'remove', '--force', dir]);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -9,16 +9,25 @@ import { loadCorpus, runCorpusTask } from './index';
 // writers must see them whole (or be told plainly they cannot), seed 000's writer must see the hunk.
 const BUGGY = 'export function lastValue(values) {\n  return values[0];\n}\n';
 const FIXED = 'export function lastValue(values) {\n  return values[values.length - 1];\n}\n';
-const TEST = "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { lastValue } from '../src/big.js';\n\ntest('last value', () => assert.equal(lastValue([1, 2, 3]), 3));\n";
+const TEST =
+  "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { lastValue } from '../src/big.js';\n\ntest('last value', () => assert.equal(lastValue([1, 2, 3]), 3));\n";
 
 function bigFileTask(name: string, fillerLines: number): MiniTaskSpec {
-  const filler = Array.from({ length: fillerLines }, (_, index) => `export const c${String(index).padStart(5, '0')} = ${index};\n`).join('');
+  const filler = Array.from(
+    { length: fillerLines },
+    (_, index) => `export const c${String(index).padStart(5, '0')} = ${index};\n`,
+  ).join('');
   return {
     name,
     files: {
-      'package.json': JSON.stringify({ name, version: '1.0.0', type: 'module', scripts: { test: 'node --test' } }, null, 2),
+      'package.json': JSON.stringify(
+        { name, version: '1.0.0', type: 'module', scripts: { test: 'node --test' } },
+        null,
+        2,
+      ),
       'src/big.js': `${filler}${BUGGY}`,
-      'test/big.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { c00000 } from '../src/big.js';\n\ntest('constants', () => assert.equal(c00000, 0));\n",
+      'test/big.test.js':
+        "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { c00000 } from '../src/big.js';\n\ntest('constants', () => assert.equal(c00000, 0));\n",
     },
     fix: { 'src/big.js': `${filler}${FIXED}`, 'test/big.test.js': TEST },
     goldFiles: ['src/big.js'],
@@ -43,23 +52,41 @@ async function run(mini: MiniCorpus, workflow: string, editFormat: 'whole-file' 
   const corpus = loadCorpus(mini.dir);
   const task = corpus.tasks[0];
   if (!task) throw new Error('no task');
-  return runCorpusTask(task, oracleRunSettings(corpus.dir, { workflow, editFormat, cacheDir: path.join(scratch, 'cache'), workDir: path.join(scratch, `work-${mini.taskId}-${workflow}-${editFormat}`) }));
+  return runCorpusTask(
+    task,
+    oracleRunSettings(corpus.dir, {
+      workflow,
+      editFormat,
+      cacheDir: path.join(scratch, 'cache'),
+      workDir: path.join(scratch, `work-${mini.taskId}-${workflow}-${editFormat}`),
+    }),
+  );
 }
 
-describe('a file to edit bigger than the writer\'s share of the window (oracle model)', () => {
-  it.each(['retry-loop', 'dev-agent'])('%s × whole-file: the file is shown whole and the answer budget grows to rewrite it: green', async (workflow) => {
-    const line = await run(medium, workflow, 'whole-file');
-    expect(line.faithful, line.miss ?? '').toBe(true);
-  }, 120_000);
+describe("a file to edit bigger than the writer's share of the window (oracle model)", () => {
+  it.each(['retry-loop', 'dev-agent'])(
+    '%s × whole-file: the file is shown whole and the answer budget grows to rewrite it: green',
+    async (workflow) => {
+      const line = await run(medium, workflow, 'whole-file');
+      expect(line.faithful, line.miss ?? '').toBe(true);
+    },
+    120_000,
+  );
 
-  it.each(['search-replace', 'unified-diff'] as const)('minimal × %s: seed 000\'s writer sees the hunk at the end of a file over 64 KB: green', async (format) => {
-    const line = await run(large, 'minimal', format);
-    expect(line.faithful, line.miss ?? '').toBe(true);
-  }, 120_000);
+  it.each(['search-replace', 'unified-diff'] as const)(
+    "minimal × %s: seed 000's writer sees the hunk at the end of a file over 64 KB: green",
+    async (format) => {
+      const line = await run(large, 'minimal', format);
+      expect(line.faithful, line.miss ?? '').toBe(true);
+    },
+    120_000,
+  );
 
   it('whole-file on a file that cannot fit the window with its answer: the run ends at once, saying why and what to use instead', async () => {
     const line = await run(large, 'retry-loop', 'whole-file');
     expect(line.run).toMatchObject({ status: 'failed', exit_code: 2, commits: 0 });
-    expect(line.run?.reason).toMatch(/CONTEXT_OVERFLOW: whole-file needs ~\d+ tokens to show and rewrite src\/big\.js .* in the coder's 32768-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size/);
+    expect(line.run?.reason).toMatch(
+      /CONTEXT_OVERFLOW: whole-file needs ~\d+ tokens to show and rewrite src\/big\.js .* in the coder's 32768-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size/,
+    );
   }, 120_000);
 });

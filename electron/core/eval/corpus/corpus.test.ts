@@ -29,7 +29,15 @@ describe('corpus tasks', () => {
   it("allows each task's own test command through the dev-agent allowlist (seed 001), as written", () => {
     const [task] = loadCorpus(mini.dir).tasks;
     if (!task) throw new Error('the mini corpus has a task');
-    const settings = { appRoot: sourceAppRoot(), corpusDir: mini.dir, workflow: 'dev-agent', model: 'oracle:', timeLimitMs: null, workDir: scratch, outDir: null };
+    const settings = {
+      appRoot: sourceAppRoot(),
+      corpusDir: mini.dir,
+      workflow: 'dev-agent',
+      model: 'oracle:',
+      timeLimitMs: null,
+      workDir: scratch,
+      outDir: null,
+    };
     const shellTask = { ...task, test_command: 'npm run pretest && npx mocha test/*.mjs' };
     expect(corpusRunConfig(shellTask, scratch, settings).shell_allowlist).toContain('sh -c');
     expect(corpusRunConfig(task, scratch, settings).shell_allowlist).toContain('node');
@@ -109,14 +117,20 @@ describe('corpus tasks', () => {
   it('a failing setup is an error with the end of its log', async () => {
     const [task] = loadCorpus(mini.dir).tasks;
     if (!task) throw new Error('no task');
-    await expect(preparedTaskRepo(mini.dir, { ...task, setup_command: 'echo no registry here; exit 3' }, { cacheDir: path.join(scratch, 'cache-fail') })).rejects.toThrow(/exited 3; last lines:\nno registry here/);
+    await expect(
+      preparedTaskRepo(
+        mini.dir,
+        { ...task, setup_command: 'echo no registry here; exit 3' },
+        { cacheDir: path.join(scratch, 'cache-fail') },
+      ),
+    ).rejects.toThrow(/exited 3; last lines:\nno registry here/);
   });
 });
 
 const developersCorpus = findDefaultCorpus(sourceAppRoot());
 
-describe('the developers\' corpus', () => {
-  it('every task loads, and materialising gives the commit id of the corpus\'s own materialize.sh', async (context) => {
+describe("the developers' corpus", () => {
+  it("every task loads, and materialising gives the commit id of the corpus's own materialize.sh", async (context) => {
     if (!developersCorpus) return context.skip('no corpus here: set LATHE_CORPUS or place it at ../shared/corpus');
     const corpus = loadCorpus(developersCorpus);
     expect(corpus.tasks.length).toBeGreaterThan(0);

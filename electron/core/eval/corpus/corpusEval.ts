@@ -1,7 +1,12 @@
 import { medianTokens } from '../../../../shared/engine/tokenCounts';
 import { faultRun } from './corpusFaults';
 import { isDamaging } from './damage';
-import { CorpusSummaryLineSchema, CorpusTaskLineSchema, type CorpusSummaryLine, type CorpusTaskLine } from './corpusReport';
+import {
+  CorpusSummaryLineSchema,
+  CorpusTaskLineSchema,
+  type CorpusSummaryLine,
+  type CorpusTaskLine,
+} from './corpusReport';
 import type { CorpusTask } from './corpusTasks';
 import { runCorpusTask, type CorpusRunSettings } from './runCorpusTask';
 

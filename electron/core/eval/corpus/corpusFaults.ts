@@ -16,7 +16,8 @@ export interface CorpusFaults {
 export const FaultRunSchema = z.object({ kinds: z.string(), seed: z.number(), feedback_check: z.boolean() });
 export type FaultRun = z.infer<typeof FaultRunSchema>;
 
-export const faultRun = (faults: CorpusFaults | undefined): FaultRun | null => (faults ? { kinds: formatFaultList(faults.faults), seed: faults.seed, feedback_check: faults.feedbackCheck } : null);
+export const faultRun = (faults: CorpusFaults | undefined): FaultRun | null =>
+  faults ? { kinds: formatFaultList(faults.faults), seed: faults.seed, feedback_check: faults.feedbackCheck } : null;
 
 export const isOracleSpec = (spec: string): boolean => spec.trim().startsWith('oracle:');
 
@@ -65,12 +66,16 @@ export function readFaultJournal(file: string): FaultJournalSummary {
   const firsts = lines.filter((line) => line.answer === 1);
   return {
     applied: [...new Set(firsts.flatMap((line) => line.carried))].sort(),
-    skipped: firsts.flatMap((line) => line.skipped.map((skip) => ({ step: line.step, kind: skip.kind, reason: skip.reason }))),
+    skipped: firsts.flatMap((line) =>
+      line.skipped.map((skip) => ({ step: line.step, kind: skip.kind, reason: skip.reason })),
+    ),
     mostIdentical: lines.reduce((most, line) => Math.max(most, line.identical), 0),
   };
 }
 
-const LogLineSchema = z.object({ type: z.string(), data: z.object({ purpose: z.string().optional() }).loose().optional() }).loose();
+const LogLineSchema = z
+  .object({ type: z.string(), data: z.object({ purpose: z.string().optional() }).loose().optional() })
+  .loose();
 
 /**
  * The writer's answers in a run: its model calls for purpose `code`, from the run's log (`agent_call`
@@ -89,6 +94,10 @@ export function writerAttempts(runDir: string): number {
   return text.split('\n').reduce((count, line) => {
     if (line.trim() === '') return count;
     const event = LogLineSchema.safeParse(JSON.parse(line));
-    return event.success && (event.data.type === 'agent_call' || event.data.type === 'agent_retry') && event.data.data?.purpose === 'code' ? count + 1 : count;
+    return event.success &&
+      (event.data.type === 'agent_call' || event.data.type === 'agent_retry') &&
+      event.data.data?.purpose === 'code'
+      ? count + 1
+      : count;
   }, 0);
 }

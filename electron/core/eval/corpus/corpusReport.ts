@@ -91,7 +91,10 @@ export const CorpusSummaryLineSchema = z.object({
 });
 export type CorpusSummaryLine = z.infer<typeof CorpusSummaryLineSchema>;
 
-export function sameCounts(a: z.infer<typeof CountsSchema> | null | undefined, b: z.infer<typeof CountsSchema> | null | undefined): boolean {
+export function sameCounts(
+  a: z.infer<typeof CountsSchema> | null | undefined,
+  b: z.infer<typeof CountsSchema> | null | undefined,
+): boolean {
   return !!a && !!b && a.passed === b.passed && a.failed === b.failed && a.skipped === b.skipped;
 }
 

@@ -5,7 +5,11 @@ import { LatheError } from '../../../../shared/errors';
 import { taskIdMatcher } from '../taskSuite';
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full 40-hex commit id');
-const repoPath = z.string().min(1).max(300).refine((value) => !value.startsWith('/') && !value.split('/').includes('..'), 'a path inside the repository');
+const repoPath = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine((value) => !value.startsWith('/') && !value.split('/').includes('..'), 'a path inside the repository');
 
 /**
  * One task of a real bug-fix corpus (`tasks.json`, see ../shared/corpus/README.md). Fields Lathe does
@@ -15,7 +19,11 @@ export const CorpusTaskSchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'letters, digits, dots, underscores and hyphens'),
     repo: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/),
-    bundle: z.string().min(1).max(300).refine((value) => !value.includes('/') && !value.includes('\\'), 'a file name inside the corpus folder'),
+    bundle: z
+      .string()
+      .min(1)
+      .max(300)
+      .refine((value) => !value.includes('/') && !value.includes('\\'), 'a file name inside the corpus folder'),
     language: z.string().min(1).max(40),
     runner: z.string().min(1).max(40),
     fix_commit: sha,
@@ -48,18 +56,28 @@ export function loadCorpus(dir: string): Corpus {
   } catch (error) {
     throw new LatheError('BAD_CORPUS', `${file}: ${error instanceof Error ? error.message : String(error)}`, { file });
   }
-  if (!Array.isArray(raw) || raw.length === 0) throw new LatheError('BAD_CORPUS', `${file}: expected a non-empty array of tasks`, { file });
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new LatheError('BAD_CORPUS', `${file}: expected a non-empty array of tasks`, { file });
   const seen = new Set<string>();
   const tasks = raw.map((entry, index) => {
     const parsed = CorpusTaskSchema.safeParse(entry);
     const name = typeof (entry as { id?: unknown })?.id === 'string' ? (entry as { id: string }).id : `#${index}`;
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new LatheError('BAD_CORPUS', `${file}: task ${name}: ${issue?.path.join('.') || '(task)'}: ${issue?.message ?? 'invalid'}`, { file, task: name });
+      throw new LatheError(
+        'BAD_CORPUS',
+        `${file}: task ${name}: ${issue?.path.join('.') || '(task)'}: ${issue?.message ?? 'invalid'}`,
+        { file, task: name },
+      );
     }
-    if (seen.has(parsed.data.id)) throw new LatheError('BAD_CORPUS', `${file}: task id ${parsed.data.id} appears twice`, { file, task: name });
+    if (seen.has(parsed.data.id))
+      throw new LatheError('BAD_CORPUS', `${file}: task id ${parsed.data.id} appears twice`, { file, task: name });
     seen.add(parsed.data.id);
-    if (!fs.existsSync(path.join(root, parsed.data.bundle))) throw new LatheError('BAD_CORPUS', `${file}: task ${name}: no bundle ${parsed.data.bundle} in ${root}`, { file, task: name });
+    if (!fs.existsSync(path.join(root, parsed.data.bundle)))
+      throw new LatheError('BAD_CORPUS', `${file}: task ${name}: no bundle ${parsed.data.bundle} in ${root}`, {
+        file,
+        task: name,
+      });
     return parsed.data;
   });
   return { dir: root, tasks };
@@ -79,6 +97,8 @@ export function selectCorpusTasks(corpus: Corpus, pattern: string | undefined): 
  * neither exists (a machine without the corpus).
  */
 export function findDefaultCorpus(appRoot: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  const candidates = [env.LATHE_CORPUS, path.resolve(appRoot, '..', 'shared', 'corpus')].filter((dir): dir is string => Boolean(dir));
+  const candidates = [env.LATHE_CORPUS, path.resolve(appRoot, '..', 'shared', 'corpus')].filter((dir): dir is string =>
+    Boolean(dir),
+  );
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'tasks.json'))) ?? null;
 }

@@ -21,13 +21,15 @@ export type Damage = z.infer<typeof DamageSchema>;
 
 export const NO_DAMAGE: Damage = { placeholder_lines: 0, unrelated_hunks: 0, tests_weakened: 0, stray_files: 0 };
 
-export const isDamaging = (damage: Damage | null | undefined): boolean => !!damage && Object.values(damage).some((count) => count > 0);
+export const isDamaging = (damage: Damage | null | undefined): boolean =>
+  !!damage && Object.values(damage).some((count) => count > 0);
 
 /**
  * A comment line that stands for code left out: `// ... existing code ...` (what the fault simulator
  * writes), `# ... rest of the file unchanged`, `/* … *\/`, a bare `// ...`.
  */
-const PLACEHOLDER = /^\s*(?:\/\/|#|\/\*+|\*|<!--|--)\s*(?:\.{3}|…)\s*(?:(?:the\s+)?(?:existing|rest|remaining|unchanged|same|other|previous|omitted|original)\b.*|(?:\*\/|-->)?\s*)$|^\s*(?:\/\/|#)\s*(?:rest of|remaining|existing|unchanged)\b.*(?:unchanged|code|file|here|same)\b.*$/i;
+const PLACEHOLDER =
+  /^\s*(?:\/\/|#|\/\*+|\*|<!--|--)\s*(?:\.{3}|…)\s*(?:(?:the\s+)?(?:existing|rest|remaining|unchanged|same|other|previous|omitted|original)\b.*|(?:\*\/|-->)?\s*)$|^\s*(?:\/\/|#)\s*(?:rest of|remaining|existing|unchanged)\b.*(?:unchanged|code|file|here|same)\b.*$/i;
 
 export function isPlaceholderLine(line: string): boolean {
   return PLACEHOLDER.test(line.replace(/\r?\n$/, ''));
@@ -67,12 +69,16 @@ export function damageOf(branchDiff: string, gold: GoldPatch, fewerTests: boolea
   const goldFiles = new Map(gold.files.map((file) => [file.path, file]));
   const damage = { ...NO_DAMAGE, tests_weakened: fewerTests ? 1 : 0 };
   for (const file of parsePatch(branchDiff)) {
-    const strip = (name: string | undefined) => (name && name !== '/dev/null' ? name.replace(/^[ab]\//, '').split('\t')[0] ?? null : null);
+    const strip = (name: string | undefined) =>
+      name && name !== '/dev/null' ? (name.replace(/^[ab]\//, '').split('\t')[0] ?? null) : null;
     const before = strip(file.oldFileName);
     const after = strip(file.newFileName);
     const path = after ?? before;
     if (!path) continue;
-    damage.placeholder_lines += file.hunks.reduce((sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith('+') && isPlaceholderLine(line.slice(1))).length, 0);
+    damage.placeholder_lines += file.hunks.reduce(
+      (sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith('+') && isPlaceholderLine(line.slice(1))).length,
+      0,
+    );
     const goldFile = goldFiles.get(path);
     if (before === null) {
       if (goldFile?.kind !== 'create') damage.stray_files++;
@@ -84,16 +90,29 @@ export function damageOf(branchDiff: string, gold: GoldPatch, fewerTests: boolea
     }
     if (goldFile && goldFile.kind !== 'modify') continue;
     const goldSpans = (goldFile?.hunks ?? []).map((hunk) => span(hunk.oldIndex + 1, hunk.before.length));
-    const outside = file.hunks.map((hunk) => span(hunk.oldStart, hunk.oldLines)).filter((range) => !goldSpans.some((goldSpan) => overlaps(range, goldSpan)));
+    const outside = file.hunks
+      .map((hunk) => span(hunk.oldStart, hunk.oldLines))
+      .filter((range) => !goldSpans.some((goldSpan) => overlaps(range, goldSpan)));
     damage.unrelated_hunks += countHunks(outside);
   }
   return damage;
 }
 
 /** The damage on a run's branch: its diff from `base` to `head`, read with git, against the gold patch. */
-export async function branchDamage(repoDir: string, base: string, head: string, gold: GoldPatch, counts: { head: TestCounts | null; fixed: TestCounts | null }): Promise<Damage> {
+export async function branchDamage(
+  repoDir: string,
+  base: string,
+  head: string,
+  gold: GoldPatch,
+  counts: { head: TestCounts | null; fixed: TestCounts | null },
+): Promise<Damage> {
   const diff = await runNativeGit(repoDir, ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', base, head]);
-  if (diff.code !== 0) throw new LatheError('CORPUS_GIT_FAILED', `git diff ${base.slice(0, 12)} ${head.slice(0, 12)} in ${repoDir}: ${diff.stderr.trim().slice(0, 400)}`, { base, head });
+  if (diff.code !== 0)
+    throw new LatheError(
+      'CORPUS_GIT_FAILED',
+      `git diff ${base.slice(0, 12)} ${head.slice(0, 12)} in ${repoDir}: ${diff.stderr.trim().slice(0, 400)}`,
+      { base, head },
+    );
   // A branch that changed nothing carries no damage, whatever its bare run counts.
   return damageOf(diff.stdout, gold, diff.stdout.trim() !== '' && fewerTests(counts.head, counts.fixed));
 }

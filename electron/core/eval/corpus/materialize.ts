@@ -17,7 +17,12 @@ const IDENTITY = {
 
 async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, input?: string): Promise<string> {
   const result = await runNativeGit(cwd, args, { env, input });
-  if (result.code !== 0) throw new LatheError('CORPUS_MATERIALIZE_FAILED', `git ${args.join(' ')} failed: ${result.stderr.trim().slice(0, 500)}`, { args });
+  if (result.code !== 0)
+    throw new LatheError(
+      'CORPUS_MATERIALIZE_FAILED',
+      `git ${args.join(' ')} failed: ${result.stderr.trim().slice(0, 500)}`,
+      { args },
+    );
   return result.stdout;
 }
 
@@ -27,8 +32,13 @@ async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, inp
  * on top of `parent_commit`. Only what `main` reaches is copied; no remote is left. Same commit id as
  * the corpus's own materialize.sh.
  */
-export async function materializeCorpusTask(corpusDir: string, task: CorpusTask, dest: string): Promise<{ dir: string; commit: string }> {
-  if (fs.existsSync(dest) && fs.readdirSync(dest).length > 0) throw new LatheError('CORPUS_MATERIALIZE_FAILED', `${dest} exists and is not empty`, { dest });
+export async function materializeCorpusTask(
+  corpusDir: string,
+  task: CorpusTask,
+  dest: string,
+): Promise<{ dir: string; commit: string }> {
+  if (fs.existsSync(dest) && fs.readdirSync(dest).length > 0)
+    throw new LatheError('CORPUS_MATERIALIZE_FAILED', `${dest} exists and is not empty`, { dest });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-corpus-src-'));
   try {
     const source = path.join(scratch, 'src.git');
@@ -36,7 +46,11 @@ export async function materializeCorpusTask(corpusDir: string, task: CorpusTask,
     const env = { GIT_DIR: source, GIT_INDEX_FILE: path.join(scratch, 'index') };
     for (const commit of [task.fix_commit, task.parent_commit]) {
       const exists = await runNativeGit(scratch, ['cat-file', '-e', `${commit}^{commit}`], { env });
-      if (exists.code !== 0) throw new LatheError('CORPUS_MATERIALIZE_FAILED', `${task.bundle} has no commit ${commit}`, { task: task.id, commit });
+      if (exists.code !== 0)
+        throw new LatheError('CORPUS_MATERIALIZE_FAILED', `${task.bundle} has no commit ${commit}`, {
+          task: task.id,
+          commit,
+        });
     }
     await git(scratch, ['read-tree', task.fix_commit], env);
     for (const file of task.revert_files) {
@@ -52,7 +66,22 @@ export async function materializeCorpusTask(corpusDir: string, task: CorpusTask,
       }
     }
     const tree = (await git(scratch, ['write-tree'], env)).trim();
-    const commit = (await git(scratch, ['-c', 'commit.gpgSign=false', 'commit-tree', tree, '-p', task.parent_commit, '-m', `Task ${task.id}: starting state`], { ...env, ...IDENTITY })).trim();
+    const commit = (
+      await git(
+        scratch,
+        [
+          '-c',
+          'commit.gpgSign=false',
+          'commit-tree',
+          tree,
+          '-p',
+          task.parent_commit,
+          '-m',
+          `Task ${task.id}: starting state`,
+        ],
+        { ...env, ...IDENTITY },
+      )
+    ).trim();
     await git(scratch, ['update-ref', 'refs/heads/main', commit], { GIT_DIR: source });
     fs.mkdirSync(path.dirname(path.resolve(dest)), { recursive: true });
     await git(scratch, ['clone', '-q', '--no-local', '--single-branch', '--branch', 'main', source, dest]);

@@ -38,11 +38,19 @@ interface PreparedRecord {
 
 /** Where prepared task repositories are kept between runs: `LATHE_CORPUS_CACHE`, else a folder in the temp dir. */
 export function defaultCorpusCache(env: NodeJS.ProcessEnv = process.env): string {
-  return env.LATHE_CORPUS_CACHE ? path.resolve(env.LATHE_CORPUS_CACHE) : path.join(os.tmpdir(), `lathe-corpus-cache-${os.userInfo().uid}`);
+  return env.LATHE_CORPUS_CACHE
+    ? path.resolve(env.LATHE_CORPUS_CACHE)
+    : path.join(os.tmpdir(), `lathe-corpus-cache-${os.userInfo().uid}`);
 }
 
 function recordKey(task: CorpusTask): string {
-  return crypto.createHash('sha256').update(`${task.id}\0${task.fix_commit}\0${task.parent_commit}\0${task.revert_files.join('\0')}\0${task.setup_command ?? ''}`).digest('hex').slice(0, 16);
+  return crypto
+    .createHash('sha256')
+    .update(
+      `${task.id}\0${task.fix_commit}\0${task.parent_commit}\0${task.revert_files.join('\0')}\0${task.setup_command ?? ''}`,
+    )
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -50,7 +58,11 @@ function recordKey(task: CorpusTask): string {
  * branches (and undo them) but never change `main` or the checkout, so one prepared repository serves
  * every workflow and edit format. A checkout found dirty or moved is prepared again.
  */
-export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, options: { cacheDir?: string; setupTimeoutMs?: number; signal?: AbortSignal } = {}): Promise<PreparedRepo> {
+export async function preparedTaskRepo(
+  corpusDir: string,
+  task: CorpusTask,
+  options: { cacheDir?: string; setupTimeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<PreparedRepo> {
   const cacheDir = options.cacheDir ?? defaultCorpusCache();
   const home = path.join(cacheDir, `${task.id}-${recordKey(task)}`);
   fs.mkdirSync(cacheDir, { recursive: true });
@@ -62,10 +74,23 @@ export async function preparedTaskRepo(corpusDir: string, task: CorpusTask, opti
   }
 }
 
-async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, options: { setupTimeoutMs?: number; signal?: AbortSignal }): Promise<PreparedRepo> {
+async function prepareLocked(
+  corpusDir: string,
+  task: CorpusTask,
+  home: string,
+  options: { setupTimeoutMs?: number; signal?: AbortSignal },
+): Promise<PreparedRepo> {
   const dir = path.join(home, 'repo');
   const ready = await readyRecord(home, dir);
-  if (ready) return { dir, home, commit: ready.commit, reused: true, setupMs: ready.setup_ms, setupNote: ready.setup_note ?? null };
+  if (ready)
+    return {
+      dir,
+      home,
+      commit: ready.commit,
+      reused: true,
+      setupMs: ready.setup_ms,
+      setupNote: ready.setup_note ?? null,
+    };
 
   fs.rmSync(home, { recursive: true, force: true });
   fs.mkdirSync(home, { recursive: true });
@@ -73,7 +98,8 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
   const started = Date.now();
   const asked = (task.setup_command ?? '').trim();
   const auto = asked === AUTO_SETUP ? planInstall(dir) : null;
-  if (auto?.manager && !auto.argv) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`auto\`: ${auto.reason}`, { task: task.id });
+  if (auto?.manager && !auto.argv)
+    throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`auto\`: ${auto.reason}`, { task: task.id });
   const setup = auto ? (auto.argv ?? []).join(' ') : asked;
   let setupNote = auto ? auto.reason : null;
   if (setup) {
@@ -81,10 +107,18 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
     const result = await runShell(setup, dir, log, options.setupTimeoutMs ?? 15 * 60_000, options.signal);
     if (result !== 0) {
       const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-20).join('\n');
-      throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited ${result}; last lines:\n${tail}`, { task: task.id, log });
+      throw new LatheError(
+        'CORPUS_SETUP_FAILED',
+        `task ${task.id}: setup \`${setup}\` exited ${result}; last lines:\n${tail}`,
+        { task: task.id, log },
+      );
     }
     if (/\bnpm\b|\bpnpm\b|\byarn\b/.test(setup) && missingPackages(dir)) {
-      throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: setup \`${setup}\` exited 0 but installed no node_modules for the packages package.json declares (see ${path.join(home, 'setup.log')})`, { task: task.id });
+      throw new LatheError(
+        'CORPUS_SETUP_FAILED',
+        `task ${task.id}: setup \`${setup}\` exited 0 but installed no node_modules for the packages package.json declares (see ${path.join(home, 'setup.log')})`,
+        { task: task.id },
+      );
     }
     const restored = await ignoreSetupOutputs(dir, task, setup);
     if (restored) {
@@ -92,7 +126,14 @@ async function prepareLocked(corpusDir: string, task: CorpusTask, home: string, 
       fs.appendFileSync(path.join(home, 'setup.log'), `\n[lathe] ${restored}\n`);
     }
   }
-  const record: PreparedRecord = { task: task.id, commit, setup_command: asked, setup_ms: Date.now() - started, node: process.version, setup_note: setupNote };
+  const record: PreparedRecord = {
+    task: task.id,
+    commit,
+    setup_command: asked,
+    setup_ms: Date.now() - started,
+    node: process.version,
+    setup_note: setupNote,
+  };
   fs.writeFileSync(path.join(home, RECORD), `${JSON.stringify(record, null, 2)}\n`);
   return { dir, home, commit, reused: false, setupMs: record.setup_ms, setupNote };
 }
@@ -156,7 +197,8 @@ async function readyRecord(home: string, dir: string): Promise<PreparedRecord | 
   if (head?.code !== 0 || head.stdout.trim() !== record.commit) return null;
   // catch-ok: git that cannot start means not prepared; preparing again reports it
   const status = await runNativeGit(dir, ['status', '--porcelain']).catch(() => null);
-  if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b|^auto$/.test(record.setup_command) && missingPackages(dir)) return null;
+  if (record.setup_command && /\bnpm\b|\bpnpm\b|\byarn\b|^auto$/.test(record.setup_command) && missingPackages(dir))
+    return null;
   return status?.code === 0 && status.stdout.trim() === '' ? record : null;
 }
 
@@ -171,12 +213,20 @@ async function readyRecord(home: string, dir: string): Promise<PreparedRecord | 
 async function ignoreSetupOutputs(dir: string, task: CorpusTask, setup: string): Promise<string | null> {
   const { tracked, untracked } = await setupChanges(dir);
   const others = tracked.filter((file) => !isLockfile(file));
-  if (others.length > 0) throw new LatheError('CORPUS_SETUP_FAILED', `task ${task.id}: the setup changed tracked files that are not lockfiles: ${others.slice(0, 5).join(', ')}`, { task: task.id, files: others });
+  if (others.length > 0)
+    throw new LatheError(
+      'CORPUS_SETUP_FAILED',
+      `task ${task.id}: the setup changed tracked files that are not lockfiles: ${others.slice(0, 5).join(', ')}`,
+      { task: task.id, files: others },
+    );
   await restoreTracked(dir, tracked);
   if (untracked.length > 0) {
     const exclude = path.join(dir, '.git', 'info', 'exclude');
     fs.mkdirSync(path.dirname(exclude), { recursive: true });
-    fs.appendFileSync(exclude, `\n# written by the corpus setup (${setup})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`);
+    fs.appendFileSync(
+      exclude,
+      `\n# written by the corpus setup (${setup})\n${untracked.map((entry) => `/${entry}`).join('\n')}\n`,
+    );
   }
   return tracked.length > 0 ? describeRestored(tracked) : null;
 }
@@ -187,7 +237,11 @@ async function ignoreSetupOutputs(dir: string, task: CorpusTask, setup: string):
  * at all (its test runner among them), and the cached repository then failed every run.
  */
 export function setupEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => !/^(NODE_ENV|npm_config_(omit|only|production|dry_run|include|global|prefix))$/i.test(name)));
+  const kept = Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !/^(NODE_ENV|npm_config_(omit|only|production|dry_run|include|global|prefix))$/i.test(name),
+    ),
+  );
   return { ...kept, npm_config_update_notifier: 'false' };
 }
 
@@ -201,14 +255,26 @@ function missingPackages(dir: string): boolean {
     if (isMissing(error) || error instanceof SyntaxError) return false;
     throw error;
   }
-  const declares = Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length > 0;
+  const declares =
+    Object.keys(manifest.dependencies ?? {}).length + Object.keys(manifest.devDependencies ?? {}).length > 0;
   return declares && !fs.existsSync(path.join(dir, 'node_modules'));
 }
 
-function runShell(command: string, cwd: string, logFile: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+function runShell(
+  command: string,
+  cwd: string,
+  logFile: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<number> {
   return new Promise((resolve) => {
     const log = fs.openSync(logFile, 'w');
-    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', log, log], detached: true, env: setupEnv(process.env) });
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      stdio: ['ignore', log, log],
+      detached: true,
+      env: setupEnv(process.env),
+    });
     const kill = () => {
       try {
         if (child.pid) process.kill(-child.pid, 'SIGKILL');

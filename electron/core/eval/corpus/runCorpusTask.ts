@@ -10,8 +10,23 @@ import { reusedBareRun, type VerificationCache, type VerificationCacheStats } fr
 import type { EngineDeps } from '../../engine/engineDeps';
 import { isBareOracleSpec, oracleSpecFor } from '../../llm/modelSpec';
 import { evalRunConfig, modelForTask, runBasics, startEvalRun, type EvalRunSettings } from '../evalRun';
-import { BARE_RUN_FORM, bareResult, fixedCommit, runBareTests, sameTree, type BareRun, type BareTestResult } from './bareTests';
-import { faultJournalPath, faultRun, readFaultJournal, spoiledSpec, writerAttempts, type CorpusFaults } from './corpusFaults';
+import {
+  BARE_RUN_FORM,
+  bareResult,
+  fixedCommit,
+  runBareTests,
+  sameTree,
+  type BareRun,
+  type BareTestResult,
+} from './bareTests';
+import {
+  faultJournalPath,
+  faultRun,
+  readFaultJournal,
+  spoiledSpec,
+  writerAttempts,
+  type CorpusFaults,
+} from './corpusFaults';
 import { describeCounts, sameCounts, type CorpusTaskLine } from './corpusReport';
 import { branchDamage, fewerTests } from './damage';
 import { parseGoldPatch } from '../../llm/oracle/goldPatch';
@@ -44,8 +59,14 @@ export interface CorpusRunSettings extends EvalRunSettings {
  * `oracle:` names no file: the harness gives it this task's gold patch, kept outside the repository.
  * With `faults`, an oracle spec also carries the fault settings and the journal it writes to.
  */
-export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string, faults?: { settings: CorpusFaults; journal: string }): string {
-  if (!isBareOracleSpec(spec)) return spoiledSpec(modelForTask(spec, task.id), faults?.settings, task.id, faults?.journal ?? '');
+export function modelSpecForTask(
+  spec: string,
+  task: CorpusTask,
+  workDir: string,
+  faults?: { settings: CorpusFaults; journal: string },
+): string {
+  if (!isBareOracleSpec(spec))
+    return spoiledSpec(modelForTask(spec, task.id), faults?.settings, task.id, faults?.journal ?? '');
   const file = path.join(workDir, 'gold', `${task.id}.patch`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, task.gold_patch.endsWith('\n') ? task.gold_patch : `${task.gold_patch}\n`);
@@ -53,13 +74,25 @@ export function modelSpecForTask(spec: string, task: CorpusTask, workDir: string
 }
 
 /** This run's fault journal: named by task, workflow and format, so runs in one work folder never share one. */
-function journalFor(task: CorpusTask, settings: CorpusRunSettings): { settings: CorpusFaults; journal: string } | undefined {
-  return settings.faults && { settings: settings.faults, journal: faultJournalPath(settings.workDir, task.id, settings.workflow, settings.editFormat ?? 'default') };
+function journalFor(
+  task: CorpusTask,
+  settings: CorpusRunSettings,
+): { settings: CorpusFaults; journal: string } | undefined {
+  return (
+    settings.faults && {
+      settings: settings.faults,
+      journal: faultJournalPath(settings.workDir, task.id, settings.workflow, settings.editFormat ?? 'default'),
+    }
+  );
 }
 
 export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: CorpusRunSettings): RunConfig {
   const faults = journalFor(task, settings);
-  const roleModels = Object.fromEntries(Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) => (spec ? [[role, modelSpecForTask(spec, task, settings.workDir, faults)]] : [])));
+  const roleModels = Object.fromEntries(
+    Object.entries(settings.roleModels ?? {}).flatMap(([role, spec]) =>
+      spec ? [[role, modelSpecForTask(spec, task, settings.workDir, faults)]] : [],
+    ),
+  );
   const config = evalRunConfig(settings, repoDir, {
     model: settings.model === undefined ? undefined : modelSpecForTask(settings.model, task, settings.workDir, faults),
     roleModels,
@@ -74,16 +107,32 @@ export function corpusRunConfig(task: CorpusTask, repoDir: string, settings: Cor
 }
 
 /** The fixed tree's bare run is the same for every workflow and format: run once per task, its output kept. */
-async function fixedTests(repoDir: string, home: string, fixed: string, task: CorpusTask, settings: CorpusRunSettings): Promise<BareTestResult> {
+async function fixedTests(
+  repoDir: string,
+  home: string,
+  fixed: string,
+  task: CorpusTask,
+  settings: CorpusRunSettings,
+): Promise<BareTestResult> {
   const cache = path.join(home, 'fixed-run.json');
   try {
     const cached = JSON.parse(fs.readFileSync(cache, 'utf8')) as { command: string; form?: string; run: BareRun };
-    if (cached.command === task.test_command && cached.form === BARE_RUN_FORM && cached.run.commit === fixed && !cached.run.timed_out && typeof cached.run.output === 'string') return bareResult(cached.run);
+    if (
+      cached.command === task.test_command &&
+      cached.form === BARE_RUN_FORM &&
+      cached.run.commit === fixed &&
+      !cached.run.timed_out &&
+      typeof cached.run.output === 'string'
+    )
+      return bareResult(cached.run);
   } catch (error) {
     // Not measured yet, or a record cut off by a kill: measure it.
     if (!isMissing(error) && !(error instanceof SyntaxError)) throw error;
   }
-  const run = await runBareTests(repoDir, fixed, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal });
+  const run = await runBareTests(repoDir, fixed, task.test_command, {
+    timeoutMs: settings.bareTimeoutMs,
+    signal: settings.signal,
+  });
   fs.writeFileSync(cache, `${JSON.stringify({ command: task.test_command, form: BARE_RUN_FORM, run })}\n`);
   return bareResult(run);
 }
@@ -124,7 +173,10 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
   };
   let line = base;
   try {
-    const prepared = await preparedTaskRepo(settings.corpusDir, task, { cacheDir: settings.cacheDir, signal: settings.signal });
+    const prepared = await preparedTaskRepo(settings.corpusDir, task, {
+      cacheDir: settings.cacheDir,
+      signal: settings.signal,
+    });
     const config = corpusRunConfig(task, prepared.dir, settings);
     line = { ...line, edit_format: formatOf(config), setup_note: prepared.setupNote };
     const fixed = await fixedCommit(prepared.dir, prepared.commit, task.gold_patch, settings.workDir);
@@ -136,27 +188,73 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       fs.rmSync(journal, { force: true });
     }
 
-    const reuse = settings.verificationCache && reusingDeps(settings.deps ?? createDefaultDeps(), settings.verificationCache);
-    const copyTo = settings.outDir && path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`);
-    const run = await startEvalRun(settings, { taskId: task.id, repoDir: prepared.dir, baseCommit: prepared.commit, goal: task.goal, config, dataDir: path.join(settings.workDir, 'data'), copyTo, deps: reuse?.deps });
+    const reuse =
+      settings.verificationCache && reusingDeps(settings.deps ?? createDefaultDeps(), settings.verificationCache);
+    const copyTo =
+      settings.outDir && path.join(settings.outDir, 'tasks', task.id, `${settings.workflow}-${formatOf(config)}`);
+    const run = await startEvalRun(settings, {
+      taskId: task.id,
+      repoDir: prepared.dir,
+      baseCommit: prepared.commit,
+      goal: task.goal,
+      config,
+      dataDir: path.join(settings.workDir, 'data'),
+      copyTo,
+      deps: reuse?.deps,
+    });
     const { state, head, runDir } = run;
     const headTree = settings.verificationCache ? await treeOf(prepared.dir, head) : null;
     const headResult =
       head === fixed || (await sameTree(prepared.dir, head, fixed))
         ? { ...fixedResult, commit: head }
-        : { ...bareResult(await reusedBareRun(settings.verificationCache, headTree && `${prepared.dir}\u0000${headTree}\u0000${task.test_command}`, () => runBareTests(prepared.dir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }))), commit: head };
+        : {
+            ...bareResult(
+              await reusedBareRun(
+                settings.verificationCache,
+                headTree && `${prepared.dir}\u0000${headTree}\u0000${task.test_command}`,
+                () =>
+                  runBareTests(prepared.dir, head, task.test_command, {
+                    timeoutMs: settings.bareTimeoutMs,
+                    signal: settings.signal,
+                  }),
+              ),
+            ),
+            commit: head,
+          };
     // Measured on the branch as the run left it, before the undo takes it away.
     const gold = parseGoldPatch(task.gold_patch);
     if (!gold.ok) throw new LatheError('CORPUS_GOLD_PATCH', `task ${task.id}: ${gold.message}`, { task: task.id });
-    const damage = await branchDamage(prepared.dir, prepared.commit, head, gold.patch, { head: headResult.counts, fixed: fixedResult.counts });
+    const damage = await branchDamage(prepared.dir, prepared.commit, head, gold.patch, {
+      head: headResult.counts,
+      fixed: fixedResult.counts,
+    });
     const spoiled = journal ? readFaultJournal(journal) : null;
-    line = { ...line, attempts: writerAttempts(runDir), damage, faults_applied: spoiled?.applied ?? [], faults_skipped: spoiled?.skipped ?? [], most_identical_answers: spoiled?.mostIdentical ?? 0 };
+    line = {
+      ...line,
+      attempts: writerAttempts(runDir),
+      damage,
+      faults_applied: spoiled?.applied ?? [],
+      faults_skipped: spoiled?.skipped ?? [],
+      most_identical_answers: spoiled?.mostIdentical ?? 0,
+    };
     const undone = !settings.keepRuns && (await run.undo());
-    line = { ...line, verifications: reuse ? { ...reuse.stats } : null, tokens: run.tokens, run: runRecord(state, undone), run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null, head_tests: headResult };
+    line = {
+      ...line,
+      verifications: reuse ? { ...reuse.stats } : null,
+      tokens: run.tokens,
+      run: runRecord(state, undone),
+      run_tests: state.last_test ? { status: state.last_test.status, counts: state.last_test.counts } : null,
+      head_tests: headResult,
+    };
     return { ...line, ...judge(state, headResult, fixedResult), wall_ms: Date.now() - started };
   } catch (error) {
     const failure = LatheError.from(error);
-    return { ...line, miss: `error ${failure.code}: ${failure.message}`, error: { code: failure.code, message: failure.message }, wall_ms: Date.now() - started };
+    return {
+      ...line,
+      miss: `error ${failure.code}: ${failure.message}`,
+      error: { code: failure.code, message: failure.message },
+      wall_ms: Date.now() - started,
+    };
   }
 }
 
@@ -175,19 +273,39 @@ function runRecord(state: RunState, undone: boolean): CorpusTaskLine['run'] {
 }
 
 /** Green, faithful, and why not: exported for its tests. */
-export function judge(state: RunState, head: BareTestResult, fixed: BareTestResult): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
+export function judge(
+  state: RunState,
+  head: BareTestResult,
+  fixed: BareTestResult,
+): Pick<CorpusTaskLine, 'green' | 'faithful' | 'miss'> {
   const status = state.result?.status ?? state.status;
   // A branch that runs fewer tests passes by losing the ones that failed: that is not a fix.
   const lostTests = fewerTests(head.counts, fixed.counts);
   const green = status === 'complete' && head.exit_code === 0 && !lostTests;
   const misses: string[] = [];
-  if (lostTests) misses.push(`the run branch runs fewer tests than the fixed tree (${head.counts?.total ?? 0} vs ${fixed.counts?.total ?? 0}, bare): tests were deleted, emptied or overwritten`);
-  if (fixed.exit_code !== 0) misses.push(`the test command fails bare on the fixed tree (exit ${fixed.exit_code}${fixed.timed_out ? ', timed out' : ''}): the corpus task or this machine is at fault`);
-  if (status !== 'complete') misses.push(`the run ended ${status}${state.result?.reason ? `: ${state.result.reason}` : ''}`);
-  if (head.exit_code !== 0) misses.push(`the tests fail bare on the run branch (exit ${head.exit_code}${head.timed_out ? ', timed out' : ''}; ${describeCounts(head.counts)})`);
+  if (lostTests)
+    misses.push(
+      `the run branch runs fewer tests than the fixed tree (${head.counts?.total ?? 0} vs ${fixed.counts?.total ?? 0}, bare): tests were deleted, emptied or overwritten`,
+    );
+  if (fixed.exit_code !== 0)
+    misses.push(
+      `the test command fails bare on the fixed tree (exit ${fixed.exit_code}${fixed.timed_out ? ', timed out' : ''}): the corpus task or this machine is at fault`,
+    );
+  if (status !== 'complete')
+    misses.push(`the run ended ${status}${state.result?.reason ? `: ${state.result.reason}` : ''}`);
+  if (head.exit_code !== 0)
+    misses.push(
+      `the tests fail bare on the run branch (exit ${head.exit_code}${head.timed_out ? ', timed out' : ''}; ${describeCounts(head.counts)})`,
+    );
   const runCounts = state.last_test?.counts ?? null;
-  if (!sameCounts(runCounts, fixed.counts)) misses.push(`Lathe's verification counted ${describeCounts(runCounts)}, the bare run on the fixed tree ${describeCounts(fixed.counts)}`);
-  if (!sameCounts(head.counts, fixed.counts)) misses.push(`bare on the run branch: ${describeCounts(head.counts)}; on the fixed tree: ${describeCounts(fixed.counts)}`);
+  if (!sameCounts(runCounts, fixed.counts))
+    misses.push(
+      `Lathe's verification counted ${describeCounts(runCounts)}, the bare run on the fixed tree ${describeCounts(fixed.counts)}`,
+    );
+  if (!sameCounts(head.counts, fixed.counts))
+    misses.push(
+      `bare on the run branch: ${describeCounts(head.counts)}; on the fixed tree: ${describeCounts(fixed.counts)}`,
+    );
   const faithful = green && misses.length === 0;
   return { green, faithful, miss: misses.length > 0 ? misses.join('; ') : null };
 }

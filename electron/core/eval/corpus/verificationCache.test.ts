@@ -14,10 +14,21 @@ describe('VerificationCache (lathe eval --reuse-verifications)', () => {
     for (const undo of cleanup.splice(0)) undo();
   });
 
-  function setup(): { repo: TempRepo; store: string; artifactRoot: string; request: VerifyRequest; real: { calls: number; verify: (request: VerifyRequest) => Promise<VerifyResult> } } {
-    const repo = makeTempRepo({ files: { 'check.js': CHECK, 'value.txt': 'wrong\n', '.gitignore': 'node_modules/\n' } });
+  function setup(): {
+    repo: TempRepo;
+    store: string;
+    artifactRoot: string;
+    request: VerifyRequest;
+    real: { calls: number; verify: (request: VerifyRequest) => Promise<VerifyResult> };
+  } {
+    const repo = makeTempRepo({
+      files: { 'check.js': CHECK, 'value.txt': 'wrong\n', '.gitignore': 'node_modules/\n' },
+    });
     const scratch = makeTempDir('lathe-vcache-');
-    cleanup.push(() => repo.remove(), () => fs.rmSync(scratch, { recursive: true, force: true }));
+    cleanup.push(
+      () => repo.remove(),
+      () => fs.rmSync(scratch, { recursive: true, force: true }),
+    );
     const real = {
       calls: 0,
       verify: async (request: VerifyRequest) => {
@@ -26,7 +37,13 @@ describe('VerificationCache (lathe eval --reuse-verifications)', () => {
       },
     };
     const artifactRoot = path.join(scratch, 'artifacts');
-    return { repo, store: path.join(scratch, 'store'), artifactRoot, request: { workDir: repo.dir, argv: ['node', 'check.js'], timeoutMs: 30_000, artifactRoot, isolation: 'none' }, real };
+    return {
+      repo,
+      store: path.join(scratch, 'store'),
+      artifactRoot,
+      request: { workDir: repo.dir, argv: ['node', 'check.js'], timeoutMs: 30_000, artifactRoot, isolation: 'none' },
+      real,
+    };
   }
 
   it('answers an identical tree from the earlier result, its artifacts copied under a new id', async () => {
@@ -105,7 +122,9 @@ describe('VerificationCache (lathe eval --reuse-verifications)', () => {
     expect(inLinked).toBe(main);
     fs.writeFileSync(path.join(linked, 'value.txt'), 'right\n');
     expect(await verificationKey({ ...request, workDir: linked }, store)).not.toBe(main);
-    const other = makeTempRepo({ files: { 'check.js': CHECK, 'value.txt': 'wrong\n', '.gitignore': 'node_modules/\n' } });
+    const other = makeTempRepo({
+      files: { 'check.js': CHECK, 'value.txt': 'wrong\n', '.gitignore': 'node_modules/\n' },
+    });
     cleanup.push(() => other.remove());
     expect(await verificationKey({ ...request, workDir: other.dir }, store)).not.toBe(main);
   });
@@ -114,11 +133,26 @@ describe('VerificationCache (lathe eval --reuse-verifications)', () => {
     const cache = new VerificationCache(makeTempDir('lathe-vcache-bare-'));
     let runs = 0;
     const run = (timedOut: boolean) => async () => ({ commit: `c${++runs}`, timed_out: timedOut });
-    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c1', timed_out: false });
-    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c1', timed_out: false });
-    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(true))).toEqual({ commit: 'c2', timed_out: true });
-    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(false))).toEqual({ commit: 'c3', timed_out: false });
-    expect(await reusedBareRun(undefined, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({ commit: 'c4', timed_out: false });
+    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({
+      commit: 'c1',
+      timed_out: false,
+    });
+    expect(await reusedBareRun(cache, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({
+      commit: 'c1',
+      timed_out: false,
+    });
+    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(true))).toEqual({
+      commit: 'c2',
+      timed_out: true,
+    });
+    expect(await reusedBareRun(cache, 'repo\u0000tree2\u0000npm test', run(false))).toEqual({
+      commit: 'c3',
+      timed_out: false,
+    });
+    expect(await reusedBareRun(undefined, 'repo\u0000tree1\u0000npm test', run(false))).toEqual({
+      commit: 'c4',
+      timed_out: false,
+    });
     expect(await reusedBareRun(cache, null, run(false))).toEqual({ commit: 'c5', timed_out: false });
   });
 });

@@ -63,12 +63,21 @@ export class VerificationCache {
 }
 
 /** The judge's bare run of a tree (`key`: repository, tree id and command) run once per process; a timed-out one is not kept. */
-export async function reusedBareRun<T extends { timed_out: boolean }>(cache: VerificationCache | undefined, key: string | null, run: () => Promise<T>): Promise<T> {
+export async function reusedBareRun<T extends { timed_out: boolean }>(
+  cache: VerificationCache | undefined,
+  key: string | null,
+  run: () => Promise<T>,
+): Promise<T> {
   return cache && key !== null ? cache.bare(key, run) : run();
 }
 
 function isStable(result: VerifyResult): boolean {
-  return (result.status === 'PASS' || result.status === 'FAIL') && !result.timedOut && !result.diskFull && result.signal === null;
+  return (
+    (result.status === 'PASS' || result.status === 'FAIL') &&
+    !result.timedOut &&
+    !result.diskFull &&
+    result.signal === null
+  );
 }
 
 /**
@@ -83,7 +92,11 @@ export async function verificationKey(request: VerifyRequest, scratchRoot: strin
     const result = await runNativeGit(dir, args, env ? { env } : {});
     return result.code === 0 ? result.stdout.trim() : null;
   };
-  const [head, indexFile, commonDir] = await Promise.all([git(['rev-parse', 'HEAD']), git(['rev-parse', '--path-format=absolute', '--git-path', 'index']), git(['rev-parse', '--path-format=absolute', '--git-common-dir'])]);
+  const [head, indexFile, commonDir] = await Promise.all([
+    git(['rev-parse', 'HEAD']),
+    git(['rev-parse', '--path-format=absolute', '--git-path', 'index']),
+    git(['rev-parse', '--path-format=absolute', '--git-common-dir']),
+  ]);
   if (!head || !indexFile || !commonDir) return null;
   if (request.commit && request.commit !== head) return null;
   fs.mkdirSync(scratchRoot, { recursive: true });
@@ -123,7 +136,8 @@ function reusedResult(result: VerifyResult, artifacts: string, artifactRoot: str
   const verifyRunId = newVerifyRunId();
   const artifactDir = createArtifactDir(artifactRoot, verifyRunId);
   fs.cpSync(artifacts, artifactDir, { recursive: true });
-  const moved = (file: string) => (file.startsWith(result.artifactDir) ? path.join(artifactDir, path.relative(result.artifactDir, file)) : file);
+  const moved = (file: string) =>
+    file.startsWith(result.artifactDir) ? path.join(artifactDir, path.relative(result.artifactDir, file)) : file;
   return {
     ...result,
     verifyRunId,

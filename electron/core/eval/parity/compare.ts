@@ -32,14 +32,17 @@ function normalized(message: string): string {
 }
 
 export function compareWithReference(lathe: LatheResult, reference: ReferenceResult, idStyle: IdStyle): ParityCheck {
-  const counts = lathe.counts !== null && (['passed', 'failed', 'skipped', 'total'] as const).every((key) => lathe.counts?.[key] === reference.counts[key]);
+  const counts =
+    lathe.counts !== null &&
+    (['passed', 'failed', 'skipped', 'total'] as const).every((key) => lathe.counts?.[key] === reference.counts[key]);
   const ours = lathe.firstFailure;
   const theirs = reference.firstFailure;
   if (!ours || !theirs) return { counts, name: !ours && !theirs, message: !ours && !theirs };
   const name = idStyle === 'pytest-dotted' ? dotted(ours.testId) === theirs.testId : ours.testId === theirs.testId;
   const expected = normalized(theirs.message.split('\n')[0] ?? '');
   const ourFirstLine = normalized(ours.message.split('\n')[0] ?? '');
-  const message = normalized(ours.message).includes(expected) || (ourFirstLine.length > 0 && expected.includes(ourFirstLine));
+  const message =
+    normalized(ours.message).includes(expected) || (ourFirstLine.length > 0 && expected.includes(ourFirstLine));
   return { counts, name, message };
 }
 
@@ -53,7 +56,11 @@ function shownName(testId: string, idStyle: IdStyle): string {
 /** Whether the excerpt names every failure the runner reports, with its message's first line. */
 export function excerptShowsEveryFailure(excerpt: string, reference: ReferenceResult, idStyle: IdStyle): boolean {
   const text = excerpt.replace(/\s+/g, '');
-  return reference.failures.every((failure) => text.includes(shownName(failure.testId, idStyle).replace(/\s+/g, '')) && text.includes(normalized(failure.message)));
+  return reference.failures.every(
+    (failure) =>
+      text.includes(shownName(failure.testId, idStyle).replace(/\s+/g, '')) &&
+      text.includes(normalized(failure.message)),
+  );
 }
 
 /* eslint-disable no-control-regex -- the control characters XML 1.0 cannot hold are the point */
@@ -66,7 +73,12 @@ const NOT_IN_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
  * (vitest drops them) and its reader trims attribute values, so ids are compared without either.
  */
 export function inventoryLines(tests: readonly { id: string; outcome: string }[], idStyle: IdStyle): string[] {
-  return tests.map((test) => `${test.outcome} ${(idStyle === 'pytest-dotted' ? dotted(test.id) : test.id).replace(NOT_IN_XML, '').trim()}`).sort();
+  return tests
+    .map(
+      (test) =>
+        `${test.outcome} ${(idStyle === 'pytest-dotted' ? dotted(test.id) : test.id).replace(NOT_IN_XML, '').trim()}`,
+    )
+    .sort();
 }
 
 /**
@@ -74,9 +86,16 @@ export function inventoryLines(tests: readonly { id: string; outcome: string }[]
  * outcome, as a multiset (a reporter's tree and its JSON list tests in different orders; the same id
  * twice is two tests). A missing inventory matches nothing.
  */
-export function inventoryMatches(ours: readonly { id: string; outcome: string }[] | null, reference: ReferenceResult, idStyle: IdStyle): boolean {
+export function inventoryMatches(
+  ours: readonly { id: string; outcome: string }[] | null,
+  reference: ReferenceResult,
+  idStyle: IdStyle,
+): boolean {
   if (!ours) return false;
-  const theirs = inventoryLines(reference.tests.map((test) => ({ id: test.testId, outcome: test.outcome })), 'exact');
+  const theirs = inventoryLines(
+    reference.tests.map((test) => ({ id: test.testId, outcome: test.outcome })),
+    'exact',
+  );
   const mine = inventoryLines(ours, idStyle);
   return mine.length === theirs.length && mine.every((line, index) => line === theirs[index]);
 }

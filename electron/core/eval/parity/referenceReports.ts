@@ -18,8 +18,12 @@ export interface ReferenceResult {
 type Json = Record<string, unknown>;
 const asArray = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
-const relative = (file: string, repoDir: string | null) => (repoDir && path.isAbsolute(file) ? path.relative(repoDir, file) : file);
-const total = (counts: Omit<TestCounts, 'total'>): TestCounts => ({ ...counts, total: counts.passed + counts.failed + counts.skipped });
+const relative = (file: string, repoDir: string | null) =>
+  repoDir && path.isAbsolute(file) ? path.relative(repoDir, file) : file;
+const total = (counts: Omit<TestCounts, 'total'>): TestCounts => ({
+  ...counts,
+  total: counts.passed + counts.failed + counts.skipped,
+});
 
 /** Mocha's `--reporter json` object; mocha writes it to stdout after whatever the tests printed. */
 export function mochaJsonReference(stdout: string, repoDir: string | null): ReferenceResult {
@@ -31,8 +35,17 @@ export function mochaJsonReference(stdout: string, repoDir: string | null): Refe
   const failure = failures[0];
   return {
     counts: total({ passed: Number(stats.passes), failed: Number(stats.failures), skipped: Number(stats.pending) }),
-    firstFailure: failure ? { testId: asString(failure.fullTitle), message: asString((failure.err as Json | undefined)?.message), file: failure.file ? relative(asString(failure.file), repoDir) : null } : null,
-    failures: failures.map((item) => ({ testId: asString(item.fullTitle), message: asString((item.err as Json | undefined)?.message).split('\n')[0] ?? '' })),
+    firstFailure: failure
+      ? {
+          testId: asString(failure.fullTitle),
+          message: asString((failure.err as Json | undefined)?.message),
+          file: failure.file ? relative(asString(failure.file), repoDir) : null,
+        }
+      : null,
+    failures: failures.map((item) => ({
+      testId: asString(item.fullTitle),
+      message: asString((item.err as Json | undefined)?.message).split('\n')[0] ?? '',
+    })),
     // A failed hook is in `failures` only, and counted there, as mocha counts it.
     tests: [
       ...asArray(report.passes).map((item) => ({ testId: asString(item.fullTitle), outcome: 'passed' as const })),
@@ -54,10 +67,24 @@ export function jestJsonReference(json: string, repoDir: string | null): Referen
   const failures = asArray(report.testResults).flatMap((file) =>
     asArray(file.assertionResults)
       .filter((result) => result.status === 'failed')
-      .map((failed) => ({ testId: [...(failed.ancestorTitles as string[]), asString(failed.title)].join(' › '), message: firstMessageLine(failed), file: relative(asString(file.name), repoDir) })),
+      .map((failed) => ({
+        testId: [...(failed.ancestorTitles as string[]), asString(failed.title)].join(' › '),
+        message: firstMessageLine(failed),
+        file: relative(asString(file.name), repoDir),
+      })),
   );
-  const tests = asArray(report.testResults).flatMap((file) => asArray(file.assertionResults).map((result) => ({ testId: [...(result.ancestorTitles as string[]), asString(result.title)].join(' › '), outcome: outcomeOfStatus(result.status) })));
-  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })), tests };
+  const tests = asArray(report.testResults).flatMap((file) =>
+    asArray(file.assertionResults).map((result) => ({
+      testId: [...(result.ancestorTitles as string[]), asString(result.title)].join(' › '),
+      outcome: outcomeOfStatus(result.status),
+    })),
+  );
+  return {
+    counts,
+    firstFailure: failures[0] ?? null,
+    failures: failures.map(({ testId, message }) => ({ testId, message })),
+    tests,
+  };
 }
 
 /** jest's and vitest's assertion statuses: anything but passed or failed is pending, skipped or todo. */
@@ -65,7 +92,8 @@ function outcomeOfStatus(status: unknown): ReferenceResult['tests'][number]['out
   return status === 'passed' ? 'passed' : status === 'failed' ? 'failed' : 'skipped';
 }
 
-const firstMessageLine = (result: Json) => (asArray(result.failureMessages) as unknown as string[]).map(String)[0]?.split('\n')[0] ?? '';
+const firstMessageLine = (result: Json) =>
+  (asArray(result.failureMessages) as unknown as string[]).map(String)[0]?.split('\n')[0] ?? '';
 
 /** vitest's `--reporter=json` (jest's shape): a test is named `file > suite > test`, as vitest prints it (vitest 1 lists the file's own unnamed suite as an empty title). */
 export function vitestJsonReference(json: string, repoDir: string | null): ReferenceResult {
@@ -80,16 +108,33 @@ export function vitestJsonReference(json: string, repoDir: string | null): Refer
     const name = relative(asString(file.name), repoDir);
     return asArray(file.assertionResults)
       .filter((result) => result.status === 'failed')
-      .map((failed) => ({ testId: [name, ...(failed.ancestorTitles as string[]).filter(Boolean), asString(failed.title)].join(' > '), message: firstMessageLine(failed), file: name }));
+      .map((failed) => ({
+        testId: [name, ...(failed.ancestorTitles as string[]).filter(Boolean), asString(failed.title)].join(' > '),
+        message: firstMessageLine(failed),
+        file: name,
+      }));
   });
   const tests = asArray(report.testResults).flatMap((file) => {
     const name = relative(asString(file.name), repoDir);
-    return asArray(file.assertionResults).map((result) => ({ testId: [name, ...(result.ancestorTitles as string[]).filter(Boolean), asString(result.title)].join(' > '), outcome: outcomeOfStatus(result.status) }));
+    return asArray(file.assertionResults).map((result) => ({
+      testId: [name, ...(result.ancestorTitles as string[]).filter(Boolean), asString(result.title)].join(' > '),
+      outcome: outcomeOfStatus(result.status),
+    }));
   });
-  return { counts, firstFailure: failures[0] ?? null, failures: failures.map(({ testId, message }) => ({ testId, message })), tests };
+  return {
+    counts,
+    firstFailure: failures[0] ?? null,
+    failures: failures.map(({ testId, message }) => ({ testId, message })),
+    tests,
+  };
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name) });
+const xml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  htmlEntities: true,
+  isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
+});
 
 /**
  * JUnit XML as pytest and node --test write it. pytest names a test `classname.name` (dotted); node
@@ -104,18 +149,27 @@ export function junitReference(text: string, style: 'pytest' | 'node' | 'playwri
     for (const testCase of asArray(node.testcase)) {
       const failure = asArray(testCase.failure)[0] ?? asArray(testCase.error)[0];
       // playwright: the name is already the `describe › test` path, the classname its file.
-      const name = style === 'pytest' ? `${asString(testCase.classname)}.${asString(testCase.name)}` : style === 'playwright' ? asString(testCase.name) : [...suites, asString(testCase.name)].join(' > ');
+      const name =
+        style === 'pytest'
+          ? `${asString(testCase.classname)}.${asString(testCase.name)}`
+          : style === 'playwright'
+            ? asString(testCase.name)
+            : [...suites, asString(testCase.name)].join(' > ');
       if (failure) {
         counts.failed++;
         // nose2 writes `test failure` as every failure's message: the traceback's last line is the error.
         const stated = asString(failure.message);
         const body = asString(failure['#text']).trim().split('\n');
-        failures.push({ testId: name, message: (stated === 'test failure' ? (body.at(-1) ?? '') : stated).split('\n')[0] ?? '' });
+        failures.push({
+          testId: name,
+          message: (stated === 'test failure' ? (body.at(-1) ?? '') : stated).split('\n')[0] ?? '',
+        });
       } else if (testCase.skipped) counts.skipped++;
       else counts.passed++;
       tests.push({ testId: name, outcome: failure ? 'failed' : testCase.skipped ? 'skipped' : 'passed' });
     }
-    for (const suite of asArray(node.testsuite)) visit(suite, style === 'node' ? [...suites, asString(suite.name)] : suites);
+    for (const suite of asArray(node.testsuite))
+      visit(suite, style === 'node' ? [...suites, asString(suite.name)] : suites);
   };
   const top = (root.testsuites as Json | undefined) ?? root;
   visit(top, []);
@@ -130,16 +184,34 @@ export function goJsonReference(stdout: string): ReferenceResult {
     if (!line.startsWith('{')) continue;
     const event = JSON.parse(line) as { Action: string; Test?: string; Output?: string };
     if (!event.Test) continue;
-    if (event.Action === 'output') output.set(event.Test, [...(output.get(event.Test) ?? []), (event.Output ?? '').trim()]);
-    if (['pass', 'fail', 'skip'].includes(event.Action)) results.push({ test: event.Test, action: event.Action, output: [] });
+    if (event.Action === 'output')
+      output.set(event.Test, [...(output.get(event.Test) ?? []), (event.Output ?? '').trim()]);
+    if (['pass', 'fail', 'skip'].includes(event.Action))
+      results.push({ test: event.Test, action: event.Action, output: [] });
   }
   const leaves = results.filter((result) => !results.some((other) => other.test.startsWith(`${result.test}/`)));
   const count = (action: string) => leaves.filter((leaf) => leaf.action === action).length;
   const failures = leaves
     .filter((leaf) => leaf.action === 'fail')
-    .map((leaf) => ({ testId: leaf.test, message: (output.get(leaf.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '' }));
-  const tests = leaves.map((leaf) => ({ testId: leaf.test, outcome: leaf.action === 'pass' ? ('passed' as const) : leaf.action === 'fail' ? ('failed' as const) : ('skipped' as const) }));
-  return { counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests };
+    .map((leaf) => ({
+      testId: leaf.test,
+      message: (output.get(leaf.test) ?? []).find((line) => line && !/^(=== |--- )/.test(line)) ?? '',
+    }));
+  const tests = leaves.map((leaf) => ({
+    testId: leaf.test,
+    outcome:
+      leaf.action === 'pass'
+        ? ('passed' as const)
+        : leaf.action === 'fail'
+          ? ('failed' as const)
+          : ('skipped' as const),
+  }));
+  return {
+    counts: total({ passed: count('pass'), failed: count('fail'), skipped: count('skip') }),
+    firstFailure: failures[0] ? { ...failures[0], file: null } : null,
+    failures,
+    tests,
+  };
 }
 
 /**
@@ -168,21 +240,56 @@ export function tapReference(text: string): ReferenceResult {
     const yaml = lines.slice(index + 1, index + 40);
     const end = yaml.findIndex((next) => /^ *\.\.\.$/.test(next));
     // No `message:` (tape, node-tap): the point's name is the assertion's message; qunit's `failed` says nothing.
-    const stated = yaml.slice(0, end === -1 ? 0 : end).find((next) => /^ *message: /.test(next))?.replace(/^ *message: /, '').replace(/^'(.*)'$/, '$1').replace(/^[|>][-+]?$/, '');
-    points.push({ depth, path: [...parents, name], ok: !point[1], directive: Boolean(point[3]), message: stated === undefined || stated === 'failed' ? name : stated });
+    const stated = yaml
+      .slice(0, end === -1 ? 0 : end)
+      .find((next) => /^ *message: /.test(next))
+      ?.replace(/^ *message: /, '')
+      .replace(/^'(.*)'$/, '$1')
+      .replace(/^[|>][-+]?$/, '');
+    points.push({
+      depth,
+      path: [...parents, name],
+      ok: !point[1],
+      directive: Boolean(point[3]),
+      message: stated === undefined || stated === 'failed' ? name : stated,
+    });
   });
-  const leaves = points.filter((point) => !points.some((other) => other.depth > point.depth && other.path.length > point.path.length && point.path.every((part, at) => other.path[at] === part)));
-  const outcome = (point: (typeof points)[number]) => (point.directive ? ('skipped' as const) : point.ok ? ('passed' as const) : ('failed' as const));
-  const failures = leaves.filter((point) => outcome(point) === 'failed').map((point) => ({ testId: point.path.join(' > '), message: point.message.split('\n')[0] ?? '' }));
+  const leaves = points.filter(
+    (point) =>
+      !points.some(
+        (other) =>
+          other.depth > point.depth &&
+          other.path.length > point.path.length &&
+          point.path.every((part, at) => other.path[at] === part),
+      ),
+  );
+  const outcome = (point: (typeof points)[number]) =>
+    point.directive ? ('skipped' as const) : point.ok ? ('passed' as const) : ('failed' as const);
+  const failures = leaves
+    .filter((point) => outcome(point) === 'failed')
+    .map((point) => ({ testId: point.path.join(' > '), message: point.message.split('\n')[0] ?? '' }));
   const count = (which: ReturnType<typeof outcome>) => leaves.filter((point) => outcome(point) === which).length;
-  return { counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests: leaves.map((point) => ({ testId: point.path.join(' > '), outcome: outcome(point) })) };
+  return {
+    counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }),
+    firstFailure: failures[0] ? { ...failures[0], file: null } : null,
+    failures,
+    tests: leaves.map((point) => ({ testId: point.path.join(' > '), outcome: outcome(point) })),
+  };
 }
 
 /** The specs a jasmine reporter saw (`{ fullName, status, message }`): pending and excluded specs are skipped. */
 export function jasmineReference(json: string): ReferenceResult {
   const specs = JSON.parse(json) as { fullName: string; status: string; message: string }[];
-  const outcome = (status: string) => (status === 'passed' ? ('passed' as const) : status === 'failed' ? ('failed' as const) : ('skipped' as const));
-  const failures = specs.filter((spec) => spec.status === 'failed').map((spec) => ({ testId: spec.fullName, message: spec.message.split('\n')[0] ?? '' }));
+  const outcome = (status: string) =>
+    status === 'passed' ? ('passed' as const) : status === 'failed' ? ('failed' as const) : ('skipped' as const);
+  const failures = specs
+    .filter((spec) => spec.status === 'failed')
+    .map((spec) => ({ testId: spec.fullName, message: spec.message.split('\n')[0] ?? '' }));
   const count = (which: ReturnType<typeof outcome>) => specs.filter((spec) => outcome(spec.status) === which).length;
-  return { counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }), firstFailure: failures[0] ? { ...failures[0], file: null } : null, failures, tests: specs.map((spec) => ({ testId: spec.fullName, outcome: outcome(spec.status) })) };
+  return {
+    counts: total({ passed: count('passed'), failed: count('failed'), skipped: count('skipped') }),
+    firstFailure: failures[0] ? { ...failures[0], file: null } : null,
+    failures,
+    tests: specs.map((spec) => ({ testId: spec.fullName, outcome: outcome(spec.status) })),
+  };
 }

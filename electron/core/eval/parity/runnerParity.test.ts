@@ -22,24 +22,28 @@ function firstTaskOf(repo: string) {
 }
 
 describe('runner parity on the corpus: bare runner vs Lathe’s verify()', () => {
-  it.for(['express', 'toolz'])('%s: same counts, first failure and tests as the runner’s own report, and an excerpt naming every failure', { timeout: 300_000 }, async (repo, context) => {
-    const task = firstTaskOf(repo);
-    if (!corpusDir || !task) {
-      context.skip(`no corpus with a ${repo} task (set LATHE_CORPUS or put it at ../shared/corpus)`);
-      return;
-    }
-    const prepared = await preparedTaskRepo(corpusDir, task);
-    const row = await runnerParity(task, prepared.dir, { artifactRoot });
-    expect(row.bare.counts.failed).toBeGreaterThan(0);
-    expect(row.lathe.status).toBe('FAIL');
-    expect(row.lathe.counts).toEqual(row.bare.counts);
-    expect(row.match).toEqual({ counts: true, name: true, message: true, excerpt: true, inventory: true });
-    // The test inventory: every test the runner's own report lists, one per counted test.
-    expect(row.lathe.tests).toBe(row.bare.counts.total);
-    if (repo === 'express') {
-      // The case that was broken: express's failing run among ~1200 passing tests.
-      expect(row.lathe.resultsFrom).toBe('mocha (spec output)');
-      expect(row.lathe.excerpt).toContain(`${row.bare.counts.failed} failing`);
-    }
-  });
+  it.for(['express', 'toolz'])(
+    '%s: same counts, first failure and tests as the runner’s own report, and an excerpt naming every failure',
+    { timeout: 300_000 },
+    async (repo, context) => {
+      const task = firstTaskOf(repo);
+      if (!corpusDir || !task) {
+        context.skip(`no corpus with a ${repo} task (set LATHE_CORPUS or put it at ../shared/corpus)`);
+        return;
+      }
+      const prepared = await preparedTaskRepo(corpusDir, task);
+      const row = await runnerParity(task, prepared.dir, { artifactRoot });
+      expect(row.bare.counts.failed).toBeGreaterThan(0);
+      expect(row.lathe.status).toBe('FAIL');
+      expect(row.lathe.counts).toEqual(row.bare.counts);
+      expect(row.match).toEqual({ counts: true, name: true, message: true, excerpt: true, inventory: true });
+      // The test inventory: every test the runner's own report lists, one per counted test.
+      expect(row.lathe.tests).toBe(row.bare.counts.total);
+      if (repo === 'express') {
+        // The case that was broken: express's failing run among ~1200 passing tests.
+        expect(row.lathe.resultsFrom).toBe('mocha (spec output)');
+        expect(row.lathe.excerpt).toContain(`${row.bare.counts.failed} failing`);
+      }
+    },
+  );
 });

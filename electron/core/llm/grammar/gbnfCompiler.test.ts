@@ -12,7 +12,10 @@ import { parseModelOutput } from '../output';
 /** The layout every JSON example in prompts/ uses: `{"key": value, "key": [a, b]}`. */
 function promptLayout(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(promptLayout).join(', ')}]`;
-  if (typeof value === 'object' && value !== null) return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${promptLayout(item)}`).join(', ')}}`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${promptLayout(item)}`)
+      .join(', ')}}`;
   return JSON.stringify(value);
 }
 
@@ -21,7 +24,13 @@ const matcherFor = (schema: z.ZodType) => gbnfMatcher(grammarForSchema(schema).g
 const plan: Plan = {
   plan_id: 'plan_0001',
   tasks: [
-    { id: 'T1', title: 'Add median()', rationale: 'Users asked for it', acceptance: 'tests pass', artifacts: ['src/stats.py', 'tests/test_stats.py'] },
+    {
+      id: 'T1',
+      title: 'Add median()',
+      rationale: 'Users asked for it',
+      acceptance: 'tests pass',
+      artifacts: ['src/stats.py', 'tests/test_stats.py'],
+    },
     { id: 'T12', title: 'Docs', rationale: '', acceptance: 'README mentions "median"', artifacts: [] },
   ],
 };
@@ -38,13 +47,25 @@ describe('JSON-schema grammar for role outputs', () => {
       expect(matcher.matches(promptLayout(value))).toBe(true);
     }
     // Each separator chooses its space on its own.
-    expect(matcher.matches('{"plan_id":"plan_0001", "tasks":[{"id": "T1","title":"a", "rationale":"","acceptance":"b","artifacts":[]}]}')).toBe(true);
+    expect(
+      matcher.matches(
+        '{"plan_id":"plan_0001", "tasks":[{"id": "T1","title":"a", "rationale":"","acceptance":"b","artifacts":[]}]}',
+      ),
+    ).toBe(true);
   });
 
   it('rejects layout the canonical form does not have: newlines, indentation, spaces inside brackets or before separators', () => {
     expect(matcher.matches(JSON.stringify(plan, null, 2))).toBe(false);
     const error = '{"status": "error", "reason": "x"}';
-    for (const bad of ['{ "status": "error", "reason": "x"}', '{"status": "error", "reason": "x" }', '{"status":  "error", "reason": "x"}', '{"status" : "error", "reason": "x"}', '{"status": "error",\n"reason": "x"}', `${error} `, ` ${error}`]) {
+    for (const bad of [
+      '{ "status": "error", "reason": "x"}',
+      '{"status": "error", "reason": "x" }',
+      '{"status":  "error", "reason": "x"}',
+      '{"status" : "error", "reason": "x"}',
+      '{"status": "error",\n"reason": "x"}',
+      `${error} `,
+      ` ${error}`,
+    ]) {
       expect(matcher.matches(bad), bad).toBe(false);
     }
     expect(matcher.matches(error)).toBe(true);
@@ -54,7 +75,7 @@ describe('JSON-schema grammar for role outputs', () => {
     expect(tight.matches('{"a": [1 ,2]}')).toBe(false);
   });
 
-  it('keeps the Plan and AgentError branches apart: neither borrows the other\'s keys', () => {
+  it("keeps the Plan and AgentError branches apart: neither borrows the other's keys", () => {
     expect(matcher.matches('{"status": "error", "tasks": []}')).toBe(false);
     expect(matcher.matches(`{"plan_id": "plan_0001", "reason": "x"}`)).toBe(false);
     expect(matcher.matches(`{"status": "error", "reason": "x", "plan_id": "plan_0001"}`)).toBe(false);
@@ -62,7 +83,11 @@ describe('JSON-schema grammar for role outputs', () => {
   });
 
   it('produces only text the output parser turns back into the same value', () => {
-    for (const text of [JSON.stringify(plan), promptLayout(plan), '{"status": "error", "reason": "needs \\"src/a.py\\"\\n"}']) {
+    for (const text of [
+      JSON.stringify(plan),
+      promptLayout(plan),
+      '{"status": "error", "reason": "needs \\"src/a.py\\"\\n"}',
+    ]) {
       expect(matcher.matches(text), text).toBe(true);
       expect(parseModelOutput(text, PlanOrError)).toEqual({ ok: true, value: JSON.parse(text) });
     }
@@ -138,14 +163,27 @@ describe('JSON-schema grammar for role outputs', () => {
       name: string;
       children: Node[];
     }
-    const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string().max(8), children: z.array(NodeSchema).max(3) }));
+    const NodeSchema: z.ZodType<Node> = z.lazy(() =>
+      z.object({ name: z.string().max(8), children: z.array(NodeSchema).max(3) }),
+    );
     const m = matcherFor(NodeSchema);
-    expect(m.matches(JSON.stringify({ name: 'root', children: [{ name: 'a', children: [{ name: 'b', children: [] }] }] }))).toBe(true);
+    expect(
+      m.matches(JSON.stringify({ name: 'root', children: [{ name: 'a', children: [{ name: 'b', children: [] }] }] })),
+    ).toBe(true);
     expect(m.matches(JSON.stringify({ name: 'root', children: [{ name: 'a' }] }))).toBe(false);
   });
 
   it('falls back to a plain bounded string, and says so, when a pattern is outside the supported subset', () => {
-    const compiled = compileJsonSchemaGrammar(zodToJsonSchema(z.object({ w: z.string().regex(/\bfoo\b/).max(10) })));
+    const compiled = compileJsonSchemaGrammar(
+      zodToJsonSchema(
+        z.object({
+          w: z
+            .string()
+            .regex(/\bfoo\b/)
+            .max(10),
+        }),
+      ),
+    );
     expect(compiled.notes.join('\n')).toMatch(/outside the grammar's regex subset/);
     const m = gbnfMatcher(compiled.gbnf);
     expect(m.matches('{"w":"anything"}')).toBe(true);
@@ -160,7 +198,9 @@ describe('JSON-schema grammar for role outputs', () => {
   });
 
   it('relaxes only long repetition bounds when a runtime refuses them', () => {
-    expect(relaxRepetitions('s ::= "\\"" char{0,2000} "\\""\nid ::= [0-9]{4}\nt ::= x{2,500} y{0,99}')).toBe('s ::= "\\"" char* "\\""\nid ::= [0-9]{4}\nt ::= x{2,} y{0,99}');
+    expect(relaxRepetitions('s ::= "\\"" char{0,2000} "\\""\nid ::= [0-9]{4}\nt ::= x{2,500} y{0,99}')).toBe(
+      's ::= "\\"" char* "\\""\nid ::= [0-9]{4}\nt ::= x{2,} y{0,99}',
+    );
   });
 
   it('compiles the same schema object once', () => {

@@ -60,7 +60,13 @@ class Compiler {
   private rule(body: string, hint: string): string {
     const existing = this.bodies.get(body);
     if (existing) return existing;
-    const name = `${hint.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 40) || 'r'}-${this.counter++}`;
+    const name = `${
+      hint
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()
+        .slice(0, 40) || 'r'
+    }-${this.counter++}`;
     this.bodies.set(body, name);
     this.rules.set(name, body);
     return name;
@@ -76,7 +82,8 @@ class Compiler {
     const ref = stringField(schema, '$ref');
     if (ref !== undefined) return this.reference(ref, where);
     if ('const' in schema) return gbnfLiteral(JSON.stringify(schema.const));
-    if (Array.isArray(schema.enum)) return `(${schema.enum.map((item) => gbnfLiteral(JSON.stringify(item))).join(' | ')})`;
+    if (Array.isArray(schema.enum))
+      return `(${schema.enum.map((item) => gbnfLiteral(JSON.stringify(item))).join(' | ')})`;
     const alternatives = [...schemaList(schema.anyOf), ...schemaList(schema.oneOf)];
     if (alternatives.length > 0) {
       const base = { ...schema };
@@ -135,12 +142,18 @@ class Compiler {
         }
         return this.rule(`"\\"" ${compiled.content} "\\""`, where.split('.').at(-1) ?? 'pattern');
       }
-      this.notes.push(`${where}: pattern ${JSON.stringify(pattern)} is outside the grammar's regex subset; validation enforces it`);
+      this.notes.push(
+        `${where}: pattern ${JSON.stringify(pattern)} is outside the grammar's regex subset; validation enforces it`,
+      );
     }
     if (maxLength === 0) return '"\\"\\""';
     if (maxLength === undefined || maxLength > GRAMMAR_LENGTH_CAP) {
-      if (maxLength !== undefined) this.notes.push(`${where}: maxLength ${maxLength} is left to max tokens and validation`);
-      return this.rule(minLength > 0 ? `"\\"" char{${Math.min(minLength, GRAMMAR_LENGTH_CAP)},} "\\""` : '"\\"" char* "\\""', 'string');
+      if (maxLength !== undefined)
+        this.notes.push(`${where}: maxLength ${maxLength} is left to max tokens and validation`);
+      return this.rule(
+        minLength > 0 ? `"\\"" char{${Math.min(minLength, GRAMMAR_LENGTH_CAP)},} "\\""` : '"\\"" char* "\\""',
+        'string',
+      );
     }
     return this.rule(`"\\"" char{${minLength},${maxLength}} "\\""`, `string-${minLength}-${maxLength}`);
   }
@@ -150,7 +163,10 @@ class Compiler {
     const maximum = numberField(schema, 'maximum') ?? numberField(schema, 'exclusiveMaximum');
     const sign = minimum !== undefined && minimum >= 0 ? '' : '"-"? ';
     const largest = Math.max(Math.abs(minimum ?? 0), Math.abs(maximum ?? 0));
-    const digits = integer && minimum !== undefined && maximum !== undefined && largest < 1e15 ? Math.max(1, String(Math.floor(largest)).length) : 15;
+    const digits =
+      integer && minimum !== undefined && maximum !== undefined && largest < 1e15
+        ? Math.max(1, String(Math.floor(largest)).length)
+        : 15;
     const whole = digits === 1 ? '[0-9]' : `("0" | [1-9] [0-9]{0,${digits - 1}})`;
     const body = integer ? `${sign}${whole}` : `${sign}${whole} ("." [0-9]{1,15})? ([eE] [-+]? [0-9]{1,3})?`;
     return this.rule(body, integer ? 'integer' : 'number');
@@ -159,7 +175,8 @@ class Compiler {
   private object(schema: JsonSchemaObject, where: string): string {
     const properties = propertiesOf(schema);
     const required = requiredOf(schema);
-    const pair = (key: string, value: JsonSchema) => `${gbnfLiteral(JSON.stringify(key))} ":" sp ${this.value(value, `${where}.${key}`)}`;
+    const pair = (key: string, value: JsonSchema) =>
+      `${gbnfLiteral(JSON.stringify(key))} ":" sp ${this.value(value, `${where}.${key}`)}`;
     const mandatory = properties.filter(([key]) => required.has(key)).map(([key, value]) => pair(key, value));
     const optional = properties.filter(([key]) => !required.has(key)).map(([key, value]) => pair(key, value));
     const extra = this.additionalPair(schema, where, properties.length);
@@ -167,10 +184,14 @@ class Compiler {
     let body: string;
     if (mandatory.length > 0) {
       const tail = optional.map((item) => `("," sp ${item})?`);
-      body = [mandatory.join(' "," sp '), ...tail, extra ? `("," sp ${extra.pair}){0,${extra.max}}` : ''].filter(Boolean).join(' ');
+      body = [mandatory.join(' "," sp '), ...tail, extra ? `("," sp ${extra.pair}){0,${extra.max}}` : '']
+        .filter(Boolean)
+        .join(' ');
     } else if (optional.length > 0) {
       // Any ordered subset of the optional keys: choose the first present one, then each later one or not.
-      const chains = optional.map((first, index) => [first, ...optional.slice(index + 1).map((item) => `("," sp ${item})?`)].join(' '));
+      const chains = optional.map((first, index) =>
+        [first, ...optional.slice(index + 1).map((item) => `("," sp ${item})?`)].join(' '),
+      );
       body = `(${chains.join(' | ')})?`;
     } else if (extra) {
       body = extra.max === 0 ? '' : `(${extra.pair} ("," sp ${extra.pair}){0,${extra.max - 1}})?`;
@@ -179,7 +200,11 @@ class Compiler {
   }
 
   /** Records and open objects: extra keys, bounded by maxProperties. */
-  private additionalPair(schema: JsonSchemaObject, where: string, fixedCount: number): { pair: string; max: number } | null {
+  private additionalPair(
+    schema: JsonSchemaObject,
+    where: string,
+    fixedCount: number,
+  ): { pair: string; max: number } | null {
     const additional = asSchema(schema.additionalProperties);
     if (additional === undefined || additional === false) return null;
     if (propertiesOf(schema).length > 0 && additional === true) return null; // open objects: never invent keys
@@ -203,7 +228,8 @@ class Compiler {
     if (prefix.length > 0) {
       const fixed = prefix.join(' "," sp ');
       const restMax = maxItems === undefined ? undefined : maxItems - prefix.length;
-      const rest = item && restMax !== 0 ? ` ("," sp ${item})${repeat(Math.max(0, minItems - prefix.length), restMax)}` : '';
+      const rest =
+        item && restMax !== 0 ? ` ("," sp ${item})${repeat(Math.max(0, minItems - prefix.length), restMax)}` : '';
       body = `"[" ${fixed}${rest} "]"`;
     } else if (item === null || maxItems === 0) {
       body = '"[]"';

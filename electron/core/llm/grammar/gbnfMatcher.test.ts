@@ -27,7 +27,7 @@ describe('GbnfMatcher: the text a grammar forces next', () => {
     expect(plan.forced(3).text).toBe('"pl');
   });
 
-  it('learns the layout from the answer\'s first choice and takes it as made from then on', () => {
+  it("learns the layout from the answer's first choice and takes it as made from then on", () => {
     const spaced = planGrammar();
     spaced.feed('{"plan_id":');
     expect(spaced.layout).toBeNull();
@@ -75,7 +75,14 @@ describe('GbnfMatcher: the text a grammar forces next', () => {
   });
 
   it('reads what the compiler writes and what people write: comments, groups over lines, escapes, any-char', () => {
-    const gbnf = ['# a comment', 'root ::= item ("," item)* # trailing', 'item ::= (', '  "\\x41" | [^,\\n]', ') .?', ''].join('\n');
+    const gbnf = [
+      '# a comment',
+      'root ::= item ("," item)* # trailing',
+      'item ::= (',
+      '  "\\x41" | [^,\\n]',
+      ') .?',
+      '',
+    ].join('\n');
     const items = matcher(gbnf);
     expect(items.feed('A,b!,c')).toBe(true);
     expect(items.mayEnd).toBe(true);
@@ -84,7 +91,10 @@ describe('GbnfMatcher: the text a grammar forces next', () => {
 
   it('refuses grammars it cannot follow instead of guessing', () => {
     expect(parseGbnf('root ::= missing\n')).toMatchObject({ ok: false, message: expect.stringContaining('missing') });
-    expect(parseGbnf('root ::= "open\n')).toMatchObject({ ok: false, message: expect.stringContaining('unterminated') });
+    expect(parseGbnf('root ::= "open\n')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('unterminated'),
+    });
     expect(parseGbnf('root ::= [a]{3,1}\n')).toMatchObject({ ok: false });
     expect(parseGbnf('other ::= "a"\n')).toMatchObject({ ok: false, message: 'no rule root' });
   });

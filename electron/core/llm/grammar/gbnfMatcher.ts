@@ -191,7 +191,8 @@ export class GbnfMatcher {
   private advance(state: Expansion, codePoint: number): Expansion {
     const moved: Frame[] = [];
     for (const frame of state.stacks) {
-      if (matches(frame.sequence[frame.position] as CharElement, codePoint)) moved.push({ ...frame, position: frame.position + 1, count: 0 });
+      if (matches(frame.sequence[frame.position] as CharElement, codePoint))
+        moved.push({ ...frame, position: frame.position + 1, count: 0 });
     }
     return this.expand(moved);
   }
@@ -231,7 +232,8 @@ export class GbnfMatcher {
           this.dead = true;
           return;
         }
-        for (const alternative of element.alternatives) visit({ sequence: alternative, position: 0, count: 0, parent: frame, depth: frame.depth + 1 });
+        for (const alternative of element.alternatives)
+          visit({ sequence: alternative, position: 0, count: 0, parent: frame, depth: frame.depth + 1 });
       }
       if (frame.count >= element.min) visit({ ...frame, position: frame.position + 1, count: 0 });
     };

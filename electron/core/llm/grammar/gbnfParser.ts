@@ -191,7 +191,16 @@ class GbnfParser {
       return parseInt(digits, 16);
     }
     this.index += 2;
-    const simple: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, '\\': 0x5c, '"': 0x22, '[': 0x5b, ']': 0x5d, '-': 0x2d };
+    const simple: Record<string, number> = {
+      n: 0x0a,
+      r: 0x0d,
+      t: 0x09,
+      '\\': 0x5c,
+      '"': 0x22,
+      '[': 0x5b,
+      ']': 0x5d,
+      '-': 0x2d,
+    };
     const decoded = escape === undefined ? undefined : simple[escape];
     if (decoded === undefined) throw new Error(`unknown escape \\${escape ?? ''}`);
     return decoded;

@@ -13,7 +13,9 @@ export function grammarForSchema(schema: z.ZodType): CompiledGrammar {
     } catch (error) {
       // A schema zod cannot express as JSON schema still gets well-formed JSON; validation does the rest.
       grammar = compileJsonSchemaGrammar({});
-      grammar.notes.push(`the schema could not be converted (${error instanceof Error ? error.message : String(error)}); any JSON is allowed`);
+      grammar.notes.push(
+        `the schema could not be converted (${error instanceof Error ? error.message : String(error)}); any JSON is allowed`,
+      );
     }
     compiled.set(schema, grammar);
   }
@@ -31,5 +33,7 @@ export { patternToGbnf } from './regexGrammar';
  * the structure, the short bounds and zod's validation afterwards all stay.
  */
 export function relaxRepetitions(gbnf: string): string {
-  return gbnf.replace(/\{(\d+),(\d+)\}/g, (whole, min: string, max: string) => (Number(max) >= 100 ? (min === '0' ? '*' : `{${min},}`) : whole));
+  return gbnf.replace(/\{(\d+),(\d+)\}/g, (whole, min: string, max: string) =>
+    Number(max) >= 100 ? (min === '0' ? '*' : `{${min},}`) : whole,
+  );
 }

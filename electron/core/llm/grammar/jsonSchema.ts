@@ -44,7 +44,9 @@ export function propertiesOf(schema: JsonSchemaObject): Array<[string, JsonSchem
 }
 
 export function requiredOf(schema: JsonSchemaObject): Set<string> {
-  return new Set(Array.isArray(schema.required) ? schema.required.filter((item): item is string => typeof item === 'string') : []);
+  return new Set(
+    Array.isArray(schema.required) ? schema.required.filter((item): item is string => typeof item === 'string') : [],
+  );
 }
 
 /**
@@ -71,10 +73,22 @@ export function mergeAllOf(schema: JsonSchemaObject, notes: string[], where: str
       if (key === 'pattern' && merged['x-lathe-dropped-pattern'] === true) continue;
       const existing = merged[key];
       if (existing === undefined) merged[key] = value;
-      else if (key === 'properties' && isSchemaObject(existing) && isSchemaObject(value)) merged[key] = { ...existing, ...value };
-      else if (key === 'required' && Array.isArray(existing) && Array.isArray(value)) merged[key] = [...new Set([...existing, ...value])];
-      else if ((key === 'maxLength' || key === 'maxItems' || key === 'maximum') && typeof existing === 'number' && typeof value === 'number') merged[key] = Math.min(existing, value);
-      else if ((key === 'minLength' || key === 'minItems' || key === 'minimum') && typeof existing === 'number' && typeof value === 'number') merged[key] = Math.max(existing, value);
+      else if (key === 'properties' && isSchemaObject(existing) && isSchemaObject(value))
+        merged[key] = { ...existing, ...value };
+      else if (key === 'required' && Array.isArray(existing) && Array.isArray(value))
+        merged[key] = [...new Set([...existing, ...value])];
+      else if (
+        (key === 'maxLength' || key === 'maxItems' || key === 'maximum') &&
+        typeof existing === 'number' &&
+        typeof value === 'number'
+      )
+        merged[key] = Math.min(existing, value);
+      else if (
+        (key === 'minLength' || key === 'minItems' || key === 'minimum') &&
+        typeof existing === 'number' &&
+        typeof value === 'number'
+      )
+        merged[key] = Math.max(existing, value);
       else if (JSON.stringify(existing) !== JSON.stringify(value)) {
         if (key === 'pattern') {
           delete merged.pattern;

@@ -55,7 +55,10 @@ describe('regex patterns as GBNF', () => {
   });
 
   it('complements character ranges within the BMP', () => {
-    expect(complementRanges([[0x30, 0x39]])).toEqual([[0, 0x2f], [0x3a, 0xffff]]);
+    expect(complementRanges([[0x30, 0x39]])).toEqual([
+      [0, 0x2f],
+      [0x3a, 0xffff],
+    ]);
     expect(complementRanges([[0, 0xffff]])).toEqual([]);
   });
 });

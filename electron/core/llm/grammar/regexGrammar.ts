@@ -19,10 +19,16 @@ const JSON_ESCAPES: ReadonlyArray<[number, string]> = [
   [0x0d, '\\r'],
   [0x09, '\\t'],
 ];
-const NOT_RAW_IN_JSON: Range[] = [[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c]];
+const NOT_RAW_IN_JSON: Range[] = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+];
 
-const hex = (codePoint: number) => (codePoint <= 0xff ? `\\x${codePoint.toString(16).padStart(2, '0')}` : `\\u${codePoint.toString(16).padStart(4, '0')}`);
-const classChar = (codePoint: number) => (/[A-Za-z0-9]/.test(String.fromCharCode(codePoint)) ? String.fromCharCode(codePoint) : hex(codePoint));
+const hex = (codePoint: number) =>
+  codePoint <= 0xff ? `\\x${codePoint.toString(16).padStart(2, '0')}` : `\\u${codePoint.toString(16).padStart(4, '0')}`;
+const classChar = (codePoint: number) =>
+  /[A-Za-z0-9]/.test(String.fromCharCode(codePoint)) ? String.fromCharCode(codePoint) : hex(codePoint);
 
 /** GBNF literal for text that must appear verbatim (already JSON-encoded). */
 export function gbnfLiteral(text: string): string {
@@ -38,14 +44,20 @@ export function gbnfLiteral(text: string): string {
 
 /** GBNF for one JSON-string character drawn from `ranges` (BMP only, so lengths agree with JS). */
 export function jsonCharsGbnf(ranges: readonly Range[]): string {
-  const bmp = normalizeRanges(ranges.filter(([lo]) => lo <= BMP_MAX).map(([lo, hi]): Range => [lo, Math.min(hi, BMP_MAX)]));
+  const bmp = normalizeRanges(
+    ranges.filter(([lo]) => lo <= BMP_MAX).map(([lo, hi]): Range => [lo, Math.min(hi, BMP_MAX)]),
+  );
   const raw = normalizeRanges(bmp.flatMap(([lo, hi]) => subtract([lo, hi], NOT_RAW_IN_JSON)));
   const parts: string[] = [];
-  if (raw.length > 0) parts.push(`[${raw.map(([lo, hi]) => (lo === hi ? classChar(lo) : `${classChar(lo)}-${classChar(hi)}`)).join('')}]`);
+  if (raw.length > 0)
+    parts.push(
+      `[${raw.map(([lo, hi]) => (lo === hi ? classChar(lo) : `${classChar(lo)}-${classChar(hi)}`)).join('')}]`,
+    );
   // One `\\` then a class, not one alternative per escape: llama.cpp keeps a parse stack per alternative
   // at every character of a string, and each live stack is another pass over the vocabulary.
   const escaped = JSON_ESCAPES.filter(([codePoint]) => bmp.some(([lo, hi]) => codePoint >= lo && codePoint <= hi));
-  if (escaped.length > 0) parts.push(`"\\\\" [${escaped.map(([, escape]) => classChar(escape.codePointAt(1) ?? 0)).join('')}]`);
+  if (escaped.length > 0)
+    parts.push(`"\\\\" [${escaped.map(([, escape]) => classChar(escape.codePointAt(1) ?? 0)).join('')}]`);
   if (parts.length === 0) throw new Unsupported('empty character set');
   return parts.length === 1 ? (parts[0] as string) : `(${parts.join(' | ')})`;
 }
@@ -91,9 +103,16 @@ function maxLengthOf(node: RegexNode): number | null {
     case 'chars':
       return 1;
     case 'seq':
-      return node.items.reduce<number | null>((sum, item) => (sum === null ? null : ((length) => (length === null ? null : sum + length))(maxLengthOf(item))), 0);
+      return node.items.reduce<number | null>(
+        (sum, item) => (sum === null ? null : ((length) => (length === null ? null : sum + length))(maxLengthOf(item))),
+        0,
+      );
     case 'alt':
-      return node.options.reduce<number | null>((best, option) => (best === null ? null : ((length) => (length === null ? null : Math.max(best, length)))(maxLengthOf(option))), 0);
+      return node.options.reduce<number | null>(
+        (best, option) =>
+          best === null ? null : ((length) => (length === null ? null : Math.max(best, length)))(maxLengthOf(option)),
+        0,
+      );
     case 'repeat': {
       const inner = maxLengthOf(node.node);
       return node.max === null || inner === null ? (inner === 0 ? 0 : null) : inner * node.max;

@@ -12,9 +12,21 @@ export type RegexNode =
 
 export const BMP_MAX = 0xffff;
 const DIGITS: Range[] = [[0x30, 0x39]];
-const WORD: Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-const SPACE: Range[] = [[0x09, 0x0d], [0x20, 0x20]];
-const LINE_TERMINATORS: Range[] = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const WORD: Range[] = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
+const SPACE: Range[] = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+];
+const LINE_TERMINATORS: Range[] = [
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+];
 
 export class Unsupported extends Error {}
 
@@ -127,12 +139,19 @@ class RegexParser {
     // As in JavaScript, `]` right after `[` or `[^` closes the class: `[^]` is any character.
     while (this.peek() !== ']') {
       const loRanges = this.classAtom();
-      if (this.peek() === '-' && this.peek(1) !== ']' && this.peek(1) !== undefined && loRanges.length === 1 && loRanges[0]?.[0] === loRanges[0]?.[1]) {
+      if (
+        this.peek() === '-' &&
+        this.peek(1) !== ']' &&
+        this.peek(1) !== undefined &&
+        loRanges.length === 1 &&
+        loRanges[0]?.[0] === loRanges[0]?.[1]
+      ) {
         this.pos++;
         const hiRanges = this.classAtom();
         const lo = loRanges[0]?.[0] ?? 0;
         const hi = hiRanges[0]?.[0] ?? 0;
-        if (hiRanges.length !== 1 || hiRanges[0]?.[0] !== hiRanges[0]?.[1] || hi < lo) throw new Unsupported('bad class range');
+        if (hiRanges.length !== 1 || hiRanges[0]?.[0] !== hiRanges[0]?.[1] || hi < lo)
+          throw new Unsupported('bad class range');
         ranges.push([lo, hi]);
       } else ranges.push(...loRanges);
       if (this.pos >= this.source.length) throw new Unsupported('unterminated class');
@@ -156,18 +175,30 @@ class RegexParser {
     if (char === undefined) throw new Unsupported('trailing backslash');
     this.pos++;
     switch (char) {
-      case 'd': return DIGITS;
-      case 'D': return complementRanges(DIGITS);
-      case 'w': return WORD;
-      case 'W': return complementRanges(WORD);
-      case 's': return SPACE;
-      case 'S': return complementRanges(SPACE);
-      case 'n': return [[0x0a, 0x0a]];
-      case 'r': return [[0x0d, 0x0d]];
-      case 't': return [[0x09, 0x09]];
-      case 'f': return [[0x0c, 0x0c]];
-      case 'v': return [[0x0b, 0x0b]];
-      case '0': return [[0, 0]];
+      case 'd':
+        return DIGITS;
+      case 'D':
+        return complementRanges(DIGITS);
+      case 'w':
+        return WORD;
+      case 'W':
+        return complementRanges(WORD);
+      case 's':
+        return SPACE;
+      case 'S':
+        return complementRanges(SPACE);
+      case 'n':
+        return [[0x0a, 0x0a]];
+      case 'r':
+        return [[0x0d, 0x0d]];
+      case 't':
+        return [[0x09, 0x09]];
+      case 'f':
+        return [[0x0c, 0x0c]];
+      case 'v':
+        return [[0x0b, 0x0b]];
+      case '0':
+        return [[0, 0]];
       case 'x':
       case 'u': {
         const length = char === 'x' ? 2 : 4;
@@ -181,7 +212,8 @@ class RegexParser {
         if (inClass) return [[0x08, 0x08]];
         throw new Unsupported('word boundary');
       default:
-        if (/[0-9]/.test(char) || char === 'B' || char === 'p' || char === 'P' || char === 'k' || char === 'c') throw new Unsupported(`\\${char}`);
+        if (/[0-9]/.test(char) || char === 'B' || char === 'p' || char === 'P' || char === 'k' || char === 'c')
+          throw new Unsupported(`\\${char}`);
         return [[char.charCodeAt(0), char.charCodeAt(0)]];
     }
   }
@@ -233,4 +265,3 @@ function splitTopLevel(pattern: string): string[] {
   parts.push(pattern.slice(start));
   return parts;
 }
-

@@ -44,6 +44,8 @@ describe('bounded role schemas', () => {
   });
 
   it('looks inside union alternatives', () => {
-    expect(findUnboundedFields(z.union([z.object({ a: z.string().max(3) }), z.object({ b: z.array(z.number()) })]))).toEqual(['<1>.b (array without maxItems)']);
+    expect(
+      findUnboundedFields(z.union([z.object({ a: z.string().max(3) }), z.object({ b: z.array(z.number()) })])),
+    ).toEqual(['<1>.b (array without maxItems)']);
   });
 });

@@ -1,6 +1,18 @@
 import type { z } from 'zod';
 import { LatheError } from '../../../../shared/errors';
-import { asSchema, isSchemaObject, mergeAllOf, numberField, propertiesOf, schemaList, stringField, typeList, zodToJsonSchema, type JsonSchema, type JsonSchemaObject } from './jsonSchema';
+import {
+  asSchema,
+  isSchemaObject,
+  mergeAllOf,
+  numberField,
+  propertiesOf,
+  schemaList,
+  stringField,
+  typeList,
+  zodToJsonSchema,
+  type JsonSchema,
+  type JsonSchemaObject,
+} from './jsonSchema';
 import { patternMaxLength } from './regexGrammar';
 
 /**
@@ -25,7 +37,8 @@ export function findUnboundedFields(schema: z.ZodType | JsonSchemaObject): strin
       visitedRefs.add(ref);
       const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
       const defs = match ? root[match[1] as string] : undefined;
-      const target = ref === '#' ? root : isSchemaObject(defs) ? asSchema(defs[decodeURIComponent(match?.[2] ?? '')]) : undefined;
+      const target =
+        ref === '#' ? root : isSchemaObject(defs) ? asSchema(defs[decodeURIComponent(match?.[2] ?? '')]) : undefined;
       if (target !== undefined) visit(target, where);
       return;
     }
@@ -34,20 +47,27 @@ export function findUnboundedFields(schema: z.ZodType | JsonSchemaObject): strin
     alternatives.forEach((option, index) => visit(option, alternatives.length > 1 ? `${where}<${index}>` : where));
     const types = typeList(node);
     if (alternatives.length > 0 && types.length === 0) return;
-    if (types.length === 0 && !isSchemaObject(node.properties) && !('items' in node) && !('additionalProperties' in node)) {
+    if (
+      types.length === 0 &&
+      !isSchemaObject(node.properties) &&
+      !('items' in node) &&
+      !('additionalProperties' in node)
+    ) {
       found.push(`${where || '$'} (any JSON value)`);
       return;
     }
     if (types.includes('string') && numberField(node, 'maxLength') === undefined) {
       const pattern = stringField(node, 'pattern');
-      if (pattern === undefined || patternMaxLength(pattern) === null) found.push(`${where || '$'} (string without maxLength)`);
+      if (pattern === undefined || patternMaxLength(pattern) === null)
+        found.push(`${where || '$'} (string without maxLength)`);
     }
     if (types.includes('array') || 'items' in node || 'prefixItems' in node) visitArray(node, where);
     if (types.includes('object') || isSchemaObject(node.properties) || 'additionalProperties' in node) {
       for (const [key, child] of propertiesOf(node)) visit(child, where ? `${where}.${key}` : key);
       const additional = asSchema(node.additionalProperties);
       if (additional !== undefined && additional !== false && !(additional === true && propertiesOf(node).length > 0)) {
-        if (numberField(node, 'maxProperties') === undefined) found.push(`${where || '$'} (record without maxProperties)`);
+        if (numberField(node, 'maxProperties') === undefined)
+          found.push(`${where || '$'} (record without maxProperties)`);
         if (additional !== true) visit(additional, `${where}{}`);
       }
     }
@@ -70,6 +90,8 @@ export function findUnboundedFields(schema: z.ZodType | JsonSchemaObject): strin
 export function assertBoundedSchema(schema: z.ZodType | JsonSchemaObject, name = 'schema'): void {
   const unbounded = findUnboundedFields(schema);
   if (unbounded.length > 0) {
-    throw new LatheError('UNBOUNDED_SCHEMA', `${name} has unbounded fields: ${unbounded.join(', ')}`, { fields: unbounded });
+    throw new LatheError('UNBOUNDED_SCHEMA', `${name} has unbounded fields: ${unbounded.join(', ')}`, {
+      fields: unbounded,
+    });
   }
 }

@@ -21,7 +21,12 @@ export interface ModelEntry {
   chatTemplate: string | null;
 }
 
-const SKIPPED_KEYS = ['tokenizer.ggml.tokens', 'tokenizer.ggml.token_type', 'tokenizer.ggml.merges', 'tokenizer.ggml.scores'];
+const SKIPPED_KEYS = [
+  'tokenizer.ggml.tokens',
+  'tokenizer.ggml.token_type',
+  'tokenizer.ggml.merges',
+  'tokenizer.ggml.scores',
+];
 
 /** Whether the bundled llama.cpp can run an architecture; null when the binary cannot be asked. */
 export type ArchitectureCheck = (architecture: string) => boolean | null;
@@ -73,20 +78,34 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   entry.sizeBytes = stat.size;
   const magic = await readMagic(absolute);
   if (typeof magic !== 'string') return { ...entry, reason: `cannot read the file (${magic.errno})` };
-  if (magic !== 'GGUF') return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
+  if (magic !== 'GGUF')
+    return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
 
   // Loaded here, not at the top: importing node-llama-cpp costs half a second at every CLI start.
   const llamaCpp = await import('node-llama-cpp');
   let info: GgufFileInfo;
   try {
-    info = await llamaCpp.readGgufFileInfo(absolute, { sourceType: 'filesystem', logWarnings: false, ignoreKeys: SKIPPED_KEYS, spliceSplitFiles: false });
+    info = await llamaCpp.readGgufFileInfo(absolute, {
+      sourceType: 'filesystem',
+      logWarnings: false,
+      ignoreKeys: SKIPPED_KEYS,
+      spliceSplitFiles: false,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const truncated = /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) || error instanceof RangeError;
-    return { ...entry, reason: truncated ? 'truncated: the file ends inside its header' : `unreadable GGUF header (${message.slice(0, 200)})` };
+    const truncated =
+      /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) ||
+      error instanceof RangeError;
+    return {
+      ...entry,
+      reason: truncated
+        ? 'truncated: the file ends inside its header'
+        : `unreadable GGUF header (${message.slice(0, 200)})`,
+    };
   }
   // The reader pads a short read with zeros instead of failing, so check where the header ended.
-  if ((info.infoEndOffset ?? 0) > stat.size) return { ...entry, reason: `truncated: the file ends inside its header (${stat.size} bytes)` };
+  if ((info.infoEndOffset ?? 0) > stat.size)
+    return { ...entry, reason: `truncated: the file ends inside its header (${stat.size} bytes)` };
   const general = info.metadata?.general;
   entry.architecture = typeof general?.architecture === 'string' ? general.architecture : null;
   if (typeof general?.name === 'string' && general.name.trim() !== '') entry.name = general.name.trim();
@@ -95,14 +114,19 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   const template = info.metadata?.tokenizer?.chat_template;
   entry.chatTemplate = typeof template === 'string' ? template : null;
   const tensors = info.fullTensorInfo ?? info.tensorInfo ?? [];
-  entry.parameters = tensors.reduce((sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1), 0);
+  entry.parameters = tensors.reduce(
+    (sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1),
+    0,
+  );
   entry.quantization = quantizationName(info, llamaCpp);
 
   if (info.version < 2 || info.version > 3) return { ...entry, reason: `unsupported GGUF version ${info.version}` };
   if (entry.architecture === null) return { ...entry, reason: 'no general.architecture in the metadata' };
   if (tensors.length === 0) return { ...entry, reason: 'no weights (a vocabulary-only or adapter file)' };
-  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0)) return { ...entry, reason: 'corrupt tensor table in the header' };
-  if (isSplitPart(absolute, info)) return { ...entry, reason: 'a later part of a split model; open the first part (-00001-of-…)' };
+  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0))
+    return { ...entry, reason: 'corrupt tensor table in the header' };
+  if (isSplitPart(absolute, info))
+    return { ...entry, reason: 'a later part of a split model; open the first part (-00001-of-…)' };
   const needed = Math.max(
     ...tensors.map((tensor) => {
       const bytes = tensorBytes(tensor.ggmlType, tensor.dimensions) ?? 1;
@@ -110,11 +134,18 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
     }),
   );
   if (needed > stat.size && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(absolute)) {
-    return { ...entry, reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)` };
+    return {
+      ...entry,
+      reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)`,
+    };
   }
-  const supported = options.isArchitectureSupported ? options.isArchitectureSupported(entry.architecture) : await bundledLlamaSupports(info, options.llama);
-  if (supported === false) return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
-  if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture)) return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
+  const supported = options.isArchitectureSupported
+    ? options.isArchitectureSupported(entry.architecture)
+    : await bundledLlamaSupports(info, options.llama);
+  if (supported === false)
+    return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
+  if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture))
+    return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
   return { ...entry, status: 'ok' };
 }
 

@@ -37,18 +37,38 @@ describe('GGUF inspection', () => {
     expect(cut.status).toBe('rejected');
     expect(cut.reason).toMatch(/^truncated: the weights need \d+ bytes but the file has \d+/);
     const header = await inspectGguf(writeTruncatedCopy(modelPath, path.join(root, 'header.gguf'), 0.002));
-    expect(header).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/^truncated: the file ends inside its header/) });
+    expect(header).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/^truncated: the file ends inside its header/),
+    });
     fs.writeFileSync(path.join(root, 'empty.gguf'), '');
-    expect(await inspectGguf(path.join(root, 'empty.gguf'))).toMatchObject({ status: 'rejected', reason: expect.stringContaining('not a GGUF file') });
-    expect(await inspectGguf(path.join(root, 'absent.gguf'))).toMatchObject({ status: 'rejected', reason: 'cannot read the file (ENOENT)' });
+    expect(await inspectGguf(path.join(root, 'empty.gguf'))).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringContaining('not a GGUF file'),
+    });
+    expect(await inspectGguf(path.join(root, 'absent.gguf'))).toMatchObject({
+      status: 'rejected',
+      reason: 'cannot read the file (ENOENT)',
+    });
   });
 
   it('rejects an architecture the bundled llama.cpp does not run', async () => {
     const alien = path.join(root, 'alien.gguf');
-    const tensor = { name: 'w', dims: [4], type: 'F32' as const, writeData: (sink: (chunk: Uint8Array) => void) => sink(new Uint8Array(16)) };
+    const tensor = {
+      name: 'w',
+      dims: [4],
+      type: 'F32' as const,
+      writeData: (sink: (chunk: Uint8Array) => void) => sink(new Uint8Array(16)),
+    };
     writeGgufFile(alien, [['general.architecture', meta.str('made-up-arch')]], [tensor]);
-    expect(await inspectGguf(alien)).toMatchObject({ status: 'rejected', reason: "architecture 'made-up-arch' is not supported by the bundled llama.cpp" });
-    expect(await inspectGguf(modelPath, { isArchitectureSupported: () => false })).toMatchObject({ status: 'rejected', reason: "architecture 'llama' is not supported by the bundled llama.cpp" });
+    expect(await inspectGguf(alien)).toMatchObject({
+      status: 'rejected',
+      reason: "architecture 'made-up-arch' is not supported by the bundled llama.cpp",
+    });
+    expect(await inspectGguf(modelPath, { isArchitectureSupported: () => false })).toMatchObject({
+      status: 'rejected',
+      reason: "architecture 'llama' is not supported by the bundled llama.cpp",
+    });
   });
 });
 
@@ -87,7 +107,9 @@ describe('importing a model', () => {
     const entry = await importModel(modelPath, { folder: target });
     expect(entry).toMatchObject({ status: 'ok', path: path.join(target, 'tiny-llama.gguf') });
     expect(fs.lstatSync(entry.path).isSymbolicLink()).toBe(false);
-    await expect(importModel(modelPath, { folder: target })).rejects.toSatisfy((error: unknown) => isLatheError(error, 'MODEL_EXISTS'));
+    await expect(importModel(modelPath, { folder: target })).rejects.toSatisfy((error: unknown) =>
+      isLatheError(error, 'MODEL_EXISTS'),
+    );
   });
 
   it('links instead of copying when asked', async () => {

@@ -6,15 +6,21 @@ import { defaultDataDir } from '../../dataDir';
 import { inspectGguf, type InspectOptions, type ModelEntry } from './inspectGguf';
 
 /** Model folders in search order: `<data dir>/models`, folders from settings, then `LATHE_MODELS_DIR`. */
-export function defaultModelFolders(options: { env?: NodeJS.ProcessEnv; settingsFolders?: readonly string[] } = {}): string[] {
+export function defaultModelFolders(
+  options: { env?: NodeJS.ProcessEnv; settingsFolders?: readonly string[] } = {},
+): string[] {
   const env = options.env ?? process.env;
   const fromEnv = (env.LATHE_MODELS_DIR ?? '').split(path.delimiter).filter((folder) => folder.trim() !== '');
-  const folders = [path.join(defaultDataDir(env), 'models'), ...(options.settingsFolders ?? []), ...fromEnv].map((folder) => path.resolve(expandHome(folder)));
+  const folders = [path.join(defaultDataDir(env), 'models'), ...(options.settingsFolders ?? []), ...fromEnv].map(
+    (folder) => path.resolve(expandHome(folder)),
+  );
   return [...new Set(folders)];
 }
 
 function expandHome(folder: string): string {
-  return folder === '~' || folder.startsWith(`~${path.sep}`) || folder.startsWith('~/') ? path.join(os.homedir(), folder.slice(1)) : folder;
+  return folder === '~' || folder.startsWith(`~${path.sep}`) || folder.startsWith('~/')
+    ? path.join(os.homedir(), folder.slice(1))
+    : folder;
 }
 
 const MAX_DEPTH = 4;
@@ -34,7 +40,8 @@ async function findGgufFiles(folder: string): Promise<string[]> {
       const full = path.join(dir, entry.name);
       if (entry.name.startsWith('.')) continue;
       if (entry.isDirectory() && depth < MAX_DEPTH) await walk(full, depth + 1);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.toLowerCase().endsWith('.gguf')) found.push(full);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.toLowerCase().endsWith('.gguf'))
+        found.push(full);
     }
   };
   await walk(folder, 0);
@@ -45,7 +52,10 @@ async function findGgufFiles(folder: string): Promise<string[]> {
 const LATER_SPLIT_PART = /-(?!00001)\d{5}-of-\d{5}\.gguf$/i;
 
 /** Lists every GGUF in the folders; unusable files are listed as rejected with their reason. */
-export async function scanModelFolders(folders: readonly string[], options: InspectOptions = {}): Promise<ModelEntry[]> {
+export async function scanModelFolders(
+  folders: readonly string[],
+  options: InspectOptions = {},
+): Promise<ModelEntry[]> {
   // Keyed by real path so a linked model is listed once, under the path it was found at.
   const files = new Map<string, string>();
   for (const folder of folders) {
@@ -85,7 +95,10 @@ export async function importModel(sourcePath: string, options: ImportOptions = {
   const source = path.resolve(sourcePath);
   const inspected = await inspectGguf(source, options);
   if (inspected.status === 'rejected') {
-    throw new LatheError('MODEL_REJECTED', `${inspected.fileName} cannot be used: ${inspected.reason}`, { path: source, reason: inspected.reason });
+    throw new LatheError('MODEL_REJECTED', `${inspected.fileName} cannot be used: ${inspected.reason}`, {
+      path: source,
+      reason: inspected.reason,
+    });
   }
   const folder = path.resolve(options.folder ?? defaultModelFolders({ env: options.env ?? process.env })[0] ?? '.');
   await fs.promises.mkdir(folder, { recursive: true });
@@ -99,7 +112,10 @@ export async function importModel(sourcePath: string, options: ImportOptions = {
       throw new LatheError('MODEL_EXISTS', `${path.basename(source)} already exists in ${folder}`, { path: target });
     }
     await fs.promises.rm(target, { force: true });
-    throw new LatheError('IMPORT_FAILED', `could not ${options.mode === 'link' ? 'link' : 'copy'} ${source} to ${folder}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LatheError(
+      'IMPORT_FAILED',
+      `could not ${options.mode === 'link' ? 'link' : 'copy'} ${source} to ${folder}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return inspectGguf(target, options);
 }

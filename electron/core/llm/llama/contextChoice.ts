@@ -32,15 +32,23 @@ const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 /** The default window for a model on this machine, and why (decision 92). */
 export function chooseContextSize(input: WindowChoiceInput): WindowChoice {
   const trained = input.trainedContext;
-  if (trained !== null && trained <= DEFAULT_CONTEXT_SIZE) return { contextSize: trained, reason: `the whole ${trained}-token window the model was trained on` };
+  if (trained !== null && trained <= DEFAULT_CONTEXT_SIZE)
+    return { contextSize: trained, reason: `the whole ${trained}-token window the model was trained on` };
   const need = (size: number) => input.weightsBytes + CONTEXTS_PLANNED * input.contextBytes(size);
   const limit = input.availableBytes * MEMORY_SHARE;
-  const trainedText = trained === null ? 'the model states no trained window' : `of the ${trained} the model was trained on`;
+  const trainedText =
+    trained === null ? 'the model states no trained window' : `of the ${trained} the model was trained on`;
   if (trained === null || trained >= PREFERRED_CONTEXT_SIZE) {
     const size = PREFERRED_CONTEXT_SIZE;
     if (need(size) <= limit) {
-      const more = trained !== null && trained > size ? `; a larger window holds more files but costs its length in prefill on every call: set context_size (up to ${trained}) for more` : '';
-      return { contextSize: size, reason: `${size} ${trainedText}: weights + ${CONTEXTS_PLANNED} contexts need ${gib(need(size))} of ${gib(input.availableBytes)} available${more}` };
+      const more =
+        trained !== null && trained > size
+          ? `; a larger window holds more files but costs its length in prefill on every call: set context_size (up to ${trained}) for more`
+          : '';
+      return {
+        contextSize: size,
+        reason: `${size} ${trainedText}: weights + ${CONTEXTS_PLANNED} contexts need ${gib(need(size))} of ${gib(input.availableBytes)} available${more}`,
+      };
     }
     return {
       contextSize: DEFAULT_CONTEXT_SIZE,

@@ -17,7 +17,11 @@ let model: LlamaModel;
 let context: LlamaContext;
 
 /** Every character is fixed but the layout: what steering can pick almost all of. */
-const Fixed = z.object({ status: z.literal('done'), code: z.literal(3), tags: z.tuple([z.literal('a'), z.literal('b')]) });
+const Fixed = z.object({
+  status: z.literal('done'),
+  code: z.literal(3),
+  tags: z.tuple([z.literal('a'), z.literal('b')]),
+});
 let fixed: { grammar: LlamaGrammar; parsed: ParsedGrammar };
 
 beforeAll(async () => {
@@ -39,7 +43,13 @@ async function decode(options: Partial<DecodeRequest> & { steer: boolean }, ques
   const sequence = context.getSequence();
   const chat = new LlamaChat({ contextSequence: sequence });
   const promptTokens = chat.chatWrapper
-    .generateContextState({ chatHistory: [{ type: 'system', text: 'Answer with JSON only.' }, { type: 'user', text: question }, { type: 'model', response: [] }] })
+    .generateContextState({
+      chatHistory: [
+        { type: 'system', text: 'Answer with JSON only.' },
+        { type: 'user', text: question },
+        { type: 'model', response: [] },
+      ],
+    })
     .contextText.tokenize(model.tokenizer);
   const chunks: string[] = [];
   const tokens: Token[] = [];
@@ -104,7 +114,13 @@ describe('decodeAnswer on a real model', () => {
     try {
       const prompt = (question: string) =>
         chat.chatWrapper
-          .generateContextState({ chatHistory: [{ type: 'system', text: 'Answer with JSON only. '.repeat(10) }, { type: 'user', text: question }, { type: 'model', response: [] }] })
+          .generateContextState({
+            chatHistory: [
+              { type: 'system', text: 'Answer with JSON only. '.repeat(10) },
+              { type: 'user', text: question },
+              { type: 'model', response: [] },
+            ],
+          })
           .contextText.tokenize(model.tokenizer);
       const base = { sequence, model, grammar: fixed.grammar, steer: true, maxTokens: 64, temperature: 0.8, seed: 1 };
       const first = prompt('First question?');

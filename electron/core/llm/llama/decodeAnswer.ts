@@ -1,4 +1,11 @@
-import { LlamaGrammarEvaluationState, TokenBias, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from 'node-llama-cpp';
+import {
+  LlamaGrammarEvaluationState,
+  TokenBias,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
 import type { GbnfMatcher } from '../grammar/gbnfMatcher';
 import { ForcedTokenSteering, type SteeringTokenizer } from './forcedTokens';
 
@@ -57,7 +64,10 @@ export async function decodeAnswer(request: DecodeRequest): Promise<DecodedAnswe
 
   const matcher = request.matcher ?? null;
   // A token predictor samples several positions per batch, so "the next token" is not one place.
-  const steering = request.steer && matcher && !sequence.tokenPredictor ? new ForcedTokenSteering(matcher, steeringTokenizer(model)) : null;
+  const steering =
+    request.steer && matcher && !sequence.tokenPredictor
+      ? new ForcedTokenSteering(matcher, steeringTokenizer(model))
+      : null;
   const baseBias = request.tokenBias ?? new TokenBias(model.tokenizer);
   const steeredBiases = new Map<Token, TokenBias>();
   let nextBias = baseBias;
@@ -65,7 +75,9 @@ export async function decodeAnswer(request: DecodeRequest): Promise<DecodedAnswe
   const iterator = sequence.evaluate(input, {
     temperature: request.temperature,
     seed: request.seed,
-    grammarEvaluationState: request.grammar ? new LlamaGrammarEvaluationState({ model, grammar: request.grammar }) : undefined,
+    grammarEvaluationState: request.grammar
+      ? new LlamaGrammarEvaluationState({ model, grammar: request.grammar })
+      : undefined,
     tokenBias: () => nextBias,
   });
   const history: Token[] = request.promptTokens.slice(-8);

@@ -4,13 +4,16 @@ import { matcherForGbnf } from '../grammar/gbnfMatcher';
 import { ForcedTokenSteering, type SteeringTokenizer } from './forcedTokens';
 
 /** Greedy longest-match over a small vocabulary: enough of a tokenizer to show which token steering picks. */
-function greedyTokenizer(vocabulary: readonly string[], piecePrefix = ''): SteeringTokenizer & { text(token: Token | null): string | null } {
+function greedyTokenizer(
+  vocabulary: readonly string[],
+  piecePrefix = '',
+): SteeringTokenizer & { text(token: Token | null): string | null } {
   const byLength = [...vocabulary].sort((a, b) => b.length - a.length);
   const id = (piece: string) => vocabulary.indexOf(piece) as Token;
   return {
     tokenize(text) {
       const tokens: Token[] = [];
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         const piece = byLength.find((candidate) => text.startsWith(candidate, at));
         if (!piece) throw new Error(`no token for ${text.slice(at)}`);
         tokens.push(id(piece));
@@ -24,13 +27,21 @@ function greedyTokenizer(vocabulary: readonly string[], piecePrefix = ''): Steer
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz'.split('');
-const grammar = ['root ::= "{" "\\"name\\"" ":" sp "\\"" [a-z]{1,8} "\\"" "," sp "\\"n\\"" ":" sp [0-9] "}"', 'sp ::= " "?', ''].join('\n');
+const grammar = [
+  'root ::= "{" "\\"name\\"" ":" sp "\\"" [a-z]{1,8} "\\"" "," sp "\\"n\\"" ":" sp [0-9] "}"',
+  'sp ::= " "?',
+  '',
+].join('\n');
 
 function steering(vocabulary: readonly string[], piecePrefix = '', gbnf = grammar) {
   const matcher = matcherForGbnf(gbnf);
   if (!matcher) throw new Error('grammar does not parse');
   const tokenizer = greedyTokenizer([...vocabulary, ...LETTERS, ...'0123456789', ' '], piecePrefix);
-  return { steer: new ForcedTokenSteering(matcher, tokenizer), tokenizer, answer: (text: string) => matcher.feed(text) };
+  return {
+    steer: new ForcedTokenSteering(matcher, tokenizer),
+    tokenizer,
+    answer: (text: string) => matcher.feed(text),
+  };
 }
 
 describe('forced-token steering', () => {

@@ -8,7 +8,9 @@ export interface MemoryNeed {
 
 /** node-llama-cpp's own estimate of CPU RAM for the weights and one role's context. */
 export function estimateCpuMemory(insights: GgufInsights, contextSize: number, includeWeights: boolean): MemoryNeed {
-  const weights = includeWeights ? insights.estimateModelResourceRequirements({ gpuLayers: 0, useMmap: true }).cpuRam : 0;
+  const weights = includeWeights
+    ? insights.estimateModelResourceRequirements({ gpuLayers: 0, useMmap: true }).cpuRam
+    : 0;
   const context = insights.estimateContextResourceRequirements({ contextSize, modelGpuLayers: 0, sequences: 1 }).cpuRam;
   return { weightsBytes: weights, contextBytes: context };
 }
@@ -17,7 +19,8 @@ export function estimateCpuMemory(insights: GgufInsights, contextSize: number, i
 export function availableMemoryBytes(): number {
   const free = os.freemem();
   const constrained = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0;
-  if (constrained && constrained > 0 && constrained < os.totalmem()) return Math.min(free, Math.max(0, constrained - process.memoryUsage.rss()));
+  if (constrained && constrained > 0 && constrained < os.totalmem())
+    return Math.min(free, Math.max(0, constrained - process.memoryUsage.rss()));
   return free;
 }
 

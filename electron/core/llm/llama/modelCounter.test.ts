@@ -11,7 +11,10 @@ import { sharedLlama } from './runtime';
 const dir = makeTempDir('lathe-counter-');
 const { modelPath } = writeTinyModel(dir);
 const spec = `llama:${modelPath}`;
-const router = createModelRouter({ roles: { coder: { model: spec, contextSize: 512 }, planner: { model: spec } }, threads: 1 });
+const router = createModelRouter({
+  roles: { coder: { model: spec, contextSize: 512 }, planner: { model: spec } },
+  threads: 1,
+});
 afterAll(async () => {
   await router.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
@@ -19,7 +22,10 @@ afterAll(async () => {
 
 const messages: ChatMessage[] = [
   { role: 'system', content: 'Answer with one JSON object.' },
-  { role: 'user', content: 'Input:\n{"goal": "fix formatPrice", "feedback": "AssertionError: expected \'19\' to equal \'19.99\'"}' },
+  {
+    role: 'user',
+    content: 'Input:\n{"goal": "fix formatPrice", "feedback": "AssertionError: expected \'19\' to equal \'19.99\'"}',
+  },
 ];
 
 describe("a llama role's prompt counter", () => {

@@ -12,6 +12,8 @@ export function modelCounter(model: LlamaModel, contextSize?: number): PromptCou
     exact: true,
     ...(contextSize === undefined ? {} : { contextSize }),
     countText: (text) => model.tokenize(text).length,
-    countPrompt: (messages: readonly ChatMessage[]) => wrapper.generateContextState({ chatHistory: toChatHistory(messages) }).contextText.tokenize(model.tokenizer).length,
+    countPrompt: (messages: readonly ChatMessage[]) =>
+      wrapper.generateContextState({ chatHistory: toChatHistory(messages) }).contextText.tokenize(model.tokenizer)
+        .length,
   };
 }

@@ -50,7 +50,12 @@ export class LlamaModelPool {
   constructor(private readonly options: PoolOptions) {}
 
   /** `emit` receives the load's progress when this call is the one that loads the file. */
-  async acquire(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void = this.options.emit): Promise<LoadedModel> {
+  async acquire(
+    spec: string,
+    modelPath: string,
+    contextSize: number | undefined,
+    emit: (event: LlmEvent) => void = this.options.emit,
+  ): Promise<LoadedModel> {
     if (this.disposed) throw new LatheError('MODEL_LOAD_FAILED', 'the model router was disposed');
     const existing = this.models.get(modelPath);
     const loaded = existing ?? (await this.loadOnce(spec, modelPath, contextSize, emit));
@@ -79,18 +84,29 @@ export class LlamaModelPool {
   }
 
   /** The role's context on this model for one router (`owner`), created (after a memory check) on first use. */
-  async session(loaded: LoadedModel, role: ModelRole, contextSize: number | undefined, owner = '', promptLookup = false): Promise<RoleSession> {
+  async session(
+    loaded: LoadedModel,
+    role: ModelRole,
+    contextSize: number | undefined,
+    owner = '',
+    promptLookup = false,
+  ): Promise<RoleSession> {
     const sessionKey = `${owner}\0${role}${promptLookup ? '\0lookup' : ''}`;
     const existing = loaded.sessions.get(sessionKey);
     if (existing) return existing;
-    const size = contextSize !== undefined ? resolveContextSize(loaded.insights, contextSize) : loaded.defaultWindow.contextSize;
+    const size =
+      contextSize !== undefined ? resolveContextSize(loaded.insights, contextSize) : loaded.defaultWindow.contextSize;
     if (loaded.llama.gpu === false) {
       const need = estimateCpuMemory(loaded.insights, size, false);
       await this.ensureMemory(need.contextBytes, `a ${size}-token context for ${role} on ${loaded.spec}`, loaded);
     }
     let context;
     try {
-      context = await loaded.model.createContext({ contextSize: size, sequences: 1, threads: this.threadsFor(loaded.llama) });
+      context = await loaded.model.createContext({
+        contextSize: size,
+        sequences: 1,
+        threads: this.threadsFor(loaded.llama),
+      });
     } catch (error) {
       throw loadError(error, `could not create a ${size}-token context for ${role} on ${loaded.spec}`);
     }
@@ -111,7 +127,12 @@ export class LlamaModelPool {
     }
   }
 
-  private loadOnce(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void): Promise<LoadedModel> {
+  private loadOnce(
+    spec: string,
+    modelPath: string,
+    contextSize: number | undefined,
+    emit: (event: LlmEvent) => void,
+  ): Promise<LoadedModel> {
     let pending = this.loading.get(modelPath);
     if (!pending) {
       pending = this.load(spec, modelPath, contextSize, emit).finally(() => this.loading.delete(modelPath));
@@ -120,17 +141,30 @@ export class LlamaModelPool {
     return pending;
   }
 
-  private async load(spec: string, modelPath: string, contextSize: number | undefined, emit: (event: LlmEvent) => void): Promise<LoadedModel> {
+  private async load(
+    spec: string,
+    modelPath: string,
+    contextSize: number | undefined,
+    emit: (event: LlmEvent) => void,
+  ): Promise<LoadedModel> {
     const llama = await sharedLlama();
     const entry = await inspectGguf(modelPath, { llama });
-    if (entry.status === 'rejected') throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
+    if (entry.status === 'rejected')
+      throw new LatheError('MODEL_LOAD_FAILED', `cannot load ${entry.fileName}: ${entry.reason}`, { path: modelPath });
     const info = await readGgufFileInfo(modelPath, { sourceType: 'filesystem', logWarnings: false });
     const insights = await GgufInsights.from(info, llama);
     // Chosen once per load, before the weights take memory, so every role of the model gets the same window.
     const window = defaultWindow(insights, this.available());
     if (llama.gpu === false) {
-      const need = estimateCpuMemory(insights, contextSize !== undefined ? resolveContextSize(insights, contextSize) : window.contextSize, true);
-      await this.ensureMemory(need.weightsBytes + need.contextBytes, `${entry.fileName} (weights ${formatBytes(need.weightsBytes)} + context ${formatBytes(need.contextBytes)})`);
+      const need = estimateCpuMemory(
+        insights,
+        contextSize !== undefined ? resolveContextSize(insights, contextSize) : window.contextSize,
+        true,
+      );
+      await this.ensureMemory(
+        need.weightsBytes + need.contextBytes,
+        `${entry.fileName} (weights ${formatBytes(need.weightsBytes)} + context ${formatBytes(need.contextBytes)})`,
+      );
     }
     const started = Date.now();
     let model: LlamaModel;
@@ -151,7 +185,19 @@ export class LlamaModelPool {
       await model.dispose();
       throw new LatheError('MODEL_LOAD_FAILED', 'the model router was disposed while the model loaded');
     }
-    const loaded: LoadedModel = { spec, modelPath, llama, model, insights, defaultWindow: window, sessions: new Map(), active: 0, lastUsed: Date.now(), idleTimer: null, cache: new Map() };
+    const loaded: LoadedModel = {
+      spec,
+      modelPath,
+      llama,
+      model,
+      insights,
+      defaultWindow: window,
+      sessions: new Map(),
+      active: 0,
+      lastUsed: Date.now(),
+      idleTimer: null,
+      cache: new Map(),
+    };
     this.models.set(modelPath, loaded);
     emit({ type: 'model_loaded', model: spec, loadMs: Date.now() - started });
     return loaded;
@@ -173,17 +219,23 @@ export class LlamaModelPool {
       loaded.sessions.delete(session.key);
       await session.dispose();
     }
-    const idleModels = [...this.models.values()].filter((loaded) => loaded.active === 0 && loaded !== keep).sort((a, b) => a.lastUsed - b.lastUsed);
+    const idleModels = [...this.models.values()]
+      .filter((loaded) => loaded.active === 0 && loaded !== keep)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
     for (const loaded of idleModels) {
       if (bytes <= available()) return;
       await this.unload(loaded, 'switch');
     }
     const free = available();
     if (bytes > free) {
-      throw new LatheError('INSUFFICIENT_MEMORY', `${what} needs about ${formatBytes(bytes)} of memory but only ${formatBytes(free)} is available; close other programs, use a smaller quantization or a smaller contextSize`, {
-        requiredBytes: bytes,
-        availableBytes: free,
-      });
+      throw new LatheError(
+        'INSUFFICIENT_MEMORY',
+        `${what} needs about ${formatBytes(bytes)} of memory but only ${formatBytes(free)} is available; close other programs, use a smaller quantization or a smaller contextSize`,
+        {
+          requiredBytes: bytes,
+          availableBytes: free,
+        },
+      );
     }
   }
 
@@ -211,7 +263,11 @@ export class LlamaModelPool {
 }
 
 /** The role's window: its configured size, else the default for this model and machine (`chooseContextSize`). */
-export function resolveContextSize(insights: GgufInsights, requested: number | undefined, availableBytes: number = availableMemoryBytes()): number {
+export function resolveContextSize(
+  insights: GgufInsights,
+  requested: number | undefined,
+  availableBytes: number = availableMemoryBytes(),
+): number {
   if (requested !== undefined) return Math.max(64, Math.floor(requested));
   return defaultWindow(insights, availableBytes).contextSize;
 }
@@ -227,7 +283,8 @@ export function defaultWindow(insights: GgufInsights, availableBytes: number): W
 
 function loadError(error: unknown, what: string): LatheError {
   if (error instanceof LatheError) return error;
-  if (error instanceof InsufficientMemoryError) return new LatheError('INSUFFICIENT_MEMORY', `${what}: ${error.message}`);
+  if (error instanceof InsufficientMemoryError)
+    return new LatheError('INSUFFICIENT_MEMORY', `${what}: ${error.message}`);
   const message = error instanceof Error ? error.message : String(error);
   const logs = recentLlamaLogs().slice(-3).join(' | ');
   return new LatheError('MODEL_LOAD_FAILED', `${what}: ${message}${logs ? ` (llama.cpp: ${logs})` : ''}`);

@@ -1,4 +1,12 @@
-import { InputLookupTokenPredictor, LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
+import {
+  InputLookupTokenPredictor,
+  LlamaChat,
+  type ChatHistoryItem,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
 import type { ModelRole } from '../../../../shared/schemas/roles';
 import type { ChatMessage } from '../types';
 
@@ -34,7 +42,9 @@ export class RoleSession {
     /** Prompt-lookup decoding: tokens looked up in the prompt are checked in one batch, not decoded one by one. */
     readonly promptLookup = false,
   ) {
-    const sequence = context.getSequence(promptLookup ? { tokenPredictor: new InputLookupTokenPredictor() } : undefined);
+    const sequence = context.getSequence(
+      promptLookup ? { tokenPredictor: new InputLookupTokenPredictor() } : undefined,
+    );
     this.chat = new LlamaChat({ contextSequence: sequence, chatWrapper: 'auto' });
   }
 

@@ -27,7 +27,11 @@ function matchesAt(lines: readonly PatchLine[], run: readonly PatchLine[], at: n
  * lines before farther ones, each hunk after the previous one, the drift carried to the next hunk.
  * `exact` says whether every hunk sat exactly where its header said.
  */
-function locate(lines: readonly PatchLine[], hunks: readonly GoldHunk[], side: 'before' | 'after'): { located: LocatedHunk[]; exact: boolean } | null {
+function locate(
+  lines: readonly PatchLine[],
+  hunks: readonly GoldHunk[],
+  side: 'before' | 'after',
+): { located: LocatedHunk[]; exact: boolean } | null {
   const located: LocatedHunk[] = [];
   let drift = 0;
   let floor = 0;
@@ -38,7 +42,8 @@ function locate(lines: readonly PatchLine[], hunks: readonly GoldHunk[], side: '
     let found = -1;
     for (let distance = 0; found < 0 && (stated - distance >= floor || stated + distance <= lines.length); distance++) {
       if (stated - distance >= floor && matchesAt(lines, run, stated - distance)) found = stated - distance;
-      else if (distance > 0 && stated + distance >= floor && matchesAt(lines, run, stated + distance)) found = stated + distance;
+      else if (distance > 0 && stated + distance >= floor && matchesAt(lines, run, stated + distance))
+        found = stated + distance;
     }
     if (found < 0) return null;
     if (found !== stated) exact = false;
@@ -79,13 +84,27 @@ export function goldFileState(file: GoldFile, current: string | null): GoldFileS
   const lines = splitLines(current);
   const forward = locate(lines, file.hunks, 'before');
   if (file.kind === 'delete') {
-    if (forward && applyLocated(lines, forward.located) === '') return { kind: 'pending', before: current, after: null, located: forward.located };
+    if (forward && applyLocated(lines, forward.located) === '')
+      return { kind: 'pending', before: current, after: null, located: forward.located };
     return { kind: 'mismatch', reason: `${file.path} differs from the file the gold patch deletes` };
   }
-  const reverse = locate(lines, file.hunks.map((hunk) => ({ ...hunk, before: hunk.after, after: hunk.before, oldIndex: hunk.newIndex, newIndex: hunk.oldIndex })), 'before');
+  const reverse = locate(
+    lines,
+    file.hunks.map((hunk) => ({
+      ...hunk,
+      before: hunk.after,
+      after: hunk.before,
+      oldIndex: hunk.newIndex,
+      newIndex: hunk.oldIndex,
+    })),
+    'before',
+  );
   if (forward && (!reverse || forward.exact || !reverse.exact)) {
     return { kind: 'pending', before: current, after: applyLocated(lines, forward.located), located: forward.located };
   }
   if (reverse) return { kind: 'applied' };
-  return { kind: 'mismatch', reason: `the gold patch's hunks for ${file.path} match neither the file before nor after the fix` };
+  return {
+    kind: 'mismatch',
+    reason: `the gold patch's hunks for ${file.path} match neither the file before nor after the fix`,
+  };
 }

@@ -9,8 +9,7 @@ export type { BlockStats } from './searchBlocks';
 export type { VisibleFile } from './visibleFile';
 
 export type EditAnswer =
-  | { ok: true; proposal: Record<string, unknown>; blocks: BlockStats[] }
-  | { ok: false; reason: string };
+  { ok: true; proposal: Record<string, unknown>; blocks: BlockStats[] } | { ok: false; reason: string };
 
 const fail = (reason: string): EditAnswer => ({ ok: false, reason });
 
@@ -20,16 +19,24 @@ function wholeFile(files: readonly GoldFile[], visible: ReadonlyMap<string, Visi
   for (const file of files) {
     if (file.kind === 'delete') return fail(`whole-file cannot delete ${file.path}: the format has no deletion`);
     const shown = visible.get(file.path);
-    if (!shown && file.kind === 'modify') return fail(`${file.path} is not in the writer's context, so its whole new content cannot be written`);
-    if (shown && !shown.whole) return fail(`${file.path} is only partly in the writer's context (${shown.how}), so its whole new content cannot be written`);
+    if (!shown && file.kind === 'modify')
+      return fail(`${file.path} is not in the writer's context, so its whole new content cannot be written`);
+    if (shown && !shown.whole)
+      return fail(
+        `${file.path} is only partly in the writer's context (${shown.how}), so its whole new content cannot be written`,
+      );
     const current = wholeText(shown);
     const state = goldFileState(file, current);
     if (state.kind === 'mismatch') return fail(state.reason);
     const content = state.kind === 'pending' ? (state.after ?? '') : (current ?? '');
-    if (content.length > LIMITS.fileContent) return fail(`${file.path} after the fix is ${content.length} characters, over the whole-file bound of ${LIMITS.fileContent}`);
+    if (content.length > LIMITS.fileContent)
+      return fail(
+        `${file.path} after the fix is ${content.length} characters, over the whole-file bound of ${LIMITS.fileContent}`,
+      );
     edits.push({ path: file.path, content });
   }
-  if (edits.length > LIMITS.artifacts) return fail(`the fix writes ${edits.length} files, over the whole-file bound of ${LIMITS.artifacts}`);
+  if (edits.length > LIMITS.artifacts)
+    return fail(`the fix writes ${edits.length} files, over the whole-file bound of ${LIMITS.artifacts}`);
   edits.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { ok: true, proposal: { edits }, blocks: [] };
 }
@@ -39,7 +46,8 @@ function searchReplace(files: readonly GoldFile[], visible: ReadonlyMap<string, 
   for (const file of files) {
     if (file.kind === 'delete') return fail(`search-replace cannot delete ${file.path}: the format has no deletion`);
     const shown = visible.get(file.path);
-    if (!shown && file.kind === 'modify') return fail(`${file.path} is not in the writer's context, so no search block can be copied from it`);
+    if (!shown && file.kind === 'modify')
+      return fail(`${file.path} is not in the writer's context, so no search block can be copied from it`);
     if (shown && !shown.whole) {
       const partial = partialFileBlocks(file, shown);
       if (partial.kind === 'unreachable') return fail(partial.reason);
@@ -49,19 +57,35 @@ function searchReplace(files: readonly GoldFile[], visible: ReadonlyMap<string, 
     const state = goldFileState(file, wholeText(shown));
     if (state.kind === 'mismatch') return fail(state.reason);
     if (state.kind === 'applied') continue;
-    if (state.before === null) blocks.push({ search: '', replace: state.after ?? '', stats: { path: file.path, hunkLines: 0, addedContextLines: 0 } });
+    if (state.before === null)
+      blocks.push({
+        search: '',
+        replace: state.after ?? '',
+        stats: { path: file.path, hunkLines: 0, addedContextLines: 0 },
+      });
     else blocks.push(...wholeFileBlocks(file.path, state.before, state.located));
   }
   if (blocks.length === 0) {
     // Everything is already fixed; the format needs one edit, so the answer is one that changes nothing.
-    const block = files.map((file) => ({ file, view: visible.get(file.path) })).reduce<Block | null>((found, { file, view }) => found ?? (view ? noOpBlock(file.path, view) : null), null);
-    if (!block) return fail('the gold change is already made and no file in the context can carry an edit that changes nothing');
+    const block = files
+      .map((file) => ({ file, view: visible.get(file.path) }))
+      .reduce<Block | null>((found, { file, view }) => found ?? (view ? noOpBlock(file.path, view) : null), null);
+    if (!block)
+      return fail('the gold change is already made and no file in the context can carry an edit that changes nothing');
     blocks.push(block);
   }
   const edits = blocks.map((block) => ({ path: block.stats.path, search: block.search, replace: block.replace }));
-  if (edits.length > LIMITS.artifacts * 2) return fail(`the fix needs ${edits.length} search blocks, over the search-replace bound of ${LIMITS.artifacts * 2}`);
-  const tooLarge = edits.find((edit) => edit.search.length > LIMITS.fileContent || edit.replace.length > LIMITS.fileContent);
-  if (tooLarge) return fail(`a search block of ${tooLarge.path} is over the search-replace bound of ${LIMITS.fileContent} characters`);
+  if (edits.length > LIMITS.artifacts * 2)
+    return fail(
+      `the fix needs ${edits.length} search blocks, over the search-replace bound of ${LIMITS.artifacts * 2}`,
+    );
+  const tooLarge = edits.find(
+    (edit) => edit.search.length > LIMITS.fileContent || edit.replace.length > LIMITS.fileContent,
+  );
+  if (tooLarge)
+    return fail(
+      `a search block of ${tooLarge.path} is over the search-replace bound of ${LIMITS.fileContent} characters`,
+    );
   return { ok: true, proposal: { edits }, blocks: blocks.map((block) => block.stats) };
 }
 
@@ -74,13 +98,17 @@ function unifiedDiff(files: readonly GoldFile[], visible: ReadonlyMap<string, Vi
   const sections: string[] = [];
   for (const file of files) {
     const shown = visible.get(file.path);
-    if (!shown && file.kind !== 'create') return fail(`${file.path} is not in the writer's context, so no diff lines can be copied from it`);
+    if (!shown && file.kind !== 'create')
+      return fail(`${file.path} is not in the writer's context, so no diff lines can be copied from it`);
     if (shown?.whole) {
       const state = goldFileState(file, shown.content);
       if (state.kind === 'applied') continue;
       if (state.kind === 'mismatch') return fail(state.reason);
     } else if (shown) {
-      if (file.kind === 'delete') return fail(`${file.path} is only partly in the writer's context (${shown.how}), so a diff removing all of it cannot be written`);
+      if (file.kind === 'delete')
+        return fail(
+          `${file.path} is only partly in the writer's context (${shown.how}), so a diff removing all of it cannot be written`,
+        );
       const partial = partialFileBlocks(file, shown);
       if (partial.kind === 'unreachable') return fail(partial.reason);
       if (partial.kind === 'applied') continue;
@@ -90,12 +118,17 @@ function unifiedDiff(files: readonly GoldFile[], visible: ReadonlyMap<string, Vi
   const first = files[0];
   if (sections.length === 0 && first) sections.push(`--- a/${first.path}\n+++ b/${first.path}\n`);
   const diff = sections.join('');
-  if (diff.length > LIMITS.fileContent) return fail(`the diff is ${diff.length} characters, over the unified-diff bound of ${LIMITS.fileContent}`);
+  if (diff.length > LIMITS.fileContent)
+    return fail(`the diff is ${diff.length} characters, over the unified-diff bound of ${LIMITS.fileContent}`);
   return { ok: true, proposal: { diff }, blocks: [] };
 }
 
 /** The writer's answer in `format` for the gold files of its task, from what its context shows. */
-export function editAnswer(format: EditFormatName, files: readonly GoldFile[], visible: ReadonlyMap<string, VisibleFile>): EditAnswer {
+export function editAnswer(
+  format: EditFormatName,
+  files: readonly GoldFile[],
+  visible: ReadonlyMap<string, VisibleFile>,
+): EditAnswer {
   if (files.length === 0) return fail('the task names none of the files the gold patch changes');
   switch (format) {
     case 'whole-file':

@@ -6,7 +6,10 @@ const body = Array.from({ length: 20 }, (_, index) => `line ${index}\n`).join(''
 
 describe('gold patches', () => {
   it('splits a git patch into files, each with its own section of the text, kind and hunks', () => {
-    const text = gitPatch({ 'a.txt': 'one\n', 'gone.txt': 'bye\n' }, { 'a.txt': 'two\n', 'gone.txt': null, 'new/b.txt': 'hi\n' });
+    const text = gitPatch(
+      { 'a.txt': 'one\n', 'gone.txt': 'bye\n' },
+      { 'a.txt': 'two\n', 'gone.txt': null, 'new/b.txt': 'hi\n' },
+    );
     const parsed = parseGoldPatch(text);
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.patch.files.map((file) => [file.path, file.kind, file.hunks.length])).toEqual([
@@ -24,6 +27,9 @@ describe('gold patches', () => {
     const renamed = gitPatch({ 'old.txt': body }, { 'old.txt': null, 'new.txt': body });
     expect(renamed).toContain('rename from old.txt');
     expect(parseGoldPatch(renamed)).toEqual({ ok: false, message: expect.stringContaining('renamed') });
-    expect(parseGoldPatch('', 'gold patch x.patch')).toEqual({ ok: false, message: 'gold patch x.patch changes no file' });
+    expect(parseGoldPatch('', 'gold patch x.patch')).toEqual({
+      ok: false,
+      message: 'gold patch x.patch changes no file',
+    });
   });
 });

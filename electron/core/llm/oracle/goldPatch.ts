@@ -45,7 +45,8 @@ function sectionTexts(text: string): string[] {
   const starts: number[] = [];
   const git = lines.some((line) => line.startsWith('diff --git '));
   lines.forEach((line, index) => {
-    if (git ? line.startsWith('diff --git ') : line.startsWith('--- ') && lines[index + 1]?.startsWith('+++ ')) starts.push(index);
+    if (git ? line.startsWith('diff --git ') : line.startsWith('--- ') && lines[index + 1]?.startsWith('+++ '))
+      starts.push(index);
   });
   return starts.map((start, index) => lines.slice(start, starts[index + 1] ?? lines.length).join(''));
 }
@@ -75,7 +76,8 @@ function goldFile(patch: StructuredPatch, text: string): GoldFile | string {
   const newPath = stripPrefix(patch.newFileName);
   const path = newPath ?? oldPath;
   if (path === null) return 'a file section names no file';
-  if (oldPath !== null && newPath !== null && oldPath !== newPath) return `${oldPath} → ${newPath}: renames are not supported by the oracle`;
+  if (oldPath !== null && newPath !== null && oldPath !== newPath)
+    return `${oldPath} → ${newPath}: renames are not supported by the oracle`;
   const kind: GoldFileKind = oldPath === null ? 'create' : newPath === null ? 'delete' : 'modify';
   const hunks = patch.hunks.map((hunk) => {
     const sides = hunkSides(hunk);
@@ -91,7 +93,10 @@ export function parseGoldPatch(text: string, source = 'the gold patch'): GoldPat
   try {
     parsed = parsePatch(text).filter((patch) => patch.oldFileName || patch.newFileName || patch.hunks.length > 0);
   } catch (error) {
-    return { ok: false, message: `${source} is not a unified diff: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `${source} is not a unified diff: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (parsed.length === 0) return { ok: false, message: `${source} changes no file` };
   const sections = sectionTexts(text);
@@ -99,7 +104,8 @@ export function parseGoldPatch(text: string, source = 'the gold patch'): GoldPat
   for (const [index, patch] of parsed.entries()) {
     const file = goldFile(patch, sections[index] ?? '');
     if (typeof file === 'string') return { ok: false, message: `${source}: ${file}` };
-    if (files.some((other) => other.path === file.path)) return { ok: false, message: `${source} changes ${file.path} twice` };
+    if (files.some((other) => other.path === file.path))
+      return { ok: false, message: `${source} changes ${file.path} twice` };
     if (file.kind === 'modify' && file.hunks.length === 0) continue;
     files.push(file);
   }

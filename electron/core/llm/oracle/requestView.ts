@@ -23,7 +23,9 @@ export function requestInput(messages: readonly ChatMessage[]): Record<string, u
   if (end < 2) return null;
   try {
     const value: unknown = JSON.parse(body.slice(0, end));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
     return null;
@@ -37,7 +39,11 @@ function fileView(filePath: string, text: string): VisibleFile | null {
   const body = text.slice(head.length, text.length - FENCE_END.length);
   if (!body.endsWith(TRUNCATION_MARK)) return wholeView(body);
   const shown = body.slice(0, -TRUNCATION_MARK.length);
-  return { whole: false, segments: [{ start: 0, lines: splitLines(shown) }], how: `cut after ${shown.length} characters` };
+  return {
+    whole: false,
+    segments: [{ start: 0, lines: splitLines(shown) }],
+    how: `cut after ${shown.length} characters`,
+  };
 }
 
 /**
@@ -46,17 +52,24 @@ function fileView(filePath: string, text: string): VisibleFile | null {
  * (empty when the file ends with a newline, else a last line without one).
  */
 function excerptView(filePath: string, text: string): VisibleFile | null {
-  const header = new RegExp(`^### ${filePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(excerpt: lines ([0-9, -]+) of (\\d+)\\)\\n\`\`\`\\n`).exec(text);
+  const header = new RegExp(
+    `^### ${filePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(excerpt: lines ([0-9, -]+) of (\\d+)\\)\\n\`\`\`\\n`,
+  ).exec(text);
   if (!header || !text.endsWith(FENCE_END)) return null;
   const total = Number(header[2]);
-  const ranges = (header[1] ?? '').split(', ').map((range) => range.split('-').map(Number)).map(([start, end]) => [start ?? 0, end ?? start ?? 0] as const);
+  const ranges = (header[1] ?? '')
+    .split(', ')
+    .map((range) => range.split('-').map(Number))
+    .map(([start, end]) => [start ?? 0, end ?? start ?? 0] as const);
   const parts = text.slice(header[0].length, text.length - FENCE_END.length).split('\n…\n');
   if (parts.length !== ranges.length) return null;
   const segments: VisibleSegment[] = [];
   for (const [index, [start, end]] of ranges.entries()) {
     const rows = (parts[index] ?? '').split('\n');
     if (rows.length !== end - start + 1) return null;
-    const lines: PatchLine[] = rows.flatMap((row, offset) => (start + offset < total ? [`${row}\n`] : row === '' ? [] : [row]));
+    const lines: PatchLine[] = rows.flatMap((row, offset) =>
+      start + offset < total ? [`${row}\n`] : row === '' ? [] : [row],
+    );
     segments.push({ start: start - 1, lines });
   }
   return { whole: false, segments, how: `an excerpt of lines ${header[1]} of ${total}` };
@@ -71,7 +84,8 @@ export function visibleFiles(items: readonly ContextItem[]): Map<string, Visible
   for (const item of items) {
     const [kind, ...rest] = item.id.split(':');
     const filePath = rest.join(':');
-    const view = kind === 'file' ? fileView(filePath, item.text) : kind === 'excerpt' ? excerptView(filePath, item.text) : null;
+    const view =
+      kind === 'file' ? fileView(filePath, item.text) : kind === 'excerpt' ? excerptView(filePath, item.text) : null;
     // A whole copy beats an excerpt of the same file, whichever comes first.
     if (view && !files.get(filePath)?.whole) files.set(filePath, view);
   }

@@ -1,7 +1,8 @@
 import { parsePatch } from 'diff';
 import type { GoldPatch } from './goldPatch';
 
-const lineSpan = (start: number, count: number) => (count <= 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`);
+const lineSpan = (start: number, count: number) =>
+  count <= 1 ? `line ${start}` : `lines ${start}-${start + count - 1}`;
 const bare = (line: string) => line.replace(/\r?\n$/, '').trimEnd();
 
 /**
@@ -20,7 +21,9 @@ export function foreignHunks(diff: string, gold: GoldPatch): string[] {
   const byPath = new Map(gold.files.map((file) => [file.path, file]));
   const found: string[] = [];
   for (const patch of patches) {
-    const path = (patch.newFileName && patch.newFileName !== '/dev/null' ? patch.newFileName : (patch.oldFileName ?? '')).replace(/^[ab]\//, '');
+    const path = (
+      patch.newFileName && patch.newFileName !== '/dev/null' ? patch.newFileName : (patch.oldFileName ?? '')
+    ).replace(/^[ab]\//, '');
     if (!path) continue;
     const file = byPath.get(path);
     for (const hunk of patch.hunks) {
@@ -34,8 +37,12 @@ export function foreignHunks(diff: string, gold: GoldPatch): string[] {
       }
       const goldBefore = new Set(file.hunks.flatMap((gh) => gh.before.map(bare)));
       const goldAfter = new Set(file.hunks.flatMap((gh) => gh.after.map(bare)));
-      const stray = [...removed.filter((line) => !goldBefore.has(line)), ...added.filter((line) => !goldAfter.has(line))];
-      if (stray.length > 0) found.push(`${where}: not part of the fix (${JSON.stringify(stray[0]?.trim().slice(0, 60) ?? '')})`);
+      const stray = [
+        ...removed.filter((line) => !goldBefore.has(line)),
+        ...added.filter((line) => !goldAfter.has(line)),
+      ];
+      if (stray.length > 0)
+        found.push(`${where}: not part of the fix (${JSON.stringify(stray[0]?.trim().slice(0, 60) ?? '')})`);
     }
   }
   return found;

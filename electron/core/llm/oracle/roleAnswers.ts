@@ -24,9 +24,11 @@ export interface OracleCall {
 const value = (answer: unknown): OracleAnswer => ({ kind: 'value', value: answer });
 const decline = (reason: string): OracleAnswer => ({ kind: 'decline', reason });
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const record = (item: unknown): Record<string, unknown> => (typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>) : {});
+const record = (item: unknown): Record<string, unknown> =>
+  typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>) : {};
 const text = (item: unknown): string => (typeof item === 'string' ? item : '');
-const strings = (item: unknown): string[] => (Array.isArray(item) ? item.filter((entry): entry is string => typeof entry === 'string') : []);
+const strings = (item: unknown): string[] =>
+  Array.isArray(item) ? item.filter((entry): entry is string => typeof entry === 'string') : [];
 
 /** The purpose of a call made without one, from its role and input (older callers, direct router use). */
 export function inferPurpose(role: ModelRole, input: Record<string, unknown>): AgentPurpose {
@@ -38,7 +40,13 @@ export function inferPurpose(role: ModelRole, input: Record<string, unknown>): A
     case 'tester':
       return 'test' in input ? 'fix_plan' : 'test_report';
     case 'supervisor':
-      return input.gate === 'plan' ? 'review_plan' : input.gate === 'code' ? 'review_code' : input.gate === 'goal' ? 'review_goal' : 'review_step';
+      return input.gate === 'plan'
+        ? 'review_plan'
+        : input.gate === 'code'
+          ? 'review_code'
+          : input.gate === 'goal'
+            ? 'review_goal'
+            : 'review_step';
     case 'editor':
       return 'task' in input ? 'code' : 'scout_brief';
     case 'scout':
@@ -72,7 +80,10 @@ function goalTitle(input: Record<string, unknown>): string {
 /** One task (seed 000) or, where the schema wants steps (2 at least), the fix and a confirming step. */
 function plan(call: OracleCall): OracleAnswer {
   const artifacts = goldPaths(call.gold);
-  if (artifacts.length > LIMITS.artifacts) return decline(`the gold patch changes ${artifacts.length} files, more than one task's ${LIMITS.artifacts} artifacts`);
+  if (artifacts.length > LIMITS.artifacts)
+    return decline(
+      `the gold patch changes ${artifacts.length} files, more than one task's ${LIMITS.artifacts} artifacts`,
+    );
   const planId = text(call.input.plan_id) || 'plan_0001';
   const title = goalTitle(call.input);
   const acceptance = "The repository's test suite passes.";
@@ -81,19 +92,37 @@ function plan(call: OracleCall): OracleAnswer {
   if (call.schema.safeParse(tasks).success) return value(tasks);
   return value({
     plan_id: planId,
-    analysis: clip(`The fix is one change to ${listed(artifacts)}; a second step confirms the whole suite passes with it.`, 1000),
+    analysis: clip(
+      `The fix is one change to ${listed(artifacts)}; a second step confirms the whole suite passes with it.`,
+      1000,
+    ),
     steps: [
       { id: 'T1', title, description: rationale, acceptance, complexity: 'simple', depends_on: [], artifacts },
-      { id: 'T2', title: 'Confirm the whole test suite passes with the fix', description: 'Nothing more to change: check the fix and keep it.', acceptance, complexity: 'simple', depends_on: ['T1'], artifacts },
+      {
+        id: 'T2',
+        title: 'Confirm the whole test suite passes with the fix',
+        description: 'Nothing more to change: check the fix and keep it.',
+        acceptance,
+        complexity: 'simple',
+        depends_on: ['T1'],
+        artifacts,
+      },
     ],
   });
 }
 
 /** The step a writer's request is for (its task id), and the gold files of that task: all of them for a task without artifacts. */
-export function writerTask(input: Record<string, unknown>, gold: GoldPatch): { step: string; artifacts: string[]; files: GoldFile[] } {
+export function writerTask(
+  input: Record<string, unknown>,
+  gold: GoldPatch,
+): { step: string; artifacts: string[]; files: GoldFile[] } {
   const task = record(input.task);
   const artifacts = strings(task.artifacts);
-  return { step: text(task.id) || 'T1', artifacts, files: artifacts.length === 0 ? gold.files : gold.files.filter((file) => artifacts.includes(file.path)) };
+  return {
+    step: text(task.id) || 'T1',
+    artifacts,
+    files: artifacts.length === 0 ? gold.files : gold.files.filter((file) => artifacts.includes(file.path)),
+  };
 }
 
 /** The writer: the gold patch restricted to the task's artifacts (all of it for a task without any). */
@@ -102,7 +131,10 @@ function code(call: OracleCall): OracleAnswer {
   if (!format) return decline('the writer schema is none of the known edit formats');
   const task = record(call.input.task);
   const { artifacts, files } = writerTask(call.input, call.gold);
-  if (files.length === 0) return decline(`task ${text(task.id) || '?'} lists ${listed(artifacts)}, none of the files the gold patch changes (${listed(goldPaths(call.gold))})`);
+  if (files.length === 0)
+    return decline(
+      `task ${text(task.id) || '?'} lists ${listed(artifacts)}, none of the files the gold patch changes (${listed(goldPaths(call.gold))})`,
+    );
   const answer = editAnswer(format, files, call.files);
   return answer.ok ? value(answer.proposal) : decline(answer.reason);
 }
@@ -111,14 +143,26 @@ function testReport(call: OracleCall): OracleAnswer {
   const exitCode = call.input.exit_code;
   const passed = exitCode === 0;
   const output = text(call.input.output);
-  const report = passed ? 'All tests passed (exit code 0).' : `The tests failed (exit code ${String(exitCode)}). Output ends:\n${output.slice(-1500)}`;
-  return value({ task_id: clip(text(call.input.task_id) || 'T1', LIMITS.id), passed, report: clip(report, LIMITS.text) });
+  const report = passed
+    ? 'All tests passed (exit code 0).'
+    : `The tests failed (exit code ${String(exitCode)}). Output ends:\n${output.slice(-1500)}`;
+  return value({
+    task_id: clip(text(call.input.task_id) || 'T1', LIMITS.id),
+    passed,
+    report: clip(report, LIMITS.text),
+  });
 }
 
 function fixPlan(call: OracleCall): OracleAnswer {
   const taskId = clip(text(record(call.input.task).id) || 'T1', LIMITS.id);
   const test = record(call.input.test);
-  if (test.status === 'PASS') return value({ task_id: taskId, summary: 'All tests pass; the change is the intended fix.', findings: [], fix_plan: [] });
+  if (test.status === 'PASS')
+    return value({
+      task_id: taskId,
+      summary: 'All tests pass; the change is the intended fix.',
+      findings: [],
+      fix_plan: [],
+    });
   const failure = record(test.first_failure);
   const paths = goldPaths(call.gold);
   const description = clip(text(failure.message) || `the tests end ${text(test.status) || 'red'}`, LIMITS.shortText);
@@ -142,8 +186,15 @@ function unfixedFiles(call: OracleCall): string[] {
 
 function review(call: OracleCall): OracleAnswer {
   const threshold = typeof call.input.threshold === 'number' ? call.input.threshold : 0;
-  const approve = (feedback: string) => value({ approved: true, score: Math.min(100, Math.max(95, threshold)), issues: [], feedback });
-  const reject = (issues: string[]) => value({ approved: false, score: 20, issues: issues.map((issue) => clip(issue, LIMITS.shortText)), feedback: clip(issues.join(' '), 1000) });
+  const approve = (feedback: string) =>
+    value({ approved: true, score: Math.min(100, Math.max(95, threshold)), issues: [], feedback });
+  const reject = (issues: string[]) =>
+    value({
+      approved: false,
+      score: 20,
+      issues: issues.map((issue) => clip(issue, LIMITS.shortText)),
+      feedback: clip(issues.join(' '), 1000),
+    });
   // The goal gate reviews the final full test run made for it.
   const test = record(call.input.final_test ?? call.input.test);
   switch (call.purpose) {
@@ -161,9 +212,13 @@ function review(call: OracleCall): OracleAnswer {
       if (unfixed.length > 0) return reject([`${listed(unfixed)} does not carry the fix.`]);
       // A perfect reviewer lets nothing but the fix through: no changed tests, no other hunks.
       const tests = strings(call.input.existing_tests_changed);
-      if (tests.length > 0) return reject([`The change edits existing tests (${listed(tests)}): leave every test as it is and fix the code under test instead.`]);
+      if (tests.length > 0)
+        return reject([
+          `The change edits existing tests (${listed(tests)}): leave every test as it is and fix the code under test instead.`,
+        ]);
       const foreign = [...strings(call.input.unrelated_changes), ...foreignHunks(text(call.input.diff), call.gold)];
-      if (foreign.length > 0) return reject([...new Set(foreign)].map((hunk) => `Unrelated to the task, put it back as it was: ${hunk}`));
+      if (foreign.length > 0)
+        return reject([...new Set(foreign)].map((hunk) => `Unrelated to the task, put it back as it was: ${hunk}`));
       return approve('The change is the fix the goal asks for and the tests pass.');
     }
     case 'review_fix_plan':
@@ -179,10 +234,19 @@ function brief(call: OracleCall): OracleAnswer {
   const testCommand = text(call.input.test_command);
   return value({
     behavior_change: clip(text(call.input.goal) || 'Make the fix the goal describes.', 1000),
-    success_criteria: [clip(testCommand ? `\`${testCommand}\` exits 0` : 'The test suite passes', LIMITS.shortText), clip(`The change is confined to ${paths}`, LIMITS.shortText)],
+    success_criteria: [
+      clip(testCommand ? `\`${testCommand}\` exits 0` : 'The test suite passes', LIMITS.shortText),
+      clip(`The change is confined to ${paths}`, LIMITS.shortText),
+    ],
     non_goals: ['Changing the tests', clip(`Changing any file but ${paths}`, LIMITS.shortText)],
     questions: [
-      { scout: 'A', question: clip(`Where in ${paths} does the behaviour the goal describes live, and what calls it?`, LIMITS.shortText) },
+      {
+        scout: 'A',
+        question: clip(
+          `Where in ${paths} does the behaviour the goal describes live, and what calls it?`,
+          LIMITS.shortText,
+        ),
+      },
       { scout: 'B', question: 'Which tests fail now, and how are they run?' },
     ],
   });

@@ -27,15 +27,30 @@ export function changedCore(hunk: GoldHunk): { lead: number; before: PatchLine[]
   let lead = 0;
   while (lead < hunk.before.length && lead < hunk.after.length && hunk.before[lead] === hunk.after[lead]) lead++;
   let trail = 0;
-  while (trail < hunk.before.length - lead && trail < hunk.after.length - lead && hunk.before[hunk.before.length - 1 - trail] === hunk.after[hunk.after.length - 1 - trail]) trail++;
-  return { lead, before: hunk.before.slice(lead, hunk.before.length - trail), after: hunk.after.slice(lead, hunk.after.length - trail) };
+  while (
+    trail < hunk.before.length - lead &&
+    trail < hunk.after.length - lead &&
+    hunk.before[hunk.before.length - 1 - trail] === hunk.after[hunk.after.length - 1 - trail]
+  )
+    trail++;
+  return {
+    lead,
+    before: hunk.before.slice(lead, hunk.before.length - trail),
+    after: hunk.after.slice(lead, hunk.after.length - trail),
+  };
 }
 
 /**
  * The block for the changed lines starting at line `start` of `lines`: grown by one line below, then
  * one above, and so on, until the search occurs exactly once in `text` (what the writer can check).
  */
-function grownBlock(path: string, lines: readonly PatchLine[], start: number, core: { before: PatchLine[]; after: PatchLine[] }, text: string): Block {
+function grownBlock(
+  path: string,
+  lines: readonly PatchLine[],
+  start: number,
+  core: { before: PatchLine[]; after: PatchLine[] },
+  text: string,
+): Block {
   const next = [...lines.slice(0, start), ...core.after, ...lines.slice(start + core.before.length)];
   const blockAt = (up: number, down: number) => ({
     search: lines.slice(start - up, start + core.before.length + down).join(''),
@@ -74,7 +89,8 @@ export function wholeFileBlocks(path: string, current: string, located: readonly
   return blocks;
 }
 
-export type PartialBlocks = { kind: 'pending'; blocks: Block[] } | { kind: 'applied' } | { kind: 'unreachable'; reason: string };
+export type PartialBlocks =
+  { kind: 'pending'; blocks: Block[] } | { kind: 'applied' } | { kind: 'unreachable'; reason: string };
 
 interface LiveSegment extends VisibleSegment {
   /** Lines the hunks applied so far added (or removed) in this segment. */
@@ -82,7 +98,11 @@ interface LiveSegment extends VisibleSegment {
 }
 
 /** The place of `run` in the segments nearest the file's line `stated` (0-based, before any hunk). */
-function nearestRun(segments: readonly LiveSegment[], run: readonly PatchLine[], stated: number): { segment: LiveSegment; at: number } | null {
+function nearestRun(
+  segments: readonly LiveSegment[],
+  run: readonly PatchLine[],
+  stated: number,
+): { segment: LiveSegment; at: number } | null {
   let best: { segment: LiveSegment; at: number; distance: number } | null = null;
   for (const segment of segments) {
     for (let at = 0; at + run.length <= segment.lines.length; at++) {
@@ -100,7 +120,11 @@ function nearestRun(segments: readonly LiveSegment[], run: readonly PatchLine[],
  * is shown.
  */
 export function partialFileBlocks(file: GoldFile, view: Extract<VisibleFile, { whole: false }>): PartialBlocks {
-  const segments: LiveSegment[] = view.segments.map((segment) => ({ start: segment.start, lines: [...segment.lines], shift: 0 }));
+  const segments: LiveSegment[] = view.segments.map((segment) => ({
+    start: segment.start,
+    lines: [...segment.lines],
+    shift: 0,
+  }));
   // A NUL between runs: no block can match across the gap between two of them.
   const shownText = () => segments.map((segment) => segment.lines.join('')).join('\0');
   const blocks: Block[] = [];
@@ -109,20 +133,29 @@ export function partialFileBlocks(file: GoldFile, view: Extract<VisibleFile, { w
     const core = changedCore(hunk);
     // The whole hunk where it is shown, else its changed lines alone (their context may lie outside).
     const whole = nearestRun(segments, hunk.before, hunk.oldIndex);
-    const found = whole ? { ...whole, at: whole.at + core.lead } : nearestRun(segments, core.before, hunk.oldIndex + core.lead);
+    const found = whole
+      ? { ...whole, at: whole.at + core.lead }
+      : nearestRun(segments, core.before, hunk.oldIndex + core.lead);
     if (!found || (!whole && core.before.length === 0)) {
-      if (nearestRun(segments, hunk.after, hunk.newIndex) ?? (core.after.length > 0 ? nearestRun(segments, core.after, hunk.newIndex + core.lead) : null)) {
+      if (
+        nearestRun(segments, hunk.after, hunk.newIndex) ??
+        (core.after.length > 0 ? nearestRun(segments, core.after, hunk.newIndex + core.lead) : null)
+      ) {
         applied++;
         continue;
       }
-      return { kind: 'unreachable', reason: `the gold hunk at line ${hunk.oldIndex + 1} of ${file.path} is not in what the writer's context shows of it (${view.how})` };
+      return {
+        kind: 'unreachable',
+        reason: `the gold hunk at line ${hunk.oldIndex + 1} of ${file.path} is not in what the writer's context shows of it (${view.how})`,
+      };
     }
     const { segment, at } = found;
     blocks.push(grownBlock(file.path, segment.lines, at, core, shownText()));
     segment.lines = [...segment.lines.slice(0, at), ...core.after, ...segment.lines.slice(at + core.before.length)];
     segment.shift += core.after.length - core.before.length;
   }
-  if (blocks.length > 0 && applied > 0) return { kind: 'unreachable', reason: `${file.path} carries only part of the gold change` };
+  if (blocks.length > 0 && applied > 0)
+    return { kind: 'unreachable', reason: `${file.path} carries only part of the gold change` };
   return blocks.length === 0 ? { kind: 'applied' } : { kind: 'pending', blocks };
 }
 
@@ -132,7 +165,8 @@ export function noOpBlock(path: string, view: VisibleFile): Block | null {
   const text = view.whole ? view.content : view.segments.map((segment) => segment.lines.join('')).join('\0');
   for (let end = 1; end <= lines.length; end++) {
     const search = lines.slice(0, end).join('');
-    if (countOccurrences(text, search) === 1) return { search, replace: search, stats: { path, hunkLines: 0, addedContextLines: end } };
+    if (countOccurrences(text, search) === 1)
+      return { search, replace: search, stats: { path, hunkLines: 0, addedContextLines: end } };
   }
   return null;
 }

@@ -9,8 +9,23 @@ import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
 import { cutOffFailure, failure, tokensPerSecond, withUsage } from '../results';
-import type { GenerateResult, GenerationErrorCode, GenerationUsage, ModelRole, PromptCounter, RoleModelConfig } from '../types';
-import { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, overflow, reportDropped, stoppedResult, type Provider, type ProviderCall } from './provider';
+import type {
+  GenerateResult,
+  GenerationErrorCode,
+  GenerationUsage,
+  ModelRole,
+  PromptCounter,
+  RoleModelConfig,
+} from '../types';
+import {
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_TEMPERATURE,
+  overflow,
+  reportDropped,
+  stoppedResult,
+  type Provider,
+  type ProviderCall,
+} from './provider';
 
 export interface LlamaSampling {
   /** Call n of a role samples with seed + n: runs repeat exactly, retries still differ. */
@@ -27,7 +42,9 @@ interface LoadedGrammar {
 
 const PASSED_ON_CODES: readonly ErrorCode[] = ['MODEL_LOAD_FAILED', 'INSUFFICIENT_MEMORY', 'CONTEXT_OVERFLOW'];
 
-function isPassedOn(code: ErrorCode): code is Extract<GenerationErrorCode, 'MODEL_LOAD_FAILED' | 'INSUFFICIENT_MEMORY' | 'CONTEXT_OVERFLOW'> {
+function isPassedOn(
+  code: ErrorCode,
+): code is Extract<GenerationErrorCode, 'MODEL_LOAD_FAILED' | 'INSUFFICIENT_MEMORY' | 'CONTEXT_OVERFLOW'> {
   return PASSED_ON_CODES.includes(code);
 }
 
@@ -51,7 +68,13 @@ export class LlamaProvider implements Provider {
   async counter(role: ModelRole, config: RoleModelConfig): Promise<PromptCounter> {
     const loaded = await this.pool.acquire(this.spec, this.modelPath, config.contextSize);
     try {
-      const session = await this.pool.session(loaded, role, config.contextSize, this.owner, config.promptLookup === true);
+      const session = await this.pool.session(
+        loaded,
+        role,
+        config.contextSize,
+        this.owner,
+        config.promptLookup === true,
+      );
       return {
         exact: true,
         contextSize: session.contextSize,
@@ -69,12 +92,21 @@ export class LlamaProvider implements Provider {
     try {
       loaded = await untilAborted(acquiring, call.callSignal.signal);
     } catch (error) {
-      acquiring.then((late) => this.pool.release(late), () => undefined);
+      acquiring.then(
+        (late) => this.pool.release(late),
+        () => undefined,
+      );
       if (call.callSignal.signal.aborted) return stoppedResult(call, null);
       return failure<T>(errorCode(error, 'MODEL_LOAD_FAILED'), errorMessage(error));
     }
     try {
-      const session = await this.pool.session(loaded, call.role, call.config.contextSize, this.owner, call.config.promptLookup === true);
+      const session = await this.pool.session(
+        loaded,
+        call.role,
+        call.config.contextSize,
+        this.owner,
+        call.config.promptLookup === true,
+      );
       call.callSignal.startTimer();
       // Not raced with the signal: generation stops within a token, and then the partial text is kept.
       return await session.exclusive(() => this.run(call, loaded, session));
@@ -153,7 +185,10 @@ export class LlamaProvider implements Provider {
     };
     if (session.promptLookup) {
       const lookupAfter = session.lookupCounts();
-      usage.lookup = { validated: lookupAfter.validated - lookupBefore.validated, refuted: lookupAfter.refuted - lookupBefore.refuted };
+      usage.lookup = {
+        validated: lookupAfter.validated - lookupBefore.validated,
+        refuted: lookupAfter.refuted - lookupBefore.refuted,
+      };
     }
     if (stopReason === 'abort' || call.callSignal.signal.aborted) return stoppedResult(call, text, usage);
     const parsed = parseModelOutput(text, call.request.schema);
@@ -171,7 +206,10 @@ export class LlamaProvider implements Provider {
     if (!grammar) {
       const create = async (text: string): Promise<LoadedGrammar> => {
         const parsed = parseGbnf(text);
-        return { grammar: await loaded.llama.createGrammar({ grammar: text, trimWhitespaceSuffix: true }), parsed: parsed.ok ? parsed.grammar : null };
+        return {
+          grammar: await loaded.llama.createGrammar({ grammar: text, trimWhitespaceSuffix: true }),
+          parsed: parsed.ok ? parsed.grammar : null,
+        };
       };
       // A runtime that refuses a long repetition bound still gets the grammar's structure.
       grammar = create(gbnf).catch(() => create(relaxRepetitions(gbnf)));

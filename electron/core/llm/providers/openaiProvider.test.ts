@@ -23,8 +23,14 @@ const ask = [
   { role: 'system' as const, content: 'You review patches.' },
   { role: 'user' as const, content: 'Review this.' },
 ];
-const completion = (content: string, usage?: object) => ({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage });
-const sseChunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const completion = (content: string, usage?: object) => ({
+  id: 'x',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  usage,
+});
+const sseChunk = (content: string) =>
+  `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 let server: http.Server;
 let baseUrl: string;
@@ -72,20 +78,45 @@ beforeEach(() => {
 
 function routerFor(config: Partial<RoleModelConfig> = {}, allowedHosts?: string[]) {
   const events: LlmEvent[] = [];
-  const router = createModelRouter({ roles: { supervisor: { model: `openai:${baseUrl}#test-model`, ...config } }, onEvent: (event) => events.push(event), allowedHosts });
+  const router = createModelRouter({
+    roles: { supervisor: { model: `openai:${baseUrl}#test-model`, ...config } },
+    onEvent: (event) => events.push(event),
+    allowedHosts,
+  });
   return { router, events };
 }
 
 describe('OpenAI-compatible provider', () => {
   it('posts the chat, the output schema as response_format and the role settings, then validates the reply', async () => {
-    queue.push({ kind: 'json', body: completion('{"score": 8, "approve": true}', { prompt_tokens: 31, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 20 } }) });
+    queue.push({
+      kind: 'json',
+      body: completion('{"score": 8, "approve": true}', {
+        prompt_tokens: 31,
+        completion_tokens: 9,
+        prompt_tokens_details: { cached_tokens: 20 },
+      }),
+    });
     const { router } = routerFor({ temperature: 0.1, maxTokens: 64 });
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
     expect(result).toMatchObject({ ok: true, value: { score: 8, approve: true } });
-    expect(result.ok && result.usage).toMatchObject({ model: `openai:${baseUrl}#test-model`, promptTokens: 31, completionTokens: 9, reusedPrefixTokens: 20 });
+    expect(result.ok && result.usage).toMatchObject({
+      model: `openai:${baseUrl}#test-model`,
+      promptTokens: 31,
+      completionTokens: 9,
+      reusedPrefixTokens: 20,
+    });
     expect(received[0]?.url).toBe('/v1/chat/completions');
-    expect(received[0]?.body).toMatchObject({ model: 'test-model', messages: ask, temperature: 0.1, max_tokens: 64, stream: false });
-    const format = received[0]?.body.response_format as { type: string; json_schema: { schema: Record<string, unknown> } };
+    expect(received[0]?.body).toMatchObject({
+      model: 'test-model',
+      messages: ask,
+      temperature: 0.1,
+      max_tokens: 64,
+      stream: false,
+    });
+    const format = received[0]?.body.response_format as {
+      type: string;
+      json_schema: { schema: Record<string, unknown> };
+    };
     expect(format.type).toBe('json_schema');
     expect(format.json_schema.schema).toMatchObject({ type: 'object', required: ['score', 'approve'] });
     expect(format.json_schema.schema).not.toHaveProperty('$schema');
@@ -104,8 +135,17 @@ describe('OpenAI-compatible provider', () => {
     });
     const { router, events } = routerFor();
     const tokens: string[] = [];
-    const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review, onToken: (text) => tokens.push(text) });
-    expect(result).toMatchObject({ ok: true, value: { score: 3, approve: false }, raw: '{"score": 3, "approve": false}' });
+    const result = await router.generate({
+      role: 'supervisor',
+      messages: ask,
+      schema: Review,
+      onToken: (text) => tokens.push(text),
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { score: 3, approve: false },
+      raw: '{"score": 3, "approve": false}',
+    });
     expect(tokens).toEqual(['{"score"', ': 3, "approve"', ': false}']);
     expect(events.filter((event) => event.type === 'token')).toHaveLength(3);
     expect(received[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
@@ -114,11 +154,29 @@ describe('OpenAI-compatible provider', () => {
 
   it("sums a retried call's tokens with the server's cached counts: cached + prefill = prompt, the counts real", async () => {
     // A first answer that does not validate, then a retry the server serves mostly from its prompt cache.
-    queue.push({ kind: 'json', body: completion('{"score": 99}', { prompt_tokens: 400, completion_tokens: 6, prompt_tokens_details: { cached_tokens: 0 } }) });
-    queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}', { prompt_tokens: 430, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 390 } }) });
+    queue.push({
+      kind: 'json',
+      body: completion('{"score": 99}', {
+        prompt_tokens: 400,
+        completion_tokens: 6,
+        prompt_tokens_details: { cached_tokens: 0 },
+      }),
+    });
+    queue.push({
+      kind: 'json',
+      body: completion('{"score": 7, "approve": true}', {
+        prompt_tokens: 430,
+        completion_tokens: 9,
+        prompt_tokens_details: { cached_tokens: 390 },
+      }),
+    });
     const { router } = routerFor();
     const usage: AgentUsage = { prompt_tokens: 0, completion_tokens: 0 };
-    const call = await generateWithRetries({ role: 'supervisor', messages: ask, schema: Review }, { router, retries: 1, backoffMs: 0 }, usage);
+    const call = await generateWithRetries(
+      { role: 'supervisor', messages: ask, schema: Review },
+      { router, retries: 1, backoffMs: 0 },
+      usage,
+    );
     expect(call).toMatchObject({ calls: 2, last: { ok: true } });
     expect(usage).toMatchObject({ prompt_tokens: 830, cached_tokens: 390, completion_tokens: 15 });
     expect(usage.estimated).toBeUndefined();
@@ -127,7 +185,14 @@ describe('OpenAI-compatible provider', () => {
   });
 
   it('never counts more cached tokens than prompt tokens, and marks counts the server did not give as estimated', async () => {
-    queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}', { prompt_tokens: 10, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 64 } }) });
+    queue.push({
+      kind: 'json',
+      body: completion('{"score": 7, "approve": true}', {
+        prompt_tokens: 10,
+        completion_tokens: 9,
+        prompt_tokens_details: { cached_tokens: 64 },
+      }),
+    });
     queue.push({ kind: 'json', body: completion('{"score": 7, "approve": true}') });
     const { router } = routerFor();
     const over = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
@@ -139,11 +204,24 @@ describe('OpenAI-compatible provider', () => {
   });
 
   it('marks an answer the server stopped at max_tokens as cut off (cutOffAt), an unparsable finished one not', async () => {
-    const cut = { id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 8, "appr' }, finish_reason: 'length' }] };
+    const cut = {
+      id: 'x',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 8, "appr' }, finish_reason: 'length' }],
+    };
     queue.push({ kind: 'json', body: cut }, { kind: 'json', body: completion('{"score": 8, "appr') });
     const { router } = routerFor({ maxTokens: 16 });
     const stopped = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(stopped).toMatchObject({ ok: false, raw: '{"score": 8, "appr', error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 16, message: expect.stringContaining('(cut at maxTokens 16)') } });
+    expect(stopped).toMatchObject({
+      ok: false,
+      raw: '{"score": 8, "appr',
+      error: {
+        code: 'INVALID_OUTPUT',
+        retryable: true,
+        cutOffAt: 16,
+        message: expect.stringContaining('(cut at maxTokens 16)'),
+      },
+    });
     expect(stopped.ok || stopped.usage).toMatchObject({ model: `openai:${baseUrl}#test-model` });
     const malformed = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
     expect(malformed.ok || malformed.error.cutOffAt).toBeUndefined();
@@ -153,22 +231,41 @@ describe('OpenAI-compatible provider', () => {
     queue.push({ kind: 'text', status: 200, body: '<html>proxy error</html>' });
     const { router } = routerFor();
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: true, message: expect.stringContaining('not JSON') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', retryable: true, message: expect.stringContaining('not JSON') },
+    });
 
     queue.push({ kind: 'json', body: { choices: [{ message: { role: 'assistant' } }] } });
     const missing = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(missing).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('choices[0].message.content') } });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('choices[0].message.content') },
+    });
 
     queue.push({ kind: 'sse', events: [sseChunk('{"sc'), 'data: {broken\n\n'] });
-    const broken = await router.generate({ role: 'supervisor', messages: ask, schema: Review, onToken: () => undefined });
-    expect(broken).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('malformed stream event') }, raw: '{"sc' });
+    const broken = await router.generate({
+      role: 'supervisor',
+      messages: ask,
+      schema: Review,
+      onToken: () => undefined,
+    });
+    expect(broken).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', message: expect.stringContaining('malformed stream event') },
+      raw: '{"sc',
+    });
   });
 
   it('keeps the raw text when the reply is not valid output', async () => {
     queue.push({ kind: 'json', body: completion('Sure! Here is my review: looks good') });
     const { router } = routerFor();
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true }, raw: 'Sure! Here is my review: looks good' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_OUTPUT', retryable: true },
+      raw: 'Sure! Here is my review: looks good',
+    });
   });
 
   it('times out a server that never answers', async () => {
@@ -185,7 +282,12 @@ describe('OpenAI-compatible provider', () => {
     const { router } = routerFor();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review, signal: controller.signal });
+    const result = await router.generate({
+      role: 'supervisor',
+      messages: ask,
+      schema: Review,
+      signal: controller.signal,
+    });
     expect(result).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
   });
 
@@ -194,13 +296,23 @@ describe('OpenAI-compatible provider', () => {
     queue.push({ kind: 'json', status: 404, body: { error: 'model "test-model" not found' } });
     const { router } = routerFor();
     const busy = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(busy).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: true, message: 'the server answered HTTP 503: model is loading' } });
+    expect(busy).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', retryable: true, message: 'the server answered HTTP 503: model is loading' },
+    });
     const missing = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(missing).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: false, message: expect.stringContaining('not found') } });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', retryable: false, message: expect.stringContaining('not found') },
+    });
   });
 
   it('retries once without response_format when the server refuses it', async () => {
-    queue.push({ kind: 'json', status: 400, body: { error: { message: "unsupported response_format type 'json_schema'" } } });
+    queue.push({
+      kind: 'json',
+      status: 400,
+      body: { error: { message: "unsupported response_format type 'json_schema'" } },
+    });
     queue.push({ kind: 'json', body: completion('{"score": 5, "approve": true}') });
     const { router } = routerFor();
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
@@ -212,12 +324,23 @@ describe('OpenAI-compatible provider', () => {
   it('refuses a non-loopback host before any connection, unless the host is allowed', async () => {
     const router = createModelRouter({ roles: { supervisor: { model: 'openai:http://10.1.2.3:8080/v1#m' } } });
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', retryable: false, message: expect.stringContaining('models.allow_hosts') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MODEL_SPEC', retryable: false, message: expect.stringContaining('models.allow_hosts') },
+    });
     expect(received).toHaveLength(0);
 
     // An already-aborted call gets past the spec check without opening a connection.
-    const allowed = createModelRouter({ roles: { supervisor: { model: 'openai:http://gpu-box.lan:8080/v1#m' } }, allowedHosts: ['gpu-box.lan'] });
-    const passed = await allowed.generate({ role: 'supervisor', messages: ask, schema: Review, signal: AbortSignal.abort() });
+    const allowed = createModelRouter({
+      roles: { supervisor: { model: 'openai:http://gpu-box.lan:8080/v1#m' } },
+      allowedHosts: ['gpu-box.lan'],
+    });
+    const passed = await allowed.generate({
+      role: 'supervisor',
+      messages: ask,
+      schema: Review,
+      signal: AbortSignal.abort(),
+    });
     expect(passed).toMatchObject({ ok: false, error: { code: 'ABORTED' } });
   });
 
@@ -228,6 +351,13 @@ describe('OpenAI-compatible provider', () => {
     await new Promise((resolve) => closed.close(resolve));
     const router = createModelRouter({ roles: { supervisor: { model: `openai:http://127.0.0.1:${port}/v1#m` } } });
     const result = await router.generate({ role: 'supervisor', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: true, message: expect.stringMatching(/ECONNREFUSED.*server running/) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'PROVIDER_ERROR',
+        retryable: true,
+        message: expect.stringMatching(/ECONNREFUSED.*server running/),
+      },
+    });
   });
 });

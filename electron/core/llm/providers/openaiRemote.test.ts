@@ -16,7 +16,8 @@ const ask = [
   { role: 'system' as const, content: 'You review patches.' },
   { role: 'user' as const, content: 'Review this.' },
 ];
-const sseChunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const sseChunk = (content: string) =>
+  `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 interface Seen {
   authorization: string | undefined;
@@ -70,7 +71,11 @@ beforeEach(() => {
 });
 
 function remoteRouter(allowedHosts: string[] | undefined) {
-  return createModelRouter({ roles: { supervisor: { model: `openai:http://${REMOTE}:${port}/v1#big-model` } }, allowedHosts, serverTokenEnv: TOKEN_ENV });
+  return createModelRouter({
+    roles: { supervisor: { model: `openai:http://${REMOTE}:${port}/v1#big-model` } },
+    allowedHosts,
+    serverTokenEnv: TOKEN_ENV,
+  });
 }
 
 describe('a model server on another host', () => {
@@ -89,7 +94,13 @@ describe('a model server on another host', () => {
     for (const allowed of [[REMOTE], [`${REMOTE}:${port}`]]) {
       const router = remoteRouter(allowed);
       const tokens: string[] = [];
-      const result = await router.generate({ role: 'supervisor', purpose: 'review_step', messages: ask, schema: Review, onToken: (text) => tokens.push(text) });
+      const result = await router.generate({
+        role: 'supervisor',
+        purpose: 'review_step',
+        messages: ask,
+        schema: Review,
+        onToken: (text) => tokens.push(text),
+      });
       expect(result.ok && result.value).toEqual({ score: 8, approve: true });
       expect(tokens.join('')).toBe('{"score": 8, "approve": true}');
       await router.dispose();
@@ -109,10 +120,24 @@ describe('a model server on another host', () => {
   it('times out and aborts mid-stream as a local server does', async () => {
     queue.push('hang', 'hang');
     const router = remoteRouter([REMOTE]);
-    const timedOut = await router.generate({ role: 'supervisor', purpose: 'review_step', messages: ask, schema: Review, timeoutMs: 300, onToken: () => {} });
+    const timedOut = await router.generate({
+      role: 'supervisor',
+      purpose: 'review_step',
+      messages: ask,
+      schema: Review,
+      timeoutMs: 300,
+      onToken: () => {},
+    });
     expect(!timedOut.ok && timedOut.error.code).toBe('TIMEOUT');
     const controller = new AbortController();
-    const aborted = router.generate({ role: 'supervisor', purpose: 'review_step', messages: ask, schema: Review, signal: controller.signal, onToken: () => controller.abort() });
+    const aborted = router.generate({
+      role: 'supervisor',
+      purpose: 'review_step',
+      messages: ask,
+      schema: Review,
+      signal: controller.signal,
+      onToken: () => controller.abort(),
+    });
     const result = await aborted;
     expect(!result.ok && result.error.code).toBe('ABORTED');
     expect(!result.ok && result.raw).toBe('{"score": ');
@@ -130,10 +155,34 @@ describe('a model server on another host over https', () => {
   it('verifies the server certificate: trusted through NODE_EXTRA_CA_CERTS, refused without it', async (context) => {
     const cert = path.join(dir, 'cert.pem');
     const key = path.join(dir, 'key.pem');
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${REMOTE}`, '-addext', `subjectAltName=IP:${REMOTE}`], { encoding: 'utf8' });
-    if (made.status !== 0) context.skip(`openssl could not make a test certificate: ${made.stderr || made.error?.message}`);
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${REMOTE}`,
+        '-addext',
+        `subjectAltName=IP:${REMOTE}`,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (made.status !== 0)
+      context.skip(`openssl could not make a test certificate: ${made.stderr || made.error?.message}`);
     const tlsSeen: Seen[] = [];
-    const tlsServer = https.createServer({ cert: fs.readFileSync(cert), key: fs.readFileSync(key) }, handler(tlsSeen, () => 'stream', []));
+    const tlsServer = https.createServer(
+      { cert: fs.readFileSync(cert), key: fs.readFileSync(key) },
+      handler(tlsSeen, () => 'stream', []),
+    );
     await new Promise<void>((resolve) => tlsServer.listen(0, REMOTE, resolve));
     const url = `https://${REMOTE}:${(tlsServer.address() as AddressInfo).port}/v1`;
     // A child process: Node reads NODE_EXTRA_CA_CERTS (how a team trusts its own CA) only at start.
@@ -150,7 +199,11 @@ await router.dispose();
     );
     const call = (env: NodeJS.ProcessEnv) =>
       new Promise<{ value?: unknown; error?: { code: string; message: string } }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, ['--import', 'tsx', script], {
+          cwd: root,
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -6,13 +6,19 @@ export interface CompletionUsage {
   cachedTokens?: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const count = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 export function readUsage(body: unknown): CompletionUsage | undefined {
   if (!isRecord(body) || !isRecord(body.usage)) return undefined;
   const details = isRecord(body.usage.prompt_tokens_details) ? body.usage.prompt_tokens_details : {};
-  return { promptTokens: count(body.usage.prompt_tokens), completionTokens: count(body.usage.completion_tokens), cachedTokens: count(details.cached_tokens) };
+  return {
+    promptTokens: count(body.usage.prompt_tokens),
+    completionTokens: count(body.usage.completion_tokens),
+    cachedTokens: count(details.cached_tokens),
+  };
 }
 
 /** `choices[0].message.content` of a non-streamed reply, or null when the body is not that shape. */
@@ -26,7 +32,9 @@ export function readMessage(body: unknown): { content: string; finishReason: str
 }
 
 /** One streamed chunk: its text delta (possibly empty), finish reason and usage when present. */
-export function readChunk(body: unknown): { text: string; finishReason: string | null; usage?: CompletionUsage } | null {
+export function readChunk(
+  body: unknown,
+): { text: string; finishReason: string | null; usage?: CompletionUsage } | null {
   if (!isRecord(body) || !Array.isArray(body.choices)) return null;
   const choice: unknown = body.choices[0];
   const usage = readUsage(body);

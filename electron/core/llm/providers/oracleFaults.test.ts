@@ -31,26 +31,48 @@ async function writerRequest() {
     modelRole: 'coder',
     prompts: () => [],
     schema: () => WholeFileOutput,
-    input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context: [fileItem('src/answer.js', BEFORE, 1000)] }),
+    input: async () => ({
+      input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 },
+      context: [fileItem('src/answer.js', BEFORE, 1000)],
+    }),
   };
-  const ctx = { prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: configFromWorkflow(WORKFLOWS.minimal) } } as unknown as AgentContext;
+  const ctx = {
+    prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')),
+    state: { config: configFromWorkflow(WORKFLOWS.minimal) },
+  } as unknown as AgentContext;
   const { messages, context } = await buildMessages(spec, ctx);
   return { role: 'coder' as const, purpose: 'code' as const, messages, context, schema: WholeFileOutput };
 }
 
-const spoiled = (kinds: FaultSettings['faults'], journal: string | null) => `oracle:${patchFile}${faultSpecSuffix({ faults: kinds, seed: 1, task: 'answer', feedbackCheck: false, journal })}`;
-const journalLines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+const spoiled = (kinds: FaultSettings['faults'], journal: string | null) =>
+  `oracle:${patchFile}${faultSpecSuffix({ faults: kinds, seed: 1, task: 'answer', feedbackCheck: false, journal })}`;
+const journalLines = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('oracle provider with faults', () => {
   it('cut-off fails as a model stopped at its budget does: INVALID_OUTPUT, retryable, the partial answer as raw', async () => {
     const journal = path.join(dir, 'cut.jsonl');
     const router = createModelRouter({ roles: { coder: { model: spoiled([{ kind: 'cut-off', rate: 1 }], journal) } } });
     const cut = await router.generate(await writerRequest());
-    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, message: expect.stringMatching(/^output is not valid JSON .* \(cut at maxTokens 1024\)$/) } });
+    expect(cut).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        retryable: true,
+        message: expect.stringMatching(/^output is not valid JSON .* \(cut at maxTokens 1024\)$/),
+      },
+    });
     const full = JSON.stringify({ edits: [{ path: 'src/answer.js', content: AFTER }] });
     expect(cut.ok || (cut.raw !== null && cut.raw.length < full.length && full.startsWith(cut.raw))).toBe(true);
     // The retry (same step, no feedback-check) gets the correct answer.
-    expect(await router.generate(await writerRequest())).toMatchObject({ ok: true, value: { edits: [{ path: 'src/answer.js', content: AFTER }] } });
+    expect(await router.generate(await writerRequest())).toMatchObject({
+      ok: true,
+      value: { edits: [{ path: 'src/answer.js', content: AFTER }] },
+    });
     expect(journalLines(journal)).toEqual([
       expect.objectContaining({ task: 'answer', step: 'T1', answer: 1, carried: ['cut-off'], reply: 'cut' }),
       expect.objectContaining({ step: 'T1', answer: 2, carried: [], reply: 'value' }),
@@ -64,14 +86,27 @@ describe('oracle provider with faults', () => {
       const router = createModelRouter({ roles: { coder: { model: spec } } });
       const first = await router.generate(await writerRequest());
       expect(first.ok && JSON.stringify(first.value), `run ${run}`).toContain('// ... existing code ...');
-      expect(await router.generate(await writerRequest())).toMatchObject({ ok: true, value: { edits: [{ content: AFTER }] } });
+      expect(await router.generate(await writerRequest())).toMatchObject({
+        ok: true,
+        value: { edits: [{ content: AFTER }] },
+      });
       await router.dispose();
     }
   });
 
   it('a journal it cannot write fails the call, naming the file', async () => {
-    const router = createModelRouter({ roles: { coder: { model: spoiled([{ kind: 'no-op', rate: 1 }], path.join(dir, 'missing', 'folder', 'j.jsonl')) } } });
-    expect(await router.generate(await writerRequest())).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', message: expect.stringMatching(/cannot append to the oracle's fault journal .*j\.jsonl \(ENOENT\)/) } });
+    const router = createModelRouter({
+      roles: {
+        coder: { model: spoiled([{ kind: 'no-op', rate: 1 }], path.join(dir, 'missing', 'folder', 'j.jsonl')) },
+      },
+    });
+    expect(await router.generate(await writerRequest())).toMatchObject({
+      ok: false,
+      error: {
+        code: 'BAD_MODEL_SPEC',
+        message: expect.stringMatching(/cannot append to the oracle's fault journal .*j\.jsonl \(ENOENT\)/),
+      },
+    });
     await router.dispose();
   });
 });

@@ -35,12 +35,19 @@ function writerSpec(context: ContextItem[]): AgentSpec {
     modelRole: 'coder',
     prompts: () => [],
     schema: () => WholeFileOutput,
-    input: async () => ({ input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 }, context }),
+    input: async () => ({
+      input: { task: { id: 'T1', title: 'answer 42', artifacts: ['src/answer.js'] }, goal: 'answer 42', attempt: 1 },
+      context,
+    }),
   };
 }
 
 const writerContext = (models: Record<string, unknown> = {}) =>
-  ({ prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')), state: { config: { ...configFromWorkflow(WORKFLOWS.minimal), models } }, editFormat: editFormats['whole-file'] }) as unknown as AgentContext;
+  ({
+    prompts: new PromptLibrary(path.join(APP_ROOT, 'prompts')),
+    state: { config: { ...configFromWorkflow(WORKFLOWS.minimal), models } },
+    editFormat: editFormats['whole-file'],
+  }) as unknown as AgentContext;
 
 /** The messages and context of a writer call, built by the agents layer itself (its prompt format). */
 function writerRequest(context: ContextItem[]) {
@@ -49,20 +56,43 @@ function writerRequest(context: ContextItem[]) {
 
 describe('oracle provider', () => {
   it('parses oracle:PATH against the cwd, and says where a bare oracle: is valid', () => {
-    expect(parseModelSpec('oracle:gold.patch', { cwd: '/work' })).toEqual({ ok: true, value: { kind: 'oracle', spec: 'oracle:gold.patch', patchPath: '/work/gold.patch', faults: null } });
-    expect(parseModelSpec('oracle:')).toEqual({ ok: false, problem: 'BAD_MODEL_SPEC', message: expect.stringContaining('lathe eval --corpus') });
+    expect(parseModelSpec('oracle:gold.patch', { cwd: '/work' })).toEqual({
+      ok: true,
+      value: { kind: 'oracle', spec: 'oracle:gold.patch', patchPath: '/work/gold.patch', faults: null },
+    });
+    expect(parseModelSpec('oracle:')).toEqual({
+      ok: false,
+      problem: 'BAD_MODEL_SPEC',
+      message: expect.stringContaining('lathe eval --corpus'),
+    });
   });
 
   it('answers a writer from the file its context shows, and declines, naming it, when the context dropped that file', async () => {
     const spec = `oracle:${patchFile}`;
     const { messages, context } = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
     const wide = createModelRouter({ roles: { coder: { model: spec } } });
-    const answered = await wide.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
+    const answered = await wide.generate({
+      role: 'coder',
+      purpose: 'code',
+      messages,
+      context,
+      schema: WholeFileOutput,
+    });
     expect(answered).toMatchObject({ ok: true, value: { edits: [{ path: 'src/answer.js', content: AFTER }] } });
     // A context too small for the file: the oracle sees what a model would see, not the disk.
     const narrow = createModelRouter({ roles: { coder: { model: spec, contextSize: 1100, maxTokens: 300 } } });
-    const declined = await narrow.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
-    expect(declined).toMatchObject({ ok: true, droppedContext: ['file:src/answer.js'], value: { status: 'error', reason: expect.stringContaining("src/answer.js is not in the writer's context") } });
+    const declined = await narrow.generate({
+      role: 'coder',
+      purpose: 'code',
+      messages,
+      context,
+      schema: WholeFileOutput,
+    });
+    expect(declined).toMatchObject({
+      ok: true,
+      droppedContext: ['file:src/answer.js'],
+      value: { status: 'error', reason: expect.stringContaining("src/answer.js is not in the writer's context") },
+    });
     await Promise.all([wide.dispose(), narrow.dispose()]);
   });
 
@@ -70,7 +100,17 @@ describe('oracle provider', () => {
     const { messages, context } = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
     const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}`, maxTokens: 200 } } });
     const cut = await router.generate({ role: 'coder', purpose: 'code', messages, context, schema: WholeFileOutput });
-    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true, cutOffAt: 200, message: expect.stringMatching(/about \d+ tokens, over this role's maxTokens of 200.*\(cut at maxTokens 200\)$/) } });
+    expect(cut).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_OUTPUT',
+        retryable: true,
+        cutOffAt: 200,
+        message: expect.stringMatching(
+          /about \d+ tokens, over this role's maxTokens of 200.*\(cut at maxTokens 200\)$/,
+        ),
+      },
+    });
     expect(cut.raw).toHaveLength(800);
     expect(cut.usage?.completionTokens).toBe(200);
     await router.dispose();
@@ -80,29 +120,73 @@ describe('oracle provider', () => {
     const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}`, maxTokens: 200 } } });
     const retries: string[] = [];
     const ctx = writerContext({ coder: { model: `oracle:${patchFile}`, max_tokens: 200 } });
-    const result = await runAgent(writerSpec([fileItem('src/answer.js', BEFORE, 1000)]), ctx, { router, purpose: 'code', retries: 3, backoffMs: 0, onRetry: (failure) => retries.push(failure.message) });
-    expect(result).toMatchObject({ kind: 'output', calls: 3, output: { edits: [{ path: 'src/answer.js', content: AFTER }] } });
-    expect(retries.map((message) => message.split(':')[0])).toEqual(['cut off at 200 tokens; retrying with 456', 'cut off at 456 tokens; retrying with 912']);
+    const result = await runAgent(writerSpec([fileItem('src/answer.js', BEFORE, 1000)]), ctx, {
+      router,
+      purpose: 'code',
+      retries: 3,
+      backoffMs: 0,
+      onRetry: (failure) => retries.push(failure.message),
+    });
+    expect(result).toMatchObject({
+      kind: 'output',
+      calls: 3,
+      output: { edits: [{ path: 'src/answer.js', content: AFTER }] },
+    });
+    expect(retries.map((message) => message.split(':')[0])).toEqual([
+      'cut off at 200 tokens; retrying with 456',
+      'cut off at 456 tokens; retrying with 912',
+    ]);
     await router.dispose();
   });
 
   it('infers the purpose when the call names none', async () => {
     const router = createModelRouter({ roles: { tester: { model: `oracle:${patchFile}` } } });
-    const messages = [{ role: 'user' as const, content: `Input:\n${JSON.stringify({ task_id: 'T1', exit_code: 3, output: 'FAILED test_x' }, null, 2)}` }];
-    expect(await router.generate({ role: 'tester', messages, schema: TesterReportSchema })).toMatchObject({ ok: true, value: { task_id: 'T1', passed: false } });
+    const messages = [
+      {
+        role: 'user' as const,
+        content: `Input:\n${JSON.stringify({ task_id: 'T1', exit_code: 3, output: 'FAILED test_x' }, null, 2)}`,
+      },
+    ];
+    expect(await router.generate({ role: 'tester', messages, schema: TesterReportSchema })).toMatchObject({
+      ok: true,
+      value: { task_id: 'T1', passed: false },
+    });
     await router.dispose();
   });
 
   it('fails a role without an error answer (Supervisor) with the cause, not retryable; a missing patch file is BAD_MODEL_SPEC', async () => {
-    const router = createModelRouter({ roles: { supervisor: { model: `oracle:${patchFile}` }, coder: { model: `oracle:${path.join(dir, 'absent.patch')}` } } });
-    const noInput = await router.generate({ role: 'supervisor', purpose: 'review_goal', messages: [{ role: 'user', content: 'review this' }], schema: SupervisorVerdictSchema });
-    expect(noInput).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: false, message: 'oracle: the request has no input JSON to answer' } });
-    const missing = await router.generate({ role: 'coder', purpose: 'code', messages: [{ role: 'user', content: 'Input:\n{}' }], schema: WholeFileOutput });
-    expect(missing).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', message: expect.stringContaining('absent.patch (ENOENT)') } });
+    const router = createModelRouter({
+      roles: {
+        supervisor: { model: `oracle:${patchFile}` },
+        coder: { model: `oracle:${path.join(dir, 'absent.patch')}` },
+      },
+    });
+    const noInput = await router.generate({
+      role: 'supervisor',
+      purpose: 'review_goal',
+      messages: [{ role: 'user', content: 'review this' }],
+      schema: SupervisorVerdictSchema,
+    });
+    expect(noInput).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', retryable: false, message: 'oracle: the request has no input JSON to answer' },
+    });
+    const missing = await router.generate({
+      role: 'coder',
+      purpose: 'code',
+      messages: [{ role: 'user', content: 'Input:\n{}' }],
+      schema: WholeFileOutput,
+    });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MODEL_SPEC', message: expect.stringContaining('absent.patch (ENOENT)') },
+    });
     await router.dispose();
   });
   it("estimates the KV-cache reuse of a llama.cpp session per role: a role's second call reuses the prefix it shares with its first", async () => {
-    const router = createModelRouter({ roles: { coder: { model: `oracle:${patchFile}` }, tester: { model: `oracle:${patchFile}` } } });
+    const router = createModelRouter({
+      roles: { coder: { model: `oracle:${patchFile}` }, tester: { model: `oracle:${patchFile}` } },
+    });
     const first = await writerRequest([fileItem('src/answer.js', BEFORE, 1000)]);
     const cold = await router.generate({ role: 'coder', purpose: 'code', ...first, schema: WholeFileOutput });
     expect(cold.usage).toMatchObject({ reusedPrefixTokens: 0, estimated: true });
@@ -116,7 +200,9 @@ describe('oracle provider', () => {
     expect(warmPrompt).toBeGreaterThan(coldPrompt);
     // The shared prefix is the whole first prompt up to the note, which sits after the file and before
     // the input (the input comes last: decision 93): the input and the note are read again.
-    const input = estimateTokens(first.messages.at(-1)?.content.slice(first.messages.at(-1)?.content.indexOf('\n\nInput:\n') ?? 0) ?? '');
+    const input = estimateTokens(
+      first.messages.at(-1)?.content.slice(first.messages.at(-1)?.content.indexOf('\n\nInput:\n') ?? 0) ?? '',
+    );
     expect(cached).toBeGreaterThan(coldPrompt - input - 10);
     expect(cached).toBeLessThan(coldPrompt);
     expect(warmPrompt - cached).toBeLessThan(input + 40);

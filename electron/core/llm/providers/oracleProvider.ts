@@ -48,7 +48,16 @@ export class OracleProvider implements Provider {
       this.kv.answered(call.role, raw);
       const totalMs = Date.now() - started;
       const completionTokens = estimateTokens(raw);
-      return { model: call.spec, promptTokens: fitted.fit.promptTokens, completionTokens, reusedPrefixTokens, estimated: true, timeToFirstTokenMs: 0, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0) };
+      return {
+        model: call.spec,
+        promptTokens: fitted.fit.promptTokens,
+        completionTokens,
+        reusedPrefixTokens,
+        estimated: true,
+        timeToFirstTokenMs: 0,
+        totalMs,
+        tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0),
+      };
     };
     if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
 
@@ -57,18 +66,31 @@ export class OracleProvider implements Provider {
     const context = (call.request.context ?? []).filter((item) => kept.has(item.id));
     const purpose = input ? (call.request.purpose ?? inferPurpose(call.role, input)) : null;
     const files = visibleFiles(context);
-    let answer = input && purpose
-      ? oracleAnswer({ purpose, input, files, schema: call.request.schema, gold: loaded.patch })
-      : { kind: 'decline' as const, reason: 'the request has no input JSON to answer' };
+    let answer =
+      input && purpose
+        ? oracleAnswer({ purpose, input, files, schema: call.request.schema, gold: loaded.patch })
+        : { kind: 'decline' as const, reason: 'the request has no input JSON to answer' };
     if (this.spoiled && input && purpose === 'code') {
       const maxTokens = call.config.maxTokens ?? DEFAULT_MAX_TOKENS;
-      const spoiled = this.spoiled.reply({ input, files, context, schema: call.request.schema, gold: loaded.patch, correct: answer, maxTokens, budgetStated: call.config.maxTokens !== undefined });
+      const spoiled = this.spoiled.reply({
+        input,
+        files,
+        context,
+        schema: call.request.schema,
+        gold: loaded.patch,
+        correct: answer,
+        maxTokens,
+        budgetStated: call.config.maxTokens !== undefined,
+      });
       if (!spoiled.ok) return failure<T>('BAD_MODEL_SPEC', spoiled.message);
       const { reply } = spoiled;
       if (reply.kind === 'cut') {
         for (let i = 0; i < reply.raw.length; i += STREAM_PIECE) call.emitToken(reply.raw.slice(i, i + STREAM_PIECE));
         const parsed = parseModelOutput(reply.raw, call.request.schema);
-        return { ...cutOffFailure<T>(parsed.ok ? 'the answer ends early' : parsed.message, reply.maxTokens, reply.raw), usage: usageFor(reply.raw) };
+        return {
+          ...cutOffFailure<T>(parsed.ok ? 'the answer ends early' : parsed.message, reply.maxTokens, reply.raw),
+          usage: usageFor(reply.raw),
+        };
       }
       answer = reply;
     }
@@ -88,12 +110,20 @@ export class OracleProvider implements Provider {
     if (limit !== undefined && estimateTokens(raw) > limit) {
       // What a model would have written when stopped: the answer's first maxTokens, which do not parse.
       const cut = raw.slice(0, limit * 4);
-      return withUsage(cutOffFailure<T>(`oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`, limit, cut), usageFor(cut));
+      return withUsage(
+        cutOffFailure<T>(
+          `oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`,
+          limit,
+          cut,
+        ),
+        usageFor(cut),
+      );
     }
     for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
     const usage = usageFor(raw);
     const parsed = validateValue(output, call.request.schema);
-    if (!parsed.ok) return failure<T>('INVALID_OUTPUT', `oracle answer: ${parsed.message}`, { raw, usage, retryable: false });
+    if (!parsed.ok)
+      return failure<T>('INVALID_OUTPUT', `oracle answer: ${parsed.message}`, { raw, usage, retryable: false });
     return { ok: true, value: parsed.value, raw, usage, droppedContext: fitted.fit.dropped };
   }
 

@@ -29,7 +29,8 @@ const FILE_KEYS = new Set(['outputs', 'description', 'revisions']);
 const REVISION_KEYS = new Set(['gate', 'step', 'description', 'outputs']);
 const MAX_DELAY_MS = 600_000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Parses a replay file's text; throws an Error naming the entry index for anything off-format. */
 export function parseReplayFile(text: string, filePath: string): ReplayEntry[] {
@@ -42,25 +43,37 @@ export function parseReplayScript(text: string, filePath: string): ReplayScript 
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`replay file ${filePath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new Error(
+      `replay file ${filePath} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
   }
-  if (!isRecord(data) || !Array.isArray(data.outputs)) throw new Error(`replay file ${filePath} must be an object with an "outputs" array`);
+  if (!isRecord(data) || !Array.isArray(data.outputs))
+    throw new Error(`replay file ${filePath} must be an object with an "outputs" array`);
   const unknownTop = Object.keys(data).filter((key) => !FILE_KEYS.has(key));
-  if (unknownTop.length > 0) throw new Error(`replay file ${filePath}: unknown top-level key(s) ${unknownTop.join(', ')}`);
+  if (unknownTop.length > 0)
+    throw new Error(`replay file ${filePath}: unknown top-level key(s) ${unknownTop.join(', ')}`);
   const entries = data.outputs.map((item, index) => parseEntry(item, `replay file ${filePath}: outputs[${index}]`));
-  if (data.revisions !== undefined && !Array.isArray(data.revisions)) throw new Error(`replay file ${filePath}: "revisions" must be an array`);
-  const revisions = (data.revisions ?? []).map((item: unknown, index: number) => parseRevision(item, `replay file ${filePath}: revisions[${index}]`));
+  if (data.revisions !== undefined && !Array.isArray(data.revisions))
+    throw new Error(`replay file ${filePath}: "revisions" must be an array`);
+  const revisions = (data.revisions ?? []).map((item: unknown, index: number) =>
+    parseRevision(item, `replay file ${filePath}: revisions[${index}]`),
+  );
   return { entries, revisions };
 }
 
 function parseRevision(item: unknown, where: string): ReplayRevision {
-  if (!isRecord(item) || !Array.isArray(item.outputs)) throw new Error(`${where} must be an object with an "outputs" array`);
+  if (!isRecord(item) || !Array.isArray(item.outputs))
+    throw new Error(`${where} must be an object with an "outputs" array`);
   const unknown = Object.keys(item).filter((key) => !REVISION_KEYS.has(key));
-  if (unknown.length > 0) throw new Error(`${where}: unknown key(s) ${unknown.join(', ')} (allowed: gate, step, description, outputs)`);
+  if (unknown.length > 0)
+    throw new Error(`${where}: unknown key(s) ${unknown.join(', ')} (allowed: gate, step, description, outputs)`);
   const gate = item.gate ?? null;
-  if (gate !== null && !(GATE_KINDS as readonly unknown[]).includes(gate)) throw new Error(`${where}: gate ${JSON.stringify(gate)} is not one of ${GATE_KINDS.join(', ')}`);
+  if (gate !== null && !(GATE_KINDS as readonly unknown[]).includes(gate))
+    throw new Error(`${where}: gate ${JSON.stringify(gate)} is not one of ${GATE_KINDS.join(', ')}`);
   const step = item.step ?? null;
-  if (step !== null && (typeof step !== 'string' || step === '')) throw new Error(`${where}: step must be a non-empty string`);
+  if (step !== null && (typeof step !== 'string' || step === ''))
+    throw new Error(`${where}: step must be a non-empty string`);
   const entries = item.outputs.map((entry, index) => parseEntry(entry, `${where}.outputs[${index}]`));
   return { gate: gate as GateKind | null, step: step as string | null, entries };
 }
@@ -68,13 +81,17 @@ function parseRevision(item: unknown, where: string): ReplayRevision {
 function parseEntry(item: unknown, where: string): ReplayEntry {
   if (!isRecord(item)) throw new Error(`${where} must be an object`);
   const unknown = Object.keys(item).filter((key) => !ENTRY_KEYS.has(key));
-  if (unknown.length > 0) throw new Error(`${where}: unknown key(s) ${unknown.join(', ')} (allowed: role, json, raw, error, delay_ms)`);
+  if (unknown.length > 0)
+    throw new Error(`${where}: unknown key(s) ${unknown.join(', ')} (allowed: role, json, raw, error, delay_ms)`);
   const role = item.role;
   if (typeof role !== 'string' || !(MODEL_ROLES as readonly string[]).includes(role)) {
     throw new Error(`${where}: role ${JSON.stringify(role)} is not one of ${MODEL_ROLES.join(', ')}`);
   }
   const present = ['json', 'raw', 'error'].filter((key) => key in item);
-  if (present.length !== 1) throw new Error(`${where} must have exactly one of json, raw, error (it has ${present.length === 0 ? 'none' : present.join(', ')})`);
+  if (present.length !== 1)
+    throw new Error(
+      `${where} must have exactly one of json, raw, error (it has ${present.length === 0 ? 'none' : present.join(', ')})`,
+    );
   const delay = item.delay_ms ?? 0;
   if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_MS) {
     throw new Error(`${where}: delay_ms must be an integer from 0 to ${MAX_DELAY_MS}`);
@@ -83,7 +100,8 @@ function parseEntry(item: unknown, where: string): ReplayEntry {
   if ('json' in item) return { role: modelRole, kind: 'json', json: item.json, delayMs: delay };
   if (typeof item.raw === 'string') return { role: modelRole, kind: 'raw', raw: item.raw, delayMs: delay };
   if ('raw' in item) throw new Error(`${where}: raw must be a string`);
-  if (typeof item.error !== 'string' || item.error.trim() === '') throw new Error(`${where}: error must be a non-empty string`);
+  if (typeof item.error !== 'string' || item.error.trim() === '')
+    throw new Error(`${where}: error must be a non-empty string`);
   return { role: modelRole, kind: 'error', error: item.error, delayMs: delay };
 }
 

@@ -11,7 +11,10 @@ import type { LlmEvent } from '../types';
 const dir = makeTempDir('lathe-replay-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const plan = { plan_id: 'plan_0001', tasks: [{ id: 'T1', title: 'Add median', rationale: 'asked', acceptance: 'tests pass', artifacts: ['stats.py'] }] };
+const plan = {
+  plan_id: 'plan_0001',
+  tasks: [{ id: 'T1', title: 'Add median', rationale: 'asked', acceptance: 'tests pass', artifacts: ['stats.py'] }],
+};
 const PlannerOutput = z.union([PlanSchema, AgentErrorSchema]);
 const Review = z.object({ score: z.number().min(0).max(10), approve: z.boolean() });
 const ask = [{ role: 'user' as const, content: 'go' }];
@@ -50,10 +53,20 @@ describe('replay provider', () => {
   it('gives each role its own entries in file order, through the normal validation path', async () => {
     const { router: r, events } = router(script);
     const streamed: string[] = [];
-    const first = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput, onToken: (text) => streamed.push(text) });
+    const first = await r.generate({
+      role: 'planner',
+      messages: ask,
+      schema: PlannerOutput,
+      onToken: (text) => streamed.push(text),
+    });
     expect(first).toMatchObject({ ok: true, value: plan, raw: JSON.stringify(plan), droppedContext: [] });
     expect(streamed.join('')).toBe(JSON.stringify(plan));
-    expect(events.filter((event) => event.type === 'token').map((event) => (event.type === 'token' ? event.text : '')).join('')).toBe(JSON.stringify(plan));
+    expect(
+      events
+        .filter((event) => event.type === 'token')
+        .map((event) => (event.type === 'token' ? event.text : ''))
+        .join(''),
+    ).toBe(JSON.stringify(plan));
 
     const coder = await r.generate({ role: 'coder', messages: ask, schema: Review });
     expect(coder).toMatchObject({ ok: true, value: { score: 7, approve: true } });
@@ -62,12 +75,23 @@ describe('replay provider', () => {
     expect(supervisor.ok && supervisor.usage.model).toBe(`replay:${script}`);
 
     const failed = await r.generate({ role: 'coder', messages: ask, schema: Review });
-    expect(failed).toMatchObject({ ok: false, error: { code: 'PROVIDER_ERROR', retryable: true, message: expect.stringContaining('server crashed') } });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'PROVIDER_ERROR', retryable: true, message: expect.stringContaining('server crashed') },
+    });
 
     const cut = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput });
-    expect(cut).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT', retryable: true }, raw: '{"plan_id": "plan_0001", "tasks": [' });
+    expect(cut).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_OUTPUT', retryable: true },
+      raw: '{"plan_id": "plan_0001", "tasks": [',
+    });
     const invalid = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput });
-    expect(invalid).toMatchObject({ ok: false, error: { code: 'INVALID_OUTPUT' }, raw: '{"plan_id":"nope","tasks":[]}' });
+    expect(invalid).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_OUTPUT' },
+      raw: '{"plan_id":"nope","tasks":[]}',
+    });
     const agentError = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput });
     expect(agentError).toMatchObject({ ok: true, value: { status: 'error', reason: 'goal unclear' } });
 
@@ -86,14 +110,24 @@ describe('replay provider', () => {
   });
 
   it('honours the AbortSignal and the timeout during delay_ms', async () => {
-    const slow = replayFile({ outputs: [{ role: 'planner', json: plan, delay_ms: 5000 }, { role: 'planner', json: plan, delay_ms: 5000 }] });
+    const slow = replayFile({
+      outputs: [
+        { role: 'planner', json: plan, delay_ms: 5000 },
+        { role: 'planner', json: plan, delay_ms: 5000 },
+      ],
+    });
     const { router: r } = router(slow);
     const started = Date.now();
     const timedOut = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput, timeoutMs: 50 });
     expect(timedOut).toMatchObject({ ok: false, error: { code: 'TIMEOUT', retryable: true } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const aborted = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput, signal: controller.signal });
+    const aborted = await r.generate({
+      role: 'planner',
+      messages: ask,
+      schema: PlannerOutput,
+      signal: controller.signal,
+    });
     expect(aborted).toMatchObject({ ok: false, error: { code: 'ABORTED', retryable: false } });
     expect(Date.now() - started).toBeLessThan(4000);
   });
@@ -102,15 +136,29 @@ describe('replay provider', () => {
     const file = replayFile({ outputs: [{ role: 'coder', json: { score: 1, approve: false } }] });
     const relative = path.relative(process.cwd(), file);
     const r = createModelRouter({ roles: { coder: { model: `replay:${relative}` } } });
-    expect(await r.generate({ role: 'coder', messages: ask, schema: Review })).toMatchObject({ ok: true, value: { score: 1 } });
+    expect(await r.generate({ role: 'coder', messages: ask, schema: Review })).toMatchObject({
+      ok: true,
+      value: { score: 1 },
+    });
   });
 
   it.each([
     ['not json', /not valid JSON/],
     [{ outputs: {} }, /"outputs" array/],
     [{ outputs: [], extra: 1 }, /unknown top-level key\(s\) extra/],
-    [{ outputs: [{ role: 'planner', json: {} }, { role: 'boss', json: {} }] }, /outputs\[1\]: role "boss" is not one of/],
-    [{ outputs: [{ role: 'planner', json: {}, raw: '{}' }] }, /outputs\[0\] must have exactly one of json, raw, error \(it has json, raw\)/],
+    [
+      {
+        outputs: [
+          { role: 'planner', json: {} },
+          { role: 'boss', json: {} },
+        ],
+      },
+      /outputs\[1\]: role "boss" is not one of/,
+    ],
+    [
+      { outputs: [{ role: 'planner', json: {}, raw: '{}' }] },
+      /outputs\[0\] must have exactly one of json, raw, error \(it has json, raw\)/,
+    ],
     [{ outputs: [{ role: 'planner' }] }, /outputs\[0\] must have exactly one of json, raw, error \(it has none\)/],
     [{ outputs: [{ role: 'planner', raw: 5 }] }, /outputs\[0\]: raw must be a string/],
     [{ outputs: [{ role: 'planner', json: {}, delay_ms: -1 }] }, /outputs\[0\]: delay_ms must be an integer/],
@@ -125,13 +173,19 @@ describe('replay provider', () => {
   it('names a missing replay file', async () => {
     const { router: r } = router(path.join(dir, 'missing.json'));
     const result = await r.generate({ role: 'planner', messages: ask, schema: PlannerOutput });
-    expect(!result.ok && result.error).toMatchObject({ code: 'BAD_MODEL_SPEC', message: expect.stringContaining('ENOENT') });
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'BAD_MODEL_SPEC',
+      message: expect.stringContaining('ENOENT'),
+    });
   });
 
   it('fits optional context when the role states a context size, and reports what it dropped', async () => {
     const file = replayFile({ outputs: [{ role: 'coder', json: { score: 1, approve: true } }] });
     const events: LlmEvent[] = [];
-    const r = createModelRouter({ roles: { coder: { model: `replay:${file}`, contextSize: 300, maxTokens: 100 } }, onEvent: (event) => events.push(event) });
+    const r = createModelRouter({
+      roles: { coder: { model: `replay:${file}`, contextSize: 300, maxTokens: 100 } },
+      onEvent: (event) => events.push(event),
+    });
     const result = await r.generate({
       role: 'coder',
       messages: [{ role: 'user', content: 'review {{context}}' }],
@@ -142,13 +196,18 @@ describe('replay provider', () => {
       schema: Review,
     });
     expect(result.ok && result.droppedContext).toEqual(['file:big.py']);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'context_dropped', role: 'coder', ids: ['file:big.py'] }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'context_dropped', role: 'coder', ids: ['file:big.py'] }),
+    );
   });
 
   it('returns BAD_MODEL_SPEC for a role without a model and never throws', async () => {
     const { router: r } = router(script);
     const result = await r.generate({ role: 'tester', messages: ask, schema: Review });
-    expect(result).toMatchObject({ ok: false, error: { code: 'BAD_MODEL_SPEC', message: 'no model is assigned to the tester role' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_MODEL_SPEC', message: 'no model is assigned to the tester role' },
+    });
     expect(r.specFor('tester')).toBeNull();
     expect(r.specFor('planner')).toBe(`replay:${script}`);
   });

@@ -64,7 +64,16 @@ export class ReplayProvider implements Provider {
       const totalMs = Date.now() - started;
       const completionTokens = estimateTokens(raw);
       const timeToFirstTokenMs = Math.min(totalMs, entry.delayMs);
-      return { model: call.spec, promptTokens, completionTokens, reusedPrefixTokens, estimated: true, timeToFirstTokenMs, totalMs, tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs) };
+      return {
+        model: call.spec,
+        promptTokens,
+        completionTokens,
+        reusedPrefixTokens,
+        estimated: true,
+        timeToFirstTokenMs,
+        totalMs,
+        tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
+      };
     };
     if (entry.delayMs > 0) {
       try {
@@ -77,12 +86,18 @@ export class ReplayProvider implements Provider {
     }
     if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
     if (entry.kind === 'error') {
-      return failure<T>('PROVIDER_ERROR', `replayed provider error: ${entry.error}`, { retryable: true, usage: usageFor('') });
+      return failure<T>('PROVIDER_ERROR', `replayed provider error: ${entry.error}`, {
+        retryable: true,
+        usage: usageFor(''),
+      });
     }
     const raw = entry.kind === 'raw' ? entry.raw : JSON.stringify(entry.json);
     for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
     const usage = usageFor(raw);
-    const parsed = entry.kind === 'raw' ? parseModelOutput(raw, call.request.schema) : validateValue(entry.json, call.request.schema);
+    const parsed =
+      entry.kind === 'raw'
+        ? parseModelOutput(raw, call.request.schema)
+        : validateValue(entry.json, call.request.schema);
     if (!parsed.ok) return failure<T>('INVALID_OUTPUT', parsed.message, { raw, usage });
     return { ok: true, value: parsed.value, raw, usage, droppedContext: fitted.fit.dropped };
   }
@@ -92,7 +107,8 @@ export class ReplayProvider implements Provider {
     const mine = script.entries.filter((entry) => entry.role === role);
     const cursor = this.cursors.get(role) ?? 0;
     const entry = mine[cursor];
-    if (!entry) return `replay file ${this.filePath} has no more '${role}' entries (${mine.length} in the file, ${cursor} used)`;
+    if (!entry)
+      return `replay file ${this.filePath} has no more '${role}' entries (${mine.length} in the file, ${cursor} used)`;
     this.cursors.set(role, cursor + 1);
     return entry;
   }
@@ -102,11 +118,15 @@ export class ReplayProvider implements Provider {
     const rejection = call.request.answersRejection;
     if (!rejection) return;
     const revision = script.revisions.find(
-      (candidate) => !this.usedRevisions.has(candidate) && (candidate.gate === null || candidate.gate === rejection.gate) && (candidate.step === null || candidate.step === rejection.step_id),
+      (candidate) =>
+        !this.usedRevisions.has(candidate) &&
+        (candidate.gate === null || candidate.gate === rejection.gate) &&
+        (candidate.step === null || candidate.step === rejection.step_id),
     );
     if (!revision) return;
     this.usedRevisions.add(revision);
-    for (const entry of revision.entries) this.pending.set(entry.role, [...(this.pending.get(entry.role) ?? []), entry]);
+    for (const entry of revision.entries)
+      this.pending.set(entry.role, [...(this.pending.get(entry.role) ?? []), entry]);
   }
 
   async dispose(): Promise<void> {}

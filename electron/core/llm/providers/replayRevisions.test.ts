@@ -19,7 +19,12 @@ function routerFor(content: unknown) {
   const spec = `replay:${file}`;
   const router = createModelRouter({ roles: { coder: { model: spec }, supervisor: { model: spec } } });
   const ask = async (role: 'coder' | 'supervisor', extra: Partial<GenerateRequest<{ say: string }>> = {}) => {
-    const result = await router.generate({ role, messages: [{ role: 'user', content: 'go' }], schema: Answer, ...extra });
+    const result = await router.generate({
+      role,
+      messages: [{ role: 'user', content: 'go' }],
+      schema: Answer,
+      ...extra,
+    });
     return result.ok ? result.value.say : result.error.code;
   };
   return { router, ask };
@@ -27,10 +32,20 @@ function routerFor(content: unknown) {
 
 describe('replay revisions: answers kept aside for a rejected gate', () => {
   const script = {
-    outputs: [say('coder', 'T1 change'), say('supervisor', 'T1 ok'), say('coder', 'T2 change'), say('supervisor', 'T2 ok')],
+    outputs: [
+      say('coder', 'T1 change'),
+      say('supervisor', 'T1 ok'),
+      say('coder', 'T2 change'),
+      say('supervisor', 'T2 ok'),
+    ],
     revisions: [
       { gate: 'code', step: 'T1', outputs: [say('coder', 'T1 from scratch')] },
-      { gate: 'step', step: 'T1', description: 'adds the asked-for test', outputs: [say('coder', 'T1 revised'), say('supervisor', 'T1 revised ok')] },
+      {
+        gate: 'step',
+        step: 'T1',
+        description: 'adds the asked-for test',
+        outputs: [say('coder', 'T1 revised'), say('supervisor', 'T1 revised ok')],
+      },
     ],
   };
 
@@ -55,10 +70,23 @@ describe('replay revisions: answers kept aside for a rejected gate', () => {
   });
 
   it('checks revisions as strictly as outputs', () => {
-    expect(() => parseReplayScript(JSON.stringify({ outputs: [], revisions: {} }), '/r.json')).toThrow('"revisions" must be an array');
-    expect(() => parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ gate: 'merge', outputs: [] }] }), '/r.json')).toThrow('revisions[0]: gate "merge" is not one of plan, code, step, goal');
-    expect(() => parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ outputs: [{ role: 'boss', json: {} }] }] }), '/r.json')).toThrow('revisions[0].outputs[0]: role "boss"');
-    expect(() => parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ when: 'x', outputs: [] }] }), '/r.json')).toThrow('unknown key(s) when');
-    expect(parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ outputs: [] }] }), '/r.json').revisions).toEqual([{ gate: null, step: null, entries: [] }]);
+    expect(() => parseReplayScript(JSON.stringify({ outputs: [], revisions: {} }), '/r.json')).toThrow(
+      '"revisions" must be an array',
+    );
+    expect(() =>
+      parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ gate: 'merge', outputs: [] }] }), '/r.json'),
+    ).toThrow('revisions[0]: gate "merge" is not one of plan, code, step, goal');
+    expect(() =>
+      parseReplayScript(
+        JSON.stringify({ outputs: [], revisions: [{ outputs: [{ role: 'boss', json: {} }] }] }),
+        '/r.json',
+      ),
+    ).toThrow('revisions[0].outputs[0]: role "boss"');
+    expect(() =>
+      parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ when: 'x', outputs: [] }] }), '/r.json'),
+    ).toThrow('unknown key(s) when');
+    expect(
+      parseReplayScript(JSON.stringify({ outputs: [], revisions: [{ outputs: [] }] }), '/r.json').revisions,
+    ).toEqual([{ gate: null, step: null, entries: [] }]);
   });
 });

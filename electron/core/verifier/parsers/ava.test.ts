@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { parseAvaOutput } from './ava';
 
 // ava's default reporter on query-string (issue 30's wider corpus): a `test.failing` is a known failure.
-const passing = ['  ✔ parse › a', '  ✔ parse › b', '  ✔ [expected fail] properties › reads back', '  ─', '', '  2 tests passed', '  1 known failure', ''].join('\n');
+const passing = [
+  '  ✔ parse › a',
+  '  ✔ parse › b',
+  '  ✔ [expected fail] properties › reads back',
+  '  ─',
+  '',
+  '  2 tests passed',
+  '  1 known failure',
+  '',
+].join('\n');
 const failing = [
   '  ✔ parse › a',
   '  ✘ [fail]: parse › b should be 1',
@@ -34,6 +43,9 @@ describe('ava: a known failure (test.failing)', () => {
 
   it('names it by its title, without the [expected fail] mark, in both', () => {
     expect(parseAvaOutput(passing)?.tests?.map((test) => test.id)).toContain('properties › reads back');
-    expect(parseAvaOutput(failing)?.tests?.find((test) => test.id === 'properties › reads back')).toEqual({ id: 'properties › reads back', outcome: 'passed' });
+    expect(parseAvaOutput(failing)?.tests?.find((test) => test.id === 'properties › reads back')).toEqual({
+      id: 'properties › reads back',
+      outcome: 'passed',
+    });
   });
 });

@@ -1,5 +1,12 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const RESULT = /^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured/;
 const STDOUT_HEAD = /^---- (.+?) stdout ----$/;
@@ -14,7 +21,8 @@ export function parseCargoOutput(output: string): TestOutcome | null {
   const lines = output.split('\n');
   const results = lines.filter((line) => RESULT.test(line));
   if (results.length === 0) return null;
-  const sum = (group: number) => results.reduce((total, line) => total + Number((RESULT.exec(line) as RegExpExecArray)[group]), 0);
+  const sum = (group: number) =>
+    results.reduce((total, line) => total + Number((RESULT.exec(line) as RegExpExecArray)[group]), 0);
   const failures: ParsedFailure[] = [];
   const seen = new Set<string>();
   for (let index = 0; index < lines.length && failures.length < MAX_FAILURES; index++) {
@@ -22,7 +30,12 @@ export function parseCargoOutput(output: string): TestOutcome | null {
     if (!head) continue;
     const body: string[] = [];
     let next = index + 1;
-    while (next < lines.length && !STDOUT_HEAD.test(lines[next] as string) && !/^(failures:|test result:)/.test(lines[next] as string)) body.push(lines[next++] as string);
+    while (
+      next < lines.length &&
+      !STDOUT_HEAD.test(lines[next] as string) &&
+      !/^(failures:|test result:)/.test(lines[next] as string)
+    )
+      body.push(lines[next++] as string);
     failures.push(failureOf(head[1] as string, body));
     seen.add(head[1] as string);
     index = next - 1;
@@ -31,7 +44,11 @@ export function parseCargoOutput(output: string): TestOutcome | null {
   const tests: TestRecord[] = [];
   for (const line of lines) {
     const test = TEST_LINE.exec(line);
-    if (test) tests.push({ id: test[1] as string, outcome: test[2] === 'ok' ? 'passed' : test[2] === 'FAILED' ? 'failed' : 'skipped' });
+    if (test)
+      tests.push({
+        id: test[1] as string,
+        outcome: test[2] === 'ok' ? 'passed' : test[2] === 'FAILED' ? 'failed' : 'skipped',
+      });
     const failed = test?.[2] === 'FAILED' ? test : null;
     if (failed && !seen.has(failed[1] as string) && failures.length < MAX_FAILURES) {
       seen.add(failed[1] as string);
@@ -41,7 +58,14 @@ export function parseCargoOutput(output: string): TestOutcome | null {
   const order = listedOrder(lines);
   failures.sort((a, b) => (order.get(a.testId) ?? Infinity) - (order.get(b.testId) ?? Infinity));
   const counts = makeCounts(sum(1), sum(2), sum(3));
-  return { runner: 'cargo test', source: 'text output', counts, failures, summary: results, tests: checkedInventory(tests, counts, failures) };
+  return {
+    runner: 'cargo test',
+    source: 'text output',
+    counts,
+    failures,
+    summary: results,
+    tests: checkedInventory(tests, counts, failures),
+  };
 }
 
 /**
@@ -52,7 +76,8 @@ function listedOrder(lines: string[]): Map<string, number> {
   const order = new Map<string, number>();
   lines.forEach((line, index) => {
     if (line !== 'failures:' || !/^ {4}\S/.test(lines[index + 1] ?? '')) return;
-    for (let next = index + 1; /^ {4}\S.*$/.test(lines[next] ?? ''); next++) if (!order.has((lines[next] as string).trim())) order.set((lines[next] as string).trim(), order.size);
+    for (let next = index + 1; /^ {4}\S.*$/.test(lines[next] ?? ''); next++)
+      if (!order.has((lines[next] as string).trim())) order.set((lines[next] as string).trim(), order.size);
   });
   return order;
 }

@@ -20,13 +20,19 @@ const FRAME_PATTERNS: RegExp[] = [
   /^\s*(?:location|at): '?(?:file:\/\/)?([^\s'()]+?):(\d+):(\d+)'?\s*$/,
 ];
 
-const OUTSIDE = /(^|\/)(node_modules|site-packages|dist-packages|\.cargo|\.rustup|rustc)\/|^(node|internal|bun):|^<|^\/usr\/(lib|local\/lib)\/|^\/rustc\//;
+const OUTSIDE =
+  /(^|\/)(node_modules|site-packages|dist-packages|\.cargo|\.rustup|rustc)\/|^(node|internal|bun):|^<|^\/usr\/(lib|local\/lib)\/|^\/rustc\//;
 
 /**
  * `file:line[:col]` for a frame inside the repository, relative to it; null for runtime, dependency
  * and other outside frames. A relative path is taken as the repository's own.
  */
-export function repoPlace(file: string, line: string, column: string | undefined, repoDir: string | null): string | null {
+export function repoPlace(
+  file: string,
+  line: string,
+  column: string | undefined,
+  repoDir: string | null,
+): string | null {
   let relative = file;
   if (path.isAbsolute(file)) {
     if (!repoDir) return null;

@@ -1,10 +1,20 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const RESULT_LINE = /^(\s*)--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
 const PACKAGE_LINE = /^(ok|FAIL|\?)\s+\S+/;
 
-const GO_OUTCOMES = { pass: 'passed', fail: 'failed', skip: 'skipped' } as const satisfies Record<GoTest['status'], TestRecord['outcome']>;
+const GO_OUTCOMES = { pass: 'passed', fail: 'failed', skip: 'skipped' } as const satisfies Record<
+  GoTest['status'],
+  TestRecord['outcome']
+>;
 
 interface GoTest {
   name: string;
@@ -47,13 +57,23 @@ export function parseGoOutput(output: string): TestOutcome | null {
       after = null;
       continue;
     }
-    const owner = after && ((/^\s*/.exec(line)?.[0].length ?? 0) > after.indent || /^(panic:|\t|goroutine |\S+\(.*\)$|created by )/.test(line)) ? after.name : current;
+    const owner =
+      after &&
+      ((/^\s*/.exec(line)?.[0].length ?? 0) > after.indent ||
+        /^(panic:|\t|goroutine |\S+\(.*\)$|created by )/.test(line))
+        ? after.name
+        : current;
     if (owner) appendLog(logs, owner, [line]);
   }
   if (results.length === 0) return null;
   for (const test of results) test.log = logs.get(test.name) ?? [];
   // Without -v go prints only the failing tests' `--- FAIL` lines: an inventory would be those alone.
-  return outcomeOf(results, lines.filter((line) => PACKAGE_LINE.test(line)), 'text output', verbose);
+  return outcomeOf(
+    results,
+    lines.filter((line) => PACKAGE_LINE.test(line)),
+    'text output',
+    verbose,
+  );
 }
 
 function appendLog(logs: Map<string, string[]>, test: string, lines: string[]): void {
@@ -96,7 +116,9 @@ function parseGoJson(output: string): TestOutcome | null {
 function outcomeOf(results: GoTest[], packages: string[], source: string, namesEveryTest: boolean): TestOutcome {
   // A test is a group when another's name continues it past a `/`; indexed once, not pair by pair.
   const groups = new Set<string>();
-  for (const test of results) for (let at = test.name.indexOf('/'); at !== -1; at = test.name.indexOf('/', at + 1)) groups.add(test.name.slice(0, at));
+  for (const test of results)
+    for (let at = test.name.indexOf('/'); at !== -1; at = test.name.indexOf('/', at + 1))
+      groups.add(test.name.slice(0, at));
   const leaves = results.filter((test) => !groups.has(test.name));
   const count = (status: GoTest['status']) => leaves.filter((test) => test.status === status).length;
   const failures: ParsedFailure[] = leaves
@@ -106,13 +128,25 @@ function outcomeOf(results: GoTest[], packages: string[], source: string, namesE
       const log = test.log.filter((line) => line.trim() !== '');
       // A panic's message is its first lines; the goroutine dump after them is stack, not message.
       const dump = log.findIndex((line) => /^goroutine \d+ \[/.test(line.trim()));
-      return { testId: test.name, message: firstLines((dump === -1 ? log : log.slice(0, dump)).map((line) => line.trim()).join('\n')), detail: log.join('\n') };
+      return {
+        testId: test.name,
+        message: firstLines((dump === -1 ? log : log.slice(0, dump)).map((line) => line.trim()).join('\n')),
+        detail: log.join('\n'),
+      };
     });
   for (const line of packages) {
     const broken = /^FAIL\s+(\S+)\s+\[(build failed|setup failed)\]/.exec(line);
-    if (broken && failures.length < MAX_FAILURES) failures.push({ testId: `${broken[1]} [${broken[2]}]`, message: broken[2] as string, detail: '' });
+    if (broken && failures.length < MAX_FAILURES)
+      failures.push({ testId: `${broken[1]} [${broken[2]}]`, message: broken[2] as string, detail: '' });
   }
   const counts = makeCounts(count('pass'), count('fail'), count('skip'));
   const tests = leaves.map((test): TestRecord => ({ id: test.name, outcome: GO_OUTCOMES[test.status] }));
-  return { runner: 'go test', source, counts, failures, summary: packages, tests: namesEveryTest ? checkedInventory(tests, counts, failures) : undefined };
+  return {
+    runner: 'go test',
+    source,
+    counts,
+    failures,
+    summary: packages,
+    tests: namesEveryTest ? checkedInventory(tests, counts, failures) : undefined,
+  };
 }

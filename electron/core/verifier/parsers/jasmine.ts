@@ -18,8 +18,17 @@ export function parseJasmineOutput(output: string): TestOutcome | null {
   const failed = Number(closing[2]);
   const pending = Number(closing[3] ?? 0);
   const counts = makeCounts(specs - failed - pending, failed, pending, specs);
-  const summary = [lines[closingAt] as string, ...lines.slice(closingAt + 1, closingAt + 2).filter((line) => line.startsWith('Finished in '))];
-  return { runner: 'jasmine', source: 'text output', counts, failures: readFailures(lines.slice(0, closingAt)).slice(0, MAX_FAILURES), summary };
+  const summary = [
+    lines[closingAt] as string,
+    ...lines.slice(closingAt + 1, closingAt + 2).filter((line) => line.startsWith('Finished in ')),
+  ];
+  return {
+    runner: 'jasmine',
+    source: 'text output',
+    counts,
+    failures: readFailures(lines.slice(0, closingAt)).slice(0, MAX_FAILURES),
+    summary,
+  };
 }
 
 function readFailures(lines: string[]): ParsedFailure[] {
@@ -36,12 +45,21 @@ function readFailures(lines: string[]): ParsedFailure[] {
     }
     const body: string[] = [];
     index++;
-    while (index < lines.length && !HEAD.test(lines[index] as string) && !/^(Pending|Incomplete):?/.test(lines[index] as string)) body.push(lines[index++] as string);
+    while (
+      index < lines.length &&
+      !HEAD.test(lines[index] as string) &&
+      !/^(Pending|Incomplete):?/.test(lines[index] as string)
+    )
+      body.push(lines[index++] as string);
     const block = dedent(body);
     const messageAt = block.findIndex((line) => line.trim() === 'Message:');
     const stackAt = block.findIndex((line, at) => at > messageAt && line.trim() === 'Stack:');
     const message = messageAt === -1 ? block : block.slice(messageAt + 1, stackAt === -1 ? undefined : stackAt);
-    failures.push({ testId: (head[2] as string).trim(), message: firstLines(dedent(message).join('\n')), detail: block.join('\n') });
+    failures.push({
+      testId: (head[2] as string).trim(),
+      message: firstLines(dedent(message).join('\n')),
+      detail: block.join('\n'),
+    });
   }
   return failures;
 }

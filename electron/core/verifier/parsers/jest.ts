@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, completeInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, stripAnsi, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  completeInventory,
+  dedent,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  stripAnsi,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 import { indentOf, testsFromTree, type TreeLine } from './titleTree';
 
 const TESTS_LINE = /^Tests:\s+(.*\d+ total)\s*$/;
@@ -16,7 +27,12 @@ export function parseJestOutput(output: string): TestOutcome | null {
   const testsLines = lines.filter((line) => TESTS_LINE.test(line));
   if (testsLines.length === 0) return null;
   const sum = (pattern: RegExp) => testsLines.reduce((total, line) => total + numberIn(line, pattern), 0);
-  const counts = makeCounts(sum(/(\d+) passed/), sum(/(\d+) failed/), sum(/(\d+) skipped/) + sum(/(\d+) todo/), sum(/(\d+) total/));
+  const counts = makeCounts(
+    sum(/(\d+) passed/),
+    sum(/(\d+) failed/),
+    sum(/(\d+) skipped/) + sum(/(\d+) todo/),
+    sum(/(\d+) total/),
+  );
   const summary = lines.filter((line) => /^(Test Suites|Tests|Snapshots|Time):\s/.test(line));
   const failures: ParsedFailure[] = [];
   for (let index = 0; index < lines.length && failures.length < MAX_FAILURES; index++) {
@@ -24,15 +40,33 @@ export function parseJestOutput(output: string): TestOutcome | null {
     if (!bullet || (bullet[1] as string).startsWith('Console')) continue;
     const block: string[] = [];
     let next = index + 1;
-    while (next < lines.length && !BULLET.test(lines[next] as string) && !/^(PASS|FAIL) /.test(lines[next] as string) && !/^(Test Suites|Tests):/.test(lines[next] as string)) block.push(lines[next++] as string);
+    while (
+      next < lines.length &&
+      !BULLET.test(lines[next] as string) &&
+      !/^(PASS|FAIL) /.test(lines[next] as string) &&
+      !/^(Test Suites|Tests):/.test(lines[next] as string)
+    )
+      block.push(lines[next++] as string);
     failures.push(failureFrom((bullet[1] as string).trim(), dedent(block)));
     index = next - 1;
   }
-  return { runner: 'jest', source: 'text output', counts, failures, summary, tests: verboseTests(lines, counts, failures) };
+  return {
+    runner: 'jest',
+    source: 'text output',
+    counts,
+    failures,
+    summary,
+    tests: verboseTests(lines, counts, failures),
+  };
 }
 
 const VERBOSE_TEST = /^( +)(✓|✕|○ skipped|✎ todo) (.*?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
-const JEST_SYMBOLS: Record<string, TestRecord['outcome']> = { '✓': 'passed', '✕': 'failed', '○ skipped': 'skipped', '✎ todo': 'skipped' };
+const JEST_SYMBOLS: Record<string, TestRecord['outcome']> = {
+  '✓': 'passed',
+  '✕': 'failed',
+  '○ skipped': 'skipped',
+  '✎ todo': 'skipped',
+};
 
 /**
  * Every test from the verbose reporter's trees (jest uses it when one file runs, or with `--verbose`):
@@ -40,7 +74,11 @@ const JEST_SYMBOLS: Record<string, TestRecord['outcome']> = { '✓': 'passed', '
  * `✎ todo title` under indented describe titles, up to the failures' blocks. Kept only when it adds up to the
  * counts and names its failures as the `●` blocks do; without `--verbose` several files print no tree.
  */
-function verboseTests(lines: string[], counts: TestOutcome['counts'], failures: ParsedFailure[]): TestRecord[] | undefined {
+function verboseTests(
+  lines: string[],
+  counts: TestOutcome['counts'],
+  failures: ParsedFailure[],
+): TestRecord[] | undefined {
   const trees: TreeLine[][] = [];
   let tree: TreeLine[] | null = null;
   for (const line of lines) {
@@ -57,7 +95,15 @@ function verboseTests(lines: string[], counts: TestOutcome['counts'], failures: 
       continue;
     }
     const test = VERBOSE_TEST.exec(line);
-    tree.push(test ? { indent: (test[1] as string).length, title: test[3] as string, outcome: JEST_SYMBOLS[test[2] as string] ?? null } : { indent: indentOf(line), title: line.trim(), outcome: null });
+    tree.push(
+      test
+        ? {
+            indent: (test[1] as string).length,
+            title: test[3] as string,
+            outcome: JEST_SYMBOLS[test[2] as string] ?? null,
+          }
+        : { indent: indentOf(line), title: line.trim(), outcome: null },
+    );
   }
   return checkedInventory(
     trees.flatMap((fileTree) => testsFromTree(fileTree, ' › ')),
@@ -113,7 +159,12 @@ export function parseJestJson(json: string, repoDir: string | null): TestOutcome
   for (const file of parsed.testResults) {
     const relative = repoDir && file.name.startsWith(`${repoDir}/`) ? file.name.slice(repoDir.length + 1) : file.name;
     if (file.assertionResults.length === 0 && file.testExecError !== undefined && file.testExecError !== null) {
-      failures.push({ testId: `${relative}: Test suite failed to run`, message: firstLines(stripAnsi(file.message).replace(/^\s*● Test suite failed to run\s*/, '')), detail: stripAnsi(file.message), file: relative });
+      failures.push({
+        testId: `${relative}: Test suite failed to run`,
+        message: firstLines(stripAnsi(file.message).replace(/^\s*● Test suite failed to run\s*/, '')),
+        detail: stripAnsi(file.message),
+        file: relative,
+      });
     }
     for (const assertion of file.assertionResults) {
       const testId = [...assertion.ancestorTitles, assertion.title].join(' › ');
@@ -125,6 +176,18 @@ export function parseJestJson(json: string, repoDir: string | null): TestOutcome
       failures.push({ testId, message: firstLines(message.replace(/^Error: /, '')), detail, file: relative });
     }
   }
-  const counts = makeCounts(parsed.numPassedTests, parsed.numFailedTests, parsed.numPendingTests + parsed.numTodoTests, parsed.numTotalTests);
-  return { runner: 'jest', source: 'jest JSON', counts, failures: failures.slice(0, MAX_FAILURES), summary: [], tests: completeInventory(tests, counts) };
+  const counts = makeCounts(
+    parsed.numPassedTests,
+    parsed.numFailedTests,
+    parsed.numPendingTests + parsed.numTodoTests,
+    parsed.numTotalTests,
+  );
+  return {
+    runner: 'jest',
+    source: 'jest JSON',
+    counts,
+    failures: failures.slice(0, MAX_FAILURES),
+    summary: [],
+    tests: completeInventory(tests, counts),
+  };
 }

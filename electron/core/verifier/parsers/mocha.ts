@@ -1,5 +1,14 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { completeInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  completeInventory,
+  dedent,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 import { indentOf, testsFromTree, type TreeLine } from './titleTree';
 
 /** Mocha's epilogue (spec, dot, list, min reporters): `  12 passing (30ms)`, then pending and failing counts. */
@@ -59,12 +68,20 @@ function specTests(lines: string[], run: TestOutcome): TestRecord[] | undefined 
     const failed = passed || pending ? null : SPEC_FAILED.exec(line);
     const test = passed ?? pending ?? failed;
     const outcome = passed ? 'passed' : pending ? 'skipped' : failed ? 'failed' : null;
-    tree.push({ indent: test ? (test[1] as string).length : indentOf(line), title: test ? (test[2] as string) : line.trim(), outcome });
+    tree.push({
+      indent: test ? (test[1] as string).length : indentOf(line),
+      title: test ? (test[2] as string) : line.trim(),
+      outcome,
+    });
   }
   // The list reporter prints full titles, every test at the top level, a passing one as `✓ title: 3ms`.
   const testLines = tree.filter((line) => line.outcome !== null);
   const passing = testLines.filter((line) => line.outcome === 'passed');
-  if (passing.length > 0 && testLines.every((line) => line.indent === 2) && passing.every((line) => LIST_DURATION.test(line.title))) {
+  if (
+    passing.length > 0 &&
+    testLines.every((line) => line.indent === 2) &&
+    passing.every((line) => LIST_DURATION.test(line.title))
+  ) {
     for (const line of passing) line.title = line.title.replace(LIST_DURATION, '');
   }
   const tests = completeInventory(testsFromTree(tree, ' '), run.counts);
@@ -81,7 +98,8 @@ function specTests(lines: string[], run: TestOutcome): TestRecord[] | undefined 
 function readEpilogue(lines: string[], start: number): { outcome: TestOutcome; end: number; bodyStart: number } {
   const summary = [lines[start] as string];
   let index = start + 1;
-  while (index < lines.length && /^ {2}\d+ (pending|failing)\s*$/.test(lines[index] as string)) summary.push(lines[index++] as string);
+  while (index < lines.length && /^ {2}\d+ (pending|failing)\s*$/.test(lines[index] as string))
+    summary.push(lines[index++] as string);
   let bodyStart = index;
   const text = summary.join('\n');
   const failing = numberIn(text, /(\d+) failing/);
@@ -97,11 +115,26 @@ function readEpilogue(lines: string[], start: number): { outcome: TestOutcome; e
     const block: string[] = [];
     index++;
     bodyStart = index;
-    while (index < lines.length && !isNextFailure(lines[index] as string, expected + 1) && !PASSING.test(lines[index] as string)) block.push(lines[index++] as string);
+    while (
+      index < lines.length &&
+      !isNextFailure(lines[index] as string, expected + 1) &&
+      !PASSING.test(lines[index] as string)
+    )
+      block.push(lines[index++] as string);
     failures.push(failureOf(head[2] as string, block));
     expected++;
   }
-  return { outcome: { runner: 'mocha', source: 'spec output', counts: makeCounts(numberIn(text, /(\d+) passing/), failing, numberIn(text, /(\d+) pending/)), failures, summary: summary.map((line) => line.trim()) }, end: index, bodyStart };
+  return {
+    outcome: {
+      runner: 'mocha',
+      source: 'spec output',
+      counts: makeCounts(numberIn(text, /(\d+) passing/), failing, numberIn(text, /(\d+) pending/)),
+      failures,
+      summary: summary.map((line) => line.trim()),
+    },
+    end: index,
+    bodyStart,
+  };
 }
 
 function isNextFailure(line: string, number: number): boolean {

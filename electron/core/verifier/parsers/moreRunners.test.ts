@@ -3,7 +3,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceResult } from '../../eval/parity/referenceReports';
 import { ensureRunnerCache, runnersRequired, type RunnerCache } from '../../../../test-support/runnerCache';
-import { caseMatch, missingFor, resolveArgv, runCaptured, runnerEnv, RUNNER_CASES, writeCaseSuite, type RunnerCase } from '../../../../test-support/runnerCases';
+import {
+  caseMatch,
+  missingFor,
+  resolveArgv,
+  runCaptured,
+  runnerEnv,
+  RUNNER_CASES,
+  writeCaseSuite,
+  type RunnerCase,
+} from '../../../../test-support/runnerCases';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { sourceAppRoot } from '../../appRoot';
 import { failureViews } from '../excerpt';
@@ -32,13 +41,26 @@ beforeAll(() => {
 const caseOf = (runner: string) => RUNNER_CASES.find((candidate) => candidate.runner === runner) as RunnerCase;
 
 /** The case's suite run twice (the repository's command, the runner's own report); null with the reason when it cannot run here. */
-function runCase(testCase: RunnerCase): { outcome: TestOutcome | null; reference: ReferenceResult; dir: string; code: number | null } | { skip: string } {
+function runCase(
+  testCase: RunnerCase,
+): { outcome: TestOutcome | null; reference: ReferenceResult; dir: string; code: number | null } | { skip: string } {
   const missing = missingFor(testCase.needs, 'dir' in cache ? cache.dir : null);
   if (missing) return { skip: `${missing}${'unavailable' in cache ? `: ${cache.unavailable}` : ''}` };
-  const dir = writeCaseSuite(testCase, scratch, { app: path.join(appRoot, 'node_modules'), cache: 'dir' in cache ? path.join(cache.dir, 'node_modules') : null });
+  const dir = writeCaseSuite(testCase, scratch, {
+    app: path.join(appRoot, 'node_modules'),
+    cache: 'dir' in cache ? path.join(cache.dir, 'node_modules') : null,
+  });
   const report = path.join(dir, '..', `${path.basename(dir)}.report`);
   const fill = { report, scratch: `${dir}.scratch` };
-  const referenceEnv = { ...env, ...Object.fromEntries(Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [key, resolveArgv([value], dir, fill)[0] as string])) };
+  const referenceEnv = {
+    ...env,
+    ...Object.fromEntries(
+      Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
+        key,
+        resolveArgv([value], dir, fill)[0] as string,
+      ]),
+    ),
+  };
   const referenceRun = runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv);
   const reference = testCase.reference.read(referenceRun.output, report, dir);
   const run = runCaptured(dir, resolveArgv(testCase.command, dir, fill), env);
@@ -51,7 +73,11 @@ function expectParity(result: ReturnType<typeof runCase>, expected: ReferenceRes
   expect(outcome, 'Lathe read no results').not.toBeNull();
   expect(reference.counts).toEqual(expected);
   expect(outcome?.counts).toEqual(reference.counts);
-  expect(caseMatch({ counts: outcome?.counts ?? null, failures: outcome?.failures ?? [] }, reference)).toEqual({ counts: true, failures: true, messages: true });
+  expect(caseMatch({ counts: outcome?.counts ?? null, failures: outcome?.failures ?? [] }, reference)).toEqual({
+    counts: true,
+    failures: true,
+    messages: true,
+  });
   return failureViews(outcome, dir);
 }
 
@@ -63,12 +89,33 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     expect(result.code).toBe(1);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
-    expect(result.outcome).toMatchObject({ runner: 'ava', source: 'text output', summary: ['2 tests failed', '1 test skipped', '1 test todo'] });
-    expect(views?.[0]).toMatchObject({ testId: 'fails an assertion', message: expect.stringContaining('- 2\n+ 3'), location: 'test/a.test.js:3:39' });
-    expect(views?.[1]).toMatchObject({ testId: 'throws', message: expect.stringContaining("message: 'boom here'"), location: 'test/a.test.js:4:30' });
-    expect(result.outcome?.tests?.map((test) => `${test.outcome} ${test.id}`).sort()).toEqual(['failed fails an assertion', 'failed throws', 'passed passes', 'passed top level passes', 'skipped is skipped', 'skipped is todo']);
+    expect(result.outcome).toMatchObject({
+      runner: 'ava',
+      source: 'text output',
+      summary: ['2 tests failed', '1 test skipped', '1 test todo'],
+    });
+    expect(views?.[0]).toMatchObject({
+      testId: 'fails an assertion',
+      message: expect.stringContaining('- 2\n+ 3'),
+      location: 'test/a.test.js:3:39',
+    });
+    expect(views?.[1]).toMatchObject({
+      testId: 'throws',
+      message: expect.stringContaining("message: 'boom here'"),
+      location: 'test/a.test.js:4:30',
+    });
+    expect(result.outcome?.tests?.map((test) => `${test.outcome} ${test.id}`).sort()).toEqual([
+      'failed fails an assertion',
+      'failed throws',
+      'passed passes',
+      'passed top level passes',
+      'skipped is skipped',
+      'skipped is todo',
+    ]);
     // ava's own TAP, read by Lathe's TAP reader, gives the same counts.
-    const tap = parseSummaryLines(runCaptured(result.dir, resolveArgv(['bin:ava', '--tap'], result.dir, {}), env).output);
+    const tap = parseSummaryLines(
+      runCaptured(result.dir, resolveArgv(['bin:ava', '--tap'], result.dir, {}), env).output,
+    );
     expect(tap).toMatchObject({ runner: 'TAP', counts: result.outcome?.counts });
   });
 
@@ -78,7 +125,11 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
     expect(result.outcome?.summary).toContain('# { total: 6, pass: 2, fail: 2, todo: 1, skip: 1 }');
     expect(views?.map((view) => [view.testId, view.message, view.location])).toEqual([
-      ['test/a.test.js > outer > inner > fails an assertion > should be equal', 'should be equal', 'test/a.test.js:5:51'],
+      [
+        'test/a.test.js > outer > inner > fails an assertion > should be equal',
+        'should be equal',
+        'test/a.test.js:5:51',
+      ],
       ['test/a.test.js > outer > inner > throws > boom here', 'boom here', 'test/a.test.js:6:42'],
     ]);
     expect(result.outcome?.tests).toHaveLength(6);
@@ -89,8 +140,15 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     expect(result.code).toBe(1);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 1, total: 5 });
-    expect(views?.[0]).toMatchObject({ testId: 'adds up', message: 'adds up\nexpected: 3\nactual:   2', location: 'test/a.test.js:3:39' });
-    expect(views?.[1]).toMatchObject({ testId: 'TypeError: boom here', location: expect.stringMatching(/^test\/a\.test\.js:4:\d+$/) });
+    expect(views?.[0]).toMatchObject({
+      testId: 'adds up',
+      message: 'adds up\nexpected: 3\nactual:   2',
+      location: 'test/a.test.js:3:39',
+    });
+    expect(views?.[1]).toMatchObject({
+      testId: 'TypeError: boom here',
+      location: expect.stringMatching(/^test\/a\.test\.js:4:\d+$/),
+    });
   });
 
   it('jasmine: its console reporter, held to a reporter of its own API (pending specs as skipped)', (context) => {
@@ -99,8 +157,14 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     expect(result.code).toBe(3);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
     expect(result.outcome?.summary[0]).toBe('6 specs, 2 failures, 2 pending specs');
-    expect(views?.find((view) => view.testId === 'outer inner fails an assertion')).toMatchObject({ message: 'Expected 2 to be 3.', location: 'spec/a.spec.js:4:52' });
-    expect(views?.find((view) => view.testId === 'outer inner throws')).toMatchObject({ message: 'TypeError: boom here', location: 'spec/a.spec.js:5:32' });
+    expect(views?.find((view) => view.testId === 'outer inner fails an assertion')).toMatchObject({
+      message: 'Expected 2 to be 3.',
+      location: 'spec/a.spec.js:4:52',
+    });
+    expect(views?.find((view) => view.testId === 'outer inner throws')).toMatchObject({
+      message: 'TypeError: boom here',
+      location: 'spec/a.spec.js:5:32',
+    });
   });
 
   it('uvu: Total (skips left out), Passed and Skipped, each FAIL block named `suite > test`', (context) => {
@@ -119,8 +183,15 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     expect(result.code).toBe(1);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
-    expect(views?.[0]).toMatchObject({ testId: 'outer > inner > fails an assertion', message: expect.stringContaining('expected: 3\nactual: 2'), location: 'test/a.test.js:4:59' });
-    expect(views?.[1]).toMatchObject({ testId: 'outer > inner > throws', message: expect.stringContaining('Died on test #1: boom here') });
+    expect(views?.[0]).toMatchObject({
+      testId: 'outer > inner > fails an assertion',
+      message: expect.stringContaining('expected: 3\nactual: 2'),
+      location: 'test/a.test.js:4:59',
+    });
+    expect(views?.[1]).toMatchObject({
+      testId: 'outer > inner > throws',
+      message: expect.stringContaining('Died on test #1: boom here'),
+    });
     expect(result.outcome?.tests).toHaveLength(6);
   });
 
@@ -129,17 +200,48 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     expect(result.code).toBe(1);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
-    expect(views?.[0]).toMatchObject({ testId: 'outer › inner › fails an assertion', message: expect.stringMatching(/^expect\(received\)\.toBe\(expected\)/), location: 'tests/a.spec.js:5:54' });
+    expect(views?.[0]).toMatchObject({
+      testId: 'outer › inner › fails an assertion',
+      message: expect.stringMatching(/^expect\(received\)\.toBe\(expected\)/),
+      location: 'tests/a.spec.js:5:54',
+    });
     // The list reporter names every test.
-    const list = parseSummaryLines(runCaptured(result.dir, resolveArgv(['bin:playwright', 'test', '--reporter=list', `--output=${result.dir}.scratch/list`], result.dir, {}), env).output);
-    expect(list?.tests?.map((test) => `${test.outcome} ${test.id}`).sort()).toEqual(['failed outer › inner › fails an assertion', 'failed outer › inner › throws', 'passed outer › passes', 'passed top level passes', 'skipped outer › inner › is fixme', 'skipped outer › inner › is skipped']);
+    const list = parseSummaryLines(
+      runCaptured(
+        result.dir,
+        resolveArgv(
+          ['bin:playwright', 'test', '--reporter=list', `--output=${result.dir}.scratch/list`],
+          result.dir,
+          {},
+        ),
+        env,
+      ).output,
+    );
+    expect(list?.tests?.map((test) => `${test.outcome} ${test.id}`).sort()).toEqual([
+      'failed outer › inner › fails an assertion',
+      'failed outer › inner › throws',
+      'passed outer › passes',
+      'passed top level passes',
+      'skipped outer › inner › is fixme',
+      'skipped outer › inner › is skipped',
+    ]);
   });
 
   it('playwright test through verify(): its JUnit report beside the list reporter, its results in the artifact folder, not the repository', async () => {
     const testCase = caseOf('playwright test');
     const dir = writeCaseSuite(testCase, scratch, { app: path.join(appRoot, 'node_modules'), cache: null });
-    const result = await verify({ workDir: dir, argv: [path.join(dir, 'node_modules', '.bin', 'playwright'), 'test'], timeoutMs: 180_000, artifactRoot: path.join(scratch, 'artifacts') });
-    expect(result).toMatchObject({ status: 'FAIL', resultsFrom: 'playwright (JUnit XML)', counts: { passed: 2, failed: 2, skipped: 2, total: 6 }, firstFailure: { testId: 'outer › inner › fails an assertion', location: 'tests/a.spec.js:5:54' } });
+    const result = await verify({
+      workDir: dir,
+      argv: [path.join(dir, 'node_modules', '.bin', 'playwright'), 'test'],
+      timeoutMs: 180_000,
+      artifactRoot: path.join(scratch, 'artifacts'),
+    });
+    expect(result).toMatchObject({
+      status: 'FAIL',
+      resultsFrom: 'playwright (JUnit XML)',
+      counts: { passed: 2, failed: 2, skipped: 2, total: 6 },
+      firstFailure: { testId: 'outer › inner › fails an assertion', location: 'tests/a.spec.js:5:54' },
+    });
     expect(result.tests).toHaveLength(6);
     expect(result.tail).toMatch(/✓ +1 tests\/a\.spec\.js:3:3 › outer › passes/);
     expect(fs.existsSync(path.join(dir, 'test-results'))).toBe(false);
@@ -150,8 +252,13 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     expect(result.code).toBe(1);
     const views = expectParity(result, { passed: 3, failed: 3, skipped: 2, total: 8 });
-    expect(views?.find((view) => view.testId === 'tests.test_unit.test_generator:2')).toMatchObject({ message: 'AssertionError', location: 'tests/test_unit.py:37' });
-    expect(result.outcome?.tests?.map((test) => `${test.outcome} ${test.id}`)).toContain('failed tests.test_unit.test_generator:2');
+    expect(views?.find((view) => view.testId === 'tests.test_unit.test_generator:2')).toMatchObject({
+      message: 'AssertionError',
+      location: 'tests/test_unit.py:37',
+    });
+    expect(result.outcome?.tests?.map((test) => `${test.outcome} ${test.id}`)).toContain(
+      'failed tests.test_unit.test_generator:2',
+    );
     expect(result.outcome?.tests).toHaveLength(8);
   });
 
@@ -160,10 +267,15 @@ describe('more runners, each on a real suite run by the real runner', { timeout:
     if ('skip' in result) return context.skip(result.skip);
     const views = expectParity(result, { passed: 2, failed: 2, skipped: 2, total: 6 });
     expect(result.outcome).toMatchObject({ runner: 'JUnit', source: 'JUnit XML in the output' });
-    expect(views?.[0]).toMatchObject({ testId: 'outer inner fails an assertion', location: expect.stringMatching(/^test\/a\.test\.js:5:\d+$/) });
+    expect(views?.[0]).toMatchObject({
+      testId: 'outer inner fails an assertion',
+      location: expect.stringMatching(/^test\/a\.test\.js:5:\d+$/),
+    });
   });
 
   it('names why a runner case is skipped', () => {
-    expect(skipReason({ ...caseOf('ava'), needs: 'cache' })).toBe('dir' in cache ? null : 'the test-runner cache could not be installed');
+    expect(skipReason({ ...caseOf('ava'), needs: 'cache' })).toBe(
+      'dir' in cache ? null : 'the test-runner cache could not be installed',
+    );
   });
 });

@@ -1,5 +1,14 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  dedent,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const TOTAL = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$/;
 const ENTRY = /^(\s*)(▶|✔|✖|﹣|#) (.+?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO))?$/;
@@ -14,10 +23,22 @@ export function parseNodeSpecOutput(output: string): TestOutcome | null {
   if (!summary.some((line) => line.startsWith('ℹ tests '))) return null;
   const text = summary.join('\n');
   const skipped = numberIn(text, /^ℹ skipped (\d+)$/m) + numberIn(text, /^ℹ todo (\d+)$/m);
-  const counts = makeCounts(numberIn(text, /^ℹ pass (\d+)$/m), numberIn(text, /^ℹ fail (\d+)$/m) + numberIn(text, /^ℹ cancelled (\d+)$/m), skipped, numberIn(text, /^ℹ tests (\d+)$/m));
+  const counts = makeCounts(
+    numberIn(text, /^ℹ pass (\d+)$/m),
+    numberIn(text, /^ℹ fail (\d+)$/m) + numberIn(text, /^ℹ cancelled (\d+)$/m),
+    skipped,
+    numberIn(text, /^ℹ tests (\d+)$/m),
+  );
   const tree = readTree(lines);
   const failures = tree.failures.slice(0, MAX_FAILURES);
-  return { runner: 'node:test', source: 'spec output', counts, failures, summary, tests: checkedInventory(tree.tests, counts, failures) };
+  return {
+    runner: 'node:test',
+    source: 'spec output',
+    counts,
+    failures,
+    summary,
+    tests: checkedInventory(tree.tests, counts, failures),
+  };
 }
 
 /**
@@ -50,7 +71,10 @@ function readTree(lines: string[]): { tests: TestRecord[]; failures: ParsedFailu
     }
     if (entry[2] === '#') continue;
     const testId = [...suites.map((suite) => suite.name), name].join(' > ');
-    tests.push({ id: testId, outcome: entry[2] === '﹣' || entry[4] ? 'skipped' : entry[2] === '✖' ? 'failed' : 'passed' });
+    tests.push({
+      id: testId,
+      outcome: entry[2] === '﹣' || entry[4] ? 'skipped' : entry[2] === '✖' ? 'failed' : 'passed',
+    });
     if (entry[2] !== '✖') continue;
     let body = blockBelow(lines, index, indent);
     if (body.every((text) => text.trim() === '')) {
@@ -68,7 +92,12 @@ function readTree(lines: string[]): { tests: TestRecord[]; failures: ParsedFailu
 function blockBelow(lines: string[], index: number, indent: number): string[] {
   const block: string[] = [];
   let next = index + 1;
-  while (next < lines.length && ((lines[next] as string).trim() === '' || (/^\s*/.exec(lines[next] as string)?.[0].length ?? 0) > indent) && !ENTRY.test(lines[next] as string)) block.push(lines[next++] as string);
+  while (
+    next < lines.length &&
+    ((lines[next] as string).trim() === '' || (/^\s*/.exec(lines[next] as string)?.[0].length ?? 0) > indent) &&
+    !ENTRY.test(lines[next] as string)
+  )
+    block.push(lines[next++] as string);
   return dedent(block);
 }
 
@@ -79,7 +108,8 @@ function failingTestsList(lines: string[]): { name: string; body: string[] }[] {
   const listed: { name: string; body: string[] }[] = [];
   for (let index = start + 1; index < lines.length; index++) {
     const entry = ENTRY.exec(lines[index] as string);
-    if (entry?.[2] === '✖') listed.push({ name: (entry[3] as string).trim(), body: blockBelow(lines, index, (entry[1] as string).length) });
+    if (entry?.[2] === '✖')
+      listed.push({ name: (entry[3] as string).trim(), body: blockBelow(lines, index, (entry[1] as string).length) });
   }
   return listed;
 }

@@ -45,7 +45,9 @@ export function completeInventory(tests: TestRecord[], counts: TestCounts): Test
   if (tests.length !== counts.total) return undefined;
   const tally = { passed: 0, failed: 0, skipped: 0 };
   for (const test of tests) tally[test.outcome]++;
-  return tally.passed === counts.passed && tally.failed === counts.failed && tally.skipped === counts.skipped ? tests : undefined;
+  return tally.passed === counts.passed && tally.failed === counts.failed && tally.skipped === counts.skipped
+    ? tests
+    : undefined;
 }
 
 /**
@@ -53,7 +55,11 @@ export function completeInventory(tests: TestRecord[], counts: TestCounts): Test
  * one of the failures the same output describes, so an inventory id and a failure id always match.
  * Past MAX_FAILURES the failures are cut, and only the counts can be checked.
  */
-export function checkedInventory(tests: TestRecord[], counts: TestCounts, failures: ParsedFailure[]): TestRecord[] | undefined {
+export function checkedInventory(
+  tests: TestRecord[],
+  counts: TestCounts,
+  failures: ParsedFailure[],
+): TestRecord[] | undefined {
   const complete = completeInventory(tests, counts);
   if (!complete || failures.length >= MAX_FAILURES) return complete;
   const named = new Set(failures.map((failure) => failure.testId));

@@ -1,7 +1,19 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
-const CLOSING = [/^=+ .*\b(passed|failed|errors?|skipped|xfailed|xpassed|deselected|no tests ran)\b.* in [\d.]+s/, /^\d+ (passed|failed|errors?|skipped|xfailed|deselected)\b.* in [\d.]+s/, /^no tests ran in [\d.]+s/];
+const CLOSING = [
+  /^=+ .*\b(passed|failed|errors?|skipped|xfailed|xpassed|deselected|no tests ran)\b.* in [\d.]+s/,
+  /^\d+ (passed|failed|errors?|skipped|xfailed|deselected)\b.* in [\d.]+s/,
+  /^no tests ran in [\d.]+s/,
+];
 const SHORT = /^(FAILED|ERROR) (\S+)(?: - (.*))?$/;
 const SECTION = /^_{3,} (.+?) _{3,}$/;
 
@@ -15,7 +27,11 @@ export function parsePytestOutput(output: string): TestOutcome | null {
   const closing = [...lines].reverse().find((line) => CLOSING.some((pattern) => pattern.test(line)));
   if (!closing) return null;
   const failed = numberIn(closing, /(\d+) failed/) + numberIn(closing, /(\d+) errors?\b/);
-  const counts = makeCounts(numberIn(closing, /(\d+) passed/) + numberIn(closing, /(\d+) xpassed/), failed, numberIn(closing, /(\d+) skipped/) + numberIn(closing, /(\d+) xfailed/));
+  const counts = makeCounts(
+    numberIn(closing, /(\d+) passed/) + numberIn(closing, /(\d+) xpassed/),
+    failed,
+    numberIn(closing, /(\d+) skipped/) + numberIn(closing, /(\d+) xfailed/),
+  );
   const sections = failureSections(lines);
   const failures: ParsedFailure[] = [];
   for (const line of lines) {
@@ -26,15 +42,45 @@ export function parsePytestOutput(output: string): TestOutcome | null {
     if (section) sections.splice(sections.indexOf(section), 1);
     const errorLines = section?.body.filter((text) => /^E {3}/.test(text)).map((text) => text.slice(4)) ?? [];
     const message = errorLines.length > 0 ? errorLines.join('\n') : (short[3] ?? '');
-    failures.push({ testId, message: firstLines(message), detail: section?.body.join('\n') ?? '', file: testId.split('::')[0] ?? null });
+    failures.push({
+      testId,
+      message: firstLines(message),
+      detail: section?.body.join('\n') ?? '',
+      file: testId.split('::')[0] ?? null,
+    });
   }
   // Without the short summary (`-rN`), the FAILURES section's titles are all there is.
-  if (failures.length === 0) for (const section of sections.slice(0, MAX_FAILURES)) failures.push({ testId: section.title, message: firstLines(section.body.filter((text) => /^E {3}/.test(text)).map((text) => text.slice(4)).join('\n')), detail: section.body.join('\n') });
-  return { runner: 'pytest', source: 'text output', counts, failures, summary: [closing.replace(/^=+ | =+$/g, '')], tests: namedTests(lines, counts, failures) };
+  if (failures.length === 0)
+    for (const section of sections.slice(0, MAX_FAILURES))
+      failures.push({
+        testId: section.title,
+        message: firstLines(
+          section.body
+            .filter((text) => /^E {3}/.test(text))
+            .map((text) => text.slice(4))
+            .join('\n'),
+        ),
+        detail: section.body.join('\n'),
+      });
+  return {
+    runner: 'pytest',
+    source: 'text output',
+    counts,
+    failures,
+    summary: [closing.replace(/^=+ | =+$/g, '')],
+    tests: namedTests(lines, counts, failures),
+  };
 }
 
 /** How pytest's words for a result count: xpass as passed, error as failed, xfail as skipped. */
-const PYTEST_OUTCOMES: Record<string, TestRecord['outcome']> = { PASSED: 'passed', XPASS: 'passed', FAILED: 'failed', ERROR: 'failed', SKIPPED: 'skipped', XFAIL: 'skipped' };
+const PYTEST_OUTCOMES: Record<string, TestRecord['outcome']> = {
+  PASSED: 'passed',
+  XPASS: 'passed',
+  FAILED: 'failed',
+  ERROR: 'failed',
+  SKIPPED: 'skipped',
+  XFAIL: 'skipped',
+};
 /** `-v`: `tests/test_a.py::Class::test_x PASSED   [ 16%]` (a skip or xfail adds its reason in parentheses). */
 const VERBOSE_LINE = /^(\S[^ ]*::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d+%\])?\s*$/;
 /** `-rA`'s short summary: `PASSED tests/test_a.py::test_x` (skips are listed by place, `SKIPPED [1] file:line: why`, not by id). */
@@ -45,7 +91,11 @@ const SUMMARY_LINE = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S+)(?: - .*)?$/;
  * without skips, which it lists by place). pytest's default `-q` prints dots: no inventory. A test
  * that passed and then errored in teardown is two results in pytest's counts, and two entries here.
  */
-function namedTests(lines: string[], counts: TestOutcome['counts'], failures: ParsedFailure[]): TestRecord[] | undefined {
+function namedTests(
+  lines: string[],
+  counts: TestOutcome['counts'],
+  failures: ParsedFailure[],
+): TestRecord[] | undefined {
   const verbose: TestRecord[] = [];
   const summary: TestRecord[] = [];
   for (const line of lines) {

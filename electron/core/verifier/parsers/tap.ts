@@ -1,5 +1,13 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  dedent,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const POINT = /^(\s*)(not )?ok \d+(?: -)?(?: (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i;
 const SUBTEST = /^(\s*)# Subtest: (.*)$/;
@@ -28,7 +36,9 @@ export function parseTapOutput(output: string): TestOutcome | null {
   for (const line of lines) {
     const total = TOTAL.exec(line);
     if (total) totals.set(total[1] as string, (totals.get(total[1] as string) ?? 0) + Number(total[2]));
-    if (TAP_TALLY.test(line)) for (const [, key, value] of line.matchAll(/(total|pass|fail|todo|skip): (\d+)/g)) totals.set(key === 'total' ? 'tests' : (key as string), Number(value));
+    if (TAP_TALLY.test(line))
+      for (const [, key, value] of line.matchAll(/(total|pass|fail|todo|skip): (\d+)/g))
+        totals.set(key === 'total' ? 'tests' : (key as string), Number(value));
   }
   const points = readPoints(lines);
   const isTap = lines.some((line) => /^TAP version \d+/.test(line) || /^1\.\.\d+/.test(line)) && points.length > 0;
@@ -41,17 +51,38 @@ export function parseTapOutput(output: string): TestOutcome | null {
   const plainOk = tests.filter((point) => point.ok && point.directive === null).length;
   const directivePoints = tests.filter((point) => point.directive !== null).length;
   const statedPass = totals.get('pass');
-  const passed = statedPass === undefined || (directivePoints > 0 && !totals.has('skip') && !totals.has('skipped') && !totals.has('todo') && statedPass === plainOk + directivePoints) ? plainOk : statedPass;
+  const passed =
+    statedPass === undefined ||
+    (directivePoints > 0 &&
+      !totals.has('skip') &&
+      !totals.has('skipped') &&
+      !totals.has('todo') &&
+      statedPass === plainOk + directivePoints)
+      ? plainOk
+      : statedPass;
   // ava's `--tap` counts a `not ok … # TODO` point in `# fail` too; the point itself says todo.
   const todoNotOk = tests.filter((point) => !point.ok && point.directive === 'TODO').length;
   const avaTodo = todoNotOk > 0 && !totals.has('todo') && totals.get('fail') === failing.length + todoNotOk;
   const failed = avaTodo ? failing.length : (totals.get('fail') ?? failing.length);
-  const skipped = totals.has('skipped') || totals.has('skip') || totals.has('todo') ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) + (avaTodo ? todoNotOk : 0) : directiveSkips;
+  const skipped =
+    totals.has('skipped') || totals.has('skip') || totals.has('todo')
+      ? (totals.get('skipped') ?? totals.get('skip') ?? 0) + (totals.get('todo') ?? 0) + (avaTodo ? todoNotOk : 0)
+      : directiveSkips;
   const summary = lines.filter((line) => TOTAL.test(line) || TAP_TALLY.test(line));
   const counts = makeCounts(passed, failed, skipped);
   const failures = failing.slice(0, MAX_FAILURES).map(failureOf);
-  const records = tests.map((point): TestRecord => ({ id: point.path.join(' > '), outcome: point.directive !== null ? 'skipped' : point.ok ? 'passed' : 'failed' }));
-  return { runner: 'TAP', source: 'TAP output', counts, failures, summary, tests: checkedInventory(records, counts, failures) };
+  const records = tests.map((point): TestRecord => ({
+    id: point.path.join(' > '),
+    outcome: point.directive !== null ? 'skipped' : point.ok ? 'passed' : 'failed',
+  }));
+  return {
+    runner: 'TAP',
+    source: 'TAP output',
+    counts,
+    failures,
+    summary,
+    tests: checkedInventory(records, counts, failures),
+  };
 }
 
 function readPoints(lines: string[]): Point[] {
@@ -77,7 +108,14 @@ function readPoints(lines: string[]): Point[] {
       const named = subtests.at(-1);
       const parents = subtests.filter((entry) => entry.indent < indent).map((entry) => entry.name);
       if (named && named.indent === indent) subtests.pop();
-      current = { indent, ok: !point[2], name, directive: (point[4]?.toUpperCase() as Point['directive']) ?? null, path: [...parents, name], block: [] };
+      current = {
+        indent,
+        ok: !point[2],
+        name,
+        directive: (point[4]?.toUpperCase() as Point['directive']) ?? null,
+        path: [...parents, name],
+        block: [],
+      };
       points.push(current);
       continue;
     }
@@ -100,7 +138,9 @@ function suiteTest(all: Point[]): (point: Point) => boolean {
       deepestUnder.set(key, Math.max(deepestUnder.get(key) ?? -1, other.indent));
     }
   }
-  return (point) => point.block.some((line) => /^\s*type: 'suite'/.test(line)) || (deepestUnder.get(point.path.join('\0')) ?? -1) > point.indent;
+  return (point) =>
+    point.block.some((line) => /^\s*type: 'suite'/.test(line)) ||
+    (deepestUnder.get(point.path.join('\0')) ?? -1) > point.indent;
 }
 
 function failureOf(point: Point): ParsedFailure {
@@ -115,7 +155,9 @@ function failureOf(point: Point): ParsedFailure {
     const error = errorAt !== -1 ? yamlValue(block, errorAt) : messageAt !== -1 ? yamlValue(block, messageAt) : '';
     const name = /^\s*name: '?([^'\n]+)'?$/m.exec(block.join('\n'))?.[1];
     const stated = name && error && !error.startsWith(name) ? `${name}: ${error}` : error;
-    message = [stated && stated !== 'failed' ? stated : point.name, ...comparison(block, keys)].filter(Boolean).join('\n');
+    message = [stated && stated !== 'failed' ? stated : point.name, ...comparison(block, keys)]
+      .filter(Boolean)
+      .join('\n');
   } else {
     const frameAt = block.findIndex((line) => /^\s+at /.test(line));
     message = (frameAt === -1 ? block : block.slice(0, frameAt)).join('\n');
@@ -125,7 +167,10 @@ function failureOf(point: Point): ParsedFailure {
 
 /** tape's and qunit's `expected:` / `actual:` scalars, as two lines of the message. */
 function comparison(block: string[], keys: string): string[] {
-  const value = (key: string) => block.find((line) => line.startsWith(keys) && new RegExp(`^${keys}${key}\\s*: `).test(line))?.replace(/^\s*\w+\s*: /, '');
+  const value = (key: string) =>
+    block
+      .find((line) => line.startsWith(keys) && new RegExp(`^${keys}${key}\\s*: `).test(line))
+      ?.replace(/^\s*\w+\s*: /, '');
   const expected = value('expected');
   const actual = value('actual');
   return expected !== undefined && actual !== undefined ? [`expected: ${expected}`, `actual: ${actual}`] : [];

@@ -1,5 +1,13 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const RAN = /^Ran (\d+) tests? in [\d.]+s$/;
 const RESULT = /^(OK|FAILED)(?: \((.*)\))?\s*$/;
@@ -24,7 +32,10 @@ export function parseUnittestOutput(output: string): TestOutcome | null {
   let total = 0;
   for (const run of runs) {
     const detail = (RESULT.exec(run.result) as RegExpExecArray)[2] ?? '';
-    const runFailed = numberIn(detail, /failures=(\d+)/) + numberIn(detail, /errors=(\d+)/) + numberIn(detail, /unexpected successes=(\d+)/);
+    const runFailed =
+      numberIn(detail, /failures=(\d+)/) +
+      numberIn(detail, /errors=(\d+)/) +
+      numberIn(detail, /unexpected successes=(\d+)/);
     const runSkipped = numberIn(detail, /skipped=(\d+)/) + numberIn(detail, /expected failures=(\d+)/);
     failed += runFailed;
     skipped += runSkipped;
@@ -32,11 +43,25 @@ export function parseUnittestOutput(output: string): TestOutcome | null {
   }
   const counts = makeCounts(total - failed - skipped, failed, skipped, total);
   const failures = readFailures(lines);
-  return { runner: 'unittest', source: 'text output', counts, failures, summary: runs.flatMap((run) => run.lines), tests: checkedInventory(verboseTests(lines), counts, failures) };
+  return {
+    runner: 'unittest',
+    source: 'text output',
+    counts,
+    failures,
+    summary: runs.flatMap((run) => run.lines),
+    tests: checkedInventory(verboseTests(lines), counts, failures),
+  };
 }
 
 /** `-v`'s result words, counted as the closing line counts them. */
-const UNITTEST_OUTCOMES: Record<string, TestRecord['outcome']> = { ok: 'passed', FAIL: 'failed', ERROR: 'failed', 'unexpected success': 'failed', skipped: 'skipped', 'expected failure': 'skipped' };
+const UNITTEST_OUTCOMES: Record<string, TestRecord['outcome']> = {
+  ok: 'passed',
+  FAIL: 'failed',
+  ERROR: 'failed',
+  'unexpected success': 'failed',
+  skipped: 'skipped',
+  'expected failure': 'skipped',
+};
 const VERBOSE_HEAD = /^(\w+) \(([\w.]+)\)/;
 /** nose2 names a function test by its dotted path, a generated one with `:N` (its parameters on the next line). */
 const NOSE2_HEAD = /^([\w.]+\.\w+(?::\d+)?)(?= \.\.\. |$)/;
@@ -53,7 +78,11 @@ function verboseTests(lines: string[]): TestRecord[] {
     const head = VERBOSE_HEAD.exec(line) ?? NOSE2_HEAD.exec(line);
     if (!head) return;
     const result = VERBOSE_RESULT.exec(line) ?? (line === head[0] ? VERBOSE_RESULT.exec(lines[index + 1] ?? '') : null);
-    if (result) tests.push({ id: unittestId(head[1] as string, head[2] as string | undefined), outcome: UNITTEST_OUTCOMES[result[1] as string] as TestRecord['outcome'] });
+    if (result)
+      tests.push({
+        id: unittestId(head[1] as string, head[2] as string | undefined),
+        outcome: UNITTEST_OUTCOMES[result[1] as string] as TestRecord['outcome'],
+      });
   });
   return tests;
 }
@@ -64,7 +93,9 @@ function verboseTests(lines: string[]): TestRecord[] {
  */
 function unittestId(method: string, inParentheses: string | undefined): string {
   if (!inParentheses) return method;
-  return /^[\w.]+$/.test(inParentheses) && !inParentheses.endsWith(`.${method}`) ? `${inParentheses}.${method}` : inParentheses;
+  return /^[\w.]+$/.test(inParentheses) && !inParentheses.endsWith(`.${method}`)
+    ? `${inParentheses}.${method}`
+    : inParentheses;
 }
 
 /** Each `FAIL: test (module.Class.test)` block: the traceback between the dashed line and the next `=`/`-` rule. */
@@ -83,8 +114,13 @@ function readFailures(lines: string[]): ParsedFailure[] {
     const lastFrame = body.findLastIndex((line) => /^\s+File "/.test(line));
     let messageStart = lastFrame + 1;
     while (messageStart < body.length && /^\s{4}/.test(body[messageStart] as string)) messageStart++;
-    const message = head[1] === 'UNEXPECTED SUCCESS' ? 'unexpected success' : body.slice(Math.max(0, messageStart)).join('\n');
-    failures.push({ testId: unittestId(head[2] as string, head[3]), message: firstLines(message), detail: body.join('\n') });
+    const message =
+      head[1] === 'UNEXPECTED SUCCESS' ? 'unexpected success' : body.slice(Math.max(0, messageStart)).join('\n');
+    failures.push({
+      testId: unittestId(head[2] as string, head[3]),
+      message: firstLines(message),
+      detail: body.join('\n'),
+    });
     index = next - 1;
   }
   return failures;

@@ -1,5 +1,14 @@
 import type { TestRecord } from '../../../../shared/schemas/testInventory';
-import { checkedInventory, dedent, firstLines, makeCounts, MAX_FAILURES, numberIn, type ParsedFailure, type TestOutcome } from './outcome';
+import {
+  checkedInventory,
+  dedent,
+  firstLines,
+  makeCounts,
+  MAX_FAILURES,
+  numberIn,
+  type ParsedFailure,
+  type TestOutcome,
+} from './outcome';
 
 const TESTS_LINE = /^\s*Tests\s{2,}(.*\(\d+\))\s*$/;
 const FAIL_HEAD = /^\s*FAIL\s+(\S.*?)\s*$/;
@@ -15,14 +24,31 @@ export function parseVitestOutput(output: string): TestOutcome | null {
   const testsLine = lines.find((line) => TESTS_LINE.test(line));
   if (!testsLine) return null;
   const text = (TESTS_LINE.exec(testsLine) as RegExpExecArray)[1] as string;
-  const counts = makeCounts(numberIn(text, /(\d+) passed/), numberIn(text, /(\d+) failed/), numberIn(text, /(\d+) skipped/) + numberIn(text, /(\d+) todo/), numberIn(text, /\((\d+)\)/));
+  const counts = makeCounts(
+    numberIn(text, /(\d+) passed/),
+    numberIn(text, /(\d+) failed/),
+    numberIn(text, /(\d+) skipped/) + numberIn(text, /(\d+) todo/),
+    numberIn(text, /\((\d+)\)/),
+  );
   const summary = lines.filter((line) => /^\s*(Test Files|Tests)\s{2,}/.test(line)).map((line) => line.trim());
   const failures = readFailures(lines).slice(0, MAX_FAILURES);
-  return { runner: 'vitest', source: 'text output', counts, failures, summary, tests: verboseTests(lines, counts, failures) };
+  return {
+    runner: 'vitest',
+    source: 'text output',
+    counts,
+    failures,
+    summary,
+    tests: verboseTests(lines, counts, failures),
+  };
 }
 
 const VERBOSE_TEST = /^ +(✓|×|↓|□) (\S.*? > .*?)(?: \d+(?:\.\d+)?m?s)?$/;
-const VITEST_SYMBOLS: Record<string, TestRecord['outcome']> = { '✓': 'passed', '×': 'failed', '↓': 'skipped', '□': 'skipped' };
+const VITEST_SYMBOLS: Record<string, TestRecord['outcome']> = {
+  '✓': 'passed',
+  '×': 'failed',
+  '↓': 'skipped',
+  '□': 'skipped',
+};
 
 /**
  * Every test from the verbose reporter (`--reporter=verbose`): one `✓ file > describe > test 2ms`
@@ -30,12 +56,21 @@ const VITEST_SYMBOLS: Record<string, TestRecord['outcome']> = { '✓': 'passed',
  * The default reporter prints only files and, under a failing file, titles without their describes:
  * no inventory. Kept only when it adds up to the counts.
  */
-function verboseTests(lines: string[], counts: TestOutcome['counts'], failures: ParsedFailure[]): TestRecord[] | undefined {
+function verboseTests(
+  lines: string[],
+  counts: TestOutcome['counts'],
+  failures: ParsedFailure[],
+): TestRecord[] | undefined {
   const tests: TestRecord[] = [];
   for (const line of lines) {
     if (/^\s*(Test Files|Tests)\s{2,}/.test(line) || /⎯ Failed (Tests|Suites) \d+ ⎯/.test(line)) break;
     const test = VERBOSE_TEST.exec(line);
-    if (test) tests.push({ id: test[2] as string, outcome: VITEST_SYMBOLS[test[1] as string] as TestRecord['outcome'], file: (test[2] as string).split(' > ')[0] ?? null });
+    if (test)
+      tests.push({
+        id: test[2] as string,
+        outcome: VITEST_SYMBOLS[test[1] as string] as TestRecord['outcome'],
+        file: (test[2] as string).split(' > ')[0] ?? null,
+      });
   }
   return checkedInventory(tests, counts, failures);
 }
@@ -52,7 +87,13 @@ function readFailures(lines: string[]): ParsedFailure[] {
     while (block.length > 0 && (block[0] as string).trim() === '') block.shift();
     const frameAt = block.findIndex((line) => /^\s*(❯|at) /.test(line));
     const message = firstLines((frameAt === -1 ? block : block.slice(0, frameAt)).join('\n'));
-    for (const head of heads) failures.push({ testId: head.replace(/\s+\[ .* \]$/, ''), message, detail: block.join('\n'), file: head.split(' > ')[0] ?? null });
+    for (const head of heads)
+      failures.push({
+        testId: head.replace(/\s+\[ .* \]$/, ''),
+        message,
+        detail: block.join('\n'),
+        file: head.split(' > ')[0] ?? null,
+      });
     heads = [];
     body = [];
   };

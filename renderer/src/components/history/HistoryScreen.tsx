@@ -45,7 +45,8 @@ export default function HistoryScreen() {
     }
   };
   const history = useHistoryStore.getState();
-  const open = (run: RunSummary, tab: 'activity' | 'report' = 'activity') => navigate({ view: 'run', repo: repo.path, run: run.runId, tab });
+  const open = (run: RunSummary, tab: 'activity' | 'report' = 'activity') =>
+    navigate({ view: 'run', repo: repo.path, run: run.runId, tab });
 
   return (
     <section className="panel history" aria-labelledby="history-heading" data-testid="history">
@@ -57,7 +58,9 @@ export default function HistoryScreen() {
       </div>
       {error && <p className="error-text">{error}</p>}
       {/* A browser window cannot open the core's file, so it is offered the patch itself. */}
-      {exported && <ExportStatus exported={exported} offerDownload={!window.lathe} onDismiss={() => history.dismissExport()} />}
+      {exported && (
+        <ExportStatus exported={exported} offerDownload={!window.lathe} onDismiss={() => history.dismissExport()} />
+      )}
       {loading && runs.length === 0 ? (
         <p className="muted">Reading runs…</p>
       ) : runs.length === 0 ? (
@@ -100,18 +103,31 @@ export default function HistoryScreen() {
                       {goalLine(run.goal)}
                     </span>
                     {run.branch && <code className="history-branch muted">{run.branch}</code>}
-                    {run.followUpOf && <FollowUpOf parent={run.followUpOf} onOpen={(parent) => navigate({ view: 'run', repo: repo.path, run: parent, tab: 'activity' })} />}
+                    {run.followUpOf && (
+                      <FollowUpOf
+                        parent={run.followUpOf}
+                        onOpen={(parent) => navigate({ view: 'run', repo: repo.path, run: parent, tab: 'activity' })}
+                      />
+                    )}
                   </td>
                   <td>{run.workflow}</td>
                   <td>
                     <StatusBadge status={run.status} resumable={run.resumable} />
                     {isUndone && (
-                      <span className="chip chip-muted" data-testid="run-closed" title={`undone ${formatDateTime(run.closed?.at ?? '')}`}>
+                      <span
+                        className="chip chip-muted"
+                        data-testid="run-closed"
+                        title={`undone ${formatDateTime(run.closed?.at ?? '')}`}
+                      >
                         undone
                       </span>
                     )}
                     {mergedInto && (
-                      <span className="chip chip-ok" data-testid="run-closed" title={`merged ${formatDateTime(run.closed?.at ?? '')} (${run.closed?.commit?.slice(0, 10) ?? '?'})`}>
+                      <span
+                        className="chip chip-ok"
+                        data-testid="run-closed"
+                        title={`merged ${formatDateTime(run.closed?.at ?? '')} (${run.closed?.commit?.slice(0, 10) ?? '?'})`}
+                      >
                         merged into {mergedInto}
                       </span>
                     )}
@@ -121,42 +137,63 @@ export default function HistoryScreen() {
                   <td className="num">{isUndone ? 0 : run.commits}</td>
                   <td>
                     <div className="row-actions">
-                    <button type="button" className="small-button" onClick={() => open(run)} aria-label={`Open run ${run.runId}`}>
-                      Open
-                    </button>
-                    <button type="button" className="small-button" onClick={() => open(run, 'report')} aria-label={`Report of run ${run.runId}`}>
-                      Report
-                    </button>
-                    <button
-                      type="button"
-                      className="small-button"
-                      disabled={mergeBlocked !== null || Boolean(working)}
-                      onClick={() => setConfirm({ kind: 'merge', run })}
-                      title={mergeBlocked ?? 'Merge the run branch into the branch it started from (after approval: complete runs only)'}
-                    >
-                      Merge
-                    </button>
-                    <button
-                      type="button"
-                      className="small-button"
-                      disabled={followUpBlocked !== null}
-                      onClick={() => navigate({ view: 'start', repo: repo.path, followUp: run.runId })}
-                      title={followUpBlocked ?? 'Start a new run from this run’s head, its agents told what it did (“also handle X”, or a failed run with a hint)'}
-                      aria-label={`Follow up on run ${run.runId}`}
-                    >
-                      Follow up
-                    </button>
-                    <button
-                      type="button"
-                      className="small-button"
-                      disabled={gone || Boolean(working) || run.commits === 0}
-                      onClick={() => void perform(() => history.exportPatch(run.runId))}
-                    >
-                      Export patch
-                    </button>
-                    <button type="button" className="small-button danger" disabled={isUndone || running || Boolean(working)} onClick={() => setConfirm({ kind: 'undo', run })}>
-                      {working === 'undo' ? 'Undoing…' : 'Undo'}
-                    </button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        onClick={() => open(run)}
+                        aria-label={`Open run ${run.runId}`}
+                      >
+                        Open
+                      </button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        onClick={() => open(run, 'report')}
+                        aria-label={`Report of run ${run.runId}`}
+                      >
+                        Report
+                      </button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        disabled={mergeBlocked !== null || Boolean(working)}
+                        onClick={() => setConfirm({ kind: 'merge', run })}
+                        title={
+                          mergeBlocked ??
+                          'Merge the run branch into the branch it started from (after approval: complete runs only)'
+                        }
+                      >
+                        Merge
+                      </button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        disabled={followUpBlocked !== null}
+                        onClick={() => navigate({ view: 'start', repo: repo.path, followUp: run.runId })}
+                        title={
+                          followUpBlocked ??
+                          'Start a new run from this run’s head, its agents told what it did (“also handle X”, or a failed run with a hint)'
+                        }
+                        aria-label={`Follow up on run ${run.runId}`}
+                      >
+                        Follow up
+                      </button>
+                      <button
+                        type="button"
+                        className="small-button"
+                        disabled={gone || Boolean(working) || run.commits === 0}
+                        onClick={() => void perform(() => history.exportPatch(run.runId))}
+                      >
+                        Export patch
+                      </button>
+                      <button
+                        type="button"
+                        className="small-button danger"
+                        disabled={isUndone || running || Boolean(working)}
+                        onClick={() => setConfirm({ kind: 'undo', run })}
+                      >
+                        {working === 'undo' ? 'Undoing…' : 'Undo'}
+                      </button>
                     </div>
                   </td>
                 </tr>
@@ -176,11 +213,19 @@ export default function HistoryScreen() {
                 className={confirm.kind === 'undo' ? 'danger' : 'primary'}
                 // The safe choice has the focus when the action cannot be taken back by itself.
                 data-autofocus={confirm.kind === 'merge' ? true : undefined}
-                onClick={() => void perform(() => (confirm.kind === 'undo' ? history.undo(confirm.run.runId) : history.merge(confirm.run.runId)))}
+                onClick={() =>
+                  void perform(() =>
+                    confirm.kind === 'undo' ? history.undo(confirm.run.runId) : history.merge(confirm.run.runId),
+                  )
+                }
               >
                 {confirm.kind === 'undo' ? 'Undo the run' : 'Merge'}
               </button>
-              <button type="button" onClick={() => setConfirm(null)} data-autofocus={confirm.kind === 'undo' ? true : undefined}>
+              <button
+                type="button"
+                onClick={() => setConfirm(null)}
+                data-autofocus={confirm.kind === 'undo' ? true : undefined}
+              >
                 Cancel
               </button>
             </>
@@ -189,13 +234,14 @@ export default function HistoryScreen() {
           {confirm.kind === 'undo' ? (
             <>
               <p>
-                The branch <code>{confirm.run.branch ?? '?'}</code> with its {confirm.run.commits} commit(s) and the run’s workspace are removed, and the repository is as it
-                was before the run. The run log stays.
+                The branch <code>{confirm.run.branch ?? '?'}</code> with its {confirm.run.commits} commit(s) and the
+                run’s workspace are removed, and the repository is as it was before the run. The run log stays.
               </p>
               {confirm.run.closed?.action === 'merged' && (
                 <p className="warning-text" role="alert" data-testid="undo-merged-warning">
-                  This run was merged into <code>{confirm.run.closed.into ?? 'its branch'}</code>: undo moves <code>{confirm.run.closed.into ?? 'that branch'}</code> back to where
-                  it was before the run, so the run’s commits leave it too (refused if it has moved on since the merge).
+                  This run was merged into <code>{confirm.run.closed.into ?? 'its branch'}</code>: undo moves{' '}
+                  <code>{confirm.run.closed.into ?? 'that branch'}</code> back to where it was before the run, so the
+                  run’s commits leave it too (refused if it has moved on since the merge).
                 </p>
               )}
             </>

@@ -3,7 +3,13 @@ import type { RunSummary } from '../../../../shared/schemas/run';
 /** A follow-up's link to the run it continues, in its History row. */
 export function FollowUpOf({ parent, onOpen }: { parent: string; onOpen: (runId: string) => void }) {
   return (
-    <button type="button" className="link-button follow-up-of" data-testid="follow-up-of" onClick={() => onOpen(parent)} title={`This run follows up on run ${parent}: its branch starts at that run's head`}>
+    <button
+      type="button"
+      className="link-button follow-up-of"
+      data-testid="follow-up-of"
+      onClick={() => onOpen(parent)}
+      title={`This run follows up on run ${parent}: its branch starts at that run's head`}
+    >
       ↳ follows up on {parent}
     </button>
   );
@@ -13,7 +19,8 @@ export function FollowUpOf({ parent, onOpen }: { parent: string; onOpen: (runId:
 export function FollowUpNotice({ runId, onClear }: { runId: string; onClear: () => void }) {
   return (
     <p className="hint follow-up-notice" data-testid="follow-up-notice">
-      Follows up on run <code>{runId}</code>: the new run’s branch starts at that run’s head, and its agents are told its goal, how it ended and its diff.{' '}
+      Follows up on run <code>{runId}</code>: the new run’s branch starts at that run’s head, and its agents are told
+      its goal, how it ended and its diff.{' '}
       <button type="button" className="link-button" onClick={onClear}>
         Start a fresh run instead
       </button>

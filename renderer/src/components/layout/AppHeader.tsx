@@ -25,7 +25,8 @@ export function AppHeader() {
   ];
   const goToGate = () => {
     const first = Object.values(waiting)[0];
-    if (first && first.runId !== route.run) navigate({ view: 'run', repo: first.repo || route.repo, run: first.runId, tab: 'activity' });
+    if (first && first.runId !== route.run)
+      navigate({ view: 'run', repo: first.repo || route.repo, run: first.runId, tab: 'activity' });
     else if (route.run) navigate({ view: 'run', tab: 'activity' });
   };
 
@@ -58,14 +59,26 @@ export function AppHeader() {
       )}
       <span className="header-spacer" />
       {pending > 0 && (
-        <button type="button" className="gate-badge" data-testid="gate-badge" onClick={goToGate} aria-label={`${pending} gate${pending === 1 ? '' : 's'} waiting for you`}>
+        <button
+          type="button"
+          className="gate-badge"
+          data-testid="gate-badge"
+          onClick={goToGate}
+          aria-label={`${pending} gate${pending === 1 ? '' : 's'} waiting for you`}
+        >
           {pending} gate{pending === 1 ? '' : 's'} waiting
         </button>
       )}
       <span className={`connection connection-${connection}`} role="status" aria-label="connection">
         {CONNECTION_LABELS[connection]}
       </span>
-      <button type="button" className="icon-button" onClick={() => useUiStore.getState().setHelpOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => useUiStore.getState().setHelpOpen(true)}
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+      >
         ?
       </button>
       {error && <span className="error-text">{error}</span>}

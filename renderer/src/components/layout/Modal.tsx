@@ -19,7 +19,12 @@ export function Modal({ title, onClose, children, actions, wide }: ModalProps) {
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const root = dialog.current;
-    const focusable = () => [...(root?.querySelectorAll<HTMLElement>('button, [href], input, textarea, select, [tabindex]:not([tabindex="-1"])') ?? [])].filter((element) => !element.hasAttribute('disabled'));
+    const focusable = () =>
+      [
+        ...(root?.querySelectorAll<HTMLElement>(
+          'button, [href], input, textarea, select, [tabindex]:not([tabindex="-1"])',
+        ) ?? []),
+      ].filter((element) => !element.hasAttribute('disabled'));
     (root?.querySelector<HTMLElement>('[data-autofocus]') ?? focusable()[0] ?? root)?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -47,7 +52,14 @@ export function Modal({ title, onClose, children, actions, wide }: ModalProps) {
   }, []);
   return (
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div ref={dialog} className={`modal${wide ? ' modal-wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby="modal-title" tabIndex={-1}>
+      <div
+        ref={dialog}
+        className={`modal${wide ? ' modal-wide' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="modal-title"
+        tabIndex={-1}
+      >
         <h2 id="modal-title">{title}</h2>
         <div className="modal-body">{children}</div>
         {actions && <div className="modal-actions">{actions}</div>}

@@ -6,7 +6,9 @@ export function Notices() {
   const notices = useUiStore((state) => state.notices);
   const dismiss = useUiStore((state) => state.dismiss);
   useEffect(() => {
-    const timers = notices.filter((notice) => notice.tone !== 'error').map((notice) => setTimeout(() => dismiss(notice.id), 5000));
+    const timers = notices
+      .filter((notice) => notice.tone !== 'error')
+      .map((notice) => setTimeout(() => dismiss(notice.id), 5000));
     return () => timers.forEach(clearTimeout);
   }, [notices, dismiss]);
   return (

@@ -18,7 +18,9 @@ function RunFacts({ view }: { view: RunView }) {
       <dt>Steps</dt>
       <dd>
         {steps.filter((step) => step.status === 'completed').length} of {steps.length} completed
-        {steps.some((step) => step.status === 'failed') ? `, ${steps.filter((step) => step.status === 'failed').length} failed` : ''}
+        {steps.some((step) => step.status === 'failed')
+          ? `, ${steps.filter((step) => step.status === 'failed').length} failed`
+          : ''}
       </dd>
       <dt>Commits</dt>
       <dd>
@@ -26,11 +28,18 @@ function RunFacts({ view }: { view: RunView }) {
         {view.rolledBack.length > 0 ? ` (${view.rolledBack.length} rolled back)` : ''}
       </dd>
       <dt>Last tests</dt>
-      <dd>{lastTest ? `${lastTest.status}${lastTest.counts ? ` · ${lastTest.counts.passed} passed, ${lastTest.counts.failed} failed` : ''}` : 'none yet'}</dd>
+      <dd>
+        {lastTest
+          ? `${lastTest.status}${lastTest.counts ? ` · ${lastTest.counts.passed} passed, ${lastTest.counts.failed} failed` : ''}`
+          : 'none yet'}
+      </dd>
       <dt>Gates</dt>
       <dd>
-        {gates.filter((gate) => gate.status === 'approved').length} approved, {gates.filter((gate) => gate.status === 'rejected').length} rejected
-        {gates.some((gate) => gate.decidedBy === 'user') ? ` (${gates.filter((gate) => gate.decidedBy === 'user').length} by you)` : ''}
+        {gates.filter((gate) => gate.status === 'approved').length} approved,{' '}
+        {gates.filter((gate) => gate.status === 'rejected').length} rejected
+        {gates.some((gate) => gate.decidedBy === 'user')
+          ? ` (${gates.filter((gate) => gate.decidedBy === 'user').length} by you)`
+          : ''}
       </dd>
     </dl>
   );
@@ -72,12 +81,18 @@ export function ActivityTab({ repo, runId }: { repo: string; runId: string }) {
       {active ? (
         <div className="active-agent" data-testid="active-agent">
           <p>
-            <span className={`role role-${active.role}`}>{active.role}</span> is working on <strong>{active.purpose.replaceAll('_', ' ')}</strong>
+            <span className={`role role-${active.role}`}>{active.role}</span> is working on{' '}
+            <strong>{active.purpose.replaceAll('_', ' ')}</strong>
             {active.stepId ? ` for ${active.stepId}` : ''}
             {active.model && <span className="muted small mono"> · {active.model}</span>}
             {rate !== undefined && <span className="muted small"> · {rate} pieces/s</span>}
           </p>
-          <pre ref={streamBox} className="token-stream" aria-live="off" aria-label={`${active.role} output as it is generated`}>
+          <pre
+            ref={streamBox}
+            className="token-stream"
+            aria-live="off"
+            aria-label={`${active.role} output as it is generated`}
+          >
             {stream || (runActive ? '(waiting for the first token…)' : '(the answer is in the timeline)')}
           </pre>
         </div>
@@ -85,17 +100,24 @@ export function ActivityTab({ repo, runId }: { repo: string; runId: string }) {
         <div className="idle" data-testid="idle-agent">
           {outcome ? (
             <p className={`outcome outcome-${outcome.status}`}>
-              Run {statusLabel(outcome.status)}: {outcome.code && !outcome.reason.startsWith(outcome.code) ? `${outcome.code}: ` : ''}
+              Run {statusLabel(outcome.status)}:{' '}
+              {outcome.code && !outcome.reason.startsWith(outcome.code) ? `${outcome.code}: ` : ''}
               {outcome.reason}
             </p>
           ) : stopped ? (
             <p className="outcome outcome-stopped">
-              Run {statusLabel(stopped.status, true)}: {stopped.reason}. Resume continues from where it stopped{stopped.status === 'paused' ? ' (the step it finished is kept)' : ' (an interrupted step is done again)'}.
+              Run {statusLabel(stopped.status, true)}: {stopped.reason}. Resume continues from where it stopped
+              {stopped.status === 'paused' ? ' (the step it finished is kept)' : ' (an interrupted step is done again)'}
+              .
             </p>
           ) : status === 'waiting_for_gate' ? (
             <p>The run waits for your decision on the gate above.</p>
           ) : (
-            <p className="muted">{runActive ? 'Between agents: the engine is applying, committing or running tests.' : 'No agent is working.'}</p>
+            <p className="muted">
+              {runActive
+                ? 'Between agents: the engine is applying, committing or running tests.'
+                : 'No agent is working.'}
+            </p>
           )}
           {view.runId && <RunFacts view={view} />}
         </div>

@@ -60,7 +60,8 @@ export function CallRecordView({ record }: { record: AgentCallRecord }) {
           {record.context.map((part, index) => (
             <details key={index}>
               <summary>
-                <span className={`chip context-kind-${part.kind ?? 'item'}`}>{part.kind ?? 'item'}</span> <span className="mono">{part.path || '(no path)'}</span>{' '}
+                <span className={`chip context-kind-${part.kind ?? 'item'}`}>{part.kind ?? 'item'}</span>{' '}
+                <span className="mono">{part.path || '(no path)'}</span>{' '}
                 <span className="muted small">{formatCount(part.text.length + part.cut)} chars</span>
               </summary>
               <PartText part={part} />
@@ -93,7 +94,11 @@ function CallItem({ repo, runId, call }: { repo: string; runId: string; call: Ag
       .then((result) => current && (setRecord(unwrap(result)), setError(null)))
       .catch((failure: unknown) => {
         if (!current) return;
-        setError(failure instanceof LatheError && failure.code === 'CALL_NOT_FOUND' ? 'No record yet: the call has not answered, or it was cut short.' : errorMessage(failure));
+        setError(
+          failure instanceof LatheError && failure.code === 'CALL_NOT_FOUND'
+            ? 'No record yet: the call has not answered, or it was cut short.'
+            : errorMessage(failure),
+        );
       });
     return () => {
       current = false;
@@ -101,11 +106,15 @@ function CallItem({ repo, runId, call }: { repo: string; runId: string; call: Ag
     // Asked again when the call ends: its record is written then.
   }, [open, record, repo, runId, call.call, call.recorded, call.outcome]);
 
-  const tokens = call.promptTokens === null ? '' : ` · ${formatCount(call.promptTokens)} + ${formatCount(call.completionTokens ?? 0)} tokens`;
+  const tokens =
+    call.promptTokens === null
+      ? ''
+      : ` · ${formatCount(call.promptTokens)} + ${formatCount(call.completionTokens ?? 0)} tokens`;
   return (
     <details data-testid="agent-call" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
-        <span className="muted mono">#{call.call}</span> <span className={`role role-${call.role}`}>{call.role}</span> {call.purpose.replaceAll('_', ' ')}
+        <span className="muted mono">#{call.call}</span> <span className={`role role-${call.role}`}>{call.role}</span>{' '}
+        {call.purpose.replaceAll('_', ' ')}
         {call.stepId ? ` · ${call.stepId}` : ''}
         <span className="muted small">
           {tokens} · {call.outcome}
@@ -133,7 +142,9 @@ export function AgentCalls({ repo, runId }: { repo: string; runId: string }) {
   return (
     <section className="panel agent-calls" aria-labelledby="agent-calls-heading" data-testid="agent-calls">
       <h3 id="agent-calls-heading">Agent calls</h3>
-      <p className="muted small">Latest first. Open one to see the messages it was sent and its answer ({`lathe runs --show ${runId} --call N`}).</p>
+      <p className="muted small">
+        Latest first. Open one to see the messages it was sent and its answer ({`lathe runs --show ${runId} --call N`}).
+      </p>
       {calls.map((call) => (
         <CallItem key={call.seq} repo={repo} runId={runId} call={call} />
       ))}

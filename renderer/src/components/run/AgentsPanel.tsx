@@ -13,7 +13,17 @@ export function AgentsPanel() {
   return <AgentsTable agents={agents} activeRole={activeRole} rates={rates} elapsedMs={elapsedMs} />;
 }
 
-export function AgentsTable({ agents, activeRole, rates, elapsedMs }: { agents: Record<string, AgentStats>; activeRole: string | null; rates: Record<string, number>; elapsedMs: number | null }) {
+export function AgentsTable({
+  agents,
+  activeRole,
+  rates,
+  elapsedMs,
+}: {
+  agents: Record<string, AgentStats>;
+  activeRole: string | null;
+  rates: Record<string, number>;
+  elapsedMs: number | null;
+}) {
   const rows = Object.values(agents).sort((a, b) => a.role.localeCompare(b.role));
   if (rows.length === 0) return null;
   const total = runSpend(agents);
@@ -45,7 +55,8 @@ export function AgentsTable({ agents, activeRole, rates, elapsedMs }: { agents: 
         <tbody>
           {rows.map((agent) => {
             const live = activeRole === agent.role ? rates[agent.role] : undefined;
-            const average = agent.callMs > 0 && agent.completionTokens > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
+            const average =
+              agent.callMs > 0 && agent.completionTokens > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
             return (
               <tr key={agent.role} className={activeRole === agent.role ? 'agent-active' : undefined}>
                 <th scope="row">
@@ -55,7 +66,10 @@ export function AgentsTable({ agents, activeRole, rates, elapsedMs }: { agents: 
                 <td className="num">{formatCount(agent.promptTokens)}</td>
                 <td className="num">{formatCount(agent.cachedTokens)}</td>
                 <td className="num">{formatCount(agent.completionTokens)}</td>
-                <td className="num" title={live !== undefined ? 'live, last few seconds' : 'output tokens over call time'}>
+                <td
+                  className="num"
+                  title={live !== undefined ? 'live, last few seconds' : 'output tokens over call time'}
+                >
                   {live !== undefined ? `${live} live` : average !== null ? average.toFixed(1) : '—'}
                 </td>
               </tr>
@@ -63,7 +77,11 @@ export function AgentsTable({ agents, activeRole, rates, elapsedMs }: { agents: 
           })}
         </tbody>
         <tfoot>
-          <tr className="agents-total" data-testid="run-spend" title={total.estimated ? '~: estimated counts (oracle or replay model)' : undefined}>
+          <tr
+            className="agents-total"
+            data-testid="run-spend"
+            title={total.estimated ? '~: estimated counts (oracle or replay model)' : undefined}
+          >
             <th scope="row">run</th>
             <td className="num">{total.calls}</td>
             <td className="num">{`${mark}${formatCount(total.promptTokens)}`}</td>

@@ -22,15 +22,37 @@ function Line({ text }: { text: string }) {
  * Terminal output with its colours, as text spans (never HTML from the output). Long logs are
  * virtualized; `highlight` marks the first failure and scrolls it into view.
  */
-export function AnsiLog({ text, highlight = -1, label, maxHeight = 420 }: { text: string; highlight?: number; label: string; maxHeight?: number }) {
+export function AnsiLog({
+  text,
+  highlight = -1,
+  label,
+  maxHeight = 420,
+}: {
+  text: string;
+  highlight?: number;
+  label: string;
+  maxHeight?: number;
+}) {
   const lines = useMemo(() => text.replace(/\r\n/g, '\n').split('\n'), [text]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => scroller.current, estimateSize: () => LINE_HEIGHT, overscan: 20 });
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => LINE_HEIGHT,
+    overscan: 20,
+  });
   useEffect(() => {
     if (highlight >= 0) virtualizer.scrollToIndex(highlight, { align: 'center' });
   }, [highlight, virtualizer]);
   return (
-    <div ref={scroller} className="ansi-log" style={{ height: Math.min(maxHeight, lines.length * LINE_HEIGHT + 8) }} tabIndex={0} role="log" aria-label={label}>
+    <div
+      ref={scroller}
+      className="ansi-log"
+      style={{ height: Math.min(maxHeight, lines.length * LINE_HEIGHT + 8) }}
+      tabIndex={0}
+      role="log"
+      aria-label={label}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => (
           <div

@@ -37,13 +37,48 @@ export function BudgetPanel() {
   const elapsed = state.elapsed_ms + (running ? Math.max(0, now - readAt) : 0);
   const budget = budgetOf(state);
   const meters: Meter[] = [
-    { label: 'Attempts', value: figures.attempts, limit: limits.max_attempts_per_task, hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}` },
-    { label: 'Fix cycles', value: figures.fixCycles, limit: limits.max_fix_cycles, hint: 'Tester → Coder fix cycles in this attempt' },
-    { label: 'Plans', value: figures.plans, limit: limits.max_plan_attempts, hint: 'plans made (re-plans after rejections)' },
-    { label: 'Replans', value: figures.replans, limit: limits.replan_after_failures > 0 ? null : 0, hint: 'REPLANs after repeated verify failures' },
-    { label: 'Verify loops', value: figures.verifyLoops, limit: limits.hard_stop_verify_loops, hint: 'verify loops without green (hard stop)' },
-    { label: 'Failures in a row', value: figures.failuresInARow, limit: limits.replan_after_failures, hint: 'consecutive verify failures before a REPLAN' },
-    { label: 'Failed steps', value: figures.failedSteps, limit: limits.max_failed_steps, hint: 'failed steps before the run ends' },
+    {
+      label: 'Attempts',
+      value: figures.attempts,
+      limit: limits.max_attempts_per_task,
+      hint: `coding attempts at ${view.currentStepId ?? state.current_step_id ?? 'the current step'}`,
+    },
+    {
+      label: 'Fix cycles',
+      value: figures.fixCycles,
+      limit: limits.max_fix_cycles,
+      hint: 'Tester → Coder fix cycles in this attempt',
+    },
+    {
+      label: 'Plans',
+      value: figures.plans,
+      limit: limits.max_plan_attempts,
+      hint: 'plans made (re-plans after rejections)',
+    },
+    {
+      label: 'Replans',
+      value: figures.replans,
+      limit: limits.replan_after_failures > 0 ? null : 0,
+      hint: 'REPLANs after repeated verify failures',
+    },
+    {
+      label: 'Verify loops',
+      value: figures.verifyLoops,
+      limit: limits.hard_stop_verify_loops,
+      hint: 'verify loops without green (hard stop)',
+    },
+    {
+      label: 'Failures in a row',
+      value: figures.failuresInARow,
+      limit: limits.replan_after_failures,
+      hint: 'consecutive verify failures before a REPLAN',
+    },
+    {
+      label: 'Failed steps',
+      value: figures.failedSteps,
+      limit: limits.max_failed_steps,
+      hint: 'failed steps before the run ends',
+    },
   ];
   const total = state.config.time_limit_ms;
 
@@ -59,15 +94,20 @@ export function BudgetPanel() {
       </div>
       {budget && (
         <p className="muted small">
-          planning {formatDuration(state.time_spent.planning)}/{formatDuration(budget.planning_ms)} · execution {formatDuration(state.time_spent.execution)}/
-          {formatDuration(budget.execution_ms)} · per step {formatDuration(budget.per_step_ms)}
+          planning {formatDuration(state.time_spent.planning)}/{formatDuration(budget.planning_ms)} · execution{' '}
+          {formatDuration(state.time_spent.execution)}/{formatDuration(budget.execution_ms)} · per step{' '}
+          {formatDuration(budget.per_step_ms)}
         </p>
       )}
       <dl className="meters">
         {meters
           .filter((meter) => meter.limit !== 0 || meter.value > 0)
           .map((meter) => (
-            <div key={meter.label} className={`meter${meter.limit && meter.value >= meter.limit ? ' meter-full' : ''}`} title={meter.hint}>
+            <div
+              key={meter.label}
+              className={`meter${meter.limit && meter.value >= meter.limit ? ' meter-full' : ''}`}
+              title={meter.hint}
+            >
               <dt>{meter.label}</dt>
               <dd data-testid={`meter-${meter.label.toLowerCase().replaceAll(' ', '-')}`}>
                 {meter.value}
@@ -77,7 +117,8 @@ export function BudgetPanel() {
           ))}
       </dl>
       <p className="muted small">
-        Steps {figures.completedSteps}/{figures.totalSteps} done · verify runs {figures.verifyRunsGreen} green, {figures.verifyRunsRed} red
+        Steps {figures.completedSteps}/{figures.totalSteps} done · verify runs {figures.verifyRunsGreen} green,{' '}
+        {figures.verifyRunsRed} red
         {figures.lastVerify ? ` (last ${figures.lastVerify === 'PASS' ? 'green' : 'red'})` : ''}
         {view.warnings > 0 ? ` · ${view.warnings} warning${view.warnings === 1 ? '' : 's'}` : ''}
       </p>

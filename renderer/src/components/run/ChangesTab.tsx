@@ -18,7 +18,9 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
   const liveCommits = useRunViewStore((state) => (state.loading ? null : state.view.commits.length));
   const undone = useRunViewStore((state) => state.view.undone);
   // A string, not an object: a selector's new object each time would render again without end.
-  const editGateId = useRunViewStore((state) => (state.loading ? null : (editableGate(state.view, range)?.gateId ?? null)));
+  const editGateId = useRunViewStore((state) =>
+    state.loading ? null : (editableGate(state.view, range)?.gateId ?? null),
+  );
   const editedCount = useGateEditStore((state) => (state.gateId === editGateId ? Object.keys(state.files).length : 0));
 
   useEffect(() => {
@@ -43,13 +45,19 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
       : null;
 
   if (diff.error) {
-    return <p className="error-text pad">{undone ? 'This run was undone: its branch and commits are gone.' : diff.error}</p>;
+    return (
+      <p className="error-text pad">{undone ? 'This run was undone: its branch and commits are gone.' : diff.error}</p>
+    );
   }
   return (
     <div className="changes-tab" data-testid="changes">
       <div className="changes-bar">
         <label htmlFor="diff-range">Edit set</label>
-        <select id="diff-range" value={range} onChange={(event) => navigate({ range: event.target.value, file: null }, { replace: true })}>
+        <select
+          id="diff-range"
+          value={range}
+          onChange={(event) => navigate({ range: event.target.value, file: null }, { replace: true })}
+        >
           <option value="all">All changes (base {diff.base ? diff.base.slice(0, 7) : '…'} → head)</option>
           {diff.commits.map((entry, index) => (
             <option key={entry.sha} value={entry.sha}>
@@ -82,7 +90,11 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
           <DiffView key={`${range}:${file}`} path={file} file={null} sideBySide={diff.sideBySide} />
         </div>
       ) : diff.files.length === 0 && !diff.loading ? (
-        <p className="muted pad">{commitCount === 0 ? 'No commits yet: the diff appears after the first edit set is committed.' : 'No file changes in this range.'}</p>
+        <p className="muted pad">
+          {commitCount === 0
+            ? 'No commits yet: the diff appears after the first edit set is committed.'
+            : 'No file changes in this range.'}
+        </p>
       ) : (
         <div className="changes-body">
           <ul className="file-list" aria-label="Changed files" data-testid="file-list">
@@ -96,7 +108,12 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
                   title={quoteGitPath(entry.path)}
                 >
                   <span className="file-path mono">
-                    {entry.before === null ? <span className="chip chip-ok">new</span> : entry.after === null ? <span className="chip chip-fail">deleted</span> : null} {quoteGitPath(entry.path)}
+                    {entry.before === null ? (
+                      <span className="chip chip-ok">new</span>
+                    ) : entry.after === null ? (
+                      <span className="chip chip-fail">deleted</span>
+                    ) : null}{' '}
+                    {quoteGitPath(entry.path)}
                   </span>
                   <span className="line-counts mono">
                     <span className="added" aria-label={`${entry.added} lines added`}>
@@ -120,7 +137,8 @@ export default function ChangesTab({ repo, runId }: { repo: string; runId: strin
                 ? {
                     editing: {
                       text: editedText(useGateEditStore.getState(), editing.gateId, editing.path),
-                      onEdit: (text: string) => useGateEditStore.getState().edit(editing.gateId, editing.path, editing.original, text),
+                      onEdit: (text: string) =>
+                        useGateEditStore.getState().edit(editing.gateId, editing.path, editing.original, text),
                     },
                   }
                 : {})}

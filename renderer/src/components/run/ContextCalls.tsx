@@ -1,5 +1,9 @@
 import { useMemo } from 'react';
-import { AgentContextDataSchema, type AgentContextData, type ContextEntry } from '../../../../shared/schemas/agentContext';
+import {
+  AgentContextDataSchema,
+  type AgentContextData,
+  type ContextEntry,
+} from '../../../../shared/schemas/agentContext';
 import { formatCount } from '../../lib/format';
 import { useRunViewStore } from '../../stores/runViewStore';
 
@@ -20,7 +24,8 @@ function EntryList({ entries, label }: { entries: ContextEntry[]; label: string 
       <ul className="context-entries">
         {entries.map((entry) => (
           <li key={`${label}-${entry.id}`}>
-            <span className={`chip context-kind-${entry.kind}`}>{entry.kind}</span> <span className="mono">{where(entry)}</span>{' '}
+            <span className={`chip context-kind-${entry.kind}`}>{entry.kind}</span>{' '}
+            <span className="mono">{where(entry)}</span>{' '}
             <span className="muted small">
               {formatCount(entry.tokens)} tok · {entry.reason}
             </span>
@@ -52,10 +57,13 @@ export function ContextCalls() {
         <details key={seq} open={index === 0} data-testid="context-call">
           <summary>
             <span className={`role role-${data.role}`}>{data.role}</span> {data.purpose.replaceAll('_', ' ')}
-            {data.step_id ? ` · ${data.step_id}` : ''} · {formatCount(data.used_tokens)} of {formatCount(data.budget_tokens)} context tokens
+            {data.step_id ? ` · ${data.step_id}` : ''} · {formatCount(data.used_tokens)} of{' '}
+            {formatCount(data.budget_tokens)} context tokens
             <span className="muted small">
               {' '}
-              ({formatCount(data.context_size)} window − {formatCount(data.answer_reserve)} answer − {formatCount(data.mandatory_tokens)} prompt) · {data.included.length} included, {data.dropped.length} dropped
+              ({formatCount(data.context_size)} window − {formatCount(data.answer_reserve)} answer −{' '}
+              {formatCount(data.mandatory_tokens)} prompt) · {data.included.length} included, {data.dropped.length}{' '}
+              dropped
             </span>
           </summary>
           <EntryList entries={data.included} label="Included" />

@@ -63,7 +63,11 @@ export function DiffEditor({ path, before, after, sideBySide, startAt, onShown, 
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const editor = monaco.editor.createDiffEditor(element, { ...EDITOR_OPTIONS, renderSideBySide: initial.current.sideBySide, theme: themeName(initial.current.theme) });
+    const editor = monaco.editor.createDiffEditor(element, {
+      ...EDITOR_OPTIONS,
+      renderSideBySide: initial.current.sideBySide,
+      theme: themeName(initial.current.theme),
+    });
     editorRef.current = editor;
     markMoment('diff-editor-created');
     const retiredModels = retired.current;
@@ -88,7 +92,8 @@ export function DiffEditor({ path, before, after, sideBySide, startAt, onShown, 
     // A diff of the previous pair may still be on its way from the worker, and disposing the pair now makes
     // it fail: retired pairs go with the editor, and only the oldest go sooner if texts keep changing.
     if (previous) retired.current.push(previous.original, previous.modified);
-    if (retired.current.length > MAX_RETIRED_MODELS) retired.current.splice(0, retired.current.length - MAX_RETIRED_MODELS).forEach((model) => model.dispose());
+    if (retired.current.length > MAX_RETIRED_MODELS)
+      retired.current.splice(0, retired.current.length - MAX_RETIRED_MODELS).forEach((model) => model.dispose());
     if (shown.current) return;
     const listener = editor.onDidUpdateDiff(() => {
       listener.dispose();

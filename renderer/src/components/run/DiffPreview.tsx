@@ -21,7 +21,17 @@ interface DiffPreviewProps {
   handle?: Ref<DiffPreviewHandle>;
 }
 
-function LineCells({ number, text, side, kind }: { number: number | null; text: string | undefined; side: 'before' | 'after'; kind: DiffRow['kind'] }) {
+function LineCells({
+  number,
+  text,
+  side,
+  kind,
+}: {
+  number: number | null;
+  text: string | undefined;
+  side: 'before' | 'after';
+  kind: DiffRow['kind'];
+}) {
   const tone = number === null ? 'filler' : kind === 'same' ? 'same' : side === 'before' ? 'removed' : 'added';
   return (
     <>
@@ -40,8 +50,16 @@ export function DiffPreview({ before, after, changes, sideBySide, onPainted, han
   const scroller = useRef<HTMLDivElement>(null);
   const beforeLines = useMemo(() => splitLines(before), [before]);
   const afterLines = useMemo(() => splitLines(after), [after]);
-  const rows = useMemo(() => diffRows(beforeLines.length, afterLines.length, changes, sideBySide), [beforeLines, afterLines, changes, sideBySide]);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const rows = useMemo(
+    () => diffRows(beforeLines.length, afterLines.length, changes, sideBySide),
+    [beforeLines, afterLines, changes, sideBySide],
+  );
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
   const items = virtualizer.getVirtualItems();
   const painted = useRef(false);
 
@@ -50,7 +68,8 @@ export function DiffPreview({ before, after, changes, sideBySide, onPainted, han
     () => ({
       topRow: () => {
         const first = Math.floor((scroller.current?.scrollTop ?? 0) / ROW_HEIGHT);
-        for (let index = first; index < rows.length; index++) if (rows[index]?.after !== null) return rows[index] ?? null;
+        for (let index = first; index < rows.length; index++)
+          if (rows[index]?.after !== null) return rows[index] ?? null;
         return rows[first] ?? null;
       },
     }),
@@ -69,23 +88,40 @@ export function DiffPreview({ before, after, changes, sideBySide, onPainted, han
   }, [drawn, onPainted]);
 
   return (
-    <div ref={scroller} className={`diff-preview mono ${sideBySide ? 'side-by-side' : 'inline'}`} tabIndex={0} aria-label="Diff (plain text while the editor loads)">
+    <div
+      ref={scroller}
+      className={`diff-preview mono ${sideBySide ? 'side-by-side' : 'inline'}`}
+      tabIndex={0}
+      aria-label="Diff (plain text while the editor loads)"
+    >
       <div role="list" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
           const row = rows[item.index];
           if (!row) return null;
           return (
-            <div key={item.index} role="listitem" className={`diff-row row-${row.kind}`} style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+            <div
+              key={item.index}
+              role="listitem"
+              className={`diff-row row-${row.kind}`}
+              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+            >
               {sideBySide ? (
                 <>
-                  <LineCells number={row.before} text={beforeLines[(row.before ?? 0) - 1]} side="before" kind={row.kind} />
+                  <LineCells
+                    number={row.before}
+                    text={beforeLines[(row.before ?? 0) - 1]}
+                    side="before"
+                    kind={row.kind}
+                  />
                   <LineCells number={row.after} text={afterLines[(row.after ?? 0) - 1]} side="after" kind={row.kind} />
                 </>
               ) : (
                 <>
                   <span className={`diff-number ${row.kind}`}>{row.before ?? ''}</span>
                   <span className={`diff-number ${row.kind}`}>{row.after ?? ''}</span>
-                  <span className={`diff-text ${row.kind}`}>{row.after !== null ? afterLines[row.after - 1] : beforeLines[(row.before ?? 0) - 1]}</span>
+                  <span className={`diff-text ${row.kind}`}>
+                    {row.after !== null ? afterLines[row.after - 1] : beforeLines[(row.before ?? 0) - 1]}
+                  </span>
                 </>
               )}
             </div>

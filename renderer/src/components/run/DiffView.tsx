@@ -72,11 +72,35 @@ export function DiffView({ path, file, sideBySide, editing }: DiffViewProps) {
   }, [previewPainted, logLoading, Editor]);
 
   return (
-    <div className="diff-editor" data-testid="diff-editor" data-path={path} data-diff-ready={previewPainted ? 'true' : undefined} data-editor={editorShown ? 'monaco' : 'plain'} aria-busy={!file}>
+    <div
+      className="diff-editor"
+      data-testid="diff-editor"
+      data-path={path}
+      data-diff-ready={previewPainted ? 'true' : undefined}
+      data-editor={editorShown ? 'monaco' : 'plain'}
+      aria-busy={!file}
+    >
       {file && Editor && (
-        <Editor path={path} before={file.before} after={editedAtMount ?? file.after} sideBySide={sideBySide} startAt={startAt} onShown={onEditorShown} {...(editing ? { onEdit: editing.onEdit } : {})} />
+        <Editor
+          path={path}
+          before={file.before}
+          after={editedAtMount ?? file.after}
+          sideBySide={sideBySide}
+          startAt={startAt}
+          onShown={onEditorShown}
+          {...(editing ? { onEdit: editing.onEdit } : {})}
+        />
       )}
-      {file && !editorShown && <DiffPreview handle={preview} before={file.before} after={file.after} changes={file.changes} sideBySide={sideBySide} onPainted={onPreviewPainted} />}
+      {file && !editorShown && (
+        <DiffPreview
+          handle={preview}
+          before={file.before}
+          after={file.after}
+          changes={file.changes}
+          sideBySide={sideBySide}
+          onPainted={onPreviewPainted}
+        />
+      )}
     </div>
   );
 }

@@ -34,8 +34,20 @@ export function GateSubject({ repo, runId, gate }: { repo: string; runId: string
       </div>
     );
   }
-  const heading = gate.kind === 'goal' ? 'What you approve: the run’s whole change' : `What you approve${subject.step ? `: ${subject.step.title}` : ''}`;
-  return <ChangeSubject repo={repo} runId={runId} heading={heading} commits={subject.commits} test={subject.test} range={subject.range} />;
+  const heading =
+    gate.kind === 'goal'
+      ? 'What you approve: the run’s whole change'
+      : `What you approve${subject.step ? `: ${subject.step.title}` : ''}`;
+  return (
+    <ChangeSubject
+      repo={repo}
+      runId={runId}
+      heading={heading}
+      commits={subject.commits}
+      test={subject.test}
+      range={subject.range}
+    />
+  );
 }
 
 interface ChangeSubjectProps {
@@ -118,7 +130,12 @@ function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSub
           {commits.map((commit, index) => (
             <span key={commit.sha}>
               {index > 0 && ' · '}
-              <button type="button" className="link-button" onClick={() => openDiff(commit.sha)} aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => openDiff(commit.sha)}
+                aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}
+              >
                 {index + 1} ({commit.sha.slice(0, 7)})
               </button>
             </span>

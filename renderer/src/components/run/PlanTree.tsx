@@ -55,7 +55,17 @@ export function PlanTreeView({ view, maxAttempts }: { view: RunView; maxAttempts
   );
 }
 
-function PlanNode({ view, planId, maxAttempts, superseded = false }: { view: RunView; planId: string; maxAttempts: number | null; superseded?: boolean }) {
+function PlanNode({
+  view,
+  planId,
+  maxAttempts,
+  superseded = false,
+}: {
+  view: RunView;
+  planId: string;
+  maxAttempts: number | null;
+  superseded?: boolean;
+}) {
   const plan = view.plans[planId];
   if (!plan) return null;
   return (
@@ -63,24 +73,55 @@ function PlanNode({ view, planId, maxAttempts, superseded = false }: { view: Run
       <div className="plan-header">
         <span className="mono small">{plan.planId}</span>
         {plan.depth > 0 && <span className="muted small"> · sub-plan depth {plan.depth}</span>}
-        <span className={`plan-status plan-status-${plan.status}`}>{superseded && plan.status === 'failed' ? 'superseded' : PLAN_LABELS[plan.status]}</span>
+        <span className={`plan-status plan-status-${plan.status}`}>
+          {superseded && plan.status === 'failed' ? 'superseded' : PLAN_LABELS[plan.status]}
+        </span>
       </div>
       {plan.analysis && <p className="plan-analysis small">{plan.analysis}</p>}
-      <ul className="plan-steps" role={plan.depth === 0 ? 'tree' : 'group'} aria-label={plan.depth === 0 ? `Steps of ${plan.planId}` : undefined}>
+      <ul
+        className="plan-steps"
+        role={plan.depth === 0 ? 'tree' : 'group'}
+        aria-label={plan.depth === 0 ? `Steps of ${plan.planId}` : undefined}
+      >
         {plan.stepKeys.map((key) => {
           const step = view.steps[key];
-          return step ? <StepNode key={key} view={view} step={step} current={view.currentStepId === step.id && step.status === 'in_progress'} maxAttempts={maxAttempts} /> : null;
+          return step ? (
+            <StepNode
+              key={key}
+              view={view}
+              step={step}
+              current={view.currentStepId === step.id && step.status === 'in_progress'}
+              maxAttempts={maxAttempts}
+            />
+          ) : null;
         })}
       </ul>
     </div>
   );
 }
 
-function StepNode({ view, step, current, maxAttempts }: { view: RunView; step: StepView; current: boolean; maxAttempts: number | null }) {
+function StepNode({
+  view,
+  step,
+  current,
+  maxAttempts,
+}: {
+  view: RunView;
+  step: StepView;
+  current: boolean;
+  maxAttempts: number | null;
+}) {
   const icon = STEP_ICONS[step.status];
   const spend = stepSpendText(step.spend, view.lastTs);
   return (
-    <li role="treeitem" aria-selected={current} aria-expanded={step.subPlanIds.length > 0 ? true : undefined} className={`step step-${step.status}${current ? ' step-current' : ''}`} data-step-id={step.id} data-status={step.status}>
+    <li
+      role="treeitem"
+      aria-selected={current}
+      aria-expanded={step.subPlanIds.length > 0 ? true : undefined}
+      className={`step step-${step.status}${current ? ' step-current' : ''}`}
+      data-step-id={step.id}
+      data-status={step.status}
+    >
       <details>
         <summary>
           <span className={`step-icon step-icon-${step.status}`} role="img" aria-label={icon.label} title={icon.label}>
@@ -90,16 +131,28 @@ function StepNode({ view, step, current, maxAttempts }: { view: RunView; step: S
           <span className="step-title">{step.title}</span>
           <span className="step-chips">
             {step.complexity && <span className={`chip complexity-${step.complexity}`}>{step.complexity}</span>}
-            {step.dependsOn.length > 0 && <span className="chip chip-muted" title="runs after">after {step.dependsOn.join(', ')}</span>}
+            {step.dependsOn.length > 0 && (
+              <span className="chip chip-muted" title="runs after">
+                after {step.dependsOn.join(', ')}
+              </span>
+            )}
             {step.attempts > 1 && (
               <span className="chip chip-warn" title="attempts">
                 attempt {step.attempts}
                 {maxAttempts ? `/${maxAttempts}` : ''}
               </span>
             )}
-            {step.commits.length > 0 && <span className="chip chip-muted">{step.commits.length} commit{step.commits.length === 1 ? '' : 's'}</span>}
+            {step.commits.length > 0 && (
+              <span className="chip chip-muted">
+                {step.commits.length} commit{step.commits.length === 1 ? '' : 's'}
+              </span>
+            )}
             {spend && (
-              <span className="chip chip-muted step-spend" data-testid="step-spend" title="model calls, prompt tokens (of which served from the reused KV cache), generated tokens, model time and the step's time; ~ marks estimated counts">
+              <span
+                className="chip chip-muted step-spend"
+                data-testid="step-spend"
+                title="model calls, prompt tokens (of which served from the reused KV cache), generated tokens, model time and the step's time; ~ marks estimated counts"
+              >
                 {spend}
               </span>
             )}

@@ -37,7 +37,9 @@ export function RunHeader({ repo }: { repo: string }) {
   const pause = () =>
     act('pause', async () => {
       const { pausing } = unwrap(await client().request('run/pause', { repo, runId }));
-      return pausing ? 'Pausing: the run stops once its current step (model call, edit or test run) is done, and stays resumable.' : 'The run was not running in this window’s core.';
+      return pausing
+        ? 'Pausing: the run stops once its current step (model call, edit or test run) is done, and stays resumable.'
+        : 'The run was not running in this window’s core.';
     });
   const resume = () =>
     act('resume', async () => {
@@ -79,10 +81,21 @@ export function RunHeader({ repo }: { repo: string }) {
           >
             {view.pausing && active ? 'Pausing…' : 'Pause'}
           </button>
-          <button type="button" onClick={() => void resume()} disabled={!resumable || busy !== null} title="Continue from where the run stopped">
+          <button
+            type="button"
+            onClick={() => void resume()}
+            disabled={!resumable || busy !== null}
+            title="Continue from where the run stopped"
+          >
             Resume
           </button>
-          <button type="button" className="danger" onClick={() => setConfirmStop(true)} disabled={finished || busy !== null} title="Interrupt the run now and end it for good">
+          <button
+            type="button"
+            className="danger"
+            onClick={() => setConfirmStop(true)}
+            disabled={finished || busy !== null}
+            title="Interrupt the run now and end it for good"
+          >
             Stop
           </button>
         </div>
@@ -116,8 +129,8 @@ export function RunHeader({ repo }: { repo: string }) {
           }
         >
           <p>
-            The current step is interrupted and the run ends with status “stopped”; it cannot be resumed. Its branch and commits stay until you undo it. Use Pause to stop
-            it after the current step and resume it later.
+            The current step is interrupted and the run ends with status “stopped”; it cannot be resumed. Its branch and
+            commits stay until you undo it. Use Pause to stop it after the current step and resume it later.
           </p>
         </Modal>
       )}
@@ -131,7 +144,10 @@ function RunOutcomeLine({ view }: { view: RunView }) {
   if (!outcome) return null;
   const stopped = outcome === view.stopped;
   const label = statusLabel(outcome.status, stopped);
-  const reason = outcome.code && outcome.reason.startsWith(`${outcome.code}:`) ? outcome.reason.slice(outcome.code.length + 1).trim() : outcome.reason;
+  const reason =
+    outcome.code && outcome.reason.startsWith(`${outcome.code}:`)
+      ? outcome.reason.slice(outcome.code.length + 1).trim()
+      : outcome.reason;
   return (
     <p className={`run-outcome outcome-${outcome.status}`} data-testid="run-outcome" role="status">
       <strong>{capitalize(label)}</strong>
@@ -150,4 +166,3 @@ function RunOutcomeLine({ view }: { view: RunView }) {
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-

@@ -35,7 +35,13 @@ export default function RunScreen({ repo, runId }: { repo: string; runId: string
   const error = useRunViewStore((state) => state.error);
   const loadedRun = useRunViewStore((state) => state.runId);
   const gate = useRunViewStore((state) => pendingGate(state.view));
-  const counts = useRunViewStore(useShallow((state) => ({ tests: state.view.tests.length, gates: state.view.gateOrder.length, commits: state.view.commits.length })));
+  const counts = useRunViewStore(
+    useShallow((state) => ({
+      tests: state.view.tests.length,
+      gates: state.view.gateOrder.length,
+      commits: state.view.commits.length,
+    })),
+  );
 
   useEffect(() => {
     resetPaintMarks(`${repo}\0${runId}`);
@@ -51,11 +57,14 @@ export default function RunScreen({ repo, runId }: { repo: string; runId: string
     if (!ready) return;
     const focused = document.activeElement;
     if (focused && focused !== document.body) return;
-    const target = pendingId ? document.getElementById(`gate-${pendingId}-heading`) : document.getElementById('run-goal');
+    const target = pendingId
+      ? document.getElementById(`gate-${pendingId}-heading`)
+      : document.getElementById('run-goal');
     target?.focus();
   }, [ready, pendingId]);
 
-  const badge = (name: RunTab) => (name === 'tests' ? counts.tests : name === 'gates' ? counts.gates : name === 'changes' ? counts.commits : 0);
+  const badge = (name: RunTab) =>
+    name === 'tests' ? counts.tests : name === 'gates' ? counts.gates : name === 'changes' ? counts.commits : 0;
 
   return (
     <div className="run-screen" data-testid="run-view">

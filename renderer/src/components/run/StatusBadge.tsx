@@ -16,10 +16,23 @@ export function statusLabel(status: string | null, resumable = false): string {
   return LABELS[value] ?? value;
 }
 
-export function StatusBadge({ status, testId, resumable = false }: { status: string | null; testId?: string; resumable?: boolean }) {
+export function StatusBadge({
+  status,
+  testId,
+  resumable = false,
+}: {
+  status: string | null;
+  testId?: string;
+  resumable?: boolean;
+}) {
   const value = status ?? 'unknown';
   return (
-    <span className={`status status-${value}`} data-testid={testId} data-status={value} data-resumable={resumable ? 'true' : undefined}>
+    <span
+      className={`status status-${value}`}
+      data-testid={testId}
+      data-status={value}
+      data-resumable={resumable ? 'true' : undefined}
+    >
       {statusLabel(value, resumable)}
     </span>
   );

@@ -18,7 +18,12 @@ export function TestsTab({ repo, runId }: { repo: string; runId: string }) {
       <ul className="test-runs" aria-label="Test runs">
         {[...tests].reverse().map((test) => (
           <li key={test.seq}>
-            <button type="button" className={`test-run${test === selected ? ' selected' : ''}`} aria-current={test === selected ? 'true' : undefined} onClick={() => setChosen(test.seq)}>
+            <button
+              type="button"
+              className={`test-run${test === selected ? ' selected' : ''}`}
+              aria-current={test === selected ? 'true' : undefined}
+              onClick={() => setChosen(test.seq)}
+            >
               <span className={`test-status test-${test.status}`}>{test.status}</span>
               <span>
                 {test.stepId ?? test.purpose} · {test.counts ? `${test.counts.passed}/${test.counts.total}` : '—'}
@@ -62,11 +67,15 @@ function TestDetail({ repo, runId, test }: { repo: string; runId: string; test: 
         </span>
         {test.counts ? (
           <span data-testid="test-counts">
-            <strong className="ok-text">{test.counts.passed} passed</strong> · <strong className={test.counts.failed > 0 ? 'error-text' : undefined}>{test.counts.failed} failed</strong> ·{' '}
+            <strong className="ok-text">{test.counts.passed} passed</strong> ·{' '}
+            <strong className={test.counts.failed > 0 ? 'error-text' : undefined}>{test.counts.failed} failed</strong> ·{' '}
             {test.counts.skipped} skipped · {test.counts.total} total
           </span>
         ) : (
-          <span className="muted">no counts: Lathe could not read test results from the output (exit code {test.exitCode ?? '?'}{test.status === 'PASS' ? '; the PASS rests on it alone' : ''})</span>
+          <span className="muted">
+            no counts: Lathe could not read test results from the output (exit code {test.exitCode ?? '?'}
+            {test.status === 'PASS' ? '; the PASS rests on it alone' : ''})
+          </span>
         )}
         {test.durationMs !== null && <span className="muted">{formatDuration(test.durationMs)}</span>}
         {test.coveragePercent !== null && <span className="muted">coverage {test.coveragePercent.toFixed(1)}%</span>}
@@ -89,7 +98,11 @@ function TestDetail({ repo, runId, test }: { repo: string; runId: string; test: 
         </ul>
       )}
       <div className="panel-title-row">
-        <span className="muted small">{full ? `Full log${full.truncated ? ' (last 2 MiB)' : ''}: ${full.path}` : 'Output as seed 000 truncates it (the models of other workflows see a failure excerpt)'}</span>
+        <span className="muted small">
+          {full
+            ? `Full log${full.truncated ? ' (last 2 MiB)' : ''}: ${full.path}`
+            : 'Output as seed 000 truncates it (the models of other workflows see a failure excerpt)'}
+        </span>
         {!full && test.verifyRunId && (
           <button type="button" className="small-button" onClick={() => void showFull()} disabled={loading}>
             {loading ? 'Loading…' : 'Show full log'}

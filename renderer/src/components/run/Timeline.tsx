@@ -23,7 +23,12 @@ export function Timeline() {
 
   const counts = useMemo(() => countBy(events), [events]);
   const shown = useMemo(() => filterEvents(events, filter, describeText), [events, filter]);
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
 
   useEffect(() => {
@@ -33,7 +38,11 @@ export function Timeline() {
     if (!loading && items.length > 0) markPainted('timeline');
   }, [loading, items.length]);
 
-  const toggleRole = (role: string) => setFilter((current) => ({ ...current, roles: current.roles.includes(role) ? current.roles.filter((item) => item !== role) : [...current.roles, role] }));
+  const toggleRole = (role: string) =>
+    setFilter((current) => ({
+      ...current,
+      roles: current.roles.includes(role) ? current.roles.filter((item) => item !== role) : [...current.roles, role],
+    }));
   const onScroll = () => {
     const element = scroller.current;
     if (element) setFollow(element.scrollHeight - element.scrollTop - element.clientHeight < ROW_HEIGHT * 2);
@@ -44,11 +53,20 @@ export function Timeline() {
     <section className="timeline" aria-labelledby="timeline-heading" data-testid="timeline">
       <div className="timeline-bar">
         <h3 id="timeline-heading">
-          Timeline <span className="muted small">{shown.length === events.length ? `${events.length} events` : `${shown.length} of ${events.length} events`}</span>
+          Timeline{' '}
+          <span className="muted small">
+            {shown.length === events.length ? `${events.length} events` : `${shown.length} of ${events.length} events`}
+          </span>
         </h3>
         <div className="role-filters" role="group" aria-label="Filter by role">
           {[...counts.roles.entries()].map(([role, count]) => (
-            <button key={role} type="button" className={`chip-button role-${role}`} aria-pressed={filter.roles.includes(role)} onClick={() => toggleRole(role)}>
+            <button
+              key={role}
+              type="button"
+              className={`chip-button role-${role}`}
+              aria-pressed={filter.roles.includes(role)}
+              onClick={() => toggleRole(role)}
+            >
               {role} <span className="muted">{count}</span>
             </button>
           ))}
@@ -56,7 +74,11 @@ export function Timeline() {
         <label className="visually-hidden" htmlFor="timeline-type">
           Event type
         </label>
-        <select id="timeline-type" value={filter.type ?? ''} onChange={(event) => setFilter({ ...filter, type: event.target.value || null })}>
+        <select
+          id="timeline-type"
+          value={filter.type ?? ''}
+          onChange={(event) => setFilter({ ...filter, type: event.target.value || null })}
+        >
           <option value="">All types</option>
           {[...counts.types.entries()]
             .sort(([a], [b]) => a.localeCompare(b))
@@ -66,7 +88,13 @@ export function Timeline() {
               </option>
             ))}
         </select>
-        <input type="search" aria-label="Search events" placeholder="Search…" value={filter.text} onChange={(event) => setFilter({ ...filter, text: event.target.value })} />
+        <input
+          type="search"
+          aria-label="Search events"
+          placeholder="Search…"
+          value={filter.text}
+          onChange={(event) => setFilter({ ...filter, text: event.target.value })}
+        />
         {!follow && (
           <button type="button" className="small-button" onClick={() => setFollow(true)}>
             Follow live
@@ -88,7 +116,12 @@ export function Timeline() {
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                 data-type={event.type}
               >
-                <button type="button" className="timeline-button" onClick={() => setSelected(selected === event.seq ? null : event.seq)} aria-expanded={selected === event.seq}>
+                <button
+                  type="button"
+                  className="timeline-button"
+                  onClick={() => setSelected(selected === event.seq ? null : event.seq)}
+                  aria-expanded={selected === event.seq}
+                >
                   <span className="seq mono">{event.seq}</span>
                   <span className="time mono">{formatTime(event.ts)}</span>
                   <span className={`role role-${event.role}`}>{event.role}</span>

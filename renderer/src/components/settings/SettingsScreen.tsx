@@ -49,7 +49,8 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
   const cpuCount = useAppStore((state) => state.info?.cpuCount);
   const dataDir = useAppStore((state) => state.info?.dataDir);
   const update = (change: Partial<SettingsFormValues>) => setValues((current) => ({ ...current, ...change }));
-  const invalid = (path: string) => (fieldErrors[path] ? { 'aria-invalid': true, 'aria-describedby': `${path}-error` } : {});
+  const invalid = (path: string) =>
+    fieldErrors[path] ? { 'aria-invalid': true, 'aria-describedby': `${path}-error` } : {};
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -60,7 +61,13 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
   };
 
   return (
-    <form className="panel settings" onSubmit={(event) => void submit(event)} aria-labelledby="settings-heading" noValidate data-testid="settings">
+    <form
+      className="panel settings"
+      onSubmit={(event) => void submit(event)}
+      aria-labelledby="settings-heading"
+      noValidate
+      data-testid="settings"
+    >
       <h2 id="settings-heading">Settings</h2>
       {dataDir && <p className="muted small">Saved in {dataDir}/settings.json.</p>}
       <SetAsideNotice />
@@ -69,18 +76,42 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         <legend>Models</legend>
         <div className="field">
           <label htmlFor="model-folders">Models folders (one per line)</label>
-          <textarea id="model-folders" rows={3} className="mono" value={values.modelFolders} onChange={(event) => update({ modelFolders: event.target.value })} {...invalid('modelFolders')} />
+          <textarea
+            id="model-folders"
+            rows={3}
+            className="mono"
+            value={values.modelFolders}
+            onChange={(event) => update({ modelFolders: event.target.value })}
+            {...invalid('modelFolders')}
+          />
           <p className="hint">Scanned now: {folders.length > 0 ? folders.join(', ') : '…'}</p>
           <FieldError path="modelFolders" />
         </div>
         <div className="field">
           <label htmlFor="threads">CPU threads for local models</label>
-          <input id="threads" type="number" min={1} max={256} value={values.threads} placeholder={`physical cores${cpuCount ? ` (${cpuCount} logical here)` : ''}`} onChange={(event) => update({ threads: event.target.value })} {...invalid('threads')} />
+          <input
+            id="threads"
+            type="number"
+            min={1}
+            max={256}
+            value={values.threads}
+            placeholder={`physical cores${cpuCount ? ` (${cpuCount} logical here)` : ''}`}
+            onChange={(event) => update({ threads: event.target.value })}
+            {...invalid('threads')}
+          />
           <FieldError path="threads" />
         </div>
         <div className="field">
           <label htmlFor="default-model">Default model (every role)</label>
-          <input id="default-model" type="text" className="mono" value={values.defaultModel} placeholder="llama:/path/model.gguf" onChange={(event) => update({ defaultModel: event.target.value })} {...invalid('defaultModel')} />
+          <input
+            id="default-model"
+            type="text"
+            className="mono"
+            value={values.defaultModel}
+            placeholder="llama:/path/model.gguf"
+            onChange={(event) => update({ defaultModel: event.target.value })}
+            {...invalid('defaultModel')}
+          />
           <FieldError path="defaultModel" />
         </div>
         <details>
@@ -106,7 +137,11 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         <legend>Runs</legend>
         <div className="field">
           <label htmlFor="default-workflow">Default workflow</label>
-          <select id="default-workflow" value={values.defaultWorkflow} onChange={(event) => update({ defaultWorkflow: event.target.value })}>
+          <select
+            id="default-workflow"
+            value={values.defaultWorkflow}
+            onChange={(event) => update({ defaultWorkflow: event.target.value })}
+          >
             {WORKFLOW_NAMES.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -116,7 +151,16 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         </div>
         <div className="field">
           <label htmlFor="settings-time-limit">Default time limit (minutes)</label>
-          <input id="settings-time-limit" type="number" min={1} max={1440} value={values.timeLimitMinutes} placeholder="no limit" onChange={(event) => update({ timeLimitMinutes: event.target.value })} {...invalid('timeLimitMinutes')} />
+          <input
+            id="settings-time-limit"
+            type="number"
+            min={1}
+            max={1440}
+            value={values.timeLimitMinutes}
+            placeholder="no limit"
+            onChange={(event) => update({ timeLimitMinutes: event.target.value })}
+            {...invalid('timeLimitMinutes')}
+          />
           <FieldError path="timeLimitMinutes" />
         </div>
         <div className="gate-defaults">
@@ -124,7 +168,13 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
           {GATE_KINDS.map((kind) => (
             <div className="field" key={kind}>
               <label htmlFor={`settings-gate-${kind}`}>{kind} gate</label>
-              <select id={`settings-gate-${kind}`} value={values.gates[kind]} onChange={(event) => update({ gates: { ...values.gates, [kind]: event.target.value as GateMode | '' } })}>
+              <select
+                id={`settings-gate-${kind}`}
+                value={values.gates[kind]}
+                onChange={(event) =>
+                  update({ gates: { ...values.gates, [kind]: event.target.value as GateMode | '' } })
+                }
+              >
                 <option value="">the workflow's default</option>
                 <GateModeOptions />
               </select>
@@ -133,7 +183,14 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         </div>
         <div className="field">
           <label htmlFor="shell-allowlist">Shell allowlist (one command prefix per line)</label>
-          <textarea id="shell-allowlist" rows={4} className="mono" value={values.shellAllowlist} onChange={(event) => update({ shellAllowlist: event.target.value })} {...invalid('shellAllowlist')} />
+          <textarea
+            id="shell-allowlist"
+            rows={4}
+            className="mono"
+            value={values.shellAllowlist}
+            onChange={(event) => update({ shellAllowlist: event.target.value })}
+            {...invalid('shellAllowlist')}
+          />
           <p className="hint">Commands agents may run through the shell tool; everything else is refused.</p>
           <FieldError path="shellAllowlist" />
         </div>
@@ -144,7 +201,13 @@ function SettingsForm({ initial }: { initial: SettingsFormValues }) {
         <div className="segmented-radios" role="radiogroup" aria-label="Theme">
           {(['light', 'dark', 'system'] as const).map((theme) => (
             <label key={theme} className="radio">
-              <input type="radio" name="theme" value={theme} checked={values.theme === theme} onChange={() => update({ theme })} />
+              <input
+                type="radio"
+                name="theme"
+                value={theme}
+                checked={values.theme === theme}
+                onChange={() => update({ theme })}
+              />
               {theme}
             </label>
           ))}

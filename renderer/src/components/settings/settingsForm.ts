@@ -3,7 +3,6 @@ import { GATE_KINDS } from '../../../../shared/schemas/gates';
 import type { Settings, SettingsPatch } from '../../../../shared/schemas/settings';
 import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 
-
 /** The settings form as text fields, so a half-typed number is kept until it is saved. */
 export interface SettingsFormValues {
   modelFolders: string;
@@ -24,9 +23,15 @@ export function formFromSettings(settings: Settings): SettingsFormValues {
     threads: settings.threads === null ? '' : String(settings.threads),
     defaultWorkflow: settings.defaultWorkflow,
     defaultModel: settings.defaultModel ?? '',
-    roleModels: Object.fromEntries(MODEL_ROLES.map((role) => [role, settings.roleModels[role] ?? ''])) as Record<ModelRole, string>,
+    roleModels: Object.fromEntries(MODEL_ROLES.map((role) => [role, settings.roleModels[role] ?? ''])) as Record<
+      ModelRole,
+      string
+    >,
     timeLimitMinutes: settings.timeLimitMinutes === null ? '' : String(settings.timeLimitMinutes),
-    gates: Object.fromEntries(GATE_KINDS.map((kind) => [kind, settings.gates[kind] ?? ''])) as Record<GateKind, GateMode | ''>,
+    gates: Object.fromEntries(GATE_KINDS.map((kind) => [kind, settings.gates[kind] ?? ''])) as Record<
+      GateKind,
+      GateMode | ''
+    >,
     shellAllowlist: settings.shellAllowlist.join('\n'),
     theme: settings.theme,
   };

@@ -20,9 +20,22 @@ export function GateModeOptions() {
   );
 }
 
-const GATE_HINTS = { plan: 'after the Planner', code: 'after green tests', step: 'before a step counts as done', goal: 'after the last step' } as const;
+const GATE_HINTS = {
+  plan: 'after the Planner',
+  code: 'after green tests',
+  step: 'before a step counts as done',
+  goal: 'after the last step',
+} as const;
 
-export function GateModes({ value, onChange, idPrefix = 'gate' }: { value: GateModesValue; onChange(value: GateModesValue): void; idPrefix?: string }) {
+export function GateModes({
+  value,
+  onChange,
+  idPrefix = 'gate',
+}: {
+  value: GateModesValue;
+  onChange(value: GateModesValue): void;
+  idPrefix?: string;
+}) {
   return (
     <fieldset className="gate-modes">
       <legend>Gates</legend>
@@ -31,7 +44,11 @@ export function GateModes({ value, onChange, idPrefix = 'gate' }: { value: GateM
           <label htmlFor={`${idPrefix}-${kind}`}>
             {kind} gate <span className="muted small">{GATE_HINTS[kind]}</span>
           </label>
-          <select id={`${idPrefix}-${kind}`} value={value[kind]} onChange={(event) => onChange({ ...value, [kind]: event.target.value as GateMode })}>
+          <select
+            id={`${idPrefix}-${kind}`}
+            value={value[kind]}
+            onChange={(event) => onChange({ ...value, [kind]: event.target.value as GateMode })}
+          >
             <GateModeOptions />
           </select>
         </div>

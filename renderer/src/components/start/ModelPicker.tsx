@@ -17,7 +17,12 @@ interface ModelPickerProps {
 }
 
 export function describeModel(model: ModelEntryView): string {
-  const parts = [model.name, formatBytes(model.sizeBytes), model.quantization ?? '?', model.contextLength ? `${model.contextLength.toLocaleString('en-US')} ctx` : null];
+  const parts = [
+    model.name,
+    formatBytes(model.sizeBytes),
+    model.quantization ?? '?',
+    model.contextLength ? `${model.contextLength.toLocaleString('en-US')} ctx` : null,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -76,7 +81,8 @@ export function ModelPicker({ label, models, value, onChange, emptyLabel, proble
       )}
       {tooBig && (
         <p className="warning-text" role="note">
-          ⚠ {fromLibrary.name} ({formatBytes(fromLibrary.sizeBytes)}) may not fit in this machine's memory; loading may fail or swap.
+          ⚠ {fromLibrary.name} ({formatBytes(fromLibrary.sizeBytes)}) may not fit in this machine's memory; loading may
+          fail or swap.
         </p>
       )}
       {shown && (

@@ -57,7 +57,11 @@ export function RepoOpener() {
             </button>
           )}
         </div>
-        {mode === 'browser' && <p className="hint">In browser mode, type or paste the folder's path (the browser cannot open a native folder dialog).</p>}
+        {mode === 'browser' && (
+          <p className="hint">
+            In browser mode, type or paste the folder's path (the browser cannot open a native folder dialog).
+          </p>
+        )}
       </form>
       {(error ?? dialogError) && (
         <p className="error-text" role="alert">
@@ -72,7 +76,13 @@ export function RepoOpener() {
           <ul className="recent-repos" aria-labelledby="recent-heading">
             {recent.map((repo) => (
               <li key={repo.path}>
-                <button type="button" className="link-button recent-repo" onClick={() => void open(repo.path)} aria-current={repo.path === current ? 'true' : undefined} title={repo.path}>
+                <button
+                  type="button"
+                  className="link-button recent-repo"
+                  onClick={() => void open(repo.path)}
+                  aria-current={repo.path === current ? 'true' : undefined}
+                  title={repo.path}
+                >
                   <span className="recent-name">{repo.name}</span>
                   <span className="muted mono recent-path">{repo.path}</span>
                 </button>

@@ -29,9 +29,14 @@ export function RepoRuns({ repo }: { repo: string }) {
         <ul className="repo-runs" data-testid="repo-runs">
           {runs.slice(0, SHOWN).map((run) => (
             <li key={run.runId}>
-              <button type="button" className="link-button repo-run" onClick={() => navigate({ view: 'run', repo, run: run.runId, tab: 'activity' })}>
+              <button
+                type="button"
+                className="link-button repo-run"
+                onClick={() => navigate({ view: 'run', repo, run: run.runId, tab: 'activity' })}
+              >
                 <StatusBadge status={run.status} resumable={run.resumable} />
-                {run.closed && <span className="chip chip-muted">{run.closed.action}</span>} <span className="repo-run-goal">{run.goal.split('\n', 1)[0]}</span>
+                {run.closed && <span className="chip chip-muted">{run.closed.action}</span>}{' '}
+                <span className="repo-run-goal">{run.goal.split('\n', 1)[0]}</span>
               </button>
               <span className="muted small">{formatDateTime(run.startedAt)}</span>
             </li>

@@ -26,7 +26,11 @@ export function RepoSummary({ status }: { status: RepoStatus }) {
         </dd>
         <dt>Test command</dt>
         <dd data-testid="repo-test-command">
-          {status.testCommand ? <code>{status.testCommand.join(' ')}</code> : <span className="muted">none detected</span>}
+          {status.testCommand ? (
+            <code>{status.testCommand.join(' ')}</code>
+          ) : (
+            <span className="muted">none detected</span>
+          )}
           {status.testCommandReason && <span className="muted small"> — {status.testCommandReason}</span>}
         </dd>
       </dl>
@@ -35,7 +39,9 @@ export function RepoSummary({ status }: { status: RepoStatus }) {
           {status.changedFiles.map((file) => (
             <li key={file}>{file}</li>
           ))}
-          {status.changedCount > status.changedFiles.length && <li className="muted">…and {status.changedCount - status.changedFiles.length} more</li>}
+          {status.changedCount > status.changedFiles.length && (
+            <li className="muted">…and {status.changedCount - status.changedFiles.length} more</li>
+          )}
         </ul>
       )}
     </section>

@@ -14,7 +14,17 @@ import { WorkflowPicker } from './WorkflowPicker';
 import { rememberForm, rememberedForm } from './formMemory';
 import { preflightProblemsOf } from '../../../../shared/schemas/preflight';
 import { LatheError } from '../../../../shared/errors';
-import { buildStartRequest, defaultGates, fieldIdOf, formProblems, initialFormValues, ROLE_LABELS, rolesFor, specProblem, type RunFormValues } from './runRequest';
+import {
+  buildStartRequest,
+  defaultGates,
+  fieldIdOf,
+  formProblems,
+  initialFormValues,
+  ROLE_LABELS,
+  rolesFor,
+  specProblem,
+  type RunFormValues,
+} from './runRequest';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/i.test(navigator.platform);
 
@@ -48,7 +58,9 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   const roles = rolesFor(WORKFLOWS[values.workflow], values.gates);
   const usable = models.filter((model) => model.status === 'ok');
   // A model spec of the right shape typed in (a replay, a local server, a GGUF elsewhere) needs no library.
-  const hasSpec = [values.model, ...roles.map((role) => values.roleModels[role] ?? '')].some((spec) => spec.trim() !== '' && specProblem(spec) === null);
+  const hasSpec = [values.model, ...roles.map((role) => values.roleModels[role] ?? '')].some(
+    (spec) => spec.trim() !== '' && specProblem(spec) === null,
+  );
 
   const showProblems = (found: Partial<Record<string, string>>) => {
     setProblems(found);
@@ -88,7 +100,12 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
   return (
     <section className="panel" aria-labelledby="new-run-heading">
       <h2 id="new-run-heading">{followUp ? 'Follow-up run' : 'New run'}</h2>
-      {followUp && <FollowUpNotice runId={followUp} onClear={() => useUiStore.getState().navigate({ followUp: null }, { replace: true })} />}
+      {followUp && (
+        <FollowUpNotice
+          runId={followUp}
+          onClear={() => useUiStore.getState().navigate({ followUp: null }, { replace: true })}
+        />
+      )}
       <form className="run-form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="goal">Goal</label>
@@ -103,7 +120,8 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
             aria-invalid={problems.goal ? true : undefined}
           />
           <p id="goal-hint" className="hint">
-            {isMac ? '⌘' : 'Ctrl'}+Enter starts the run. Lathe works on a branch of its own; your checkout is not touched.
+            {isMac ? '⌘' : 'Ctrl'}+Enter starts the run. Lathe works on a branch of its own; your checkout is not
+            touched.
           </p>
           {problems.goal && <p className="error-text">{problems.goal}</p>}
         </div>
@@ -122,7 +140,9 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
             emptyLabel={usable.length > 0 ? 'Choose a model…' : 'No model in the library'}
             problem={problems.model}
           />
-          {modelsLoaded && usable.length === 0 && !hasSpec && <NoModelsHelp folders={folders} rejected={models.length} />}
+          {modelsLoaded && usable.length === 0 && !hasSpec && (
+            <NoModelsHelp folders={folders} rejected={models.length} />
+          )}
           <details className="role-models" open={roles.some((role) => problems[`model-${role}`]) || undefined}>
             <summary>Per-role models ({roles.map((role) => ROLE_LABELS[role]).join(', ')})</summary>
             {roles.map((role) => (
@@ -165,7 +185,11 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
               type="text"
               className="mono"
               value={values.testCommand}
-              placeholder={repo.testCommand ? `${repo.testCommand.join(' ')} (${repo.testCommandReason ?? 'detected'})` : 'none detected: type one'}
+              placeholder={
+                repo.testCommand
+                  ? `${repo.testCommand.join(' ')} (${repo.testCommandReason ?? 'detected'})`
+                  : 'none detected: type one'
+              }
               title={repo.testCommandReason ?? undefined}
               onChange={(event) => update({ testCommand: event.target.value })}
               spellCheck={false}
@@ -182,7 +206,11 @@ function RunFormFields({ repo, initial }: { repo: RepoStatus; initial: RunFormVa
         </div>
         {repo.dirty && (
           <label className="checkbox">
-            <input type="checkbox" checked={values.allowDirty} onChange={(event) => update({ allowDirty: event.target.checked })} />
+            <input
+              type="checkbox"
+              checked={values.allowDirty}
+              onChange={(event) => update({ allowDirty: event.target.checked })}
+            />
             Start although the working tree has uncommitted changes (those files are never touched)
           </label>
         )}

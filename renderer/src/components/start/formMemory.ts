@@ -78,7 +78,10 @@ export function rememberForm(repo: string, values: RunFormValues): void {
   const byRepo = { ...memory.byRepo, [repo]: kept };
   for (const path of dropped) delete byRepo[path];
   try {
-    target.setItem(STORAGE_KEY, JSON.stringify({ byRepo, order: order.slice(-MAX_REPOS), last: kept } satisfies Memory));
+    target.setItem(
+      STORAGE_KEY,
+      JSON.stringify({ byRepo, order: order.slice(-MAX_REPOS), last: kept } satisfies Memory),
+    );
   } catch {
     // catch-ok: A full or disabled storage only costs the memory of the form.
   }

@@ -2,13 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { WORKFLOWS } from '../../../../shared/engine/workflows';
 import { StartRunRequestSchema } from '../../../../shared/contract/runRequests';
 import { SettingsSchema } from '../../../../shared/schemas/settings';
-import { buildStartRequest, formProblems, initialFormValues, rolesFor, specProblem, splitCommand, type RunFormValues } from './runRequest';
+import {
+  buildStartRequest,
+  formProblems,
+  initialFormValues,
+  rolesFor,
+  specProblem,
+  splitCommand,
+  type RunFormValues,
+} from './runRequest';
 
-const values = (change: Partial<RunFormValues> = {}): RunFormValues => ({ ...initialFormValues(null), goal: 'fix median', model: 'replay:/tmp/t.json', ...change });
+const values = (change: Partial<RunFormValues> = {}): RunFormValues => ({
+  ...initialFormValues(null),
+  goal: 'fix median',
+  model: 'replay:/tmp/t.json',
+  ...change,
+});
 
 describe('the start form', () => {
   it('builds a run/start request the contract accepts', () => {
-    const checked = buildStartRequest('/repo', values({ workflow: 'supervised', gates: { plan: 'auto', code: 'auto', step: 'both', goal: 'auto' }, timeLimitMinutes: '30', testCommand: 'npm test -- --grep "median value"' }));
+    const checked = buildStartRequest(
+      '/repo',
+      values({
+        workflow: 'supervised',
+        gates: { plan: 'auto', code: 'auto', step: 'both', goal: 'auto' },
+        timeLimitMinutes: '30',
+        testCommand: 'npm test -- --grep "median value"',
+      }),
+    );
     expect(checked.ok).toBe(true);
     if (!checked.ok) return;
     expect(checked.request).toEqual({
@@ -49,18 +70,38 @@ describe('the start form', () => {
   it('knows which roles a workflow and its gates call', () => {
     expect(rolesFor(WORKFLOWS.minimal, WORKFLOWS.minimal.defaults.gates)).toEqual(['coder', 'planner', 'tester']);
     expect(rolesFor(WORKFLOWS['dev-agent'], WORKFLOWS['dev-agent'].defaults.gates)).toEqual(['coder', 'supervisor']);
-    expect(rolesFor(WORKFLOWS['dev-agent'], { plan: 'off', code: 'off', step: 'human', goal: 'off' })).toEqual(['coder']);
-    expect(rolesFor(WORKFLOWS['editor-scouts'], WORKFLOWS['editor-scouts'].defaults.gates)).toEqual(['editor', 'scout']);
+    expect(rolesFor(WORKFLOWS['dev-agent'], { plan: 'off', code: 'off', step: 'human', goal: 'off' })).toEqual([
+      'coder',
+    ]);
+    expect(rolesFor(WORKFLOWS['editor-scouts'], WORKFLOWS['editor-scouts'].defaults.gates)).toEqual([
+      'editor',
+      'scout',
+    ]);
   });
 
   it('starts from the settings: workflow, model, gate overrides and time limit', () => {
-    const settings = SettingsSchema.parse({ defaultWorkflow: 'supervised', defaultModel: 'ollama:qwen', gates: { step: 'human' }, timeLimitMinutes: 20 });
-    expect(initialFormValues(settings)).toMatchObject({ workflow: 'supervised', model: 'ollama:qwen', gates: { plan: 'auto', code: 'auto', step: 'human', goal: 'auto' }, timeLimitMinutes: '20' });
+    const settings = SettingsSchema.parse({
+      defaultWorkflow: 'supervised',
+      defaultModel: 'ollama:qwen',
+      gates: { step: 'human' },
+      timeLimitMinutes: 20,
+    });
+    expect(initialFormValues(settings)).toMatchObject({
+      workflow: 'supervised',
+      model: 'ollama:qwen',
+      gates: { plan: 'auto', code: 'auto', step: 'human', goal: 'auto' },
+      timeLimitMinutes: '20',
+    });
     expect(initialFormValues(SettingsSchema.parse({ defaultWorkflow: 'nonsense' })).workflow).toBe('minimal');
   });
 
   it('splits a command line like a shell, without one', () => {
-    expect(splitCommand(`pytest -k 'median and not slow' "a b"\\ c`)).toEqual(['pytest', '-k', 'median and not slow', 'a b c']);
+    expect(splitCommand(`pytest -k 'median and not slow' "a b"\\ c`)).toEqual([
+      'pytest',
+      '-k',
+      'median and not slow',
+      'a b c',
+    ]);
     expect(splitCommand('  ')).toEqual([]);
     expect(splitCommand(`echo ""`)).toEqual(['echo', '']);
   });
@@ -80,8 +121,20 @@ describe("the core's start checks in the form", () => {
     expect(
       formProblems(
         [
-          { code: 'MODEL_REJECTED', field: 'model', roles: ['coder', 'planner'], spec: 'llama:/m/junk.gguf', message: '/m/junk.gguf cannot be used: not a GGUF file' },
-          { code: 'NO_TEST_COMMAND', field: 'test_command', roles: [], spec: null, message: 'no test command: none is configured' },
+          {
+            code: 'MODEL_REJECTED',
+            field: 'model',
+            roles: ['coder', 'planner'],
+            spec: 'llama:/m/junk.gguf',
+            message: '/m/junk.gguf cannot be used: not a GGUF file',
+          },
+          {
+            code: 'NO_TEST_COMMAND',
+            field: 'test_command',
+            roles: [],
+            spec: null,
+            message: 'no test command: none is configured',
+          },
           { code: 'BLANK_GOAL', field: 'goal', roles: [], spec: null, message: 'the goal is blank' },
         ],
         form,

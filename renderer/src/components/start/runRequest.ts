@@ -1,10 +1,15 @@
-import { GATE_KINDS, gateUsesSupervisor, type GateKind, type GateMode, type GateModes } from '../../../../shared/schemas/gates';
+import {
+  GATE_KINDS,
+  gateUsesSupervisor,
+  type GateKind,
+  type GateMode,
+  type GateModes,
+} from '../../../../shared/schemas/gates';
 import { WORKFLOWS, type Workflow, type WorkflowName } from '../../../../shared/engine/workflows';
 import type { ModelRole } from '../../../../shared/schemas/roles';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import type { StartRunRequest } from '../../../../shared/contract/runRequests';
 import type { Settings } from '../../../../shared/schemas/settings';
-
 
 export interface RunFormValues {
   goal: string;
@@ -34,7 +39,9 @@ const SPEC_PATTERN = /^(llama:.+\.gguf|ollama:\S+|openai:\S+#\S+|replay:.+\.json
 /** Why a model spec cannot be used, or null when it has the right shape. */
 export function specProblem(spec: string): string | null {
   if (spec.trim() === '') return null;
-  return SPEC_PATTERN.test(spec.trim()) ? null : 'Use llama:PATH.gguf, ollama:NAME, openai:URL#MODEL or replay:FILE.json';
+  return SPEC_PATTERN.test(spec.trim())
+    ? null
+    : 'Use llama:PATH.gguf, ollama:NAME, openai:URL#MODEL or replay:FILE.json';
 }
 
 /** The model roles the chosen workflow and gates will call (the same rule the core applies before starting). */
@@ -53,7 +60,9 @@ export function defaultGates(workflow: WorkflowName, settings: Settings | null):
 }
 
 export function initialFormValues(settings: Settings | null): RunFormValues {
-  const workflow = (settings && settings.defaultWorkflow in WORKFLOWS ? settings.defaultWorkflow : 'minimal') as WorkflowName;
+  const workflow = (
+    settings && settings.defaultWorkflow in WORKFLOWS ? settings.defaultWorkflow : 'minimal'
+  ) as WorkflowName;
   return {
     goal: '',
     workflow,
@@ -97,7 +106,8 @@ export function splitCommand(text: string): string[] {
   return words;
 }
 
-export type FormCheck = { ok: true; request: StartRunRequest } | { ok: false; problems: Partial<Record<string, string>> };
+export type FormCheck =
+  { ok: true; request: StartRunRequest } | { ok: false; problems: Partial<Record<string, string>> };
 
 /** The `run/start` request for the form (following up on `followUpOf` when given), or what must be fixed first (by field id). */
 export function buildStartRequest(repo: string, values: RunFormValues, followUpOf: string | null = null): FormCheck {
@@ -118,16 +128,20 @@ export function buildStartRequest(repo: string, values: RunFormValues, followUpO
   const model = values.model.trim();
   if (model && specProblem(model)) problems.model = specProblem(model) ?? undefined;
   const missing = roles.filter((role) => !roleModels[role]);
-  if (!model && missing.length > 0) problems.model = `Pick a model for every role, or one for ${missing.map((role) => ROLE_LABELS[role]).join(', ')}.`;
+  if (!model && missing.length > 0)
+    problems.model = `Pick a model for every role, or one for ${missing.map((role) => ROLE_LABELS[role]).join(', ')}.`;
   let timeLimitMs: number | null = null;
   if (values.timeLimitMinutes.trim()) {
     const minutes = Number(values.timeLimitMinutes);
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60) problems.timeLimit = 'Whole minutes between 1 and 1440, or empty for no limit.';
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60)
+      problems.timeLimit = 'Whole minutes between 1 and 1440, or empty for no limit.';
     else timeLimitMs = minutes * 60_000;
   }
   const testCommand = splitCommand(values.testCommand);
   if (Object.keys(problems).length > 0) return { ok: false, problems };
-  const gates = Object.fromEntries(GATE_KINDS.map((kind): [GateKind, GateMode] => [kind, values.gates[kind]])) as GateModes;
+  const gates = Object.fromEntries(
+    GATE_KINDS.map((kind): [GateKind, GateMode] => [kind, values.gates[kind]]),
+  ) as GateModes;
   return {
     ok: true,
     request: {
@@ -149,9 +163,13 @@ export function buildStartRequest(repo: string, values: RunFormValues, followUpO
  * The core's start checks (PREFLIGHT_FAILED) as problems by form field id: a model problem goes to the
  * role's own picker when that role has its own spec, else to "Every role".
  */
-export function formProblems(problems: readonly PreflightProblem[], values: RunFormValues): Partial<Record<string, string>> {
+export function formProblems(
+  problems: readonly PreflightProblem[],
+  values: RunFormValues,
+): Partial<Record<string, string>> {
   const byField: Partial<Record<string, string>> = {};
-  const add = (field: string, message: string) => (byField[field] = byField[field] ? `${byField[field]} ${message}` : message);
+  const add = (field: string, message: string) =>
+    (byField[field] = byField[field] ? `${byField[field]} ${message}` : message);
   for (const problem of problems) {
     const message = `${capitalize(problem.message)}.`;
     if (problem.field === 'goal') add('goal', message);
@@ -171,5 +189,11 @@ function capitalize(text: string): string {
 
 /** The element to focus for a problem key (the field ids of the form). */
 export function fieldIdOf(key: string): string {
-  return key === 'timeLimit' ? 'time-limit' : key === 'model' ? 'model-all' : key === 'testCommand' ? 'test-command' : key;
+  return key === 'timeLimit'
+    ? 'time-limit'
+    : key === 'model'
+      ? 'model-all'
+      : key === 'testCommand'
+        ? 'test-command'
+        : key;
 }

@@ -39,7 +39,10 @@ export function findInRuns(runs: readonly ShownRun[], search: string): { run: nu
  * (each block to the file as the earlier ones left it), and says where each one landed. A block that
  * creates a file (empty search) or matches nowhere gets null.
  */
-export function placeBlocks(edits: readonly { path: string; search: string; replace: string }[], files: ReadonlyMap<string, VisibleFile>): (BlockPlace | null)[] {
+export function placeBlocks(
+  edits: readonly { path: string; search: string; replace: string }[],
+  files: ReadonlyMap<string, VisibleFile>,
+): (BlockPlace | null)[] {
   const state = new Map<string, { runs: ShownRun[]; shifts: { run: number; at: number; delta: number }[] }>();
   return edits.map((edit) => {
     let file = state.get(edit.path);
@@ -49,8 +52,17 @@ export function placeBlocks(edits: readonly { path: string; search: string; repl
     if (!found) return null;
     const run = file.runs[found.run] as ShownRun;
     const count = splitLines(edit.search).length;
-    const shift = file.shifts.filter((entry) => entry.run === found.run && entry.at <= found.line).reduce((sum, entry) => sum + entry.delta, 0);
-    const place: BlockPlace = { run: found.run, line: found.line, count, fileLine: run.start + found.line, originalLine: run.start + found.line - shift, lines: [...run.lines] };
+    const shift = file.shifts
+      .filter((entry) => entry.run === found.run && entry.at <= found.line)
+      .reduce((sum, entry) => sum + entry.delta, 0);
+    const place: BlockPlace = {
+      run: found.run,
+      line: found.line,
+      count,
+      fileLine: run.start + found.line,
+      originalLine: run.start + found.line - shift,
+      lines: [...run.lines],
+    };
     const replaced = splitLines(edit.replace);
     run.lines.splice(found.line, count, ...replaced);
     file.shifts.push({ run: found.run, at: found.line, delta: replaced.length - count });
@@ -62,7 +74,10 @@ export function placeBlocks(edits: readonly { path: string; search: string; repl
  * For each line of `after`, whether it is an unchanged line of `before`, and for each line of `before`
  * the index it has in `after` (-1: removed).
  */
-export function lineCorrespondence(before: readonly PatchLine[], after: readonly PatchLine[]): { unchangedAfter: boolean[]; beforeToAfter: number[] } {
+export function lineCorrespondence(
+  before: readonly PatchLine[],
+  after: readonly PatchLine[],
+): { unchangedAfter: boolean[]; beforeToAfter: number[] } {
   const unchangedAfter: boolean[] = [];
   const beforeToAfter: number[] = [];
   for (const part of diffArrays([...before], [...after])) {
@@ -82,7 +97,13 @@ export function lineCorrespondence(before: readonly PatchLine[], after: readonly
  * A search-replace block for `count` lines at index `at` of a run replaced by `replacement`: grown one
  * line below, then one above, and so on, until its search occurs once in what is shown (`runs`).
  */
-export function uniqueBlock(runs: readonly ShownRun[], runIndex: number, at: number, count: number, replacement: readonly PatchLine[]): { search: string; replace: string } | null {
+export function uniqueBlock(
+  runs: readonly ShownRun[],
+  runIndex: number,
+  at: number,
+  count: number,
+  replacement: readonly PatchLine[],
+): { search: string; replace: string } | null {
   const run = runs[runIndex];
   if (!run) return null;
   const shown = runs.map((entry) => entry.lines.join('')).join('\0');
@@ -91,7 +112,14 @@ export function uniqueBlock(runs: readonly ShownRun[], runIndex: number, at: num
   for (let grow = 0; ; grow++) {
     const search = run.lines.slice(at - up, at + count + down).join('');
     if (search !== '' && countOccurrences(shown, search) === 1) {
-      return { search, replace: [...run.lines.slice(at - up, at), ...replacement, ...run.lines.slice(at + count, at + count + down)].join('') };
+      return {
+        search,
+        replace: [
+          ...run.lines.slice(at - up, at),
+          ...replacement,
+          ...run.lines.slice(at + count, at + count + down),
+        ].join(''),
+      };
     }
     const canDown = at + count + down < run.lines.length;
     const canUp = at - up > 0;

@@ -64,7 +64,12 @@ export function functionsIn(path: string, lines: readonly PatchLine[]): CodeSpan
       const match = PY_DEF.exec(line);
       if (!match) return;
       let start = head;
-      while (start > 0 && (lines[start - 1] ?? '').trim().startsWith('@') && indentOf(lines[start - 1] ?? '') === indentOf(line)) start--;
+      while (
+        start > 0 &&
+        (lines[start - 1] ?? '').trim().startsWith('@') &&
+        indentOf(lines[start - 1] ?? '') === indentOf(line)
+      )
+        start--;
       spans.push({ name: match[1] ?? '', start, end: pythonEnd(lines, head), head });
       return;
     }

@@ -54,7 +54,14 @@ export function parseDiff(text: string): ParsedDiff {
     }
     const header = HUNK_HEADER.exec(line);
     if (section && header) {
-      hunk = { oldStart: Number(header[1]), oldCount: header[2] === undefined ? 1 : Number(header[2]), newStart: Number(header[3]), newCount: header[4] === undefined ? 1 : Number(header[4]), header: line, lines: [] };
+      hunk = {
+        oldStart: Number(header[1]),
+        oldCount: header[2] === undefined ? 1 : Number(header[2]),
+        newStart: Number(header[3]),
+        newCount: header[4] === undefined ? 1 : Number(header[4]),
+        header: line,
+        lines: [],
+      };
       section.hunks.push(hunk);
     } else if (hunk && (/^[ +\-\\]/.test(line) || line === '\n' || line === '\r\n')) hunk.lines.push(line);
     else if (section && !hunk) section.head.push(line);
@@ -69,7 +76,13 @@ export function parseDiff(text: string): ParsedDiff {
 }
 
 export function formatDiff(diff: ParsedDiff): string {
-  return [...diff.preamble, ...diff.sections.flatMap((section) => [...section.head, ...section.hunks.flatMap((hunk) => [hunk.header, ...hunk.lines])])].join('');
+  return [
+    ...diff.preamble,
+    ...diff.sections.flatMap((section) => [
+      ...section.head,
+      ...section.hunks.flatMap((hunk) => [hunk.header, ...hunk.lines]),
+    ]),
+  ].join('');
 }
 
 /** A header line for the hunk's numbers, keeping whatever follows the second `@@` (a function name). */
@@ -83,11 +96,24 @@ export function hunkHeader(hunk: Pick<DiffHunk, 'oldStart' | 'oldCount' | 'newSt
  * `runStart`, 0-based) with `replacement`, with up to `context` lines of context from the run;
  * `newShift` is how far earlier hunks moved the new side.
  */
-export function hunkAt(run: { start: number; lines: readonly string[] }, at: number, count: number, replacement: readonly string[], newShift = 0, context = 3): DiffHunk {
+export function hunkAt(
+  run: { start: number; lines: readonly string[] },
+  at: number,
+  count: number,
+  replacement: readonly string[],
+  newShift = 0,
+  context = 3,
+): DiffHunk {
   const from = Math.max(0, at - context);
   const to = Math.min(run.lines.length, at + count + context);
-  const body = (mark: string, line: string) => `${mark}${line.endsWith('\n') ? line : `${line}\n\\ No newline at end of file\n`}`;
-  const lines = [...run.lines.slice(from, at).map((line) => body(' ', line)), ...run.lines.slice(at, at + count).map((line) => body('-', line)), ...replacement.map((line) => body('+', line)), ...run.lines.slice(at + count, to).map((line) => body(' ', line))].flatMap((line) => line.split(/(?<=\n)(?=.)/));
+  const body = (mark: string, line: string) =>
+    `${mark}${line.endsWith('\n') ? line : `${line}\n\\ No newline at end of file\n`}`;
+  const lines = [
+    ...run.lines.slice(from, at).map((line) => body(' ', line)),
+    ...run.lines.slice(at, at + count).map((line) => body('-', line)),
+    ...replacement.map((line) => body('+', line)),
+    ...run.lines.slice(at + count, to).map((line) => body(' ', line)),
+  ].flatMap((line) => line.split(/(?<=\n)(?=.)/));
   const oldCount = to - from;
   const newCount = oldCount - count + replacement.length;
   const oldStart = run.start + from + (oldCount === 0 ? 0 : 1);

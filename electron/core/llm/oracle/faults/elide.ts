@@ -29,7 +29,9 @@ function elidableRuns(before: readonly PatchLine[], after: readonly PatchLine[])
     const next = beforeToAfter.slice(index).find((value) => value >= 0);
     changed.push(next ?? after.length);
   });
-  const eligible = after.map((_, index) => unchangedAfter[index] === true && changed.every((at) => Math.abs(at - index) > FIX_MARGIN));
+  const eligible = after.map(
+    (_, index) => unchangedAfter[index] === true && changed.every((at) => Math.abs(at - index) > FIX_MARGIN),
+  );
   const runs: { start: number; end: number }[] = [];
   let start = -1;
   eligible.forEach((ok, index) => {
@@ -51,7 +53,8 @@ function elideWholeFile(input: SpoilInput & { answer: { format: 'whole-file' } }
     return elidableRuns(splitLines(view.content), after).map((run) => ({ index, after, run }));
   });
   const chosen = pick(input.random, candidates);
-  if (!chosen) return notApplicable(`no file of the answer has ${MIN_ELIDED} unchanged lines of code away from the fix`);
+  if (!chosen)
+    return notApplicable(`no file of the answer has ${MIN_ELIDED} unchanged lines of code away from the fix`);
   const { index, after, run } = chosen;
   const length = between(input.random, MIN_ELIDED, Math.min(MAX_ELIDED, run.end - run.start));
   const start = between(input.random, run.start, run.end - length);
@@ -59,7 +62,11 @@ function elideWholeFile(input: SpoilInput & { answer: { format: 'whole-file' } }
   const placeholder = placeholderFor(path, after.slice(start, start + length));
   const content = [...after.slice(0, start), placeholder, ...after.slice(start + length)].join('');
   const edits = input.answer.edits.map((edit, at) => (at === index ? { path: edit.path, content } : edit));
-  return { ok: true, answer: { format: 'whole-file', edits }, evidence: { kind: 'elide', placeholder: placeholder.trim() } };
+  return {
+    ok: true,
+    answer: { format: 'whole-file', edits },
+    evidence: { kind: 'elide', placeholder: placeholder.trim() },
+  };
 }
 
 /**
@@ -69,36 +76,60 @@ function elideWholeFile(input: SpoilInput & { answer: { format: 'whole-file' } }
 function elideSearchReplace(input: SpoilInput & { answer: { format: 'search-replace' } }): SpoilResult {
   const edits = input.answer.edits;
   const places = placeBlocks(edits, input.files);
-  const spans = places.map((place, index) => (place ? { path: edits[index]?.path, start: place.originalLine, end: place.originalLine + place.count } : null));
+  const spans = places.map((place, index) =>
+    place ? { path: edits[index]?.path, start: place.originalLine, end: place.originalLine + place.count } : null,
+  );
   const options = places.flatMap((place, index) => {
     if (!place) return [];
     const path = edits[index]?.path;
-    const clear = (start: number, end: number) => spans.every((span, other) => other === index || !span || span.path !== path || end + 1 <= span.start || start >= span.end + 1);
+    const clear = (start: number, end: number) =>
+      spans.every(
+        (span, other) =>
+          other === index || !span || span.path !== path || end + 1 <= span.start || start >= span.end + 1,
+      );
     const below = place.lines.length - (place.line + place.count);
     const above = place.line;
     return [
-      ...(below >= MIN_ELIDED + 2 && clear(place.originalLine + place.count, place.originalLine + place.count + MIN_ELIDED + 2) ? [{ index, place, side: 'below' as const, room: below }] : []),
-      ...(above >= MIN_ELIDED + 2 && clear(place.originalLine - MIN_ELIDED - 2, place.originalLine) ? [{ index, place, side: 'above' as const, room: above }] : []),
+      ...(below >= MIN_ELIDED + 2 &&
+      clear(place.originalLine + place.count, place.originalLine + place.count + MIN_ELIDED + 2)
+        ? [{ index, place, side: 'below' as const, room: below }]
+        : []),
+      ...(above >= MIN_ELIDED + 2 && clear(place.originalLine - MIN_ELIDED - 2, place.originalLine)
+        ? [{ index, place, side: 'above' as const, room: above }]
+        : []),
     ];
   });
   for (const option of shuffled(input.random, options)) {
     const spoiled = elideBlock(input.random, edits[option.index] as (typeof edits)[number], option);
     if (spoiled) {
       const next = edits.map((edit, at) => (at === option.index ? spoiled.edit : edit));
-      return { ok: true, answer: { format: 'search-replace', edits: next }, evidence: { kind: 'elide', placeholder: spoiled.placeholder } };
+      return {
+        ok: true,
+        answer: { format: 'search-replace', edits: next },
+        evidence: { kind: 'elide', placeholder: spoiled.placeholder },
+      };
     }
   }
-  return notApplicable(`no search block has ${MIN_ELIDED} unchanged lines of code next to it in what the writer is shown`);
+  return notApplicable(
+    `no search block has ${MIN_ELIDED} unchanged lines of code next to it in what the writer is shown`,
+  );
 }
 
 function elideBlock(
   random: Random,
   edit: { path: string; search: string; replace: string },
-  option: { place: { line: number; count: number; lines: readonly PatchLine[] }; side: 'below' | 'above'; room: number },
+  option: {
+    place: { line: number; count: number; lines: readonly PatchLine[] };
+    side: 'below' | 'above';
+    room: number;
+  },
 ): { edit: typeof edit; placeholder: string } | null {
   const { place, side } = option;
   const grow = between(random, MIN_ELIDED + 2, Math.min(option.room, MAX_ELIDED + 2));
-  const extra = side === 'below' ? place.lines.slice(place.line + place.count, place.line + place.count + grow) : place.lines.slice(place.line - grow, place.line);
+  const extra =
+    side === 'below'
+      ? place.lines.slice(place.line + place.count, place.line + place.count + grow)
+      : place.lines.slice(place.line - grow, place.line);
   const elided = extra.slice(1, -1);
   if (!mostlyCode(elided)) return null;
   const placeholder = placeholderFor(edit.path, elided);

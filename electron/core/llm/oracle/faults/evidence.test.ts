@@ -17,7 +17,11 @@ describe('fault evidence', () => {
   });
 
   it('needs what each kind names, and no more', () => {
-    const nearMiss = { kind: 'near-miss-search' as const, path: 'a.py', ranges: [[10, 12] as const, [14, 16] as const] };
+    const nearMiss = {
+      kind: 'near-miss-search' as const,
+      path: 'a.py',
+      ranges: [[10, 12] as const, [14, 16] as const],
+    };
     expect(isNamed(nearMiss, view('the closest match is at lines 15-17 of a.py'))).toBe(true);
     expect(isNamed(nearMiss, view('the search block was not found in a.py'))).toBe(false);
     const unrelated = { kind: 'unrelated-change' as const, path: 'lib/a.js', range: [40, 44] as const };
@@ -26,11 +30,30 @@ describe('fault evidence', () => {
     expect(isNamed(unrelated, view('lib/a.js changes code the task does not need'))).toBe(false);
     expect(isNamed({ kind: 'no-op' }, view('Your edit Changed Nothing in a.py'))).toBe(true);
     expect(isNamed({ kind: 'no-op' }, view(null))).toBe(false);
-    expect(isNamed({ kind: 'wrong-path', path: 'lib/response.js', wrongPath: 'response.js' }, view('response.js does not exist'))).toBe(false);
-    expect(isNamed({ kind: 'wrong-path', path: 'lib/response.js', wrongPath: 'response.js' }, view('response.js does not exist; lib/response.js does'))).toBe(true);
-    expect(isNamed({ kind: 'elide', placeholder: '# ... existing code ...' }, view('line 3 is "# ... existing code ..."'))).toBe(true);
+    expect(
+      isNamed(
+        { kind: 'wrong-path', path: 'lib/response.js', wrongPath: 'response.js' },
+        view('response.js does not exist'),
+      ),
+    ).toBe(false);
+    expect(
+      isNamed(
+        { kind: 'wrong-path', path: 'lib/response.js', wrongPath: 'response.js' },
+        view('response.js does not exist; lib/response.js does'),
+      ),
+    ).toBe(true);
+    expect(
+      isNamed({ kind: 'elide', placeholder: '# ... existing code ...' }, view('line 3 is "# ... existing code ..."')),
+    ).toBe(true);
     expect(isNamed({ kind: 'cut-off', maxTokens: 1024, format: 'search-replace' }, view('cut'))).toBe(false);
-    expect(isNamed({ kind: 'cut-off', maxTokens: 1024, format: 'search-replace' }, { ...view(null), maxTokens: 1500 })).toBe(true);
-    expect(isNamed({ kind: 'cut-off', maxTokens: 1024, format: 'search-replace' }, { ...view(null), format: 'unified-diff' })).toBe(true);
+    expect(
+      isNamed({ kind: 'cut-off', maxTokens: 1024, format: 'search-replace' }, { ...view(null), maxTokens: 1500 }),
+    ).toBe(true);
+    expect(
+      isNamed(
+        { kind: 'cut-off', maxTokens: 1024, format: 'search-replace' },
+        { ...view(null), format: 'unified-diff' },
+      ),
+    ).toBe(true);
   });
 });

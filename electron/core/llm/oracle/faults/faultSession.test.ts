@@ -13,10 +13,24 @@ const [python] = CASES;
 if (!python) throw new Error('no fixture');
 
 function writerCall(format: EditFormatName, overrides: Partial<WriterCall> = {}): WriterCall {
-  const files = new Map<string, VisibleFile>(Object.entries(python?.shown ?? {}).map(([path, text]) => [path, wholeView(text)]));
+  const files = new Map<string, VisibleFile>(
+    Object.entries(python?.shown ?? {}).map(([path, text]) => [path, wholeView(text)]),
+  );
   const correct = editAnswer(format, python?.gold ?? [], files);
   if (!correct.ok) throw new Error(correct.reason);
-  return { step: 'T1', format, correct: { kind: 'value', value: correct.proposal }, files, gold: python?.gold ?? [], feedback: null, notes: [], maxTokens: 1024, budgetStated: false, fits: (value) => editFormats[format].schema.safeParse(value).success, ...overrides };
+  return {
+    step: 'T1',
+    format,
+    correct: { kind: 'value', value: correct.proposal },
+    files,
+    gold: python?.gold ?? [],
+    feedback: null,
+    notes: [],
+    maxTokens: 1024,
+    budgetStated: false,
+    fits: (value) => editFormats[format].schema.safeParse(value).success,
+    ...overrides,
+  };
 }
 
 const settings = (kinds: string, overrides: Partial<FaultSettings> = {}): FaultSettings => ({
@@ -83,10 +97,12 @@ describe('fault session', () => {
     expect(session.answer(writerCall('whole-file', { step: 'T2' })).journal.carried).toEqual(['elide']);
   });
 
-  it('decides each step by (seed, task, step, kind) at the kind\'s rate', () => {
+  it("decides each step by (seed, task, step, kind) at the kind's rate", () => {
     const spoiledSteps = (overrides: Partial<FaultSettings>) => {
       const session = new FaultSession(settings('no-op:0.5', overrides));
-      return Array.from({ length: 40 }, (_, index) => `T${index + 1}`).filter((step) => session.answer(writerCall('search-replace', { step })).journal.carried.length > 0);
+      return Array.from({ length: 40 }, (_, index) => `T${index + 1}`).filter(
+        (step) => session.answer(writerCall('search-replace', { step })).journal.carried.length > 0,
+      );
     };
     const once = spoiledSteps({});
     expect(spoiledSteps({})).toEqual(once);
@@ -98,20 +114,35 @@ describe('fault session', () => {
   });
 
   it('says which kinds could not apply, and leaves the answer correct there', () => {
-    const { reply, journal } = new FaultSession(settings('diff-header,near-miss-search')).answer(writerCall('whole-file'));
+    const { reply, journal } = new FaultSession(settings('diff-header,near-miss-search')).answer(
+      writerCall('whole-file'),
+    );
     expect(reply).toEqual(writerCall('whole-file').correct);
     expect(journal.skipped).toEqual([
       { kind: 'diff-header', reason: 'diff-header does not apply to whole-file answers (it applies to unified-diff)' },
-      { kind: 'near-miss-search', reason: 'near-miss-search does not apply to whole-file answers (it applies to search-replace)' },
+      {
+        kind: 'near-miss-search',
+        reason: 'near-miss-search does not apply to whole-file answers (it applies to search-replace)',
+      },
     ]);
-    const declined = new FaultSession(settings('elide')).answer(writerCall('whole-file', { correct: { kind: 'decline', reason: 'stats.py is not in the context' } }));
+    const declined = new FaultSession(settings('elide')).answer(
+      writerCall('whole-file', { correct: { kind: 'decline', reason: 'stats.py is not in the context' } }),
+    );
     expect(declined.reply).toEqual({ kind: 'decline', reason: 'stats.py is not in the context' });
-    expect(declined.journal.skipped).toEqual([{ kind: 'elide', reason: 'the oracle declined this answer (stats.py is not in the context)' }]);
+    expect(declined.journal.skipped).toEqual([
+      { kind: 'elide', reason: 'the oracle declined this answer (stats.py is not in the context)' },
+    ]);
   });
 
   it('repeat gives the same spoiled answer byte for byte, every time, whatever the feedback says', () => {
     const session = new FaultSession(settings('repeat', { feedbackCheck: true }));
-    const answers = Array.from({ length: 4 }, (_, index) => session.answer(writerCall('search-replace', { feedback: index === 0 ? null : 'Your edit changed nothing. lines 1-400 of stats.py' })));
+    const answers = Array.from({ length: 4 }, (_, index) =>
+      session.answer(
+        writerCall('search-replace', {
+          feedback: index === 0 ? null : 'Your edit changed nothing. lines 1-400 of stats.py',
+        }),
+      ),
+    );
     const raw = answers.map((answer) => JSON.stringify(answer.reply));
     expect(new Set(raw).size).toBe(1);
     expect(answers.map((answer) => answer.journal.identical)).toEqual([1, 2, 3, 4]);
@@ -145,7 +176,9 @@ describe('fault session', () => {
     const first = cut.answer(writerCall('search-replace'));
     expect(first.reply).toMatchObject({ kind: 'cut', maxTokens: 1024 });
     expect(cut.answer(writerCall('search-replace')).reply).toMatchObject({ kind: 'cut' });
-    expect(cut.answer(writerCall('search-replace', { maxTokens: 2048 })).reply).toEqual(writerCall('search-replace').correct);
+    expect(cut.answer(writerCall('search-replace', { maxTokens: 2048 })).reply).toEqual(
+      writerCall('search-replace').correct,
+    );
     const reformatted = session();
     reformatted.answer(writerCall('search-replace'));
     expect(reformatted.answer(writerCall('unified-diff')).reply).toEqual(writerCall('unified-diff').correct);
@@ -154,6 +187,8 @@ describe('fault session', () => {
   it('without feedback-check, a defect never outlives the first answer, named or not', () => {
     const session = new FaultSession(settings('near-miss-search'));
     session.answer(writerCall('search-replace'));
-    expect(session.answer(writerCall('search-replace', { feedback: 'The tests fail.' })).reply).toEqual(writerCall('search-replace').correct);
+    expect(session.answer(writerCall('search-replace', { feedback: 'The tests fail.' })).reply).toEqual(
+      writerCall('search-replace').correct,
+    );
   });
 });

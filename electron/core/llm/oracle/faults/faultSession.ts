@@ -5,7 +5,14 @@ import { cutAnswer } from './cutOff';
 import { diffHeader, diffWhitespace } from './diffFaults';
 import { elide } from './elide';
 import { isNamed } from './evidence';
-import { APPLY_ORDER, FAULT_FORMATS, REPEATABLE_KINDS, type EditFaultKind, type FaultKind, type FaultSettings } from './faultSettings';
+import {
+  APPLY_ORDER,
+  FAULT_FORMATS,
+  REPEATABLE_KINDS,
+  type EditFaultKind,
+  type FaultKind,
+  type FaultSettings,
+} from './faultSettings';
 import { nearMissSearch } from './nearMissSearch';
 import { noOp } from './noOp';
 import { seededRandom, shuffled } from './random';
@@ -47,7 +54,10 @@ export interface WriterCall {
   fits: (value: unknown) => boolean;
 }
 
-export type WriterReply = { kind: 'value'; value: unknown } | { kind: 'decline'; reason: string } | { kind: 'cut'; raw: string; maxTokens: number };
+export type WriterReply =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'decline'; reason: string }
+  | { kind: 'cut'; raw: string; maxTokens: number };
 
 /** One line of the fault journal: what one writer answer carried. */
 export interface FaultJournalLine {
@@ -95,7 +105,11 @@ export class FaultSession {
   /** The reply to one writer call, its journal line, and the evidence of each defect it carries (what would name it). */
   answer(call: WriterCall): { reply: WriterReply; journal: FaultJournalLine; evidence: FaultEvidence[] } {
     let step = this.steps.get(call.step);
-    if (!step) this.steps.set(call.step, (step = { answers: 0, frozen: null, repeatOf: null, pending: new Set(), evidence: new Map(), seen: new Map() }));
+    if (!step)
+      this.steps.set(
+        call.step,
+        (step = { answers: 0, frozen: null, repeatOf: null, pending: new Set(), evidence: new Map(), seen: new Map() }),
+      );
     step.answers++;
     const line = step.answers === 1 ? this.first(call, step) : this.later(call, step);
     // A decline is the oracle saying it cannot answer (the file no longer matches), not a model repeating itself.
@@ -103,7 +117,21 @@ export class FaultSession {
     const identical = line.reply.kind === 'decline' ? 0 : (step.seen.get(key) ?? 0) + 1;
     if (line.reply.kind !== 'decline') step.seen.set(key, identical);
     const evidence = line.carried.flatMap((kind) => step.evidence.get(kind) ?? []);
-    return { reply: line.reply, evidence, journal: { task: this.settings.task, step: call.step, answer: step.answers, carried: line.carried, named: line.named, skipped: line.skipped, repeat_of: step.repeatOf, identical, reply: line.reply.kind } };
+    return {
+      reply: line.reply,
+      evidence,
+      journal: {
+        task: this.settings.task,
+        step: call.step,
+        answer: step.answers,
+        carried: line.carried,
+        named: line.named,
+        skipped: line.skipped,
+        repeat_of: step.repeatOf,
+        identical,
+        reply: line.reply.kind,
+      },
+    };
   }
 
   private random(step: string, kind: FaultKind, purpose: string) {
@@ -111,13 +139,27 @@ export class FaultSession {
   }
 
   private first(call: WriterCall, step: StepState) {
-    const decided = this.settings.faults.filter((fault) => this.random(call.step, fault.kind, 'rate')() < fault.rate).map((fault) => fault.kind);
+    const decided = this.settings.faults
+      .filter((fault) => this.random(call.step, fault.kind, 'rate')() < fault.rate)
+      .map((fault) => fault.kind);
     const base = call.correct.kind === 'value' ? answerOf(call.format, call.correct.value) : null;
     if (!base) {
-      const reason = call.correct.kind === 'decline' ? `the oracle declined this answer (${call.correct.reason})` : 'the correct answer has no edit to spoil';
-      return { reply: call.correct as WriterReply, carried: [], named: [], skipped: decided.map((kind) => ({ kind, reason })) };
+      const reason =
+        call.correct.kind === 'decline'
+          ? `the oracle declined this answer (${call.correct.reason})`
+          : 'the correct answer has no edit to spoil';
+      return {
+        reply: call.correct as WriterReply,
+        carried: [],
+        named: [],
+        skipped: decided.map((kind) => ({ kind, reason })),
+      };
     }
-    const spoiled = this.spoil(call, base, decided.filter((kind) => kind !== 'repeat'));
+    const spoiled = this.spoil(
+      call,
+      base,
+      decided.filter((kind) => kind !== 'repeat'),
+    );
     if (decided.includes('repeat')) this.repeat(call, step, spoiled);
     step.pending = new Set(spoiled.carried);
     step.evidence = spoiled.evidence;
@@ -128,7 +170,10 @@ export class FaultSession {
 
   /** `repeat`: one of the kinds Lathe must refuse, chosen by seed among those that apply; its answer is then frozen. */
   private repeat(call: WriterCall, step: StepState, spoiled: Spoiled): void {
-    const options = shuffled(this.random(call.step, 'repeat', 'choice'), REPEATABLE_KINDS.filter((kind) => FAULT_FORMATS[kind].includes(call.format)));
+    const options = shuffled(
+      this.random(call.step, 'repeat', 'choice'),
+      REPEATABLE_KINDS.filter((kind) => FAULT_FORMATS[kind].includes(call.format)),
+    );
     for (const kind of options) {
       if (!spoiled.carried.includes(kind)) {
         const added = this.spoil(call, spoiled.answer, [kind]);
@@ -146,14 +191,19 @@ export class FaultSession {
 
   private later(call: WriterCall, step: StepState) {
     if (step.frozen) return { reply: step.frozen.reply, carried: step.frozen.carried, named: [], skipped: [] };
-    if (!this.settings.feedbackCheck || step.pending.size === 0) return { reply: call.correct as WriterReply, carried: [], named: [], skipped: [] };
+    if (!this.settings.feedbackCheck || step.pending.size === 0)
+      return { reply: call.correct as WriterReply, carried: [], named: [], skipped: [] };
     const named = [...step.pending].filter((kind) => {
       const evidence = step.evidence.get(kind);
-      return evidence !== undefined && isNamed(evidence, { feedback: call.feedback, maxTokens: call.maxTokens, format: call.format });
+      return (
+        evidence !== undefined &&
+        isNamed(evidence, { feedback: call.feedback, maxTokens: call.maxTokens, format: call.format })
+      );
     });
     named.forEach((kind) => step.pending.delete(kind));
     const base = call.correct.kind === 'value' ? answerOf(call.format, call.correct.value) : null;
-    if (!base || step.pending.size === 0) return { reply: call.correct as WriterReply, carried: [], named, skipped: [] };
+    if (!base || step.pending.size === 0)
+      return { reply: call.correct as WriterReply, carried: [], named, skipped: [] };
     // The model repeats itself: every defect not named yet is made again, on the answer as it now is.
     const spoiled = this.spoil(call, base, [...step.pending]);
     spoiled.skipped.forEach(({ kind }) => step.pending.delete(kind));
@@ -164,11 +214,23 @@ export class FaultSession {
   private spoil(call: WriterCall, base: WriterAnswer, kinds: readonly FaultKind[]): Spoiled {
     const out: Spoiled = { answer: base, carried: [], evidence: new Map(), skipped: [] };
     const wrongFormat = (kind: FaultKind) => !FAULT_FORMATS[kind].includes(call.format);
-    for (const kind of kinds.filter(wrongFormat)) out.skipped.push({ kind, reason: `${kind} does not apply to ${call.format} answers (it applies to ${FAULT_FORMATS[kind].join(', ')})` });
+    for (const kind of kinds.filter(wrongFormat))
+      out.skipped.push({
+        kind,
+        reason: `${kind} does not apply to ${call.format} answers (it applies to ${FAULT_FORMATS[kind].join(', ')})`,
+      });
     for (const kind of APPLY_ORDER.filter((entry) => kinds.includes(entry) && !wrongFormat(entry))) {
-      const result = SPOILERS[kind]({ answer: out.answer, files: call.files, gold: call.gold, feedback: call.feedback, notes: call.notes, random: this.random(call.step, kind, 'shape') });
+      const result = SPOILERS[kind]({
+        answer: out.answer,
+        files: call.files,
+        gold: call.gold,
+        feedback: call.feedback,
+        notes: call.notes,
+        random: this.random(call.step, kind, 'shape'),
+      });
       if (!result.ok) out.skipped.push({ kind, reason: result.reason });
-      else if (!call.fits(proposalOf(result.answer))) out.skipped.push({ kind, reason: 'the spoiled answer would not fit the writer\'s schema' });
+      else if (!call.fits(proposalOf(result.answer)))
+        out.skipped.push({ kind, reason: "the spoiled answer would not fit the writer's schema" });
       else {
         out.answer = result.answer;
         out.carried.push(kind);
@@ -185,7 +247,11 @@ export class FaultSession {
   private reply(call: WriterCall, spoiled: Spoiled): WriterReply {
     const value = proposalOf(spoiled.answer);
     if (!spoiled.carried.includes('cut-off')) return { kind: 'value', value };
-    const raw = cutAnswer(JSON.stringify(value), call.budgetStated ? call.maxTokens : undefined, this.random(call.step, 'cut-off', 'length'));
+    const raw = cutAnswer(
+      JSON.stringify(value),
+      call.budgetStated ? call.maxTokens : undefined,
+      this.random(call.step, 'cut-off', 'length'),
+    );
     return { kind: 'cut', raw, maxTokens: call.maxTokens };
   }
 }

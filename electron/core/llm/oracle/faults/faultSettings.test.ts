@@ -6,7 +6,13 @@ import { seededRandom } from './random';
 
 describe('fault settings', () => {
   it('reads KIND[:RATE] lists, rate 1 by default; mixed is every kind but repeat at 0.3', () => {
-    expect(parseFaultList('elide:0.5,cut-off')).toEqual({ ok: true, value: [{ kind: 'elide', rate: 0.5 }, { kind: 'cut-off', rate: 1 }] });
+    expect(parseFaultList('elide:0.5,cut-off')).toEqual({
+      ok: true,
+      value: [
+        { kind: 'elide', rate: 0.5 },
+        { kind: 'cut-off', rate: 1 },
+      ],
+    });
     const mixed = parseFaultList('mixed');
     expect(mixed.ok && mixed.value.map((fault) => fault.kind)).toEqual(FAULT_KINDS.filter((kind) => kind !== 'repeat'));
     expect(mixed.ok && new Set(mixed.value.map((fault) => fault.rate))).toEqual(new Set([0.3]));
@@ -27,11 +33,28 @@ describe('fault settings', () => {
   });
 
   it('rides on the oracle spec and comes back whole; the journal path may hold anything', () => {
-    const settings = { faults: [{ kind: 'near-miss-search' as const, rate: 0.25 }, { kind: 'repeat' as const, rate: 1 }], seed: 7, task: 'toolz-5a7e078', feedbackCheck: true, journal: '/tmp/a;b#faults=x/j.jsonl' };
+    const settings = {
+      faults: [
+        { kind: 'near-miss-search' as const, rate: 0.25 },
+        { kind: 'repeat' as const, rate: 1 },
+      ],
+      seed: 7,
+      task: 'toolz-5a7e078',
+      feedbackCheck: true,
+      journal: '/tmp/a;b#faults=x/j.jsonl',
+    };
     const spec = `oracle:/tmp/gold.patch${faultSpecSuffix(settings)}`;
-    expect(spec).toBe('oracle:/tmp/gold.patch#faults=near-miss-search:0.25,repeat;seed=7;task=toolz-5a7e078;feedback-check;journal=/tmp/a;b#faults=x/j.jsonl');
-    expect(parseModelSpec(spec)).toEqual({ ok: true, value: { kind: 'oracle', spec, patchPath: '/tmp/gold.patch', faults: settings } });
-    expect(parseModelSpec('oracle:gold.patch#faults=elide;seed=0;task=t', { cwd: '/work' })).toMatchObject({ ok: true, value: { patchPath: '/work/gold.patch', faults: { seed: 0, task: 't', feedbackCheck: false, journal: null } } });
+    expect(spec).toBe(
+      'oracle:/tmp/gold.patch#faults=near-miss-search:0.25,repeat;seed=7;task=toolz-5a7e078;feedback-check;journal=/tmp/a;b#faults=x/j.jsonl',
+    );
+    expect(parseModelSpec(spec)).toEqual({
+      ok: true,
+      value: { kind: 'oracle', spec, patchPath: '/tmp/gold.patch', faults: settings },
+    });
+    expect(parseModelSpec('oracle:gold.patch#faults=elide;seed=0;task=t', { cwd: '/work' })).toMatchObject({
+      ok: true,
+      value: { patchPath: '/work/gold.patch', faults: { seed: 0, task: 't', feedbackCheck: false, journal: null } },
+    });
     expect(splitFaultSpec('gold.patch')).toEqual({ ok: true, value: { patch: 'gold.patch', faults: null } });
   });
 
@@ -42,7 +65,11 @@ describe('fault settings', () => {
     ['oracle:#faults=elide;seed=1;task=t', /names no patch file/],
     ['oracle:g.patch#faults=elide;seed=1;task=t;journal=', /names no file/],
   ])('refuses a malformed spec %s as BAD_MODEL_SPEC', (spec, message) => {
-    expect(parseModelSpec(spec)).toMatchObject({ ok: false, problem: 'BAD_MODEL_SPEC', message: expect.stringMatching(message) });
+    expect(parseModelSpec(spec)).toMatchObject({
+      ok: false,
+      problem: 'BAD_MODEL_SPEC',
+      message: expect.stringMatching(message),
+    });
   });
 
   it('draws the same numbers from the same keys, other numbers from other keys', () => {

@@ -40,10 +40,28 @@ export const FAULT_FORMATS: Record<FaultKind, readonly EditFormatName[]> = {
 };
 
 /** What `repeat` picks from: the kinds Lathe has to refuse (the repairable ones would just be repaired again). */
-export const REPEATABLE_KINDS: readonly FaultKind[] = ['elide', 'near-miss-search', 'wrong-path', 'test-path', 'unrelated-change', 'no-op', 'cut-off'];
+export const REPEATABLE_KINDS: readonly FaultKind[] = [
+  'elide',
+  'near-miss-search',
+  'wrong-path',
+  'test-path',
+  'unrelated-change',
+  'no-op',
+  'cut-off',
+];
 
 /** The order the kinds are applied in when an answer carries several: whole-answer rewrites first, the cut last. */
-export const APPLY_ORDER: readonly EditFaultKind[] = ['no-op', 'unrelated-change', 'test-path', 'elide', 'reindent', 'near-miss-search', 'diff-header', 'diff-whitespace', 'wrong-path'];
+export const APPLY_ORDER: readonly EditFaultKind[] = [
+  'no-op',
+  'unrelated-change',
+  'test-path',
+  'elide',
+  'reindent',
+  'near-miss-search',
+  'diff-header',
+  'diff-whitespace',
+  'wrong-path',
+];
 
 /** `mixed[:RATE]` in a fault list: every kind but repeat, at RATE (default 0.3). */
 export const MIXED = 'mixed';
@@ -71,7 +89,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 export function parseFaultList(text: string): Parsed<FaultRate[]> {
   const faults: FaultRate[] = [];
   for (const item of text.split(',').map((part) => part.trim())) {
-    if (item === '') return { ok: false, message: `'${text}' has an empty fault kind (write KIND[:RATE],… e.g. elide:0.5,cut-off)` };
+    if (item === '')
+      return { ok: false, message: `'${text}' has an empty fault kind (write KIND[:RATE],… e.g. elide:0.5,cut-off)` };
     const [name = '', rateText, ...extra] = item.split(':');
     if (extra.length > 0) return { ok: false, message: `'${item}' has more than one ':' (write KIND[:RATE])` };
     const rate = rateText === undefined ? (name === MIXED ? MIXED_RATE : 1) : Number(rateText);
@@ -81,11 +100,13 @@ export function parseFaultList(text: string): Parsed<FaultRate[]> {
     const kinds: FaultKind[] = name === MIXED ? FAULT_KINDS.filter((kind) => kind !== 'repeat') : [];
     if (name !== MIXED) {
       const kind = FaultKindSchema.safeParse(name);
-      if (!kind.success) return { ok: false, message: `unknown fault kind '${name}' (${FAULT_KINDS.join(', ')}, or ${MIXED})` };
+      if (!kind.success)
+        return { ok: false, message: `unknown fault kind '${name}' (${FAULT_KINDS.join(', ')}, or ${MIXED})` };
       kinds.push(kind.data);
     }
     for (const kind of kinds) {
-      if (faults.some((fault) => fault.kind === kind)) return { ok: false, message: `fault kind '${kind}' is given twice in '${text}'` };
+      if (faults.some((fault) => fault.kind === kind))
+        return { ok: false, message: `fault kind '${kind}' is given twice in '${text}'` };
       faults.push({ kind, rate });
     }
   }

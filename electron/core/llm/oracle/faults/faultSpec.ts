@@ -28,7 +28,8 @@ export function splitFaultSpec(rest: string): Parsed<{ patch: string; faults: Fa
   if (journalAt >= 0) {
     journal = body.slice(journalAt + JOURNAL.length + 1);
     body = body.slice(0, journalAt);
-    if (journal.trim() === '') return { ok: false, message: `'${JOURNAL}' in the oracle's fault settings names no file` };
+    if (journal.trim() === '')
+      return { ok: false, message: `'${JOURNAL}' in the oracle's fault settings names no file` };
   }
   const [list = '', ...options] = body.split(';');
   const faults = parseFaultList(list);
@@ -41,8 +42,16 @@ export function splitFaultSpec(rest: string): Parsed<{ patch: string; faults: Fa
     if (key === 'seed' && value !== undefined && /^\d{1,9}$/.test(value)) seed = Number(value);
     else if (key === 'task' && value !== undefined && value !== '') task = value;
     else if (key === 'feedback-check' && value === undefined) feedbackCheck = true;
-    else return { ok: false, message: `'${option}' is not a fault setting (seed=N, task=ID, feedback-check, journal=FILE)` };
+    else
+      return {
+        ok: false,
+        message: `'${option}' is not a fault setting (seed=N, task=ID, feedback-check, journal=FILE)`,
+      };
   }
-  if (seed === null || task === null) return { ok: false, message: 'the oracle\'s fault settings need seed=N and task=ID (lathe eval --corpus … --faults writes them)' };
+  if (seed === null || task === null)
+    return {
+      ok: false,
+      message: "the oracle's fault settings need seed=N and task=ID (lathe eval --corpus … --faults writes them)",
+    };
   return { ok: true, value: { patch, faults: { faults: faults.value, seed, task, feedbackCheck, journal } } };
 }

@@ -4,7 +4,9 @@ import { shuffled, type Random } from './random';
 import { isBlank, notApplicable, shownRuns, type LineRange, type SpoilInput, type SpoilResult } from './spoil';
 
 const KEYWORDS = new Set(
-  'and as assert async await break case catch class const continue def del elif else except export extends finally for from function global if import in is lambda let new nonlocal not null of or pass raise return self static super switch this throw true false try typeof undefined var void while with yield None True False'.split(' '),
+  'and as assert async await break case catch class const continue def del elif else except export extends finally for from function global if import in is lambda let new nonlocal not null of or pass raise return self static super switch this throw true false try typeof undefined var void while with yield None True False'.split(
+    ' ',
+  ),
 );
 
 /** One way of misremembering a line; null when it does not apply to this line. */
@@ -16,7 +18,11 @@ const identifierSlip: Slip = (line, random) => {
   const name = shuffled(random, names)[0];
   if (!name || name.index === undefined) return null;
   const word = name[0];
-  const changed = word.endsWith('s') ? word.slice(0, -1) : random() < 0.5 ? `${word}s` : `${word.slice(0, 2)}${word.slice(3)}`;
+  const changed = word.endsWith('s')
+    ? word.slice(0, -1)
+    : random() < 0.5
+      ? `${word}s`
+      : `${word.slice(0, 2)}${word.slice(3)}`;
   return `${line.slice(0, name.index)}${changed}${line.slice(name.index + word.length)}`;
 };
 
@@ -53,15 +59,22 @@ const SLIPS: readonly Slip[] = [identifierSlip, literalSlip, dropSlip];
  */
 export function nearMissSearch(input: SpoilInput): SpoilResult {
   const { answer } = input;
-  if (answer.format !== 'search-replace') return notApplicable('only a search-replace answer has a search block to misremember');
+  if (answer.format !== 'search-replace')
+    return notApplicable('only a search-replace answer has a search block to misremember');
   const places = placeBlocks(answer.edits, input.files);
-  for (const index of shuffled(input.random, answer.edits.map((_, at) => at))) {
+  for (const index of shuffled(
+    input.random,
+    answer.edits.map((_, at) => at),
+  )) {
     const edit = answer.edits[index];
     const place = places[index];
     if (!edit || !place) continue;
     const lines = splitLines(edit.search);
     const runs = shownRuns(input.files.get(edit.path));
-    for (const lineIndex of shuffled(input.random, lines.map((_, at) => at).filter((at) => !isBlank(lines[at] ?? '')))) {
+    for (const lineIndex of shuffled(
+      input.random,
+      lines.map((_, at) => at).filter((at) => !isBlank(lines[at] ?? '')),
+    )) {
       for (const slip of shuffled(input.random, SLIPS)) {
         const line = lines[lineIndex] ?? '';
         const eol = /\r?\n$/.exec(line)?.[0] ?? '';
@@ -73,7 +86,11 @@ export function nearMissSearch(input: SpoilInput): SpoilResult {
         // Lathe may count lines in the file as shown or as the earlier blocks left it: either range is the true one.
         const ranges: LineRange[] = [[place.originalLine + 1, place.originalLine + place.count]];
         if (place.fileLine !== place.originalLine) ranges.push([place.fileLine + 1, place.fileLine + place.count]);
-        return { ok: true, answer: { format: 'search-replace', edits: next }, evidence: { kind: 'near-miss-search', path: edit.path, ranges } };
+        return {
+          ok: true,
+          answer: { format: 'search-replace', edits: next },
+          evidence: { kind: 'near-miss-search', path: edit.path, ranges },
+        };
       }
     }
   }

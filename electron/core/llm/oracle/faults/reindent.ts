@@ -13,7 +13,10 @@ function indentUnit(lines: readonly PatchLine[]): { tabs: boolean; unit: number 
   if (indents.some((indent) => indent.includes('\t'))) return { tabs: true, unit: 1 };
   const widths = indents.map((indent) => indent.length).filter((width) => width > 0);
   if (widths.length === 0) return { tabs: false, unit: 4 };
-  return { tabs: false, unit: widths.every((width) => width % 4 === 0) ? 4 : widths.every((width) => width % 2 === 0) ? 2 : 1 };
+  return {
+    tabs: false,
+    unit: widths.every((width) => width % 4 === 0) ? 4 : widths.every((width) => width % 2 === 0) ? 2 : 1,
+  };
 }
 
 /** The drifts that would change these lines, in a seeded order. */
@@ -26,7 +29,11 @@ function drifts(random: Random, lines: readonly PatchLine[]): Drift[] {
 }
 
 /** Shifts every line's indentation the same way (blank lines keep theirs, as an editor does). */
-export function driftLines(lines: readonly PatchLine[], drift: Drift, reference: readonly PatchLine[] = lines): PatchLine[] {
+export function driftLines(
+  lines: readonly PatchLine[],
+  drift: Drift,
+  reference: readonly PatchLine[] = lines,
+): PatchLine[] {
   const { tabs, unit } = indentUnit(reference);
   return lines.map((line) => {
     if (isBlank(line)) return line;
@@ -40,7 +47,10 @@ export function driftLines(lines: readonly PatchLine[], drift: Drift, reference:
 
 function reindentSearchReplace(input: SpoilInput & { answer: { format: 'search-replace' } }): SpoilResult {
   const edits = input.answer.edits;
-  for (const index of shuffled(input.random, edits.map((_, at) => at))) {
+  for (const index of shuffled(
+    input.random,
+    edits.map((_, at) => at),
+  )) {
     const edit = edits[index];
     if (!edit || edit.search === '') continue;
     const runs = shownRuns(input.files.get(edit.path));
@@ -51,7 +61,11 @@ function reindentSearchReplace(input: SpoilInput & { answer: { format: 'search-r
       // Drifted, the block must match nowhere as it is: else it is just another exact block.
       if (search === edit.search || runs.some((run) => run.lines.join('').includes(search))) continue;
       const next = edits.map((other, at) => (at === index ? { path: other.path, search, replace } : other));
-      return { ok: true, answer: { format: 'search-replace', edits: next }, evidence: { kind: 'reindent', path: edit.path } };
+      return {
+        ok: true,
+        answer: { format: 'search-replace', edits: next },
+        evidence: { kind: 'reindent', path: edit.path },
+      };
     }
   }
   return notApplicable('no search block can be reindented into one that matches nowhere as it stands');
@@ -68,8 +82,14 @@ function reindentDiff(input: SpoilInput & { answer: { format: 'unified-diff' } }
       const shifted = driftLines(code, drift);
       if (shifted.every((line, at) => line === code[at])) continue;
       let next = 0;
-      hunk.lines = hunk.lines.map((line, at) => (bodies[at] === null ? line : `${line[0] ?? ' '}${shifted[next++] ?? ''}`));
-      return { ok: true, answer: { format: 'unified-diff', diff: formatDiff(diff) }, evidence: { kind: 'reindent', path: section.path } };
+      hunk.lines = hunk.lines.map((line, at) =>
+        bodies[at] === null ? line : `${line[0] ?? ' '}${shifted[next++] ?? ''}`,
+      );
+      return {
+        ok: true,
+        answer: { format: 'unified-diff', diff: formatDiff(diff) },
+        evidence: { kind: 'reindent', path: section.path },
+      };
     }
   }
   return notApplicable('the diff has no hunk whose indentation can drift');

@@ -53,7 +53,9 @@ export interface ShownRun {
 
 export function shownRuns(view: VisibleFile | undefined): ShownRun[] {
   if (!view) return [];
-  return view.whole ? [{ start: 0, lines: splitLines(view.content) }] : view.segments.map((segment) => ({ start: segment.start, lines: [...segment.lines] }));
+  return view.whole
+    ? [{ start: 0, lines: splitLines(view.content) }]
+    : view.segments.map((segment) => ({ start: segment.start, lines: [...segment.lines] }));
 }
 
 /** The comment a placeholder is written as, in the file's language. */
@@ -94,13 +96,27 @@ export function answerOf(format: EditFormatName, proposal: unknown): WriterAnswe
   const value = typeof proposal === 'object' && proposal !== null ? (proposal as Record<string, unknown>) : {};
   if (format === 'unified-diff') return typeof value.diff === 'string' ? { format, diff: value.diff } : null;
   if (!Array.isArray(value.edits)) return null;
-  const edits = value.edits.map((edit: unknown) => (typeof edit === 'object' && edit !== null ? (edit as Record<string, unknown>) : {}));
+  const edits = value.edits.map((edit: unknown) =>
+    typeof edit === 'object' && edit !== null ? (edit as Record<string, unknown>) : {},
+  );
   if (format === 'whole-file') {
     if (!edits.every((edit) => typeof edit.path === 'string' && typeof edit.content === 'string')) return null;
     return { format, edits: edits.map((edit) => ({ path: String(edit.path), content: String(edit.content) })) };
   }
-  if (!edits.every((edit) => typeof edit.path === 'string' && typeof edit.search === 'string' && typeof edit.replace === 'string')) return null;
-  return { format, edits: edits.map((edit) => ({ path: String(edit.path), search: String(edit.search), replace: String(edit.replace) })) };
+  if (
+    !edits.every(
+      (edit) => typeof edit.path === 'string' && typeof edit.search === 'string' && typeof edit.replace === 'string',
+    )
+  )
+    return null;
+  return {
+    format,
+    edits: edits.map((edit) => ({
+      path: String(edit.path),
+      search: String(edit.search),
+      replace: String(edit.replace),
+    })),
+  };
 }
 
 export type { EditFaultKind };

@@ -34,7 +34,11 @@ export class SpoiledWriter {
 
   reply(request: WriterRequest): { ok: true; reply: WriterReply } | { ok: false; message: string } {
     const format = editFormatOf(request.schema);
-    if (!format) return { ok: true, reply: request.correct.kind === 'value' ? request.correct : { kind: 'decline', reason: request.correct.reason } };
+    if (!format)
+      return {
+        ok: true,
+        reply: request.correct.kind === 'value' ? request.correct : { kind: 'decline', reason: request.correct.reason },
+      };
     const task = writerTask(request.input, request.gold);
     const { reply, journal } = this.session.answer({
       step: task.step,
@@ -52,7 +56,8 @@ export class SpoiledWriter {
       try {
         fs.appendFileSync(this.settings.journal, `${JSON.stringify(journal)}\n`);
       } catch (error) {
-        const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
+        const code =
+          typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : String(error);
         return { ok: false, message: `cannot append to the oracle's fault journal ${this.settings.journal} (${code})` };
       }
     }

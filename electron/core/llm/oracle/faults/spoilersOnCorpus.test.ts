@@ -19,8 +19,13 @@ function failingTestFile(gold: GoldCase): string {
   // A mocha title is its suites' titles and its own: find a file holding its own, else the innermost suite's.
   const [suites = '', own = ''] = id.split(/ (?=should )/);
   const words = suites.split(' ');
-  const pieces = [own, ...words.map((_, at) => words.slice(at).join(' ')).filter((piece) => piece.split(' ').length >= 3)];
-  const found = pieces.flatMap((piece) => gold.paths.filter((path) => isTestFile(path) && (gold.atFix(path) ?? '').includes(piece)))[0];
+  const pieces = [
+    own,
+    ...words.map((_, at) => words.slice(at).join(' ')).filter((piece) => piece.split(' ').length >= 3),
+  ];
+  const found = pieces.flatMap((piece) =>
+    gold.paths.filter((path) => isTestFile(path) && (gold.atFix(path) ?? '').includes(piece)),
+  )[0];
   if (!found) throw new Error(`no test file holds '${id}'`);
   return found;
 }

@@ -31,8 +31,14 @@ function knownPaths(input: SpoilInput): Set<string> {
 export function wrongPath(input: SpoilInput): SpoilResult {
   const { answer, random } = input;
   const known = knownPaths(input);
-  const paths = answer.format === 'unified-diff' ? parseDiff(answer.diff).sections.map((section) => section.path) : answer.edits.map((edit) => edit.path);
-  for (const path of shuffled(random, [...new Set(paths)].filter((entry) => entry !== ''))) {
+  const paths =
+    answer.format === 'unified-diff'
+      ? parseDiff(answer.diff).sections.map((section) => section.path)
+      : answer.edits.map((edit) => edit.path);
+  for (const path of shuffled(
+    random,
+    [...new Set(paths)].filter((entry) => entry !== ''),
+  )) {
     const wrong = misremembered(path, random).find((option) => !known.has(option));
     if (!wrong) continue;
     const evidence = { kind: 'wrong-path' as const, path, wrongPath: wrong };
@@ -42,7 +48,11 @@ export function wrongPath(input: SpoilInput): SpoilResult {
     }
     const diff = parseDiff(answer.diff);
     for (const section of diff.sections.filter((entry) => entry.path === path)) {
-      section.head = section.head.map((line) => (/^(diff --git |--- |\+\+\+ )/.test(line) ? line.split(`a/${path}`).join(`a/${wrong}`).split(`b/${path}`).join(`b/${wrong}`) : line));
+      section.head = section.head.map((line) =>
+        /^(diff --git |--- |\+\+\+ )/.test(line)
+          ? line.split(`a/${path}`).join(`a/${wrong}`).split(`b/${path}`).join(`b/${wrong}`)
+          : line,
+      );
       section.path = wrong;
     }
     return { ok: true, answer: { format: 'unified-diff', diff: formatDiff(diff) }, evidence };
