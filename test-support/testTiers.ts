@@ -51,6 +51,7 @@ export const INTEGRATION_TESTS = [
   'electron/core/engine/doneChecks.test.ts',
   'electron/core/engine/editorScouts.e2e.test.ts',
   'electron/core/engine/engineFeatures.test.ts',
+  'electron/core/engine/finalizeHead.test.ts',
   'electron/core/engine/hostileNames.e2e.test.ts',
   'electron/core/engine/modelAccess.test.ts',
   'electron/core/engine/preflight.test.ts',

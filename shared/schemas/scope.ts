@@ -41,5 +41,7 @@ export const HunkScopeSchema = z.object({
   reason: z.string(),
   /** The enclosing symbol (or the definition a comment belongs to), when one is found. */
   symbol: z.string().nullable(),
+  /** Whether the hunk changes code at all: false for a change of comments or layout alone, which no test can see. */
+  changesCode: z.boolean().default(true),
 });
 export type HunkScope = z.infer<typeof HunkScopeSchema>;

@@ -305,6 +305,10 @@ function servedBy(hunk: Hunk, target: Hunk): string | null {
   return null;
 }
 
+/** A comment a tool reads (a linter, a type checker, coverage): changing it can change what a test command reports. */
+const TOOL_DIRECTIVE =
+  /eslint|noqa|type:\s|pragma|istanbul|c8 ignore|@ts-|ts-ignore|ts-expect-error|pylint|prettier-ignore|nolint|mypy|flake8|pyright|rubocop|go:|#\[|coverage|doctest|>>>/i;
+
 function unrelatedReason(hunk: Hunk, evidence: EvidenceIndex): string {
   const what = describe(hunk);
   const fileNamed = namesFile(evidence, hunk.path) !== null;
@@ -376,6 +380,9 @@ export async function classifyHunks(changes: ProposedFileChange[], evidence: Sco
     onTarget: hunk.verdict?.onTarget ?? false,
     reason: hunk.verdict?.reason ?? unrelatedReason(hunk, index),
     symbol: hunk.symbol?.name ?? null,
+    changesCode:
+      (hunk.kind.kind !== 'comment' && hunk.kind.kind !== 'layout') ||
+      TOOL_DIRECTIVE.test(`${hunk.oldText}\n${hunk.newText}`),
   }));
 }
 

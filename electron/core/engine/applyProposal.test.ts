@@ -397,6 +397,41 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
     expect(commits).toEqual([]);
   });
 
+  it('refuses a change of comments or layout alone where the tests fail, naming its lines; a tool directive is code', async () => {
+    const work = makeTempDir();
+    dir = work;
+    fs.writeFileSync(path.join(work, 'money.py'), source);
+    const red = (search: string, replace: string): RunState => ({
+      ...scoped(work, 'auto'),
+      proposal: { edits: [{ path: 'money.py', search, replace }] },
+      tested_head: { commit: 'base', failed: 1, total: 3, passed: false, build_failed: false },
+      last_test: testResult(false, {
+        first_failure: { test_id: 'test_money.py::test_discount', message: 'assert 9 == 9.5', location: null },
+      }),
+    });
+    const commits: string[][] = [];
+    const outcome = await applyProposal(
+      deps(commits),
+      red('    """Tax on an amount."""\n', '    # Tax on an amount.\n'),
+      'coder',
+      { contextFiles: ['money.py'] },
+    );
+    expect(outcome).toMatchObject({ kind: 'apply_rejected', rule: 'no-change', path: 'money.py' });
+    const message = outcome.kind === 'apply_rejected' ? outcome.message : '';
+    expect(message).toBe(
+      'your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before (first failure: test_money.py::test_discount):\n- money.py line 7\nPut those lines back as they were and change the code that fails.',
+    );
+    expect(commits).toEqual([]);
+    // A comment a linter reads can change what the test command reports: it goes through.
+    const directive = await applyProposal(
+      deps(commits),
+      red('    total = price * (1 - percent / 100)\n', '    total = price * (1 - percent / 100)  # noqa: E501\n'),
+      'coder',
+      { contextFiles: ['money.py'] },
+    );
+    expect(directive).toMatchObject({ kind: 'applied' });
+  });
+
   it('lets the fix alone through with nothing to say', async () => {
     dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'money.py'), source);

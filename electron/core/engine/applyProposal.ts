@@ -77,6 +77,25 @@ export async function applyProposal(
         path: scope.unrelated[0]?.path ?? null,
         message: scope.feedback,
       };
+    // Comments and layout alone where the tests fail cannot fix them: the tests see no change.
+    if (scope.noCodeChange.length > 0 && failingAtHead(state)) {
+      const first = state.last_test?.first_failure;
+      const failing = first ? ` (first failure: ${first.test_id})` : '';
+      const where = scope.noCodeChange
+        .map(
+          (hunk) =>
+            `- ${hunk.path} ${hunk.oldLines === 0 ? `after line ${hunk.oldStart}` : hunk.oldLines === 1 ? `line ${hunk.oldStart}` : `lines ${hunk.oldStart}-${hunk.oldStart + hunk.oldLines - 1}`}`,
+        )
+        .join('\n');
+      const message = `your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before${failing}:\n${where}\nPut those lines back as they were and change the code that fails.`;
+      return {
+        kind: 'apply_rejected',
+        code: 'EDIT_REJECTED',
+        rule: 'no-change',
+        path: scope.noCodeChange[0]?.path ?? null,
+        message,
+      };
+    }
     // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
     if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
       const first = state.last_test?.first_failure;

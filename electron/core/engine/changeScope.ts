@@ -53,6 +53,8 @@ export interface ChangeScope {
   unrelated: HunkScope[];
   /** The writer's refusal text, when any hunk is unrelated. */
   feedback: string | null;
+  /** The hunks, when every one changes only comments or layout (nothing a test can see); else empty. */
+  noCodeChange: HunkScope[];
 }
 
 export async function changeScope(
@@ -63,7 +65,13 @@ export async function changeScope(
   // A change that only creates files is the whole of what the writer did: nothing in it stands beside a
   // fix it could be unrelated to (a copy of an existing file is refused as a duplicate before this).
   if (planned.changes.length === 0 || planned.changes.every((change) => change.before === null))
-    return { hunks: 0, unrelated: [], feedback: null };
+    return { hunks: 0, unrelated: [], feedback: null, noCodeChange: [] };
   const hunks = await classifyHunks(planned.changes, scopeEvidence(state, contextFiles));
-  return { hunks: hunks.length, unrelated: hunks.filter((hunk) => !hunk.onTarget), feedback: unrelatedFeedback(hunks) };
+  const noCodeChange = hunks.length > 0 && hunks.every((hunk) => !hunk.changesCode) ? hunks : [];
+  return {
+    hunks: hunks.length,
+    unrelated: hunks.filter((hunk) => !hunk.onTarget),
+    feedback: unrelatedFeedback(hunks),
+    noCodeChange,
+  };
 }

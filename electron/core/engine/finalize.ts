@@ -11,6 +11,31 @@ import { releaseRunArtifacts, renderStuckReport, stuckArtifacts } from './stuckR
 import path from 'node:path';
 
 /**
+ * A run that ends right after a rollback (a step out of attempts keeps its best state) has no action
+ * left to move its branch: the branch and work tree follow the state's head here, so no undone
+ * attempt stays on the branch a user merges.
+ */
+export async function branchToStateHead(
+  deps: EngineDeps,
+  state: RunState,
+  log: (event: PendingEvent) => void,
+): Promise<void> {
+  const workspace = state.workspace;
+  if (!workspace || !state.head) return;
+  try {
+    if ((await deps.git.headOf(workspace)) !== state.head) await deps.git.resetTo(workspace, state.head);
+  } catch (error) {
+    log({
+      role: 'git',
+      type: 'warning',
+      data: {
+        message: `could not move the run branch back to ${state.head.slice(0, 12)}: ${LatheError.from(error).message}`,
+      },
+    });
+  }
+}
+
+/**
  * End of a session: `report.md` (also after a stop, seed 002's graceful shutdown), and after an
  * approved run the PR description and, when a remote is configured and reachable, the push (seed 001).
  */
@@ -20,6 +45,7 @@ export async function finalizeSession(
   finished: RunState,
   log: (event: PendingEvent) => void,
 ): Promise<RunState> {
+  await branchToStateHead(deps, finished, log);
   const complete = finished.status === 'complete' && finished.commits.length > 0;
   // The push comes first: when it fails the run ends with exit 2, and the report says so.
   const state =
