@@ -79,35 +79,14 @@ export async function applyProposal(
       };
     // Comments and layout alone where the tests fail cannot fix them: the tests see no change.
     if (scope.noCodeChange.length > 0 && failingAtHead(state)) {
-      const first = state.last_test?.first_failure;
-      const failing = first ? ` (first failure: ${first.test_id})` : '';
-      const where = scope.noCodeChange
-        .map(
-          (hunk) =>
-            `- ${hunk.path} ${hunk.oldLines === 0 ? `after line ${hunk.oldStart}` : hunk.oldLines === 1 ? `line ${hunk.oldStart}` : `lines ${hunk.oldStart}-${hunk.oldStart + hunk.oldLines - 1}`}`,
-        )
-        .join('\n');
-      const message = `your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before${failing}:\n${where}\nPut those lines back as they were and change the code that fails.`;
-      return {
-        kind: 'apply_rejected',
-        code: 'EDIT_REJECTED',
-        rule: 'no-change',
-        path: scope.noCodeChange[0]?.path ?? null,
-        message,
-      };
+      const where = scope.noCodeChange.map((hunk) => `- ${hunk.path} ${oldLinesText(hunk)}`).join('\n');
+      const message = `your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before${failingNote(state)}:\n${where}\nPut those lines back as they were and change the code that fails.`;
+      return refusal('no-change', scope.noCodeChange[0]?.path ?? null, message);
     }
     // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
     if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
-      const first = state.last_test?.first_failure;
-      const failing = first ? ` (first failure: ${first.test_id})` : '';
-      const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failing}. Make the change that fixes the failure.`;
-      return {
-        kind: 'apply_rejected',
-        code: 'EDIT_REJECTED',
-        rule: 'unrelated-change',
-        path: scope.unrelated[0]?.path ?? null,
-        message,
-      };
+      const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failingNote(state)}. Make the change that fixes the failure.`;
+      return refusal('unrelated-change', scope.unrelated[0]?.path ?? null, message);
     }
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, {
@@ -155,15 +134,11 @@ export async function applyProposal(
 function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionOutcome | null {
   if (planned.changes.length === 0) {
     if (!failingAtHead(state)) return null;
-    const first = state.last_test?.first_failure;
-    const failing = first ? ` (first failure: ${first.test_id})` : '';
-    return {
-      kind: 'apply_rejected',
-      code: 'EDIT_REJECTED',
-      rule: 'no-change',
-      path: null,
-      message: `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failing}. Make a change to the code that fixes the failure.`,
-    };
+    return refusal(
+      'no-change',
+      null,
+      `your edit changed nothing: every file is exactly as it was, so the tests fail as before${failingNote(state)}. Make a change to the code that fixes the failure.`,
+    );
   }
   const unchanged = planned.unchanged ?? [];
   if (unchanged.length > 0) {
@@ -194,6 +169,21 @@ function refusedBeforeWriting(state: RunState, planned: PlannedEditSet): ActionO
     path: test.path,
     message: `your edit ${what} ${test.path}, an existing test file, and the repository's tests are protected: leave every test as it is and change the code under test so the tests pass (a user can allow test changes with policies.tests: allow)`,
   };
+}
+
+function refusal(rule: string, path: string | null, message: string): ActionOutcome {
+  return { kind: 'apply_rejected', code: 'EDIT_REJECTED', rule, path, message };
+}
+
+/** ` (first failure: <test id>)` when the last run named one. */
+function failingNote(state: RunState): string {
+  const first = state.last_test?.first_failure;
+  return first ? ` (first failure: ${first.test_id})` : '';
+}
+
+function oldLinesText(hunk: { oldStart: number; oldLines: number }): string {
+  if (hunk.oldLines === 0) return `after line ${hunk.oldStart}`;
+  return hunk.oldLines === 1 ? `line ${hunk.oldStart}` : `lines ${hunk.oldStart}-${hunk.oldStart + hunk.oldLines - 1}`;
 }
 
 /** Words of a task that asks for code to go: then a whole-file answer may leave large parts of a file out. */
