@@ -1,6 +1,7 @@
 import { RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { describe, it } from 'vitest';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
 import { catchKeepsCauseRule } from './catches.js';
 
 RuleTester.describe = describe;
@@ -45,4 +46,21 @@ tester.run('catches/catch-keeps-cause', catchKeepsCauseRule, {
       errors: [{ messageId: 'handler' }],
     },
   ],
+});
+
+describe('catches/catch-keeps-cause in a lint run', () => {
+  it('reports a swallowed catch once, with the mend in its message, and passes a named one', () => {
+    const linter = new Linter({ configType: 'flat' });
+    const config = [
+      {
+        languageOptions: { parser: tseslint.parser, ecmaVersion: 2024 as const, sourceType: 'module' as const },
+        plugins: { catches: { rules: { 'catch-keeps-cause': catchKeepsCauseRule } } },
+        rules: { 'catches/catch-keeps-cause': 'error' as const },
+      },
+    ];
+    const swallowed = linter.verify('await read().catch(() => null);', config);
+    expect(swallowed).toHaveLength(1);
+    expect(swallowed[0]?.message).toMatch(/name the one expected|catch-ok/);
+    expect(linter.verify('await read().catch(whenMissing(null));', config)).toEqual([]);
+  });
 });

@@ -19,8 +19,7 @@ import {
   vitestJsonReference,
   type ReferenceResult,
 } from '../electron/core/eval/parity/referenceReports';
-import { writeMoreRunnerSuite, type MoreRunnerSuite } from './moreRunnerSuites';
-import { writeRunnerSuite, type RunnerSuite } from './runnerSuites';
+import { writeMoreRunnerSuite, writeRunnerSuite, type MoreRunnerSuite, type RunnerSuite } from './runnerSuites';
 
 /** What a case needs from the machine: the runner cache (ava, tap, …), Lathe's node_modules, or a toolchain. */
 export type CaseNeeds = 'cache' | 'app' | 'python' | 'nose2' | 'go' | 'cargo';
