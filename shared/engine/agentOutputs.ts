@@ -127,3 +127,12 @@ export function planShapeProblem(output: unknown, issue: { path: PropertyKey[]; 
     ? `${issue.path.map(String).join('.') || '(top level)'}: ${issue.message}`
     : 'the plan did not match the plan schema';
 }
+
+/** Repo-relative paths a writer's proposal names, for the log and the code gate. */
+export function proposalFiles(proposal: EditProposal): string[] {
+  if ('edits' in proposal) return [...new Set(proposal.edits.map((edit) => edit.path).filter(Boolean))].sort();
+  const paths = [...proposal.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)]
+    .map((match) => match[1]?.trim() ?? '')
+    .filter((path) => path && path !== '/dev/null');
+  return [...new Set(paths)].sort();
+}

@@ -1,14 +1,13 @@
 import type { ErrorCode } from '../errors';
-import type { AgentOutputOutcome, EditProposal } from './agentOutputs';
+import type { AgentOutputOutcome } from './agentOutputs';
 import type { ModelRole } from '../schemas/roles';
-import type { ActionOutcome, AgentPurpose, CallUsage, EngineAction, PendingEvent, Transition } from './actions';
+import type { ActionOutcome, AgentPurpose, CallUsage, PendingEvent, Transition } from './actions';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { replanOrFail, takeUserDecision, takeVerdict } from './gateFlow';
-import { gateUsesSupervisor, gateWaitsForUser } from '../schemas/gates';
 import { acceptPlan } from './planning';
 import { currentStep, updateStep } from './planOps';
 import type { Workflow } from './workflows';
-import type { RunState, StepTokens, TestSummary } from './runState';
+import type { RunState, TestSummary } from './runState';
 import { afterFinalTest, markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
 import {
   endExecution,
@@ -40,57 +39,10 @@ const STOP_REASONS = {
   time_expired: 'the time limit was reached',
 } as const;
 
-const REVIEW_PURPOSE = { plan: 'review_plan', code: 'review_code', step: 'review_step', goal: 'review_goal' } as const;
-
-/** What the engine must do next in this state. Pure: the same state always asks for the same action. */
-export function nextAction(state: RunState, workflow: Workflow): EngineAction {
-  switch (state.phase) {
-    case 'preparing':
-      return { kind: 'prepare' };
-    case 'preflight':
-      return { kind: 'verify', purpose: workflow.preflight_test ? 'preflight' : 'baseline' };
-    case 'scouting': {
-      const brief = state.scouting?.brief ?? null;
-      if (!brief) return { kind: 'agent', role: 'editor', purpose: 'scout_brief' };
-      if ((state.scouting?.next ?? 0) < brief.questions.length)
-        return { kind: 'agent', role: 'scout', purpose: 'scout' };
-      return { kind: 'internal' };
-    }
-    case 'planning':
-      if (workflow.planning === 'single_task' && currentStep(state)?.status !== 'blocked') return { kind: 'internal' };
-      return { kind: 'agent', role: 'planner', purpose: currentStep(state)?.status === 'blocked' ? 'subplan' : 'plan' };
-    case 'selecting':
-      return { kind: 'internal' };
-    case 'coding':
-      return { kind: 'agent', role: workflow.writer, purpose: 'code' };
-    case 'applying':
-      return { kind: 'apply' };
-    case 'verifying':
-      return { kind: 'verify', purpose: 'step' };
-    case 'testing':
-      if (state.fix_review) return { kind: 'agent', role: 'supervisor', purpose: 'review_fix_plan' };
-      return { kind: 'agent', role: 'tester', purpose: workflow.tester === 'fix_plan' ? 'fix_plan' : 'test_report' };
-    case 'plan_review':
-    case 'code_review':
-    case 'step_review':
-    case 'goal_review': {
-      const gate = state.gate;
-      if (!gate) return { kind: 'internal' };
-      if (gate.needs_final_test) return { kind: 'verify', purpose: 'final' };
-      // The Supervisor could not review it: only a person may pass it now.
-      if (gate.unreviewed !== null) return { kind: 'await_user', gate };
-      const mode = state.config.gates[gate.kind];
-      if (gateUsesSupervisor(mode) && gate.verdict === null)
-        return { kind: 'agent', role: 'supervisor', purpose: REVIEW_PURPOSE[gate.kind] };
-      if (gateWaitsForUser(mode)) return { kind: 'await_user', gate };
-      return { kind: 'internal' };
-    }
-    case 'finished':
-      return { kind: 'finish' };
-    default:
-      return state.phase satisfies never;
-  }
-}
+export { nextAction } from './nextAction';
+import { account } from './callAccounting';
+import { proposalFiles } from './agentOutputs';
+export { proposalFiles };
 
 /** The state after an action's outcome, and the log events that record why. Pure. */
 export function applyOutcome(state: RunState, workflow: Workflow, outcome: ActionOutcome, now: string): Transition {
@@ -464,57 +416,6 @@ function afterAgentFailure(
     default:
       return wrap(markGateUnreviewed(state, reason));
   }
-}
-
-function account(
-  state: RunState,
-  role: ModelRole,
-  calls: number,
-  usage: CallUsage,
-  status: 'idle' | 'failed',
-): RunState {
-  const previous = state.metrics.agents[role] ?? { status: 'idle', calls: 0, prompt_tokens: 0, completion_tokens: 0 };
-  const stepId = state.current_step_id;
-  return {
-    ...state,
-    model_calls: { ...state.model_calls, [role]: (state.model_calls[role] ?? 0) + calls },
-    metrics: {
-      ...state.metrics,
-      agents: {
-        ...state.metrics.agents,
-        [role]: {
-          status,
-          calls: previous.calls + calls,
-          prompt_tokens: previous.prompt_tokens + usage.prompt_tokens,
-          completion_tokens: previous.completion_tokens + usage.completion_tokens,
-          cached_tokens: (previous.cached_tokens ?? 0) + (usage.cached_tokens ?? 0),
-          estimated: previous.estimated === true || usage.estimated === true,
-        },
-      },
-      ...(stepId && calls > 0
-        ? { steps: { ...state.metrics.steps, [stepId]: addStepTokens(state.metrics.steps?.[stepId], calls, usage) } }
-        : {}),
-    },
-  };
-}
-
-function addStepTokens(previous: StepTokens | undefined, calls: number, usage: CallUsage): StepTokens {
-  return {
-    calls: (previous?.calls ?? 0) + calls,
-    prompt_tokens: (previous?.prompt_tokens ?? 0) + usage.prompt_tokens,
-    cached_tokens: (previous?.cached_tokens ?? 0) + (usage.cached_tokens ?? 0),
-    completion_tokens: (previous?.completion_tokens ?? 0) + usage.completion_tokens,
-    estimated: previous?.estimated === true || usage.estimated === true,
-  };
-}
-
-/** Repo-relative paths a writer's proposal names, for the log and the code gate. */
-export function proposalFiles(proposal: EditProposal): string[] {
-  if ('edits' in proposal) return [...new Set(proposal.edits.map((edit) => edit.path).filter(Boolean))].sort();
-  const paths = [...proposal.diff.matchAll(/^\+\+\+ (?:b\/)?(.+)$/gm)]
-    .map((match) => match[1]?.trim() ?? '')
-    .filter((path) => path && path !== '/dev/null');
-  return [...new Set(paths)].sort();
 }
 
 /**
