@@ -64,11 +64,12 @@ const artifactsOf = (repo: TempRepo, runId: string) =>
   [...fs.readFileSync(path.join(runFolder(repo, runId), 'log.jsonl'), 'utf8').matchAll(/"artifact_dir":"([^"]+)"/g)]
     .map((match) => match[1] ?? '')
     .filter(Boolean);
+// Whole lines only: run ids started in the same second differ by a suffix (`…Z` and `…Z-2`).
 const worktreeOf = (repo: TempRepo, branch: string) => {
   const block = repo
     .git('worktree', 'list', '--porcelain')
     .split('\n\n')
-    .find((entry) => entry.includes(`branch refs/heads/${branch}`));
+    .find((entry) => entry.split('\n').includes(`branch refs/heads/${branch}`));
   return block ? (/^worktree (.+)$/m.exec(block)?.[1] ?? null) : null;
 };
 const branches = (repo: TempRepo) => repo.git('for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n');
@@ -140,7 +141,7 @@ describe('lathe prune', () => {
     expect(branches(f.repo)).not.toContain(failed.branch);
     expect(worktreeOf(f.repo, failed.branch)).toBeNull();
     expect(fs.existsSync(failedWorktree ?? '')).toBe(false);
-    expect(f.repo.git('worktree', 'list', '--porcelain')).not.toContain(failedWorktree ?? '');
+    expect(f.repo.git('worktree', 'list', '--porcelain').split('\n')).not.toContain(`worktree ${failedWorktree ?? ''}`);
     expect(failedArtifacts.some((dir) => fs.existsSync(dir))).toBe(false);
     expect(fs.existsSync(runFolder(f.repo, failed.run_id))).toBe(false);
     expect(fs.existsSync(runFolder(f.repo, undone.run_id))).toBe(false);
