@@ -305,9 +305,12 @@ function servedBy(hunk: Hunk, target: Hunk): string | null {
   return null;
 }
 
-/** A comment a tool reads (a linter, a type checker, coverage): changing it can change what a test command reports. */
+/**
+ * A comment a tool reads (a linter, a type checker, coverage): changing it can change what a test command
+ * reports. Whole words: a licence header's "Copyright" is not a pyright directive.
+ */
 const TOOL_DIRECTIVE =
-  /eslint|noqa|type:\s|pragma|istanbul|c8 ignore|@ts-|ts-ignore|ts-expect-error|pylint|prettier-ignore|nolint|mypy|flake8|pyright|rubocop|go:|#\[|coverage|doctest|>>>/i;
+  /\b(?:eslint|noqa|pragma|istanbul|pylint|nolint|mypy|flake8|pyright|rubocop|coverage|doctest)\b|\btype:\s|\bgo:\w|c8 ignore|@ts-|prettier-ignore|#\[|>>>/i;
 
 function unrelatedReason(hunk: Hunk, evidence: EvidenceIndex): string {
   const what = describe(hunk);

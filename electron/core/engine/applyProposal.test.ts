@@ -430,6 +430,12 @@ describe('scope: hunks unrelated to the task (issue 26)', () => {
       { contextFiles: ['money.py'] },
     );
     expect(directive).toMatchObject({ kind: 'applied' });
+    // A licence header deleted is a comment, although "Copyright" holds a tool's name (pyright).
+    const header = '#\n# Copyright (C) 2009-2020 the authors\n# Released under the BSD License\n#\n';
+    fs.writeFileSync(path.join(work, 'money.py'), `${header}${source}`);
+    const deletedHeader = await applyProposal(deps(commits), red(header, ''), 'coder', { contextFiles: ['money.py'] });
+    expect(deletedHeader).toMatchObject({ kind: 'apply_rejected', rule: 'no-change', path: 'money.py' });
+    expect(deletedHeader.kind === 'apply_rejected' ? deletedHeader.message : '').toContain('- money.py lines 1-4\n');
   });
 
   it('lets the fix alone through with nothing to say', async () => {
