@@ -63,7 +63,8 @@ const verdicts = (hunks: HunkScope[]) =>
     (hunk) =>
       `${hunk.onTarget ? 'on' : 'OFF'} ${hunk.oldStart},${hunk.oldLines} ${hunk.newStart},${hunk.newLines}: ${hunk.reason}`,
   );
-const py = (after: string, evidence = pyEvidence) => classifyHunks([{ path: 'money.py', before: PY, after }], evidence);
+const py = (after: string, evidence = pyEvidence, before = PY) =>
+  classifyHunks([{ path: 'money.py', before, after }], evidence);
 const js = (after: string, evidence = jsEvidence) =>
   classifyHunks([{ path: 'src/list.js', before: JS, after }], evidence);
 
@@ -158,6 +159,25 @@ describe('classifyHunks: comments and docstrings', () => {
     expect((await py(pragma, { texts: ['fix the rounding'], files: ['money.py'] }))[0]?.reason).toBe(
       'changes only comments in tax(), which nothing in the task names',
     );
+  });
+
+  it("keeps a file's licence notice although the task is about comments, unless it mentions the licence", async () => {
+    const notice = '# Copyright (C) 2009-2020 the authors\n# Released under the BSD License\n\n';
+    const withNotice = (text: string) => `${notice}${text}`;
+    const evidence = (text: string): ScopeEvidence => ({ texts: [text], files: ['money.py'] });
+    const dropped = await py(fixedPy, evidence('strip SQL comments'), withNotice(PY));
+    expect(verdicts(dropped)[0]).toBe(
+      'OFF 1,3 0,0: deletes comments above discount(), which nothing in the task names',
+    );
+    const asked = await py(fixedPy, evidence('drop the licence comments'), withNotice(PY));
+    expect(asked[0]?.onTarget).toBe(true);
+    // A comment edit that keeps the notice whole is still the task's where it is about comments.
+    const kept = await py(
+      withNotice(fixedPy).replace('authors', 'contributors'),
+      evidence('fix the comments'),
+      withNotice(PY),
+    );
+    expect(kept[0]?.onTarget).toBe(true);
   });
 
   it('reads a re-indented block comment as layout, not a comment change', async () => {

@@ -233,7 +233,8 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
   if (hunk.kind.kind === 'rename' && namesRename(evidence, hunk.kind.pairs))
     return { onTarget: true, reason: `${what}, as the task asks` };
   if (kind === 'comment') {
-    if (evidence.aboutDocs)
+    // A task about comments is not a task about the file's licence: a header's notice stays unless named.
+    if (evidence.aboutDocs && !dropsLicenceNotice(hunk, evidence))
       return { onTarget: true, reason: `${what}; the task is about documentation, comments or style` };
   }
   if (kind === 'comment' && hunk.oldRange.count > 0 && hunk.newRange.count > 0) {
@@ -254,6 +255,14 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
   if (isTestPath(hunk.path) && (kind === 'create' || (kind === 'code' && hunk.oldRange.count === 0)))
     return { onTarget: true, reason: `${what}, a test file` };
   return null;
+}
+
+const LICENCE_WORDS = /\b(?:copyright|licen[cs]ed?|SPDX-License-Identifier)\b|\(c\)|©/gi;
+const licenceMentions = (text: string) => text.match(LICENCE_WORDS)?.length ?? 0;
+
+/** The hunk takes away words of a copyright or licence notice that nothing in the task mentions. */
+function dropsLicenceNotice(hunk: Hunk, evidence: EvidenceIndex): boolean {
+  return licenceMentions(hunk.newText) < licenceMentions(hunk.oldText) && licenceMentions(evidence.text) === 0;
 }
 
 /** Whether a doubted hunk serves an on-target one: same function, or names one adds and the other uses (or one removes and the other stopped using). */
