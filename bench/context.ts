@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildRepoMap, rankFiles, type RankMethod } from '../electron/core/context/index';
+import { buildRepoMap, rankFiles, type RepoMap } from '../electron/core/context/index';
 import {
   findDefaultCorpus,
   loadCorpus,
@@ -19,23 +19,21 @@ import {
 } from '../electron/core/eval/corpus/index';
 import { failingOutput } from './context/failingOutput';
 import { goldSpans, type GoldSpan } from './context/gold';
-import { BENCH_ROLES, rolePrompt, type BenchRole, type Method, type Mode } from './context/rolePrompt';
+import { BENCH_ROLES, rolePrompt, type Mode } from './context/rolePrompt';
+import {
+  BUDGETS,
+  cellKey,
+  contextSummary,
+  METHODS,
+  MODES,
+  RANKERS,
+  WRITER,
+  type BudgetKey,
+  type Cell,
+  type Cells,
+  type Ranks,
+} from './context/summary';
 import { machine } from './lib/results';
-
-const BUDGETS = { '4k': 4096, '8k': 8192, '16k': 16384 } as const;
-type BudgetKey = keyof typeof BUDGETS;
-const MODES: Mode[] = ['with_failure', 'goal_only'];
-/** The writer measured in each mode: the dev-agent Coder with the failing output, the editor-scouts Editor without. */
-const WRITER: Record<Mode, BenchRole> = { with_failure: 'coder', goal_only: 'editor' };
-const METHODS: Method[] = ['baseline', 'new'];
-const RANKERS: RankMethod[] = ['bm25', 'graph', 'combined'];
-
-interface Cell {
-  file: boolean;
-  functions: boolean;
-  overflow: boolean;
-  promptTokens: number;
-}
 
 function argument(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
@@ -55,12 +53,113 @@ function spanText(rows: string[], span: GoldSpan): string {
   return rows.slice(span.start - 1, span.end).join('\n');
 }
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
-};
-const share = (values: boolean[]) =>
-  values.length === 0 ? 0 : Math.round((values.filter(Boolean).length / values.length) * 1000) / 1000;
+/** One task's materialised repository, its map and its gold, as every measure of it reads them. */
+interface TaskSetup {
+  task: CorpusTask;
+  dir: string;
+  map: RepoMap;
+  gold: GoldSpan[];
+  /** Each gold file's lines at the starting state. */
+  rowsOf: Map<string, string[]>;
+}
+
+/** Where each ranker puts the worst-placed gold file, added to `ranks`. */
+async function rankGold(setup: TaskSetup, mode: Mode, feedback: string | null, ranks: Ranks): Promise<void> {
+  const { task, map } = setup;
+  for (const ranker of RANKERS) {
+    const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map(
+      (entry) => entry.file.path,
+    );
+    const worst = Math.max(...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)));
+    (ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode].push(worst);
+  }
+}
+
+/** The mode's writer at every method and budget: are the gold files and functions in its context? */
+async function measureWriter(
+  setup: TaskSetup,
+  mode: Mode,
+  feedback: string | null,
+  cells: Cells,
+  row: Record<string, unknown>,
+): Promise<void> {
+  const { task, dir, gold, rowsOf } = setup;
+  for (const method of METHODS) {
+    for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
+      const prompt = await rolePrompt(dir, WRITER[mode], task.goal, feedback, size, method);
+      const inContext = (file: string) =>
+        prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
+      const cell: Cell = {
+        file: !prompt.overflow && task.gold_files.every(inContext),
+        functions:
+          !prompt.overflow &&
+          gold.every((span) => prompt.contextText.includes(spanText(rowsOf.get(span.file) ?? [], span))),
+        overflow: prompt.overflow,
+        promptTokens: prompt.promptTokens,
+      };
+      cells.set(cellKey(task.id, WRITER[mode], method, key), cell);
+      row[`${method}.${mode}.${key}`] =
+        `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
+    }
+  }
+}
+
+/** The planning roles, from the goal: is every gold file at least named in their map? */
+async function measurePlanners(setup: TaskSetup, cells: Cells, row: Record<string, unknown>): Promise<void> {
+  const { task, dir } = setup;
+  for (const role of BENCH_ROLES.filter((name) => name === 'planner' || name === 'briefer')) {
+    for (const method of METHODS) {
+      for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
+        const prompt = await rolePrompt(dir, role, task.goal, null, size, method);
+        // A path at the start of a line: a summary line, a map entry or a listed path.
+        const lines = new Set(prompt.userText.split(/\\n|\n/).map((line) => line.replace(/^"?\s*/, '').split(/\s/)[0]));
+        const named = (file: string) => lines.has(file);
+        const cell: Cell = {
+          file: !prompt.overflow && task.gold_files.every(named),
+          functions: false,
+          overflow: prompt.overflow,
+          promptTokens: prompt.promptTokens,
+        };
+        cells.set(cellKey(task.id, role, method, key), cell);
+        row[`${method}.${role}.${key}`] = `${cell.file ? 'F' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
+      }
+    }
+  }
+}
+
+/** Every measure of one task: its cells and ranks added, its row of the per-task table returned. */
+async function measureTask(
+  corpusDir: string,
+  task: CorpusTask,
+  cacheDir: string,
+  cells: Cells,
+  ranks: Ranks,
+): Promise<Record<string, unknown>> {
+  const dir = await taskRepo(corpusDir, task, cacheDir);
+  const map = await buildRepoMap(dir);
+  const gold = goldSpans(task, map);
+  const rowsOf = new Map(
+    task.gold_files.map((file) => [
+      file,
+      fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8').split('\n') : [],
+    ]),
+  );
+  const setup: TaskSetup = { task, dir, map, gold, rowsOf };
+  const failing = await failingOutput(corpusDir, task, { cacheDir });
+  const row: Record<string, unknown> = {
+    id: task.id,
+    gold_files: task.gold_files,
+    gold_functions: gold.map((span) => `${span.file}#${span.name}`),
+    failing_status: failing.status,
+  };
+  for (const mode of MODES) {
+    const feedback = mode === 'with_failure' ? failing.feedback : null;
+    await rankGold(setup, mode, feedback, ranks);
+    await measureWriter(setup, mode, feedback, cells, row);
+  }
+  await measurePlanners(setup, cells, row);
+  return row;
+}
 
 async function main(): Promise<void> {
   const corpusDir = argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..'));
@@ -69,169 +168,16 @@ async function main(): Promise<void> {
   const corpus = loadCorpus(corpusDir);
   const tasks = selectCorpusTasks(corpus, argument('tasks'));
   const cacheDir = defaultCorpusCache();
-  const cells = new Map<string, Cell>();
-  const ranks: Record<string, Record<Mode, number[]>> = {};
+  const cells: Cells = new Map();
+  const ranks: Ranks = {};
   const perTask: unknown[] = [];
   for (const task of tasks) {
-    const dir = await taskRepo(corpus.dir, task, cacheDir);
-    const map = await buildRepoMap(dir);
-    const gold = goldSpans(task, map);
-    const rowsOf = new Map(
-      task.gold_files.map((file) => [
-        file,
-        fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8').split('\n') : [],
-      ]),
-    );
-    const failing = await failingOutput(corpus.dir, task, { cacheDir });
-    const row: Record<string, unknown> = {
-      id: task.id,
-      gold_files: task.gold_files,
-      gold_functions: gold.map((span) => `${span.file}#${span.name}`),
-      failing_status: failing.status,
-    };
-    for (const mode of MODES) {
-      const feedback = mode === 'with_failure' ? failing.feedback : null;
-      for (const ranker of RANKERS) {
-        const order = (await rankFiles(map, { goal: task.goal, feedback }, { method: ranker })).map(
-          (entry) => entry.file.path,
-        );
-        const worst = Math.max(
-          ...task.gold_files.map((file) => (order.includes(file) ? order.indexOf(file) + 1 : 9999)),
-        );
-        (ranks[ranker] ??= { with_failure: [], goal_only: [] })[mode].push(worst);
-      }
-      for (const method of METHODS) {
-        for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
-          const prompt = await rolePrompt(dir, WRITER[mode], task.goal, feedback, size, method);
-          const inContext = (file: string) =>
-            prompt.kept.includes(`file:${file}`) || prompt.kept.includes(`excerpt:${file}`);
-          const cell: Cell = {
-            file: !prompt.overflow && task.gold_files.every(inContext),
-            functions:
-              !prompt.overflow &&
-              gold.every((span) => prompt.contextText.includes(spanText(rowsOf.get(span.file) ?? [], span))),
-            overflow: prompt.overflow,
-            promptTokens: prompt.promptTokens,
-          };
-          cells.set(`${task.id}|${WRITER[mode]}|${method}|${key}`, cell);
-          row[`${method}.${mode}.${key}`] =
-            `${cell.file ? 'F' : '-'}${cell.functions ? 'f' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
-        }
-      }
-    }
-    // The planning roles, from the goal: is every gold file at least named in their map?
-    for (const role of BENCH_ROLES.filter((name) => name === 'planner' || name === 'briefer')) {
-      for (const method of METHODS) {
-        for (const [key, size] of Object.entries(BUDGETS) as [BudgetKey, number][]) {
-          const prompt = await rolePrompt(dir, role, task.goal, null, size, method);
-          // A path at the start of a line: a summary line, a map entry or a listed path.
-          const lines = new Set(
-            prompt.userText.split(/\\n|\n/).map((line) => line.replace(/^"?\s*/, '').split(/\s/)[0]),
-          );
-          const named = (file: string) => lines.has(file);
-          const cell: Cell = {
-            file: !prompt.overflow && task.gold_files.every(named),
-            functions: false,
-            overflow: prompt.overflow,
-            promptTokens: prompt.promptTokens,
-          };
-          cells.set(`${task.id}|${role}|${method}|${key}`, cell);
-          row[`${method}.${role}.${key}`] = `${cell.file ? 'F' : '-'}${cell.overflow ? '!' : ''} ${cell.promptTokens}`;
-        }
-      }
-    }
+    const row = await measureTask(corpus.dir, task, cacheDir, cells, ranks);
     perTask.push(row);
     process.stderr.write(`${task.id}: ${JSON.stringify(row)}\n`);
   }
 
-  const keys = Object.keys(BUDGETS) as BudgetKey[];
-  const pick = (method: Method, role: BenchRole, key: BudgetKey) =>
-    tasks.map((task) => cells.get(`${task.id}|${role}|${method}|${key}`) as Cell);
-  const recallOf = (method: Method, measure: 'file' | 'functions') =>
-    Object.fromEntries(
-      keys.map((key) => [
-        key,
-        {
-          with_failure: share(pick(method, WRITER.with_failure, key).map((cell) => cell[measure])),
-          goal_only: share(pick(method, WRITER.goal_only, key).map((cell) => cell[measure])),
-        },
-      ]),
-    );
-  const overflowsByRole = (method: Method) =>
-    Object.fromEntries(
-      BENCH_ROLES.map((role) => [
-        role,
-        Object.fromEntries(keys.map((key) => [key, pick(method, role, key).filter((cell) => cell.overflow).length])),
-      ]),
-    ) as Record<BenchRole, Record<BudgetKey, number>>;
-  const overflowsOf = (method: Method) => {
-    const byRole = overflowsByRole(method);
-    return Object.fromEntries(
-      keys.map((key) => [key, BENCH_ROLES.reduce((sum, role) => sum + byRole[role][key], 0)]),
-    ) as Record<BudgetKey, number>;
-  };
-  const promptSizes = (method: Method) =>
-    Object.fromEntries(
-      BENCH_ROLES.map((role) => [
-        role,
-        Object.fromEntries(
-          keys.map((key) => {
-            const sizes = pick(method, role, key).map((cell) => cell.promptTokens);
-            return [key, { p50: quantile(sizes, 0.5), p95: quantile(sizes, 0.95) }];
-          }),
-        ),
-      ]),
-    );
-  // The planning roles: is every gold file named (a map entry or a listed path) in what they see?
-  const mapRecallOf = (method: Method) =>
-    Object.fromEntries(
-      ['planner', 'briefer'].map((role) => [
-        role,
-        Object.fromEntries(
-          keys.map((key) => [key, share(pick(method, role as BenchRole, key).map((cell) => cell.file))]),
-        ),
-      ]),
-    );
-  const rankSummary = Object.fromEntries(
-    RANKERS.map((ranker) => [
-      ranker,
-      Object.fromEntries(
-        MODES.map((mode) => {
-          const list = ranks[ranker]?.[mode] ?? [];
-          return [
-            mode,
-            {
-              top1: share(list.map((rank) => rank <= 1)),
-              top3: share(list.map((rank) => rank <= 3)),
-              top10: share(list.map((rank) => rank <= 10)),
-            },
-          ];
-        }),
-      ),
-    ]),
-  );
-  const newOverflows = overflowsOf('new');
-  const summary = {
-    recall: recallOf('new', 'file'),
-    overflows: newOverflows['8k'],
-    overflows_by_budget: newOverflows,
-    overflows_by_role: overflowsByRole('new'),
-    function_recall: recallOf('new', 'functions'),
-    prompt_tokens: promptSizes('new'),
-    map_recall: mapRecallOf('new'),
-    baseline: {
-      recall: recallOf('baseline', 'file'),
-      function_recall: recallOf('baseline', 'functions'),
-      overflows_by_budget: overflowsOf('baseline'),
-      overflows_by_role: overflowsByRole('baseline'),
-      prompt_tokens: promptSizes('baseline'),
-      map_recall: mapRecallOf('baseline'),
-    },
-    ranking: rankSummary,
-    tasks: tasks.length,
-    corpus: corpus.dir,
-    token_count: 'estimate: 4 characters a token, as the server and replay providers fit prompts',
-  };
+  const summary = contextSummary(tasks, cells, ranks, corpus.dir);
   const table = markdown(summary);
   process.stdout.write(`\n${table}\n`);
   const out = path.resolve(import.meta.dirname, 'results');

@@ -9,16 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import type { Handlers } from '../shared/contract/api';
 import { LatheError } from '../shared/errors';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/e2e/chromium';
 import { EventBus } from '../electron/core/runs/eventBus';
 import { createCore } from '../electron/core/api/coreHandlers';
 import { sourceAppRoot } from '../electron/core/appRoot';
-import { startWebHost } from '../electron/core/host/webHost';
-import { figure, report } from './lib/results';
-import { generateRun } from './ui/generateRun';
+import { startWebHost, type WebHost } from '../electron/core/host/webHost';
+import { figure, report, type Figure } from './lib/results';
+import { generateRun, type GeneratedRun } from './ui/generateRun';
 
 const EVENTS = Number(process.env.BENCH_UI_EVENTS ?? 10_000);
 const DIFF_LINES = Number(process.env.BENCH_UI_DIFF_LINES ?? 5_000);
@@ -83,12 +83,10 @@ function median(values: number[]): number {
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-async function main(): Promise<void> {
-  const rendererDir = path.join(here, '..', 'out', 'renderer');
-  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
-    throw new Error('out/renderer is missing: run `npx electron-vite build` first');
-  const run = generateRun(EVENTS, DIFF_LINES);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-home-'));
+type Marks = ReturnType<typeof readMarks>;
+
+/** The core behind a web host on a free port, with its own data folder and no dialogs. */
+async function startBenchHost(rendererDir: string, dataDir: string): Promise<WebHost> {
   const events = new EventBus();
   const core = createCore({ mode: 'browser', dataDir, events, appRoot: sourceAppRoot() });
   const handlers: Handlers = {
@@ -97,99 +95,125 @@ async function main(): Promise<void> {
       throw new LatheError('UNSUPPORTED', 'no dialogs in the bench');
     },
   };
-  const host = await startWebHost({ port: 0, rendererDir, handlers, events });
+  return startWebHost({ port: 0, rendererDir, handlers, events });
+}
+
+/** The run view's deep link: the run's changes tab, the big file open. */
+function runViewLink(hostUrl: string, run: GeneratedRun): string {
+  const link = new URL(hostUrl);
+  link.searchParams.set('repo', run.repo);
+  link.searchParams.set('run', run.runId);
+  link.searchParams.set('tab', 'changes');
+  link.searchParams.set('file', 'src/big.js');
+  return link.toString();
+}
+
+/** One load of the deep link in a new page: its paint marks, once the timeline and the diff are checked. */
+async function loadRunView(context: BrowserContext, link: string): Promise<Marks> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(link);
+  await page.waitForSelector('html[data-run-view-ready]', { timeout: 60_000 });
+  const marks = await page.evaluate(readMarks);
+  if (!marks.heading.includes(`${EVENTS} events`))
+    throw new Error(`the timeline shows "${marks.heading}", not ${EVENTS} events`);
+  // Painted means the file's lines are on screen, on both sides, not an empty box (the rows or Monaco, if it was quicker than this check).
+  if ((marks.diffText.match(/export const value1 = compute\(1\);/g) ?? []).length < 2)
+    throw new Error(`the diff shows "${marks.diffText.slice(0, 200)}", not the file's first line on both sides`);
+  // Monaco's own moments are read once it has replaced the plain rows.
+  await page.waitForSelector('[data-testid="diff-editor"][data-editor="monaco"]', { timeout: 60_000 });
+  const monaco = await page.evaluate(readMarks);
+  marks.editorCreated = monaco.editorCreated;
+  marks.diffComputed = monaco.diffComputed;
+  if (problems.length > 0) throw new Error(`page errors: ${problems.join('; ')}`);
+  await page.close();
+  return marks;
+}
+
+/** The bench's figures: medians over the measured loads, and the slowest first paint. */
+function runViewFigures(loads: Marks[]): Figure[] {
+  const ready = median(loads.map((entry) => entry.ready));
+  return [
+    figure(
+      'run_view_first_paint_ms',
+      `run view first paint (${EVENTS} events, ${DIFF_LINES}-line diff), median of ${LOADS}`,
+      round(ready),
+      'ms',
+      { max: 1000 },
+    ),
+    figure(
+      'timeline_painted_ms',
+      'timeline painted (median)',
+      round(median(loads.map((entry) => entry.timeline))),
+      'ms',
+    ),
+    figure('diff_painted_ms', 'diff painted (median)', round(median(loads.map((entry) => entry.diff))), 'ms'),
+    figure(
+      'dom_content_loaded_ms',
+      'DOMContentLoaded (median)',
+      round(median(loads.map((entry) => entry.domContentLoaded))),
+      'ms',
+    ),
+    figure(
+      'run_log_read_ms',
+      `run log read over the contract (median)`,
+      round(median(loads.map((entry) => entry.logRead))),
+      'ms',
+    ),
+    figure(
+      'run_view_reduce_ms',
+      'log reduced to the view (median)',
+      round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))),
+      'ms',
+    ),
+    figure(
+      'diff_read_ms',
+      'diff read over the contract (median)',
+      round(median(loads.map((entry) => entry.diffRead))),
+      'ms',
+    ),
+    figure(
+      'diff_editor_created_ms',
+      'Monaco diff editor created, after the first paint (median)',
+      round(median(loads.map((entry) => entry.editorCreated))),
+      'ms',
+    ),
+    figure(
+      'diff_computed_ms',
+      'Monaco diff shown in place of the rows (median)',
+      round(median(loads.map((entry) => entry.diffComputed))),
+      'ms',
+    ),
+    figure(
+      'run_view_worst_ms',
+      'run view first paint, slowest load',
+      round(Math.max(...loads.map((entry) => entry.ready))),
+      'ms',
+    ),
+  ];
+}
+
+async function main(): Promise<void> {
+  const rendererDir = path.join(here, '..', 'out', 'renderer');
+  if (!fs.existsSync(path.join(rendererDir, 'index.html')))
+    throw new Error('out/renderer is missing: run `npx electron-vite build` first');
+  const run = generateRun(EVENTS, DIFF_LINES);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-bench-home-'));
+  const host = await startBenchHost(rendererDir, dataDir);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
-    const link = new URL(host.url);
-    link.searchParams.set('repo', run.repo);
-    link.searchParams.set('run', run.runId);
-    link.searchParams.set('tab', 'changes');
-    link.searchParams.set('file', 'src/big.js');
-    const loads: ReturnType<typeof readMarks>[] = [];
+    const link = runViewLink(host.url, run);
+    const loads: Marks[] = [];
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     for (let load = 0; load < LOADS + 1; load++) {
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      await page.goto(link.toString());
-      await page.waitForSelector('html[data-run-view-ready]', { timeout: 60_000 });
-      const marks = await page.evaluate(readMarks);
-      if (!marks.heading.includes(`${EVENTS} events`))
-        throw new Error(`the timeline shows "${marks.heading}", not ${EVENTS} events`);
-      // Painted means the file's lines are on screen, on both sides, not an empty box (the rows or Monaco, if it was quicker than this check).
-      if ((marks.diffText.match(/export const value1 = compute\(1\);/g) ?? []).length < 2)
-        throw new Error(`the diff shows "${marks.diffText.slice(0, 200)}", not the file's first line on both sides`);
-      // Monaco's own moments are read once it has replaced the plain rows.
-      await page.waitForSelector('[data-testid="diff-editor"][data-editor="monaco"]', { timeout: 60_000 });
-      const monaco = await page.evaluate(readMarks);
-      marks.editorCreated = monaco.editorCreated;
-      marks.diffComputed = monaco.diffComputed;
-      if (problems.length > 0) throw new Error(`page errors: ${problems.join('; ')}`);
+      const marks = await loadRunView(context, link);
       // The first load warms Chromium's own caches (the host sends no-store, so assets are fetched each time).
       if (load > 0) loads.push({ ...marks, diffText: `${marks.diffText.length} characters checked` });
-      await page.close();
     }
-    const ready = median(loads.map((entry) => entry.ready));
     report({
       bench: 'ui',
-      figures: [
-        figure(
-          'run_view_first_paint_ms',
-          `run view first paint (${EVENTS} events, ${DIFF_LINES}-line diff), median of ${LOADS}`,
-          round(ready),
-          'ms',
-          { max: 1000 },
-        ),
-        figure(
-          'timeline_painted_ms',
-          'timeline painted (median)',
-          round(median(loads.map((entry) => entry.timeline))),
-          'ms',
-        ),
-        figure('diff_painted_ms', 'diff painted (median)', round(median(loads.map((entry) => entry.diff))), 'ms'),
-        figure(
-          'dom_content_loaded_ms',
-          'DOMContentLoaded (median)',
-          round(median(loads.map((entry) => entry.domContentLoaded))),
-          'ms',
-        ),
-        figure(
-          'run_log_read_ms',
-          `run log read over the contract (median)`,
-          round(median(loads.map((entry) => entry.logRead))),
-          'ms',
-        ),
-        figure(
-          'run_view_reduce_ms',
-          'log reduced to the view (median)',
-          round(median(loads.map((entry) => entry.viewBuilt - entry.logRead))),
-          'ms',
-        ),
-        figure(
-          'diff_read_ms',
-          'diff read over the contract (median)',
-          round(median(loads.map((entry) => entry.diffRead))),
-          'ms',
-        ),
-        figure(
-          'diff_editor_created_ms',
-          'Monaco diff editor created, after the first paint (median)',
-          round(median(loads.map((entry) => entry.editorCreated))),
-          'ms',
-        ),
-        figure(
-          'diff_computed_ms',
-          'Monaco diff shown in place of the rows (median)',
-          round(median(loads.map((entry) => entry.diffComputed))),
-          'ms',
-        ),
-        figure(
-          'run_view_worst_ms',
-          'run view first paint, slowest load',
-          round(Math.max(...loads.map((entry) => entry.ready))),
-          'ms',
-        ),
-      ],
+      figures: runViewFigures(loads),
       details: { loads, events: run.events, diffLines: run.diffLines, chromium: browser.version() },
     });
   } finally {

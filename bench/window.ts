@@ -24,9 +24,12 @@ import {
   loadCorpus,
   selectCorpusTasks,
   defaultCorpusCache,
+  type Corpus,
+  type CorpusTask,
 } from '../electron/core/eval/corpus/index';
 import { modelCounter } from '../electron/core/llm/llama/modelCounter';
 import { estimateTokens } from '../electron/core/llm/results';
+import type { PromptCounter } from '../electron/core/llm/types';
 import { ensureBenchModel } from './llm/benchModel';
 import { failingOutput } from './context/failingOutput';
 import { firstPrompt, ROLE_CALLS, taskRepo } from './window/firstPrompt';
@@ -43,20 +46,11 @@ const quantile = (values: number[], q: number) => {
   return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number);
 };
 
-async function main(): Promise<void> {
-  const window = Number(argument('window') ?? 4096);
-  const corpusDir =
-    argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..')) ?? '/work/shared/corpus';
-  const corpus = loadCorpus(corpusDir);
-  const tasks = selectCorpusTasks(corpus, argument('tasks'));
-  const { modelPath } = ensureBenchModel((line) => console.error(line));
-  const llama = await getLlama({ build: 'never', gpu: false });
-  const model = await llama.loadModel({ modelPath, vocabOnly: true, gpuLayers: 0 });
-  const counter = modelCounter(model, window);
-  const prompts = new PromptLibrary(path.resolve(import.meta.dirname, '../prompts'));
+type Row = Record<string, unknown>;
 
-  // Table 1: the fixed part of every workflow's roles.
-  const fixed: Record<string, unknown>[] = [];
+/** Table 1: the fixed part of every workflow's roles, full and short, in the model's tokens and by the estimate. */
+function fixedParts(counter: PromptCounter, prompts: PromptLibrary): Row[] {
+  const fixed: Row[] = [];
   for (const workflowName of WORKFLOW_NAMES) {
     const workflow = WORKFLOWS[workflowName];
     const config = configFromWorkflow(workflow);
@@ -91,10 +85,19 @@ async function main(): Promise<void> {
       });
     }
   }
+  return fixed;
+}
 
-  // Table 2: every corpus task's first prompt per workflow and role, fitted at the window.
+/** Table 2: every corpus task's first prompt per workflow and role, fitted at the window. */
+async function taskCells(
+  corpus: Corpus,
+  tasks: CorpusTask[],
+  counter: PromptCounter,
+  window: number,
+  prompts: PromptLibrary,
+): Promise<Row[]> {
   const cacheDir = defaultCorpusCache();
-  const cells: Record<string, unknown>[] = [];
+  const cells: Row[] = [];
   for (const task of tasks) {
     const dir = await taskRepo(corpus.dir, task, cacheDir);
     const failing = await failingOutput(corpus.dir, task, { cacheDir });
@@ -119,19 +122,17 @@ async function main(): Promise<void> {
     }
     console.error(`${task.id}: ${cells.filter((cell) => cell.task === task.id && cell.overflow).length} overflows`);
   }
+  return cells;
+}
 
-  const codeFiles = tasks.map((task) =>
-    path.join(defaultCorpusCache(), 'context-repos', `${task.id}-${task.fix_commit.slice(0, 8)}`),
-  );
-  const error = estimateError(codeFiles, (text) => counter.countText(text));
-  await model.dispose();
-
-  const byRole = new Map<string, Record<string, unknown>[]>();
+/** The cells summed up per workflow · role · purpose. */
+function perRoleRows(cells: Row[]) {
+  const byRole = new Map<string, Row[]>();
   for (const cell of cells) {
     const key = `${String(cell.workflow)} · ${String(cell.role)} · ${String(cell.purpose)}`;
     byRole.set(key, [...(byRole.get(key) ?? []), cell]);
   }
-  const perRole = [...byRole].map(([key, list]) => {
+  return [...byRole].map(([key, list]) => {
     const measured = list.filter((cell) => typeof cell.prompt_tokens === 'number');
     const prompt = measured.map((cell) => cell.prompt_tokens as number);
     const code = measured.map((cell) => (cell.context_tokens as number) ?? 0);
@@ -150,6 +151,68 @@ async function main(): Promise<void> {
       ],
     };
   });
+}
+
+type WindowResult = {
+  window: number;
+  tasks: number;
+  overflows: number;
+  whole_file_limit: number;
+  fixed: Row[];
+  per_role: ReturnType<typeof perRoleRows>;
+  estimate_error: ReturnType<typeof estimateError>;
+  cells: Row[];
+};
+
+/** Both tables in Markdown, then the estimate's error and the overflow count. */
+function printTables(result: WindowResult, out: string): void {
+  console.log(
+    `Fixed part of each role's prompt (system prompt, rules, edit format, answer schema), bench GGUF tokens (estimate):`,
+  );
+  console.log('| workflow | role · purpose | full | short |\n|---|---|---|---|');
+  for (const row of result.fixed)
+    console.log(
+      `| ${String(row.workflow)} | ${String(row.role)} · ${String(row.purpose)} | ${String(row.full_tokens)} (${String(row.full_estimate)}) | ${String(row.short_tokens)} (${String(row.short_estimate)}) |`,
+    );
+  console.log(
+    `\nFirst prompt of each role at a ${result.window}-token window, ${result.tasks} corpus tasks, counted with the bench GGUF's tokenizer and chat template (answer reserve included in the window):`,
+  );
+  console.log(
+    '| workflow · role · purpose | measured | overflows | short form | whole-file cannot fit (measured as search-replace) | prompt p50 / max | context p50 |\n|---|---|---|---|---|---|---|',
+  );
+  for (const row of result.per_role)
+    console.log(
+      `| ${row.call} | ${row.measured}/${row.tasks} | ${row.overflows} | ${row.short_form} | ${row.whole_file_limit} | ${row.prompt_p50} / ${row.prompt_max} | ${row.context_p50} |${row.errors.length > 0 ? ` not measured: ${row.errors[0]}` : ''}`,
+    );
+  console.log(
+    `\nEstimate (4 characters a token) against the bench tokenizer on the corpus's source files: ${JSON.stringify(result.estimate_error)}`,
+  );
+  console.log(
+    `overflows: ${result.overflows} of ${result.cells.length} prompts (${result.whole_file_limit} whole-file prompts whose file alone exceeds the window, measured as search-replace); written ${path.relative(process.cwd(), out)}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const window = Number(argument('window') ?? 4096);
+  const corpusDir =
+    argument('corpus') ?? findDefaultCorpus(path.resolve(import.meta.dirname, '..')) ?? '/work/shared/corpus';
+  const corpus = loadCorpus(corpusDir);
+  const tasks = selectCorpusTasks(corpus, argument('tasks'));
+  const { modelPath } = ensureBenchModel((line) => console.error(line));
+  const llama = await getLlama({ build: 'never', gpu: false });
+  const model = await llama.loadModel({ modelPath, vocabOnly: true, gpuLayers: 0 });
+  const counter = modelCounter(model, window);
+  const prompts = new PromptLibrary(path.resolve(import.meta.dirname, '../prompts'));
+
+  const fixed = fixedParts(counter, prompts);
+  const cells = await taskCells(corpus, tasks, counter, window, prompts);
+  const codeFiles = tasks.map((task) =>
+    path.join(defaultCorpusCache(), 'context-repos', `${task.id}-${task.fix_commit.slice(0, 8)}`),
+  );
+  const error = estimateError(codeFiles, (text) => counter.countText(text));
+  await model.dispose();
+
+  const perRole = perRoleRows(cells);
   const overflows = cells.filter((cell) => cell.overflow === true).length;
   const wholeFileLimit = cells.filter((cell) => typeof cell.whole_file_limit === 'string').length;
   const result = {
@@ -168,31 +231,7 @@ async function main(): Promise<void> {
   };
   const out = path.resolve(import.meta.dirname, 'results', 'window.json');
   fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-
-  console.log(
-    `Fixed part of each role's prompt (system prompt, rules, edit format, answer schema), bench GGUF tokens (estimate):`,
-  );
-  console.log('| workflow | role · purpose | full | short |\n|---|---|---|---|');
-  for (const row of fixed)
-    console.log(
-      `| ${String(row.workflow)} | ${String(row.role)} · ${String(row.purpose)} | ${String(row.full_tokens)} (${String(row.full_estimate)}) | ${String(row.short_tokens)} (${String(row.short_estimate)}) |`,
-    );
-  console.log(
-    `\nFirst prompt of each role at a ${window}-token window, ${tasks.length} corpus tasks, counted with the bench GGUF's tokenizer and chat template (answer reserve included in the window):`,
-  );
-  console.log(
-    '| workflow · role · purpose | measured | overflows | short form | whole-file cannot fit (measured as search-replace) | prompt p50 / max | context p50 |\n|---|---|---|---|---|---|---|',
-  );
-  for (const row of perRole)
-    console.log(
-      `| ${row.call} | ${row.measured}/${row.tasks} | ${row.overflows} | ${row.short_form} | ${row.whole_file_limit} | ${row.prompt_p50} / ${row.prompt_max} | ${row.context_p50} |${row.errors.length > 0 ? ` not measured: ${row.errors[0]}` : ''}`,
-    );
-  console.log(
-    `\nEstimate (4 characters a token) against the bench tokenizer on the corpus's source files: ${JSON.stringify(error)}`,
-  );
-  console.log(
-    `overflows: ${overflows} of ${cells.length} prompts (${wholeFileLimit} whole-file prompts whose file alone exceeds the window, measured as search-replace); written ${path.relative(process.cwd(), out)}`,
-  );
+  printTables(result, out);
   if (process.argv.includes('--json'))
     console.log(
       JSON.stringify({

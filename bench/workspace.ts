@@ -10,12 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGitFacade } from '../electron/core/git/gitFacade';
+import { createGitFacade, type LatheGitFacade } from '../electron/core/git/gitFacade';
+import type { RunWorkspace } from '../electron/core/git/types';
 import { createReadOnlyTools } from '../electron/core/tools/readOnlyTools';
 import { bwrapArgv, readOnlyRootsFor, SANDBOX_TMP_BYTES } from '../electron/core/verifier/sandbox';
 import { sandboxView } from '../electron/core/verifier/sandboxView';
 import { verify } from '../electron/core/verifier/verify';
 import { generateRepo, git } from './workspace/generateRepo';
+import { workspaceTable } from './workspace/table';
 import { round, summarize, time, type Timing } from './workspace/timing';
 
 const FILES = Number(process.env.BENCH_FILES ?? 20_000);
@@ -23,30 +25,26 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 10);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cleanup: string[] = [];
 
-async function commitBench(): Promise<Record<string, Timing | number>> {
-  const repo = generateRepo(FILES, { commit: true });
-  cleanup.push(repo);
-  const targets = (step: number) => [`src/pkg${step % 40}/sub${step % 7}/bench-${step}.ts`, 'README.md'];
-  const edit = (dir: string, step: number) => {
-    for (const file of targets(step)) {
-      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      fs.writeFileSync(path.join(dir, file), `// step ${step}\nexport const v = ${step};\n`);
-    }
-  };
+/** The files step `step` writes: a new module and the README, so each commit touches an old and a new path. */
+const stepTargets = (step: number) => [`src/pkg${step % 40}/sub${step % 7}/bench-${step}.ts`, 'README.md'];
 
-  const facade = createGitFacade();
-  const start = await time(() =>
-    facade.startRun(repo, { runId: 'bench-wt', branchPrefix: 'lathe', allowDirty: false }),
-  );
-  const worktreeRun = start.value;
-  const lathe: number[] = [];
+function editStep(dir: string, step: number): void {
+  for (const file of stepTargets(step)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), `// step ${step}\nexport const v = ${step};\n`);
+  }
+}
+
+/** Each step edited in `dir` and committed by the facade's commitStep, timed. */
+async function latheCommits(facade: LatheGitFacade, run: RunWorkspace, dir: string, runId: string): Promise<number[]> {
+  const samples: number[] = [];
   for (let step = 0; step < STEPS; step++) {
-    edit(worktreeRun.workDir, step);
-    lathe.push(
+    editStep(dir, step);
+    samples.push(
       (
         await time(() =>
-          facade.commitStep(worktreeRun, targets(step), {
-            runId: 'bench-wt',
+          facade.commitStep(run, stepTargets(step), {
+            runId,
             taskId: `T${step + 1}`,
             title: `step ${step}`,
             role: 'coder',
@@ -55,18 +53,21 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
       ).ms,
     );
   }
+  return samples;
+}
 
-  // The same steps by hand with native git, in a second worktree of the same repository.
+/** The same steps by hand with native git, in a second worktree of the same repository. */
+async function nativeCommits(repo: string): Promise<number[]> {
   const nativeDir = path.join(os.tmpdir(), `lathe-bench-native-${process.pid}`);
   git(repo, 'worktree', 'add', '--quiet', '-b', 'native-bench', nativeDir, 'main');
   cleanup.push(nativeDir);
   const native: number[] = [];
   for (let step = 0; step < STEPS; step++) {
-    edit(nativeDir, step);
+    editStep(nativeDir, step);
     native.push(
       (
         await time(() => {
-          git(nativeDir, 'add', '--all', '--', ...targets(step));
+          git(nativeDir, 'add', '--all', '--', ...stepTargets(step));
           git(
             nativeDir,
             'commit',
@@ -76,12 +77,33 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
             '-m',
             `lathe(T${step + 1}): step ${step}`,
             '--',
-            ...targets(step),
+            ...stepTargets(step),
           );
         })
       ).ms,
     );
   }
+  return native;
+}
+
+function assertFsck(repo: string): void {
+  const fsck = spawnSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], {
+    cwd: repo,
+    encoding: 'utf8',
+  });
+  if (fsck.status !== 0 || fsck.stdout.trim())
+    throw new Error(`fsck failed after the bench: ${fsck.stdout}${fsck.stderr}`);
+}
+
+async function commitBench(): Promise<Record<string, Timing | number>> {
+  const repo = generateRepo(FILES, { commit: true });
+  cleanup.push(repo);
+  const facade = createGitFacade();
+  const start = await time(() =>
+    facade.startRun(repo, { runId: 'bench-wt', branchPrefix: 'lathe', allowDirty: false }),
+  );
+  const lathe = await latheCommits(facade, start.value, start.value.workDir, 'bench-wt');
+  const native = await nativeCommits(repo);
 
   // isomorphic-git alone (no git CLI): the in-place fallback, on its own copy of the repository.
   const isoRepo = generateRepo(FILES, { commit: true });
@@ -90,28 +112,8 @@ async function commitBench(): Promise<Record<string, Timing | number>> {
   const isoStart = await time(() =>
     isoFacade.startRun(isoRepo, { runId: 'bench-iso', branchPrefix: 'lathe', allowDirty: false }),
   );
-  const iso: number[] = [];
-  for (let step = 0; step < STEPS; step++) {
-    edit(isoRepo, step);
-    iso.push(
-      (
-        await time(() =>
-          isoFacade.commitStep(isoStart.value, targets(step), {
-            runId: 'bench-iso',
-            taskId: `T${step + 1}`,
-            title: `step ${step}`,
-            role: 'coder',
-          }),
-        )
-      ).ms,
-    );
-  }
-  const fsck = spawnSync('git', ['fsck', '--strict', '--no-progress', '--no-dangling'], {
-    cwd: repo,
-    encoding: 'utf8',
-  });
-  if (fsck.status !== 0 || fsck.stdout.trim())
-    throw new Error(`fsck failed after the bench: ${fsck.stdout}${fsck.stderr}`);
+  const iso = await latheCommits(isoFacade, isoStart.value, isoRepo, 'bench-iso');
+  assertFsck(repo);
   const latheTiming = summarize(lathe);
   const nativeTiming = summarize(native);
   const isoTiming = summarize(iso);
@@ -137,6 +139,58 @@ function spawnAndWait(argv: string[], cwd: string): Promise<void> {
   });
 }
 
+type Rounds<K extends string> = { samples: Record<K | 'bare', number[]>; over: (name: K) => number };
+
+/**
+ * Every variant run once to warm up, then `count` rounds of the bare spawn followed by each variant;
+ * `over` is a variant's median per-round difference to the bare spawn.
+ */
+async function interleavedRounds<K extends string>(
+  bare: () => Promise<void>,
+  tasks: Record<K, () => Promise<void>>,
+  count: number,
+): Promise<Rounds<K>> {
+  const samples = {
+    bare: [] as number[],
+    ...Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]])),
+  } as Record<K | 'bare', number[]>;
+  for (const task of Object.values<() => Promise<void>>(tasks)) await task();
+  for (let index = 0; index < count; index++) {
+    samples.bare.push((await time(bare)).ms);
+    for (const [name, task] of Object.entries<() => Promise<void>>(tasks))
+      samples[name as K].push((await time(task)).ms);
+  }
+  const over = (name: K) => summarize(samples[name].map((ms, index) => ms - (samples.bare[index] as number))).medianMs;
+  return { samples, over };
+}
+
+/** bubblewrap's own argv for `argv` in `repo`, as verify() would build it, without verify() around it. */
+function bwrapAloneArgv(repo: string, artifacts: string, argv: string[]): string[] {
+  const view = sandboxView({
+    env: { PATH: process.env.PATH },
+    commands: [argv],
+    cwd: repo,
+    readPaths: [],
+    shown: [repo],
+  });
+  return bwrapArgv({
+    readOnly: readOnlyRootsFor(repo),
+    writableWorkDir: null,
+    protect: [],
+    writable: artifacts,
+    view,
+    tmpBytes: SANDBOX_TMP_BYTES,
+    cwd: repo,
+    argv,
+  });
+}
+
+async function verified(request: Parameters<typeof verify>[0]): Promise<void> {
+  const result = await verify(request);
+  if (result.status !== 'PASS')
+    throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);
+}
+
 /**
  * verify() of `/bin/true` against a bare spawn of it, interleaved run by run (the machine is shared:
  * each round measures every variant within a few hundred ms of the others) and reported as the median
@@ -155,68 +209,22 @@ async function verifierBench(): Promise<Record<string, Timing | number>> {
   const argv = ['/bin/true'];
   const runs = Number(process.env.BENCH_VERIFY_RUNS ?? 60);
   const commit = git(repo, 'rev-parse', 'HEAD');
-  const view = sandboxView({
-    env: { PATH: process.env.PATH },
-    commands: [argv],
-    cwd: repo,
-    readPaths: [],
-    shown: [repo],
-  });
-  const sandboxOnly = bwrapArgv({
-    readOnly: readOnlyRootsFor(repo),
-    writableWorkDir: null,
-    protect: [],
-    writable: artifacts,
-    view,
-    tmpBytes: SANDBOX_TMP_BYTES,
-    cwd: repo,
-    argv,
-  });
-  const verified = async (request: Parameters<typeof verify>[0]) => {
-    const result = await verify(request);
-    if (result.status !== 'PASS')
-      throw new Error(`${request.isolation ?? 'auto'} run of ${request.workDir} failed: ${result.reason}`);
-  };
-  const bare = () => spawnAndWait(argv, repo);
+  const sandboxOnly = bwrapAloneArgv(repo, artifacts, argv);
+  const request = { argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' as const };
   const sandboxed = {
     bwrapAlone: () => spawnAndWait(sandboxOnly, repo),
-    verifyBwrap: () =>
-      verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
-    verifyBwrapWorktree: () =>
-      verified({ workDir: run.workDir, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'bwrap' }),
+    verifyBwrap: () => verified({ ...request, workDir: repo }),
+    verifyBwrapWorktree: () => verified({ ...request, workDir: run.workDir }),
     // As a run calls it after its own step commit: the engine vouches for the tree (decision 67).
-    verifyBwrapWorktreeVouched: () =>
-      verified({
-        workDir: run.workDir,
-        argv,
-        timeoutMs: 30_000,
-        artifactRoot: artifacts,
-        isolation: 'bwrap',
-        workTreeAt: run.baseCommit,
-      }),
+    verifyBwrapWorktreeVouched: () => verified({ ...request, workDir: run.workDir, workTreeAt: run.baseCommit }),
   };
   // The fallback's disk-heavy copy would disturb the rounds above: it gets rounds of its own.
   const fallback = {
-    verifyCheckout: () =>
-      verified({ workDir: repo, argv, timeoutMs: 30_000, artifactRoot: artifacts, isolation: 'checkout', commit }),
+    verifyCheckout: () => verified({ ...request, workDir: repo, isolation: 'checkout', commit }),
   };
-  const rounds = async <K extends string>(tasks: Record<K, () => Promise<void>>, count: number) => {
-    const samples = {
-      bare: [] as number[],
-      ...Object.fromEntries(Object.keys(tasks).map((name) => [name, [] as number[]])),
-    } as Record<K | 'bare', number[]>;
-    for (const task of Object.values<() => Promise<void>>(tasks)) await task();
-    for (let index = 0; index < count; index++) {
-      samples.bare.push((await time(bare)).ms);
-      for (const [name, task] of Object.entries<() => Promise<void>>(tasks))
-        samples[name as K].push((await time(task)).ms);
-    }
-    const over = (name: K) =>
-      summarize(samples[name].map((ms, index) => ms - (samples.bare[index] as number))).medianMs;
-    return { samples, over };
-  };
-  const main = await rounds(sandboxed, runs);
-  const slow = await rounds(fallback, Math.max(5, Math.round(runs / 4)));
+  const bare = () => spawnAndWait(argv, repo);
+  const main = await interleavedRounds(bare, sandboxed, runs);
+  const slow = await interleavedRounds(bare, fallback, Math.max(5, Math.round(runs / 4)));
   return {
     runs,
     bareSpawn: summarize(main.samples.bare),
@@ -249,17 +257,11 @@ async function summaryBench(): Promise<Record<string, Timing | number>> {
   };
 }
 
-function row(name: string, value: string, note = ''): string {
-  return `${name.padEnd(44)} ${value.padStart(12)}  ${note}`;
-}
-
-async function main(): Promise<void> {
-  const out = path.join(here, 'results', 'workspace.json');
-  // BENCH_ONLY runs one part and keeps the other parts' last figures in the JSON.
-  const only = process.env.BENCH_ONLY;
+/** The JSON to fill: BENCH_ONLY runs one part and keeps the other parts' last figures. */
+function startingResults(out: string, only: string | undefined) {
   const previous =
     only && fs.existsSync(out) ? (JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>) : {};
-  const results = {
+  return {
     commit: {},
     verifier: {},
     summary: {},
@@ -273,6 +275,12 @@ async function main(): Promise<void> {
     files: FILES,
     steps: STEPS,
   };
+}
+
+async function main(): Promise<void> {
+  const out = path.join(here, 'results', 'workspace.json');
+  const only = process.env.BENCH_ONLY;
+  const results = startingResults(out, only);
   try {
     if (!only || only === 'commit') results.commit = await commitBench();
     if (!only || only === 'verifier') results.verifier = await verifierBench();
@@ -280,58 +288,7 @@ async function main(): Promise<void> {
   } finally {
     for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
   }
-  const c = results.commit as Record<string, Timing & number>;
-  const v = results.verifier as Record<string, Timing & number>;
-  const s = results.summary as Record<string, Timing & number>;
-  const sections = {
-    commit: [
-      row(
-        `commit per step, native git (${FILES} files)`,
-        `${c.nativeGit?.medianMs} ms`,
-        'git add + git commit -- paths',
-      ),
-      row('commit per step, Lathe worktree run', `${c.latheWorktree?.medianMs} ms`, `ratio ${c.ratioWorktree}× native`),
-      row(
-        'commit per step, Lathe isomorphic-git only',
-        `${c.latheInPlaceIsomorphicOnly?.medianMs} ms`,
-        `ratio ${c.ratioIsomorphicOnly}× native`,
-      ),
-      row('startRun (worktree add)', `${c.startRunWorktreeMs} ms`, 'once per run'),
-    ],
-    verifier: [
-      row('bare spawn of /bin/true', `${v.bareSpawn?.medianMs} ms`, `${v.runs} interleaved rounds`),
-      row(
-        'bubblewrap alone (the sandbox itself)',
-        `${v.bwrapAlone?.medianMs} ms`,
-        `over bare ${v.bwrapAloneOverheadMs} ms`,
-      ),
-      row(
-        'verify() in bubblewrap, a checkout',
-        `${v.verifyBwrap?.medianMs} ms`,
-        `verify-overhead-over-bare-spawn ${v.overheadBwrapMs} ms (goal ≤ 15)`,
-      ),
-      row(
-        'verify() in bubblewrap, a run worktree',
-        `${v.verifyBwrapWorktreeVouched?.medianMs} ms`,
-        `over bare ${v.overheadBwrapWorktreeVouchedMs} ms, as a run calls it (goal ≤ 15)`,
-      ),
-      row(
-        '  first verify of that worktree',
-        `${v.verifyBwrapWorktree?.medianMs} ms`,
-        `over bare ${v.overheadBwrapWorktreeMs} ms (+ git status before)`,
-      ),
-      row('verify() checkout fallback', `${v.verifyCheckout?.medianMs} ms`, `over bare ${v.overheadCheckoutMs} ms`),
-    ],
-    summary: [
-      row(
-        `repo summary, ${FILES} files (warm)`,
-        `${s.warm?.medianMs} ms`,
-        `cold ${s.coldMs} ms, ${s.summaryBytes} bytes`,
-      ),
-    ],
-  };
-  const shown = Object.entries(sections).flatMap(([name, rows]) => (!only || only === name ? rows : []));
-  process.stdout.write(`${[row('measure', 'median', 'notes'), ...shown].join('\n')}\n`);
+  process.stdout.write(`${workspaceTable(results, FILES, only)}\n`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(

@@ -18,6 +18,7 @@ import {
   RUNNER_CASES,
   writeCaseSuite,
   type CaseMatch,
+  type RunnerCase,
 } from '../../test-support/runnerCases';
 
 export interface RunnerSuiteRow {
@@ -42,6 +43,89 @@ export interface RunnerSuiteSkip {
   skipped: string;
 }
 
+/** Where a suite's modules come from (the app's node_modules, the runner cache's when it installed) and where it is written. */
+interface SuiteFolders {
+  appRoot: string;
+  scratch: string;
+  cacheDir: string | null;
+}
+
+/** The runner's own report of its suite, made by its reference command. */
+function referenceReport(
+  testCase: RunnerCase,
+  dir: string,
+  fill: { report: string; scratch: string },
+  scratch: string,
+) {
+  const env = runnerEnv(scratch);
+  const referenceEnv = {
+    ...env,
+    ...Object.fromEntries(
+      Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
+        key,
+        resolveArgv([value], dir, fill)[0] as string,
+      ]),
+    ),
+  };
+  return testCase.reference.read(
+    runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv).output,
+    fill.report,
+    dir,
+  );
+}
+
+/** The test command as the table shows it: no `bin:`, no absolute node, no scratch path. */
+const shownCommand = (command: string[]) =>
+  command
+    .map((arg) =>
+      arg
+        .replace(/^bin:/, '')
+        .replace(process.execPath, 'node')
+        .replace(/\{scratch\}\/\S+/, 'DIR'),
+    )
+    .join(' ');
+
+/** One runner's generated suite, run with the runner's own report and through verify(), compared. */
+async function suiteRow(testCase: RunnerCase, folders: SuiteFolders): Promise<RunnerSuiteRow> {
+  const { appRoot, scratch, cacheDir } = folders;
+  const dir = writeCaseSuite(testCase, scratch, {
+    app: path.join(appRoot, 'node_modules'),
+    cache: cacheDir ? path.join(cacheDir, 'node_modules') : null,
+  });
+  const fill = { report: `${dir}.report`, scratch: `${dir}.scratch` };
+  const reference = referenceReport(testCase, dir, fill, scratch);
+  const started = performance.now();
+  const result = await verify({
+    workDir: dir,
+    argv: resolveArgv(testCase.command, dir, fill),
+    timeoutMs: 300_000,
+    artifactRoot: path.join(scratch, 'artifacts'),
+    isolation: 'none',
+  });
+  const ms = Math.round(performance.now() - started);
+  const failures = excerptFailures(result.firstFailure, result.excerpt);
+  const match = caseMatch({ counts: result.counts, failures }, reference, testCase.dottedIds);
+  return {
+    runner: testCase.runner,
+    command: shownCommand(testCase.command),
+    reference: {
+      what: testCase.reference.what,
+      counts: reference.counts,
+      failures: reference.failures.map((failure) => failure.testId),
+    },
+    lathe: {
+      status: result.status,
+      resultsFrom: result.resultsFrom,
+      counts: result.counts,
+      firstFailure: result.firstFailure,
+      tests: result.tests?.length ?? null,
+      ms,
+    },
+    match,
+    equal: match.counts && match.failures && match.messages,
+  };
+}
+
 export async function runnerSuiteParity(
   appRoot: string,
   log: (line: string) => void,
@@ -62,66 +146,9 @@ export async function runnerSuiteParity(
         continue;
       }
       log(`${testCase.runner}: `);
-      const dir = writeCaseSuite(testCase, scratch, {
-        app: path.join(appRoot, 'node_modules'),
-        cache: cacheDir ? path.join(cacheDir, 'node_modules') : null,
-      });
-      const report = `${dir}.report`;
-      const fill = { report, scratch: `${dir}.scratch` };
-      const env = runnerEnv(scratch);
-      const referenceEnv = {
-        ...env,
-        ...Object.fromEntries(
-          Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
-            key,
-            resolveArgv([value], dir, fill)[0] as string,
-          ]),
-        ),
-      };
-      const reference = testCase.reference.read(
-        runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv).output,
-        report,
-        dir,
-      );
-      const started = performance.now();
-      const result = await verify({
-        workDir: dir,
-        argv: resolveArgv(testCase.command, dir, fill),
-        timeoutMs: 300_000,
-        artifactRoot: path.join(scratch, 'artifacts'),
-        isolation: 'none',
-      });
-      const ms = Math.round(performance.now() - started);
-      const failures = excerptFailures(result.firstFailure, result.excerpt);
-      const match = caseMatch({ counts: result.counts, failures }, reference, testCase.dottedIds);
-      const equal = match.counts && match.failures && match.messages;
-      rows.push({
-        runner: testCase.runner,
-        command: testCase.command
-          .map((arg) =>
-            arg
-              .replace(/^bin:/, '')
-              .replace(process.execPath, 'node')
-              .replace(/\{scratch\}\/\S+/, 'DIR'),
-          )
-          .join(' '),
-        reference: {
-          what: testCase.reference.what,
-          counts: reference.counts,
-          failures: reference.failures.map((failure) => failure.testId),
-        },
-        lathe: {
-          status: result.status,
-          resultsFrom: result.resultsFrom,
-          counts: result.counts,
-          firstFailure: result.firstFailure,
-          tests: result.tests?.length ?? null,
-          ms,
-        },
-        match,
-        equal,
-      });
-      log(`${equal ? 'equal' : 'DIFFERENT'} (${result.resultsFrom ?? 'nothing read'}, ${ms} ms)\n`);
+      const row = await suiteRow(testCase, { appRoot, scratch, cacheDir });
+      rows.push(row);
+      log(`${row.equal ? 'equal' : 'DIFFERENT'} (${row.lathe.resultsFrom ?? 'nothing read'}, ${row.lathe.ms} ms)\n`);
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

@@ -57,13 +57,13 @@ const REPORT = Array.from({ length: 40 }, (_, index) =>
     : `\u001b[32m✔\u001b[39m test ${index} passes (0.${index}ms)`,
 ).join('\n');
 
-/** The log of a long supervised run: many steps, each with agent calls, fix cycles, tests and gates. */
-function* runEvents(
-  runId: string,
-  base: string,
-  stepCount: number,
-): Generator<Omit<RunLogEvent, 'seq' | 'ts' | 'run_id'>> {
-  const model = 'llama:/models/qwen2.5-coder-7b-q4_k_m.gguf';
+type LogEvent = Omit<RunLogEvent, 'seq' | 'ts' | 'run_id'>;
+
+const MODEL = 'llama:/models/qwen2.5-coder-7b-q4_k_m.gguf';
+
+/** The run's opening: started, its workspace, and the Planner's plan of `stepCount` steps. */
+function* runOpening(runId: string, base: string, stepCount: number): Generator<LogEvent> {
+  const model = { model: MODEL };
   yield {
     role: 'engine',
     type: 'run_started',
@@ -72,7 +72,7 @@ function* runEvents(
       workflow: 'supervised',
       seed: '002',
       branch_prefix: 'lathe',
-      models: { planner: { model }, coder: { model }, tester: { model }, supervisor: { model } },
+      models: { planner: model, coder: model, tester: model, supervisor: model },
     },
   };
   yield {
@@ -100,6 +100,127 @@ function* runEvents(
     type: 'plan',
     data: { plan_id: 'plan_0001', depth: 0, parent_step_id: null, analysis: 'A long refactor in many steps.', tasks },
   };
+}
+
+/** The Coder's edit and its commit: one attempt at a step. */
+function* codingAttempt(step: string, cycle: number): Generator<LogEvent> {
+  yield { role: 'engine', type: 'phase', data: { from: 'selecting', to: 'coding', step_id: step } };
+  yield { role: 'coder', type: 'agent_call', data: { purpose: 'code', model: MODEL, step_id: step } };
+  yield {
+    role: 'coder',
+    type: 'agent_output',
+    data: {
+      purpose: 'code',
+      output: { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] },
+      usage: { prompt_tokens: 3100, completion_tokens: 420 },
+      calls: 1,
+    },
+  };
+  yield { role: 'coder', type: 'patch', data: { task_id: step, files: ['src/big.js'], format: 'search-replace' } };
+  yield {
+    role: 'git',
+    type: 'commit',
+    data: { sha: `${cycle}`.padStart(8, '0').repeat(5), task_id: step, files: ['src/big.js'] },
+  };
+}
+
+/** The Verifier's test run of an attempt and the Tester's fix plan; a red one counts a fix cycle. */
+function* testingAttempt(step: string, cycle: number, fix: number): Generator<LogEvent> {
+  yield { role: 'engine', type: 'phase', data: { from: 'verifying', to: 'testing', step_id: step } };
+  const green = fix === 2;
+  yield {
+    role: 'verifier',
+    type: 'test_result',
+    data: {
+      purpose: 'step',
+      task_id: step,
+      status: green ? 'PASS' : 'FAIL',
+      passed: green,
+      exit_code: green ? 0 : 1,
+      counts: { passed: green ? 40 : 39, failed: green ? 0 : 1, skipped: 0, total: 40 },
+      first_failure: green ? null : { test_id: 'median of an even-length list', message: 'Expected 2.5, got 3' },
+      report: REPORT,
+      isolation: 'bubblewrap',
+      duration_ms: 812,
+      verify_run_id: `v-${cycle}-${fix}`,
+      artifact_dir: '/tmp/none',
+      coverage_percent: 87.5,
+      tools: [],
+    },
+  };
+  yield { role: 'tester', type: 'agent_call', data: { purpose: 'fix_plan', model: MODEL, step_id: step } };
+  yield {
+    role: 'tester',
+    type: 'agent_output',
+    data: {
+      purpose: 'fix_plan',
+      output: { summary: 'one failure' },
+      usage: { prompt_tokens: 2200, completion_tokens: 160 },
+      calls: 1,
+    },
+  };
+  yield {
+    role: 'tester',
+    type: 'fix_plan',
+    data: {
+      task_id: step,
+      summary: green ? 'All tests pass.' : 'The even-length case still fails.',
+      findings: [],
+      fix_plan: [],
+      blocking: !green,
+    },
+  };
+  if (!green) {
+    yield {
+      role: 'engine',
+      type: 'counters',
+      data: { consecutive_verify_failures: fix + 1, total_verify_loops: fix + 1, replans: 0, decision: 'retry' },
+    };
+    yield { role: 'engine', type: 'fix_cycle', data: { step_id: step, cycle: fix + 1, max: 3 } };
+  }
+}
+
+/** A Supervisor gate (`code` or `step`) opened, reviewed, approved and closed. */
+function* supervisorGate(kind: string, step: string, cycle: number): Generator<LogEvent> {
+  const gateId = `${kind}-${cycle}-${step}`;
+  yield { role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: step, mode: 'auto' } };
+  yield { role: 'supervisor', type: 'agent_call', data: { purpose: `review_${kind}`, model: MODEL, step_id: step } };
+  yield {
+    role: 'supervisor',
+    type: 'agent_output',
+    data: {
+      purpose: `review_${kind}`,
+      output: { approved: true, score: 84 },
+      usage: { prompt_tokens: 1400, completion_tokens: 30 },
+      calls: 1,
+    },
+  };
+  yield {
+    role: 'supervisor',
+    type: 'verdict',
+    data: {
+      gate_id: gateId,
+      gate: kind,
+      step_id: step,
+      approved: true,
+      score: 84,
+      threshold: 70,
+      issues: [],
+      feedback: 'Looks right.',
+      escalation: 'NONE',
+      consecutive_issues: 0,
+    },
+  };
+  yield {
+    role: 'supervisor',
+    type: 'gate_closed',
+    data: { gate_id: gateId, gate: kind, approved: true, by: 'supervisor' },
+  };
+}
+
+/** The log of a long supervised run: many steps, each with agent calls, fix cycles, tests and gates. */
+function* runEvents(runId: string, base: string, stepCount: number): Generator<LogEvent> {
+  yield* runOpening(runId, base, stepCount);
   for (let cycle = 0; ; cycle++) {
     const step = `T${(cycle % stepCount) + 1}`;
     yield {
@@ -108,113 +229,10 @@ function* runEvents(
       data: { step_id: step, title: `Refactor ${step}`, plan_id: 'plan_0001', depth: 0 },
     };
     for (let fix = 0; fix < 3; fix++) {
-      yield { role: 'engine', type: 'phase', data: { from: 'selecting', to: 'coding', step_id: step } };
-      yield { role: 'coder', type: 'agent_call', data: { purpose: 'code', model, step_id: step } };
-      yield {
-        role: 'coder',
-        type: 'agent_output',
-        data: {
-          purpose: 'code',
-          output: { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] },
-          usage: { prompt_tokens: 3100, completion_tokens: 420 },
-          calls: 1,
-        },
-      };
-      yield { role: 'coder', type: 'patch', data: { task_id: step, files: ['src/big.js'], format: 'search-replace' } };
-      yield {
-        role: 'git',
-        type: 'commit',
-        data: { sha: `${cycle}`.padStart(8, '0').repeat(5), task_id: step, files: ['src/big.js'] },
-      };
-      yield { role: 'engine', type: 'phase', data: { from: 'verifying', to: 'testing', step_id: step } };
-      const green = fix === 2;
-      yield {
-        role: 'verifier',
-        type: 'test_result',
-        data: {
-          purpose: 'step',
-          task_id: step,
-          status: green ? 'PASS' : 'FAIL',
-          passed: green,
-          exit_code: green ? 0 : 1,
-          counts: { passed: green ? 40 : 39, failed: green ? 0 : 1, skipped: 0, total: 40 },
-          first_failure: green ? null : { test_id: 'median of an even-length list', message: 'Expected 2.5, got 3' },
-          report: REPORT,
-          isolation: 'bubblewrap',
-          duration_ms: 812,
-          verify_run_id: `v-${cycle}-${fix}`,
-          artifact_dir: '/tmp/none',
-          coverage_percent: 87.5,
-          tools: [],
-        },
-      };
-      yield { role: 'tester', type: 'agent_call', data: { purpose: 'fix_plan', model, step_id: step } };
-      yield {
-        role: 'tester',
-        type: 'agent_output',
-        data: {
-          purpose: 'fix_plan',
-          output: { summary: 'one failure' },
-          usage: { prompt_tokens: 2200, completion_tokens: 160 },
-          calls: 1,
-        },
-      };
-      yield {
-        role: 'tester',
-        type: 'fix_plan',
-        data: {
-          task_id: step,
-          summary: green ? 'All tests pass.' : 'The even-length case still fails.',
-          findings: [],
-          fix_plan: [],
-          blocking: !green,
-        },
-      };
-      if (!green) {
-        yield {
-          role: 'engine',
-          type: 'counters',
-          data: { consecutive_verify_failures: fix + 1, total_verify_loops: fix + 1, replans: 0, decision: 'retry' },
-        };
-        yield { role: 'engine', type: 'fix_cycle', data: { step_id: step, cycle: fix + 1, max: 3 } };
-      }
+      yield* codingAttempt(step, cycle);
+      yield* testingAttempt(step, cycle, fix);
     }
-    for (const kind of ['code', 'step']) {
-      const gateId = `${kind}-${cycle}-${step}`;
-      yield { role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: step, mode: 'auto' } };
-      yield { role: 'supervisor', type: 'agent_call', data: { purpose: `review_${kind}`, model, step_id: step } };
-      yield {
-        role: 'supervisor',
-        type: 'agent_output',
-        data: {
-          purpose: `review_${kind}`,
-          output: { approved: true, score: 84 },
-          usage: { prompt_tokens: 1400, completion_tokens: 30 },
-          calls: 1,
-        },
-      };
-      yield {
-        role: 'supervisor',
-        type: 'verdict',
-        data: {
-          gate_id: gateId,
-          gate: kind,
-          step_id: step,
-          approved: true,
-          score: 84,
-          threshold: 70,
-          issues: [],
-          feedback: 'Looks right.',
-          escalation: 'NONE',
-          consecutive_issues: 0,
-        },
-      };
-      yield {
-        role: 'supervisor',
-        type: 'gate_closed',
-        data: { gate_id: gateId, gate: kind, approved: true, by: 'supervisor' },
-      };
-    }
+    for (const kind of ['code', 'step']) yield* supervisorGate(kind, step, cycle);
     yield { role: 'engine', type: 'step_completed', data: { step_id: step, title: `Refactor ${step}`, commits: [] } };
   }
 }

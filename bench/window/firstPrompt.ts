@@ -5,7 +5,7 @@ import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
 import { initialState } from '../../shared/engine/initialState';
 import type { RunState } from '../../shared/engine/runState';
 import { WORKFLOWS, type WorkflowName } from '../../shared/engine/workflows';
-import { prepareMessages } from '../../electron/core/agents/buildMessages';
+import { prepareMessages, type BuiltMessages } from '../../electron/core/agents/buildMessages';
 import type { PromptLibrary } from '../../electron/core/agents/promptLibrary';
 import { agentSpecFor, type AgentContext } from '../../electron/core/agents/registry';
 import { getEditFormat } from '../../electron/core/edits/formats';
@@ -89,16 +89,18 @@ interface FirstPromptInput {
   editFormat?: 'search-replace';
 }
 
-/** A role's first prompt on a corpus task as a run builds it, planned and fitted with the model's tokenizer. */
-export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptCell> {
-  const { dir, task, workflowName, call, counter, window } = input;
-  const workflow = WORKFLOWS[workflowName];
-  const base = configFromWorkflow(workflow);
+/** A fresh run's state on the task's repository, every role's window set, as the workflow would start it. */
+function benchState(input: FirstPromptInput): RunState {
+  const { dir, task, workflowName, call, window } = input;
   const models = Object.fromEntries(
     MODEL_ROLES.map((role) => [role, { model: 'llama:bench.gguf', context_size: window }]),
   );
-  const config = { ...base, models, ...(input.editFormat ? { edit_format: input.editFormat } : {}) };
-  const state: RunState = {
+  const config = {
+    ...configFromWorkflow(WORKFLOWS[workflowName]),
+    models,
+    ...(input.editFormat ? { edit_format: input.editFormat } : {}),
+  };
+  return {
     ...initialState({
       runId: '20260101T000000Z',
       goal: task.goal,
@@ -121,12 +123,51 @@ export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptC
     test_command: task.test_command.split(' '),
     proposal_files: task.gold_files,
   };
+}
+
+/** The built prompt fitted as the llama provider fits it, counted with the model's tokenizer. */
+function fittedCell(built: BuiltMessages, counter: PromptCounter, window: number): FirstPromptCell {
+  if (built.overflow) return { overflow: true, form: built.form, message: built.overflow };
+  const maxTokens = built.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const fit = fitContext({
+    messages: built.messages,
+    context: built.context,
+    budgetTokens: window - maxTokens,
+    countPrompt: (messages) => counter.countPrompt(messages),
+    countText: (text) => counter.countText(text),
+  });
+  if (!fit.ok)
+    return {
+      overflow: true,
+      form: built.form,
+      mandatory_tokens: fit.mandatoryTokens,
+      message: `mandatory ${fit.mandatoryTokens} > ${window - maxTokens}`,
+    };
+  const mandatory = counter.countPrompt(
+    built.messages.map((message) => ({ ...message, content: message.content.replace('{{context}}', '') })),
+  );
+  return {
+    overflow: false,
+    form: built.form,
+    mandatory_tokens: mandatory,
+    prompt_tokens: fit.promptTokens,
+    context_tokens: fit.promptTokens - mandatory,
+    kept: fit.kept.length,
+    dropped: fit.dropped.length,
+  };
+}
+
+/** A role's first prompt on a corpus task as a run builds it, planned and fitted with the model's tokenizer. */
+export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptCell> {
+  const { dir, task, workflowName, call, counter, window } = input;
+  const workflow = WORKFLOWS[workflowName];
+  const state = benchState(input);
   const ctx: AgentContext = {
     state,
     workflow,
     tools: createReadOnlyTools(dir),
     prompts: input.prompts,
-    editFormat: getEditFormat(config.edit_format),
+    editFormat: getEditFormat(state.config.edit_format),
     knowledge: [],
     scoutReport: null,
     promptCounter: counter,
@@ -135,35 +176,7 @@ export async function firstPrompt(input: FirstPromptInput): Promise<FirstPromptC
   const spec = agentSpecFor(call.purpose, workflow);
   if (!spec) return { overflow: false, error: `no agent for ${call.purpose}` };
   try {
-    const built = await (await prepareMessages(spec, ctx))();
-    if (built.overflow) return { overflow: true, form: built.form, message: built.overflow };
-    const maxTokens = built.maxTokens ?? DEFAULT_MAX_TOKENS;
-    const fit = fitContext({
-      messages: built.messages,
-      context: built.context,
-      budgetTokens: window - maxTokens,
-      countPrompt: (messages) => counter.countPrompt(messages),
-      countText: (text) => counter.countText(text),
-    });
-    if (!fit.ok)
-      return {
-        overflow: true,
-        form: built.form,
-        mandatory_tokens: fit.mandatoryTokens,
-        message: `mandatory ${fit.mandatoryTokens} > ${window - maxTokens}`,
-      };
-    const mandatory = counter.countPrompt(
-      built.messages.map((message) => ({ ...message, content: message.content.replace('{{context}}', '') })),
-    );
-    return {
-      overflow: false,
-      form: built.form,
-      mandatory_tokens: mandatory,
-      prompt_tokens: fit.promptTokens,
-      context_tokens: fit.promptTokens - mandatory,
-      kept: fit.kept.length,
-      dropped: fit.dropped.length,
-    };
+    return fittedCell(await (await prepareMessages(spec, ctx))(), counter, window);
   } catch (error) {
     return {
       overflow: false,
