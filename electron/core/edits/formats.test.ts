@@ -217,6 +217,30 @@ describe('unified-diff', () => {
     expect(planned.changes[0]?.after).toBe('def f():\n    return 1\n\n\ndef g():\n    return 3\n');
   });
 
+  it('re-indents the added lines of a hunk indented as a whole more or less than the file, tabs included', async () => {
+    const source = 'class A {\n  run() {\n    return 1;\n  }\n}\n';
+    const dir = workspace({ 'a.ts': source, 't.go': 'func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n' });
+    // The whole snippet four spaces deeper than the file, as a model copies it out of a nested block.
+    const deeper =
+      '--- a/a.ts\n+++ b/a.ts\n@@ -2,3 +2,4 @@\n       run() {\n-        return 1;\n+        const one = 1;\n+        return one;\n       }\n';
+    expect((await plan('unified-diff', dir, { diff: deeper })).changes[0]?.after).toBe(
+      'class A {\n  run() {\n    const one = 1;\n    return one;\n  }\n}\n',
+    );
+    // Copied at half the file's indentation (4 spaces read as 2): the added lines go back to the file's levels.
+    const four = 'def f(x):\n    if x:\n        return 1\n    return 0\n';
+    const halved =
+      '--- a/four.py\n+++ b/four.py\n@@ -1,4 +1,5 @@\n def f(x):\n   if x:\n-    return 1\n+    y = x + 1\n+    return y\n   return 0\n';
+    const fourDir = workspace({ 'four.py': four });
+    expect((await plan('unified-diff', fourDir, { diff: halved })).changes[0]?.after).toBe(
+      'def f(x):\n    if x:\n        y = x + 1\n        return y\n    return 0\n',
+    );
+    // Flush left against a tab-indented file: the added line takes the file's tabs at its level.
+    const flush = '--- a/t.go\n+++ b/t.go\n@@ -2,3 +2,3 @@\n if x {\n-\treturn 1\n+\treturn 2\n }\n';
+    expect((await plan('unified-diff', dir, { diff: flush })).changes[0]?.after).toBe(
+      'func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n',
+    );
+  });
+
   it("applies a multi-file diff in jsdiff's layout (Index: and ==== separators between files)", async () => {
     const dir = workspace({ 'a.txt': 'one\ntwo\n', 'b.txt': 'three\n' });
     const diff = [
@@ -315,6 +339,18 @@ describe('search-replace', () => {
       edits: [{ path: 'k.py', search: 'def f(self):\n    return 1', replace: 'def f(self):\n    return 2' }],
     });
     expect(planned.changes[0]?.after).toBe('class K:\n    def f(self):\n        return 2\n');
+  });
+
+  it("puts a block copied at half the file's indentation back at the file's levels, not one shift for all", async () => {
+    const dir = workspace({
+      'k.py': 'class K:\n    def f(self, x):\n        if x:\n            return 1\n        return 0\n',
+    });
+    const search = '  def f(self, x):\n    if x:\n      return 1\n';
+    const replace = '  def f(self, x):\n    if x:\n      y = x + 1\n      return y\n';
+    const planned = await plan('search-replace', dir, { edits: [{ path: 'k.py', search, replace }] });
+    expect(planned.changes[0]?.after).toBe(
+      'class K:\n    def f(self, x):\n        if x:\n            y = x + 1\n            return y\n        return 0\n',
+    );
   });
 
   it("re-indents in the file's style: a tab-indented block written into a spaces-only Python file gets spaces", async () => {

@@ -1,3 +1,4 @@
+import { indentDrift, redrifted } from './indentDrift';
 import { indentStyleOf, toIndentStyle } from './indentStyle';
 
 /**
@@ -67,10 +68,25 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
   // Search and replacement are put in the file's style together, so their levels keep one measure.
   const searchRaw = splitLines(search);
   const styled = toIndentStyle([...searchRaw, ...splitLines(replace)], indentStyleOf(fileLines));
-  const searchLines = styled.slice(0, searchRaw.length).filter((line) => line.trim() !== '');
+  const searchStyled = styled.slice(0, searchRaw.length);
+  const searchLines = searchStyled.filter((line) => line.trim() !== '');
   const fileIndent = indentOf(fileLines[start] as string);
   const searchIndent = indentOf(searchLines[0] ?? '');
-  const replacement = styled.slice(searchRaw.length).map((line) => reindent(line, searchIndent, fileIndent));
+  // Levels read from every matched line (a block copied at half the file's indentation), else the first line's shift.
+  const firstLine = searchStyled.findIndex((line) => line.trim() !== '');
+  const style = indentStyleOf(fileLines);
+  const drift = indentDrift(
+    searchStyled.slice(firstLine, firstLine + wanted.length),
+    fileLines.slice(start, start + wanted.length),
+    styled,
+    style,
+  );
+  const unit = style?.kind === 'tabs' ? '\t' : ' ';
+  const replacement = styled
+    .slice(searchRaw.length)
+    .map((line) =>
+      drift ? redrifted(line, drift, unit).replace(/^[ \t]+$/, '') : reindent(line, searchIndent, fileIndent),
+    );
   const end = start + wanted.length;
   const endingOf = (line: string | undefined) => /\r?\n$/.exec(line ?? '')?.[0] ?? '';
   // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).

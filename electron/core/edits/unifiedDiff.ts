@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/schemas/agents/bounds';
 import type { EditFormat, EditPolicy, PlannedEditSet, PlannedFileChange, WorkspaceReader } from './types';
 import { describeClosestRegion } from './closestRegion';
+import { alignHunkIndentation } from './hunkIndent';
 import { repairDiffText } from './diffText';
 import { PathPolicy } from './guardrails';
 import { missingFileMessage } from './nearestPaths';
@@ -100,12 +101,15 @@ function unchangedHunks(label: string, patch: StructuredPatch): string[] {
 const looseLine = (_lineNumber: number, line: string | undefined, _operation: string, content: string) =>
   line !== undefined && line.trim() === content.trim();
 
-/** Exact context first; then context lines compared without surrounding whitespace. */
+/** Exact context first; then placed ignoring indentation and re-indented by its drift; then context lines compared without surrounding whitespace. */
 function applyHunks(label: string, source: string, patch: StructuredPatch): string {
   if (patch.hunks.length === 0) return source;
   try {
     const exact = applyPatch(source, patch);
     if (exact !== false) return exact;
+    const aligned = alignHunkIndentation(source, patch);
+    const realigned = aligned ? applyPatch(source, aligned) : false;
+    if (realigned !== false) return realigned;
     const loose = applyPatch(source, patch, { compareLine: looseLine });
     if (loose !== false) return loose;
   } catch (error) {
