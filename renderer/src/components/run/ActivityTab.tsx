@@ -1,8 +1,7 @@
-import { useEffect, useRef } from 'react';
-import { formatDuration } from '../../lib/format';
 import type { RunView } from '../../../../shared/runView/types';
 import { useLiveStore } from '../../stores/liveStore';
 import { useRunViewStore } from '../../stores/runViewStore';
+import { ActiveAgent, ModelLoadBar } from './ActiveAgent';
 import { AgentCalls } from './AgentCalls';
 import { ContextCalls } from './ContextCalls';
 import { statusLabel } from './StatusBadge';
@@ -48,80 +47,14 @@ function RunFacts({ view }: { view: RunView }) {
 /** The agent at work with its live token stream, model loading, and how the run ended. */
 export function ActivityTab({ repo, runId }: { repo: string; runId: string }) {
   const active = useRunViewStore((state) => state.view.active);
-  const outcome = useRunViewStore((state) => state.view.outcome);
-  const stopped = useRunViewStore((state) => state.view.stopped);
   const view = useRunViewStore((state) => state.view);
-  const status = view.status;
   const runActive = useRunViewStore((state) => state.active);
-  const stream = useLiveStore((state) => (active ? (state.streams[active.role] ?? '') : ''));
-  const rate = useLiveStore((state) => (active ? state.rates[active.role] : undefined));
-  const modelLoad = useLiveStore((state) => state.modelLoad);
   const dropped = useLiveStore((state) => state.droppedContext);
-  const streamBox = useRef<HTMLPreElement>(null);
-
-  useEffect(() => {
-    const box = streamBox.current;
-    if (box) box.scrollTop = box.scrollHeight;
-  }, [stream]);
 
   return (
     <div className="activity" data-testid="activity">
-      {modelLoad && runActive && (
-        <div className="model-load">
-          <label htmlFor="model-load-progress">
-            {modelLoad.loadMs !== null
-              ? `${modelLoad.model} loaded in ${formatDuration(modelLoad.loadMs)}`
-              : modelLoad.progress < 1
-                ? `Loading ${modelLoad.model}… ${Math.round(modelLoad.progress * 100)}%`
-                : `${modelLoad.model} loaded`}
-          </label>
-          <progress id="model-load-progress" value={Math.round(modelLoad.progress * 100)} max={100} />
-        </div>
-      )}
-      {active ? (
-        <div className="active-agent" data-testid="active-agent">
-          <p>
-            <span className={`role role-${active.role}`}>{active.role}</span> is working on{' '}
-            <strong>{active.purpose.replaceAll('_', ' ')}</strong>
-            {active.stepId ? ` for ${active.stepId}` : ''}
-            {active.model && <span className="muted small mono"> · {active.model}</span>}
-            {rate !== undefined && <span className="muted small"> · {rate} pieces/s</span>}
-          </p>
-          <pre
-            ref={streamBox}
-            className="token-stream"
-            aria-live="off"
-            aria-label={`${active.role} output as it is generated`}
-          >
-            {stream || (runActive ? '(waiting for the first token…)' : '(the answer is in the timeline)')}
-          </pre>
-        </div>
-      ) : (
-        <div className="idle" data-testid="idle-agent">
-          {outcome ? (
-            <p className={`outcome outcome-${outcome.status}`}>
-              Run {statusLabel(outcome.status)}:{' '}
-              {outcome.code && !outcome.reason.startsWith(outcome.code) ? `${outcome.code}: ` : ''}
-              {outcome.reason}
-            </p>
-          ) : stopped ? (
-            <p className="outcome outcome-stopped">
-              Run {statusLabel(stopped.status, true)}: {stopped.reason}. Resume continues from where it stopped
-              {stopped.status === 'paused' ? ' (the step it finished is kept)' : ' (an interrupted step is done again)'}
-              .
-            </p>
-          ) : status === 'waiting_for_gate' ? (
-            <p>The run waits for your decision on the gate above.</p>
-          ) : (
-            <p className="muted">
-              {runActive
-                ? 'Between agents: the engine is applying, committing or running tests.'
-                : 'No agent is working.'}
-            </p>
-          )}
-          {view.runId && <RunFacts view={view} />}
-        </div>
-      )}
+      {runActive && <ModelLoadBar />}
+      {active ? <ActiveAgent active={active} runActive={runActive} /> : <IdleAgent view={view} runActive={runActive} />}
       {dropped.length > 0 && (
         <ul className="dropped small">
           {dropped.map((entry, index) => (
@@ -133,6 +66,34 @@ export function ActivityTab({ repo, runId }: { repo: string; runId: string }) {
       )}
       <AgentCalls repo={repo} runId={runId} />
       <ContextCalls />
+    </div>
+  );
+}
+
+/** No agent at work: how the run ended or stopped, or what it waits for; and where it stands. */
+function IdleAgent({ view, runActive }: { view: RunView; runActive: boolean }) {
+  const { outcome, stopped, status } = view;
+  return (
+    <div className="idle" data-testid="idle-agent">
+      {outcome ? (
+        <p className={`outcome outcome-${outcome.status}`}>
+          Run {statusLabel(outcome.status)}:{' '}
+          {outcome.code && !outcome.reason.startsWith(outcome.code) ? `${outcome.code}: ` : ''}
+          {outcome.reason}
+        </p>
+      ) : stopped ? (
+        <p className="outcome outcome-stopped">
+          Run {statusLabel(stopped.status, true)}: {stopped.reason}. Resume continues from where it stopped
+          {stopped.status === 'paused' ? ' (the step it finished is kept)' : ' (an interrupted step is done again)'}.
+        </p>
+      ) : status === 'waiting_for_gate' ? (
+        <p>The run waits for your decision on the gate above.</p>
+      ) : (
+        <p className="muted">
+          {runActive ? 'Between agents: the engine is applying, committing or running tests.' : 'No agent is working.'}
+        </p>
+      )}
+      {view.runId && <RunFacts view={view} />}
     </div>
   );
 }

@@ -26,8 +26,6 @@ export function AgentsTable({
 }) {
   const rows = Object.values(agents).sort((a, b) => a.role.localeCompare(b.role));
   if (rows.length === 0) return null;
-  const total = runSpend(agents);
-  const mark = total.estimated ? '~' : '';
   return (
     <section className="panel agents-panel" aria-labelledby="agents-heading">
       <h3 id="agents-heading">Agents</h3>
@@ -53,47 +51,62 @@ export function AgentsTable({
           </tr>
         </thead>
         <tbody>
-          {rows.map((agent) => {
-            const live = activeRole === agent.role ? rates[agent.role] : undefined;
-            const average =
-              agent.callMs > 0 && agent.completionTokens > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
-            return (
-              <tr key={agent.role} className={activeRole === agent.role ? 'agent-active' : undefined}>
-                <th scope="row">
-                  <span className={`role role-${agent.role}`}>{agent.role}</span>
-                </th>
-                <td className="num">{agent.calls}</td>
-                <td className="num">{formatCount(agent.promptTokens)}</td>
-                <td className="num">{formatCount(agent.cachedTokens)}</td>
-                <td className="num">{formatCount(agent.completionTokens)}</td>
-                <td
-                  className="num"
-                  title={live !== undefined ? 'live, last few seconds' : 'output tokens over call time'}
-                >
-                  {live !== undefined ? `${live} live` : average !== null ? average.toFixed(1) : '—'}
-                </td>
-              </tr>
-            );
-          })}
+          {rows.map((agent) => (
+            <AgentRow
+              key={agent.role}
+              agent={agent}
+              active={activeRole === agent.role}
+              live={activeRole === agent.role ? rates[agent.role] : undefined}
+            />
+          ))}
         </tbody>
-        <tfoot>
-          <tr
-            className="agents-total"
-            data-testid="run-spend"
-            title={total.estimated ? '~: estimated counts (oracle or replay model)' : undefined}
-          >
-            <th scope="row">run</th>
-            <td className="num">{total.calls}</td>
-            <td className="num">{`${mark}${formatCount(total.promptTokens)}`}</td>
-            <td className="num">{`${mark}${formatCount(total.cachedTokens)}`}</td>
-            <td className="num">{`${mark}${formatCount(total.generatedTokens)}`}</td>
-            <td className="num" title="model time (calls to answers) / the run's elapsed time">
-              {formatDuration(total.callMs)}
-              {elapsedMs !== null ? ` / ${formatDuration(elapsedMs)}` : ''}
-            </td>
-          </tr>
-        </tfoot>
+        <AgentsTotal agents={agents} elapsedMs={elapsedMs} />
       </table>
     </section>
+  );
+}
+
+/** One agent's line; `live`: its output rate over the last seconds while it streams. */
+function AgentRow({ agent, active, live }: { agent: AgentStats; active: boolean; live: number | undefined }) {
+  const average =
+    agent.callMs > 0 && agent.completionTokens > 0 ? agent.completionTokens / (agent.callMs / 1000) : null;
+  return (
+    <tr className={active ? 'agent-active' : undefined}>
+      <th scope="row">
+        <span className={`role role-${agent.role}`}>{agent.role}</span>
+      </th>
+      <td className="num">{agent.calls}</td>
+      <td className="num">{formatCount(agent.promptTokens)}</td>
+      <td className="num">{formatCount(agent.cachedTokens)}</td>
+      <td className="num">{formatCount(agent.completionTokens)}</td>
+      <td className="num" title={live !== undefined ? 'live, last few seconds' : 'output tokens over call time'}>
+        {live !== undefined ? `${live} live` : average !== null ? average.toFixed(1) : '—'}
+      </td>
+    </tr>
+  );
+}
+
+/** The run's totals over every agent, and its model time against its elapsed time. */
+function AgentsTotal({ agents, elapsedMs }: { agents: Record<string, AgentStats>; elapsedMs: number | null }) {
+  const total = runSpend(agents);
+  const mark = total.estimated ? '~' : '';
+  return (
+    <tfoot>
+      <tr
+        className="agents-total"
+        data-testid="run-spend"
+        title={total.estimated ? '~: estimated counts (oracle or replay model)' : undefined}
+      >
+        <th scope="row">run</th>
+        <td className="num">{total.calls}</td>
+        <td className="num">{`${mark}${formatCount(total.promptTokens)}`}</td>
+        <td className="num">{`${mark}${formatCount(total.cachedTokens)}`}</td>
+        <td className="num">{`${mark}${formatCount(total.generatedTokens)}`}</td>
+        <td className="num" title="model time (calls to answers) / the run's elapsed time">
+          {formatDuration(total.callMs)}
+          {elapsedMs !== null ? ` / ${formatDuration(elapsedMs)}` : ''}
+        </td>
+      </tr>
+    </tfoot>
   );
 }

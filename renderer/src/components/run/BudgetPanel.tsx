@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'react';
 import { budgetOf } from '../../../../shared/engine/budget';
 import { formatDuration } from '../../lib/format';
+import type { RunState } from '../../../../shared/engine/runState';
+import type { RunFigures } from '../../../../shared/runView/runFigures';
+import type { RunView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 
 interface Meter {
@@ -33,10 +36,43 @@ export function BudgetPanel() {
   const now = useNow(running);
   if (!state || !figures) return null;
 
-  const limits = state.config.limits;
   const elapsed = state.elapsed_ms + (running ? Math.max(0, now - readAt) : 0);
   const budget = budgetOf(state);
-  const meters: Meter[] = [
+  const meters = budgetMeters(view, state, figures);
+  const total = state.config.time_limit_ms;
+
+  return (
+    <section className="panel budget-panel" aria-labelledby="budget-heading" data-testid="budget">
+      <h3 id="budget-heading">Budget</h3>
+      <div className="budget-time">
+        <span>
+          {formatDuration(elapsed)}
+          {total ? ` of ${formatDuration(total)}` : ' (no time limit)'}
+        </span>
+        {total && <progress value={Math.min(elapsed, total)} max={total} aria-label="time used" />}
+      </div>
+      {budget && (
+        <p className="muted small">
+          planning {formatDuration(state.time_spent.planning)}/{formatDuration(budget.planning_ms)} · execution{' '}
+          {formatDuration(state.time_spent.execution)}/{formatDuration(budget.execution_ms)} · per step{' '}
+          {formatDuration(budget.per_step_ms)}
+        </p>
+      )}
+      <MeterList meters={meters} />
+      <p className="muted small">
+        Steps {figures.completedSteps}/{figures.totalSteps} done · verify runs {figures.verifyRunsGreen} green,{' '}
+        {figures.verifyRunsRed} red
+        {figures.lastVerify ? ` (last ${figures.lastVerify === 'PASS' ? 'green' : 'red'})` : ''}
+        {view.warnings > 0 ? ` · ${view.warnings} warning${view.warnings === 1 ? '' : 's'}` : ''}
+      </p>
+    </section>
+  );
+}
+
+/** Every counter of the run against the limit that ends or re-plans it. */
+function budgetMeters(view: RunView, state: RunState, figures: RunFigures): Meter[] {
+  const limits = state.config.limits;
+  return [
     {
       label: 'Attempts',
       value: figures.attempts,
@@ -80,48 +116,27 @@ export function BudgetPanel() {
       hint: 'failed steps before the run ends',
     },
   ];
-  const total = state.config.time_limit_ms;
+}
 
+/** The meters that mean something here: a counter switched off (limit 0) shows only once it moved. */
+function MeterList({ meters }: { meters: Meter[] }) {
   return (
-    <section className="panel budget-panel" aria-labelledby="budget-heading" data-testid="budget">
-      <h3 id="budget-heading">Budget</h3>
-      <div className="budget-time">
-        <span>
-          {formatDuration(elapsed)}
-          {total ? ` of ${formatDuration(total)}` : ' (no time limit)'}
-        </span>
-        {total && <progress value={Math.min(elapsed, total)} max={total} aria-label="time used" />}
-      </div>
-      {budget && (
-        <p className="muted small">
-          planning {formatDuration(state.time_spent.planning)}/{formatDuration(budget.planning_ms)} · execution{' '}
-          {formatDuration(state.time_spent.execution)}/{formatDuration(budget.execution_ms)} · per step{' '}
-          {formatDuration(budget.per_step_ms)}
-        </p>
-      )}
-      <dl className="meters">
-        {meters
-          .filter((meter) => meter.limit !== 0 || meter.value > 0)
-          .map((meter) => (
-            <div
-              key={meter.label}
-              className={`meter${meter.limit && meter.value >= meter.limit ? ' meter-full' : ''}`}
-              title={meter.hint}
-            >
-              <dt>{meter.label}</dt>
-              <dd data-testid={`meter-${meter.label.toLowerCase().replaceAll(' ', '-')}`}>
-                {meter.value}
-                {meter.limit ? ` / ${meter.limit}` : ''}
-              </dd>
-            </div>
-          ))}
-      </dl>
-      <p className="muted small">
-        Steps {figures.completedSteps}/{figures.totalSteps} done · verify runs {figures.verifyRunsGreen} green,{' '}
-        {figures.verifyRunsRed} red
-        {figures.lastVerify ? ` (last ${figures.lastVerify === 'PASS' ? 'green' : 'red'})` : ''}
-        {view.warnings > 0 ? ` · ${view.warnings} warning${view.warnings === 1 ? '' : 's'}` : ''}
-      </p>
-    </section>
+    <dl className="meters">
+      {meters
+        .filter((meter) => meter.limit !== 0 || meter.value > 0)
+        .map((meter) => (
+          <div
+            key={meter.label}
+            className={`meter${meter.limit && meter.value >= meter.limit ? ' meter-full' : ''}`}
+            title={meter.hint}
+          >
+            <dt>{meter.label}</dt>
+            <dd data-testid={`meter-${meter.label.toLowerCase().replaceAll(' ', '-')}`}>
+              {meter.value}
+              {meter.limit ? ` / ${meter.limit}` : ''}
+            </dd>
+          </div>
+        ))}
+    </dl>
   );
 }

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useImperativeHandle, useMemo, useRef, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useMemo, useRef, type Ref, type RefObject } from 'react';
 import type { LineChange } from '../../../../shared/diff/lineDiff';
 import { diffRows, splitLines, type DiffRow } from '../../runView/diffRows';
 
@@ -61,31 +61,9 @@ export function DiffPreview({ before, after, changes, sideBySide, onPainted, han
     overscan: 10,
   });
   const items = virtualizer.getVirtualItems();
-  const painted = useRef(false);
-
-  useImperativeHandle(
-    handle,
-    () => ({
-      topRow: () => {
-        const first = Math.floor((scroller.current?.scrollTop ?? 0) / ROW_HEIGHT);
-        for (let index = first; index < rows.length; index++)
-          if (rows[index]?.after !== null) return rows[index] ?? null;
-        return rows[first] ?? null;
-      },
-    }),
-    [rows],
-  );
-
+  useTopRowHandle(handle, rows, scroller);
   // An empty file has no rows and is drawn all the same.
-  const drawn = items.length > 0 || rows.length === 0;
-  useEffect(() => {
-    if (!drawn || painted.current) return;
-    const frame = requestAnimationFrame(() => {
-      painted.current = true;
-      onPainted();
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [drawn, onPainted]);
+  usePaintedOnce(items.length > 0 || rows.length === 0, onPainted);
 
   return (
     <div
@@ -99,35 +77,85 @@ export function DiffPreview({ before, after, changes, sideBySide, onPainted, han
           const row = rows[item.index];
           if (!row) return null;
           return (
-            <div
+            <DiffPreviewRow
               key={item.index}
-              role="listitem"
-              className={`diff-row row-${row.kind}`}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-            >
-              {sideBySide ? (
-                <>
-                  <LineCells
-                    number={row.before}
-                    text={beforeLines[(row.before ?? 0) - 1]}
-                    side="before"
-                    kind={row.kind}
-                  />
-                  <LineCells number={row.after} text={afterLines[(row.after ?? 0) - 1]} side="after" kind={row.kind} />
-                </>
-              ) : (
-                <>
-                  <span className={`diff-number ${row.kind}`}>{row.before ?? ''}</span>
-                  <span className={`diff-number ${row.kind}`}>{row.after ?? ''}</span>
-                  <span className={`diff-text ${row.kind}`}>
-                    {row.after !== null ? afterLines[row.after - 1] : beforeLines[(row.before ?? 0) - 1]}
-                  </span>
-                </>
-              )}
-            </div>
+              row={row}
+              start={item.start}
+              sideBySide={sideBySide}
+              beforeLines={beforeLines}
+              afterLines={afterLines}
+            />
           );
         })}
       </div>
     </div>
   );
+}
+
+interface DiffPreviewRowProps {
+  row: DiffRow;
+  /** Where the virtualizer places the row, in pixels from the top. */
+  start: number;
+  sideBySide: boolean;
+  beforeLines: readonly string[];
+  afterLines: readonly string[];
+}
+
+/** One row: both sides' numbers and texts side by side, or both numbers and the one text inline. */
+function DiffPreviewRow({ row, start, sideBySide, beforeLines, afterLines }: DiffPreviewRowProps) {
+  return (
+    <div
+      role="listitem"
+      className={`diff-row row-${row.kind}`}
+      style={{ transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+    >
+      {sideBySide ? (
+        <>
+          <LineCells number={row.before} text={beforeLines[(row.before ?? 0) - 1]} side="before" kind={row.kind} />
+          <LineCells number={row.after} text={afterLines[(row.after ?? 0) - 1]} side="after" kind={row.kind} />
+        </>
+      ) : (
+        <>
+          <span className={`diff-number ${row.kind}`}>{row.before ?? ''}</span>
+          <span className={`diff-number ${row.kind}`}>{row.after ?? ''}</span>
+          <span className={`diff-text ${row.kind}`}>
+            {row.after !== null ? afterLines[row.after - 1] : beforeLines[(row.before ?? 0) - 1]}
+          </span>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Lets DiffView ask which row is at the top of the view, to open Monaco at the same place. */
+function useTopRowHandle(
+  handle: Ref<DiffPreviewHandle> | undefined,
+  rows: DiffRow[],
+  scroller: RefObject<HTMLDivElement | null>,
+) {
+  useImperativeHandle(
+    handle,
+    () => ({
+      topRow: () => {
+        const first = Math.floor((scroller.current?.scrollTop ?? 0) / ROW_HEIGHT);
+        for (let index = first; index < rows.length; index++)
+          if (rows[index]?.after !== null) return rows[index] ?? null;
+        return rows[first] ?? null;
+      },
+    }),
+    [rows, scroller],
+  );
+}
+
+/** Calls `onPainted` once, on the frame after the rows are first drawn. */
+function usePaintedOnce(drawn: boolean, onPainted: () => void) {
+  const painted = useRef(false);
+  useEffect(() => {
+    if (!drawn || painted.current) return;
+    const frame = requestAnimationFrame(() => {
+      painted.current = true;
+      onPainted();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [drawn, onPainted]);
 }

@@ -61,7 +61,30 @@ interface ChangeSubjectProps {
 
 function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSubjectProps) {
   const navigate = useUiStore((state) => state.navigate);
-  const shas = commits.map((commit) => commit.sha).join(',');
+  const { counted, error } = useSpanCounts(repo, runId, commits.map((commit) => commit.sha).join(','));
+  const files = fileTotals(commits, counted);
+  const openDiff = (target: string) => navigate({ tab: 'changes', range: target, file: null }, { replace: true });
+  return (
+    <div className="gate-subject" data-testid="gate-subject">
+      <h4>{heading}</h4>
+      {commits.length === 0 ? (
+        <p className="muted small">No commit yet.</p>
+      ) : (
+        <ul className="gate-files" aria-label="Changed files">
+          {files.map((file) => (
+            <SubjectFile key={file.path} file={file} counting={!error} />
+          ))}
+        </ul>
+      )}
+      {error && <p className="error-text small">Line counts unavailable: {error}</p>}
+      <SubjectTest test={test} />
+      <DiffLinks commits={commits} range={range} openDiff={openDiff} />
+    </div>
+  );
+}
+
+/** The +/− of the reviewed span, read once per set of commits (`shas`, comma-joined); an error says why not. */
+function useSpanCounts(repo: string, runId: string, shas: string) {
   const [counted, setCounted] = useState<FileCount[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -74,75 +97,85 @@ function ChangeSubject({ repo, runId, heading, commits, test, range }: ChangeSub
       current = false;
     };
   }, [repo, runId, shas]);
+  return { counted, error };
+}
 
-  const files = fileTotals(commits, counted);
-  const openDiff = (target: string) => navigate({ tab: 'changes', range: target, file: null }, { replace: true });
+/** A changed file with its +/−; `counting`: the counts are still being read (an ellipsis until then). */
+function SubjectFile({ file, counting }: { file: FileTotal; counting: boolean }) {
   return (
-    <div className="gate-subject" data-testid="gate-subject">
-      <h4>{heading}</h4>
-      {commits.length === 0 ? (
-        <p className="muted small">No commit yet.</p>
+    <li className="mono small">
+      {quoteGitPath(file.path)}{' '}
+      {file.added !== null && file.removed !== null ? (
+        <span className="line-counts">
+          <span className="added" aria-label={`${file.added} lines added`}>
+            +{file.added}
+          </span>{' '}
+          <span className="removed" aria-label={`${file.removed} lines removed`}>
+            −{file.removed}
+          </span>
+        </span>
       ) : (
-        <ul className="gate-files" aria-label="Changed files">
-          {files.map((file) => (
-            <li key={file.path} className="mono small">
-              {quoteGitPath(file.path)}{' '}
-              {file.added !== null && file.removed !== null ? (
-                <span className="line-counts">
-                  <span className="added" aria-label={`${file.added} lines added`}>
-                    +{file.added}
-                  </span>{' '}
-                  <span className="removed" aria-label={`${file.removed} lines removed`}>
-                    −{file.removed}
-                  </span>
-                </span>
-              ) : (
-                !error && <span className="muted">…</span>
-              )}
-            </li>
-          ))}
-        </ul>
+        counting && <span className="muted">…</span>
       )}
-      {error && <p className="error-text small">Line counts unavailable: {error}</p>}
-      <p className="small" data-testid="gate-test">
-        {test ? (
-          <>
-            Tests <span className={test.status === 'PASS' ? 'ok-text' : 'error-text'}>{test.status}</span>
-            {test.counts ? ` · ${test.counts.passed} passed, ${test.counts.failed} failed` : ''}
-            {test.firstFailure ? ` · first failure: ${test.firstFailure.testId}` : ''}
-          </>
-        ) : (
-          <span className="muted">No test run yet.</span>
-        )}
-      </p>
-      {range === 'all' ? (
-        <button type="button" className="link-button" onClick={() => openDiff('all')}>
-          Open the diff of every change ({commits.length} commit{commits.length === 1 ? '' : 's'})
-        </button>
-      ) : commits.length === 1 && range ? (
-        <button type="button" className="link-button" onClick={() => openDiff(range)}>
-          Open the diff ({range.slice(0, 7)})
-        </button>
-      ) : commits.length > 1 ? (
-        // One link per edit set: each opens exactly the changes of that commit.
-        <p className="small">
-          Open the diff of edit set{' '}
-          {commits.map((commit, index) => (
-            <span key={commit.sha}>
-              {index > 0 && ' · '}
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => openDiff(commit.sha)}
-                aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}
-              >
-                {index + 1} ({commit.sha.slice(0, 7)})
-              </button>
-            </span>
-          ))}
-        </p>
-      ) : null}
-    </div>
+    </li>
+  );
+}
+
+function SubjectTest({ test }: { test: TestView | null }) {
+  return (
+    <p className="small" data-testid="gate-test">
+      {test ? (
+        <>
+          Tests <span className={test.status === 'PASS' ? 'ok-text' : 'error-text'}>{test.status}</span>
+          {test.counts ? ` · ${test.counts.passed} passed, ${test.counts.failed} failed` : ''}
+          {test.firstFailure ? ` · first failure: ${test.firstFailure.testId}` : ''}
+        </>
+      ) : (
+        <span className="muted">No test run yet.</span>
+      )}
+    </p>
+  );
+}
+
+interface DiffLinksProps {
+  commits: CommitView[];
+  range: string | null;
+  openDiff: (target: string) => void;
+}
+
+/** The way to the Changes tab: the whole change, the one commit, or one link per edit set. */
+function DiffLinks({ commits, range, openDiff }: DiffLinksProps) {
+  if (range === 'all')
+    return (
+      <button type="button" className="link-button" onClick={() => openDiff('all')}>
+        Open the diff of every change ({commits.length} commit{commits.length === 1 ? '' : 's'})
+      </button>
+    );
+  if (commits.length === 1 && range)
+    return (
+      <button type="button" className="link-button" onClick={() => openDiff(range)}>
+        Open the diff ({range.slice(0, 7)})
+      </button>
+    );
+  if (commits.length <= 1) return null;
+  // One link per edit set: each opens exactly the changes of that commit.
+  return (
+    <p className="small">
+      Open the diff of edit set{' '}
+      {commits.map((commit, index) => (
+        <span key={commit.sha}>
+          {index > 0 && ' · '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => openDiff(commit.sha)}
+            aria-label={`Open the diff of commit ${index + 1} of ${commits.length} (${commit.sha.slice(0, 7)})`}
+          >
+            {index + 1} ({commit.sha.slice(0, 7)})
+          </button>
+        </span>
+      ))}
+    </p>
   );
 }
 

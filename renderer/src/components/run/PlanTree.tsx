@@ -129,65 +129,79 @@ function StepNode({
           </span>
           <span className="step-id mono">{step.id}</span>
           <span className="step-title">{step.title}</span>
-          <span className="step-chips">
-            {step.complexity && <span className={`chip complexity-${step.complexity}`}>{step.complexity}</span>}
-            {step.dependsOn.length > 0 && (
-              <span className="chip chip-muted" title="runs after">
-                after {step.dependsOn.join(', ')}
-              </span>
-            )}
-            {step.attempts > 1 && (
-              <span className="chip chip-warn" title="attempts">
-                attempt {step.attempts}
-                {maxAttempts ? `/${maxAttempts}` : ''}
-              </span>
-            )}
-            {step.commits.length > 0 && (
-              <span className="chip chip-muted">
-                {step.commits.length} commit{step.commits.length === 1 ? '' : 's'}
-              </span>
-            )}
-            {spend && (
-              <span
-                className="chip chip-muted step-spend"
-                data-testid="step-spend"
-                title="model calls, prompt tokens (of which served from the reused KV cache), generated tokens, model time and the step's time; ~ marks estimated counts"
-              >
-                {spend}
-              </span>
-            )}
-          </span>
+          <StepChips step={step} maxAttempts={maxAttempts} spend={spend} />
         </summary>
-        <dl className="step-details small">
-          {step.rationale && (
-            <>
-              <dt>Why</dt>
-              <dd>{step.rationale}</dd>
-            </>
-          )}
-          {step.acceptance && (
-            <>
-              <dt>Done when</dt>
-              <dd>{step.acceptance}</dd>
-            </>
-          )}
-          {step.artifacts.length > 0 && (
-            <>
-              <dt>Files</dt>
-              <dd className="mono">{step.artifacts.join(', ')}</dd>
-            </>
-          )}
-          {step.failReason && (
-            <>
-              <dt>Reason</dt>
-              <dd>{step.failReason}</dd>
-            </>
-          )}
-        </dl>
+        <StepDetails step={step} />
       </details>
       {step.subPlanIds.map((planId) => (
         <PlanNode key={planId} view={view} planId={planId} maxAttempts={maxAttempts} />
       ))}
     </li>
+  );
+}
+
+/** What a step's line says at a glance: complexity, order, attempts, commits, what it cost. */
+function StepChips({ step, maxAttempts, spend }: { step: StepView; maxAttempts: number | null; spend: string | null }) {
+  return (
+    <span className="step-chips">
+      {step.complexity && <span className={`chip complexity-${step.complexity}`}>{step.complexity}</span>}
+      {step.dependsOn.length > 0 && (
+        <span className="chip chip-muted" title="runs after">
+          after {step.dependsOn.join(', ')}
+        </span>
+      )}
+      {step.attempts > 1 && (
+        <span className="chip chip-warn" title="attempts">
+          attempt {step.attempts}
+          {maxAttempts ? `/${maxAttempts}` : ''}
+        </span>
+      )}
+      {step.commits.length > 0 && (
+        <span className="chip chip-muted">
+          {step.commits.length} commit{step.commits.length === 1 ? '' : 's'}
+        </span>
+      )}
+      {spend && (
+        <span
+          className="chip chip-muted step-spend"
+          data-testid="step-spend"
+          title="model calls, prompt tokens (of which served from the reused KV cache), generated tokens, model time and the step's time; ~ marks estimated counts"
+        >
+          {spend}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** The step as planned, opened under its line: why, when it is done, its files, and why it failed. */
+function StepDetails({ step }: { step: StepView }) {
+  return (
+    <dl className="step-details small">
+      {step.rationale && (
+        <>
+          <dt>Why</dt>
+          <dd>{step.rationale}</dd>
+        </>
+      )}
+      {step.acceptance && (
+        <>
+          <dt>Done when</dt>
+          <dd>{step.acceptance}</dd>
+        </>
+      )}
+      {step.artifacts.length > 0 && (
+        <>
+          <dt>Files</dt>
+          <dd className="mono">{step.artifacts.join(', ')}</dd>
+        </>
+      )}
+      {step.failReason && (
+        <>
+          <dt>Reason</dt>
+          <dd>{step.failReason}</dd>
+        </>
+      )}
+    </dl>
   );
 }

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { client, errorMessage, unwrap } from '../../api/client';
+import type { RunState } from '../../../../shared/engine/runState';
 import type { RunView } from '../../../../shared/runView/types';
 import { goalLine } from '../../../../shared/headline';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { useUiStore } from '../../stores/uiStore';
-import { Modal } from '../layout/Modal';
+import { runActions } from './runActions';
+import { RunControls, StopRunDialog } from './RunControls';
 import { StatusBadge, statusLabel } from './StatusBadge';
 
 const TERMINAL = new Set(['complete', 'failed', 'stuck']);
@@ -23,36 +24,7 @@ export function RunHeader({ repo }: { repo: string }) {
   // A stuck run waits for a person's fix; resuming verifies again (seed 004).
   const resumable = !active && (!finished || (state?.status ?? view.status) === 'stuck') && !view.undone;
 
-  const act = async (name: string, perform: () => Promise<string>) => {
-    setBusy(name);
-    try {
-      notify('info', await perform());
-      await useRunViewStore.getState().refreshState();
-    } catch (error) {
-      notify('error', errorMessage(error));
-    } finally {
-      setBusy(null);
-    }
-  };
-  const pause = () =>
-    act('pause', async () => {
-      const { pausing } = unwrap(await client().request('run/pause', { repo, runId }));
-      return pausing
-        ? 'Pausing: the run stops once its current step (model call, edit or test run) is done, and stays resumable.'
-        : 'The run was not running in this window’s core.';
-    });
-  const resume = () =>
-    act('resume', async () => {
-      // The goal shown is the goal resumed: a run whose saved goal differs is refused (seed 003's spec_hash).
-      unwrap(await client().request('run/resume', { repo, runId, ...(state?.goal ? { goal: state.goal } : {}) }));
-      return `Run ${runId} resumed.`;
-    });
-  const stop = () =>
-    act('stop', async () => {
-      setConfirmStop(false);
-      const { status } = unwrap(await client().request('run/cancel', { repo, runId }));
-      return `Run ${runId} ended (${statusLabel(status)}).`;
-    });
+  const { pause, resume, stop } = runActions({ repo, runId, goal: state?.goal, notify, setBusy, setConfirmStop });
 
   return (
     <header className="run-header" aria-labelledby="run-goal">
@@ -72,69 +44,46 @@ export function RunHeader({ repo }: { repo: string }) {
         <h2 id="run-goal" className="run-goal" title={view.goal || state?.goal} tabIndex={-1}>
           {goalLine(view.goal || state?.goal || '')}
         </h2>
-        <div className="run-controls" role="group" aria-label="Run controls">
-          <button
-            type="button"
-            onClick={() => void pause()}
-            disabled={!active || view.pausing || busy !== null}
-            title="Finish the current step (model call, edit or test run), then stop; resumable. A wait at a gate ends at once."
-          >
-            {view.pausing && active ? 'Pausing…' : 'Pause'}
-          </button>
-          <button
-            type="button"
-            onClick={() => void resume()}
-            disabled={!resumable || busy !== null}
-            title="Continue from where the run stopped"
-          >
-            Resume
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => setConfirmStop(true)}
-            disabled={finished || busy !== null}
-            title="Interrupt the run now and end it for good"
-          >
-            Stop
-          </button>
-        </div>
+        <RunControls
+          pause={() => void pause()}
+          resume={() => void resume()}
+          askToStop={() => setConfirmStop(true)}
+          canPause={active && !view.pausing && busy === null}
+          pausing={view.pausing && active}
+          canResume={resumable && busy === null}
+          canStop={!finished && busy === null}
+        />
       </div>
-      <p className="run-meta muted">
-        <span className="mono">{runId}</span> · {view.workflow ?? state?.workflow ?? '?'}
-        {view.seed ? ` (seed ${view.seed})` : ''}
-        {view.branch && (
-          <>
-            {' '}
-            · branch <code>{view.branch}</code>
-          </>
-        )}
-        {view.phase && view.phase !== 'finished' && <> · phase {view.phase}</>}
-        {!active && !finished && !view.undone && <> · not running in this window — Resume continues it</>}
-      </p>
+      <RunMetaLine view={view} state={state} runId={runId} active={active} finished={finished} />
       <RunOutcomeLine view={view} />
-      {confirmStop && (
-        <Modal
-          title="Stop this run for good?"
-          onClose={() => setConfirmStop(false)}
-          actions={
-            <>
-              <button type="button" className="danger" onClick={() => void stop()}>
-                Stop the run
-              </button>
-              <button type="button" onClick={() => setConfirmStop(false)} data-autofocus>
-                Keep it
-              </button>
-            </>
-          }
-        >
-          <p>
-            The current step is interrupted and the run ends with status “stopped”; it cannot be resumed. Its branch and
-            commits stay until you undo it. Use Pause to stop it after the current step and resume it later.
-          </p>
-        </Modal>
-      )}
+      {confirmStop && <StopRunDialog stop={() => void stop()} keep={() => setConfirmStop(false)} />}
     </header>
+  );
+}
+
+interface RunMetaLineProps {
+  view: RunView;
+  state: RunState | null;
+  runId: string;
+  active: boolean;
+  finished: boolean;
+}
+
+/** The run's id, workflow, branch and phase; and, when no session runs it here, that Resume continues it. */
+function RunMetaLine({ view, state, runId, active, finished }: RunMetaLineProps) {
+  return (
+    <p className="run-meta muted">
+      <span className="mono">{runId}</span> · {view.workflow ?? state?.workflow ?? '?'}
+      {view.seed ? ` (seed ${view.seed})` : ''}
+      {view.branch && (
+        <>
+          {' '}
+          · branch <code>{view.branch}</code>
+        </>
+      )}
+      {view.phase && view.phase !== 'finished' && <> · phase {view.phase}</>}
+      {!active && !finished && !view.undone && <> · not running in this window — Resume continues it</>}
+    </p>
   );
 }
 

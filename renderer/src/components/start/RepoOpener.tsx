@@ -9,8 +9,6 @@ export function RepoOpener() {
   const mode = useAppStore((state) => state.info?.mode);
   const loading = useRepoStore((state) => state.loading);
   const error = useRepoStore((state) => state.error);
-  const recent = useRepoStore((state) => state.recent);
-  const current = useRepoStore((state) => state.status?.path);
   const [path, setPath] = useState('');
   const [dialogError, setDialogError] = useState<string | null>(null);
 
@@ -68,30 +66,38 @@ export function RepoOpener() {
           {error ?? dialogError}
         </p>
       )}
-      {recent.length > 0 && (
-        <>
-          <h3 className="subheading" id="recent-heading">
-            Recent
-          </h3>
-          <ul className="recent-repos" aria-labelledby="recent-heading">
-            {recent.map((repo) => (
-              <li key={repo.path}>
-                <button
-                  type="button"
-                  className="link-button recent-repo"
-                  onClick={() => void open(repo.path)}
-                  aria-current={repo.path === current ? 'true' : undefined}
-                  title={repo.path}
-                >
-                  <span className="recent-name">{repo.name}</span>
-                  <span className="muted mono recent-path">{repo.path}</span>
-                </button>
-                <span className="muted small">{formatDateTime(repo.openedAt)}</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <RecentRepos open={(target) => void open(target)} />
     </section>
+  );
+}
+
+/** The repositories opened before, each a button that opens it again; the one open now is marked. */
+function RecentRepos({ open }: { open: (path: string) => void }) {
+  const recent = useRepoStore((state) => state.recent);
+  const current = useRepoStore((state) => state.status?.path);
+  if (recent.length === 0) return null;
+  return (
+    <>
+      <h3 className="subheading" id="recent-heading">
+        Recent
+      </h3>
+      <ul className="recent-repos" aria-labelledby="recent-heading">
+        {recent.map((repo) => (
+          <li key={repo.path}>
+            <button
+              type="button"
+              className="link-button recent-repo"
+              onClick={() => open(repo.path)}
+              aria-current={repo.path === current ? 'true' : undefined}
+              title={repo.path}
+            >
+              <span className="recent-name">{repo.name}</span>
+              <span className="muted mono recent-path">{repo.path}</span>
+            </button>
+            <span className="muted small">{formatDateTime(repo.openedAt)}</span>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
