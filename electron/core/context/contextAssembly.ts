@@ -51,17 +51,13 @@ function excerptOf(file: string, entry: RankedFile, rows: string[], space: numbe
   return ranges.length === 0 ? null : { ranges, text: excerptText(file, rows, ranges) };
 }
 
-/** A writer's context as it is assembled: items at falling priorities, what went in and what was left out. */
-export class ContextAssembly {
+/** Context items as they are chosen: falling priorities, so an exact fit drops the last ones first. */
+export class ContextItems {
   readonly items: ContextItem[] = [];
   readonly included: ContextEntry[] = [];
   readonly dropped: ContextEntry[] = [];
-  /** Files already in the context, whole or excerpted. */
-  readonly placed = new Set<string>();
   used = 0;
   private priority = 1000;
-
-  constructor(private readonly sources: AssemblySources) {}
 
   push(entry: ContextEntry, text: string): void {
     this.items.push({ id: entry.id, text, priority: this.priority-- });
@@ -69,13 +65,23 @@ export class ContextAssembly {
     this.used += entry.tokens;
   }
 
-  dropFile(file: string, tokens: number, reason: string): void {
-    this.dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens, reason });
-  }
-
   result(budgetTokens: number): BuiltContext {
     const { items, included, dropped } = this;
     return { items, included, dropped, budgetTokens, usedTokens: this.used };
+  }
+}
+
+/** A writer's context as it is assembled, file by file. */
+export class ContextAssembly extends ContextItems {
+  /** Files already in the context, whole or excerpted. */
+  readonly placed = new Set<string>();
+
+  constructor(private readonly sources: AssemblySources) {
+    super();
+  }
+
+  dropFile(file: string, tokens: number, reason: string): void {
+    this.dropped.push({ id: `file:${file}`, path: file, kind: 'file', tokens, reason });
   }
 
   /** Adds a file whole, excerpted or not at all (see FileMode); true when it went in. */
