@@ -2,7 +2,7 @@ import { LatheError } from '../errors';
 import { failure, type Result } from '../result';
 import type { EventListener, LatheClient } from './api';
 import type { EventName, RequestChannel } from './channels';
-import { HostFrameSchema, type ClientFrame } from './wire';
+import { HostFrameSchema, type ClientFrame, type HostFrame } from './wire';
 
 // Method-style (bivariant) so the DOM's and `ws`'s narrower event types both fit.
 type SocketHandler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
@@ -36,6 +36,28 @@ export interface SocketClient extends LatheClient {
 
 const OPEN = 1;
 
+/** A host frame from a message, or null for anything else (not text, not JSON, not a frame): it is ignored. */
+function hostFrameOf(data: unknown): HostFrame | null {
+  if (typeof data !== 'string') return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return null;
+  }
+  const frame = HostFrameSchema.safeParse(json);
+  return frame.success ? frame.data : null;
+}
+
+/** Every request still waiting is answered DISCONNECTED. */
+function failPending(pending: Map<number, (result: Result<unknown>) => void>): void {
+  for (const [id, resolve] of pending) {
+    pending.delete(id);
+    resolve(failure(new LatheError('DISCONNECTED', 'connection to Lathe closed').toShape()));
+  }
+}
+
 /** The typed browser client: contract requests and events over the web host's WebSocket. */
 export function createSocketClient(options: SocketClientOptions): SocketClient {
   const pending = new Map<number, (result: Result<unknown>) => void>();
@@ -68,33 +90,21 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     socket.onerror = () => {};
     socket.onclose = () => {
       options.onStateChange?.('closed');
-      for (const [id, resolve] of pending) {
-        pending.delete(id);
-        resolve(failure(new LatheError('DISCONNECTED', 'connection to Lathe closed').toShape()));
-      }
+      failPending(pending);
       const base = options.reconnectBaseMs ?? 250;
       if (!closedByUser && base > 0) setTimeout(connect, Math.min(5000, base * 2 ** attempt++));
     };
   };
 
   const receive = (data: unknown) => {
-    if (typeof data !== 'string') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(data);
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      return;
-    }
-    const frame = HostFrameSchema.safeParse(json);
-    if (!frame.success) return;
-    if (frame.data.kind === 'response') {
-      const resolve = pending.get(frame.data.id);
-      pending.delete(frame.data.id);
-      resolve?.(frame.data.result);
-    } else if (frame.data.kind === 'event') {
-      const set = listeners.get(frame.data.name as EventName);
-      const payload = frame.data.payload;
+    const frame = hostFrameOf(data);
+    if (frame?.kind === 'response') {
+      const resolve = pending.get(frame.id);
+      pending.delete(frame.id);
+      resolve?.(frame.result);
+    } else if (frame?.kind === 'event') {
+      const set = listeners.get(frame.name as EventName);
+      const payload = frame.payload;
       set?.forEach((listener) => listener(payload));
     }
   };

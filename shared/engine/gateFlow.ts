@@ -182,12 +182,70 @@ interface Critique {
 
 const critiqueFrom = (parts: FeedbackPart[]): Critique => ({ text: parts.map((part) => part.text).join('\n'), parts });
 
+type Decider = 'supervisor' | 'user';
+
+/**
+ * Seed 001 refines a rejected step on top of it; but a change carrying what must never ship
+ * (unrelated hunks, changed tests) is undone, so the next attempt starts from the best state before it.
+ */
+function rejectStep(
+  closed: RunState,
+  workflow: Workflow,
+  gate: NonNullable<RunState['gate']>,
+  critique: Critique,
+  by: Decider,
+): Transition {
+  const base = closed.attempt_base;
+  const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
+  const rolledBack =
+    base && mustGo
+      ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`)
+      : { state: closed, events: [] };
+  const undone: FeedbackPart[] =
+    rolledBack.events.length > 0
+      ? [
+          {
+            source: 'engine',
+            gate: 'step',
+            text: '(Your change was undone: the files are back as they were before it.)',
+          },
+        ]
+      : [];
+  const retried = failAttempt(rolledBack.state, workflow, {
+    kind: 'critique',
+    ...critiqueFrom([...critique.parts, ...undone]),
+  });
+  return { state: retried.state, events: [...rolledBack.events, ...retried.events] };
+}
+
+function decideGoal(closed: RunState, approved: boolean, critique: Critique, by: Decider): Transition {
+  // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
+  if (approved)
+    return finishRun(
+      closed,
+      'complete',
+      EXIT_SUCCESS,
+      by === 'user'
+        ? 'the user confirmed the goal is met at the goal gate'
+        : 'the Supervisor confirmed the goal is met',
+    );
+  // A new plan could not run: execution has used its share of the time limit.
+  if (executionExhausted(closed))
+    return finishRun(
+      closed,
+      'failed',
+      EXIT_GOAL_NOT_MET,
+      'goal not confirmed, and no execution time is left for a new plan',
+    );
+  return replanOrFail(closed, critique.text, 'goal not confirmed', critique.parts);
+}
+
 function decideGate(
   state: RunState,
   workflow: Workflow,
   approved: boolean,
   critique: Critique,
-  by: 'supervisor' | 'user',
+  by: Decider,
 ): Transition {
   const gate = state.gate;
   if (!gate) return { state, events: [] };
@@ -222,56 +280,11 @@ function decideGate(
       const retried = failAttempt(rolledBack.state, workflow, { kind: 'critique', ...critique });
       return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
     }
-    case 'step': {
+    case 'step':
       if (approved) return tail(completeStep({ ...closed, passed_gates: [...closed.passed_gates, 'step'] }, workflow));
-      // Seed 001 refines a rejected step on top of it; but a change carrying what must never ship
-      // (unrelated hunks, changed tests) is undone, so the next attempt starts from the best state before it.
-      const base = closed.attempt_base;
-      const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
-      const rolledBack =
-        base && mustGo
-          ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`)
-          : { state: closed, events: [] };
-      const undone: FeedbackPart[] =
-        rolledBack.events.length > 0
-          ? [
-              {
-                source: 'engine',
-                gate: 'step',
-                text: '(Your change was undone: the files are back as they were before it.)',
-              },
-            ]
-          : [];
-      const retried = failAttempt(rolledBack.state, workflow, {
-        kind: 'critique',
-        ...critiqueFrom([...critique.parts, ...undone]),
-      });
-      return tail({ state: retried.state, events: [...rolledBack.events, ...retried.events] });
-    }
+      return tail(rejectStep(closed, workflow, gate, critique, by));
     case 'goal':
-      // Credit whoever decided: in a human (or both) goal gate that is the user, not the Supervisor.
-      if (approved)
-        return tail(
-          finishRun(
-            closed,
-            'complete',
-            EXIT_SUCCESS,
-            by === 'user'
-              ? 'the user confirmed the goal is met at the goal gate'
-              : 'the Supervisor confirmed the goal is met',
-          ),
-        );
-      // A new plan could not run: execution has used its share of the time limit.
-      if (executionExhausted(closed))
-        return tail(
-          finishRun(
-            closed,
-            'failed',
-            EXIT_GOAL_NOT_MET,
-            'goal not confirmed, and no execution time is left for a new plan',
-          ),
-        );
-      return tail(replanOrFail(closed, critique.text, 'goal not confirmed', critique.parts));
+      return tail(decideGoal(closed, approved, critique, by));
     default:
       return gate.kind satisfies never;
   }

@@ -128,22 +128,11 @@ function rangeOf(range: SeqRange | null | undefined): SeqRange | null {
 
 function applyEvent(view: RunView, event: RunEvent): void {
   switch (event.type) {
-    case 'run_started': {
-      const { data } = event;
-      view.goal = data.goal ?? view.goal;
-      view.workflow = data.workflow ?? null;
-      view.seed = data.seed ?? null;
-      view.models = modelsOf(data.models);
-      view.status = 'running';
-      view.startedTs = event.ts;
+    case 'run_started':
+      start(view, event);
       return;
-    }
     case 'run_resumed':
-      view.status = 'running';
-      settleSteps(view, { ended: 'resumed' });
-      view.stopped = null;
-      view.pausing = false;
-      view.active = null;
+      resume(view);
       return;
     case 'pause_requested':
       view.pausing = true;
@@ -173,25 +162,9 @@ function applyEvent(view: RunView, event: RunEvent): void {
       view.tests = [...view.tests, testOf(event)];
       return;
     case 'fix_cycle':
-      view.counters = {
-        ...view.counters,
-        fixCycle: event.data.cycle ?? view.counters.fixCycle + 1,
-        fixCycleMax: event.data.max ?? null,
-      };
-      return;
     case 'counters':
-      view.counters = {
-        ...view.counters,
-        consecutiveVerifyFailures: event.data.consecutive_verify_failures ?? view.counters.consecutiveVerifyFailures,
-        totalVerifyLoops: event.data.total_verify_loops ?? view.counters.totalVerifyLoops,
-        replans: event.data.replans ?? view.counters.replans,
-      };
-      return;
     case 'replan':
-      view.counters = {
-        ...view.counters,
-        replans: Math.max(view.counters.replans, event.data.replan ?? view.counters.replans + 1),
-      };
+      view.counters = countersAfter(view.counters, event);
       return;
     case 'warning':
     case 'edit_rejected':
@@ -199,16 +172,7 @@ function applyEvent(view: RunView, event: RunEvent): void {
       view.warnings += 1;
       return;
     case 'run_stopped':
-      view.stopped = {
-        status: event.data.status ?? 'aborted',
-        exitCode: null,
-        reason: event.data.reason ?? '',
-        code: null,
-      };
-      view.status = event.data.status ?? 'aborted';
-      view.pausing = false;
-      view.active = null;
-      settleSteps(view, { ended: 'stopped' });
+      stop(view, event);
       return;
     case 'run_finished':
       finish(view, event);
@@ -225,6 +189,62 @@ function applyEvent(view: RunView, event: RunEvent): void {
       applyStepEvent(view, event);
       applyGateEvent(view, event);
   }
+}
+
+function start(view: RunView, event: RunEventOf<'run_started'>): void {
+  const { data } = event;
+  view.goal = data.goal ?? view.goal;
+  view.workflow = data.workflow ?? null;
+  view.seed = data.seed ?? null;
+  view.models = modelsOf(data.models);
+  view.status = 'running';
+  view.startedTs = event.ts;
+}
+
+function resume(view: RunView): void {
+  view.status = 'running';
+  settleSteps(view, { ended: 'resumed' });
+  view.stopped = null;
+  view.pausing = false;
+  view.active = null;
+}
+
+function countersAfter(
+  counters: RunView['counters'],
+  event: RunEventOf<'fix_cycle' | 'counters' | 'replan'>,
+): RunView['counters'] {
+  switch (event.type) {
+    case 'fix_cycle':
+      return {
+        ...counters,
+        fixCycle: event.data.cycle ?? counters.fixCycle + 1,
+        fixCycleMax: event.data.max ?? null,
+      };
+    case 'counters':
+      return {
+        ...counters,
+        consecutiveVerifyFailures: event.data.consecutive_verify_failures ?? counters.consecutiveVerifyFailures,
+        totalVerifyLoops: event.data.total_verify_loops ?? counters.totalVerifyLoops,
+        replans: event.data.replans ?? counters.replans,
+      };
+    case 'replan':
+      return { ...counters, replans: Math.max(counters.replans, event.data.replan ?? counters.replans + 1) };
+    default:
+      return event satisfies never;
+  }
+}
+
+function stop(view: RunView, event: RunEventOf<'run_stopped'>): void {
+  view.stopped = {
+    status: event.data.status ?? 'aborted',
+    exitCode: null,
+    reason: event.data.reason ?? '',
+    code: null,
+  };
+  view.status = event.data.status ?? 'aborted';
+  view.pausing = false;
+  view.active = null;
+  settleSteps(view, { ended: 'stopped' });
 }
 
 function finish(view: RunView, event: RunEventOf<'run_finished'>): void {

@@ -79,6 +79,116 @@ export async function buildMessages(spec: AgentSpec, ctx: AgentContext, answerTo
 export const CONTEXT_HEADER = 'Relevant files and notes:\n{{context}}\n\n';
 export const INPUT_HEADER = 'Input:\n';
 
+/** What every fit of one call shares: the role's window and reserve, the prompt's two forms and their counts. */
+interface PromptSetup {
+  spec: AgentSpec;
+  schema: z.ZodType;
+  counter: PromptCounter;
+  contextSize: number;
+  roleReserve: number;
+  forms: Record<PromptForm, ChatMessage[]>;
+  mandatoryOf: Record<PromptForm, number>;
+  chosen: PromptForm;
+  /** The context in the order the role's session keeps (prefix reuse). */
+  session: (items: ContextItem[]) => ContextItem[];
+  /** The context is built to a budget (a writer's), so the prompt must leave room for one region of a file. */
+  budgeted: boolean;
+}
+
+function overflowText(setup: PromptSetup, form: PromptForm, reserve: number, needed: number): string {
+  const { spec, counter, contextSize, budgeted } = setup;
+  return `even the ${form === 'short' ? 'shortest prompt (the rules in their short form, the task and its input' : 'prompt (system prompt, rules, the task and its input'}${budgeted ? `, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change` : ''}) needs ${needed} tokens ${counter.exact ? "by the model's tokenizer" : '(estimated)'}, but the ${spec.modelRole}'s ${contextSize}-token window leaves ${Math.max(0, contextSize - reserve)} after reserving ${reserve} for the answer; set the ${spec.modelRole}'s context_size to at least ${nextWindow(needed + reserve)} or lower its max_tokens`;
+}
+
+/** A retry's budget is always stated: the model layer's own maxTokens may differ from the run config's. */
+function answerBudget(setup: PromptSetup, reserve: number, asked?: number): { maxTokens?: number } {
+  return asked !== undefined || reserve > setup.roleReserve ? { maxTokens: reserve } : {};
+}
+
+/** A call the window cannot hold: nothing is asked of the model. */
+function refused(setup: PromptSetup, form: PromptForm, overflow: string, answerRoom: number): BuiltMessages {
+  return { messages: [], context: [], schema: setup.schema, report: null, overflow, answerRoom, form };
+}
+
+/** A role whose context is given as is: the provider fits it by priority. */
+function unbudgetedFit(setup: PromptSetup, context: ContextItem[]): MessageFit {
+  return async (answerTokens, force) => {
+    const form = force ?? setup.chosen;
+    const mandatory = setup.mandatoryOf[form];
+    const reserve = Math.max(setup.roleReserve, answerTokens ?? 0);
+    const answerRoom = answerTokensLeft(setup.contextSize, mandatory);
+    // The provider fits this context by priority: only the messages must stay beside the answer.
+    if (setup.counter.exact && mandatory + setup.roleReserve > setup.contextSize)
+      return refused(setup, form, overflowText(setup, form, setup.roleReserve, mandatory), answerRoom);
+    return {
+      messages: setup.forms[form],
+      context: setup.session(context),
+      schema: setup.schema,
+      report: null,
+      answerRoom,
+      form,
+      ...answerBudget(setup, reserve, answerTokens),
+    };
+  };
+}
+
+function contextReport(
+  setup: PromptSetup,
+  form: PromptForm,
+  mandatory: number,
+  built: BuiltContext,
+  reserve: Reserve,
+): ContextReport {
+  return {
+    role: setup.spec.modelRole,
+    context_size: setup.contextSize,
+    answer_reserve: reserve.tokens,
+    answer_sized_on: reserve.sizedOn,
+    mandatory_tokens: mandatory,
+    counted_by: setup.counter.exact ? 'model' : 'estimate',
+    prompt_form: form,
+    budget_tokens: built.budgetTokens,
+    used_tokens: built.usedTokens,
+    included: built.included,
+    dropped: built.dropped,
+  };
+}
+
+/** A writer's context, built to fill what the prompt and the answer's reserve leave of the window. */
+function budgetedFit(
+  setup: PromptSetup,
+  plan: (budgetTokens: number) => Promise<BuiltContext>,
+  wholeFiles: WholeFiles | undefined,
+): MessageFit {
+  const { spec, contextSize, roleReserve } = setup;
+  return async (answerTokens, force) => {
+    const form = force ?? setup.chosen;
+    const mandatory = setup.mandatoryOf[form];
+    const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
+    // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
+    const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
+    // By estimate the provider's own fit decides, as it always did; the model's count is final.
+    if (setup.counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize)
+      return refused(setup, form, overflowText(setup, form, roleReserve, mandatory + MIN_CONTEXT_TOKENS), answerRoom);
+    if (wholeFiles && mandatory + wholeFiles.tokens + reserve.tokens > contextSize) {
+      const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + reserve.tokens} tokens to show and rewrite ${listed(wholeFiles.perFile)} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${reserve.tokens}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
+      return refused(setup, form, overflow, answerRoom);
+    }
+    const fitted = wholeFiles
+      ? await coverRewrites(plan, wholeFiles, reserve, contextSize - mandatory, answerRoom)
+      : { built: await plan(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
+    return {
+      messages: setup.forms[form],
+      context: setup.session(fitted.built.items),
+      schema: setup.schema,
+      report: contextReport(setup, form, mandatory, fitted.built, fitted.reserve),
+      answerRoom,
+      form,
+      ...answerBudget(setup, fitted.reserve.tokens, answerTokens),
+    };
+  };
+}
+
 /**
  * Reads the role's input, and returns how to build its messages for an answer budget (at least the
  * role's `max_tokens`; more for a whole-file writer's files, or for a retry after a cut-off). Budgets
@@ -92,7 +202,6 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
   const { answerReserve: roleReserve } = roleBudget(ctx.state.config, spec.modelRole);
   const contextSize = roleWindow(ctx, spec.modelRole);
   const marker = budgeted || context.length > 0 ? CONTEXT_HEADER : '';
-  const session = (items: ContextItem[]) => ctx.sessions?.order(spec.modelRole, items) ?? items;
   const forms = {
     full: messagesOf(
       systemPrompt(spec, ctx, schema, 'full'),
@@ -104,90 +213,21 @@ export async function prepareMessages(spec: AgentSpec, ctx: AgentContext): Promi
   const room = contextSize - roleReserve;
   const chosen: PromptForm =
     mandatoryOf.full > room * FULL_FORM_MAX_SHARE && mandatoryOf.short < mandatoryOf.full ? 'short' : 'full';
-  // A retry's budget is always stated: the model layer's own maxTokens may differ from the run config's.
-  const answerBudget = (reserve: number, asked?: number) =>
-    asked !== undefined || reserve > roleReserve ? { maxTokens: reserve } : {};
-  const overflowOf = (form: PromptForm, reserve: number, needed: number) =>
-    `even the ${form === 'short' ? 'shortest prompt (the rules in their short form, the task and its input' : 'prompt (system prompt, rules, the task and its input'}${budgeted ? `, and ${MIN_CONTEXT_TOKENS} tokens for one region of the file to change` : ''}) needs ${needed} tokens ${counter.exact ? "by the model's tokenizer" : '(estimated)'}, but the ${spec.modelRole}'s ${contextSize}-token window leaves ${Math.max(0, contextSize - reserve)} after reserving ${reserve} for the answer; set the ${spec.modelRole}'s context_size to at least ${nextWindow(needed + reserve)} or lower its max_tokens`;
-  if (!budgeted) {
-    return async (answerTokens, force) => {
-      const form = force ?? chosen;
-      const messages = forms[form];
-      const mandatory = mandatoryOf[form];
-      const reserve = Math.max(roleReserve, answerTokens ?? 0);
-      const answerRoom = answerTokensLeft(contextSize, mandatory);
-      // The provider fits this context by priority: only the messages must stay beside the answer.
-      if (counter.exact && mandatory + roleReserve > contextSize)
-        return {
-          messages: [],
-          context: [],
-          schema,
-          report: null,
-          overflow: overflowOf(form, roleReserve, mandatory),
-          answerRoom,
-          form,
-        };
-      return {
-        messages,
-        context: session(context),
-        schema,
-        report: null,
-        answerRoom,
-        form,
-        ...answerBudget(reserve, answerTokens),
-      };
-    };
-  }
-  const plan = calibrated(budgeted, counter);
-  return async (answerTokens, force) => {
-    const form = force ?? chosen;
-    const messages = forms[form];
-    const mandatory = mandatoryOf[form];
-    const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
-    // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
-    const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
-    // By estimate the provider's own fit decides, as it always did; the model's count is final.
-    if (counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize)
-      return {
-        messages: [],
-        context: [],
-        schema,
-        report: null,
-        overflow: overflowOf(form, roleReserve, mandatory + MIN_CONTEXT_TOKENS),
-        answerRoom,
-        form,
-      };
-    if (wholeFiles && mandatory + wholeFiles.tokens + reserve.tokens > contextSize) {
-      const overflow = `whole-file needs ~${mandatory + wholeFiles.tokens + reserve.tokens} tokens to show and rewrite ${listed(wholeFiles.perFile)} (prompt ~${mandatory}, files ~${wholeFiles.tokens}, answer ~${reserve.tokens}) in the ${spec.modelRole}'s ${contextSize}-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size`;
-      return { messages: [], context: [], schema, report: null, overflow, answerRoom, form };
-    }
-    const fitted = wholeFiles
-      ? await coverRewrites(plan, wholeFiles, reserve, contextSize - mandatory, answerRoom)
-      : { built: await plan(Math.max(0, contextSize - reserve.tokens - mandatory)), reserve };
-    const { built } = fitted;
-    const report: ContextReport = {
-      role: spec.modelRole,
-      context_size: contextSize,
-      answer_reserve: fitted.reserve.tokens,
-      answer_sized_on: fitted.reserve.sizedOn,
-      mandatory_tokens: mandatory,
-      counted_by: counter.exact ? 'model' : 'estimate',
-      prompt_form: form,
-      budget_tokens: built.budgetTokens,
-      used_tokens: built.usedTokens,
-      included: built.included,
-      dropped: built.dropped,
-    };
-    return {
-      messages,
-      context: session(built.items),
-      schema,
-      report,
-      answerRoom,
-      form,
-      ...answerBudget(fitted.reserve.tokens, answerTokens),
-    };
+  const session = (items: ContextItem[]) => ctx.sessions?.order(spec.modelRole, items) ?? items;
+  const setup: PromptSetup = {
+    spec,
+    schema,
+    counter,
+    contextSize,
+    roleReserve,
+    forms,
+    mandatoryOf,
+    chosen,
+    session,
+    budgeted: Boolean(budgeted),
   };
+  if (!budgeted) return unbudgetedFit(setup, context);
+  return budgetedFit(setup, calibrated(budgeted, counter), wholeFiles);
 }
 
 function messagesOf(system: string, user: string): ChatMessage[] {

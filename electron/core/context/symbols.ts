@@ -41,99 +41,113 @@ function lines(node: Node): { start: number; end: number } {
 
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 
+/** A walk over a script's syntax tree, collecting its symbols. */
+interface ScriptWalk {
+  add: (name: string, kind: SymbolKind, node: Node, signatureNode?: Node) => void;
+  /** A long function's own nested functions, qualified by it. */
+  nested: (node: Node, qualified: string, depth: number) => void;
+  visit: (node: Node, owner: string | null, depth: number) => void;
+}
+type ScriptVisitor = (walk: ScriptWalk, node: Node, owner: string | null, depth: number) => void;
+
+const qualify = (owner: string | null, name: string) => (owner ? `${owner}.${name}` : name);
+
+const visitExport: ScriptVisitor = (walk, node, owner, depth) => {
+  const declaration = node.childForFieldName('declaration');
+  if (declaration) walk.visit(declaration, owner, depth);
+  else {
+    const value = node.childForFieldName('value');
+    if (value && FUNCTION_VALUES.has(value.type)) walk.add('default', 'function', node);
+  }
+};
+
+const visitCallable =
+  (kind: 'function' | 'method'): ScriptVisitor =>
+  (walk, node, owner, depth) => {
+    const name = node.childForFieldName('name')?.text;
+    if (!name) return;
+    const qualified = qualify(owner, name);
+    walk.add(qualified, kind, node);
+    walk.nested(node, qualified, depth);
+  };
+
+const visitClass: ScriptVisitor = (walk, node, owner, depth) => {
+  const name = node.childForFieldName('name')?.text ?? owner;
+  if (!name) return;
+  walk.add(name, 'class', node);
+  const body = node.childForFieldName('body');
+  for (const member of body?.namedChildren ?? []) if (member) walk.visit(member, name, depth + 1);
+};
+
+const visitType: ScriptVisitor = (walk, node) => {
+  const name = node.childForFieldName('name')?.text;
+  if (name) walk.add(name, 'type', node);
+};
+
+const visitDeclaration: ScriptVisitor = (walk, node, owner, depth) => {
+  for (const declarator of node.namedChildren) {
+    if (declarator?.type !== 'variable_declarator') continue;
+    const name = declarator.childForFieldName('name');
+    const value = declarator.childForFieldName('value');
+    if (name?.type !== 'identifier') continue;
+    const isFunction = value !== null && FUNCTION_VALUES.has(value.type);
+    if (value?.type === 'class' && depth === 0) walk.visit(value, name.text, depth);
+    else if (isFunction) {
+      const qualified = qualify(owner, name.text);
+      walk.add(qualified, 'function', node, declarator);
+      walk.nested(value, qualified, depth);
+    } else if (depth === 0) walk.add(name.text, 'variable', node, declarator);
+  }
+};
+
+/** `a.b = function …` and `a = class …`. */
+const visitAssignment: ScriptVisitor = (walk, node, _owner, depth) => {
+  const expression = node.namedChildren[0];
+  if (expression?.type !== 'assignment_expression') return;
+  const left = expression.childForFieldName('left');
+  const right = expression.childForFieldName('right');
+  if (!left || !right || (left.type !== 'member_expression' && left.type !== 'identifier')) return;
+  if (FUNCTION_VALUES.has(right.type)) walk.add(left.text, 'function', node, expression);
+  else if (right.type === 'class') walk.visit(right, left.text, depth);
+};
+
+const SCRIPT_VISITORS = new Map<string, ScriptVisitor>([
+  ['export_statement', visitExport],
+  ['function_declaration', visitCallable('function')],
+  ['generator_function_declaration', visitCallable('function')],
+  ['function_signature', visitCallable('function')],
+  ['class_declaration', visitClass],
+  ['abstract_class_declaration', visitClass],
+  ['class', visitClass],
+  ['method_definition', visitCallable('method')],
+  ['method_signature', visitCallable('method')],
+  ['abstract_method_signature', visitCallable('method')],
+  ['interface_declaration', visitType],
+  ['type_alias_declaration', visitType],
+  ['enum_declaration', visitType],
+  ['module', visitType],
+  ['internal_module', visitType],
+  ['lexical_declaration', visitDeclaration],
+  ['variable_declaration', visitDeclaration],
+  ['expression_statement', visitAssignment],
+]);
+
 /** JavaScript and TypeScript: declarations at the top, in exports, in class bodies, and `a.b = function` assignments. */
 function scriptSymbols(root: Node, source: string): FileSymbol[] {
   const out: FileSymbol[] = [];
-  const add = (name: string, kind: SymbolKind, node: Node, signatureNode: Node = node) =>
-    out.push({ name, kind, ...lines(node), signature: signatureOf(signatureNode, source) });
-  const nested = (node: Node, qualified: string, depth: number): void => {
-    const body = node.childForFieldName('body');
-    if (!body || depth >= 3 || node.endPosition.row - node.startPosition.row < NESTED_MIN_LINES) return;
-    for (const statement of body.namedChildren)
-      if (statement && statement.type !== 'expression_statement' && statement.type !== 'export_statement')
-        visit(statement, qualified, depth + 1);
+  const walk: ScriptWalk = {
+    add: (name, kind, node, signatureNode = node) =>
+      out.push({ name, kind, ...lines(node), signature: signatureOf(signatureNode, source) }),
+    nested: (node, qualified, depth) => {
+      const body = node.childForFieldName('body');
+      if (!body || depth >= 3 || node.endPosition.row - node.startPosition.row < NESTED_MIN_LINES) return;
+      for (const statement of body.namedChildren)
+        if (statement && statement.type !== 'expression_statement' && statement.type !== 'export_statement')
+          walk.visit(statement, qualified, depth + 1);
+    },
+    visit: (node, owner, depth) => SCRIPT_VISITORS.get(node.type)?.(walk, node, owner, depth),
   };
-  const visit = (node: Node, owner: string | null, depth: number): void => {
-    switch (node.type) {
-      case 'export_statement': {
-        const declaration = node.childForFieldName('declaration');
-        if (declaration) visit(declaration, owner, depth);
-        else {
-          const value = node.childForFieldName('value');
-          if (value && FUNCTION_VALUES.has(value.type)) add('default', 'function', node);
-        }
-        return;
-      }
-      case 'function_declaration':
-      case 'generator_function_declaration':
-      case 'function_signature': {
-        const name = node.childForFieldName('name')?.text;
-        if (!name) return;
-        const qualified = owner ? `${owner}.${name}` : name;
-        add(qualified, 'function', node);
-        nested(node, qualified, depth);
-        return;
-      }
-      case 'class_declaration':
-      case 'abstract_class_declaration':
-      case 'class': {
-        const name = node.childForFieldName('name')?.text ?? owner;
-        if (!name) return;
-        add(name, 'class', node);
-        const body = node.childForFieldName('body');
-        for (const member of body?.namedChildren ?? []) if (member) visit(member, name, depth + 1);
-        return;
-      }
-      case 'method_definition':
-      case 'method_signature':
-      case 'abstract_method_signature': {
-        const name = node.childForFieldName('name')?.text;
-        if (!name) return;
-        const qualified = owner ? `${owner}.${name}` : name;
-        add(qualified, 'method', node);
-        nested(node, qualified, depth);
-        return;
-      }
-      case 'interface_declaration':
-      case 'type_alias_declaration':
-      case 'enum_declaration':
-      case 'module':
-      case 'internal_module': {
-        const name = node.childForFieldName('name')?.text;
-        if (name) add(name, 'type', node);
-        return;
-      }
-      case 'lexical_declaration':
-      case 'variable_declaration': {
-        for (const declarator of node.namedChildren) {
-          if (declarator?.type !== 'variable_declarator') continue;
-          const name = declarator.childForFieldName('name');
-          const value = declarator.childForFieldName('value');
-          if (name?.type !== 'identifier') continue;
-          const qualified = owner ? `${owner}.${name.text}` : name.text;
-          const isFunction = value !== null && FUNCTION_VALUES.has(value.type);
-          if (value?.type === 'class' && depth === 0) visit(value, name.text, depth);
-          else if (isFunction) {
-            add(qualified, 'function', node, declarator);
-            nested(value, qualified, depth);
-          } else if (depth === 0) add(name.text, 'variable', node, declarator);
-        }
-        return;
-      }
-      case 'expression_statement': {
-        const expression = node.namedChildren[0];
-        if (expression?.type !== 'assignment_expression') return;
-        const left = expression.childForFieldName('left');
-        const right = expression.childForFieldName('right');
-        if (!left || !right || (left.type !== 'member_expression' && left.type !== 'identifier')) return;
-        if (FUNCTION_VALUES.has(right.type)) add(left.text, 'function', node, expression);
-        else if (right.type === 'class') visit(right, left.text, depth);
-        return;
-      }
-      default:
-    }
-  };
-  for (const child of root.namedChildren) if (child) visit(child, null, 0);
+  for (const child of root.namedChildren) if (child) walk.visit(child, null, 0);
   return out;
 }
 

@@ -60,19 +60,8 @@ export function applyEditSet(
   return applyEditSetWith(realFileOps, workDir, planned, policy, options);
 }
 
-/**
- * Re-checks every guardrail against the disk as it is now, then writes all files or none: each new
- * content goes to a temp file beside its target, originals are renamed aside, temps renamed in,
- * and any failure renames everything back and removes what was created.
- */
-export async function applyEditSetWith(
-  ops: FileOps,
-  workDir: string,
-  planned: PlannedEditSet,
-  policy: EditPolicy,
-  options: ApplyOptions = { durable: true },
-): Promise<AppliedEditSet> {
-  const realRoot = fs.realpathSync(workDir);
+/** Checks each change against the guardrails and the disk as it is now; the steps that will write it. */
+async function checkedSteps(realRoot: string, planned: PlannedEditSet, policy: EditPolicy): Promise<Step[]> {
   const rules = new PathPolicy(policy);
   const seen = new Set<string>();
   const steps: Step[] = [];
@@ -98,53 +87,65 @@ export async function applyEditSetWith(
       committed: false,
     });
   }
+  return steps;
+}
 
-  const createdDirs: string[] = [];
-  try {
-    for (const step of steps) {
-      if (step.after === null) continue;
-      await makeParents(ops, realRoot, path.dirname(step.absolute), createdDirs);
-      step.temp = siblingName(step.absolute, 'new');
-      await ops.writeFile(step.temp, step.after, step.mode, options.durable);
-    }
-    for (const step of steps) {
-      if (step.existed) {
-        step.backup = siblingName(step.absolute, 'old');
-        await ops.rename(step.absolute, step.backup);
-      }
-      step.committed = true;
-      if (step.temp !== null) {
-        await ops.rename(step.temp, step.absolute);
-        step.temp = null;
-      }
-    }
-  } catch (error) {
-    const unrestored = await rollBack(ops, steps, createdDirs);
-    const failed = steps.find((step) => step.temp !== null || (step.committed && step.backup === null)) ?? steps[0];
-    const outcome =
-      unrestored.length === 0
-        ? 'every file was restored'
-        : unrestored
-            .map((file) =>
-              file.backup
-                ? `${file.path} could not be put back (the original is at ${file.backup})`
-                : `${file.path} could not be removed again`,
-            )
-            .join('; ');
-    throw new LatheError(
-      'EDIT_APPLY_FAILED',
-      `writing the edit set failed and ${outcome}: ${(error as Error).message}`,
-      {
-        path: failed?.path ?? null,
-        cause: (error as NodeJS.ErrnoException).code ?? null,
-        unrestored,
-      },
-    );
+/** New contents to temp files first, then originals renamed aside and temps renamed in; each step records how far it got. */
+async function writeSteps(
+  ops: FileOps,
+  realRoot: string,
+  steps: Step[],
+  createdDirs: string[],
+  options: ApplyOptions,
+): Promise<void> {
+  for (const step of steps) {
+    if (step.after === null) continue;
+    await makeParents(ops, realRoot, path.dirname(step.absolute), createdDirs);
+    step.temp = siblingName(step.absolute, 'new');
+    await ops.writeFile(step.temp, step.after, step.mode, options.durable);
   }
   for (const step of steps) {
-    // catch-ok: the edits are in place; a backup left behind only takes space
-    if (step.backup !== null) await ops.unlink(step.backup).catch(() => undefined);
+    if (step.existed) {
+      step.backup = siblingName(step.absolute, 'old');
+      await ops.rename(step.absolute, step.backup);
+    }
+    step.committed = true;
+    if (step.temp !== null) {
+      await ops.rename(step.temp, step.absolute);
+      step.temp = null;
+    }
   }
+}
+
+/** The error a failed write is reported as, naming every file the roll-back could not put back. */
+function applyFailure(
+  error: unknown,
+  steps: Step[],
+  unrestored: { path: string; backup: string | null }[],
+): LatheError {
+  const failed = steps.find((step) => step.temp !== null || (step.committed && step.backup === null)) ?? steps[0];
+  const outcome =
+    unrestored.length === 0
+      ? 'every file was restored'
+      : unrestored
+          .map((file) =>
+            file.backup
+              ? `${file.path} could not be put back (the original is at ${file.backup})`
+              : `${file.path} could not be removed again`,
+          )
+          .join('; ');
+  return new LatheError(
+    'EDIT_APPLY_FAILED',
+    `writing the edit set failed and ${outcome}: ${(error as Error).message}`,
+    {
+      path: failed?.path ?? null,
+      cause: (error as NodeJS.ErrnoException).code ?? null,
+      unrestored,
+    },
+  );
+}
+
+function appliedFiles(steps: Step[]): AppliedEditSet {
   const byKind = (kind: 'changed' | 'created' | 'deleted') =>
     steps
       .filter((step) =>
@@ -156,6 +157,33 @@ export async function applyEditSetWith(
       )
       .map((step) => step.path);
   return { changed: byKind('changed'), created: byKind('created'), deleted: byKind('deleted') };
+}
+
+/**
+ * Re-checks every guardrail against the disk as it is now, then writes all files or none: each new
+ * content goes to a temp file beside its target, originals are renamed aside, temps renamed in,
+ * and any failure renames everything back and removes what was created.
+ */
+export async function applyEditSetWith(
+  ops: FileOps,
+  workDir: string,
+  planned: PlannedEditSet,
+  policy: EditPolicy,
+  options: ApplyOptions = { durable: true },
+): Promise<AppliedEditSet> {
+  const realRoot = fs.realpathSync(workDir);
+  const steps = await checkedSteps(realRoot, planned, policy);
+  const createdDirs: string[] = [];
+  try {
+    await writeSteps(ops, realRoot, steps, createdDirs, options);
+  } catch (error) {
+    throw applyFailure(error, steps, await rollBack(ops, steps, createdDirs));
+  }
+  for (const step of steps) {
+    // catch-ok: the edits are in place; a backup left behind only takes space
+    if (step.backup !== null) await ops.unlink(step.backup).catch(() => undefined);
+  }
+  return appliedFiles(steps);
 }
 
 async function readCurrent(absolute: string): Promise<{ content: string; mode: number } | null> {

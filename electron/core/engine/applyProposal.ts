@@ -7,8 +7,114 @@ import type { EngineDeps } from './engineDeps';
 import { isTestFile } from '../edits/policy';
 import { failingAtHead } from '../../../shared/engine/attemptGuard';
 import { onlyAddsLines } from '../../../shared/engine/testInventory';
-import { changeScope, describeHunk } from './changeScope';
-import type { PlannedEditSet } from '../workspace/types';
+import { changeScope, describeHunk, type ChangeScope } from './changeScope';
+import type { EditFormat, EditPolicy, PlannedEditSet } from '../workspace/types';
+
+type Workspace = NonNullable<RunState['workspace']>;
+
+function editPolicyFor(deps: EngineDeps, state: RunState, workspace: Workspace): EditPolicy {
+  const step = currentStep(state);
+  return deps.defaultEditPolicy({
+    artifacts: state.config.artifacts_only ? (step?.artifacts ?? []) : null,
+    testsReadOnly: state.config.tests_read_only,
+    protectedPaths: workspace.protectedPaths,
+    allowLargeDeletions: asksToRemoveCode(
+      [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n'),
+    ),
+  });
+}
+
+/** The proposal resolved against the files, through the tested reader. */
+async function planProposal(
+  format: EditFormat,
+  proposal: unknown,
+  workDir: string,
+  policy: EditPolicy,
+): Promise<PlannedEditSet> {
+  // The tested reader: inside the work tree only, binary and oversized files refused, unreadable never taken for missing.
+  const reader = createWorkspaceReader(workDir);
+  return format.plan(proposal, reader, policy).catch((error: unknown) => {
+    // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.
+    if (error instanceof LatheError) throw error;
+    throw new LatheError(
+      'EDIT_REJECTED',
+      `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`,
+      { rule: 'patch-does-not-apply', path: '(proposal)' },
+    );
+  });
+}
+
+/** The refusal, if any, once the change's scope is known: before writing, unrelated hunks, nothing a test sees. */
+function refusedInScope(state: RunState, refused: ActionOutcome | null, scope: ChangeScope): ActionOutcome | null {
+  // An answer refused for an edit that changed nothing is told of its unrelated hunks in the same
+  // breath: under a gate they would only be named after another answer, and a writer that fixes
+  // one fault per refusal spends its attempts there (decision 97).
+  if (refused?.kind === 'apply_rejected' && refused.rule === 'no-change' && scope.feedback)
+    return { ...refused, message: `${refused.message}\n${scope.feedback}` };
+  if (refused) return refused;
+  if (scope.feedback && !reviewedByGate(state))
+    return {
+      kind: 'apply_rejected',
+      code: 'EDIT_REJECTED',
+      rule: 'unrelated-change',
+      path: scope.unrelated[0]?.path ?? null,
+      message: scope.feedback,
+    };
+  // Comments and layout alone where the tests fail cannot fix them: the tests see no change.
+  if (scope.noCodeChange.length > 0 && failingAtHead(state)) {
+    const where = scope.noCodeChange.map((hunk) => `- ${hunk.path} ${oldLinesText(hunk)}`).join('\n');
+    const message = `your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before${failingNote(state)}:\n${where}\nPut those lines back as they were and change the code that fails.`;
+    return refusal('no-change', scope.noCodeChange[0]?.path ?? null, message);
+  }
+  // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
+  if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
+    const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failingNote(state)}. Make the change that fixes the failure.`;
+    return refusal('unrelated-change', scope.unrelated[0]?.path ?? null, message);
+  }
+  return null;
+}
+
+async function commitWritten(
+  deps: EngineDeps,
+  state: RunState,
+  workspace: Workspace,
+  base: string,
+  files: string[],
+  role: string,
+): Promise<string | null> {
+  const step = currentStep(state);
+  return deps.git
+    .commitStep(workspace, files, {
+      runId: state.run_id,
+      taskId: step?.id ?? 'T1',
+      // The subject is cut to 72 characters; the whole goal is in the body.
+      title: step?.title ?? state.goal,
+      body: `Goal:\n${state.goal.trim()}`,
+      role,
+      attempt: step?.attempts,
+    })
+    .catch(async (error: unknown) => {
+      // Refused at commit time (a file git stores through a filter): what was written goes back.
+      if (isLatheError(error, 'EDIT_REJECTED')) await deps.git.resetTo(workspace, base);
+      throw error;
+    });
+}
+
+/** A refused edit is the writer's to fix; anything else ends the run. */
+function failedApply(error: unknown): ActionOutcome {
+  if (isLatheError(error, 'EDIT_REJECTED')) {
+    const data = error.data ?? {};
+    return {
+      kind: 'apply_rejected',
+      code: error.code,
+      message: error.message,
+      rule: typeof data.rule === 'string' ? data.rule : null,
+      path: typeof data.path === 'string' ? data.path : null,
+    };
+  }
+  const failure = LatheError.from(error);
+  return { kind: 'fatal', code: failure.code, message: failure.message };
+}
 
 /**
  * Guardrails, atomic write and the step's commit. The work tree is first reset to the last recorded
@@ -25,7 +131,6 @@ export async function applyProposal(
   const base = state.head;
   if (!workspace || !base)
     return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
-  const step = currentStep(state);
   const format = deps.getEditFormat(state.config.edit_format);
   const proposal = format.schema.safeParse(state.proposal);
   if (!proposal.success) {
@@ -37,91 +142,26 @@ export async function applyProposal(
       path: null,
     };
   }
-  const policy = deps.defaultEditPolicy({
-    artifacts: state.config.artifacts_only ? (step?.artifacts ?? []) : null,
-    testsReadOnly: state.config.tests_read_only,
-    protectedPaths: workspace.protectedPaths,
-    allowLargeDeletions: asksToRemoveCode(
-      [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? ''].join('\n'),
-    ),
-  });
+  const policy = editPolicyFor(deps, state, workspace);
   try {
     const headMoved = (await deps.git.headOf(workspace)) !== base;
     if (headMoved || (state.proposal_files.length > 0 && !options.workTreeClean))
       await deps.git.resetTo(workspace, base);
-    // The tested reader: inside the work tree only, binary and oversized files refused, unreadable never taken for missing.
-    const reader = createWorkspaceReader(workspace.workDir);
-    const planned = await format.plan(proposal.data, reader, policy).catch((error: unknown) => {
-      // Planning reads only the model's proposal and the files: whatever goes wrong there is the proposal's fault.
-      if (error instanceof LatheError) throw error;
-      throw new LatheError(
-        'EDIT_REJECTED',
-        `the proposal could not be planned: ${error instanceof Error ? error.message : String(error)}`,
-        { rule: 'patch-does-not-apply', path: '(proposal)' },
-      );
-    });
+    const planned = await planProposal(format, proposal.data, workspace.workDir, policy);
     const refused = refusedBeforeWriting(state, planned);
     // Unrelated hunks are refused where no gate reviews the change, and shown apart where one does.
     const scope = await changeScope(state, planned, options.contextFiles ?? []);
-    // An answer refused for an edit that changed nothing is told of its unrelated hunks in the same
-    // breath: under a gate they would only be named after another answer, and a writer that fixes
-    // one fault per refusal spends its attempts there (decision 97).
-    if (refused?.kind === 'apply_rejected' && refused.rule === 'no-change' && scope.feedback)
-      return { ...refused, message: `${refused.message}\n${scope.feedback}` };
-    if (refused) return refused;
-    if (scope.feedback && !reviewedByGate(state))
-      return {
-        kind: 'apply_rejected',
-        code: 'EDIT_REJECTED',
-        rule: 'unrelated-change',
-        path: scope.unrelated[0]?.path ?? null,
-        message: scope.feedback,
-      };
-    // Comments and layout alone where the tests fail cannot fix them: the tests see no change.
-    if (scope.noCodeChange.length > 0 && failingAtHead(state)) {
-      const where = scope.noCodeChange.map((hunk) => `- ${hunk.path} ${oldLinesText(hunk)}`).join('\n');
-      const message = `your answer was not applied: it changes only comments or layout, which no test can see, so the tests would fail as before${failingNote(state)}:\n${where}\nPut those lines back as they were and change the code that fails.`;
-      return refusal('no-change', scope.noCodeChange[0]?.path ?? null, message);
-    }
-    // Nothing but unrelated hunks where the tests fail cannot fix them, and a failed attempt reaches no gate.
-    if (scope.feedback && scope.unrelated.length === scope.hunks && failingAtHead(state)) {
-      const message = `${scope.feedback}\nWithout those lines your answer changed nothing, so the tests would fail as before${failingNote(state)}. Make the change that fixes the failure.`;
-      return refusal('unrelated-change', scope.unrelated[0]?.path ?? null, message);
-    }
+    const rejected = refusedInScope(state, refused, scope);
+    if (rejected) return rejected;
     // A run's own worktree is rebuilt from its commits; only the user's checkout gets flushed writes.
     const applied = await deps.applyEditSet(workspace.workDir, planned, policy, {
       durable: workspace.mode !== 'worktree',
     });
     const files = [...new Set([...applied.changed, ...applied.created, ...applied.deleted])].sort();
-    const commit = await deps.git
-      .commitStep(workspace, files, {
-        runId: state.run_id,
-        taskId: step?.id ?? 'T1',
-        // The subject is cut to 72 characters; the whole goal is in the body.
-        title: step?.title ?? state.goal,
-        body: `Goal:\n${state.goal.trim()}`,
-        role,
-        attempt: step?.attempts,
-      })
-      .catch(async (error: unknown) => {
-        // Refused at commit time (a file git stores through a filter): what was written goes back.
-        if (isLatheError(error, 'EDIT_REJECTED')) await deps.git.resetTo(workspace, base);
-        throw error;
-      });
+    const commit = await commitWritten(deps, state, workspace, base, files, role);
     return { kind: 'applied', commit, head: commit ?? base, files, unrelated: scope.unrelated.map(describeHunk) };
   } catch (error) {
-    if (isLatheError(error, 'EDIT_REJECTED')) {
-      const data = error.data ?? {};
-      return {
-        kind: 'apply_rejected',
-        code: error.code,
-        message: error.message,
-        rule: typeof data.rule === 'string' ? data.rule : null,
-        path: typeof data.path === 'string' ? data.path : null,
-      };
-    }
-    const failure = LatheError.from(error);
-    return { kind: 'fatal', code: failure.code, message: failure.message };
+    return failedApply(error);
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { ActionOutcome } from '../../../shared/engine/actions';
+import type { ActionOutcome, Transition } from '../../../shared/engine/actions';
 import { accountTime, checkBudget } from '../../../shared/engine/budget';
 import { initialState } from '../../../shared/engine/initialState';
 import { applyOutcome, nextAction } from '../../../shared/engine/machine';
@@ -291,6 +291,34 @@ function noActionOutcome(budget: ReturnType<typeof checkBudget>, paused: boolean
   return { kind: 'stopped', reason: session.stopReason(), ...(budget.kind !== 'ok' ? { detail: budget.reason } : {}) };
 }
 
+/** The model layer's events: a dropped context is logged as a warning, the rest shown live. */
+function forwardLlmEvent(session: RunSession | null, event: LlmEvent): void {
+  if (event.type === 'context_dropped')
+    session?.log({
+      role: 'engine',
+      type: 'warning',
+      data: {
+        message: `context dropped for ${event.role}: ${event.ids.join(', ')}`,
+        ids: event.ids,
+        reason: event.reason,
+      },
+    });
+  // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
+  else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
+}
+
+/** A transition's events go to the log (a plan's also to its snapshot), then its state is saved. */
+function recordTransition(store: RunStore, transition: Transition, session: RunSession, clock: Clock): RunState {
+  for (const event of transition.events) {
+    store.append(event, clock.now());
+    if (event.type === 'plan' && typeof event.data.plan_id === 'string')
+      store.savePlanSnapshot(event.data.plan_id, event.data);
+  }
+  const state: RunState = { ...transition.state, log_seq: store.lastSeq, elapsed_ms: session.elapsedMs() };
+  store.saveState(state);
+  return state;
+}
+
 async function drive(
   env: EngineEnv,
   store: RunStore,
@@ -304,21 +332,7 @@ async function drive(
   env.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (env.signal?.aborted) controller.abort();
   let session: RunSession | null = null;
-  const onLlmEvent = (event: LlmEvent) => {
-    if (event.type === 'context_dropped')
-      session?.log({
-        role: 'engine',
-        type: 'warning',
-        data: {
-          message: `context dropped for ${event.role}: ${event.ids.join(', ')}`,
-          ids: event.ids,
-          reason: event.reason,
-        },
-      });
-    // Tokens reach the window through the agent call's own onToken; forwarding them here too doubled them.
-    else if (event.type !== 'model_unloaded' && event.type !== 'token') session?.transient(event);
-  };
-  const router = modelRouter(env, initial, onLlmEvent);
+  const router = modelRouter(env, initial, (event) => forwardLlmEvent(session, event));
   session = newSession(env, { store, router, workflow, repoRoot, signal: controller.signal, clock, initial });
   let state = initial;
   const onPause = () =>
@@ -353,13 +367,7 @@ async function drive(
       // The effect's time belongs to the phase (and step) it ran in, before the transition moves on.
       const accounted = accountTime(state, state.phase, session.elapsedMs() - startedMs);
       const transition = applyOutcome(accounted, workflow, outcome, clock.now().toISOString());
-      for (const event of transition.events) {
-        store.append(event, clock.now());
-        if (event.type === 'plan' && typeof event.data.plan_id === 'string')
-          store.savePlanSnapshot(event.data.plan_id, event.data);
-      }
-      state = { ...transition.state, log_seq: store.lastSeq, elapsed_ms: session.elapsedMs() };
-      store.saveState(state);
+      state = recordTransition(store, transition, session, clock);
       if (outcome.kind === 'stopped') break;
     }
     state = await finalizeSession(env.deps, store, state, (event) => session?.log(event));
