@@ -4,7 +4,6 @@ import { indentStyleOf, toIndentStyle } from './indentStyle';
 
 type Hunk = StructuredPatch['hunks'][number];
 
-
 /** Where the hunk's old lines stand in the file, compared without surrounding whitespace: the place nearest its header. */
 function locate(fileLines: readonly string[], oldLines: readonly string[], near: number): number | null {
   let best: number | null = null;
