@@ -321,6 +321,20 @@ export function resolveArgv(argv: string[], dir: string, fill: Record<string, st
   });
 }
 
+/** The environment of a case's reference command: the runner's own, plus the case's variables with their places filled in. */
+export function referenceEnvOf(
+  testCase: RunnerCase,
+  env: Record<string, string>,
+  dir: string,
+  fill: Record<string, string>,
+): Record<string, string> {
+  const own = Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
+    key,
+    resolveArgv([value], dir, fill)[0] as string,
+  ]);
+  return { ...env, ...Object.fromEntries(own) };
+}
+
 /** Runs a command with stdout and stderr into one stream, in order, as the Verifier captures them. */
 export function runCaptured(
   dir: string,

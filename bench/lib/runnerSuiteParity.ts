@@ -12,6 +12,7 @@ import { ensureRunnerCache } from '../../test-support/runnerCache';
 import {
   caseMatch,
   missingFor,
+  referenceEnvOf,
   resolveArgv,
   runCaptured,
   runnerEnv,
@@ -58,15 +59,7 @@ function referenceReport(
   scratch: string,
 ) {
   const env = runnerEnv(scratch);
-  const referenceEnv = {
-    ...env,
-    ...Object.fromEntries(
-      Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
-        key,
-        resolveArgv([value], dir, fill)[0] as string,
-      ]),
-    ),
-  };
+  const referenceEnv = referenceEnvOf(testCase, env, dir, fill);
   return testCase.reference.read(
     runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv).output,
     fill.report,

@@ -6,6 +6,7 @@ import { ensureRunnerCache, runnersRequired, type RunnerCache } from '../../../.
 import {
   caseMatch,
   missingFor,
+  referenceEnvOf,
   resolveArgv,
   runCaptured,
   runnerEnv,
@@ -52,15 +53,7 @@ function runCase(
   });
   const report = path.join(dir, '..', `${path.basename(dir)}.report`);
   const fill = { report, scratch: `${dir}.scratch` };
-  const referenceEnv = {
-    ...env,
-    ...Object.fromEntries(
-      Object.entries(testCase.reference.env ?? {}).map(([key, value]) => [
-        key,
-        resolveArgv([value], dir, fill)[0] as string,
-      ]),
-    ),
-  };
+  const referenceEnv = referenceEnvOf(testCase, env, dir, fill);
   const referenceRun = runCaptured(dir, resolveArgv(testCase.reference.argv, dir, fill), referenceEnv);
   const reference = testCase.reference.read(referenceRun.output, report, dir);
   const run = runCaptured(dir, resolveArgv(testCase.command, dir, fill), env);
