@@ -1,5 +1,5 @@
 import type { ModelEntry } from '../llm/index';
-import type { DoctorCheck, DoctorInput, DoctorProbes } from './types';
+import type { DoctorCheck, DoctorInput, DoctorProbes, MemoryProbe } from './types';
 
 export function formatGiB(bytes: number): string {
   return bytes >= 1024 ** 3
@@ -99,64 +99,68 @@ async function needOf(probes: DoctorProbes, file: string, label: string, context
   return { label, bytes: await probes.estimateModelMemory(file, contextSize) };
 }
 
-/**
- * Chosen `llama:` models are loaded together (one instance per file), so their needs add up and must
- * fit what the OS can hand out. Without a choice, each library model is checked on its own.
- */
-export async function checkMemory(
+/** What every memory check reports: its id and title, and the memory free as the summary's start. */
+interface MemoryFacts {
+  base: { id: string; title: string };
+  free: string;
+  memory: MemoryProbe;
+}
+
+/** The chosen models' needs add up: together they must fit what the OS can hand out. */
+async function chosenModelsFit(
+  probes: DoctorProbes,
+  input: DoctorInput,
+  chosen: readonly ModelEntry[],
+  chosenFiles: readonly string[],
+  { base, free, memory }: MemoryFacts,
+): Promise<DoctorCheck> {
+  const trained = (file: string) => chosen.find((entry) => entry.path === file)?.contextLength ?? input.contextSize;
+  const needs = await Promise.all(
+    chosenFiles.map((file) => needOf(probes, file, file, Math.min(input.contextSize, trained(file)))),
+  );
+  const known = needs.filter((need): need is { label: string; bytes: number } => need.bytes !== null);
+  const total = known.reduce((sum, need) => sum + need.bytes, 0);
+  const details = needs.map(
+    (need) =>
+      `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + one context of up to ${input.contextSize} tokens)`,
+  );
+  if (known.length === 0)
+    return {
+      ...base,
+      status: 'warn',
+      summary: `${free}; the chosen model files cannot be read to estimate their needs`,
+      fix: 'See the models check.',
+      details,
+    };
+  const summary = `the chosen model(s) need about ${formatGiB(total)}; ${free}`;
+  if (total > memory.availableBytes) {
+    return {
+      ...base,
+      status: 'fail',
+      summary: `${summary} — they do not fit`,
+      fix: 'Close memory-hungry programs, or choose a smaller model or quantization (a Q4_K_M file is about half a Q8_0 one), or one model for every role instead of several.',
+      details,
+    };
+  }
+  if (total > memory.availableBytes * 0.8) {
+    return {
+      ...base,
+      status: 'warn',
+      summary: `${summary} — a tight fit: every extra role adds its own context`,
+      fix: 'Leave more memory free, or use a smaller quantization.',
+      details,
+    };
+  }
+  return { ...base, status: 'ok', summary, fix: null, details };
+}
+
+/** Without a choice, each usable library model is checked on its own. */
+async function libraryModelsFit(
   probes: DoctorProbes,
   input: DoctorInput,
   library: readonly ModelEntry[],
-  chosen: readonly ModelEntry[] = [],
+  { base, free, memory }: MemoryFacts,
 ): Promise<DoctorCheck> {
-  const memory = probes.memory();
-  const free = `${formatGiB(memory.availableBytes)} available of ${formatGiB(memory.totalBytes)}`;
-  const base = { id: 'memory', title: 'Memory for models' };
-  const chosenFiles = [
-    ...new Set(
-      input.models.filter((model) => model.kind === 'llama' && model.file).map((model) => model.file as string),
-    ),
-  ];
-  if (chosenFiles.length > 0) {
-    const trained = (file: string) => chosen.find((entry) => entry.path === file)?.contextLength ?? input.contextSize;
-    const needs = await Promise.all(
-      chosenFiles.map((file) => needOf(probes, file, file, Math.min(input.contextSize, trained(file)))),
-    );
-    const known = needs.filter((need): need is { label: string; bytes: number } => need.bytes !== null);
-    const total = known.reduce((sum, need) => sum + need.bytes, 0);
-    const details = needs.map(
-      (need) =>
-        `${need.label}: ${need.bytes === null ? 'cannot be read' : `needs about ${formatGiB(need.bytes)}`} (weights + one context of up to ${input.contextSize} tokens)`,
-    );
-    if (known.length === 0)
-      return {
-        ...base,
-        status: 'warn',
-        summary: `${free}; the chosen model files cannot be read to estimate their needs`,
-        fix: 'See the models check.',
-        details,
-      };
-    const summary = `the chosen model(s) need about ${formatGiB(total)}; ${free}`;
-    if (total > memory.availableBytes) {
-      return {
-        ...base,
-        status: 'fail',
-        summary: `${summary} — they do not fit`,
-        fix: 'Close memory-hungry programs, or choose a smaller model or quantization (a Q4_K_M file is about half a Q8_0 one), or one model for every role instead of several.',
-        details,
-      };
-    }
-    if (total > memory.availableBytes * 0.8) {
-      return {
-        ...base,
-        status: 'warn',
-        summary: `${summary} — a tight fit: every extra role adds its own context`,
-        fix: 'Leave more memory free, or use a smaller quantization.',
-        details,
-      };
-    }
-    return { ...base, status: 'ok', summary, fix: null, details };
-  }
   const usable = library.filter((entry) => entry.status === 'ok');
   if (usable.length === 0)
     return {
@@ -192,4 +196,29 @@ export async function checkMemory(
     fix: null,
     details,
   };
+}
+
+/**
+ * Chosen `llama:` models are loaded together (one instance per file), so their needs add up and must
+ * fit what the OS can hand out. Without a choice, each library model is checked on its own.
+ */
+export async function checkMemory(
+  probes: DoctorProbes,
+  input: DoctorInput,
+  library: readonly ModelEntry[],
+  chosen: readonly ModelEntry[] = [],
+): Promise<DoctorCheck> {
+  const memory = probes.memory();
+  const facts: MemoryFacts = {
+    base: { id: 'memory', title: 'Memory for models' },
+    free: `${formatGiB(memory.availableBytes)} available of ${formatGiB(memory.totalBytes)}`,
+    memory,
+  };
+  const chosenFiles = [
+    ...new Set(
+      input.models.filter((model) => model.kind === 'llama' && model.file).map((model) => model.file as string),
+    ),
+  ];
+  if (chosenFiles.length > 0) return chosenModelsFit(probes, input, chosen, chosenFiles, facts);
+  return libraryModelsFit(probes, input, library, facts);
 }

@@ -56,6 +56,90 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   return report;
 }
 
+function reportSettings(options: EvalOptions, jobs: number): EvalReport['settings'] {
+  return {
+    workflow: options.workflow,
+    model: options.model ?? null,
+    role_models: Object.fromEntries(
+      Object.entries(options.roleModels ?? {}).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    ),
+    config_file: options.configFile ?? null,
+    edit_format: options.editFormat ?? null,
+    tasks_pattern: options.tasksPattern ?? null,
+    jobs,
+    time_limit_ms: options.timeLimitMs,
+    threads: options.threads ?? null,
+    suite_dir: options.suiteDir,
+  };
+}
+
+function machineFacts(): EvalReport['machine'] {
+  return {
+    platform: process.platform,
+    arch: process.arch,
+    cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
+    logical_cpus: os.availableParallelism(),
+    physical_cores: physicalCoreCount(),
+    total_memory_bytes: os.totalmem(),
+    node: process.version,
+  };
+}
+
+const countOutcome = (tasks: readonly EvalTaskResult[], outcome: EvalTaskResult['outcome']) =>
+  tasks.filter((task) => task.outcome === outcome).length;
+
+/** Tasks and solved tasks per language or kind. */
+function tally(
+  tasks: readonly EvalTaskResult[],
+  key: 'language' | 'kind',
+): Record<string, { tasks: number; solved: number }> {
+  const groups: Record<string, { tasks: number; solved: number }> = {};
+  for (const task of tasks) {
+    const group = (groups[task[key]] ??= { tasks: 0, solved: 0 });
+    group.tasks++;
+    if (task.solved) group.solved++;
+  }
+  return groups;
+}
+
+function reportSummary(tasks: EvalTaskResult[], startedAt: Date, finishedAt: Date): EvalReport['summary'] {
+  const solved = countOutcome(tasks, 'solved');
+  const unsolved = countOutcome(tasks, 'unsolved');
+  const walls = tasks.map((task) => task.wall_ms).sort((a, b) => a - b);
+  // Medians over the tasks a run was made for: a task that could not start would pull them to zero.
+  const ran = tasks.filter((task) => task.run !== null || task.tokens.calls > 0);
+  return {
+    tasks: tasks.length,
+    solved,
+    unsolved,
+    errors: countOutcome(tasks, 'error'),
+    interrupted: countOutcome(tasks, 'interrupted'),
+    solve_rate: rate(solved, unsolved),
+    by_language: tally(tasks, 'language'),
+    by_kind: tally(tasks, 'kind'),
+    roles: sumRoleQuality(tasks.map((task) => task.roles)),
+    tokens: {
+      prompt: tasks.reduce((sum, task) => sum + task.tokens.prompt, 0),
+      completion: tasks.reduce((sum, task) => sum + task.tokens.completion, 0),
+      total: tasks.reduce((sum, task) => sum + task.tokens.total, 0),
+      cached: tasks.reduce((sum, task) => sum + task.tokens.cached, 0),
+      prefill: tasks.reduce((sum, task) => sum + task.tokens.prefill, 0),
+    },
+    median_tokens: medianTokens(ran.map((task) => task.tokens)),
+    median_laptop_minutes: medianLaptopMinutes(ran.map((task) => task.laptop_minutes)),
+    attempts: tasks.reduce((sum, task) => sum + task.attempts, 0),
+    replans: tasks.reduce((sum, task) => sum + task.replans, 0),
+    elapsed_ms: finishedAt.getTime() - startedAt.getTime(),
+    task_wall_ms: {
+      total: walls.reduce((sum, wall) => sum + wall, 0),
+      median: median(walls),
+      max: walls.at(-1) ?? 0,
+    },
+  };
+}
+
 export function buildReport(
   options: EvalOptions,
   tasks: EvalTaskResult[],
@@ -63,80 +147,15 @@ export function buildReport(
   finishedAt: Date,
   jobs: number,
 ): EvalReport {
-  const count = (outcome: EvalTaskResult['outcome']) => tasks.filter((task) => task.outcome === outcome).length;
-  const solved = count('solved');
-  const unsolved = count('unsolved');
-  const tally = (key: 'language' | 'kind') => {
-    const groups: Record<string, { tasks: number; solved: number }> = {};
-    for (const task of tasks) {
-      const group = (groups[task[key]] ??= { tasks: 0, solved: 0 });
-      group.tasks++;
-      if (task.solved) group.solved++;
-    }
-    return groups;
-  };
-  const walls = tasks.map((task) => task.wall_ms).sort((a, b) => a - b);
-  // Medians over the tasks a run was made for: a task that could not start would pull them to zero.
-  const ran = tasks.filter((task) => task.run !== null || task.tokens.calls > 0);
   const report: EvalReport = {
     format: EVAL_REPORT_FORMAT,
     lathe_version: APP_VERSION,
     started_at: startedAt.toISOString(),
     finished_at: finishedAt.toISOString(),
-    interrupted: options.signal?.aborted === true || count('interrupted') > 0,
-    settings: {
-      workflow: options.workflow,
-      model: options.model ?? null,
-      role_models: Object.fromEntries(
-        Object.entries(options.roleModels ?? {}).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string',
-        ),
-      ),
-      config_file: options.configFile ?? null,
-      edit_format: options.editFormat ?? null,
-      tasks_pattern: options.tasksPattern ?? null,
-      jobs,
-      time_limit_ms: options.timeLimitMs,
-      threads: options.threads ?? null,
-      suite_dir: options.suiteDir,
-    },
-    machine: {
-      platform: process.platform,
-      arch: process.arch,
-      cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
-      logical_cpus: os.availableParallelism(),
-      physical_cores: physicalCoreCount(),
-      total_memory_bytes: os.totalmem(),
-      node: process.version,
-    },
-    summary: {
-      tasks: tasks.length,
-      solved,
-      unsolved,
-      errors: count('error'),
-      interrupted: count('interrupted'),
-      solve_rate: rate(solved, unsolved),
-      by_language: tally('language'),
-      by_kind: tally('kind'),
-      roles: sumRoleQuality(tasks.map((task) => task.roles)),
-      tokens: {
-        prompt: tasks.reduce((sum, task) => sum + task.tokens.prompt, 0),
-        completion: tasks.reduce((sum, task) => sum + task.tokens.completion, 0),
-        total: tasks.reduce((sum, task) => sum + task.tokens.total, 0),
-        cached: tasks.reduce((sum, task) => sum + task.tokens.cached, 0),
-        prefill: tasks.reduce((sum, task) => sum + task.tokens.prefill, 0),
-      },
-      median_tokens: medianTokens(ran.map((task) => task.tokens)),
-      median_laptop_minutes: medianLaptopMinutes(ran.map((task) => task.laptop_minutes)),
-      attempts: tasks.reduce((sum, task) => sum + task.attempts, 0),
-      replans: tasks.reduce((sum, task) => sum + task.replans, 0),
-      elapsed_ms: finishedAt.getTime() - startedAt.getTime(),
-      task_wall_ms: {
-        total: walls.reduce((sum, wall) => sum + wall, 0),
-        median: median(walls),
-        max: walls.at(-1) ?? 0,
-      },
-    },
+    interrupted: options.signal?.aborted === true || countOutcome(tasks, 'interrupted') > 0,
+    settings: reportSettings(options, jobs),
+    machine: machineFacts(),
+    summary: reportSummary(tasks, startedAt, finishedAt),
     tasks,
   };
   return EvalReportSchema.parse(report);

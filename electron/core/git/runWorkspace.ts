@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import type { RepoPreflight, RunWorkspace, StartRunOptions } from './types';
+import type { RepoPreflight, RunWorkspace, StartRunOptions, WorkspaceMode } from './types';
 import { DEPENDENCY_FOLDERS, linkDependencyFolders } from './dependencyLinks';
 import { ensureExcluded } from './excludes';
 import { gitError } from './gitErrors';
@@ -43,12 +43,13 @@ export function runBranchName(prefix: string, runId: string): string {
   return `${prefix}/${runId}`;
 }
 
-export async function startRunIn(
+/** The repository refuses a run: no commit yet, uncommitted files (unless allowed), the branch taken, sha256. */
+async function refuseUnstartable(
   context: RepoContext,
   pre: RepoPreflight,
   options: StartRunOptions,
-): Promise<RunWorkspace> {
-  const branch = runBranchName(options.branchPrefix, options.runId);
+  branch: string,
+): Promise<string> {
   if (!pre.head)
     throw gitError('NO_COMMITS', 'the repository has no commits yet; commit something first', {
       repoRoot: pre.repoRoot,
@@ -72,6 +73,16 @@ export async function startRunIn(
       { reason: 'sha256' },
     );
   }
+  return pre.head;
+}
+
+/** Worktree or in place, and the commit the run starts at: each mode refuses what it cannot do safely. */
+function chooseMode(
+  context: RepoContext,
+  pre: RepoPreflight,
+  options: StartRunOptions,
+  head: string,
+): { mode: WorkspaceMode; base: string } {
   const mode = options.mode ?? (context.native ? 'worktree' : 'in-place');
   if (mode === 'worktree' && !context.native)
     throw gitError('NATIVE_REQUIRED', 'worktree mode needs the git command line; use in-place mode', { mode });
@@ -87,8 +98,8 @@ export async function startRunIn(
       { repoRoot: pre.repoRoot },
     );
   }
-  const base = options.startCommit ?? pre.head;
-  if (mode === 'in-place' && base !== pre.head) {
+  const base = options.startCommit ?? head;
+  if (mode === 'in-place' && base !== head) {
     // In place the checkout is the run's: starting elsewhere would rewrite the user's files under them.
     throw gitError(
       'NATIVE_REQUIRED',
@@ -99,18 +110,83 @@ export async function startRunIn(
       },
     );
   }
+  return { mode, base };
+}
+
+/** Where the run works: the checkout in place, or its own folder under the worktree root (made ready). */
+async function prepareWorkDir(
+  context: RepoContext,
+  pre: RepoPreflight,
+  options: StartRunOptions,
+  mode: WorkspaceMode,
+): Promise<string> {
   // Chosen before anything is written: a refused root leaves the repository exactly as it was.
   const root =
     mode === 'worktree'
       ? chooseWorktreeRoot(pre.repoRoot, context.dirs.commonDir, { configured: options.worktreeRoot }).root
       : null;
   await ensureExcluded(context.dirs.commonDir, ['/.lathe/']);
-  let workDir = pre.repoRoot;
-  if (root) {
-    await ensureWorktreeRoot(root);
-    await sweepOrphanWorktrees(root);
-    workDir = path.join(root, repoFolderName(pre.repoRoot, context.dirs.commonDir), options.runId);
+  if (!root) return pre.repoRoot;
+  await ensureWorktreeRoot(root);
+  await sweepOrphanWorktrees(root);
+  return path.join(root, repoFolderName(pre.repoRoot, context.dirs.commonDir), options.runId);
+}
+
+function startMetadata(workspace: RunWorkspace, options: StartRunOptions): RunMetadata {
+  return {
+    run_id: options.runId,
+    mode: workspace.mode,
+    started_at_ms: Date.now(),
+    base_commit: workspace.baseCommit,
+    original_branch: workspace.originalBranch,
+    linked_dependencies: [],
+    protected_paths: workspace.protectedPaths,
+    branch: workspace.branch,
+    ...(workspace.mode === 'worktree' ? { work_dir: workspace.workDir } : {}),
+    ...(options.dependencyFolders ? { dependency_folders: [...options.dependencyFolders] } : {}),
+  };
+}
+
+/** Makes the run's branch (and its worktree, with the dependency folders linked); returns the folders linked. */
+async function createRunBranch(
+  context: RepoContext,
+  workspace: RunWorkspace,
+  metadata: RunMetadata,
+  head: string,
+): Promise<string[]> {
+  const { branch } = workspace;
+  if (workspace.mode === 'worktree') {
+    if (fs.existsSync(workspace.workDir))
+      throw gitError('WORKTREE_EXISTS', `a run folder for ${workspace.runId} already exists`, {
+        workDir: workspace.workDir,
+      });
+    await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
+    await context.git(workspace.repoRoot, [
+      'worktree',
+      'add',
+      '--quiet',
+      '-b',
+      branch,
+      workspace.workDir,
+      workspace.baseCommit,
+    ]);
+    return linkDependencyFolders(context, workspace, metadata.dependency_folders ?? DEPENDENCY_FOLDERS);
   }
+  // The branch starts at HEAD, so switching to it changes no file and no index entry.
+  await git.writeRef({ ...context.iso, ref: `refs/heads/${branch}`, value: head });
+  await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
+  return [];
+}
+
+export async function startRunIn(
+  context: RepoContext,
+  pre: RepoPreflight,
+  options: StartRunOptions,
+): Promise<RunWorkspace> {
+  const branch = runBranchName(options.branchPrefix, options.runId);
+  const head = await refuseUnstartable(context, pre, options, branch);
+  const { mode, base } = chooseMode(context, pre, options, head);
+  const workDir = await prepareWorkDir(context, pre, options, mode);
   const workspace: RunWorkspace = {
     runId: options.runId,
     repoRoot: pre.repoRoot,
@@ -122,33 +198,9 @@ export async function startRunIn(
     protectedPaths: mode === 'in-place' ? [...pre.dirtyPaths] : [],
   };
   // Written before the branch exists, so a run killed half-way can be adopted on resume (adoptRunIn).
-  const metadata: RunMetadata = {
-    run_id: options.runId,
-    mode,
-    started_at_ms: Date.now(),
-    base_commit: base,
-    original_branch: pre.branch,
-    linked_dependencies: [],
-    protected_paths: workspace.protectedPaths,
-    branch,
-    ...(mode === 'worktree' ? { work_dir: workDir } : {}),
-    ...(options.dependencyFolders ? { dependency_folders: [...options.dependencyFolders] } : {}),
-  };
+  const metadata = startMetadata(workspace, options);
   await writeRunMetadata(context.dirs.commonDir, metadata);
-  let linked: string[] = [];
-  if (mode === 'worktree') {
-    if (fs.existsSync(workspace.workDir))
-      throw gitError('WORKTREE_EXISTS', `a run folder for ${options.runId} already exists`, {
-        workDir: workspace.workDir,
-      });
-    await fs.promises.mkdir(path.dirname(workspace.workDir), { recursive: true });
-    await context.git(pre.repoRoot, ['worktree', 'add', '--quiet', '-b', branch, workspace.workDir, base]);
-    linked = await linkDependencyFolders(context, workspace, metadata.dependency_folders ?? DEPENDENCY_FOLDERS);
-  } else {
-    // The branch starts at HEAD, so switching to it changes no file and no index entry.
-    await git.writeRef({ ...context.iso, ref: `refs/heads/${branch}`, value: pre.head });
-    await git.writeRef({ ...context.iso, ref: 'HEAD', value: `refs/heads/${branch}`, symbolic: true, force: true });
-  }
+  const linked = await createRunBranch(context, workspace, metadata, head);
   await writeRunMetadata(context.dirs.commonDir, { ...metadata, linked_dependencies: linked });
   return workspace;
 }

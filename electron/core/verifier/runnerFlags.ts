@@ -36,6 +36,129 @@ export function runnerOf(argv: string[]): RunnerKind {
   return 'other';
 }
 
+/** Where a runner's reports go, and whether coverage was asked for. */
+interface PrepareContext {
+  artifactDir: string;
+  junitFile: string;
+  wantsCoverage: boolean;
+}
+
+type Preparer = (argv: string[], context: PrepareContext) => PreparedCommand;
+
+function unchanged(argv: string[], runner: RunnerKind): PreparedCommand {
+  return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
+}
+
+function preparePytest(argv: string[], { artifactDir, junitFile, wantsCoverage }: PrepareContext): PreparedCommand {
+  const extra = ['--junitxml', junitFile];
+  if (!hasPlugin(argv, 'no:cacheprovider')) extra.push('-p', 'no:cacheprovider');
+  let coverage: PreparedCommand['coverage'] = null;
+  if (wantsCoverage && canImport(argv, 'pytest_cov')) {
+    // lcov, not json: Debian's pytest-cov 4.0 predates the json report.
+    const file = path.join(artifactDir, 'lcov.info');
+    extra.push('--cov=.', `--cov-report=lcov:${file}`);
+    coverage = { kind: 'lcov', file };
+  }
+  return {
+    argv: [...argv, ...extra],
+    runner: 'pytest',
+    junitFile,
+    jsonFile: null,
+    coverage,
+    env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') },
+  };
+}
+
+function prepareNodeTest(argv: string[], { artifactDir, junitFile, wantsCoverage }: PrepareContext): PreparedCommand {
+  const lcovFile = path.join(artifactDir, 'lcov.info');
+  // Never a third reporter: Node 20 then warns MaxListenersExceededWarning at the top of the log.
+  const machineReporter = wantsCoverage
+    ? ['--experimental-test-coverage', `--test-reporter=${junitWithLcovReporter(lcovFile)}`]
+    : ['--test-reporter=junit'];
+  const reporters = [
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    ...machineReporter,
+    `--test-reporter-destination=${junitFile}`,
+  ];
+  const coverage: PreparedCommand['coverage'] = wantsCoverage ? { kind: 'lcov', file: lcovFile } : null;
+  const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
+  return {
+    argv: [argv[0] as string, ...reporters, ...withoutReporters],
+    runner: 'node-test',
+    junitFile,
+    jsonFile: null,
+    coverage,
+    env: {},
+  };
+}
+
+function prepareVitest(argv: string[], { junitFile }: PrepareContext): PreparedCommand {
+  return {
+    argv: [...argv, '--reporter=default', '--reporter=junit', `--outputFile.junit=${junitFile}`],
+    runner: 'vitest',
+    junitFile,
+    jsonFile: null,
+    coverage: null,
+    env: {},
+  };
+}
+
+function prepareJest(argv: string[], { artifactDir }: PrepareContext): PreparedCommand {
+  // jest's built-in JSON report; its usual reporter still writes to the terminal.
+  const ownReport = argv.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
+  const jsonFile = ownReport ? null : path.join(artifactDir, 'jest.json');
+  const extra = [
+    ...(argv.includes('--ci') ? [] : ['--ci']),
+    ...(jsonFile ? ['--json', `--outputFile=${jsonFile}`] : []),
+  ];
+  return { argv: [...argv, ...extra], runner: 'jest', junitFile: null, jsonFile, coverage: null, env: {} };
+}
+
+function prepareGo(argv: string[]): PreparedCommand {
+  // -v names every test as it passes, fails or is skipped; without it go prints only failures.
+  const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
+  return unchanged(verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)], 'go');
+}
+
+function prepareCargo(argv: string[]): PreparedCommand {
+  // Without --no-fail-fast cargo stops at the first test binary that fails: the later binaries'
+  // tests never run, and their absence reads as tests lost.
+  if (argv.includes('--no-fail-fast')) return unchanged(argv, 'cargo');
+  const separator = argv.indexOf('--');
+  const flagsEnd = separator === -1 ? argv.length : separator;
+  return unchanged([...argv.slice(0, flagsEnd), '--no-fail-fast', ...argv.slice(flagsEnd)], 'cargo');
+}
+
+function preparePlaywright(argv: string[], { artifactDir, junitFile }: PrepareContext): PreparedCommand {
+  // Its built-in JUnit reporter beside the list reporter (one line per test in the log), and its
+  // screenshots and traces into the artifact folder: `test-results/` in a read-only work tree fails the run.
+  const ownReporter = argv.some((arg) => arg.startsWith('--reporter'));
+  const extra = [
+    ...(ownReporter ? [] : ['--reporter=list,junit']),
+    ...(argv.some((arg) => arg.startsWith('--output')) ? [] : [`--output=${path.join(artifactDir, 'playwright')}`]),
+  ];
+  return {
+    argv: [...argv, ...extra],
+    runner: 'playwright',
+    junitFile: ownReporter ? null : junitFile,
+    jsonFile: null,
+    coverage: null,
+    env: ownReporter ? {} : { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile },
+  };
+}
+
+const PREPARERS: Record<RunnerKind, Preparer> = {
+  pytest: preparePytest,
+  'node-test': prepareNodeTest,
+  vitest: prepareVitest,
+  jest: prepareJest,
+  go: prepareGo,
+  cargo: prepareCargo,
+  playwright: preparePlaywright,
+  other: (argv) => unchanged(argv, 'other'),
+};
+
 /**
  * Adds what makes a runner's result machine-readable and its run side-effect free: JUnit XML into
  * ARTIFACT_DIR, no cache or snapshot writes, and coverage when asked for. argv stays argv.
@@ -45,119 +168,8 @@ export function prepareCommand(
   artifactDir: string,
   coverageFor: string[] | undefined,
 ): PreparedCommand {
-  const runner = runnerOf(argv);
   const junitFile = path.join(artifactDir, 'junit.xml');
-  const wantsCoverage = (coverageFor?.length ?? 0) > 0;
-  switch (runner) {
-    case 'pytest': {
-      const extra = ['--junitxml', junitFile];
-      if (!hasPlugin(argv, 'no:cacheprovider')) extra.push('-p', 'no:cacheprovider');
-      let coverage: PreparedCommand['coverage'] = null;
-      if (wantsCoverage && canImport(argv, 'pytest_cov')) {
-        // lcov, not json: Debian's pytest-cov 4.0 predates the json report.
-        const file = path.join(artifactDir, 'lcov.info');
-        extra.push('--cov=.', `--cov-report=lcov:${file}`);
-        coverage = { kind: 'lcov', file };
-      }
-      return {
-        argv: [...argv, ...extra],
-        runner,
-        junitFile,
-        jsonFile: null,
-        coverage,
-        env: { COVERAGE_FILE: path.join(artifactDir, 'cache', '.coverage') },
-      };
-    }
-    case 'node-test': {
-      const lcovFile = path.join(artifactDir, 'lcov.info');
-      // Never a third reporter: Node 20 then warns MaxListenersExceededWarning at the top of the log.
-      const machineReporter = wantsCoverage
-        ? ['--experimental-test-coverage', `--test-reporter=${junitWithLcovReporter(lcovFile)}`]
-        : ['--test-reporter=junit'];
-      const reporters = [
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        ...machineReporter,
-        `--test-reporter-destination=${junitFile}`,
-      ];
-      const coverage: PreparedCommand['coverage'] = wantsCoverage ? { kind: 'lcov', file: lcovFile } : null;
-      const withoutReporters = argv.slice(1).filter((arg) => !arg.startsWith('--test-reporter'));
-      return {
-        argv: [argv[0] as string, ...reporters, ...withoutReporters],
-        runner,
-        junitFile,
-        jsonFile: null,
-        coverage,
-        env: {},
-      };
-    }
-    case 'vitest':
-      return {
-        argv: [...argv, '--reporter=default', '--reporter=junit', `--outputFile.junit=${junitFile}`],
-        runner,
-        junitFile,
-        jsonFile: null,
-        coverage: null,
-        env: {},
-      };
-    case 'jest': {
-      // jest's built-in JSON report; its usual reporter still writes to the terminal.
-      const ownReport = argv.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
-      const jsonFile = ownReport ? null : path.join(artifactDir, 'jest.json');
-      const extra = [
-        ...(argv.includes('--ci') ? [] : ['--ci']),
-        ...(jsonFile ? ['--json', `--outputFile=${jsonFile}`] : []),
-      ];
-      return { argv: [...argv, ...extra], runner, junitFile: null, jsonFile, coverage: null, env: {} };
-    }
-    case 'go': {
-      // -v names every test as it passes, fails or is skipped; without it go prints only failures.
-      const verbose = argv.some((arg) => /^-(test\.)?(v|json)(=true)?$/.test(arg));
-      return {
-        argv: verbose ? argv : [argv[0] as string, 'test', '-v', ...argv.slice(2)],
-        runner,
-        junitFile: null,
-        jsonFile: null,
-        coverage: null,
-        env: {},
-      };
-    }
-    case 'cargo': {
-      // Without --no-fail-fast cargo stops at the first test binary that fails: the later binaries'
-      // tests never run, and their absence reads as tests lost.
-      if (argv.includes('--no-fail-fast'))
-        return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
-      const separator = argv.indexOf('--');
-      const flagsEnd = separator === -1 ? argv.length : separator;
-      return {
-        argv: [...argv.slice(0, flagsEnd), '--no-fail-fast', ...argv.slice(flagsEnd)],
-        runner,
-        junitFile: null,
-        jsonFile: null,
-        coverage: null,
-        env: {},
-      };
-    }
-    case 'playwright': {
-      // Its built-in JUnit reporter beside the list reporter (one line per test in the log), and its
-      // screenshots and traces into the artifact folder: `test-results/` in a read-only work tree fails the run.
-      const ownReporter = argv.some((arg) => arg.startsWith('--reporter'));
-      const extra = [
-        ...(ownReporter ? [] : ['--reporter=list,junit']),
-        ...(argv.some((arg) => arg.startsWith('--output')) ? [] : [`--output=${path.join(artifactDir, 'playwright')}`]),
-      ];
-      return {
-        argv: [...argv, ...extra],
-        runner,
-        junitFile: ownReporter ? null : junitFile,
-        jsonFile: null,
-        coverage: null,
-        env: ownReporter ? {} : { PLAYWRIGHT_JUNIT_OUTPUT_NAME: junitFile },
-      };
-    }
-    default:
-      return { argv, runner, junitFile: null, jsonFile: null, coverage: null, env: {} };
-  }
+  return PREPARERS[runnerOf(argv)](argv, { artifactDir, junitFile, wantsCoverage: (coverageFor?.length ?? 0) > 0 });
 }
 
 /** pytest-cov is a plugin: only ask for coverage when this interpreter has it (else pytest exits 4). */

@@ -20,7 +20,8 @@ import { runProcess, type RunProcessResult } from '../basics/processTree';
 import { readOutcome } from './readOutcome';
 import { writeTestInventory } from './testInventory';
 import { lastLines, truncateReport } from '../basics/outputText';
-import { prepareCommand } from './runnerFlags';
+import { prepareCommand, type RunnerKind } from './runnerFlags';
+import type { TestOutcome } from './parsers/outcome';
 import { undoWorkDirWrites } from './workDirGuard';
 import { fullDiskAmong } from './diskSpace';
 import { readHeadCommit } from './workTreeStatus';
@@ -220,14 +221,69 @@ async function runCommands(
   return { run, isolation, runDir, build, writes, diskFull };
 }
 
-/** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
-export async function verify(request: VerifyRequest): Promise<VerifyResult> {
+/** This verification's id, its artifact folder (made), the work dir resolved, and where its logs and manifest go. */
+function verifyPlaces(request: VerifyRequest) {
   const verifyRunId = newVerifyRunId();
   const artifactDir = createArtifactDir(request.artifactRoot, verifyRunId);
-  const workDir = realpathOr(request.workDir);
-  const logPath = path.join(artifactDir, 'logs', 'test.log');
-  const buildLogPath = path.join(artifactDir, 'logs', 'build.log');
-  const manifestPath = path.join(artifactDir, 'manifest.json');
+  return {
+    verifyRunId,
+    artifactDir,
+    workDir: realpathOr(request.workDir),
+    logPath: path.join(artifactDir, 'logs', 'test.log'),
+    buildLogPath: path.join(artifactDir, 'logs', 'build.log'),
+    manifestPath: path.join(artifactDir, 'manifest.json'),
+  };
+}
+
+/** The verdict on what ran: a failed build decides it, else the tests' run and results (a read-only sandbox named). */
+function commandsVerdict(
+  request: VerifyRequest,
+  runner: RunnerKind,
+  outcome: TestOutcome | null,
+  { run, isolation, build, writes }: Pick<CommandsRun, 'run' | 'isolation' | 'build' | 'writes'>,
+): Classification {
+  const sandboxed = isolation.level === 'bwrap';
+  const verdict: Classification =
+    build && build.status !== 'PASS'
+      ? buildVerdict(build)
+      : classify(run, runner, outcome, request.timeoutMs, sandboxed);
+  if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
+    verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
+  }
+  return verdict;
+}
+
+/** The starting manifest with what was measured. */
+function finishedManifest(
+  manifest: VerifyManifest,
+  verdict: Classification,
+  outcome: TestOutcome | null,
+  testsFile: string | null,
+  { run, isolation, build, writes }: Pick<CommandsRun, 'run' | 'isolation' | 'build' | 'writes'>,
+): VerifyManifest {
+  return {
+    ...manifest,
+    status: verdict.status,
+    finished_at: new Date().toISOString(),
+    exit_code: run.exitCode,
+    signal: run.signal,
+    timed_out: run.timedOut,
+    duration_ms: run.durationMs,
+    reason: verdict.reason,
+    isolation,
+    counts: outcome?.counts ?? null,
+    results_from: outcome ? `${outcome.runner} (${outcome.source})` : null,
+    tests_file: testsFile,
+    output_bytes: run.outputBytes,
+    build: build && manifestBuild(build),
+    work_dir_writes: writes,
+  };
+}
+
+/** Seed 004's Verifier: builds (when asked) and runs the tests isolated, and returns PASS | FAIL | INFRA_ERROR with its evidence. */
+export async function verify(request: VerifyRequest): Promise<VerifyResult> {
+  const places = verifyPlaces(request);
+  const { verifyRunId, artifactDir, workDir, logPath, manifestPath } = places;
   const startedAt = new Date();
   const prepared = prepareCommand(request.argv, artifactDir, request.coverageFor);
   const buildArgv = request.buildArgv?.length ? request.buildArgv : null;
@@ -247,20 +303,15 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const { run, isolation, runDir, build, writes, diskFull } = await runCommands(
     request,
     plan,
-    { workDir, artifactDir, logPath, buildLogPath, verifyRunId },
+    places,
     prepared,
     buildArgv,
   );
 
-  const sandboxed = isolation.level === 'bwrap';
   const buildFailed = build !== null && build.status !== 'PASS';
   const outcome = buildFailed ? null : await readOutcome(prepared, run.output, runDir);
   const firstFailure = failureViews(outcome, runDir)[0] ?? null;
-  const verdict: Classification =
-    build && buildFailed ? buildVerdict(build) : classify(run, prepared.runner, outcome, request.timeoutMs, sandboxed);
-  if (verdict.status === 'FAIL' && verdict.reason === null && sandboxed && !writes && READ_ONLY.test(run.output)) {
-    verdict.reason = `the command hit a read-only file system: ${isolation.detail.split('; ')[1] ?? 'the work folder is read-only'}`;
-  }
+  const verdict = commandsVerdict(request, prepared.runner, outcome, { run, isolation, build, writes });
   const testsFile = outcome?.tests
     ? await writeTestInventory(artifactDir, { runner: outcome.runner, source: outcome.source, tests: outcome.tests })
     : null;
@@ -269,23 +320,10 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
       ? await coverageFromLcov(prepared.coverage.file, runDir, request.coverageFor)
       : null;
   const output = run.spawnError && !run.output ? run.spawnError : run.output;
-  writeManifest(manifestPath, {
-    ...manifest,
-    status: verdict.status,
-    finished_at: new Date().toISOString(),
-    exit_code: run.exitCode,
-    signal: run.signal,
-    timed_out: run.timedOut,
-    duration_ms: run.durationMs,
-    reason: verdict.reason,
-    isolation,
-    counts: outcome?.counts ?? null,
-    results_from: outcome ? `${outcome.runner} (${outcome.source})` : null,
-    tests_file: testsFile,
-    output_bytes: run.outputBytes,
-    build: build && manifestBuild(build),
-    work_dir_writes: writes,
-  });
+  writeManifest(
+    manifestPath,
+    finishedManifest(manifest, verdict, outcome, testsFile, { run, isolation, build, writes }),
+  );
   // catch-ok: pruning is housekeeping: a failure costs only space, and the verdict is what this call returns
   await pruneArtifactsOccasionally(request.artifactRoot).catch(() => []);
   return {

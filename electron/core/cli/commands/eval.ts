@@ -17,15 +17,17 @@ import {
   runEval,
   selectTasks,
   taskRunConfig,
+  type EvalReport,
   type EvalTask,
+  type EvalTaskResult,
 } from '../../eval/index';
 import { specFilePath } from '../../llm/index';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
-import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command, type ParsedOptions } from '../command';
 import { ExitCode } from '../exitCodes';
 import { parseRoleModels } from './run';
 import { ProgressPrinter } from '../progress';
-import { corpusEvalCommand } from './evalCorpus';
+import { corpusEvalCommand, type CorpusEvalFlags } from './evalCorpus';
 
 const usage = `Usage: lathe eval --model SPEC [--workflow NAME] [--tasks GLOB] [--jobs N] [--out DIR] [options]
        lathe eval --list [--tasks GLOB]
@@ -148,6 +150,194 @@ function listTasks(io: CliIo, tasks: readonly EvalTask[]): number {
   return ExitCode.success;
 }
 
+type EvalValues = ParsedOptions<typeof options>['values'];
+
+function roleModelSpecs(values: EvalValues, cwd: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, cwd)]),
+  );
+}
+
+function timeLimitOf(values: EvalValues): number {
+  return values['time-limit'] === undefined
+    ? DEFAULT_TIME_LIMIT_MS
+    : parseDuration(values['time-limit'], '--time-limit');
+}
+
+function corpusFlags(values: EvalValues, corpus: string, cwd: string): CorpusEvalFlags {
+  return {
+    corpus,
+    tasks: values.tasks,
+    model: values.model === undefined ? undefined : absoluteSpec(values.model, cwd),
+    roleModels: roleModelSpecs(values, cwd),
+    workflow: values.workflow,
+    editFormat: values['edit-format'],
+    configFile: values.config,
+    jobs: positiveInteger(values.jobs, '--jobs') ?? 1,
+    threads: positiveInteger(values.threads, '--threads'),
+    timeLimitMs: timeLimitOf(values),
+    out: values.out,
+    cache: values.cache,
+    keep: values.keep === true,
+    json: values.json === true,
+    faults: values.faults,
+    faultSeed: values['fault-seed'],
+    feedbackCheck: values['feedback-check'] === true,
+    reuseVerifications: values['reuse-verifications'] === true,
+  };
+}
+
+function rejectCorpusOnlyFlags(values: EvalValues): void {
+  if (values['edit-format'] !== undefined || values.cache !== undefined || values['reuse-verifications'])
+    throw new UsageError(
+      '--edit-format, --cache and --reuse-verifications go with --corpus (the bundled suite takes --config FILE)',
+    );
+  if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check'])
+    throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
+}
+
+function suiteTasks(suite: readonly EvalTask[], pattern: string | undefined): EvalTask[] {
+  try {
+    return selectTasks(suite, pattern);
+  } catch (error) {
+    throw new UsageError(`--tasks: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** What every task of a suite eval shares, checked before any task starts. */
+interface SuiteEvalPlan {
+  settings: {
+    appRoot: string;
+    workflow: string;
+    model: string | undefined;
+    roleModels: Record<string, string>;
+    timeLimitMs: number;
+    configFile: string | undefined;
+  };
+  jobs: number;
+  threads: number | undefined;
+  editFormat: RunConfig['edit_format'];
+}
+
+async function planSuiteEval(
+  values: EvalValues,
+  tasks: readonly EvalTask[],
+  appRoot: string,
+  cwd: string,
+): Promise<SuiteEvalPlan> {
+  const workflow = values.workflow ?? 'minimal';
+  if (!isWorkflowName(workflow)) throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
+  const roleModels = roleModelSpecs(values, cwd);
+  const model = values.model === undefined ? undefined : absoluteSpec(values.model, cwd);
+  const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
+  const threads = positiveInteger(values.threads, '--threads');
+  const timeLimitMs = timeLimitOf(values);
+  const configFile = values.config === undefined ? undefined : path.resolve(cwd, values.config);
+  const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
+  const firstTask = tasks[0] as EvalTask;
+  const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
+  const missing = rolesUsed(workflowOf(config), config).filter((role) => !config.models[role]);
+  if (missing.length > 0)
+    throw new UsageError(
+      `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`,
+    );
+  await checkModels(tasks, (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }), cwd);
+  return { settings, jobs, threads, editFormat: config.edit_format };
+}
+
+/** The first Ctrl-C (or SIGTERM) stops the eval gently; a second one quits at once. */
+function stopOnInterrupt(io: CliIo): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onInterrupt = () => {
+    if (++interrupts > 1) process.exit(130);
+    io.err(
+      '\nstopping: the running tasks stop after their current step, the rest are skipped (Ctrl-C again to quit at once)…',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    },
+  };
+}
+
+/** `--verbose`: one progress printer per task, its lines prefixed with the task id. */
+function taskPrinters(io: CliIo): (taskId: string) => ProgressPrinter {
+  const printers = new Map<string, ProgressPrinter>();
+  return (taskId) => {
+    let printer = printers.get(taskId);
+    if (!printer)
+      printers.set(
+        taskId,
+        (printer = new ProgressPrinter({ ...io, status: undefined, out: (line) => io.out(`[${taskId}] ${line}`) })),
+      );
+    return printer;
+  };
+}
+
+function taskDoneLine(result: EvalTaskResult, done: number, total: number): string {
+  const extra = result.outcome === 'error' ? ` — ${result.error?.message ?? ''}` : '';
+  return `[${done}/${total}] ${result.id}: ${outcomeLabel(result)} (run ${result.run?.status ?? '-'}, ${result.attempts} attempt(s), ${formatDurationMs(result.wall_ms)})${extra}`;
+}
+
+function printReport(io: CliIo, report: EvalReport, outDir: string, json: boolean): void {
+  if (json) {
+    io.out(JSON.stringify(report, null, 2));
+    return;
+  }
+  io.out('');
+  for (const line of formatSummaryTable(report)) io.out(line);
+  io.out('');
+  io.out(`report: ${path.join(outDir, 'eval-report.md')} (and eval-report.json)`);
+}
+
+async function runSuiteEval(
+  values: EvalValues,
+  suiteDir: string,
+  tasks: readonly EvalTask[],
+  plan: SuiteEvalPlan,
+  io: CliIo,
+): Promise<number> {
+  const { settings, jobs } = plan;
+  const outDir = path.resolve(io.cwd, values.out ?? `lathe-eval-${timestamp(new Date())}`);
+  const workRoot = values.keep ? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-eval-work-')) : os.tmpdir();
+  const interrupt = stopOnInterrupt(io);
+  const printerFor = taskPrinters(io);
+  if (!values.json)
+    io.out(
+      `Lathe eval — ${tasks.length} task(s), workflow ${settings.workflow}, ${settings.model ? `model ${settings.model}` : 'models per role'}, ${jobs} job(s)\nreport folder: ${outDir}${values.keep ? `\ntask repositories: ${workRoot}` : ''}\n`,
+    );
+  try {
+    const report = await runEval({
+      ...settings,
+      tasks,
+      jobs,
+      threads: plan.threads,
+      outDir,
+      workRoot,
+      keepWork: values.keep === true,
+      suiteDir,
+      tasksPattern: values.tasks ?? null,
+      editFormat: plan.editFormat,
+      signal: interrupt.signal,
+      onRunEvent: values.verbose ? (taskId, event) => printerFor(taskId).onEvent(event) : undefined,
+      onTaskStart: (task, index) => values.json || io.status?.(`[${index + 1}/${tasks.length}] ${task.id} running…`),
+      onTaskDone: (result, done, total) => values.json || io.out(taskDoneLine(result, done, total)),
+    });
+    printReport(io, report, outDir, values.json === true);
+    if (report.interrupted) return ExitCode.goalNotMet;
+    return report.summary.errors > 0 ? ExitCode.infraError : ExitCode.success;
+  } finally {
+    interrupt.release();
+  }
+}
+
 export const evalCommand: Command = {
   name: 'eval',
   summary: 'measure a model and workflow on the task suite (hidden acceptance tests)',
@@ -155,146 +345,13 @@ export const evalCommand: Command = {
   async run(args, io) {
     if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values } = parseCommandArgs(args, options);
-    if (values.corpus !== undefined) {
-      return corpusEvalCommand(
-        {
-          corpus: values.corpus,
-          tasks: values.tasks,
-          model: values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd),
-          roleModels: Object.fromEntries(
-            Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [
-              role,
-              absoluteSpec(spec, io.cwd),
-            ]),
-          ),
-          workflow: values.workflow,
-          editFormat: values['edit-format'],
-          configFile: values.config,
-          jobs: positiveInteger(values.jobs, '--jobs') ?? 1,
-          threads: positiveInteger(values.threads, '--threads'),
-          timeLimitMs:
-            values['time-limit'] === undefined
-              ? DEFAULT_TIME_LIMIT_MS
-              : parseDuration(values['time-limit'], '--time-limit'),
-          out: values.out,
-          cache: values.cache,
-          keep: values.keep === true,
-          json: values.json === true,
-          faults: values.faults,
-          faultSeed: values['fault-seed'],
-          feedbackCheck: values['feedback-check'] === true,
-          reuseVerifications: values['reuse-verifications'] === true,
-        },
-        io,
-      );
-    }
-    if (values['edit-format'] !== undefined || values.cache !== undefined || values['reuse-verifications'])
-      throw new UsageError(
-        '--edit-format, --cache and --reuse-verifications go with --corpus (the bundled suite takes --config FILE)',
-      );
-    if (values.faults !== undefined || values['fault-seed'] !== undefined || values['feedback-check'])
-      throw new UsageError('--faults, --fault-seed and --feedback-check go with --corpus and --model oracle:');
+    if (values.corpus !== undefined) return corpusEvalCommand(corpusFlags(values, values.corpus, io.cwd), io);
+    rejectCorpusOnlyFlags(values);
     const appRoot = sourceAppRoot();
     const suiteDir = values.suite ? path.resolve(io.cwd, values.suite) : defaultSuiteDir(appRoot);
-    const suite = loadEvalSuite(suiteDir);
-    const tasks = (() => {
-      try {
-        return selectTasks(suite, values.tasks);
-      } catch (error) {
-        throw new UsageError(`--tasks: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    })();
+    const tasks = suiteTasks(loadEvalSuite(suiteDir), values.tasks);
     if (values.list) return listTasks(io, tasks);
-
-    const workflow = values.workflow ?? 'minimal';
-    if (!isWorkflowName(workflow))
-      throw new UsageError(`unknown workflow '${workflow}' (${WORKFLOW_NAMES.join(', ')})`);
-    const roleModels = Object.fromEntries(
-      Object.entries(parseRoleModels(values['role-model'])).map(([role, spec]) => [role, absoluteSpec(spec, io.cwd)]),
-    );
-    const model = values.model === undefined ? undefined : absoluteSpec(values.model, io.cwd);
-    const jobs = positiveInteger(values.jobs, '--jobs') ?? 1;
-    const threads = positiveInteger(values.threads, '--threads');
-    const timeLimitMs =
-      values['time-limit'] === undefined ? DEFAULT_TIME_LIMIT_MS : parseDuration(values['time-limit'], '--time-limit');
-    const configFile = values.config === undefined ? undefined : path.resolve(io.cwd, values.config);
-    const settings = { appRoot, workflow, model, roleModels, timeLimitMs, configFile };
-    const firstTask = tasks[0] as EvalTask;
-    const config = taskRunConfig(firstTask, firstTask.repoDir, { ...settings, outDir: '', workRoot: '' });
-    const missing = rolesUsed(workflowOf(config), config).filter((role) => !config.models[role]);
-    if (missing.length > 0)
-      throw new UsageError(
-        `no model for ${missing.join(', ')}: pass --model SPEC (see \`lathe models\`) or --role-model ROLE=SPEC`,
-      );
-    await checkModels(
-      tasks,
-      (task) => taskRunConfig(task, task.repoDir, { ...settings, outDir: '', workRoot: '' }),
-      io.cwd,
-    );
-
-    const outDir = path.resolve(io.cwd, values.out ?? `lathe-eval-${timestamp(new Date())}`);
-    const workRoot = values.keep ? fs.mkdtempSync(path.join(os.tmpdir(), 'lathe-eval-work-')) : os.tmpdir();
-    const controller = new AbortController();
-    let interrupts = 0;
-    const onInterrupt = () => {
-      if (++interrupts > 1) process.exit(130);
-      io.err(
-        '\nstopping: the running tasks stop after their current step, the rest are skipped (Ctrl-C again to quit at once)…',
-      );
-      controller.abort();
-    };
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onInterrupt);
-    const printers = new Map<string, ProgressPrinter>();
-    const printerFor = (taskId: string) => {
-      let printer = printers.get(taskId);
-      if (!printer)
-        printers.set(
-          taskId,
-          (printer = new ProgressPrinter({ ...io, status: undefined, out: (line) => io.out(`[${taskId}] ${line}`) })),
-        );
-      return printer;
-    };
-    if (!values.json)
-      io.out(
-        `Lathe eval — ${tasks.length} task(s), workflow ${workflow}, ${model ? `model ${model}` : 'models per role'}, ${jobs} job(s)\nreport folder: ${outDir}${values.keep ? `\ntask repositories: ${workRoot}` : ''}\n`,
-      );
-    try {
-      const report = await runEval({
-        ...settings,
-        tasks,
-        jobs,
-        threads,
-        outDir,
-        workRoot,
-        keepWork: values.keep === true,
-        suiteDir,
-        tasksPattern: values.tasks ?? null,
-        editFormat: config.edit_format,
-        signal: controller.signal,
-        onRunEvent: values.verbose ? (taskId, event) => printerFor(taskId).onEvent(event) : undefined,
-        onTaskStart: (task, index) => values.json || io.status?.(`[${index + 1}/${tasks.length}] ${task.id} running…`),
-        onTaskDone: (result, done, total) => {
-          if (values.json) return;
-          const extra = result.outcome === 'error' ? ` — ${result.error?.message ?? ''}` : '';
-          io.out(
-            `[${done}/${total}] ${result.id}: ${outcomeLabel(result)} (run ${result.run?.status ?? '-'}, ${result.attempts} attempt(s), ${formatDurationMs(result.wall_ms)})${extra}`,
-          );
-        },
-      });
-      if (values.json) {
-        io.out(JSON.stringify(report, null, 2));
-      } else {
-        io.out('');
-        for (const line of formatSummaryTable(report)) io.out(line);
-        io.out('');
-        io.out(`report: ${path.join(outDir, 'eval-report.md')} (and eval-report.json)`);
-      }
-      if (report.interrupted) return ExitCode.goalNotMet;
-      return report.summary.errors > 0 ? ExitCode.infraError : ExitCode.success;
-    } finally {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
-    }
+    const plan = await planSuiteEval(values, tasks, appRoot, io.cwd);
+    return runSuiteEval(values, suiteDir, tasks, plan, io);
   },
 };

@@ -10,6 +10,7 @@ import {
   runCorpusEval,
   selectCorpusTasks,
   VerificationCache,
+  type CorpusEvalResult,
   type CorpusTaskLine,
 } from '../../eval/corpus/index';
 import { parseFaultList } from '../../llm/oracle/faults/faultSettings';
@@ -98,6 +99,22 @@ function taskLineText(line: CorpusTaskLine): string {
   return `${line.task} [${line.workflow}, ${line.edit_format}]: ${verdict} — run ${line.run?.status ?? '-'}, ${formatDurationMs(line.wall_ms)}${faults}${reused}${damageText(line)}${line.miss ? `\n    ${line.miss}` : ''}${tokens}`;
 }
 
+/** corpus-eval.jsonl: every task's line, then the summary line. */
+function writeCorpusReport(outDir: string, result: CorpusEvalResult): void {
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(outDir, 'corpus-eval.jsonl'),
+    [...result.lines, result.summary].map((line) => JSON.stringify(line)).join('\n') + '\n',
+  );
+}
+
+function summaryText(summary: CorpusEvalResult['summary'], outDir: string | null): string {
+  const medians = summary.median_tokens
+    ? `\nmedian per task: ${tokensText(summary.median_tokens)}\n${laptopLegend()}`
+    : '';
+  return `\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${medians}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`;
+}
+
 /**
  * `lathe eval --corpus DIR`: each task of a real bug-fix corpus (tasks.json + git bundles), prepared
  * offline, run by Lathe, then its own test command bare on the run branch and on the fixed tree.
@@ -159,23 +176,9 @@ export async function corpusEvalCommand(flags: CorpusEvalFlags, io: CliIo): Prom
       onTaskStart: (task) => flags.json || io.status?.(`${task.id} running…`),
       onTaskLine: (line) => io.out(flags.json ? JSON.stringify(line) : taskLineText(line)),
     });
-    if (outDir) {
-      fs.mkdirSync(outDir, { recursive: true });
-      fs.writeFileSync(
-        path.join(outDir, 'corpus-eval.jsonl'),
-        [...result.lines, result.summary].map((line) => JSON.stringify(line)).join('\n') + '\n',
-      );
-    }
+    if (outDir) writeCorpusReport(outDir, result);
     const { summary } = result;
-    if (flags.json) io.out(JSON.stringify(summary));
-    else {
-      const medians = summary.median_tokens
-        ? `\nmedian per task: ${tokensText(summary.median_tokens)}\n${laptopLegend()}`
-        : '';
-      io.out(
-        `\ngreen ${summary.green}/${summary.tasks} · faithful ${summary.faithful}/${summary.tasks} · damaging ${summary.damaging} · errors ${summary.errors} · ${formatDurationMs(summary.elapsed_ms)}${medians}${outDir ? `\nreport: ${path.join(outDir, 'corpus-eval.jsonl')}` : ''}`,
-      );
-    }
+    io.out(flags.json ? JSON.stringify(summary) : summaryText(summary, outDir));
     if (summary.interrupted) return ExitCode.goalNotMet;
     if (summary.errors > 0) return ExitCode.infraError;
     return summary.green === summary.tasks ? ExitCode.success : ExitCode.goalNotMet;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { GATE_KINDS, GateModeSchema, type GateKind, type GateMode } from '../../../../shared/schemas/gates';
+import type { RunConfig } from '../../../../shared/engine/runConfig';
 import type { RunState } from '../../../../shared/engine/runState';
 import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 import { setAsideNotice } from '../../../../shared/schemas/settings';
@@ -13,11 +14,11 @@ import { defaultDataDir } from '../../dataDir';
 import { createEngineEnv } from '../../engine/defaultDeps';
 import { modelAssignments } from '../../engine/preflight';
 import { stopRunNow } from '../../engine/hardStop';
-import { workflowOf, resumeRun, startRun } from '../../engine/runner';
+import { workflowOf, resumeRun, startRun, type EngineEnv } from '../../engine/runner';
 import { RunStore } from '../../engine/runStore';
 import { killLiveTreesNow } from '../../basics/processTree';
 import { terminalGateDecider } from '../gatePrompt';
-import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command } from '../command';
+import { parseCommandArgs, UsageError, wantsHelp, type CliIo, type Command, type ParsedOptions } from '../command';
 import { ExitCode } from '../exitCodes';
 import { repoRootArg } from '../repoArg';
 import { ProgressPrinter } from '../progress';
@@ -124,6 +125,144 @@ export function readGoals(file: string): string[] {
   return goals;
 }
 
+type RunValues = ParsedOptions<typeof options>['values'];
+
+function checkGoalSources(values: RunValues): void {
+  const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter(
+    (value) => value !== undefined,
+  ).length;
+  if ((values.resume === undefined && goalSources !== 1) || goalSources > 1)
+    throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
+  if (values['follow-up'] !== undefined && (values.resume !== undefined || values.goals !== undefined))
+    throw new UsageError(
+      '--follow-up starts one new run: give it one goal (--goal or --goal-file), without --resume or --goals',
+    );
+}
+
+function configOverrides(values: RunValues): ConfigOverrides {
+  return {
+    workflow: values.workflow,
+    model: values.model,
+    roleModels: parseRoleModels(values['role-model']),
+    timeLimitMs: values['time-limit'] === undefined ? undefined : parseDuration(values['time-limit'], '--time-limit'),
+    gates: values.gates === undefined ? undefined : parseGates(values.gates),
+    testCommand: values['test-command'] === undefined ? undefined : splitCommand(values['test-command']),
+    allowDirty: values['allow-dirty'],
+    maxAttemptsPerTask: maxRetriesAttempts(values['max-retries']),
+  };
+}
+
+function threadsArg(values: RunValues): number | undefined {
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1))
+    throw new UsageError('--threads must be a positive whole number');
+  return threads;
+}
+
+interface RunInterrupts {
+  signal: AbortSignal;
+  /** The run this process drives now: a second Ctrl-C marks it stopped before the process exits. */
+  follow: (runId: string) => void;
+  release: () => void;
+}
+
+/** The first Ctrl-C (or SIGTERM) stops the run at its last completed sub-step; a second one quits at once. */
+function stopOnInterrupt(io: CliIo, repoRoot: string, runId: string | null): RunInterrupts {
+  const controller = new AbortController();
+  let interrupts = 0;
+  let current = runId;
+  const onInterrupt = (signal: NodeJS.Signals) => {
+    interrupts++;
+    if (interrupts > 1) {
+      const stopped = current
+        ? stopRunNow(
+            repoRoot,
+            current,
+            `stopped at once by a second ${signal}; resumable from its last completed sub-step`,
+          )
+        : null;
+      io.err(
+        stopped
+          ? `quit at once: run ${stopped.run_id} is saved at its last completed sub-step; resume with: lathe run --repo ${repoRoot} --resume ${stopped.run_id}`
+          : 'quit at once.',
+      );
+      killLiveTreesNow();
+      process.exit(ExitCode.goalNotMet);
+    }
+    io.err(
+      `\nstopping (${signal}): the operation under way is cut short and the run kept at its last completed sub-step, resumable (Ctrl-C again to quit at once)…`,
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  return {
+    signal: controller.signal,
+    follow: (id) => {
+      current = id;
+    },
+    release: () => {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    },
+  };
+}
+
+/** The run configuration, with a default model for every role that has none (each choice said aloud). */
+async function runConfigWithModels(
+  values: RunValues,
+  repoRoot: string,
+  overrides: ConfigOverrides,
+  io: CliIo,
+): Promise<RunConfig> {
+  const resolved = resolveRunConfig(
+    {
+      defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'),
+      repoRoot,
+      configFile: values.config && path.resolve(io.cwd, values.config),
+    },
+    overrides,
+  );
+  const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, {
+    dataDir: defaultDataDir(io.env),
+    env: io.env,
+  });
+  // On stderr with --json, whose stdout is JSON lines only.
+  const say = values.json ? io.err : io.out;
+  if (defaults.settingsSetAside) io.err(`warning: ${setAsideNotice(defaults.settingsSetAside)}`);
+  for (const choice of defaults.choices)
+    say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
+  if (defaults.unresolved) io.err(`no default model: ${defaults.unresolved}`);
+  return defaults.config;
+}
+
+function goalsOf(values: RunValues, cwd: string): string[] {
+  return values.goals !== undefined ? readGoals(path.resolve(cwd, values.goals)) : [givenGoal(values, cwd) ?? ''];
+}
+
+/** Each goal in turn (`--goals`), until one is not met or the run is interrupted. */
+async function runGoals(
+  env: EngineEnv,
+  request: { repoRoot: string; goals: string[]; config: RunConfig; followUpOf: string | undefined },
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  const { repoRoot, goals, config, followUpOf } = request;
+  let exit: number = ExitCode.success;
+  for (const [index, goal] of goals.entries()) {
+    if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
+    const state = await startRun(env, {
+      repoRoot,
+      goal,
+      config,
+      ...(followUpOf === undefined ? {} : { followUpOf }),
+    });
+    exit = finish(io, state, repoRoot, json);
+    if (exit !== ExitCode.success || env.signal?.aborted) break;
+  }
+  return exit;
+}
+
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a goal against a repository',
@@ -132,70 +271,21 @@ export const runCommand: Command = {
     if (wantsHelp(args)) return (io.out(usage), ExitCode.success);
     const { values } = parseCommandArgs(normalizeResumeArgs(args), options);
     const repoRoot = await repoRootArg(io.cwd, values.repo);
-    const goalSources = [values.goal, values['goal-file'], values.spec, values.goals].filter(
-      (value) => value !== undefined,
-    ).length;
-    if ((values.resume === undefined && goalSources !== 1) || goalSources > 1)
-      throw new UsageError('give exactly one of --goal, --goal-file, --spec or --goals (or --resume [RUN_ID])');
-    const followUpOf = values['follow-up'];
-    if (followUpOf !== undefined && (values.resume !== undefined || values.goals !== undefined))
-      throw new UsageError(
-        '--follow-up starts one new run: give it one goal (--goal or --goal-file), without --resume or --goals',
-      );
+    checkGoalSources(values);
     // Seed 003's resume rules (a changed goal stops here, exit 64), before anything is set up.
     const resumption = await resumeChoice(repoRoot, values, io.cwd);
-    const overrides: ConfigOverrides = {
-      workflow: values.workflow,
-      model: values.model,
-      roleModels: parseRoleModels(values['role-model']),
-      timeLimitMs: values['time-limit'] === undefined ? undefined : parseDuration(values['time-limit'], '--time-limit'),
-      gates: values.gates === undefined ? undefined : parseGates(values.gates),
-      testCommand: values['test-command'] === undefined ? undefined : splitCommand(values['test-command']),
-      allowDirty: values['allow-dirty'],
-      maxAttemptsPerTask: maxRetriesAttempts(values['max-retries']),
-    };
-    const threads = values.threads === undefined ? undefined : Number(values.threads);
-    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1))
-      throw new UsageError('--threads must be a positive whole number');
-
-    const controller = new AbortController();
-    let interrupts = 0;
-    // The run this process drives: a second Ctrl-C marks it stopped before the process exits.
-    let current: string | null = resumption.kind === 'resume' ? resumption.runId : null;
-    const onInterrupt = (signal: NodeJS.Signals) => {
-      interrupts++;
-      if (interrupts > 1) {
-        const stopped = current
-          ? stopRunNow(
-              repoRoot,
-              current,
-              `stopped at once by a second ${signal}; resumable from its last completed sub-step`,
-            )
-          : null;
-        io.err(
-          stopped
-            ? `quit at once: run ${stopped.run_id} is saved at its last completed sub-step; resume with: lathe run --repo ${repoRoot} --resume ${stopped.run_id}`
-            : 'quit at once.',
-        );
-        killLiveTreesNow();
-        process.exit(ExitCode.goalNotMet);
-      }
-      io.err(
-        `\nstopping (${signal}): the operation under way is cut short and the run kept at its last completed sub-step, resumable (Ctrl-C again to quit at once)…`,
-      );
-      controller.abort();
-    };
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onInterrupt);
+    const overrides = configOverrides(values);
+    const threads = threadsArg(values);
+    const interrupts = stopOnInterrupt(io, repoRoot, resumption.kind === 'resume' ? resumption.runId : null);
     const printer = new ProgressPrinter(io);
     const env = createEngineEnv({
       appRoot: sourceAppRoot(),
       dataDir: defaultDataDir(io.env),
-      signal: controller.signal,
+      signal: interrupts.signal,
       threads,
       callbacks: {
         onEvent: (event) => {
-          current = event.run_id;
+          interrupts.follow(event.run_id);
           if (values.json) io.out(JSON.stringify(event));
           else printer.onEvent(event);
         },
@@ -214,43 +304,16 @@ export const runCommand: Command = {
         });
         return finish(io, state, repoRoot, values.json === true);
       }
-      const goals =
-        values.goals !== undefined ? readGoals(path.resolve(io.cwd, values.goals)) : [givenGoal(values, io.cwd) ?? ''];
-      const resolved = resolveRunConfig(
-        {
-          defaultsFile: path.join(sourceAppRoot(), 'resources', 'defaults.yaml'),
-          repoRoot,
-          configFile: values.config && path.resolve(io.cwd, values.config),
-        },
-        overrides,
+      const goals = goalsOf(values, io.cwd);
+      const config = await runConfigWithModels(values, repoRoot, overrides, io);
+      return await runGoals(
+        env,
+        { repoRoot, goals, config, followUpOf: values['follow-up'] },
+        values.json === true,
+        io,
       );
-      const defaults = await fillDefaultModels(resolved, modelAssignments(workflowOf(resolved), resolved).missing, {
-        dataDir: defaultDataDir(io.env),
-        env: io.env,
-      });
-      // On stderr with --json, whose stdout is JSON lines only.
-      const say = values.json ? io.err : io.out;
-      if (defaults.settingsSetAside) io.err(`warning: ${setAsideNotice(defaults.settingsSetAside)}`);
-      for (const choice of defaults.choices)
-        say(`model: ${choice.spec} for ${choice.roles.join(', ')} (${choice.source}; --model SPEC picks another)`);
-      if (defaults.unresolved) io.err(`no default model: ${defaults.unresolved}`);
-      const config = defaults.config;
-      let exit: number = ExitCode.success;
-      for (const [index, goal] of goals.entries()) {
-        if (goals.length > 1) io.out(`— goal ${index + 1}/${goals.length}: ${goal.split('\n')[0]}`);
-        const state = await startRun(env, {
-          repoRoot,
-          goal,
-          config,
-          ...(followUpOf === undefined ? {} : { followUpOf }),
-        });
-        exit = finish(io, state, repoRoot, values.json === true);
-        if (exit !== ExitCode.success || controller.signal.aborted) break;
-      }
-      return exit;
     } finally {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
+      interrupts.release();
     }
   },
 };

@@ -139,14 +139,9 @@ async function fixedTests(
 
 const formatOf = (config: RunConfig) => config.edit_format;
 
-/**
- * One corpus task in one workflow: the prepared repository, a real Lathe run on it, then the task's
- * test command bare on the run branch and on the fixed tree. The run is undone afterwards, so the
- * next workflow starts from the same checkout.
- */
-export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSettings): Promise<CorpusTaskLine> {
-  const started = Date.now();
-  const base: CorpusTaskLine = {
+/** The task's line before anything ran: what an error at any point still reports. */
+function emptyLine(task: CorpusTask, settings: CorpusRunSettings): CorpusTaskLine {
+  return {
     task: task.id,
     repo: task.repo,
     workflow: settings.workflow,
@@ -171,7 +166,71 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     wall_ms: 0,
     error: null,
   };
-  let line = base;
+}
+
+/** This run's fault journal, emptied: a journal left by an earlier run of the same task must not count. */
+function freshJournal(task: CorpusTask, settings: CorpusRunSettings): string | undefined {
+  const journal = journalFor(task, settings)?.journal;
+  if (journal) {
+    fs.mkdirSync(path.dirname(journal), { recursive: true });
+    fs.rmSync(journal, { force: true });
+  }
+  return journal;
+}
+
+/** The task's tests bare on the run's head: the fixed tree's result when the head is that tree. */
+async function headTests(
+  repoDir: string,
+  head: string,
+  fixed: { commit: string; result: BareTestResult },
+  task: CorpusTask,
+  settings: CorpusRunSettings,
+): Promise<BareTestResult> {
+  const headTree = settings.verificationCache ? await treeOf(repoDir, head) : null;
+  if (head === fixed.commit || (await sameTree(repoDir, head, fixed.commit))) return { ...fixed.result, commit: head };
+  const run = await reusedBareRun(
+    settings.verificationCache,
+    headTree && `${repoDir}\u0000${headTree}\u0000${task.test_command}`,
+    () =>
+      runBareTests(repoDir, head, task.test_command, { timeoutMs: settings.bareTimeoutMs, signal: settings.signal }),
+  );
+  return { ...bareResult(run), commit: head };
+}
+
+/** What the run did to the branch beyond the gold patch's files, measured before the undo takes it away. */
+async function goldDamage(
+  task: CorpusTask,
+  prepared: { dir: string; commit: string },
+  head: string,
+  counts: { head: BareTestResult['counts']; fixed: BareTestResult['counts'] },
+): Promise<CorpusTaskLine['damage']> {
+  const gold = parseGoldPatch(task.gold_patch);
+  if (!gold.ok) throw new LatheError('CORPUS_GOLD_PATCH', `task ${task.id}: ${gold.message}`, { task: task.id });
+  return branchDamage(prepared.dir, prepared.commit, head, gold.patch, counts);
+}
+
+/** The writer's answers and the faults its journal records as applied and skipped. */
+function faultFields(
+  runDir: string,
+  journal: string | undefined,
+): Pick<CorpusTaskLine, 'attempts' | 'faults_applied' | 'faults_skipped' | 'most_identical_answers'> {
+  const spoiled = journal ? readFaultJournal(journal) : null;
+  return {
+    attempts: writerAttempts(runDir),
+    faults_applied: spoiled?.applied ?? [],
+    faults_skipped: spoiled?.skipped ?? [],
+    most_identical_answers: spoiled?.mostIdentical ?? 0,
+  };
+}
+
+/**
+ * One corpus task in one workflow: the prepared repository, a real Lathe run on it, then the task's
+ * test command bare on the run branch and on the fixed tree. The run is undone afterwards, so the
+ * next workflow starts from the same checkout.
+ */
+export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSettings): Promise<CorpusTaskLine> {
+  const started = Date.now();
+  let line = emptyLine(task, settings);
   try {
     const prepared = await preparedTaskRepo(settings.corpusDir, task, {
       cacheDir: settings.cacheDir,
@@ -182,11 +241,7 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
     const fixed = await fixedCommit(prepared.dir, prepared.commit, task.gold_patch, settings.workDir);
     const fixedResult = await fixedTests(prepared.dir, prepared.home, fixed, task, settings);
     line = { ...line, fixed_tests: fixedResult };
-    const journal = journalFor(task, settings)?.journal;
-    if (journal) {
-      fs.mkdirSync(path.dirname(journal), { recursive: true });
-      fs.rmSync(journal, { force: true });
-    }
+    const journal = freshJournal(task, settings);
 
     const reuse =
       settings.verificationCache && reusingDeps(settings.deps ?? createDefaultDeps(), settings.verificationCache);
@@ -203,40 +258,9 @@ export async function runCorpusTask(task: CorpusTask, settings: CorpusRunSetting
       deps: reuse?.deps,
     });
     const { state, head, runDir } = run;
-    const headTree = settings.verificationCache ? await treeOf(prepared.dir, head) : null;
-    const headResult =
-      head === fixed || (await sameTree(prepared.dir, head, fixed))
-        ? { ...fixedResult, commit: head }
-        : {
-            ...bareResult(
-              await reusedBareRun(
-                settings.verificationCache,
-                headTree && `${prepared.dir}\u0000${headTree}\u0000${task.test_command}`,
-                () =>
-                  runBareTests(prepared.dir, head, task.test_command, {
-                    timeoutMs: settings.bareTimeoutMs,
-                    signal: settings.signal,
-                  }),
-              ),
-            ),
-            commit: head,
-          };
-    // Measured on the branch as the run left it, before the undo takes it away.
-    const gold = parseGoldPatch(task.gold_patch);
-    if (!gold.ok) throw new LatheError('CORPUS_GOLD_PATCH', `task ${task.id}: ${gold.message}`, { task: task.id });
-    const damage = await branchDamage(prepared.dir, prepared.commit, head, gold.patch, {
-      head: headResult.counts,
-      fixed: fixedResult.counts,
-    });
-    const spoiled = journal ? readFaultJournal(journal) : null;
-    line = {
-      ...line,
-      attempts: writerAttempts(runDir),
-      damage,
-      faults_applied: spoiled?.applied ?? [],
-      faults_skipped: spoiled?.skipped ?? [],
-      most_identical_answers: spoiled?.mostIdentical ?? 0,
-    };
+    const headResult = await headTests(prepared.dir, head, { commit: fixed, result: fixedResult }, task, settings);
+    const damage = await goldDamage(task, prepared, head, { head: headResult.counts, fixed: fixedResult.counts });
+    line = { ...line, ...faultFields(runDir, journal), damage };
     const undone = !settings.keepRuns && (await run.undo());
     line = {
       ...line,

@@ -49,6 +49,89 @@ async function bundledLlamaSupports(info: GgufFileInfo, llama: Llama | undefined
   }
 }
 
+/** The GGUF header and tensor table, or why it cannot be read (cut off, or not parseable). */
+async function readHeader(absolute: string, llamaCpp: typeof LlamaCpp): Promise<GgufFileInfo | { reason: string }> {
+  try {
+    return await llamaCpp.readGgufFileInfo(absolute, {
+      sourceType: 'filesystem',
+      logWarnings: false,
+      ignoreKeys: SKIPPED_KEYS,
+      spliceSplitFiles: false,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const truncated =
+      /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) ||
+      error instanceof RangeError;
+    return {
+      reason: truncated
+        ? 'truncated: the file ends inside its header'
+        : `unreadable GGUF header (${message.slice(0, 200)})`,
+    };
+  }
+}
+
+type Tensors = NonNullable<GgufFileInfo['tensorInfo']>;
+
+/** What the header says of the model: architecture, name, context, chat template, size and quantization. */
+function withHeaderFacts(
+  entry: ModelEntry,
+  info: GgufFileInfo,
+  tensors: Tensors,
+  llamaCpp: typeof LlamaCpp,
+): ModelEntry {
+  const general = info.metadata?.general;
+  const trainContext = info.architectureMetadata?.context_length;
+  const template = info.metadata?.tokenizer?.chat_template;
+  return {
+    ...entry,
+    architecture: typeof general?.architecture === 'string' ? general.architecture : null,
+    name: typeof general?.name === 'string' && general.name.trim() !== '' ? general.name.trim() : entry.name,
+    contextLength: typeof trainContext === 'number' ? trainContext : null,
+    chatTemplate: typeof template === 'string' ? template : null,
+    parameters: tensors.reduce(
+      (sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1),
+      0,
+    ),
+    quantization: quantizationName(info, llamaCpp),
+  };
+}
+
+/** The bytes the tensor table says the weights reach to. */
+function weightsEnd(tensors: Tensors): number {
+  return Math.max(
+    ...tensors.map((tensor) => {
+      const bytes = tensorBytes(tensor.ggmlType, tensor.dimensions) ?? 1;
+      return Number(tensor.fileOffset) + bytes;
+    }),
+  );
+}
+
+/** Why the file cannot serve as a chat model, first reason first; null when it can. */
+async function whyRejected(
+  entry: ModelEntry,
+  info: GgufFileInfo,
+  tensors: Tensors,
+  options: InspectOptions,
+): Promise<string | null> {
+  if (info.version < 2 || info.version > 3) return `unsupported GGUF version ${info.version}`;
+  if (entry.architecture === null) return 'no general.architecture in the metadata';
+  if (tensors.length === 0) return 'no weights (a vocabulary-only or adapter file)';
+  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0))
+    return 'corrupt tensor table in the header';
+  if (isSplitPart(entry.path, info)) return 'a later part of a split model; open the first part (-00001-of-…)';
+  const needed = weightsEnd(tensors);
+  if (needed > entry.sizeBytes && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(entry.path))
+    return `truncated: the weights need ${needed} bytes but the file has ${entry.sizeBytes} (an unfinished download?)`;
+  const supported = options.isArchitectureSupported
+    ? options.isArchitectureSupported(entry.architecture)
+    : await bundledLlamaSupports(info, options.llama);
+  if (supported === false) return `architecture '${entry.architecture}' is not supported by the bundled llama.cpp`;
+  if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture))
+    return `'${entry.architecture}' is an embedding model, not a chat model`;
+  return null;
+}
+
 /**
  * Reads a GGUF's metadata and tensor table without loading weights. Never throws: a file that is not a
  * GGUF, is truncated or is unusable comes back rejected with a reason a user can act on.
@@ -83,70 +166,15 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
 
   // Loaded here, not at the top: importing node-llama-cpp costs half a second at every CLI start.
   const llamaCpp = await import('node-llama-cpp');
-  let info: GgufFileInfo;
-  try {
-    info = await llamaCpp.readGgufFileInfo(absolute, {
-      sourceType: 'filesystem',
-      logWarnings: false,
-      ignoreKeys: SKIPPED_KEYS,
-      spliceSplitFiles: false,
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const truncated =
-      /out of range|outside|beyond|end of (the )?(file|buffer)|ERR_OUT_OF_RANGE|RangeError/i.test(message) ||
-      error instanceof RangeError;
-    return {
-      ...entry,
-      reason: truncated
-        ? 'truncated: the file ends inside its header'
-        : `unreadable GGUF header (${message.slice(0, 200)})`,
-    };
-  }
+  const info = await readHeader(absolute, llamaCpp);
+  if ('reason' in info) return { ...entry, reason: info.reason };
   // The reader pads a short read with zeros instead of failing, so check where the header ended.
   if ((info.infoEndOffset ?? 0) > stat.size)
     return { ...entry, reason: `truncated: the file ends inside its header (${stat.size} bytes)` };
-  const general = info.metadata?.general;
-  entry.architecture = typeof general?.architecture === 'string' ? general.architecture : null;
-  if (typeof general?.name === 'string' && general.name.trim() !== '') entry.name = general.name.trim();
-  const trainContext = info.architectureMetadata?.context_length;
-  entry.contextLength = typeof trainContext === 'number' ? trainContext : null;
-  const template = info.metadata?.tokenizer?.chat_template;
-  entry.chatTemplate = typeof template === 'string' ? template : null;
   const tensors = info.fullTensorInfo ?? info.tensorInfo ?? [];
-  entry.parameters = tensors.reduce(
-    (sum, tensor) => sum + tensor.dimensions.reduce<number>((product, dim) => product * Number(dim), 1),
-    0,
-  );
-  entry.quantization = quantizationName(info, llamaCpp);
-
-  if (info.version < 2 || info.version > 3) return { ...entry, reason: `unsupported GGUF version ${info.version}` };
-  if (entry.architecture === null) return { ...entry, reason: 'no general.architecture in the metadata' };
-  if (tensors.length === 0) return { ...entry, reason: 'no weights (a vocabulary-only or adapter file)' };
-  if (tensors.some((tensor) => tensor.name === '' || tensor.dimensions.length === 0))
-    return { ...entry, reason: 'corrupt tensor table in the header' };
-  if (isSplitPart(absolute, info))
-    return { ...entry, reason: 'a later part of a split model; open the first part (-00001-of-…)' };
-  const needed = Math.max(
-    ...tensors.map((tensor) => {
-      const bytes = tensorBytes(tensor.ggmlType, tensor.dimensions) ?? 1;
-      return Number(tensor.fileOffset) + bytes;
-    }),
-  );
-  if (needed > stat.size && Number(info.splicedParts ?? 1) <= 1 && !/-00001-of-\d{5}\.gguf$/i.test(absolute)) {
-    return {
-      ...entry,
-      reason: `truncated: the weights need ${needed} bytes but the file has ${stat.size} (an unfinished download?)`,
-    };
-  }
-  const supported = options.isArchitectureSupported
-    ? options.isArchitectureSupported(entry.architecture)
-    : await bundledLlamaSupports(info, options.llama);
-  if (supported === false)
-    return { ...entry, reason: `architecture '${entry.architecture}' is not supported by the bundled llama.cpp` };
-  if (/^(bert|nomic-bert|jina-bert|t5encoder)/.test(entry.architecture))
-    return { ...entry, reason: `'${entry.architecture}' is an embedding model, not a chat model` };
-  return { ...entry, status: 'ok' };
+  const described = withHeaderFacts(entry, info, tensors, llamaCpp);
+  const reason = await whyRejected(described, info, tensors, options);
+  return reason === null ? { ...described, status: 'ok' } : { ...described, reason };
 }
 
 function quantizationName(info: GgufFileInfo, { GgufFileType, GgmlType }: typeof LlamaCpp): string | null {

@@ -2,16 +2,118 @@ import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import { EstimatedKvCache } from '../estimatedKvCache';
 import type { FaultSettings } from '../oracle/faults/faultSettings';
-import { SpoiledWriter } from '../oracle/faults/spoiledWriter';
+import { SpoiledWriter, type WriterRequest } from '../oracle/faults/spoiledWriter';
 import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
 import { requestInput, visibleFiles } from '../oracle/requestView';
-import { inferPurpose, oracleAnswer } from '../oracle/roleAnswers';
+import { inferPurpose, oracleAnswer, type OracleAnswer } from '../oracle/roleAnswers';
 import { parseModelOutput, validateValue } from '../output';
 import { cutOffFailure, estimateTokens, failure, tokensPerSecond, withUsage } from '../results';
 import type { GenerateResult, GenerationUsage } from '../types';
 import { DEFAULT_MAX_TOKENS, fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 
 const STREAM_PIECE = 256;
+
+type UsageFor = (raw: string) => GenerationUsage;
+
+/** A call's usage as a local model's would be counted: prompt reuse from this run's earlier calls, tokens estimated. */
+function usageCounter<T>(
+  kv: EstimatedKvCache,
+  call: ProviderCall<T>,
+  promptTokens: number,
+  reusedPrefixTokens: number,
+  started: number,
+): UsageFor {
+  return (raw) => {
+    kv.answered(call.role, raw);
+    const totalMs = Date.now() - started;
+    const completionTokens = estimateTokens(raw);
+    return {
+      model: call.spec,
+      promptTokens,
+      completionTokens,
+      reusedPrefixTokens,
+      estimated: true,
+      timeToFirstTokenMs: 0,
+      totalMs,
+      tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0),
+    };
+  };
+}
+
+function streamText<T>(call: ProviderCall<T>, text: string): void {
+  for (let i = 0; i < text.length; i += STREAM_PIECE) call.emitToken(text.slice(i, i + STREAM_PIECE));
+}
+
+/** The spoiled writer's answer in place of the correct one; a cut-off answer ends the call there. */
+function spoiledAnswer<T>(
+  spoiled: SpoiledWriter,
+  call: ProviderCall<T>,
+  request: Omit<WriterRequest, 'schema' | 'maxTokens' | 'budgetStated'>,
+  usageFor: UsageFor,
+): { answer: OracleAnswer } | { done: GenerateResult<T> } {
+  const maxTokens = call.config.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const result = spoiled.reply({
+    ...request,
+    schema: call.request.schema,
+    maxTokens,
+    budgetStated: call.config.maxTokens !== undefined,
+  });
+  if (!result.ok) return { done: failure<T>('BAD_MODEL_SPEC', result.message) };
+  const { reply } = result;
+  if (reply.kind !== 'cut') return { answer: reply };
+  streamText(call, reply.raw);
+  const parsed = parseModelOutput(reply.raw, call.request.schema);
+  return {
+    done: {
+      ...cutOffFailure<T>(parsed.ok ? 'the answer ends early' : parsed.message, reply.maxTokens, reply.raw),
+      usage: usageFor(reply.raw),
+    },
+  };
+}
+
+/** The JSON the answer writes: its value, or the role's error answer naming why it declined. */
+function answerOutput<T>(
+  answer: OracleAnswer,
+  call: ProviderCall<T>,
+  usageFor: UsageFor,
+): { output: unknown } | { done: GenerateResult<T> } {
+  if (answer.kind === 'value') return { output: answer.value };
+  const declined = { status: 'error', reason: `oracle: ${answer.reason}`.slice(0, LIMITS.shortText) };
+  // Roles whose schema has no error answer (Supervisor, Scout) fail the call instead, naming the cause.
+  if (!call.request.schema.safeParse(declined).success || !AgentErrorSchema.safeParse(declined).success)
+    return { done: failure<T>('PROVIDER_ERROR', declined.reason, { retryable: false, usage: usageFor('') }) };
+  return { output: declined };
+}
+
+/** Streams the answer and returns it parsed, or cut off where the role's stated token budget ends. */
+function deliver<T>(
+  output: unknown,
+  call: ProviderCall<T>,
+  usageFor: UsageFor,
+  droppedContext: string[],
+): GenerateResult<T> {
+  const raw = JSON.stringify(output);
+  const limit = call.config.maxTokens;
+  // Like context fitting, the answer's length is held to the role's budget only when the role states one.
+  if (limit !== undefined && estimateTokens(raw) > limit) {
+    // What a model would have written when stopped: the answer's first maxTokens, which do not parse.
+    const cut = raw.slice(0, limit * 4);
+    return withUsage(
+      cutOffFailure<T>(
+        `oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`,
+        limit,
+        cut,
+      ),
+      usageFor(cut),
+    );
+  }
+  streamText(call, raw);
+  const usage = usageFor(raw);
+  const parsed = validateValue(output, call.request.schema);
+  if (!parsed.ok)
+    return failure<T>('INVALID_OUTPUT', `oracle answer: ${parsed.message}`, { raw, usage, retryable: false });
+  return { ok: true, value: parsed.value, raw, usage, droppedContext };
+}
 
 /**
  * `oracle:PATCH.diff`: answers every role as a perfect model would for the task the gold patch fixes,
@@ -44,21 +146,7 @@ export class OracleProvider implements Provider {
     const started = Date.now();
     call.callSignal.startTimer();
     const reusedPrefixTokens = this.kv.evaluate(call.role, fitted.fit.messages, fitted.fit.promptTokens);
-    const usageFor = (raw: string): GenerationUsage => {
-      this.kv.answered(call.role, raw);
-      const totalMs = Date.now() - started;
-      const completionTokens = estimateTokens(raw);
-      return {
-        model: call.spec,
-        promptTokens: fitted.fit.promptTokens,
-        completionTokens,
-        reusedPrefixTokens,
-        estimated: true,
-        timeToFirstTokenMs: 0,
-        totalMs,
-        tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0),
-      };
-    };
+    const usageFor = usageCounter(this.kv, call, fitted.fit.promptTokens, reusedPrefixTokens, started);
     if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
 
     const input = requestInput(call.request.messages);
@@ -66,65 +154,23 @@ export class OracleProvider implements Provider {
     const context = (call.request.context ?? []).filter((item) => kept.has(item.id));
     const purpose = input ? (call.request.purpose ?? inferPurpose(call.role, input)) : null;
     const files = visibleFiles(context);
-    let answer =
+    let answer: OracleAnswer =
       input && purpose
         ? oracleAnswer({ purpose, input, files, schema: call.request.schema, gold: loaded.patch })
-        : { kind: 'decline' as const, reason: 'the request has no input JSON to answer' };
+        : { kind: 'decline', reason: 'the request has no input JSON to answer' };
     if (this.spoiled && input && purpose === 'code') {
-      const maxTokens = call.config.maxTokens ?? DEFAULT_MAX_TOKENS;
-      const spoiled = this.spoiled.reply({
-        input,
-        files,
-        context,
-        schema: call.request.schema,
-        gold: loaded.patch,
-        correct: answer,
-        maxTokens,
-        budgetStated: call.config.maxTokens !== undefined,
-      });
-      if (!spoiled.ok) return failure<T>('BAD_MODEL_SPEC', spoiled.message);
-      const { reply } = spoiled;
-      if (reply.kind === 'cut') {
-        for (let i = 0; i < reply.raw.length; i += STREAM_PIECE) call.emitToken(reply.raw.slice(i, i + STREAM_PIECE));
-        const parsed = parseModelOutput(reply.raw, call.request.schema);
-        return {
-          ...cutOffFailure<T>(parsed.ok ? 'the answer ends early' : parsed.message, reply.maxTokens, reply.raw),
-          usage: usageFor(reply.raw),
-        };
-      }
-      answer = reply;
-    }
-    let output: unknown;
-    if (answer.kind === 'value') output = answer.value;
-    else {
-      const declined = { status: 'error', reason: `oracle: ${answer.reason}`.slice(0, LIMITS.shortText) };
-      // Roles whose schema has no error answer (Supervisor, Scout) fail the call instead, naming the cause.
-      if (!call.request.schema.safeParse(declined).success || !AgentErrorSchema.safeParse(declined).success) {
-        return failure<T>('PROVIDER_ERROR', declined.reason, { retryable: false, usage: usageFor('') });
-      }
-      output = declined;
-    }
-    const raw = JSON.stringify(output);
-    const limit = call.config.maxTokens;
-    // Like context fitting, the answer's length is held to the role's budget only when the role states one.
-    if (limit !== undefined && estimateTokens(raw) > limit) {
-      // What a model would have written when stopped: the answer's first maxTokens, which do not parse.
-      const cut = raw.slice(0, limit * 4);
-      return withUsage(
-        cutOffFailure<T>(
-          `oracle: the answer is about ${estimateTokens(raw)} tokens, over this role's maxTokens of ${limit}: a model would be cut off there`,
-          limit,
-          cut,
-        ),
-        usageFor(cut),
+      const spoiled = spoiledAnswer(
+        this.spoiled,
+        call,
+        { input, files, context, gold: loaded.patch, correct: answer },
+        usageFor,
       );
+      if ('done' in spoiled) return spoiled.done;
+      answer = spoiled.answer;
     }
-    for (let i = 0; i < raw.length; i += STREAM_PIECE) call.emitToken(raw.slice(i, i + STREAM_PIECE));
-    const usage = usageFor(raw);
-    const parsed = validateValue(output, call.request.schema);
-    if (!parsed.ok)
-      return failure<T>('INVALID_OUTPUT', `oracle answer: ${parsed.message}`, { raw, usage, retryable: false });
-    return { ok: true, value: parsed.value, raw, usage, droppedContext: fitted.fit.dropped };
+    const written = answerOutput(answer, call, usageFor);
+    if ('done' in written) return written.done;
+    return deliver(written.output, call, usageFor, fitted.fit.dropped);
   }
 
   async dispose(): Promise<void> {}
