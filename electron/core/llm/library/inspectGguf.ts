@@ -159,10 +159,12 @@ export async function inspectGguf(filePath: string, options: InspectOptions = {}
   }
   if (!stat.isFile()) return { ...entry, reason: 'not a regular file' };
   entry.sizeBytes = stat.size;
-  const magic = await readMagic(absolute);
-  if (typeof magic !== 'string') return { ...entry, reason: `cannot read the file (${magic.errno})` };
-  if (magic !== 'GGUF')
-    return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(magic)}, not "GGUF")` };
+  const start = await readMagic(absolute);
+  if ('errno' in start) return { ...entry, reason: `cannot read the file (${start.errno})` };
+  if (start.magic !== 'GGUF')
+    return { ...entry, reason: `not a GGUF file (it starts with ${JSON.stringify(start.magic)}, not "GGUF")` };
+  const problem = fixedHeaderProblem(start.header, stat.size);
+  if (problem) return { ...entry, reason: problem };
 
   // Loaded here, not at the top: importing node-llama-cpp costs half a second at every CLI start.
   const llamaCpp = await import('node-llama-cpp');
@@ -198,13 +200,37 @@ function isSplitPart(filePath: string, info: GgufFileInfo): boolean {
   return (match !== null && match[1] !== '00001') || (typeof splitNo === 'number' && splitNo > 0);
 }
 
-async function readMagic(filePath: string): Promise<string | { errno: string }> {
+/** The GGUF fixed header: magic, version, tensor count, metadata key count (24 bytes, little-endian). */
+const FIXED_HEADER_BYTES = 24;
+/** The least bytes one tensor entry (name length and a 1-byte name, dims, one dim, type, offset) and one key take. */
+const MIN_TENSOR_ENTRY_BYTES = 8 + 1 + 4 + 8 + 4 + 8;
+const MIN_KEY_BYTES = 8 + 1 + 4 + 1;
+
+/**
+ * Why the fixed header cannot start a readable GGUF, or null: node-llama-cpp's reader pads a short read
+ * with zeros and trusts the counts, so an unknown version or counts the file cannot hold (a junk file
+ * that happens to start with "GGUF") made it spin for minutes and gigabytes instead of failing.
+ */
+function fixedHeaderProblem(header: Buffer, sizeBytes: number): string | null {
+  if (header.length < FIXED_HEADER_BYTES) return `truncated: the file ends inside its header (${sizeBytes} bytes)`;
+  const version = header.readUInt32LE(4);
+  if (version < 1 || version > 3) return `unsupported GGUF version ${version}`;
+  const tensors = header.readBigUInt64LE(8);
+  const keys = header.readBigUInt64LE(16);
+  const least = tensors * BigInt(MIN_TENSOR_ENTRY_BYTES) + keys * BigInt(MIN_KEY_BYTES) + BigInt(FIXED_HEADER_BYTES);
+  if (least > BigInt(sizeBytes))
+    return `truncated: the header lists ${tensors} tensor(s) and ${keys} metadata key(s), more than a ${sizeBytes}-byte file can hold`;
+  return null;
+}
+
+async function readMagic(filePath: string): Promise<{ magic: string; header: Buffer } | { errno: string }> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     handle = await fs.promises.open(filePath, 'r');
-    const buffer = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
-    return buffer.subarray(0, bytesRead).toString('latin1');
+    const buffer = Buffer.alloc(FIXED_HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, FIXED_HEADER_BYTES, 0);
+    const header = buffer.subarray(0, bytesRead);
+    return { magic: header.subarray(0, 4).toString('latin1'), header };
   } catch (error) {
     // Said as the stat failure above is: EACCES, EIO…
     return { errno: errorCode(error) };

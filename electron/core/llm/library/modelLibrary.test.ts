@@ -30,6 +30,35 @@ describe('GGUF inspection', () => {
     });
   });
 
+  it('rejects a file that starts with "GGUF" but whose fixed header no reader could follow, at once', async () => {
+    const write = (name: string, bytes: Buffer) => {
+      const file = path.join(root, name);
+      fs.writeFileSync(file, bytes);
+      return file;
+    };
+    const fixed = (version: number, tensors: bigint, keys: bigint) => {
+      const header = Buffer.alloc(24);
+      header.write('GGUF', 0, 'latin1');
+      header.writeUInt32LE(version, 4);
+      header.writeBigUInt64LE(tensors, 8);
+      header.writeBigUInt64LE(keys, 16);
+      return header;
+    };
+    // Found by hand: 12 bytes of "GGUFxxxxxxxx" held node-llama-cpp's reader for minutes and gigabytes.
+    expect(await inspectGguf(write('x.gguf', Buffer.from('GGUFxxxxxxxx', 'latin1')))).toMatchObject({
+      status: 'rejected',
+      reason: 'truncated: the file ends inside its header (12 bytes)',
+    });
+    expect(await inspectGguf(write('v9.gguf', fixed(0x78787878, 0n, 0n)))).toMatchObject({
+      reason: `unsupported GGUF version ${0x78787878}`,
+    });
+    expect(
+      await inspectGguf(write('many.gguf', Buffer.concat([fixed(3, 1n << 40n, 7n), Buffer.alloc(100)]))),
+    ).toMatchObject({
+      reason: `truncated: the header lists ${1n << 40n} tensor(s) and 7 metadata key(s), more than a 124-byte file can hold`,
+    });
+  });
+
   it('rejects junk, truncated and empty files with a reason instead of throwing', async () => {
     const junk = await inspectGguf(writeJunkGguf(root, 'notes.gguf'));
     expect(junk).toMatchObject({ status: 'rejected', reason: 'not a GGUF file (it starts with "this", not "GGUF")' });
