@@ -12,7 +12,7 @@ import { failureExcerpt } from '../electron/core/verifier/excerpt';
 import { readOutcome } from '../electron/core/verifier/readOutcome';
 import { lastLines, truncateReport } from '../electron/core/basics/outputText';
 import { runnerOf } from '../electron/core/verifier/runnerFlags';
-import type { VerifyRequest } from '../electron/core/workspace/types';
+import type { VerifyRequest } from '../electron/core/verifier/types';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from './exampleRepo';
 import { makeTempDir } from './tempRepo';
 

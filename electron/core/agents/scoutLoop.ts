@@ -6,7 +6,7 @@ import {
 } from '../../../shared/schemas/agents/scout';
 import { roleBudget } from '../context/roleBudget';
 import type { ChatMessage } from '../llm/types';
-import type { ReadOnlyTools } from '../workspace/types';
+import type { ReadOnlyTools } from '../tools/types';
 import { providerFittedRoom } from './answerRoom';
 import type { AgentContext } from './registry';
 import { agentSpecFor } from './registry';

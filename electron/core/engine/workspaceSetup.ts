@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { PendingEvent } from '../../../shared/engine/actions';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from '../git/types';
 import type { EngineDeps } from './engineDeps';
 
 /**

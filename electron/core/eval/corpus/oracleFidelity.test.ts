@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
-import { EDIT_FORMAT_NAMES } from '../../workspace/types';
+import { EDIT_FORMAT_NAMES } from '../../edits/types';
 import { makeCorpus, makeMiniCorpus, oracleRunSettings, type MiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { parseGoldPatch } from '../../llm/oracle/goldPatch';

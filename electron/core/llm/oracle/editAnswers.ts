@@ -1,5 +1,5 @@
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
-import type { EditFormatName } from '../../workspace/types';
+import type { EditFormatName } from '../../edits/types';
 import { goldFileState } from './applyGold';
 import type { GoldFile } from './goldPatch';
 import { noOpBlock, partialFileBlocks, wholeFileBlocks, type Block, type BlockStats } from './searchBlocks';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AgentPurpose } from '../../../../shared/engine/actions';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
-import type { EditFormatName } from '../../workspace/types';
+import type { EditFormatName } from '../../edits/types';
 import type { ModelRole } from '../types';
 import { goldFileState } from './applyGold';
 import { foreignHunks } from './reviewScope';

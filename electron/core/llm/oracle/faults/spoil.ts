@@ -1,4 +1,4 @@
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import { splitLines } from '../applyGold';
 import type { GoldFile, PatchLine } from '../goldPatch';
 import type { VisibleFile } from '../visibleFile';
