@@ -13,7 +13,8 @@ import { getEditFormat } from '../../electron/core/edits/formats';
 import { fitContext } from '../../electron/core/llm/contextFit';
 import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
 import { estimateTokens } from '../../electron/core/llm/results';
-import type { ChatMessage, ContextItem, ModelRole } from '../../electron/core/llm/types';
+import type { ChatMessage, ContextItem } from '../../electron/core/llm/types';
+import type { ModelRole } from '../../shared/schemas/roles';
 import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
 import type { ReadOnlyTools } from '../../electron/core/tools/types';
 

@@ -12,7 +12,8 @@ import { getEditFormat } from '../../electron/core/edits/formats';
 import { materializeCorpusTask, type CorpusTask } from '../../electron/core/eval/corpus/index';
 import { fitContext } from '../../electron/core/llm/contextFit';
 import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
-import type { ModelRole, PromptCounter } from '../../electron/core/llm/types';
+import type { PromptCounter } from '../../electron/core/llm/types';
+import type { ModelRole } from '../../shared/schemas/roles';
 import { MODEL_ROLES } from '../../shared/schemas/roles';
 import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
 

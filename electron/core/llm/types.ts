@@ -15,8 +15,6 @@ export interface RejectionRef {
  * which returns a schema-validated object or a typed error; it never throws for model misbehaviour.
  */
 
-export { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
-
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -87,8 +85,6 @@ export interface GenerationUsage {
   /** Tokens the grammar forced and Lathe picked instead of sampling (decision 75). */
   steeredTokens?: number;
 }
-
-export { generationErrorCodes as GENERATION_ERROR_CODES, type GenerationErrorCode } from '../../../shared/errors';
 
 export interface GenerationError {
   code: GenerationErrorCode;

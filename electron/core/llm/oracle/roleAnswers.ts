@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AgentPurpose } from '../../../../shared/engine/actions';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import type { EditFormatName } from '../../edits/types';
-import type { ModelRole } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import { goldFileState } from './applyGold';
 import { foreignHunks } from './reviewScope';
 import { editAnswer } from './editAnswers';

@@ -9,14 +9,9 @@ import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
 import { cutOffFailure, failure, tokensPerSecond, withUsage } from '../results';
-import type {
-  GenerateResult,
-  GenerationErrorCode,
-  GenerationUsage,
-  ModelRole,
-  PromptCounter,
-  RoleModelConfig,
-} from '../types';
+import type { GenerateResult, GenerationUsage, PromptCounter, RoleModelConfig } from '../types';
+import type { GenerationErrorCode } from '../../../../shared/errors';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_TEMPERATURE,
