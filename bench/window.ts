@@ -12,7 +12,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getLlama } from 'node-llama-cpp';
-import { WORKFLOW_NAMES, WORKFLOWS } from '../shared/engine/workflows';
+import { WORKFLOWS } from '../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../shared/schemas/workflowName';
 import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { systemPrompt } from '../electron/core/agents/buildMessages';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { WORKFLOWS, type WorkflowName } from '../shared/engine/workflows';
+import { WORKFLOWS } from '../shared/engine/workflows';
+import { type WorkflowName } from '../shared/schemas/workflowName';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RenderedPrompt } from '../electron/core/agents/promptCoherence';
 import { resolveRunConfig } from '../electron/core/config/resolveConfig';

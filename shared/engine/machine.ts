@@ -21,7 +21,6 @@ const STOP_REASONS = {
   time_expired: 'the time limit was reached',
 } as const;
 
-export { nextAction } from './nextAction';
 import { account } from './callAccounting';
 import { proposalFiles } from './agentOutputs';
 export { proposalFiles };

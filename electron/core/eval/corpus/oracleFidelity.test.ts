@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../../../../shared/schemas/workflowName';
 import { EDIT_FORMAT_NAMES } from '../../edits/types';
 import { makeCorpus, makeMiniCorpus, oracleRunSettings, type MiniCorpus } from '../../../../test-support/miniCorpus';
 import { makeTempDir } from '../../../../test-support/tempRepo';
