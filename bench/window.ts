@@ -18,7 +18,8 @@ import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { systemPrompt } from '../electron/core/agents/buildMessages';
 import { PromptLibrary } from '../electron/core/agents/promptLibrary';
-import { agentSpecFor, type AgentContext } from '../electron/core/agents/registry';
+import { agentSpecFor } from '../electron/core/agents/registry';
+import { type AgentContext } from '../electron/core/agents/agentContext';
 import { getEditFormat } from '../electron/core/edits/formats';
 import {
   findDefaultCorpus,

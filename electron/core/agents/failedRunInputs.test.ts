@@ -12,7 +12,8 @@ import { sourceAppRoot } from '../appRoot';
 import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext } from './registry';
+import { agentSpecFor } from './registry';
+import { type AgentContext } from './agentContext';
 
 /*
  * What each model is shown of a failed test run: seed 000's Tester gets the truncated report (its

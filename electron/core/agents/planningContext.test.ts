@@ -13,8 +13,9 @@ import { estimateTokens } from '../llm/results';
 import type { ChatMessage } from '../llm/types';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext, type ContextReport } from './registry';
-import { buildMessages } from './runAgent';
+import { agentSpecFor } from './registry';
+import { type AgentContext, type ContextReport } from './agentContext';
+import { buildMessages } from './buildMessages';
 
 const GOAL = 'parse_invoice_total drops the cents of a total written with a comma; fix it';
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));

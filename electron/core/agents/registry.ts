@@ -28,8 +28,6 @@ import { earlierRunItem, withEarlierRun } from './earlierRunContext';
 import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
 import type { AgentContext, AgentInput, TaskView } from './agentContext';
 
-export type { AgentContext, AgentInput, ContextReport, TaskView } from './agentContext';
-
 /** A role as data: which model serves it, its prompt files, its output schema and its input. */
 export interface AgentSpec {
   modelRole: ModelRole;

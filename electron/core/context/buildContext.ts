@@ -8,7 +8,6 @@ import type { ContextQuery } from './querySignals';
 import type { RepoMap } from './repoMap';
 
 export type { BuiltContext, ContextEntry };
-export { TEST_CONTEXT_TOKENS } from './contextAssembly';
 
 export interface BuildContextOptions {
   budgetTokens: number;

@@ -2,7 +2,8 @@ import type { ActionOutcome, AgentPurpose, EngineAction } from '../../../shared/
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import type { ErrorCode } from '../../../shared/errors';
-import type { AgentContext, AgentSpec, ContextReport } from '../agents/registry';
+import type { AgentSpec } from '../agents/registry';
+import type { AgentContext, ContextReport } from '../agents/agentContext';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
 import { runScoutQuestion } from '../agents/scoutLoop';

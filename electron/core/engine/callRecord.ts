@@ -9,7 +9,7 @@ import {
   type CallPart,
   type CallPartSource,
 } from '../../../shared/schemas/agentCall';
-import type { ContextReport } from '../agents/registry';
+import type { ContextReport } from '../agents/agentContext';
 import type { Redact } from '../llm/redact';
 import type { ChatMessage, ContextItem, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
 import { writeFileAtomic } from './runStore';

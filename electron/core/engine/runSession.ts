@@ -7,7 +7,7 @@ import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import type { UserFileEdit } from '../../../shared/engine/userEdit';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
-import type { AgentContext } from '../agents/registry';
+import type { AgentContext } from '../agents/agentContext';
 import type { EarlierRun } from '../agents/earlierRunContext';
 import { EARLIER_RUN_FILE } from './earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
