@@ -1,4 +1,5 @@
-import type { ActionOutcome, EngineAction, PendingEvent } from '../shared/engine/actions';
+import type { ActionOutcome, EngineAction } from '../shared/engine/actions';
+import type { PendingEvent } from '../shared/engine/runEvents';
 import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { applyOutcome } from '../shared/engine/machine';

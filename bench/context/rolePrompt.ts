@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { initialState } from '../../shared/engine/initialState';
 import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
-import type { AgentPurpose } from '../../shared/engine/actions';
+import type { AgentPurpose } from '../../shared/engine/agentPurpose';
 import { WORKFLOWS } from '../../shared/engine/workflows';
 import { type WorkflowName } from '../../shared/schemas/workflowName';
 import type { RunState } from '../../shared/engine/runState';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentPurpose } from '../../shared/engine/actions';
+import type { AgentPurpose } from '../../shared/engine/agentPurpose';
 import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
 import { initialState } from '../../shared/engine/initialState';
 import type { RunState } from '../../shared/engine/runState';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import { currentPlan, currentStep } from '../../../shared/engine/planOps';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import type { GenerateRequest, GenerateResult, ModelRouter, RejectionRef } from '../llm/types';

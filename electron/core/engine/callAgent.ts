@@ -1,4 +1,5 @@
-import type { ActionOutcome, AgentPurpose, EngineAction } from '../../../shared/engine/actions';
+import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import type { ErrorCode } from '../../../shared/errors';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import { effectTimeoutMs } from '../../../shared/engine/budget';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
@@ -17,8 +17,6 @@ import { secretRedactor, type Redact } from '../llm/redact';
 import type { Clock, EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
 import { stepDiff } from './stepDiff';
-
-export type { TransientEvent };
 
 export interface GateDecision {
   approved: boolean;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import type { GenerationErrorCode } from '../../../shared/errors';
 import type { GateKind } from '../../../shared/schemas/gates';
 import type { ModelRole } from '../../../shared/schemas/roles';

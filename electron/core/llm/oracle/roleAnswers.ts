@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentPurpose } from '../../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../../shared/engine/agentPurpose';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
 import type { EditFormatName } from '../../edits/types';
 import type { ModelRole } from '../../../../shared/schemas/roles';
