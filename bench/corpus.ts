@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORKFLOW_NAMES } from '../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../shared/schemas/workflowName';
 import { EditFormatNameSchema } from '../shared/engine/runConfig';
 import { sourceAppRoot } from '../electron/core/appRoot';
 import {

@@ -29,7 +29,7 @@ import { parseGoldPatch } from '../electron/core/llm/oracle/goldPatch';
 import { visibleFiles } from '../electron/core/llm/oracle/requestView';
 import { wholeView, type VisibleFile } from '../electron/core/llm/oracle/visibleFile';
 import { createReadOnlyTools } from '../electron/core/tools/readOnlyTools';
-import type { EditFormatName } from '../electron/core/workspace/types';
+import type { EditFormatName } from '../electron/core/edits/types';
 import { figure, report } from './lib/results';
 
 const { values } = parseArgs({ options: { corpus: { type: 'string' }, tasks: { type: 'string' } } });

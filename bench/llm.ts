@@ -17,7 +17,7 @@ import { compareDecode } from './llm/decodeComparison';
 import { comparePromptLookup } from './llm/promptLookup';
 import { spreadText } from './lib/stats';
 import { measurePromptEval, promptOfTokens, type BenchGrammar } from './llm/measure';
-import { parseGbnf } from '../electron/core/llm/grammar/gbnfMatcher';
+import { parseGbnf } from '../electron/core/llm/grammar/gbnfParser';
 import { LAPTOP_PROFILES, MachineRatesSchema, type MachineRates } from '../shared/engine/laptopTime';
 
 const { values } = parseArgs({

@@ -12,12 +12,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getLlama } from 'node-llama-cpp';
-import { WORKFLOW_NAMES, WORKFLOWS } from '../shared/engine/workflows';
+import { WORKFLOWS } from '../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../shared/schemas/workflowName';
 import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
 import { systemPrompt } from '../electron/core/agents/buildMessages';
 import { PromptLibrary } from '../electron/core/agents/promptLibrary';
-import { agentSpecFor, type AgentContext } from '../electron/core/agents/registry';
+import { agentSpecFor } from '../electron/core/agents/registry';
+import { type AgentContext } from '../electron/core/agents/agentContext';
 import { getEditFormat } from '../electron/core/edits/formats';
 import {
   findDefaultCorpus,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkflowName } from '../shared/engine/workflows';
+import type { WorkflowName } from '../shared/schemas/workflowName';
 import { readLog } from '../electron/core/engine/runStore';
 import { makeExampleRepo, REPLAYS, treeAt } from './exampleRepo';
 import { runLathe } from './runCli';

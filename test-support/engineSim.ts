@@ -1,7 +1,9 @@
-import type { ActionOutcome, EngineAction, PendingEvent } from '../shared/engine/actions';
+import type { ActionOutcome, EngineAction } from '../shared/engine/actions';
+import type { PendingEvent } from '../shared/engine/runEvents';
 import { configFromWorkflow } from '../shared/engine/configFromWorkflow';
 import { initialState } from '../shared/engine/initialState';
-import { applyOutcome, nextAction } from '../shared/engine/machine';
+import { applyOutcome } from '../shared/engine/machine';
+import { nextAction } from '../shared/engine/nextAction';
 import type { Workflow } from '../shared/engine/workflows';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RunState, TestSummary } from '../shared/engine/runState';

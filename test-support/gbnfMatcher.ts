@@ -1,4 +1,5 @@
-import { GbnfMatcher, parseGbnf } from '../electron/core/llm/grammar/gbnfMatcher';
+import { GbnfMatcher } from '../electron/core/llm/grammar/gbnfMatcher';
+import { parseGbnf } from '../electron/core/llm/grammar/gbnfParser';
 
 /** Whole-text acceptance by a grammar, for tests that check a grammar accepts exactly the JSON it should. */
 export function gbnfMatcher(grammar: string, rootRule = 'root'): { matches(text: string): boolean } {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkflowName } from '../shared/engine/workflows';
+import type { WorkflowName } from '../shared/schemas/workflowName';
 import type { RunLogEvent } from '../shared/schemas/run';
 import { readLog } from '../electron/core/engine/runStore';
 import { finished, lockFiles, onlyRun, runArgs, type Finished } from './crash';

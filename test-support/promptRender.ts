@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { WORKFLOWS, type WorkflowName } from '../shared/engine/workflows';
+import { WORKFLOWS } from '../shared/engine/workflows';
+import { type WorkflowName } from '../shared/schemas/workflowName';
 import type { RunConfig } from '../shared/engine/runConfig';
 import type { RenderedPrompt } from '../electron/core/agents/promptCoherence';
 import { resolveRunConfig } from '../electron/core/config/resolveConfig';
@@ -12,7 +13,7 @@ import { failureExcerpt } from '../electron/core/verifier/excerpt';
 import { readOutcome } from '../electron/core/verifier/readOutcome';
 import { lastLines, truncateReport } from '../electron/core/basics/outputText';
 import { runnerOf } from '../electron/core/verifier/runnerFlags';
-import type { VerifyRequest } from '../electron/core/workspace/types';
+import type { VerifyRequest } from '../electron/core/verifier/types';
 import { APP_ROOT, makeExampleRepo, REPLAYS } from './exampleRepo';
 import { makeTempDir } from './tempRepo';
 

@@ -11,7 +11,7 @@ import {
 } from '../electron/core/llm/oracle/faults/spoil';
 import type { GoldFile } from '../electron/core/llm/oracle/goldPatch';
 import { wholeView, type VisibleFile } from '../electron/core/llm/oracle/visibleFile';
-import type { EditFormatName } from '../electron/core/workspace/types';
+import type { EditFormatName } from '../electron/core/edits/types';
 
 /** A spoiler's input for the gold files shown whole (and any other files, e.g. tests), with the correct answer in `format`. */
 export function spoilInput(

@@ -9,7 +9,7 @@ import { defaultCorpusCache, preparedTaskRepo, type CorpusTask } from '../../ele
 import { linkDependencyFolders } from '../../electron/core/git/dependencyLinks';
 import { runNativeGit } from '../../electron/core/git/nativeGit';
 import { openRepo } from '../../electron/core/git/repoContext';
-import type { RunWorkspace } from '../../electron/core/workspace/types';
+import type { RunWorkspace } from '../../electron/core/git/types';
 import { verify } from '../../electron/core/verifier/verify';
 
 /** What the dev-agent's writer is fed after the first test run: the failing test and the failure excerpt. */

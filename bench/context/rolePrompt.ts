@@ -1,19 +1,22 @@
 import path from 'node:path';
 import { initialState } from '../../shared/engine/initialState';
 import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
-import type { AgentPurpose } from '../../shared/engine/actions';
-import { WORKFLOWS, type WorkflowName } from '../../shared/engine/workflows';
+import type { AgentPurpose } from '../../shared/engine/agentPurpose';
+import { WORKFLOWS } from '../../shared/engine/workflows';
+import { type WorkflowName } from '../../shared/schemas/workflowName';
 import type { RunState } from '../../shared/engine/runState';
 import { contextFiles } from '../../electron/core/agents/contextFiles';
 import { PromptLibrary } from '../../electron/core/agents/promptLibrary';
-import { agentSpecFor, type AgentContext, type AgentSpec } from '../../electron/core/agents/registry';
-import { buildMessages, systemPrompt } from '../../electron/core/agents/runAgent';
-import type { ContextReport } from '../../electron/core/agents/registry';
+import { agentSpecFor, type AgentSpec } from '../../electron/core/agents/registry';
+import { type AgentContext } from '../../electron/core/agents/agentContext';
+import { buildMessages, systemPrompt } from '../../electron/core/agents/buildMessages';
+import type { ContextReport } from '../../electron/core/agents/agentContext';
 import { getEditFormat } from '../../electron/core/edits/formats';
 import { fitContext } from '../../electron/core/llm/contextFit';
 import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
 import { estimateTokens } from '../../electron/core/llm/results';
-import type { ChatMessage, ContextItem, ModelRole } from '../../electron/core/llm/types';
+import type { ChatMessage, ContextItem } from '../../electron/core/llm/types';
+import type { ModelRole } from '../../shared/schemas/roles';
 import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
 import type { ReadOnlyTools } from '../../electron/core/tools/types';
 

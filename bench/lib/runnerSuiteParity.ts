@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { verify } from '../../electron/core/verifier/verify';
-import type { TestCounts } from '../../electron/core/workspace/types';
+import type { TestCounts } from '../../electron/core/verifier/types';
 import { ensureRunnerCache } from '../../test-support/runnerCache';
 import {
   caseMatch,

@@ -1,5 +1,6 @@
 import { LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaGrammar, type LlamaModel } from 'node-llama-cpp';
-import { GbnfMatcher, type ParsedGrammar } from '../../electron/core/llm/grammar/gbnfMatcher';
+import { GbnfMatcher } from '../../electron/core/llm/grammar/gbnfMatcher';
+import { type ParsedGrammar } from '../../electron/core/llm/grammar/gbnfParser';
 import { decodeAnswer } from '../../electron/core/llm/llama/decodeAnswer';
 
 export interface DecodeRun {

@@ -1,18 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentPurpose } from '../../shared/engine/actions';
+import type { AgentPurpose } from '../../shared/engine/agentPurpose';
 import { configFromWorkflow } from '../../shared/engine/configFromWorkflow';
 import { initialState } from '../../shared/engine/initialState';
 import type { RunState } from '../../shared/engine/runState';
-import { WORKFLOWS, type WorkflowName } from '../../shared/engine/workflows';
+import { WORKFLOWS } from '../../shared/engine/workflows';
+import { type WorkflowName } from '../../shared/schemas/workflowName';
 import { prepareMessages, type BuiltMessages } from '../../electron/core/agents/buildMessages';
 import type { PromptLibrary } from '../../electron/core/agents/promptLibrary';
-import { agentSpecFor, type AgentContext } from '../../electron/core/agents/registry';
+import { agentSpecFor } from '../../electron/core/agents/registry';
+import { type AgentContext } from '../../electron/core/agents/agentContext';
 import { getEditFormat } from '../../electron/core/edits/formats';
 import { materializeCorpusTask, type CorpusTask } from '../../electron/core/eval/corpus/index';
 import { fitContext } from '../../electron/core/llm/contextFit';
 import { DEFAULT_MAX_TOKENS } from '../../electron/core/llm/providers/provider';
-import type { ModelRole, PromptCounter } from '../../electron/core/llm/types';
+import type { PromptCounter } from '../../electron/core/llm/types';
+import type { ModelRole } from '../../shared/schemas/roles';
 import { MODEL_ROLES } from '../../shared/schemas/roles';
 import { createReadOnlyTools } from '../../electron/core/tools/readOnlyTools';
 

@@ -5,10 +5,8 @@ import type { AgentOutputOutcome } from './agentOutputs';
 import type { AgentPurpose } from './agentPurpose';
 import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
-import type { Phase, PendingGate, TestSummary, RunState } from './runState';
+import type { PendingGate, TestSummary, RunState } from './runState';
 import type { UserEditRecord } from './userEdit';
-
-export type { AgentPurpose, CallUsage };
 
 /**
  * `preflight`: seed 001's run before any change (green means nothing to do). `baseline`: the same run in
@@ -78,8 +76,6 @@ export type ActionOutcome =
   /** The user ended the run for good (a stop leaves it resumable; this does not). */
   | { kind: 'cancelled' };
 
-export type { PendingEvent };
-
 export interface Transition {
   state: RunState;
   events: PendingEvent[];
@@ -90,5 +86,3 @@ export interface DecisionContext {
   /** Milliseconds of run time used so far, across sessions. */
   elapsed_ms: number;
 }
-
-export type { Phase };

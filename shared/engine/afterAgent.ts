@@ -1,6 +1,9 @@
 import type { ErrorCode } from '../errors';
 import type { ModelRole } from '../schemas/roles';
-import type { AgentPurpose, CallUsage, PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { AgentPurpose } from './agentPurpose';
+import type { CallUsage } from './callUsage';
+import type { PendingEvent } from './runEvents';
 import { proposalFiles, type AgentOutputOutcome } from './agentOutputs';
 import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback } from './attemptGuard';
 import { EXIT_INFRA, finishRun } from './finish';

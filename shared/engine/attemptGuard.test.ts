@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, countOf, simulate, testResult, workspace, type Script } from '../../test-support/engineSim';
 import type { ActionOutcome, EngineAction } from './actions';
-import { WORKFLOWS, WORKFLOW_NAMES } from './workflows';
+import { WORKFLOWS } from './workflows';
+import { WORKFLOW_NAMES } from '../schemas/workflowName';
 import type { RunState, TestSummary } from './runState';
 
 const failing = (failed: number, overrides: Partial<TestSummary> = {}): TestSummary =>

@@ -1,4 +1,5 @@
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { PendingEvent } from './runEvents';
 import { currentStep, updateStep } from './planOps';
 import type { AttemptBase, Feedback, RunState, TestedHead, TestSummary, TriedAnswer } from './runState';
 

@@ -1,4 +1,4 @@
-import type { CallUsage } from './actions';
+import type { CallUsage } from './callUsage';
 import type { ModelRole } from '../schemas/roles';
 import type { RunState, StepTokens } from './runState';
 

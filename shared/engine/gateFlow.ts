@@ -1,4 +1,5 @@
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { PendingEvent } from './runEvents';
 import { executionExhausted } from './budget';
 import { countVerdict, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';

@@ -1,4 +1,6 @@
-import type { ActionOutcome, AgentPurpose, PendingEvent, Transition } from './actions';
+import type { ActionOutcome, Transition } from './actions';
+import type { AgentPurpose } from './agentPurpose';
+import type { PendingEvent } from './runEvents';
 import { afterAgent, afterAgentFailure } from './afterAgent';
 import { EXIT_GOAL_NOT_MET, EXIT_INFRA, finishRun, MODEL_UNAVAILABLE_CODES, stopRun } from './finish';
 import { takeUserDecision } from './gateFlow';
@@ -21,10 +23,7 @@ const STOP_REASONS = {
   time_expired: 'the time limit was reached',
 } as const;
 
-export { nextAction } from './nextAction';
 import { account } from './callAccounting';
-import { proposalFiles } from './agentOutputs';
-export { proposalFiles };
 
 /** The state after an action's outcome, and the log events that record why. Pure. */
 export function applyOutcome(state: RunState, workflow: Workflow, outcome: ActionOutcome, now: string): Transition {

@@ -1,7 +1,8 @@
 import { firstLine, shortenAtWord, SUBJECT_MAX } from '../headline';
 import type { Plan } from '../schemas/agents/planner';
 import type { SteppedPlan } from '../schemas/agents/steppedPlan';
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { PendingEvent } from './runEvents';
 import { replanOrFail } from './gateFlow';
 import { openGate } from './openGate';
 import { checkDependencies, currentStep, newStep, nextPlanId, updateStep, type StepDraft } from './planOps';

@@ -1,4 +1,5 @@
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { PendingEvent } from './runEvents';
 import { countVerdict, countVerifyFailure, ESCALATION_MESSAGES } from './counters';
 import { EXIT_GOAL_NOT_MET, finishRun } from './finish';
 import { gateUsesSupervisor } from '../schemas/gates';

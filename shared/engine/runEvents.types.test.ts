@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { PendingEvent } from './actions';
+import type { PendingEvent } from './runEvents';
 import type { RunEvent } from './readRunEvent';
 
 /*

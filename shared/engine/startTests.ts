@@ -1,4 +1,5 @@
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
+import type { PendingEvent } from './runEvents';
 import { testedHead } from './attemptGuard';
 import { EXIT_INFRA, EXIT_SUCCESS, finishRun } from './finish';
 import type { Workflow } from './workflows';

@@ -1,11 +1,11 @@
-import type { PendingEvent, Transition } from './actions';
+import type { Transition } from './actions';
 import { backToBest, settleFailedAttempt, stepBase } from './attemptGuard';
 import { countVerifyFailure, countVerifyPass } from './counters';
 import { EXIT_GOAL_NOT_MET, EXIT_SUCCESS, finishRun } from './finish';
 import { openGate } from './openGate';
 import { currentPlan, currentStep, selectNextStep, updatePlan, updateStep } from './planOps';
 import type { Workflow } from './workflows';
-import type { PendingEventOf, RunEventData, RunEventType } from './runEvents';
+import type { PendingEventOf, RunEventData, RunEventType, PendingEvent } from './runEvents';
 import type { Feedback, RunState } from './runState';
 import { feedbackFrom } from './testFeedback';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentOutput, simulate, testResult, verdict, workspace, type Script } from '../../test-support/engineSim';
-import { WORKFLOWS, type WorkflowName } from './workflows';
+import { WORKFLOWS } from './workflows';
+import { type WorkflowName } from '../schemas/workflowName';
 import { feedbackFrom } from './testFeedback';
 
 const failing = testResult(false, { report: 'SEED-000 REPORT', excerpt: 'FAILURE EXCERPT', tail: 'LAST 200 LINES' });

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { GateModesSchema } from '../schemas/gates';
 import { WorkflowNameSchema, type WorkflowName } from '../schemas/workflowName';
 
-export { isWorkflowName, WORKFLOW_NAMES, type WorkflowName } from '../schemas/workflowName';
 import { EditFormatNameSchema, LimitsSchema } from './runConfig';
 
 /**

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { WorkflowName } from '../../shared/engine/workflows';
+import type { WorkflowName } from '../../shared/schemas/workflowName';
 import type { RunStatus } from '../../shared/schemas/run';
 import { resolveRunConfig } from '../../electron/core/config/resolveConfig';
 import { createDefaultDeps, createEngineEnv } from '../../electron/core/engine/defaultDeps';

@@ -1,5 +1,6 @@
 import { estimateTokens } from '../llm/results';
-import type { ChatMessage, GenerateRequest, ModelRole } from '../llm/types';
+import type { ChatMessage, GenerateRequest } from '../llm/types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /**
  * How one call can make room for a longer answer after a cut-off: a request asked again with the

@@ -9,7 +9,8 @@ import { editFormats } from '../edits/formats';
 import { answerTokensLeft, grownAnswerBudget } from './answerRoom';
 import { buildMessages } from './buildMessages';
 import { PromptLibrary } from './promptLibrary';
-import type { AgentContext, AgentSpec } from './registry';
+import type { AgentSpec } from './registry';
+import type { AgentContext } from './agentContext';
 
 const file = (filePath: string, tokens: number): ContextEntry => ({
   id: `file:${filePath}`,

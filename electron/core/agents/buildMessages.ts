@@ -5,7 +5,8 @@ import { estimateCounter } from '../llm/promptCounter';
 import type { ChatMessage, ContextItem, PromptCounter } from '../llm/types';
 import { answerTokensLeft } from './answerRoom';
 import { invitesRewrite, rewriteBasis, type WholeFiles } from './contextFiles';
-import type { AgentContext, AgentSpec, ContextReport } from './registry';
+import type { AgentSpec } from './registry';
+import type { AgentContext, ContextReport } from './agentContext';
 import { workflowRulePrompts } from './workflowRules';
 
 const schemaText = new WeakMap<z.ZodType, string>();

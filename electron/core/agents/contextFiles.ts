@@ -12,7 +12,7 @@ import {
 import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
-import type { ReadOnlyTools } from '../workspace/types';
+import type { ReadOnlyTools } from '../tools/types';
 
 const MAX_FILE_BYTES = 64 * 1024;
 const MAX_CANDIDATES = 200;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuiltContext } from '../context/buildContext';
+import type { BuiltContext } from '../context/contextAssembly';
 import { withEarlierRun } from './earlierRunContext';
 
 /** A ranked context that fills whatever budget it is given with one file item. */

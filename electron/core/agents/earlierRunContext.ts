@@ -1,4 +1,5 @@
-import type { BuiltContext, ContextEntry } from '../context/buildContext';
+import type { BuiltContext } from '../context/contextAssembly';
+import type { ContextEntry } from '../../../shared/schemas/agentContext';
 import { estimateTokens } from '../llm/results';
 import type { ContextItem } from '../llm/types';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
-import { WORKFLOWS, type WorkflowName } from '../../../shared/engine/workflows';
+import { WORKFLOWS } from '../../../shared/engine/workflows';
+import { type WorkflowName } from '../../../shared/schemas/workflowName';
 import type { RunState } from '../../../shared/engine/runState';
 import { testResult } from '../../../test-support/engineSim';
 import { makeTempDir } from '../../../test-support/tempRepo';
@@ -11,7 +12,8 @@ import { sourceAppRoot } from '../appRoot';
 import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext } from './registry';
+import { agentSpecFor } from './registry';
+import { type AgentContext } from './agentContext';
 
 /*
  * What each model is shown of a failed test run: seed 000's Tester gets the truncated report (its

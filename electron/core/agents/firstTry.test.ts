@@ -10,7 +10,8 @@ import { FIRST_TRY_WINDOW, firstTryBudget } from '../context/roleBudget';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { prepareMessages } from './buildMessages';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext } from './registry';
+import { agentSpecFor } from './registry';
+import { type AgentContext } from './agentContext';
 
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));
 const lines = (count: number, line: (index: number) => string) =>

@@ -1,4 +1,5 @@
-import type { ContextItem, ModelRole } from '../llm/types';
+import type { ContextItem } from '../llm/types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /**
  * Each role's prompt as a llama.cpp session sees it: the next call reuses the longest token prefix it

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_NAMES } from '../../../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../../../shared/schemas/workflowName';
 import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { promptsMarkdown, renderWorkflowPrompts } from '../../../test-support/promptRender';
 import { makeTempDir } from '../../../test-support/tempRepo';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import { currentPlan, currentStep } from '../../../shared/engine/planOps';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
@@ -10,7 +10,8 @@ import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
 import { EditorBriefSchema, ScoutActionSchema } from '../../../shared/schemas/agents/scout';
 import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervisor';
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
-import type { ContextItem, ModelRole } from '../llm/types';
+import type { ContextItem } from '../llm/types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 import type { BuiltContext } from '../context/index';
 import { firstTryBudget, roleBudget } from '../context/roleBudget';
 import { isTestFile } from '../edits/policy';
@@ -26,8 +27,6 @@ import {
 import { earlierRunItem, withEarlierRun } from './earlierRunContext';
 import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
 import type { AgentContext, AgentInput, TaskView } from './agentContext';
-
-export type { AgentContext, AgentInput, ContextReport, TaskView } from './agentContext';
 
 /** A role as data: which model serves it, its prompt files, its output schema and its input. */
 export interface AgentSpec {

@@ -9,8 +9,9 @@ import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext } from './registry';
-import { buildMessages } from './runAgent';
+import { agentSpecFor } from './registry';
+import { type AgentContext } from './agentContext';
+import { buildMessages } from './buildMessages';
 
 const GOAL = 'formatPrice prints the cents of a price wrong; fix formatPrice';
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));

@@ -9,7 +9,8 @@ import { APP_ROOT } from '../../../test-support/exampleRepo';
 import { getEditFormat } from '../edits/formats';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext } from './registry';
+import { agentSpecFor } from './registry';
+import { type AgentContext } from './agentContext';
 import { NO_CHANGE_NOTE, fittedDiff, fixPlanReviewInput, reviewInput } from './reviewInput';
 
 const dirs: string[] = [];

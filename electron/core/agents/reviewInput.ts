@@ -5,7 +5,7 @@ import type { PlanRecord } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
 import { roleBudget } from '../context/roleBudget';
 import { estimateTokens } from '../llm/results';
-import type { ModelRole } from '../llm/types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 import { contextFiles } from './contextFiles';
 import type { PromptLibrary } from './promptLibrary';
 import type { AgentContext, AgentInput, TaskView } from './agentContext';

@@ -15,7 +15,8 @@ import type { GenerateRequest, GenerateResult, ModelRouter } from '../llm/types'
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { wholeFileAnswerTokens } from './buildMessages';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext, type AgentSpec, type ContextReport } from './registry';
+import { agentSpecFor, type AgentSpec } from './registry';
+import { type AgentContext, type ContextReport } from './agentContext';
 import { runAgent, type RunAgentOptions } from './runAgent';
 
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));

@@ -1,11 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import type { ErrorCode } from '../../../shared/errors';
 import { isAgentError } from '../../../shared/schemas/agents/agentError';
 import type { GenerateRequest, GenerateResult, ModelRouter, RejectionRef } from '../llm/types';
 import { cutOffMessage, grownAnswerBudget, SHORTER_ANSWER, smallerChangeAdvice, type AnswerRoom } from './answerRoom';
 import { prepareMessages, roleWindow, type BuiltMessages } from './buildMessages';
-import type { AgentContext, AgentSpec } from './registry';
+import type { AgentSpec } from './registry';
+import type { AgentContext } from './agentContext';
 
 export interface AgentUsage {
   prompt_tokens: number;
@@ -43,14 +44,6 @@ export interface RunAgentOptions {
   /** Called for each failed call that will be retried, for the run log. */
   onRetry?: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) => void;
 }
-
-export {
-  buildMessages,
-  prepareMessages,
-  systemPrompt,
-  wholeFileAnswerTokens,
-  type BuiltMessages,
-} from './buildMessages';
 
 export interface RetriedCall {
   last: GenerateResult<unknown> | null;

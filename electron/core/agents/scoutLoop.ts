@@ -6,18 +6,18 @@ import {
 } from '../../../shared/schemas/agents/scout';
 import { roleBudget } from '../context/roleBudget';
 import type { ChatMessage } from '../llm/types';
-import type { ReadOnlyTools } from '../workspace/types';
+import type { ReadOnlyTools } from '../tools/types';
 import { providerFittedRoom } from './answerRoom';
-import type { AgentContext } from './registry';
+import type { AgentContext } from './agentContext';
 import { agentSpecFor } from './registry';
 import {
-  buildMessages,
   failedCall,
   generateWithRetries,
   type AgentRunResult,
   type AgentUsage,
   type RunAgentOptions,
 } from './runAgent';
+import { buildMessages } from './buildMessages';
 
 /** A bounded loop: a Scout may use this many tools, then must answer. */
 export const SCOUT_MAX_STEPS = 6;

@@ -13,7 +13,8 @@ import type { ChatMessage, GenerateRequest, GenerateResult, ModelRouter, PromptC
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { MIN_CONTEXT_TOKENS, prepareMessages, systemPrompt } from './buildMessages';
 import { PromptLibrary } from './promptLibrary';
-import { agentSpecFor, type AgentContext, type AgentSpec } from './registry';
+import { agentSpecFor, type AgentSpec } from './registry';
+import { type AgentContext } from './agentContext';
 import { runAgent } from './runAgent';
 
 const prompts = new PromptLibrary(path.join(APP_ROOT, 'prompts'));

@@ -1,7 +1,6 @@
 import { readRunEvent, type RunEventOf } from '../../../shared/engine/readRunEvent';
 import type { RunState } from '../../../shared/engine/runState';
-import type { RunLogEvent } from '../../../shared/schemas/run';
-import type { TransientEvent } from '../engine/runSession';
+import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { CliIo } from './command';
 import { progressLines, str } from './progressLines';
 

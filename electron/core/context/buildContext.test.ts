@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
-import { TEST_CONTEXT_TOKENS, buildContext } from './buildContext';
+import { buildContext } from './buildContext';
+import { TEST_CONTEXT_TOKENS } from './contextAssembly';
 import { buildRepoMap, clearRepoMapMemory } from './repoMap';
 
 let repo: TempRepo | null = null;

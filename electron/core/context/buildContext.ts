@@ -1,4 +1,3 @@
-import type { ContextEntry } from '../../../shared/schemas/agentContext';
 import { estimateTokens } from '../llm/results';
 import { ContextAssembly, type BuiltContext } from './contextAssembly';
 import { fence, itemTokens } from './excerpts';
@@ -6,9 +5,6 @@ import { outline } from './outline';
 import { rankFiles, type RankedFile, type RankMethod } from './rank';
 import type { ContextQuery } from './querySignals';
 import type { RepoMap } from './repoMap';
-
-export type { BuiltContext, ContextEntry };
-export { TEST_CONTEXT_TOKENS } from './contextAssembly';
 
 export interface BuildContextOptions {
   budgetTokens: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLatheError } from '../../../shared/errors';
-import { classifyHunks, unrelatedFeedback, type HunkScope, type ScopeEvidence } from './hunkScope';
+import { classifyHunks, unrelatedFeedback } from './hunkScope';
+import { type HunkScope, type ScopeEvidence } from '../../../shared/schemas/scope';
 
 const PY = [
   'def discount(price, percent):',

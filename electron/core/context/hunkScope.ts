@@ -31,8 +31,6 @@ import {
 } from './scopeEvidence';
 import type { FileSymbol } from './symbols';
 
-export type { HunkScope, ProposedFileChange, ScopeEvidence };
-
 /** A hunk as the classifier works on it; `verdict` is set once decided. */
 interface Hunk {
   path: string;

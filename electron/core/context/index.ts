@@ -1,13 +1,10 @@
 /** The context engine: a symbol map of the repository, ranking for a query, and budgeted context. */
-export { buildContext, wholeFileTokens, type BuiltContext, type ContextEntry } from './buildContext';
+export { buildContext, wholeFileTokens } from './buildContext';
+export { type BuiltContext } from './contextAssembly';
+export { type ContextEntry } from '../../../shared/schemas/agentContext';
 export { buildOverview } from './overview';
-export {
-  classifyHunks,
-  unrelatedFeedback,
-  type HunkScope,
-  type ProposedFileChange,
-  type ScopeEvidence,
-} from './hunkScope';
+export { classifyHunks, unrelatedFeedback } from './hunkScope';
+export { type HunkScope, type ProposedFileChange, type ScopeEvidence } from '../../../shared/schemas/scope';
 export { rankFiles, isTestPath, type RankMethod, type RankedFile } from './rank';
 export {
   buildRepoMap,

@@ -1,7 +1,8 @@
 import type { ContextItem } from '../llm/types';
 import { estimateTokens } from '../llm/results';
 import { pathScore } from '../tools/repoSummary';
-import type { BuiltContext, ContextEntry } from './buildContext';
+import type { BuiltContext } from './contextAssembly';
+import type { ContextEntry } from '../../../shared/schemas/agentContext';
 import { ContextItems } from './contextAssembly';
 import { outline } from './outline';
 import type { ContextQuery } from './querySignals';

@@ -1,7 +1,7 @@
 import type { RunConfig } from '../../../shared/engine/runConfig';
 import { DEFAULT_CONTEXT_SIZE } from '../llm/llama/defaults';
 import { DEFAULT_MAX_TOKENS } from '../llm/providers/provider';
-import type { ModelRole } from '../llm/types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** Servers and replays state no window; context is still sized as if a mid-size local model answered. */
 export const UNSTATED_CONTEXT_SIZE = 16_384;

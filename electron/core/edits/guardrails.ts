@@ -4,8 +4,6 @@ import type { EditPolicy } from './types';
 import { normalizeEditPath } from '../basics/editPath';
 import { rejectEdit } from '../basics/rejection';
 
-export { normalizeEditPath };
-
 /** Compiled policy: artifact, test and protected-path rules answered per normalized path. */
 export class PathPolicy {
   private readonly artifacts: Set<string> | null;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { isMissing, unreadable } from '../fsErrors';
 import { listRepoFiles } from '../git/listFiles';
 import type { WorkspaceReader } from './types';
-import { looksBinary, normalizeEditPath } from './guardrails';
+import { looksBinary } from './guardrails';
+import { normalizeEditPath } from '../basics/editPath';
 import { rejectEdit } from '../basics/rejection';
 import { resolveInsideRepo } from './symlinks';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMissing, unreadable } from '../fsErrors';
-import { normalizeEditPath } from './guardrails';
+import { normalizeEditPath } from '../basics/editPath';
 import { rejectEdit } from '../basics/rejection';
 
 /** True when `candidate` is `root` or inside it (both absolute, resolved). */

@@ -8,7 +8,7 @@ import { isTestFile } from '../edits/policy';
 import { failingAtHead } from '../../../shared/engine/attemptGuard';
 import { onlyAddsLines } from '../../../shared/engine/testInventory';
 import { changeScope, describeHunk, type ChangeScope } from './changeScope';
-import type { EditFormat, EditPolicy, PlannedEditSet } from '../workspace/types';
+import type { EditFormat, EditPolicy, PlannedEditSet } from '../edits/types';
 
 type Workspace = NonNullable<RunState['workspace']>;
 

@@ -1,8 +1,10 @@
-import type { ActionOutcome, AgentPurpose, EngineAction } from '../../../shared/engine/actions';
+import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
 import type { RunState } from '../../../shared/engine/runState';
 import type { ErrorCode } from '../../../shared/errors';
-import type { AgentContext, AgentSpec, ContextReport } from '../agents/registry';
+import type { AgentSpec } from '../agents/registry';
+import type { AgentContext, ContextReport } from '../agents/agentContext';
 import { agentSpecFor } from '../agents/registry';
 import { runAgent, type AgentRunResult, type RunAgentOptions } from '../agents/runAgent';
 import { runScoutQuestion } from '../agents/scoutLoop';

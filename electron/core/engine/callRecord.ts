@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CallUsage } from '../../../shared/engine/actions';
+import type { CallUsage } from '../../../shared/engine/callUsage';
 import type { Feedback } from '../../../shared/engine/runState';
 import {
   AgentCallRecordSchema,
@@ -9,10 +9,10 @@ import {
   type CallPart,
   type CallPartSource,
 } from '../../../shared/schemas/agentCall';
-import type { ContextReport } from '../agents/registry';
+import type { ContextReport } from '../agents/agentContext';
 import type { Redact } from '../llm/redact';
 import type { ChatMessage, ContextItem, GenerateRequest, GenerateResult, ModelRouter } from '../llm/types';
-import { writeFileAtomic } from './runStore';
+import { writeFileAtomic } from '../basics/atomicWrite';
 
 /** One part's text is kept up to this many characters; a context file past it is rarely read whole by a person. */
 const PART_CHARS = 200_000;

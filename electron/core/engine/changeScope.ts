@@ -1,7 +1,8 @@
 import { currentStep } from '../../../shared/engine/planOps';
 import type { RunState } from '../../../shared/engine/runState';
-import { classifyHunks, unrelatedFeedback, type HunkScope } from '../context/hunkScope';
-import type { PlannedEditSet } from '../workspace/types';
+import { classifyHunks, unrelatedFeedback } from '../context/hunkScope';
+import { type HunkScope } from '../../../shared/schemas/scope';
+import type { PlannedEditSet } from '../edits/types';
 
 /** Repo files a test output names in its frames (`lib/a.js:12`, `tests/test_a.py::test_b`). */
 function framedFiles(text: string): string[] {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORKFLOW_NAMES } from '../../../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../../../shared/schemas/workflowName';
 import { baselineRun, killAndResume, spreadPoints } from '../../../test-support/crash';
 import { makeTempDir } from '../../../test-support/tempRepo';
 

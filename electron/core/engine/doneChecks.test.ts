@@ -7,7 +7,7 @@ import { testResult } from '../../../test-support/engineSim';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { createReadOnlyTools } from '../tools/readOnlyTools';
 import { createGitFacade } from '../workspace/index';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from '../git/types';
 import { changedCodeFiles, definitionOfDone, testsImporting } from './doneChecks';
 
 const repos: TempRepo[] = [];

@@ -1,7 +1,8 @@
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError, type ErrorCode } from '../../../shared/errors';
 import { isTestFile } from '../edits/policy';
-import type { ReadOnlyTools, RunCommitInfo, RunDiffFile } from '../workspace/types';
+import type { ReadOnlyTools } from '../tools/types';
+import type { RunCommitInfo, RunDiffFile } from '../git/types';
 
 /** One line of seed 004's definition of done, checked against the run's facts. */
 export interface DoneCheck {

@@ -1,20 +1,9 @@
 import type { ModelRouterOptions } from '../llm/routerOptions';
 import type { ModelRouter } from '../llm/types';
-import type {
-  AppliedEditSet,
-  ApplyOptions,
-  DetectedTestCommand,
-  EditFormat,
-  EditFormatName,
-  EditPolicy,
-  GitFacade,
-  PlannedEditSet,
-  ReadOnlyTools,
-  VerifyRequest,
-  VerifyResult,
-  WorkspaceSetupRequest,
-  WorkspaceSetupResult,
-} from '../workspace/types';
+import type { AppliedEditSet, EditFormat, EditFormatName, EditPolicy, PlannedEditSet } from '../edits/types';
+import type { ApplyOptions, GitFacade, WorkspaceSetupRequest, WorkspaceSetupResult } from '../git/types';
+import type { DetectedTestCommand, VerifyRequest, VerifyResult } from '../verifier/types';
+import type { ReadOnlyTools } from '../tools/types';
 
 /** Everything the engine does to the world goes through these; tests may swap any of them. */
 export interface EngineDeps {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_NAMES, type WorkflowName } from '../../../shared/engine/workflows';
+import { WORKFLOW_NAMES, type WorkflowName } from '../../../shared/schemas/workflowName';
 import { greenShare, sweep, type CaseResult } from '../../../test-support/faults/sweep';
 
 /** CI runs a seeded sample; `npm run test:soak` (LATHE_SOAK=1) runs the full sweep of 200 cases per workflow and rate. */

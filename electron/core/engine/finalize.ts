@@ -1,8 +1,8 @@
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import { EXIT_INFRA, finishRun } from '../../../shared/engine/finish';
-import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../workspace/types';
+import type { RunCommitInfo, RunDiffFile, RunWorkspace } from '../git/types';
 import { changedCodeFiles, definitionOfDone, testsImporting } from './doneChecks';
 import type { EngineDeps } from './engineDeps';
 import { renderPrDescription, renderReport } from './report';

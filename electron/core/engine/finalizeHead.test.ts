@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { configFromWorkflow } from '../../../shared/engine/configFromWorkflow';
 import { initialState } from '../../../shared/engine/initialState';
 import { WORKFLOWS } from '../../../shared/engine/workflows';
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import { makeTempRepo, type TempRepo } from '../../../test-support/tempRepo';
 import { createDefaultDeps } from './defaultDeps';
 import { branchToStateHead } from './finalize';

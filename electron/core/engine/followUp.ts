@@ -2,7 +2,7 @@ import type { RunState } from '../../../shared/engine/runState';
 import { isLatheError, LatheError } from '../../../shared/errors';
 import { RunStore } from './runStore';
 import { isRunId } from '../git/runWorkspace';
-import type { GitFacade, RunWorkspace } from '../workspace/types';
+import type { GitFacade, RunWorkspace } from '../git/types';
 import { refuseUndone } from './closeRun';
 import { earlierRunText } from './earlierRun';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { WorkflowName } from '../../../shared/engine/workflows';
+import type { WorkflowName } from '../../../shared/schemas/workflowName';
 import { finished, GOAL, onlyRun } from '../../../test-support/crash';
 import { makeExampleRepo, REPLAYS } from '../../../test-support/exampleRepo';
 import { baselineWithLog, interruptAndResume, seqOf, type Baseline } from '../../../test-support/interrupt';

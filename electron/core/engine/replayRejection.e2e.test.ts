@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GateKind } from '../../../shared/schemas/gates';
-import type { WorkflowName } from '../../../shared/engine/workflows';
+import type { WorkflowName } from '../../../shared/schemas/workflowName';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exampleRepo';
 import type { TempRepo } from '../../../test-support/tempRepo';

@@ -1,7 +1,7 @@
 import { quoteGitPath } from '../../../shared/gitPath';
 import { firstLine, shortenAtWord, SUBJECT_MAX } from '../../../shared/headline';
 import type { RunState } from '../../../shared/engine/runState';
-import type { RunCommitInfo } from '../workspace/types';
+import type { RunCommitInfo } from '../git/types';
 import type { DoneCheck } from './doneChecks';
 
 /** A run stopped to resume later (Ctrl-C, Pause, time limit) keeps its step under way; the report says it stopped. */

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import { effectTimeoutMs } from '../../../shared/engine/budget';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import type { UserFileEdit } from '../../../shared/engine/userEdit';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
-import type { AgentContext } from '../agents/registry';
+import type { AgentContext } from '../agents/agentContext';
 import type { EarlierRun } from '../agents/earlierRunContext';
 import { EARLIER_RUN_FILE } from './earlierRun';
 import { PromptLibrary } from '../agents/promptLibrary';
@@ -17,8 +17,6 @@ import { secretRedactor, type Redact } from '../llm/redact';
 import type { Clock, EngineDeps } from './engineDeps';
 import type { RunStore } from './runStore';
 import { stepDiff } from './stepDiff';
-
-export type { TransientEvent };
 
 export interface GateDecision {
   approved: boolean;

@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import { RunStateSchema, type RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
 import { writeFileAtomic } from '../basics/atomicWrite';
 import { diskFull, isDiskFull, isMissing, unreadable } from '../fsErrors';
 
-export { writeFileAtomic };
 import { RunLogEventSchema, type RunLogEvent } from '../../../shared/schemas/run';
 
 /** Test hook: SIGKILL this process right after the Nth log line is written (crash tests). */

@@ -1,4 +1,4 @@
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import type { RunState } from '../../../shared/engine/runState';
 import type { RunLogEvent } from '../../../shared/schemas/run';
 

@@ -12,7 +12,7 @@ import type { RunState, TestSummary } from '../../../shared/engine/runState';
 import { z } from 'zod';
 import { isTestFile } from '../edits/policy';
 import { isMissing } from '../fsErrors';
-import type { VerifyResult } from '../workspace/types';
+import type { VerifyResult } from '../verifier/types';
 import type { EngineDeps } from './engineDeps';
 
 /** The run's starting suite, names included, beside its state (`.lathe/runs/<id>/baseline-tests.json`). */

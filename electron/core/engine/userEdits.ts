@@ -5,7 +5,7 @@ import type { RunState } from '../../../shared/engine/runState';
 import type { UserEditRecord, UserFileEdit } from '../../../shared/engine/userEdit';
 import { LatheError } from '../../../shared/errors';
 import { isTestFile } from '../edits/policy';
-import { normalizeEditPath } from '../edits/guardrails';
+import { normalizeEditPath } from '../basics/editPath';
 import type { EngineDeps } from './engineDeps';
 
 /** A checked edit: its path normalized, and whether the file exists at the run's head. */

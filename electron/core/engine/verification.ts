@@ -4,7 +4,7 @@ import { quoteGitPath } from '../../../shared/gitPath';
 import type { VerificationTool } from '../../../shared/engine/runConfig';
 import { diskFull, isDiskFull } from '../fsErrors';
 import { checkShellCommand } from '../tools/shell';
-import type { VerifyRequest, VerifyResult } from '../workspace/types';
+import type { VerifyRequest, VerifyResult } from '../verifier/types';
 import type { EngineDeps } from './engineDeps';
 import type { VerifyPurpose } from '../../../shared/engine/actions';
 import { checkInventory, failWeakened, writeBaseline } from './testInventory';

@@ -5,7 +5,7 @@ import { APP_ROOT, REPLAYS, runFixturePerTest } from '../../../test-support/exam
 import type { TempRepo } from '../../../test-support/tempRepo';
 import { resolveRunConfig } from '../config/resolveConfig';
 import type { ModelRouter } from '../llm/types';
-import type { VerifyResult } from '../workspace/types';
+import type { VerifyResult } from '../verifier/types';
 import { createDefaultDeps, createEngineEnv } from './defaultDeps';
 import type { EngineDeps } from './engineDeps';
 import { startRun } from './runner';

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { PendingEvent } from '../../../shared/engine/actions';
+import type { PendingEvent } from '../../../shared/engine/runEvents';
 import type { RunState } from '../../../shared/engine/runState';
 import { LatheError } from '../../../shared/errors';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from '../git/types';
 import type { EngineDeps } from './engineDeps';
 
 /**

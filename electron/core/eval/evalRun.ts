@@ -8,7 +8,8 @@ import { resolveRunConfig, type ConfigOverrides } from '../config/resolveConfig'
 import { createEngineEnv } from '../engine/defaultDeps';
 import type { EngineDeps } from '../engine/engineDeps';
 import { startRun, type EngineEnv } from '../engine/runner';
-import { approveReviewedGate, type TransientEvent } from '../engine/runSession';
+import { approveReviewedGate } from '../engine/runSession';
+import { type TransientEvent } from '../../../shared/schemas/run';
 import type { SharedModelPool } from '../llm/sharedPool';
 import { RunOperations } from '../runs/runOperations';
 import { copyTree } from './files';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeTemporaryCheckout } from '../verifier/checkout';
-import { pickPython } from '../verifier/detect';
+import { pickPython } from '../verifier/detectPython';
 import { probeSandbox, verify } from '../workspace/index';
 import type { VerifyResult } from '../workspace/index';
 import { hiddenTestArgv, type EvalTask } from './taskSuite';

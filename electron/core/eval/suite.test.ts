@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUITE_DIR } from '../../../test-support/evalTranscripts';
 import { makeTempDir } from '../../../test-support/tempRepo';
-import { pickPython } from '../verifier/detect';
+import { pickPython } from '../verifier/detectPython';
 import { copyTree, listTree } from './files';
 import { hiddenTestArgv, loadEvalSuite, type EvalTask } from './taskSuite';
 

@@ -16,7 +16,8 @@ import { serializeCommit, writeLooseObject } from './looseObjects';
 import { readRunMetadata } from './runMetadata';
 import { modeInTree, rememberCommitTree, stageFromDisk, treeOf, updateTree, type PathState } from './treeObjects';
 import { syncFs } from './localFs';
-import { diskPath, hasRawBytes } from './pathBytes';
+import { diskPath } from './pathBytes';
+import { hasRawBytes } from '../../../shared/gitPath';
 import { whenMissing } from '../fsErrors';
 
 /** Paths a run may commit: repo-relative, not protected, not through a symlink, not in a linked dependency folder. */

@@ -1,7 +1,7 @@
 import git from 'isomorphic-git';
 import { fastDirtyPaths } from './fastStatus';
 import { gitError } from './gitErrors';
-import { hasRawBytes } from './pathBytes';
+import { hasRawBytes } from '../../../shared/gitPath';
 import type { RepoContext } from './repoContext';
 
 /** Uncommitted paths of a whole work tree by native git (fast): modified, staged, untracked; not ignored. */

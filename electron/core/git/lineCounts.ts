@@ -1,7 +1,5 @@
 import { lineDiff } from '../../../shared/diff/lineDiff';
 
-export { lineDiff, type LineChange } from '../../../shared/diff/lineDiff';
-
 export interface LineCounts {
   added: number;
   removed: number;

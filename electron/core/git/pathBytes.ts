@@ -28,5 +28,3 @@ export function diskPath(root: string, relative: string): string | Buffer {
   if (!hasRawBytes(relative)) return path.join(root, relative);
   return Buffer.concat([Buffer.from(`${path.resolve(root)}${path.sep}`), encodeName(relative)]);
 }
-
-export { hasRawBytes };

@@ -17,8 +17,6 @@ import {
 import { ensureWorktreeRoot, removeRunWorktree, sweepOrphanWorktrees } from './worktreeFolders';
 import { chooseWorktreeRoot, repoFolderName } from './worktreeRoot';
 
-export { DEPENDENCY_FOLDERS } from './dependencyLinks';
-
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 

@@ -1,5 +1,6 @@
 import { estimateTokens } from './results';
-import type { ChatMessage, ModelRole } from './types';
+import type { ChatMessage } from './types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** What the estimate puts around each message's text for the chat template (its `fitByEstimate` count). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;

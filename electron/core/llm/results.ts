@@ -1,4 +1,5 @@
-import type { GenerateResult, GenerationErrorCode, GenerationUsage } from './types';
+import type { GenerateResult, GenerationUsage } from './types';
+import type { GenerationErrorCode } from '../../../shared/errors';
 
 const RETRYABLE: Record<GenerationErrorCode, boolean> = {
   INVALID_OUTPUT: true,

@@ -8,15 +8,14 @@ import { failure } from './results';
 import type { ModelRouterOptions } from './routerOptions';
 import { estimateCounter, SERVER_ESTIMATE_MARGIN } from './promptCounter';
 import {
-  MODEL_ROLES,
   type GenerateRequest,
   type GenerateResult,
   type LlmEvent,
-  type ModelRole,
   type ModelRouter,
   type PromptCounter,
   type RoleModelConfig,
 } from './types';
+import { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
 
 /** Settings beyond the fixed router contract: sampling and test hooks for `llama:` models. */
 export interface LlamaRouterTuning extends LlamaSampling {

@@ -6,7 +6,8 @@ import { OpenAiProvider } from './providers/openaiProvider';
 import { OracleProvider } from './providers/oracleProvider';
 import type { Provider, ProviderCall } from './providers/provider';
 import { ReplayProvider } from './providers/replayProvider';
-import type { GenerateResult, ModelRole, RoleModelConfig } from './types';
+import type { GenerateResult, RoleModelConfig } from './types';
+import type { ModelRole } from '../../../shared/schemas/roles';
 
 /** What a router's providers are made with, beyond each one's spec. */
 export interface ProviderSettings {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentPurpose } from '../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import type { GenerationErrorCode } from '../../../shared/errors';
 import type { GateKind } from '../../../shared/schemas/gates';
 import type { ModelRole } from '../../../shared/schemas/roles';
@@ -14,8 +14,6 @@ export interface RejectionRef {
  * The inference layer's contract with the engine. Every agent call goes through `ModelRouter.generate`,
  * which returns a schema-validated object or a typed error; it never throws for model misbehaviour.
  */
-
-export { MODEL_ROLES, type ModelRole } from '../../../shared/schemas/roles';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -87,8 +85,6 @@ export interface GenerationUsage {
   /** Tokens the grammar forced and Lathe picked instead of sampling (decision 75). */
   steeredTokens?: number;
 }
-
-export { generationErrorCodes as GENERATION_ERROR_CODES, type GenerationErrorCode } from '../../../shared/errors';
 
 export interface GenerationError {
   code: GenerationErrorCode;

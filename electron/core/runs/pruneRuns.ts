@@ -5,7 +5,7 @@ import { LatheError } from '../../../shared/errors';
 import { RunStore, runDir } from '../engine/runStore';
 import { isInside, realPathOfNearest } from '../git/worktreeRoot';
 import { folderBytes, isVerifyRunDirName } from '../verifier/artifacts';
-import type { GitFacade } from '../workspace/types';
+import type { GitFacade } from '../git/types';
 import { listRuns } from './listRuns';
 import { matchesPrune, pruneStatusOf, type PruneFilter, type PruneStatus } from './pruneSelection';
 

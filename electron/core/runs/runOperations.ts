@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import type { RunWorkspace } from '../workspace/types';
+import type { RunWorkspace } from '../git/types';
 import type { EngineDeps } from '../engine/engineDeps';
 import { readLog, RunStore, runDir } from '../engine/runStore';
 import { resolveRepoRoot } from '../git/repoStatus';

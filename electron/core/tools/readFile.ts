@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { LatheError } from '../../../shared/errors';
-import { looksBinary, normalizeEditPath } from '../edits/guardrails';
+import { looksBinary } from '../edits/guardrails';
+import { normalizeEditPath } from '../basics/editPath';
 import { resolveInsideRepo } from '../edits/symlinks';
 import { isMissing, unreadable } from '../fsErrors';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { LatheError } from '../../../shared/errors';
-import { normalizeEditPath } from '../edits/guardrails';
+import { normalizeEditPath } from '../basics/editPath';
 import type { ReadOnlyTools } from './types';
 import { listRepoFiles } from '../git/listFiles';
 import { readRepoFile } from './readFile';

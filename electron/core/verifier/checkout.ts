@@ -5,7 +5,7 @@ import git from 'isomorphic-git';
 import { resolveGitDirs } from '../git/gitDirs';
 import { isoCacheFor } from '../git/isoCache';
 import { nativeGitVersion, runNativeGit } from '../git/nativeGit';
-import { DEPENDENCY_FOLDERS } from '../git/runWorkspace';
+import { DEPENDENCY_FOLDERS } from '../git/dependencyLinks';
 import { listRepoFiles } from '../git/listFiles';
 import { whenMissing } from '../fsErrors';
 

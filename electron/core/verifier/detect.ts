@@ -4,8 +4,6 @@ import { exists, readText } from './detectFiles';
 import { detectJavaScript } from './detectJs';
 import { detectPython } from './detectPython';
 
-export { pickPython } from './detectPython';
-
 /**
  * The repository's own test command, in this order: JavaScript (package.json), Python, go, cargo,
  * make. docs/workspace.md documents the rules; a configured command always wins over this.

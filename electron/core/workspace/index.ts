@@ -1,8 +1,12 @@
 /**
  * The workspace layer's public API: everything Lathe does to a user's repository goes through here.
- * The contract types live in ./types (fixed); this file only gathers the implementations.
+ * Each floor of the foundation keeps its own contract types; this file gathers them with the implementations.
  */
-export * from './types';
+export { GUARDRAIL_RULES, type GuardrailRule } from '../basics/rejection';
+export * from '../edits/types';
+export * from '../git/types';
+export * from '../verifier/types';
+export * from '../tools/types';
 
 export { editFormats, getEditFormat } from '../edits/formats';
 export { defaultEditPolicy, DEFAULT_TEST_PATTERNS, DEFAULT_MAX_FILE_BYTES } from '../edits/policy';

@@ -1,5 +1,3 @@
-export { formatBytes, formatDuration } from '../../../shared/format';
-
 export function formatCount(value: number): string {
   return value >= 10_000 ? `${(value / 1000).toFixed(1)}k` : String(value);
 }

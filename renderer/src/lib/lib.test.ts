@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ansiSpans, firstFailureLine, stripAnsi } from './ansi';
-import { formatBytes, formatDuration } from './format';
+import { formatBytes, formatDuration } from '../../../shared/format';
 import { languageOf } from './languages';
 import { DEFAULT_ROUTE, parseRoute, routeToSearch } from './route';
 

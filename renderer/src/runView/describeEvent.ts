@@ -5,8 +5,6 @@ import { GATE_EVENT_LINES } from './describeGateEvents';
 import { WORK_EVENT_LINES } from './describeWorkEvents';
 import type { EventDescribers, EventSummary } from './eventText';
 
-export type { EventSummary, EventTone } from './eventText';
-
 const LINES: EventDescribers = { ...RUN_EVENT_LINES, ...WORK_EVENT_LINES, ...GATE_EVENT_LINES };
 
 /** One line for the timeline: what happened, in the words a user would use. */

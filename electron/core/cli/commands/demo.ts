@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
+import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/schemas/workflowName';
 import { sourceAppRoot } from '../../appRoot';
 import { resolveRunConfig } from '../../config/resolveConfig';
 import { defaultDataDir } from '../../dataDir';

@@ -1,5 +1,5 @@
 import { quoteGitPath } from '../../../../shared/gitPath';
-import type { RunDiffFile } from '../../workspace/types';
+import type { RunDiffFile } from '../../git/types';
 import { refuseUndone } from '../../engine/closeRun';
 import { createGitFacade } from '../../workspace/index';
 import { parseCommandArgs, wantsHelp, type Command } from '../command';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
+import { isWorkflowName, WORKFLOW_NAMES } from '../../../../shared/schemas/workflowName';
 import { EditFormatNameSchema } from '../../../../shared/engine/runConfig';
 import { sourceAppRoot } from '../../appRoot';
 import { isOracleSpec, type CorpusFaults } from '../../eval/corpus/corpusFaults';

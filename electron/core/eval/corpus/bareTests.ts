@@ -5,7 +5,7 @@ import { LatheError } from '../../../../shared/errors';
 import { runNativeGit } from '../../git/nativeGit';
 import { runProcess } from '../../basics/processTree';
 import { parseSummaryLines } from '../../verifier/summaryLines';
-import type { TestCounts } from '../../workspace/types';
+import type { TestCounts } from '../../verifier/types';
 
 /** A test command run the way its user runs it: a shell in their checkout, nothing added, nothing isolated. */
 export interface BareTestResult {

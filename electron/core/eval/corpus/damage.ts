@@ -4,7 +4,7 @@ import { LatheError } from '../../../../shared/errors';
 import { isTestFile } from '../../edits/policy';
 import { runNativeGit } from '../../git/nativeGit';
 import type { GoldPatch } from '../../llm/oracle/goldPatch';
-import type { TestCounts } from '../../workspace/types';
+import type { TestCounts } from '../../verifier/types';
 
 /** What a run left on its branch that the fix did not need: measured against the gold patch. */
 export const DamageSchema = z.object({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempRepo, type TempRepo } from '../../../../test-support/tempRepo';
 import { verify } from '../../verifier/verify';
-import type { VerifyRequest, VerifyResult } from '../../workspace/types';
+import type { VerifyRequest, VerifyResult } from '../../verifier/types';
 import { reusedBareRun, VerificationCache, verificationKey } from './verificationCache';
 
 const CHECK = `const fs = require('node:fs');\nconst text = fs.readFileSync('value.txt', 'utf8').trim();\nconsole.log('value', text);\nprocess.exit(text === 'right' ? 0 : 1);\n`;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runNativeGit } from '../../git/nativeGit';
 import { createArtifactDir, newVerifyRunId } from '../../verifier/artifacts';
-import type { VerifyRequest, VerifyResult } from '../../workspace/types';
+import type { VerifyRequest, VerifyResult } from '../../verifier/types';
 
 type Verify = (request: VerifyRequest) => Promise<VerifyResult>;
 

@@ -1,4 +1,4 @@
-import type { TestCounts } from '../../workspace/types';
+import type { TestCounts } from '../../verifier/types';
 import type { ReferenceResult } from './referenceReports';
 
 export interface LatheResult {

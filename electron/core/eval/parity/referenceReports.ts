@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import type { TestCounts } from '../../workspace/types';
+import type { TestCounts } from '../../verifier/types';
 
 /**
  * What a runner reports through its own structured reporter, read as plainly as possible and

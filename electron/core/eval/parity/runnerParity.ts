@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { splitCommand } from '../../config/resolveConfig';
 import { verify } from '../../verifier/verify';
-import type { IsolationLevel, TestCounts, VerifyResult } from '../../workspace/types';
+import type { IsolationLevel, TestCounts, VerifyResult } from '../../verifier/types';
 import type { CorpusTask } from '../corpus';
 import {
   compareWithReference,

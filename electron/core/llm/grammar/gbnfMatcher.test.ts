@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../../shared/schemas/agents/planner';
-import { type GbnfMatcher, matcherForGbnf, parseGbnf } from './gbnfMatcher';
+import { type GbnfMatcher, matcherForGbnf } from './gbnfMatcher';
+import { parseGbnf } from './gbnfParser';
 import { grammarForSchema } from '.';
 
 function matcher(gbnf: string): GbnfMatcher {

@@ -8,8 +8,6 @@
 import type { CharElement, GroupElement, ParsedGrammar, Sequence } from './gbnfParser';
 import { LAYOUT_RULE, parseGbnf } from './gbnfParser';
 
-export { LAYOUT_RULE, parseGbnf, type GbnfParseResult, type ParsedGrammar } from './gbnfParser';
-
 /** One parse position: inside `sequence` at `position`, `count` iterations of that element done. */
 interface Frame {
   readonly sequence: Sequence;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gbnfMatcher } from '../../../../test-support/gbnfMatcher';
-import { complementRanges, patternMaxLength, patternToGbnf } from './regexGrammar';
+import { patternMaxLength, patternToGbnf } from './regexGrammar';
+import { complementRanges } from './regexParser';
 
 function stringMatcher(pattern: string, cap = 20) {
   const compiled = patternToGbnf(pattern, cap);

@@ -7,8 +7,6 @@
 
 import { BMP_MAX, normalizeRanges, parsePattern, Unsupported, type Range, type RegexNode } from './regexParser';
 
-export { complementRanges, normalizeRanges } from './regexParser';
-
 /** JSON string escapes for the characters that cannot appear raw in a JSON string. */
 const JSON_ESCAPES: ReadonlyArray<[number, string]> = [
   [0x22, '\\"'],

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { writeTinyModel } from '../../../../test-support/gguf';
 import { makeTempDir } from '../../../../test-support/tempRepo';
 import { grammarForSchema } from '../grammar';
-import { GbnfMatcher, parseGbnf, type ParsedGrammar } from '../grammar/gbnfMatcher';
+import { GbnfMatcher } from '../grammar/gbnfMatcher';
+import { parseGbnf, type ParsedGrammar } from '../grammar/gbnfParser';
 import { decodeAnswer, type DecodeRequest } from './decodeAnswer';
 import { sharedLlama } from './runtime';
 

@@ -9,8 +9,6 @@ import { chooseContextSize, type WindowChoice } from './contextChoice';
 import { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS } from './defaults';
 import { defaultThreads, recentLlamaLogs, reserveThreads, sharedLlama } from './runtime';
 
-export { DEFAULT_CONTEXT_SIZE, DEFAULT_IDLE_UNLOAD_MS };
-
 export interface PoolOptions {
   threads?: number;
   idleUnloadMs?: number;

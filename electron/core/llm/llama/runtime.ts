@@ -2,8 +2,6 @@ import { getLlama, LlamaLogLevel, type Llama } from 'node-llama-cpp';
 import { LatheError } from '../../../../shared/errors';
 import { physicalCoreCount } from './cores';
 
-export { physicalCoreCount };
-
 let shared: Promise<Llama> | null = null;
 const recentLogs: string[] = [];
 

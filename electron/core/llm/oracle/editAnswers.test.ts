@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gitPatch, type TreeFiles } from '../../../../test-support/gitPatch';
 import { editFormats } from '../../edits/formats';
 import { defaultEditPolicy } from '../../edits/policy';
-import type { EditFormatName } from '../../workspace/types';
+import type { EditFormatName } from '../../edits/types';
 import { editAnswer, type EditAnswer } from './editAnswers';
 import { wholeView, type VisibleFile } from './visibleFile';
 import { splitLines } from './applyGold';

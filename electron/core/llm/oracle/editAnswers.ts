@@ -1,12 +1,9 @@
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
-import type { EditFormatName } from '../../workspace/types';
+import type { EditFormatName } from '../../edits/types';
 import { goldFileState } from './applyGold';
 import type { GoldFile } from './goldPatch';
 import { noOpBlock, partialFileBlocks, wholeFileBlocks, type Block, type BlockStats } from './searchBlocks';
 import { wholeText, type VisibleFile } from './visibleFile';
-
-export type { BlockStats } from './searchBlocks';
-export type { VisibleFile } from './visibleFile';
 
 export type EditAnswer =
   { ok: true; proposal: Record<string, unknown>; blocks: BlockStats[] } | { ok: false; reason: string };

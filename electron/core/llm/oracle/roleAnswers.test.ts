@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import type { AgentPurpose } from '../../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../../shared/engine/agentPurpose';
 import { AgentErrorSchema } from '../../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../../shared/schemas/agents/planner';
 import { EditorBriefSchema, ScoutActionSchema } from '../../../../shared/schemas/agents/scout';

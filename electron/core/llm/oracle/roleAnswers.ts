@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { AgentPurpose } from '../../../../shared/engine/actions';
+import type { AgentPurpose } from '../../../../shared/engine/agentPurpose';
 import { LIMITS } from '../../../../shared/schemas/agents/bounds';
-import type { EditFormatName } from '../../workspace/types';
-import type { ModelRole } from '../types';
+import type { EditFormatName } from '../../edits/types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import { goldFileState } from './applyGold';
 import { foreignHunks } from './reviewScope';
 import { editAnswer } from './editAnswers';

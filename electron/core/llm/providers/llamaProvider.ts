@@ -3,20 +3,16 @@ import { isLatheError, type ErrorCode } from '../../../../shared/errors';
 import { untilAborted } from '../callSignal';
 import { fitContext } from '../contextFit';
 import { grammarForSchema, relaxRepetitions } from '../grammar';
-import { GbnfMatcher, parseGbnf, type ParsedGrammar } from '../grammar/gbnfMatcher';
+import { GbnfMatcher } from '../grammar/gbnfMatcher';
+import { parseGbnf, type ParsedGrammar } from '../grammar/gbnfParser';
 import { decodeAnswer, type DecodedAnswer } from '../llama/decodeAnswer';
 import type { LlamaModelPool, LoadedModel } from '../llama/modelPool';
 import type { RoleSession } from '../llama/roleSession';
 import { parseModelOutput } from '../output';
 import { cutOffFailure, failure, tokensPerSecond, withUsage } from '../results';
-import type {
-  GenerateResult,
-  GenerationErrorCode,
-  GenerationUsage,
-  ModelRole,
-  PromptCounter,
-  RoleModelConfig,
-} from '../types';
+import type { GenerateResult, GenerationUsage, PromptCounter, RoleModelConfig } from '../types';
+import type { GenerationErrorCode } from '../../../../shared/errors';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_TEMPERATURE,

@@ -1,15 +1,8 @@
 import type { CallSignal } from '../callSignal';
 import { fitContext, type FitResult } from '../contextFit';
 import { estimateTokens, failure } from '../results';
-import type {
-  ChatMessage,
-  GenerateRequest,
-  GenerateResult,
-  LlmEvent,
-  ModelRole,
-  PromptCounter,
-  RoleModelConfig,
-} from '../types';
+import type { ChatMessage, GenerateRequest, GenerateResult, LlmEvent, PromptCounter, RoleModelConfig } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 
 /** One `generate` call as a provider sees it: the request, the role's settings and the event sinks. */
 export interface ProviderCall<T> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { GATE_KINDS, type GateKind } from '../../../../shared/schemas/gates';
-import { MODEL_ROLES, type ModelRole } from '../types';
+import { MODEL_ROLES, type ModelRole } from '../../../../shared/schemas/roles';
 
 /** One scripted answer; exactly one of `json`, `raw`, `error`. */
 export type ReplayEntry =

@@ -2,7 +2,8 @@ import { abortableDelay } from '../callSignal';
 import { EstimatedKvCache } from '../estimatedKvCache';
 import { parseModelOutput, validateValue } from '../output';
 import { estimateTokens, failure, tokensPerSecond } from '../results';
-import type { GenerateResult, GenerationUsage, ModelRole } from '../types';
+import type { GenerateResult, GenerationUsage } from '../types';
+import type { ModelRole } from '../../../../shared/schemas/roles';
 import { fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 import { loadReplayFile, type ReplayEntry, type ReplayRevision, type ReplayScript } from './replayFile';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { ActiveAgent as ActiveAgentView } from '../../../../shared/runView/types';
-import { formatDuration } from '../../lib/format';
+import { formatDuration } from '../../../../shared/format';
 import { useLiveStore } from '../../stores/liveStore';
 
 /** The model a live run is loading, with its progress; then how long the load took. */

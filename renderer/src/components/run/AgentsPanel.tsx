@@ -1,4 +1,5 @@
-import { formatCount, formatDuration } from '../../lib/format';
+import { formatCount } from '../../lib/format';
+import { formatDuration } from '../../../../shared/format';
 import { runSpend } from '../../../../shared/runView/spendText';
 import type { AgentStats } from '../../../../shared/runView/types';
 import { useLiveStore } from '../../stores/liveStore';

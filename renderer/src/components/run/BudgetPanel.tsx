@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { budgetOf } from '../../../../shared/engine/budget';
-import { formatDuration } from '../../lib/format';
+import { formatDuration } from '../../../../shared/format';
 import type { RunState } from '../../../../shared/engine/runState';
 import type { RunFigures } from '../../../../shared/runView/runFigures';
 import type { RunView } from '../../../../shared/runView/types';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { client, errorMessage, unwrap } from '../../api/client';
 import { firstFailureLine } from '../../lib/ansi';
-import { formatDuration, formatTime } from '../../lib/format';
+import { formatTime } from '../../lib/format';
+import { formatDuration } from '../../../../shared/format';
 import type { TestView } from '../../../../shared/runView/types';
 import { useRunViewStore } from '../../stores/runViewStore';
 import { testReportOf } from '../../runView/testReport';

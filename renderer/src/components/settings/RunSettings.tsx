@@ -1,4 +1,4 @@
-import { WORKFLOW_NAMES } from '../../../../shared/engine/workflows';
+import { WORKFLOW_NAMES } from '../../../../shared/schemas/workflowName';
 import { GATE_KINDS, type GateMode } from '../../../../shared/schemas/gates';
 import { GateModeOptions } from '../start/GateModes';
 import { FieldError, useInvalidField, type SettingsSectionProps } from './SettingsFields';

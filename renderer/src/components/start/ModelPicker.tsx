@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { ModelEntryView } from '../../../../shared/schemas/models';
-import { formatBytes } from '../../lib/format';
+import { formatBytes } from '../../../../shared/format';
 import { specProblem } from './runRequest';
 
 const CUSTOM = '__custom__';

@@ -1,4 +1,5 @@
-import { WORKFLOW_NAMES, WORKFLOWS, type WorkflowName } from '../../../../shared/engine/workflows';
+import { WORKFLOWS } from '../../../../shared/engine/workflows';
+import { WORKFLOW_NAMES, type WorkflowName } from '../../../../shared/schemas/workflowName';
 
 export function WorkflowPicker({ value, onChange }: { value: WorkflowName; onChange(name: WorkflowName): void }) {
   return (

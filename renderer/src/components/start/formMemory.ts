@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GateModesSchema } from '../../../../shared/schemas/gates';
-import { isWorkflowName, type WorkflowName } from '../../../../shared/engine/workflows';
+import { isWorkflowName, type WorkflowName } from '../../../../shared/schemas/workflowName';
 import { ModelRoleSchema } from '../../../../shared/schemas/roles';
 import type { RunFormValues } from './runRequest';
 

@@ -5,7 +5,8 @@ import {
   type GateMode,
   type GateModes,
 } from '../../../../shared/schemas/gates';
-import { WORKFLOWS, type Workflow, type WorkflowName } from '../../../../shared/engine/workflows';
+import { WORKFLOWS, type Workflow } from '../../../../shared/engine/workflows';
+import { type WorkflowName } from '../../../../shared/schemas/workflowName';
 import type { ModelRole } from '../../../../shared/schemas/roles';
 import type { PreflightProblem } from '../../../../shared/schemas/preflight';
 import type { StartRunRequest } from '../../../../shared/contract/runRequests';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { WorkflowName } from '../../../../shared/engine/workflows';
+import type { WorkflowName } from '../../../../shared/schemas/workflowName';
 import { LatheError } from '../../../../shared/errors';
 import { preflightProblemsOf } from '../../../../shared/schemas/preflight';
 import { client, errorMessage, unwrap } from '../../api/client';

@@ -1,4 +1,4 @@
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import type { FaultEvidence, LineRange } from './spoil';
 
 /** What a later writer request shows that could name a defect: its feedback, its answer budget, its format. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CASES } from '../../../../../test-support/faultFixtures';
 import { editFormats } from '../../../edits/formats';
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import { editAnswer } from '../editAnswers';
 import { wholeView, type VisibleFile } from '../visibleFile';
 import { isNamed } from './evidence';

@@ -1,4 +1,4 @@
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import type { GoldFile } from '../goldPatch';
 import type { VisibleFile } from '../visibleFile';
 import { cutAnswer } from './cutOff';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 
 /** The ways a 7B writer spoils an edit, each simulated from the oracle's correct answer (docs/oracle-model.md). */
 export const FAULT_KINDS = [

@@ -1,8 +1,7 @@
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import { splitLines } from '../applyGold';
 import type { GoldFile, PatchLine } from '../goldPatch';
 import type { VisibleFile } from '../visibleFile';
-import type { EditFaultKind } from './faultSettings';
 import type { Random } from './random';
 
 /** A writer's answer, tagged by its format (the proposal value is the same without the tag). */
@@ -118,5 +117,3 @@ export function answerOf(format: EditFormatName, proposal: unknown): WriterAnswe
     })),
   };
 }
-
-export type { EditFaultKind };

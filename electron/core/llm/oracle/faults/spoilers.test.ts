@@ -7,7 +7,7 @@ import {
   spoilInput,
   type Region,
 } from '../../../../../test-support/spoilChecks';
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import { cutAnswer } from './cutOff';
 import { diffHeader } from './diffFaults';
 import { elide } from './elide';

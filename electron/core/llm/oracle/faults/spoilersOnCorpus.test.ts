@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadGoldCases, type GoldCase } from '../../../../../test-support/corpusGold';
 import { defectProblems, FORMAT_KINDS, spoilInput } from '../../../../../test-support/spoilChecks';
 import { isTestFile } from '../../../edits/policy';
-import type { EditFormatName } from '../../../workspace/types';
+import type { EditFormatName } from '../../../edits/types';
 import type { EditFaultKind } from './faultSettings';
 import { SPOILERS } from './faultSession';
 
