@@ -61,6 +61,20 @@ type LogEvent = Omit<RunLogEvent, 'seq' | 'ts' | 'run_id'>;
 
 const MODEL = 'llama:/models/qwen2.5-coder-7b-q4_k_m.gguf';
 
+/** One model call's answer, as a one-call agent_output event with its prompt and completion tokens. */
+function agentOutput(
+  role: LogEvent['role'],
+  purpose: string,
+  output: unknown,
+  [prompt, completion]: [number, number],
+): LogEvent {
+  return {
+    role,
+    type: 'agent_output',
+    data: { purpose, output, usage: { prompt_tokens: prompt, completion_tokens: completion }, calls: 1 },
+  };
+}
+
 /** The run's opening: started, its workspace, and the Planner's plan of `stepCount` steps. */
 function* runOpening(runId: string, base: string, stepCount: number): Generator<LogEvent> {
   const model = { model: MODEL };
@@ -106,16 +120,12 @@ function* runOpening(runId: string, base: string, stepCount: number): Generator<
 function* codingAttempt(step: string, cycle: number): Generator<LogEvent> {
   yield { role: 'engine', type: 'phase', data: { from: 'selecting', to: 'coding', step_id: step } };
   yield { role: 'coder', type: 'agent_call', data: { purpose: 'code', model: MODEL, step_id: step } };
-  yield {
-    role: 'coder',
-    type: 'agent_output',
-    data: {
-      purpose: 'code',
-      output: { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] },
-      usage: { prompt_tokens: 3100, completion_tokens: 420 },
-      calls: 1,
-    },
-  };
+  yield agentOutput(
+    'coder',
+    'code',
+    { edits: [{ path: 'src/big.js', search: 'compute(1)', replace: 'compute(1, { cached: true })' }] },
+    [3100, 420],
+  );
   yield { role: 'coder', type: 'patch', data: { task_id: step, files: ['src/big.js'], format: 'search-replace' } };
   yield {
     role: 'git',
@@ -149,16 +159,7 @@ function* testingAttempt(step: string, cycle: number, fix: number): Generator<Lo
     },
   };
   yield { role: 'tester', type: 'agent_call', data: { purpose: 'fix_plan', model: MODEL, step_id: step } };
-  yield {
-    role: 'tester',
-    type: 'agent_output',
-    data: {
-      purpose: 'fix_plan',
-      output: { summary: 'one failure' },
-      usage: { prompt_tokens: 2200, completion_tokens: 160 },
-      calls: 1,
-    },
-  };
+  yield agentOutput('tester', 'fix_plan', { summary: 'one failure' }, [2200, 160]);
   yield {
     role: 'tester',
     type: 'fix_plan',
@@ -185,16 +186,7 @@ function* supervisorGate(kind: string, step: string, cycle: number): Generator<L
   const gateId = `${kind}-${cycle}-${step}`;
   yield { role: 'engine', type: 'gate_opened', data: { gate_id: gateId, kind, step_id: step, mode: 'auto' } };
   yield { role: 'supervisor', type: 'agent_call', data: { purpose: `review_${kind}`, model: MODEL, step_id: step } };
-  yield {
-    role: 'supervisor',
-    type: 'agent_output',
-    data: {
-      purpose: `review_${kind}`,
-      output: { approved: true, score: 84 },
-      usage: { prompt_tokens: 1400, completion_tokens: 30 },
-      calls: 1,
-    },
-  };
+  yield agentOutput('supervisor', `review_${kind}`, { approved: true, score: 84 }, [1400, 30]);
   yield {
     role: 'supervisor',
     type: 'verdict',

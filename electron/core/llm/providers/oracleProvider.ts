@@ -7,38 +7,14 @@ import { loadGoldPatch, type GoldPatchResult } from '../oracle/goldPatch';
 import { requestInput, visibleFiles } from '../oracle/requestView';
 import { inferPurpose, oracleAnswer, type OracleAnswer } from '../oracle/roleAnswers';
 import { parseModelOutput, validateValue } from '../output';
-import { cutOffFailure, estimateTokens, failure, tokensPerSecond, withUsage } from '../results';
+import { cutOffFailure, estimateTokens, failure, withUsage } from '../results';
 import type { GenerateResult, GenerationUsage } from '../types';
+import { estimatedUsageCounter } from './estimatedUsage';
 import { DEFAULT_MAX_TOKENS, fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 
 const STREAM_PIECE = 256;
 
 type UsageFor = (raw: string) => GenerationUsage;
-
-/** A call's usage as a local model's would be counted: prompt reuse from this run's earlier calls, tokens estimated. */
-function usageCounter<T>(
-  kv: EstimatedKvCache,
-  call: ProviderCall<T>,
-  promptTokens: number,
-  reusedPrefixTokens: number,
-  started: number,
-): UsageFor {
-  return (raw) => {
-    kv.answered(call.role, raw);
-    const totalMs = Date.now() - started;
-    const completionTokens = estimateTokens(raw);
-    return {
-      model: call.spec,
-      promptTokens,
-      completionTokens,
-      reusedPrefixTokens,
-      estimated: true,
-      timeToFirstTokenMs: 0,
-      totalMs,
-      tokensPerSecond: tokensPerSecond(completionTokens, totalMs, 0),
-    };
-  };
-}
 
 function streamText<T>(call: ProviderCall<T>, text: string): void {
   for (let i = 0; i < text.length; i += STREAM_PIECE) call.emitToken(text.slice(i, i + STREAM_PIECE));
@@ -146,7 +122,13 @@ export class OracleProvider implements Provider {
     const started = Date.now();
     call.callSignal.startTimer();
     const reusedPrefixTokens = this.kv.evaluate(call.role, fitted.fit.messages, fitted.fit.promptTokens);
-    const usageFor = usageCounter(this.kv, call, fitted.fit.promptTokens, reusedPrefixTokens, started);
+    const usageFor = estimatedUsageCounter(this.kv, {
+      role: call.role,
+      spec: call.spec,
+      promptTokens: fitted.fit.promptTokens,
+      reusedPrefixTokens,
+      started,
+    });
     if (call.callSignal.signal.aborted) return stoppedResult(call, null, usageFor(''));
 
     const input = requestInput(call.request.messages);

@@ -1,9 +1,10 @@
 import { abortableDelay } from '../callSignal';
 import { EstimatedKvCache } from '../estimatedKvCache';
 import { parseModelOutput, validateValue } from '../output';
-import { estimateTokens, failure, tokensPerSecond } from '../results';
-import type { GenerateResult, GenerationUsage } from '../types';
+import { failure } from '../results';
+import type { GenerateResult } from '../types';
 import type { ModelRole } from '../../../../shared/schemas/roles';
+import { estimatedUsageCounter } from './estimatedUsage';
 import { fitByEstimate, stoppedResult, type Provider, type ProviderCall } from './provider';
 import { loadReplayFile, type ReplayEntry, type ReplayRevision, type ReplayScript } from './replayFile';
 
@@ -60,22 +61,14 @@ export class ReplayProvider implements Provider {
     call.callSignal.startTimer();
     const promptTokens = fitted.fit.promptTokens;
     const reusedPrefixTokens = this.kv.evaluate(call.role, fitted.fit.messages, promptTokens);
-    const usageFor = (raw: string): GenerationUsage => {
-      this.kv.answered(call.role, raw);
-      const totalMs = Date.now() - started;
-      const completionTokens = estimateTokens(raw);
-      const timeToFirstTokenMs = Math.min(totalMs, entry.delayMs);
-      return {
-        model: call.spec,
-        promptTokens,
-        completionTokens,
-        reusedPrefixTokens,
-        estimated: true,
-        timeToFirstTokenMs,
-        totalMs,
-        tokensPerSecond: tokensPerSecond(completionTokens, totalMs, timeToFirstTokenMs),
-      };
-    };
+    const usageFor = estimatedUsageCounter(this.kv, {
+      role: call.role,
+      spec: call.spec,
+      promptTokens,
+      reusedPrefixTokens,
+      started,
+      firstTokenDelayMs: entry.delayMs,
+    });
     if (entry.delayMs > 0) {
       try {
         await abortableDelay(entry.delayMs, call.callSignal.signal);

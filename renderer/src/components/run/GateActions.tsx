@@ -72,16 +72,15 @@ function GateDecisionButtons({
 }: Pick<GateActionsProps, 'decide' | 'sending' | 'fileEdits'>) {
   return (
     <div className="form-actions">
-      <button
-        type="button"
-        className="primary"
+      <DecisionButton
+        kind="primary"
         onClick={() => void decide(true)}
         disabled={sending}
-        aria-keyshortcuts="A"
+        shortcut="A"
         title="Approve (A)"
       >
-        Approve <kbd>A</kbd>
-      </button>
+        Approve
+      </DecisionButton>
       {fileEdits.length > 0 && (
         <>
           <button
@@ -99,16 +98,38 @@ function GateDecisionButtons({
           </button>
         </>
       )}
-      <button
-        type="button"
-        className="danger"
+      <DecisionButton
+        kind="danger"
         onClick={() => void decide(false)}
         disabled={sending}
-        aria-keyshortcuts="R"
+        shortcut="R"
         title="Reject with the comment (R, then Ctrl/⌘+Enter)"
       >
-        Reject with comment <kbd>R</kbd>
-      </button>
+        Reject with comment
+      </DecisionButton>
     </div>
+  );
+}
+
+/** A gate decision with its keyboard shortcut, shown on the button and told to assistive technology. */
+function DecisionButton(props: {
+  kind: 'primary' | 'danger';
+  onClick: () => void;
+  disabled: boolean;
+  shortcut: string;
+  title: string;
+  children: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={props.kind}
+      onClick={props.onClick}
+      disabled={props.disabled}
+      aria-keyshortcuts={props.shortcut}
+      title={props.title}
+    >
+      {props.children} <kbd>{props.shortcut}</kbd>
+    </button>
   );
 }
