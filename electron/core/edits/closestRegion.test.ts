@@ -48,6 +48,21 @@ describe('closestRegion', () => {
     expect(closestRegion('', 'x = 1')).toBeNull();
   });
 
+  it('between lines alike word for word, picks the one whose characters are closest to a misspelled word', () => {
+    // express-3d10279: 'ECONNABORT' misremembered as 'ECNNABORT'; an earlier line says 'ECONNABORTED'.
+    const file = [
+      "    if (err && err.code !== 'ECONNABORTED' && err.syscall !== 'write') {",
+      '      next(err);',
+      '    }',
+      "    if (err && err.code !== 'ECONNABORT' && err.syscall !== 'write') {",
+      '      next(err);',
+      '    }',
+      '',
+    ].join('\n');
+    const region = closestRegion(file, "    if (err && err.code !== 'ECNNABORT' && err.syscall !== 'write') {\n");
+    expect(region).toMatchObject({ first: 4, last: 4 });
+  });
+
   it('scores a 5,000-line file in well under a second', () => {
     const file = moduleOf(1250);
     const search =

@@ -55,11 +55,57 @@ function counts(keys: Iterable<string>): Map<string, number> {
   return map;
 }
 
-/** The best window's start: most shared lines of code, then most shared words. */
+/** Windows tied for the best score kept for the character-level tie-break (a misspelled word shares no word). */
+const MAX_TIES = 64;
+
+/** Character bigrams of a text, counted: the tie-break's measure of how alike two windows read. */
+function bigrams(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (let index = 0; index + 1 < text.length; index++) {
+    const pair = text.slice(index, index + 2);
+    found.set(pair, (found.get(pair) ?? 0) + 1);
+  }
+  return found;
+}
+
+/** Dice similarity of two texts' bigrams: 1 for the same text, 0 for nothing in common. */
+function likeness(a: Map<string, number>, b: Map<string, number>): number {
+  let shared = 0;
+  let total = 0;
+  for (const [pair, count] of a) {
+    shared += Math.min(count, b.get(pair) ?? 0);
+    total += count;
+  }
+  for (const count of b.values()) total += count;
+  return total === 0 ? 0 : (2 * shared) / total;
+}
+
+/**
+ * The best window's start: most shared lines of code, then most shared words, then (among windows tied on
+ * both, say two lines that differ from a misspelled one by a word each) the one whose characters read most alike.
+ */
 function bestWindow(
   file: readonly string[],
   block: readonly string[],
 ): { start: number; lines: number; words: number } {
+  const found = scoredWindows(file, block);
+  if (found.ties.length <= 1) return found.best;
+  const size = Math.min(block.length, file.length);
+  const wanted = bigrams(block.join('\n'));
+  const alike = (start: number) => likeness(wanted, bigrams(file.slice(start, start + size).join('\n')));
+  let start = found.best.start;
+  let score = alike(start);
+  for (const other of found.ties) {
+    const otherScore = alike(other);
+    if (otherScore > score) [start, score] = [other, otherScore];
+  }
+  return { ...found.best, start };
+}
+
+function scoredWindows(
+  file: readonly string[],
+  block: readonly string[],
+): { best: { start: number; lines: number; words: number }; ties: number[] } {
   const size = Math.min(block.length, file.length);
   const lineKeys = file.map((line) => (hasWord(line) ? line : null));
   const wordKeys = file.map(words);
@@ -77,13 +123,16 @@ function bestWindow(
   };
   for (let index = 0; index < size; index++) enter(index);
   let best = { start: 0, lines: lines.shared, words: shared.shared };
+  let ties = [0];
   for (let start = 1; start + size <= file.length; start++) {
     leave(start - 1);
     enter(start + size - 1);
-    if (lines.shared > best.lines || (lines.shared === best.lines && shared.shared > best.words))
+    if (lines.shared > best.lines || (lines.shared === best.lines && shared.shared > best.words)) {
       best = { start, lines: lines.shared, words: shared.shared };
+      ties = [start];
+    } else if (lines.shared === best.lines && shared.shared === best.words && ties.length < MAX_TIES) ties.push(start);
   }
-  return best;
+  return { best, ties };
 }
 
 /** Matched (block index, file index) pairs of a longest common subsequence, in order. */
