@@ -353,6 +353,17 @@ describe('search-replace', () => {
     );
   });
 
+  it('reads a one-line search block at twice the width by what its replacement nests, not as one shift', async () => {
+    // ufo-62199a0: a 2-space TypeScript file, the block copied at 4; one shift would put the if's body 3 levels in.
+    const dir = workspace({ 'u.ts': 'function f(input) {\n  const match = input.match(A);\n  return match;\n}\n' });
+    const search = '    const match = input.match(A);\n';
+    const replace = '    let match = input.match(A);\n    if (!match) {\n        match = input.match(B);\n    }\n';
+    const planned = await plan('search-replace', dir, { edits: [{ path: 'u.ts', search, replace }] });
+    expect(planned.changes[0]?.after).toBe(
+      'function f(input) {\n  let match = input.match(A);\n  if (!match) {\n    match = input.match(B);\n  }\n  return match;\n}\n',
+    );
+  });
+
   it("re-indents in the file's style: a tab-indented block written into a spaces-only Python file gets spaces", async () => {
     const dir = workspace({
       'stack.py':

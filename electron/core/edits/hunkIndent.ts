@@ -34,6 +34,7 @@ function alignHunk(fileLines: readonly string[], hunk: Hunk, unit: string, style
     oldIndexes.map((index) => styled[index] ?? ''),
     fileLines.slice(start, start + oldIndexes.length),
     styled,
+    styled.filter((_, index) => !hunk.lines[index]?.startsWith('-')),
     style,
   );
   let oldIndex = 0;

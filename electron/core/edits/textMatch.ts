@@ -79,6 +79,7 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
     searchStyled.slice(firstLine, firstLine + wanted.length),
     fileLines.slice(start, start + wanted.length),
     styled,
+    styled.slice(searchRaw.length),
     style,
   );
   const unit = style?.kind === 'tabs' ? '\t' : ' ';
