@@ -25,6 +25,7 @@ import {
   wholeFilesTokens,
 } from './contextFiles';
 import { earlierRunItem, withEarlierRun } from './earlierRunContext';
+import { filesNamedIn } from './feedbackFiles';
 import { changeView, fixPlanReviewInput, reviewInput } from './reviewInput';
 import type { AgentContext, AgentInput, TaskView } from './agentContext';
 
@@ -149,7 +150,13 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         };
       // A retry sees whole the source files the step's last answer wrote: the feedback names what to mend
       // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
-      const rewritten = (step?.attempts ?? 1) > 1 ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
+      const retry = (step?.attempts ?? 1) > 1;
+      const rewritten = retry ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
+      // And the source files a refusal, decline or critique names by path: the file it says is missing or wrong.
+      const pointedAt =
+        retry && feedback !== null && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
+          ? filesNamedIn(feedback, workDir).filter((file) => !isTestFile(file))
+          : [];
       // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
       // a path) would move the context away from the failing code the attempt before was shown.
       const lastTest = ctx.state.last_test;
@@ -162,7 +169,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         goal: ctx.state.goal,
         feedback: rankedOn,
         artifacts,
-        targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten])],
+        targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten, ...pointedAt])],
       };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
       const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };

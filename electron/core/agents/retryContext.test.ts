@@ -36,6 +36,7 @@ function writerContext(
   attempts: number,
   proposalFiles: string[],
   lastTest: TestSummary | null = null,
+  feedbackText = 'your answer was not applied: edit 1 is a placeholder, not code: write out every line you keep',
 ): AgentContext {
   const workflow = WORKFLOWS['dev-agent'];
   const config = {
@@ -83,13 +84,7 @@ function writerContext(
     current_step_id: 'T1',
     proposal_files: proposalFiles,
     last_test: lastTest,
-    feedback:
-      attempts > 1
-        ? {
-            kind: 'edit_rejected' as const,
-            text: 'your answer was not applied: edit 1 is a placeholder, not code: write out every line you keep',
-          }
-        : null,
+    feedback: attempts > 1 ? { kind: 'edit_rejected' as const, text: feedbackText } : null,
     workspace: {
       runId: 'test',
       repoRoot: dir,
@@ -131,6 +126,19 @@ describe("a retry's writer context", () => {
     // The same files named by a first attempt's state change nothing: only a retry carries the last answer's files.
     const notRetry = await buildMessages(coder, writerContext(repo.dir, 1, ['src/rounding.js']));
     expect(notRetry.report?.included.map((entry) => entry.id)).toEqual(first.report?.included.map((entry) => entry.id));
+  });
+
+  it('shows whole a source file the feedback names by path (a decline: the file is not in the context), never a test file', async () => {
+    const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
+    if (!coder) throw new Error('no coder spec');
+    const declined =
+      "src/rounding.js is not in the writer's context, so no search block can be copied from it; see test/price.test.js and ../etc/passwd";
+    const retry = await buildMessages(coder, writerContext(repo.dir, 2, [], null, declined));
+    const ids = retry.report?.included.map((entry) => entry.id) ?? [];
+    expect(ids).toContain('file:src/rounding.js');
+    expect(ids).not.toContain('file:test/price.test.js');
+    const plain = await buildMessages(coder, writerContext(repo.dir, 2, []));
+    expect(plain.report?.included.map((entry) => entry.id)).not.toContain('file:src/rounding.js');
   });
 
   it('is ranked on the failing run as well as a refusal, so the failing code stays in view', async () => {
