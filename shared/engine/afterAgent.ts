@@ -5,7 +5,7 @@ import type { AgentPurpose } from './agentPurpose';
 import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
 import { proposalFiles, type AgentOutputOutcome } from './agentOutputs';
-import { IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback } from './attemptGuard';
+import { backToBest, IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback } from './attemptGuard';
 import { EXIT_INFRA, finishRun } from './finish';
 import { replanOrFail, takeVerdict } from './gateFlow';
 import { acceptPlan } from './planning';
@@ -204,13 +204,19 @@ function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: Tri
     },
   };
   const recorded = recordWriterFailure(state, workflow, 'REPEATED_ANSWER', feedback.text);
-  const next =
-    times >= IDENTICAL_ANSWERS_LIMIT
-      ? outOfAttempts(
-          { ...recorded, gate: null, proposal: null, feedback },
-          workflow,
-          `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`,
-        )
-      : failAttempt(recorded, workflow, feedback);
-  return { state: next.state, events: [refused, ...next.events] };
+  if (times < IDENTICAL_ANSWERS_LIMIT) {
+    const next = failAttempt(recorded, workflow, feedback);
+    return { state: next.state, events: [refused, ...next.events] };
+  }
+  // Ended by repetition as by running out of attempts: the branch goes back to the step's best state.
+  const best = backToBest(
+    { ...recorded, gate: null, proposal: null, feedback },
+    `the writer repeated its answer: the branch keeps the step's best state, not its last attempt`,
+  );
+  const ended = outOfAttempts(
+    best.state,
+    workflow,
+    `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`,
+  );
+  return { state: ended.state, events: [refused, ...best.events, ...ended.events] };
 }

@@ -225,6 +225,24 @@ describe('the same answer twice (issue 26)', () => {
     ]);
   });
 
+  it("ended by repetition, leaves the branch at the step's best state as running out of attempts does", () => {
+    // Attempt 1 is kept (no worse than the start, no better); the answers after it are one refused text.
+    const run = simulate(
+      retryLoop,
+      script({
+        answer: (n) => (n === 1 ? { edits: [{ path: 'src/a.py', content: 'first\n' }] } : same()),
+        apply: (n) => (n === 1 ? null : rejected()),
+        step: () => failing(2),
+      }),
+    );
+    expect(run.state.result?.reason).toContain('the writer gave the same answer 3 times');
+    expect(run.events.filter((event) => event.type === 'rollback').at(-1)?.data).toMatchObject({
+      to: 'base',
+      dropped: ['c1'],
+    });
+    expect(run.state.head).toBe('base');
+  });
+
   it('counts an answer given again on another base as new', () => {
     // Attempt 1 is kept (no worse), so the same text at attempt 2 meets another head: it is applied.
     const run = simulate(retryLoop, script({ answer: same, step: (n) => (n === 1 ? failing(2) : testResult(true)) }));

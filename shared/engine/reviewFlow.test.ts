@@ -190,6 +190,23 @@ describe('seed 002 (2.3): a gate passes only when approved AND at or over its th
   });
 });
 
+describe('a state a reviewer refused is no fallback (issue 26)', () => {
+  it('dev-agent: a green step the Supervisor keeps rejecting ends at the step start, not at the refused change', () => {
+    let answers = 0;
+    const run = simulate(WORKFLOWS['dev-agent'], (action, state) => {
+      if (action.kind === 'verify' && action.purpose === 'preflight')
+        return { kind: 'verified', purpose: 'preflight', test: testResult(false) };
+      if (action.kind === 'agent' && action.purpose === 'code')
+        return agentOutput(action, { diff: `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b${++answers}\n` });
+      if (action.kind === 'agent' && action.purpose === 'review_step') return agentOutput(action, verdict(false, 20));
+      return script()(action, state);
+    });
+    expect(run.state.result?.status).toBe('failed');
+    expect(run.state.head).toBe('base');
+    expect(run.state.commits).toEqual([]);
+  });
+});
+
 describe("seed 002 (2.1): the Supervisor verifies the Tester's fix plans too", () => {
   const failingOnce = () => {
     let verifies = 0;

@@ -25,6 +25,12 @@ export const ScopeEvidenceSchema = z.object({
    * file alone.
    */
   files: z.array(z.string()),
+  /**
+   * What the task itself says (goal, step, a reviewer's words), without test output: whether the task is about
+   * documentation or style is read from these alone (a test log mentions "style" or "documents" for other
+   * reasons). Absent: from `texts`.
+   */
+  about: z.array(z.string()).optional(),
 });
 export type ScopeEvidence = z.infer<typeof ScopeEvidenceSchema>;
 

@@ -46,5 +46,10 @@ describe('namesFile and aboutDocs', () => {
     expect(index('docs: fix typos').aboutDocs).toBe(true);
     expect(index('Fix whitespace').aboutDocs).toBe(true);
     expect(index('fix the rounding of tax()').aboutDocs).toBe(false);
+    // Read from what the task says when that is given: a test log's "style" or "documents" is not the task's.
+    const log = '  ✓ res.render() applies the style of the documents';
+    expect(indexEvidence({ texts: ['fix redirect', log], files: [] }).aboutDocs).toBe(true);
+    expect(indexEvidence({ texts: ['fix redirect', log], files: [], about: ['fix redirect'] }).aboutDocs).toBe(false);
+    expect(indexEvidence({ texts: [log], files: [], about: ['docs: fix typos'] }).aboutDocs).toBe(true);
   });
 });

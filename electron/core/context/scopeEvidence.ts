@@ -1,17 +1,6 @@
 import path from 'node:path';
+import type { ScopeEvidence } from '../../../shared/schemas/scope';
 import { queryWords, subtokens } from './querySignals';
-
-/** What a change is for, as the engine knows it when the change arrives. */
-export interface ScopeEvidence {
-  /** What the change is for: goal, task title/rationale/acceptance, failing test ids and messages, the test output excerpt, feedback/critique. */
-  texts: string[];
-  /**
-   * Repo paths the plan (task artifacts), the failing tests (their files, frames in the output) or the
-   * writer's context (files shown to it) named. Empty means "not known": then no hunk is doubted for
-   * its file alone (docs/context.md, "Scope of a change").
-   */
-  files: string[];
-}
 
 /** The evidence read once: its words (whole and split into sub-tokens), its files and its raw text. */
 export interface EvidenceIndex {
@@ -79,7 +68,8 @@ export function indexEvidence(evidence: ScopeEvidence): EvidenceIndex {
     if (isIdentifier(word)) parts.push(pieces(word));
   }
   const files = new Set(evidence.files.map((file) => file.replace(/^\.\//, '')));
-  return { words, parts, files, hasFiles: files.size > 0, aboutDocs: DOC_WORDS.test(text), text };
+  const about = evidence.about ? evidence.about.join('\n') : text;
+  return { words, parts, files, hasFiles: files.size > 0, aboutDocs: DOC_WORDS.test(about), text };
 }
 
 /**

@@ -39,8 +39,10 @@ export function scopeEvidence(state: RunState, contextFiles: readonly string[]) 
     state.feedback?.text ?? '',
   ].filter((text) => text.trim() !== '');
   const named = [...(step?.artifacts ?? []), ...framedFiles(testText), ...contextFiles];
+  const critique = state.feedback?.kind === 'critique' ? state.feedback.text : '';
+  const about = [state.goal, step?.title ?? '', step?.rationale ?? '', step?.acceptance ?? '', critique];
   // No context known (a restarted process) and nothing named: "not known", so no file alone is doubted.
-  return { texts, files: contextFiles.length > 0 ? [...new Set(named)] : [] };
+  return { texts, files: contextFiles.length > 0 ? [...new Set(named)] : [], about };
 }
 
 /** A hunk as the gate, the report and the writer name it: `path lines A-B (original lines C-D): why`. */
