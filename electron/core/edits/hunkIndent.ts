@@ -1,23 +1,25 @@
 import type { StructuredPatch } from 'diff';
 import { indentDrift, redrifted } from './indentDrift';
 import { indentStyleOf, toIndentStyle } from './indentStyle';
+import { looseStarts } from './textMatch';
 
 type Hunk = StructuredPatch['hunks'][number];
 
 /** Where the hunk's old lines stand in the file, compared without surrounding whitespace: the place nearest its header. */
 function locate(fileLines: readonly string[], oldLines: readonly string[], near: number): number | null {
-  let best: number | null = null;
-  for (let start = 0; start + oldLines.length <= fileLines.length; start++) {
-    if (!oldLines.every((line, offset) => fileLines[start + offset]?.trim() === line.trim())) continue;
-    if (best === null || Math.abs(start - near) < Math.abs(best - near)) best = start;
-  }
-  return best;
+  const starts = looseStarts(
+    fileLines,
+    oldLines.map((line) => line.trim()),
+  );
+  return starts.reduce<number | null>(
+    (best, start) => (best === null || Math.abs(start - near) < Math.abs(best - near) ? start : best),
+    null,
+  );
 }
 
 /**
- * The hunk with its context and removed lines as the file has them and, when every one of them was
- * indented by the same amount more or less than in the file (a model that indented the whole snippet),
- * its added lines moved by that amount too; null when its old lines are not in the file.
+ * The hunk with its context and removed lines as the file has them and its added lines moved by the
+ * drift those lines show (indentDrift.ts); null when its old lines are not in the file.
  */
 function alignHunk(fileLines: readonly string[], hunk: Hunk, unit: string, style: ReturnType<typeof indentStyleOf>) {
   const isOld = (line: string) => line.startsWith(' ') || line.startsWith('-');

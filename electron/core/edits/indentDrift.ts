@@ -1,6 +1,4 @@
-import type { IndentStyle } from './indentStyle';
-
-const indentOf = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
+import { leading as indentOf, type IndentStyle } from './indentStyle';
 
 /** How a hunk's indentation widths map to the file's: `file = scale × hunk + shift`. */
 export interface Drift {

@@ -5,7 +5,8 @@
  */
 export type IndentStyle = { kind: 'tabs' } | { kind: 'spaces'; width: number };
 
-const leading = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
+/** A line's leading spaces and tabs. */
+export const leading = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
 /** ` * text` continues a block comment: its one space is alignment, not indentation. */
 const isCommentContinuation = (line: string) => /^\s*\*/.test(line);
 

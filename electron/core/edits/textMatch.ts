@@ -1,5 +1,5 @@
 import { indentDrift, redrifted } from './indentDrift';
-import { indentStyleOf, toIndentStyle } from './indentStyle';
+import { indentStyleOf, leading as indentOf, toIndentStyle } from './indentStyle';
 
 /**
  * Locating a search block in a file: exact first, then line by line ignoring leading/trailing
@@ -46,10 +46,6 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function indentOf(line: string): string {
-  return /^[ \t]*/.exec(line)?.[0] ?? '';
-}
-
 function replaceLinesLoosely(content: string, search: string, replace: string): MatchResult {
   // Lines keep their own endings, so a file that mixes LF and CRLF keeps both outside the block.
   const rawLines = content === '' ? [] : content.split(/(?<=\n)/);
@@ -58,10 +54,7 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
   while (wanted.length > 0 && wanted[0] === '') wanted.shift();
   while (wanted.length > 0 && wanted.at(-1) === '') wanted.pop();
   if (wanted.length === 0) return { kind: 'not-found' };
-  const starts: number[] = [];
-  for (let start = 0; start + wanted.length <= fileLines.length; start++) {
-    if (wanted.every((line, offset) => fileLines[start + offset]?.trim() === line)) starts.push(start);
-  }
+  const starts = looseStarts(fileLines, wanted);
   if (starts.length === 0) return { kind: 'not-found' };
   if (starts.length > 1) return { kind: 'ambiguous', count: starts.length };
   const start = starts[0] as number;
@@ -109,4 +102,13 @@ function reindent(line: string, from: string, to: string): string {
   if (from === to) return line;
   if (line.startsWith(from)) return to + line.slice(from.length);
   return to + line.trimStart();
+}
+
+/** Every line where `wanted` (trimmed lines) stands in the file, each line compared without surrounding whitespace. */
+export function looseStarts(fileLines: readonly string[], wanted: readonly string[]): number[] {
+  const starts: number[] = [];
+  for (let start = 0; start + wanted.length <= fileLines.length; start++) {
+    if (wanted.every((line, offset) => fileLines[start + offset]?.trim() === line)) starts.push(start);
+  }
+  return starts;
 }
