@@ -42,7 +42,12 @@ export async function historyScopeCases(corpusDir: string, perRepo: number): Pro
           encoding: 'utf8',
           maxBuffer: 256 * 1024 * 1024,
         });
-      const log = git('log', '--no-merges', '-i', '--grep=fix', '--format=%H%x00%s%x00%b%x01', 'HEAD')
+      // A bundle made from branch refs alone has no HEAD: its history is every ref's.
+      const tip =
+        git('for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/tags').trim() && !hasHead(git)
+          ? '--all'
+          : 'HEAD';
+      const log = git('log', '--no-merges', '-i', '--grep=fix', '--format=%H%x00%s%x00%b%x01', tip)
         .split('\x01')
         .map((entry) => entry.trim())
         .filter(Boolean);
@@ -84,4 +89,13 @@ export async function historyScopeCases(corpusDir: string, perRepo: number): Pro
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   return out;
+}
+
+function hasHead(git: (...args: string[]) => string): boolean {
+  try {
+    git('rev-parse', '--verify', '--quiet', 'HEAD');
+    return true;
+  } catch {
+    return false;
+  }
 }

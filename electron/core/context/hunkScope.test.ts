@@ -150,6 +150,27 @@ describe('classifyHunks: comments and docstrings', () => {
     expect(hunks[1]?.symbol).toBe('head');
   });
 
+  it('classes a deleted doc comment unrelated although the task names what it documents, unless the fix is beside it', async () => {
+    const named: ScopeEvidence = {
+      texts: ['tax() must round; head() is used by the failing test'],
+      files: ['money.py'],
+    };
+    const deleted = fixedPy.replace('    """Tax due on an amount."""\n', '');
+    // The docstring sits in tax(), the function the fix changes: the same-function rule keeps it.
+    expect((await py(deleted, named))[0]?.onTarget).toBe(true);
+    const jsNamed: ScopeEvidence = {
+      texts: ['chunk() loops forever; head() is called by the failing test'],
+      files: [],
+    };
+    const hunks = await js(fixedJs.replace('/**\n * The first item.\n */\n', ''), jsNamed);
+    expect(verdicts(hunks)[1]).toBe(
+      'OFF 10,3 9,0: deletes comments above head(): the task uses that code but does not ask to remove its documentation',
+    );
+    // An edited (not deleted) doc comment of a named function is still the task's.
+    const reworded = await js(fixedJs.replace(' * The first item.', ' * The first item, or undefined.'), jsNamed);
+    expect(reworded[1]?.onTarget).toBe(true);
+  });
+
   it('keeps comment changes when the task is about documentation, or the edited comment uses its words', async () => {
     const reworded = PY.replace('Tax due on an amount.', 'Tax due on an amount, rounded to cents.');
     expect((await py(reworded, { texts: ['fix the docstrings'], files: ['money.py'] }))[0]?.reason).toBe(

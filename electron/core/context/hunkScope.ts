@@ -247,7 +247,10 @@ function firstVerdict(hunk: Hunk, evidence: EvidenceIndex): Hunk['verdict'] {
     if (mentioned)
       return { onTarget: true, reason: `${what}; the comment change mentions '${mentioned}', as the task does` };
   }
-  const named = namesToCheck(hunk).find((name) => namesIdentifier(evidence, name));
+  // A deleted comment is never waved through by the name it documents: failing output that uses `res.status`
+  // does not ask for the doc of `res.status` to go. Only the task's own words, or a change beside it, keep it.
+  const deletesComment = kind === 'comment' && hunk.newRange.count === 0;
+  const named = deletesComment ? undefined : namesToCheck(hunk).find((name) => namesIdentifier(evidence, name));
   if (named) return { onTarget: true, reason: `${what}; the task names ${named.split('.').pop()}` };
   // New tests for the change are welcome anywhere; changing or deleting existing ones is not waved through.
   if (isTestPath(hunk.path) && (kind === 'create' || (kind === 'code' && hunk.oldRange.count === 0)))
@@ -326,6 +329,12 @@ function unrelatedReason(hunk: Hunk, evidence: EvidenceIndex): string {
     return `${what}, which nothing in the task names and no other change ${hunk.kind.kind === 'create' ? 'imports' : 'stopped importing'}`;
   if (!fileNamed && evidence.hasFiles) return `${what}, a file nothing in the task names`;
   if (hunk.kind.kind === 'deletion') return `${what}, which nothing in the task names or uses`;
+  if (
+    hunk.kind.kind === 'comment' &&
+    hunk.newRange.count === 0 &&
+    namesToCheck(hunk).some((name) => namesIdentifier(evidence, name))
+  )
+    return `${what}: the task uses that code but does not ask to remove its documentation`;
   return `${what}, which nothing in the task names`;
 }
 
