@@ -113,6 +113,26 @@ describe("a writer's first try reads what an 8k window holds (issue 28, decision
     expect(whole.report?.budget_tokens).toBeGreaterThan(FIRST_TRY_WINDOW);
   });
 
+  it('gives the whole window to the first try of a workflow that never retries (one attempt, no fix cycles)', async () => {
+    const [first] = writerStates(WORKFLOWS['dev-agent']);
+    if (!first) throw new Error('no writer call');
+    // Seed 000's limits (minimal): one attempt per task, no fix cycles.
+    const oneAttempt = {
+      ...first,
+      config: { ...first.config, limits: { ...first.config.limits, max_attempts_per_task: 1, max_fix_cycles: 0 } },
+    };
+    expect(WORKFLOWS.minimal.defaults.limits.max_attempts_per_task).toBe(1);
+    const single = await contextOf(oneAttempt, WORKFLOWS['dev-agent']);
+    expect(single.ids).toContain('file:src/price.js');
+    expect(single.report?.budget_tokens).toBeGreaterThan(FIRST_TRY_WINDOW);
+    // One attempt but a fix cycle after it (seed 002's Tester → Coder): the first try is planned as in 8k.
+    const withFixCycle = {
+      ...oneAttempt,
+      config: { ...oneAttempt.config, limits: { ...oneAttempt.config.limits, max_fix_cycles: 1 } },
+    };
+    expect((await contextOf(withFixCycle, WORKFLOWS['dev-agent'])).report?.used_tokens).toBeLessThan(FIRST_TRY_WINDOW);
+  });
+
   it('leaves a budget planned in a window of 8k or less as it is', () => {
     expect(firstTryBudget(3000, 4096)).toBe(3000);
     expect(firstTryBudget(3000, 8192)).toBe(3000);

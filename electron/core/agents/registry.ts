@@ -181,8 +181,11 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         artifactsOnly: ctx.state.config.artifacts_only,
         noExcerpts: wholeFormat,
       };
-      // A first try reads what an 8k window holds; a retry, or a step a blocked one was split into, the whole window (decision 99).
-      const firstTry = !wholeFormat && (step?.attempts ?? 1) <= 1 && (step?.depth ?? 0) === 0;
+      // A first try reads what an 8k window holds; a retry, or a step a blocked one was split into, the whole window
+      // (decision 99). A workflow that never retries a step (seed 000: one attempt) has no second look to give.
+      const { max_attempts_per_task: attemptsAllowed, max_fix_cycles: fixCycles } = ctx.state.config.limits;
+      const canRetry = attemptsAllowed > 1 || fixCycles > 0;
+      const firstTry = !wholeFormat && canRetry && (step?.attempts ?? 1) <= 1 && (step?.depth ?? 0) === 0;
       const window = ctx.promptCounter?.contextSize ?? roleBudget(ctx.state.config, modelRole).contextSize;
       const sized = (budget: number) => (firstTry ? firstTryBudget(budget, window) : budget);
       return {

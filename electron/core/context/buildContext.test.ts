@@ -136,6 +136,32 @@ describe('buildContext', () => {
     expect(shown['README.md']).toBeUndefined();
   });
 
+  it('still guesses the second file to edit when a retry names the first (the name is no yardstick for the rest)', async () => {
+    const padding = (name: string) =>
+      Array.from(
+        { length: 40 },
+        (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`,
+      ).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
+        'router/route.py': `def match_route(request):\n    return 405\n\n${padding('pad')}\n\ndef route_query(request):\n    return request.query\n`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    // pflag-9c97fad: a decline named flag.go, and golangflag.go, the other file of the fix, left the retry's context.
+    const built = await buildContext(
+      map,
+      {
+        goal: 'route_status returns 405 on a route query mismatch; match_route must give 404',
+        targetFiles: ['router/mux.py'],
+      },
+      { budgetTokens: 30_000, read: reader(repo.dir) },
+    );
+    const shown = Object.fromEntries(built.included.map((entry) => [entry.path, entry.kind]));
+    expect(shown).toMatchObject({ 'router/mux.py': 'file', 'router/route.py': 'file' });
+  });
+
   it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
     const tests = Array.from(
       { length: 40 },

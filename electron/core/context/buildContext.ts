@@ -65,24 +65,24 @@ function planContext(map: RepoMap, query: ContextQuery, ranked: RankedFile[]): C
     (file, index, all) => all.indexOf(file) === index && map.byPath.has(file),
   );
   const source = ranked.filter((entry) => !entry.isTest);
-  const top = source[0]?.score ?? 0;
-  // Prose is read, never a guessed file to edit (a readme scored near the fix's file would be shown whole).
-  const isUnnamedProse = (file: string) => PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file);
-  const guessed = source
-    .filter(
-      (entry, index) => (index === 0 || entry.score >= 0.7 * top) && !(index > 0 && isUnnamedProse(entry.file.path)),
-    )
-    .map((entry) => entry.file.path);
-  const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(
-    0,
-    Math.max(MAX_TARGETS, named.length),
-  );
   // Confidence is measured against the best source file the query found (a failing test's file is
   // mentioned by its own output): a named file counts by its query score, without the bonus its name
   // gives it, so a plan naming the fix's file does not make the best of the rest the yardstick.
   const reference = Math.max(
     0,
     ...source.map((entry) => (named.includes(entry.file.path) ? entry.score - NAMED_BONUS : entry.score)),
+  );
+  // Prose is read, never a guessed file to edit (a readme scored near the fix's file would be shown whole).
+  const isUnnamedProse = (file: string) => PROSE.test(file) && !query.goal.includes(file.split('/').pop() ?? file);
+  const guessed = source
+    .filter(
+      (entry, index) =>
+        (index === 0 || entry.score >= 0.7 * reference) && !(index > 0 && isUnnamedProse(entry.file.path)),
+    )
+    .map((entry) => entry.file.path);
+  const targets = [...named, ...guessed.filter((file) => !named.includes(file))].slice(
+    0,
+    Math.max(MAX_TARGETS, named.length),
   );
   const entryFor = (file: string): RankedFile =>
     byPath.get(file) ?? {
