@@ -28,6 +28,22 @@ function sampleRepo(): TempRepo {
   return makeTempRepo({ files });
 }
 
+/** mux's shape: the router file the goal's words find, and the route file holding the fix far from them. */
+function routerRepo(extra: Record<string, string> = {}): TempRepo {
+  const padding = (name: string) =>
+    Array.from(
+      { length: 40 },
+      (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`,
+    ).join('\n');
+  return makeTempRepo({
+    files: {
+      'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
+      'router/route.py': `def match_route(request):\n    return 405\n\n${padding('pad')}\n\ndef route_query(request):\n    return request.query\n`,
+      ...extra,
+    },
+  });
+}
+
 const reader = (dir: string) => async (file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 
 describe('buildContext', () => {
@@ -113,17 +129,8 @@ describe('buildContext', () => {
   });
 
   it('shows a second guessed file to edit whole, its fix far from what the query names; prose is never guessed (issue 30)', async () => {
-    const padding = (name: string) =>
-      Array.from(
-        { length: 40 },
-        (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`,
-      ).join('\n');
-    repo = makeTempRepo({
-      files: {
-        'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
-        'router/route.py': `def match_route(request):\n    return 405\n\n${padding('pad')}\n\ndef route_query(request):\n    return request.query\n`,
-        'README.md': `# router\n\n${'route_status and match_route return a 405 or 404 status for a route query mismatch.\n'.repeat(30)}`,
-      },
+    repo = routerRepo({
+      'README.md': `# router\n\n${'route_status and match_route return a 405 or 404 status for a route query mismatch.\n'.repeat(30)}`,
     });
     const map = await buildRepoMap(repo.dir);
     const built = await buildContext(
@@ -137,17 +144,7 @@ describe('buildContext', () => {
   });
 
   it('still guesses the second file to edit when a retry names the first (the name is no yardstick for the rest)', async () => {
-    const padding = (name: string) =>
-      Array.from(
-        { length: 40 },
-        (_, index) => `def ${name}_${index}(seq):\n${'    seq = list(seq)\n'.repeat(6)}    return seq\n`,
-      ).join('\n');
-    repo = makeTempRepo({
-      files: {
-        'router/mux.py': `def route_status(request):\n    return match_route(request)\n\n${padding('fill')}`,
-        'router/route.py': `def match_route(request):\n    return 405\n\n${padding('pad')}\n\ndef route_query(request):\n    return request.query\n`,
-      },
-    });
+    repo = routerRepo();
     const map = await buildRepoMap(repo.dir);
     // pflag-9c97fad: a decline named flag.go, and golangflag.go, the other file of the fix, left the retry's context.
     const built = await buildContext(
