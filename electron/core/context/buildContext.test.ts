@@ -159,6 +159,29 @@ describe('buildContext', () => {
     expect(shown).toMatchObject({ 'router/mux.py': 'file', 'router/route.py': 'file' });
   });
 
+  it("gives named files the targets' room before a guessed one: a plan's second file stays whole (pflag-ad27a40)", async () => {
+    const defs = (name: string, count: number) =>
+      Array.from({ length: count }, (_, index) => `def ${name}_${index}(seq):\n    return list(seq)\n`).join('\n');
+    repo = makeTempRepo({
+      files: {
+        'flags/boolean.py': `def parse_bool(value):\n    return value == 'true'\n`,
+        'flags/flagset.py': `def lookup_flag(name):\n    return name\n\n${defs('flagset', 120)}\n\ndef parse_bool_flag(name, value):\n    return parse_bool(value)\n`,
+        'flags/boolfunc.py': `def parse_bool_func(value):\n    return parse_bool(value)\n\n${defs('bf', 10)}`,
+      },
+    });
+    const map = await buildRepoMap(repo.dir);
+    const built = await buildContext(
+      map,
+      {
+        goal: 'parse_bool_flag must honour a custom parse_bool in parse_bool_func',
+        artifacts: ['flags/boolean.py', 'flags/flagset.py'],
+      },
+      { budgetTokens: 3000, read: reader(repo.dir) },
+    );
+    const shown = Object.fromEntries(built.included.map((entry) => [entry.path, entry.kind]));
+    expect(shown).toEqual({ 'flags/boolean.py': 'file', 'flags/flagset.py': 'file', 'flags/boolfunc.py': 'file' });
+  });
+
   it('leaves out prose the goal does not name, and shows a test file by its failing test (issue 28)', async () => {
     const tests = Array.from(
       { length: 40 },

@@ -127,7 +127,11 @@ async function addTargets(
   for (const [index, file] of targets.entries()) {
     if (assembly.placed.has(file) || (only && !only.has(file))) continue;
     const used = assembly.used;
-    const room = Math.floor((targetBudget - used) / Math.max(1, Math.min(targets.length - index, 2)));
+    // Named files share the room among themselves first: a guessed file never halves a named one's.
+    const sharing = named.includes(file)
+      ? targets.slice(index).filter((target) => named.includes(target)).length
+      : targets.length - index;
+    const room = Math.floor((targetBudget - used) / Math.max(1, Math.min(sharing, 2)));
     if (room < 60) break;
     // The first file to edit whole when it fits three quarters of the targets' share (a diff's hunk can
     // be anywhere in it), a named one even when it takes the whole share.
