@@ -51,6 +51,8 @@ export type ActionOutcome =
       message: string;
       calls: number;
       usage: CallUsage;
+      /** The broken answer (cut off, malformed) by its key on this head, and how many tries of the call gave it. */
+      answer?: { key: string; times: number };
     }
   /** `unrelated`: the change's hunks classed as unrelated to the task, for its gates (where none reviews it, they were refused). */
   | { kind: 'applied'; commit: string | null; head: string; files: string[]; unrelated?: string[] }

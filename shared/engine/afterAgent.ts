@@ -5,13 +5,19 @@ import type { AgentPurpose } from './agentPurpose';
 import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
 import { proposalFiles, type AgentOutputOutcome } from './agentOutputs';
-import { backToBest, IDENTICAL_ANSWERS_LIMIT, recordAnswer, repeatedAnswerFeedback } from './attemptGuard';
+import {
+  backToBest,
+  IDENTICAL_ANSWERS_LIMIT,
+  recordAnswer,
+  recordAnswerKey,
+  repeatedAnswerFeedback,
+} from './attemptGuard';
 import { EXIT_INFRA, finishRun } from './finish';
 import { replanOrFail, takeVerdict } from './gateFlow';
 import { acceptPlan } from './planning';
 import { currentStep } from './planOps';
 import { markGateUnreviewed, routeFixPlan, takeFixPlanVerdict, unreviewedFixPlan } from './reviewFlow';
-import type { RunState, TriedAnswer } from './runState';
+import type { Feedback, RunState, TriedAnswer } from './runState';
 import { evaluate, failAttempt, outOfAttempts, recordWriterFailure } from './stepFlow';
 import { fixPlanFeedback } from './testFeedback';
 import type { Workflow } from './workflows';
@@ -138,6 +144,7 @@ export function afterAgentFailure(
   reason: string,
   declined: boolean,
   spent?: { usage: CallUsage; calls: number },
+  broken?: { key: string; times: number },
 ): Transition {
   const event: PendingEvent = {
     role,
@@ -170,6 +177,7 @@ export function afterAgentFailure(
         );
         return { state: blocked.state, events: [event, requested, ...blocked.events] };
       }
+      if (broken && !declined) return wrap(afterBrokenAnswer(state, workflow, reason, broken));
       const recorded = recordWriterFailure(state, workflow, declined ? 'DECLINED' : 'INVALID_ANSWER', reason);
       return wrap(failAttempt(recorded, workflow, { kind: 'agent_error', text: `Your last answer failed: ${reason}` }));
     }
@@ -191,6 +199,47 @@ export function afterAgentFailure(
  * An answer the writer gave before, on the same base, is not applied again: the writer is told; the
  * third identical answer ends the attempts at the step (a sub-plan where the workflow makes them).
  */
+/**
+ * A writer's answer that could not be read (cut off, malformed) costs an attempt; given again
+ * byte for byte it is a repeated answer like any other, and the third ends the attempts.
+ */
+function afterBrokenAnswer(
+  state: RunState,
+  workflow: Workflow,
+  reason: string,
+  broken: { key: string; times: number },
+): Transition {
+  const answer = recordAnswerKey(state, broken.key, broken.times);
+  const text = `Your last answer failed: ${reason}`;
+  if (answer.kind === 'new') {
+    const recorded = recordWriterFailure(answer.state, workflow, 'INVALID_ANSWER', reason);
+    return failAttempt(recorded, workflow, { kind: 'agent_error', text });
+  }
+  const { times, previous } = answer;
+  if (times < IDENTICAL_ANSWERS_LIMIT) {
+    const feedback: Feedback = {
+      kind: 'repeated_answer',
+      text: `${text}\nThat is the same answer, byte for byte, ${times} times now: giving it once more ends the attempts at this task. Write a different, shorter answer.`,
+    };
+    return failAttempt(
+      recordWriterFailure(answer.state, workflow, 'REPEATED_ANSWER', feedback.text),
+      workflow,
+      feedback,
+    );
+  }
+  const recorded = recordWriterFailure(answer.state, workflow, 'REPEATED_ANSWER', text);
+  const best = backToBest(
+    { ...recorded, gate: null, proposal: null, feedback: { kind: 'agent_error', text } },
+    `the writer repeated its answer: the branch keeps the step's best state, not its last attempt`,
+  );
+  const ended = outOfAttempts(
+    best.state,
+    workflow,
+    `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${reason.slice(0, 200)}`,
+  );
+  return { state: ended.state, events: [...best.events, ...ended.events] };
+}
+
 function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: TriedAnswer, times: number): Transition {
   const feedback = repeatedAnswerFeedback(previous, times);
   const refused: PendingEvent = {

@@ -243,6 +243,36 @@ describe('the same answer twice (issue 26)', () => {
     expect(run.state.head).toBe('base');
   });
 
+  it('weighs a broken answer (cut off, malformed) given again as a repeat: three in all end the attempts', () => {
+    const seen: RunState[] = [];
+    const inner = script({}, seen);
+    const broken = (times: number): ActionOutcome => ({
+      kind: 'agent_failed',
+      role: 'coder',
+      purpose: 'code',
+      code: 'ANSWER_CUT_OFF',
+      message: 'the answer was cut off at 1024 tokens',
+      calls: times,
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+      answer: { key: 'cut-text', times },
+    });
+    let calls = 0;
+    const run = simulate(retryLoop, (action, state) => {
+      if (action.kind !== 'agent' || action.purpose !== 'code') return inner(action, state);
+      seen.push(state);
+      calls++;
+      // The first call's two tries gave the text; the second call's first try gives it again.
+      return broken(calls === 1 ? 2 : 1);
+    });
+    expect(calls).toBe(2);
+    expect(seen[1]?.feedback?.kind).toBe('repeated_answer');
+    expect(seen[1]?.feedback?.text).toMatch(/^Your last answer failed: ANSWER_CUT_OFF: the answer was cut off/);
+    expect(seen[1]?.feedback?.text).toContain('2 times now: giving it once more ends the attempts');
+    expect(run.state.result).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(run.state.result?.reason).toContain('the writer gave the same answer 3 times');
+    expect(run.state.head).toBe('base');
+  });
+
   it('counts an answer given again on another base as new', () => {
     // Attempt 1 is kept (no worse), so the same text at attempt 2 meets another head: it is applied.
     const run = simulate(retryLoop, script({ answer: same, step: (n) => (n === 1 ? failing(2) : testResult(true)) }));

@@ -187,6 +187,11 @@ export function answerKey(head: string | null, proposal: unknown): string {
   return fingerprint(`${head ?? ''}\n${stableJson(proposal)}`);
 }
 
+/** A broken answer (cut off or malformed) given on `head`, keyed as a parsed one is: the same text again is a repeat. */
+export function brokenAnswerKey(head: string | null, raw: string): string {
+  return answerKey(head, { unparsed_answer: fingerprint(raw) });
+}
+
 /** How many identical answers end the attempts at a step. */
 export const IDENTICAL_ANSWERS_LIMIT = 3;
 
@@ -199,7 +204,11 @@ export type AnswerCheck =
  * often it has now been given.
  */
 export function recordAnswer(state: RunState, proposal: unknown): AnswerCheck {
-  const key = answerKey(state.head, proposal);
+  return recordAnswerKey(state, answerKey(state.head, proposal), 1);
+}
+
+/** `recordAnswer` by the answer's key, given `count` times at once (a call's tries that all gave it). */
+export function recordAnswerKey(state: RunState, key: string, count: number): AnswerCheck {
   const attempt = currentStep(state)?.attempts ?? 0;
   const tried = state.tried_answers.map((entry, index, all) =>
     index === all.length - 1 && entry.outcome === '' && state.feedback
@@ -207,9 +216,14 @@ export function recordAnswer(state: RunState, proposal: unknown): AnswerCheck {
       : entry,
   );
   const previous = tried.find((entry) => entry.key === key);
-  if (!previous)
-    return { kind: 'new', state: { ...state, tried_answers: [...tried, { key, attempt, times: 1, outcome: '' }] } };
-  const times = previous.times + 1;
+  if (!previous) {
+    const entry = { key, attempt, times: count, outcome: '' };
+    const recorded = { ...state, tried_answers: [...tried, entry] };
+    return count > 1
+      ? { kind: 'repeated', state: recorded, times: count, previous: entry }
+      : { kind: 'new', state: recorded };
+  }
+  const times = previous.times + count;
   return {
     kind: 'repeated',
     state: { ...state, tried_answers: tried.map((entry) => (entry.key === key ? { ...entry, times } : entry)) },

@@ -149,6 +149,7 @@ function afterAgentError(
     reason,
     outcome.kind === 'agent_declined',
     { usage: outcome.usage, calls: outcome.calls },
+    outcome.kind === 'agent_failed' ? outcome.answer : undefined,
   );
 }
 

@@ -67,10 +67,19 @@ export function smallerChangeAdvice(editFormat: string): string {
 }
 
 /** The failure when no longer answer can be had: what happened, then what the model should do instead. */
-export function cutOffMessage(room: AnswerRoom, cutAt: number, why: 'window' | 'retries', tries: number): string {
+export function cutOffMessage(
+  room: AnswerRoom,
+  cutAt: number,
+  why: 'window' | 'retries' | 'same',
+  tries: number,
+): string {
   const cause =
     why === 'window'
       ? `the answer was cut off at ${cutAt} tokens, all the room the ${room.role}'s ${room.contextSize}-token window leaves beside its prompt`
-      : `the answer was cut off at ${cutAt} tokens, after ${tries} tries with a larger answer budget each`;
+      : why === 'same'
+        ? tries > 1
+          ? `the answer was cut off at ${cutAt} tokens and came back the same, word for word, with a larger budget: it stops there whatever its room`
+          : `the answer was cut off at ${cutAt} tokens, the same answer, word for word, as an earlier attempt's`
+        : `the answer was cut off at ${cutAt} tokens, after ${tries} tries with a larger answer budget each`;
   return `${cause}; ${room.advice}`;
 }

@@ -112,8 +112,8 @@ interface Seen {
   contextTokens: number;
 }
 
-/** A model that is cut off at whatever budget it gets, `cuts` times, then answers. */
-function cuttingRouter(cuts: number): { router: ModelRouter; seen: Seen[] } {
+/** A model that is cut off at whatever budget it gets, `cuts` times, then answers; `stuck`: always the same text. */
+function cuttingRouter(cuts: number, stuck = false): { router: ModelRouter; seen: Seen[] } {
   const seen: Seen[] = [];
   const router: ModelRouter = {
     async generate<T>(request: GenerateRequest<T>): Promise<GenerateResult<T>> {
@@ -126,7 +126,7 @@ function cuttingRouter(cuts: number): { router: ModelRouter; seen: Seen[] } {
         return cutOffFailure<T>(
           'the answer is not JSON',
           maxTokens,
-          '{"edits": [{"path": "src/price.js", "search": "'.padEnd(maxTokens * 4, 'x'),
+          '{"edits": [{"path": "src/price.js", "search": "'.padEnd(stuck ? 400 : maxTokens * 4, 'x'),
         );
       const raw = '{"edits": []}';
       return {
@@ -226,6 +226,32 @@ describe('a cut-off answer is asked for again with more room, never as it was', 
       code: 'ANSWER_CUT_OFF',
       message: expect.stringMatching(
         /^the answer was cut off at \d+ tokens, after 2 tries with a larger answer budget each; make a smaller change: rewrite only the files the fix needs, fewer of them per answer/,
+      ),
+    });
+  });
+});
+
+describe('a cut-off answer that comes back word for word is not asked for again (issue 26, repeat)', () => {
+  it('stops when a larger budget brings back the same text, and at once for an answer the step already had', async () => {
+    const { spec, ctx } = writerContext('search-replace', { model: 'replay:none.json', context_size: 32_768 }, []);
+    const stuck = cuttingRouter(99, true);
+    const result = await runAgent(spec, ctx, optionsFor(stuck.router, 3, []));
+    expect(stuck.seen.map((call) => call.maxTokens)).toEqual([1024, 2048]);
+    expect(result).toMatchObject({
+      kind: 'failed',
+      code: 'ANSWER_CUT_OFF',
+      rawTries: 2,
+      message: expect.stringMatching(
+        /^the answer was cut off at 2048 tokens and came back the same, word for word, with a larger budget: it stops there whatever its room; make a smaller change/,
+      ),
+    });
+    const again = cuttingRouter(99, true);
+    const known = await runAgent(spec, ctx, { ...optionsFor(again.router, 3, []), seenAnswer: () => true });
+    expect(again.seen).toHaveLength(1);
+    expect(known).toMatchObject({
+      rawTries: 1,
+      message: expect.stringMatching(
+        /^the answer was cut off at 1024 tokens, the same answer, word for word, as an earlier attempt's/,
       ),
     });
   });

@@ -27,7 +27,16 @@ export interface AgentUsage {
 export type AgentRunResult =
   | { kind: 'output'; output: unknown; calls: number; usage: AgentUsage }
   | { kind: 'declined'; reason: string; calls: number; usage: AgentUsage }
-  | { kind: 'failed'; code: ErrorCode; message: string; raw: string | null; calls: number; usage: AgentUsage };
+  | {
+      kind: 'failed';
+      code: ErrorCode;
+      message: string;
+      raw: string | null;
+      /** How many of the call's tries gave `raw`, byte for byte. */
+      rawTries?: number;
+      calls: number;
+      usage: AgentUsage;
+    };
 
 export interface RunAgentOptions {
   router: ModelRouter;
@@ -41,6 +50,8 @@ export interface RunAgentOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onToken?: (text: string) => void;
+  /** Whether this step already had this broken answer: given again, it is not retried (the engine counts it as repeated). */
+  seenAnswer?: (raw: string) => boolean;
   /** Called for each failed call that will be retried, for the run log. */
   onRetry?: (failure: { attempt: number; code: ErrorCode; message: string; raw: string | null }) => void;
 }
@@ -51,6 +62,13 @@ export interface RetriedCall {
   usage: AgentUsage;
   /** Why the call ended on a cut-off answer no retry could make room for (ANSWER_CUT_OFF). */
   cutOff?: string;
+  /** How many tries gave the last answer's text, byte for byte. */
+  rawTries?: number;
+}
+
+/** A retry would only give the same broken answer: the last try's text again, or one the step already had. */
+function givenBefore(raw: string | null, earlier: readonly string[], options: RunAgentOptions): boolean {
+  return raw !== null && (earlier.includes(raw) || options.seenAnswer?.(raw) === true);
 }
 
 /**
@@ -70,6 +88,11 @@ export async function generateWithRetries(
   let current = request;
   let grown = false;
   let lastCut = 0;
+  const raws: string[] = [];
+  const ended = (call: Omit<RetriedCall, 'rawTries'>): RetriedCall => {
+    const raw = call.last && !call.last.ok ? call.last.raw : null;
+    return raw === null ? call : { ...call, rawTries: raws.filter((text) => text === raw).length };
+  };
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     // A retry with more room is not waiting out a transient failure.
     if (attempt > 0 && !grown) {
@@ -90,22 +113,26 @@ export async function generateWithRetries(
     calls++;
     addUsage(usage, last);
     if (last.ok) break;
+    const repeated = givenBefore(last.raw, raws, options);
+    if (last.raw !== null) raws.push(last.raw);
     // A grown request the exact fit finds too long: the window had less room than estimated.
     const overflowedGrown = grown && last.error.code === 'CONTEXT_OVERFLOW';
     if (last.error.cutOffAt !== undefined || overflowedGrown) {
       lastCut = last.error.cutOffAt ?? lastCut;
       const next = room && !overflowedGrown ? grownAnswerBudget(lastCut, last.raw, room.tokens) : null;
       if (!room || next === null)
-        return {
+        return ended({
           last,
           calls,
           usage,
           cutOff: room
             ? cutOffMessage(room, lastCut, 'window', calls)
             : `the answer was cut off at ${lastCut} tokens; ${SHORTER_ANSWER}`,
-        };
+        });
+      // A larger budget that brings back the same text: the answer stops there whatever its room.
+      if (repeated) return ended({ last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'same', calls) });
       if (attempt === options.retries)
-        return { last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'retries', calls) };
+        return ended({ last, calls, usage, cutOff: cutOffMessage(room, lastCut, 'retries', calls) });
       options.onRetry?.({
         attempt: attempt + 1,
         code: last.error.code,
@@ -117,10 +144,10 @@ export async function generateWithRetries(
       continue;
     }
     grown = false;
-    if (!last.error.retryable || attempt === options.retries) break;
+    if (!last.error.retryable || attempt === options.retries || repeated) break;
     options.onRetry?.({ attempt: attempt + 1, code: last.error.code, message: last.error.message, raw: last.raw });
   }
-  return { last, calls, usage };
+  return ended({ last, calls, usage });
 }
 
 function addUsage(usage: AgentUsage, result: GenerateResult<unknown>): void {
@@ -146,6 +173,7 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
       code: 'ANSWER_CUT_OFF',
       message: call.cutOff,
       raw: call.last?.raw ?? null,
+      ...(call.rawTries ? { rawTries: call.rawTries } : {}),
       calls: call.calls,
       usage: call.usage,
     };
@@ -155,6 +183,7 @@ export function failedCall(call: RetriedCall): Extract<AgentRunResult, { kind: '
       code: call.last.error.code,
       message: call.last.error.message,
       raw: call.last.raw,
+      ...(call.rawTries ? { rawTries: call.rawTries } : {}),
       calls: call.calls,
       usage: call.usage,
     };

@@ -1,6 +1,7 @@
 import type { ActionOutcome, EngineAction } from '../../../shared/engine/actions';
 import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
 import { agentOutputOutcome } from '../../../shared/engine/agentOutputs';
+import { brokenAnswerKey } from '../../../shared/engine/attemptGuard';
 import type { RunState } from '../../../shared/engine/runState';
 import type { ErrorCode } from '../../../shared/errors';
 import type { AgentSpec } from '../agents/registry';
@@ -67,6 +68,12 @@ function agentOptions(
     purpose: action.purpose,
     ...(rejection ? { answersRejection: rejection } : {}),
     retries: state.config.limits.agent_retries,
+    ...(action.purpose === 'code'
+      ? {
+          seenAnswer: (raw: string) =>
+            state.tried_answers.some((entry) => entry.key === brokenAnswerKey(state.head, raw)),
+        }
+      : {}),
     backoffMs: session.retryBackoffMs,
     signal: session.signal,
     timeoutMs: session.timeoutFor(state, undefined),
@@ -121,7 +128,13 @@ function recordCall(
 }
 
 /** The agent's result as the run's outcome, logged. */
-function agentOutcome(session: RunSession, action: AgentAction, result: AgentRunResult, call: number): ActionOutcome {
+function agentOutcome(
+  session: RunSession,
+  action: AgentAction,
+  state: RunState,
+  result: AgentRunResult,
+  call: number,
+): ActionOutcome {
   const base = { role: action.role, purpose: action.purpose, calls: result.calls, usage: result.usage };
   switch (result.kind) {
     case 'output': {
@@ -154,7 +167,16 @@ function agentOutcome(session: RunSession, action: AgentAction, result: AgentRun
           type: 'agent_raw',
           data: { purpose: action.purpose, raw: result.raw.slice(0, 4000) },
         });
-      return { kind: 'agent_failed', ...base, code: result.code, message: result.message };
+      return {
+        kind: 'agent_failed',
+        ...base,
+        code: result.code,
+        message: result.message,
+        // A writer's broken answer is weighed like a parsed one: the same text again is a repeat (decision 97).
+        ...(result.raw !== null && action.purpose === 'code'
+          ? { answer: { key: brokenAnswerKey(state.head, result.raw), times: result.rawTries ?? 1 } }
+          : {}),
+      };
     default:
       return result satisfies never;
   }
@@ -191,7 +213,7 @@ export async function callAgent(session: RunSession, action: AgentAction, state:
       : await runAgent(spec, ctx satisfies AgentContext, options);
   if (session.signal.aborted) return { kind: 'stopped', reason: session.stopReason() };
   recordCall(session, capture, { call, action, state, model, report: seen.report }, result);
-  return agentOutcome(session, action, result, call);
+  return agentOutcome(session, action, state, result, call);
 }
 
 /** Seed 004: one Scout question through its tool loop, recorded as the next context file. */
