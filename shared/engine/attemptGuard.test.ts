@@ -273,11 +273,26 @@ describe('the same answer twice (issue 26)', () => {
     expect(run.state.head).toBe('base');
   });
 
-  it('counts an answer given again on another base as new', () => {
-    // Attempt 1 is kept (no worse), so the same text at attempt 2 meets another head: it is applied.
-    const run = simulate(retryLoop, script({ answer: same, step: (n) => (n === 1 ? failing(2) : testResult(true)) }));
-    expect(countOf(run.actions, (action) => action.kind === 'apply')).toBe(2);
-    expect(run.state.result?.status).toBe('complete');
+  it('counts an answer given again on another base as new, but not on the head its own commit made', () => {
+    // A, then B (both kept: no worse), then A again: on B's head it is a new attempt, and it is applied.
+    const other = simulate(
+      retryLoop,
+      script({
+        answer: (n) => (n === 2 ? { edits: [{ path: 'src/a.py', content: 'other\n' }] } : same()),
+        step: (n) => (n < 3 ? failing(2) : testResult(true)),
+      }),
+    );
+    expect(countOf(other.actions, (action) => action.kind === 'apply')).toBe(3);
+    expect(other.state.result?.status).toBe('complete');
+    // A kept (no worse), then A again on the head A made: the same change on itself is a repeat, not applied.
+    const seen: RunState[] = [];
+    const run = simulate(retryLoop, script({ answer: same, step: () => failing(2) }, seen));
+    expect(countOf(run.actions, (action) => action.kind === 'apply')).toBe(1);
+    expect(seen[1]?.head).toBe('c1');
+    expect(seen[2]?.feedback?.text).toMatch(
+      /^Your answer is identical to the one you gave in attempt 1 \(2 times now\)/,
+    );
+    expect(run.state.result?.reason).toContain('the writer gave the same answer 3 times');
   });
 });
 

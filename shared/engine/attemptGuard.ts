@@ -215,9 +215,9 @@ export function recordAnswerKey(state: RunState, key: string, count: number): An
       ? { ...entry, outcome: state.feedback.text.slice(0, 600) }
       : entry,
   );
-  const previous = tried.find((entry) => entry.key === key);
+  const previous = tried.find((entry) => entry.key === key || entry.applied_key === key);
   if (!previous) {
-    const entry = { key, attempt, times: count, outcome: '' };
+    const entry = { key, applied_key: null, attempt, times: count, outcome: '' };
     const recorded = { ...state, tried_answers: [...tried, entry] };
     return count > 1
       ? { kind: 'repeated', state: recorded, times: count, previous: entry }
@@ -226,10 +226,22 @@ export function recordAnswerKey(state: RunState, key: string, count: number): An
   const times = previous.times + count;
   return {
     kind: 'repeated',
-    state: { ...state, tried_answers: tried.map((entry) => (entry.key === key ? { ...entry, times } : entry)) },
+    state: { ...state, tried_answers: tried.map((entry) => (entry === previous ? { ...entry, times } : entry)) },
     times,
     previous,
   };
+}
+
+/**
+ * The answer just applied, keyed also on the head its commit made: a reviewer's rejection keeps that
+ * commit as the next attempt's base (seed 001 refines on top), and the same answer given there again
+ * changes nothing new — it is a repeat, not a fresh attempt.
+ */
+export function rememberAppliedAnswer(state: RunState, head: string): RunState {
+  const last = state.tried_answers.at(-1);
+  if (!last || state.proposal === null || last.key !== answerKey(state.head, state.proposal)) return state;
+  const applied_key = answerKey(head, state.proposal);
+  return { ...state, tried_answers: [...state.tried_answers.slice(0, -1), { ...last, applied_key }] };
 }
 
 /** The writer's feedback for an answer it gave before. */

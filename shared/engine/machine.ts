@@ -10,7 +10,7 @@ import type { Workflow } from './workflows';
 import type { RunState, TestSummary } from './runState';
 import { afterFinalTest } from './reviewFlow';
 import { endExecution, evaluate, failAttempt, failStep, recordWriterFailure, selectNext } from './stepFlow';
-import { testedHead, withUnrelated } from './attemptGuard';
+import { rememberAppliedAnswer, testedHead, withUnrelated } from './attemptGuard';
 import { afterStartTests, phaseAfterPrepare } from './startTests';
 
 /** Purposes whose failure costs an attempt or a plan attempt, i.e. would call the same model again. */
@@ -157,10 +157,11 @@ function afterApplied(state: RunState, outcome: OutcomeOf<'applied'>): Transitio
   const step = currentStep(state);
   const commit = outcome.commit;
   const commits = commit ? [...state.commits, commit] : state.commits;
+  const remembered = rememberAppliedAnswer(state, outcome.head);
   const withCommit =
     step && commit
-      ? updateStep(state, step.id, (current) => ({ ...current, commits: [...current.commits, commit] }))
-      : state;
+      ? updateStep(remembered, step.id, (current) => ({ ...current, commits: [...current.commits, commit] }))
+      : remembered;
   return {
     state: {
       ...withCommit,

@@ -279,6 +279,8 @@ export type TestedHead = z.infer<typeof TestedHeadSchema>;
 /** A writer answer already tried in this step, by its fingerprint (the answer and the base it was given on). */
 export const TriedAnswerSchema = z.object({
   key: z.string(),
+  /** The same answer keyed on the head its own commit made: given again there, it is still the same answer. */
+  applied_key: z.string().nullable().default(null),
   attempt: z.number().int().nonnegative(),
   times: z.number().int().positive(),
   outcome: z.string(),

@@ -185,8 +185,16 @@ describe('retry-loop (seed 003) end to end', () => {
   // docs/seeds.md 3.6
   it('stops at max_retries with status failed (1 generation + 3 patches)', async () => {
     const { repo, dataDir } = setup('js-stats');
-    const wrong = readReplay('js-stats.retry-loop.json').outputs[0];
-    const model = writeReplay(dataDir, 'wrong', [wrong, wrong, wrong, wrong, wrong]);
+    const wrong = readReplay('js-stats.retry-loop.json').outputs[0] as {
+      role: string;
+      json: { edits: { path: string; content: string }[] };
+    };
+    // Five different wrong answers: the same one again would end the attempts at the third (decision 97).
+    const wrongs = [1, 2, 3, 4, 5].map((n) => ({
+      ...wrong,
+      json: { edits: wrong.json.edits.map((edit) => ({ ...edit, content: `${edit.content}\n// try ${n}\n` })) },
+    }));
+    const model = writeReplay(dataDir, 'wrong', wrongs);
     const { state, log } = await run(repo, dataDir, { workflow: 'retry-loop', model });
     expect(state.result).toMatchObject({ status: 'failed', exit_code: 1 });
     expect(log.filter((event) => event.type === 'agent_call' && event.role === 'coder')).toHaveLength(4);
