@@ -243,6 +243,19 @@ describe('classifyHunks: comments and docstrings', () => {
     ]);
   });
 
+  it('classes a comment deleted beside the fix unrelated when it shares no word with the change, unless the task is a refactor', async () => {
+    const withComment = (comment: string) => PY.replace('    rate = 0.2', `    # ${comment}\n    rate = 0.2`);
+    const before = withComment('the legal rate, set by statute');
+    const evidence = (text: string): ScopeEvidence => ({ texts: [text], files: ['money.py'] });
+    expect(verdicts(await py(fixedPy, evidence('tax() must round to cents'), before))[0]).toBe(
+      'OFF 13,1 12,0: deletes comments in tax(): the task uses that code but does not ask to remove its documentation',
+    );
+    expect((await py(fixedPy, evidence('refactor tax() to round to cents'), before))[0]?.onTarget).toBe(true);
+    // A comment about what the fix changes (a TODO it settles) goes with it.
+    const todo = withComment('TODO: round what is due');
+    expect((await py(fixedPy, evidence('tax() must round to cents'), todo))[0]?.onTarget).toBe(true);
+  });
+
   it('keeps a comment in the function the fix changes', async () => {
     const commented = fixedPy.replace('    rate = 0.2', '    # the legal rate\n    rate = 0.2');
     expect(

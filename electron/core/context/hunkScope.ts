@@ -267,8 +267,13 @@ function dropsLicenceNotice(hunk: Hunk, evidence: EvidenceIndex): boolean {
 }
 
 /** Whether a doubted hunk serves an on-target one: same function, or names one adds and the other uses (or one removes and the other stopped using). */
-function servedBy(hunk: Hunk, target: Hunk): string | null {
-  if (hunk.home !== null && hunk.home === target.home) return `in the same function as the change at ${where(target)}`;
+function servedBy(hunk: Hunk, target: Hunk, evidence: EvidenceIndex): string | null {
+  if (
+    hunk.home !== null &&
+    hunk.home === target.home &&
+    (evidence.aboutRefactor || !deletesUnrelatedComment(hunk, target))
+  )
+    return `in the same function as the change at ${where(target)}`;
   // An upstream doc edit rewords one sentence for the fix and touches up the rest of the same comment.
   if (hunk.comment !== null && hunk.comment === target.comment)
     return `in the same comment as the change at ${where(target)}`;
@@ -313,6 +318,17 @@ function servedBy(hunk: Hunk, target: Hunk): string | null {
     return uses(overlap(added, target.newNames) ?? overlap(removed, target.oldNames));
   }
   return null;
+}
+
+/**
+ * A deleted comment beside a fix is the fix's when it speaks of what the fix changes (a TODO the fix
+ * settles shares its words); one that shares no word with the changed lines explains other code —
+ * unless the task reshapes the function (a refactor takes its stale comments with it).
+ */
+function deletesUnrelatedComment(hunk: Hunk, target: Hunk): boolean {
+  if (hunk.kind.kind !== 'comment' || hunk.newRange.count > 0) return false;
+  const changed = meaningfulWords(`${target.oldText}\n${target.newText}`);
+  return ![...meaningfulWords(hunk.oldText)].some((word) => changed.has(word));
 }
 
 /**
@@ -382,7 +398,7 @@ export async function classifyHunks(changes: ProposedFileChange[], evidence: Sco
     for (const hunk of hunks) {
       if (hunk.verdict) continue;
       for (const target of hunks) {
-        const served = target.verdict?.onTarget ? servedBy(hunk, target) : null;
+        const served = target.verdict?.onTarget ? servedBy(hunk, target, index) : null;
         if (!served) continue;
         hunk.verdict = { onTarget: true, reason: `${describe(hunk)}; ${served}` };
         moved = true;

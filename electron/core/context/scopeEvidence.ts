@@ -13,6 +13,8 @@ export interface EvidenceIndex {
   hasFiles: boolean;
   /** The task speaks of documentation, comments, typos or style: then comment changes are its point, not noise. */
   aboutDocs: boolean;
+  /** The task is a refactor or a cleanup: comments beside the code it reshapes go with it. */
+  aboutRefactor: boolean;
   text: string;
 }
 
@@ -23,6 +25,9 @@ export interface EvidenceIndex {
 /** Words of a task about documentation or style, where a comment or layout change is the point. */
 const DOC_WORDS =
   /\b(docs?|docstrings?|doctests?|documentation|documents?|documented|jsdocs?|tsdoc|comments?|commented|typos?|spelling|misspel\w*|grammar|wording|readme|markup|whitespace|spacing|linespacing|indentation|formatting|style|lint|linter|pep8|flake8|eslint|prettier)\b/i;
+
+/** Words of a task that reshapes code rather than fixing one behaviour. */
+const REFACTOR_WORDS = /\b(refactor\w*|rewrit\w*|restructur\w*|simplif\w*|clean[\s-]?up|reorganiz\w*|overhaul\w*)\b/i;
 
 /** Words of a comment change worth comparing with the evidence: not the stopwords, three letters or more. */
 export function meaningfulWords(text: string): Set<string> {
@@ -69,7 +74,15 @@ export function indexEvidence(evidence: ScopeEvidence): EvidenceIndex {
   }
   const files = new Set(evidence.files.map((file) => file.replace(/^\.\//, '')));
   const about = evidence.about ? evidence.about.join('\n') : text;
-  return { words, parts, files, hasFiles: files.size > 0, aboutDocs: DOC_WORDS.test(about), text };
+  return {
+    words,
+    parts,
+    files,
+    hasFiles: files.size > 0,
+    aboutDocs: DOC_WORDS.test(about),
+    aboutRefactor: REFACTOR_WORDS.test(about),
+    text,
+  };
 }
 
 /**
