@@ -192,6 +192,8 @@ const rows = cells
     most_identical: Math.max(...runs.map((line) => line.most_identical_answers)),
   }));
 const repeats = rows.filter((row) => row.kind === 'repeat');
+// `repeat` gives the same spoiled answer every time: it is meant to end, not to end green (its goal is ≤ 3 answers).
+const recoverable = lines.filter((line) => cellOf(line)?.kind !== 'repeat');
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 report({
   bench: 'resilience',
@@ -199,14 +201,17 @@ report({
     figure('resilience_runs', 'task × cell runs', lines.length, 'runs'),
     figure(
       'resilience_green',
-      'runs green (complete, tests pass bare, no test lost)',
-      percent(lines.filter((line) => line.green).length, lines.length),
+      'runs green but repeat (complete, tests pass bare, no test lost)',
+      percent(recoverable.filter((line) => line.green).length, recoverable.length),
       '%',
     ),
     figure(
       'resilience_green_solvable',
-      'runs green where the unspoiled oracle is green',
-      percent(lines.filter((line) => line.green && solvedUnspoiled(line)).length, lines.filter(solvedUnspoiled).length),
+      'runs green but repeat, where the unspoiled oracle is green',
+      percent(
+        recoverable.filter((line) => line.green && solvedUnspoiled(line)).length,
+        recoverable.filter(solvedUnspoiled).length,
+      ),
       '%',
       { min: 100 },
     ),
@@ -266,10 +271,10 @@ const md = [
   ),
   '',
 ];
-const solvableMisses = lines.filter((line) => !line.green && solvedUnspoiled(line));
+const solvableMisses = recoverable.filter((line) => !line.green && solvedUnspoiled(line));
 if (solvableMisses.length > 0) {
   md.push(
-    'Misses where the unspoiled oracle is green:',
+    'Misses where the unspoiled oracle is green (repeat is meant to end, not to end green):',
     '',
     ...solvableMisses.map((line) => {
       const cell = cellOf(line);
