@@ -196,10 +196,6 @@ export function afterAgentFailure(
 }
 
 /**
- * An answer the writer gave before, on the same base, is not applied again: the writer is told; the
- * third identical answer ends the attempts at the step (a sub-plan where the workflow makes them).
- */
-/**
  * A writer's answer that could not be read (cut off, malformed) costs an attempt; given again
  * byte for byte it is a repeated answer like any other, and the third ends the attempts.
  */
@@ -228,18 +224,34 @@ function afterBrokenAnswer(
     );
   }
   const recorded = recordWriterFailure(answer.state, workflow, 'REPEATED_ANSWER', text);
+  return endByRepetition(recorded, workflow, { kind: 'agent_error', text }, times, previous.attempt, reason);
+}
+
+/** The third identical answer ends the step as running out of attempts does: the branch goes back to its best state. */
+function endByRepetition(
+  state: RunState,
+  workflow: Workflow,
+  feedback: Feedback,
+  times: number,
+  firstAttempt: number,
+  failure: string,
+): Transition {
   const best = backToBest(
-    { ...recorded, gate: null, proposal: null, feedback: { kind: 'agent_error', text } },
+    { ...state, gate: null, proposal: null, feedback },
     `the writer repeated its answer: the branch keeps the step's best state, not its last attempt`,
   );
   const ended = outOfAttempts(
     best.state,
     workflow,
-    `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${reason.slice(0, 200)}`,
+    `the writer gave the same answer ${times} times (first in attempt ${firstAttempt}); it failed: ${failure.slice(0, 200) || 'see above'}`,
   );
   return { state: ended.state, events: [...best.events, ...ended.events] };
 }
 
+/**
+ * An answer the writer gave before, on the same base, is not applied again: the writer is told; the
+ * third identical answer ends the attempts at the step (a sub-plan where the workflow makes them).
+ */
 function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: TriedAnswer, times: number): Transition {
   const feedback = repeatedAnswerFeedback(previous, times);
   const refused: PendingEvent = {
@@ -257,15 +269,6 @@ function refuseRepeatedAnswer(state: RunState, workflow: Workflow, previous: Tri
     const next = failAttempt(recorded, workflow, feedback);
     return { state: next.state, events: [refused, ...next.events] };
   }
-  // Ended by repetition as by running out of attempts: the branch goes back to the step's best state.
-  const best = backToBest(
-    { ...recorded, gate: null, proposal: null, feedback },
-    `the writer repeated its answer: the branch keeps the step's best state, not its last attempt`,
-  );
-  const ended = outOfAttempts(
-    best.state,
-    workflow,
-    `the writer gave the same answer ${times} times (first in attempt ${previous.attempt}); it failed: ${previous.outcome.slice(0, 200) || 'see above'}`,
-  );
-  return { state: ended.state, events: [refused, ...best.events, ...ended.events] };
+  const ended = endByRepetition(recorded, workflow, feedback, times, previous.attempt, previous.outcome);
+  return { state: ended.state, events: [refused, ...ended.events] };
 }

@@ -70,8 +70,10 @@ function agentOptions(
     retries: state.config.limits.agent_retries,
     ...(action.purpose === 'code'
       ? {
-          seenAnswer: (raw: string) =>
-            state.tried_answers.some((entry) => entry.key === brokenAnswerKey(state.head, raw)),
+          seenAnswer: (raw: string) => {
+            const key = brokenAnswerKey(state.head, raw);
+            return state.tried_answers.some((entry) => entry.key === key);
+          },
         }
       : {}),
     backoffMs: session.retryBackoffMs,
