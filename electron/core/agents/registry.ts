@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentPurpose } from '../../../shared/engine/agentPurpose';
-import { currentPlan, currentStep } from '../../../shared/engine/planOps';
+import { currentPlan, currentStep, findStepInStack } from '../../../shared/engine/planOps';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
@@ -152,11 +152,14 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       // there, and a ranking moved by the feedback's words must not cut the file being fixed to an excerpt.
       const retry = (step?.attempts ?? 1) > 1;
       const rewritten = retry ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
+      // A step a blocked one was split into starts where its parents stopped: the Coder's requests for the
+      // sub-plans (or their last failures) name the code it could not see, which the sub-plan's text may not.
+      const blocker = blockedParentReason(ctx.state);
+      const refusal = retry && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output') ? feedback : null;
       // And the source files a refusal, decline or critique names by path: the file it says is missing or wrong.
-      const pointedAt =
-        retry && feedback !== null && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
-          ? filesNamedIn(feedback, workDir).filter((file) => !isTestFile(file))
-          : [];
+      const pointedAt = [refusal, blocker].flatMap((text) =>
+        text !== null ? filesNamedIn(text, workDir).filter((file) => !isTestFile(file)) : [],
+      );
       // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
       // a path) would move the context away from the failing code the attempt before was shown.
       const lastTest = ctx.state.last_test;
@@ -164,7 +167,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
           ? testRunText(lastTest, 'excerpt')
           : null;
-      const rankedOn = [feedback, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
+      const rankedOn = [feedback, blocker, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
       const query = {
         goal: ctx.state.goal,
         feedback: rankedOn,
@@ -340,3 +343,20 @@ export function agentSpecFor(purpose: AgentPurpose, workflow: Workflow): AgentSp
       return purpose satisfies never;
   }
 }
+
+/**
+ * Why the steps above the current one were blocked, nearest first (null at the top): each request for a
+ * sub-plan may name a different part of what its writer could not see (one hunk's place, then another's).
+ */
+function blockedParentReason(state: RunState): string | null {
+  const reasons: string[] = [];
+  let parent = findStepInStack(state, currentStep(state)?.parent_step_id ?? null)?.step;
+  for (let depth = 0; parent && depth <= MAX_PLAN_DEPTH; depth++) {
+    if (parent.fail_reason) reasons.push(parent.fail_reason);
+    parent = findStepInStack(state, parent.parent_step_id)?.step;
+  }
+  return reasons.length > 0 ? [...new Set(reasons)].join('\n') : null;
+}
+
+/** A guard on the walk up: sub-plans nest at most 3 deep (runConfig's max_subplan_depth). */
+const MAX_PLAN_DEPTH = 3;

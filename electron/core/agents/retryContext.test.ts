@@ -141,6 +141,60 @@ describe("a retry's writer context", () => {
     expect(plain.report?.included.map((entry) => entry.id)).not.toContain('file:src/rounding.js');
   });
 
+  it("starts a sub-plan's step where its blocked parent stopped: the code the Coder's request pointed at is in view", async () => {
+    const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
+    if (!coder) throw new Error('no coder spec');
+    const subStep = (reason: string | null): AgentContext => {
+      const ctx = writerContext(repo.dir, 1, []);
+      const [plan] = ctx.state.plans;
+      const parent = plan?.steps[0];
+      if (!plan || !parent) throw new Error('no plan');
+      const blocked = { ...parent, status: 'blocked' as const, fail_reason: reason };
+      const child = { ...parent, id: 'T1.1', depth: 1, parent_step_id: 'T1' };
+      const subPlan = { ...plan, plan_id: 'plan_0002', depth: 1, parent_step_id: 'T1', steps: [child] };
+      const state = {
+        ...ctx.state,
+        plans: [{ ...plan, steps: [blocked] }, subPlan],
+        plan_stack: ['plan_0001', 'plan_0002'],
+        current_step_id: 'T1.1',
+      };
+      return { ...ctx, state };
+    };
+    const line = repoFiles()
+      ['src/rounding.js']?.split('\n')
+      .findIndex((text) => text.includes('function roundCents'));
+    const asked = await buildMessages(
+      coder,
+      subStep(
+        `the Coder asked for a sub-plan: the fix is at line ${(line ?? 0) + 1} of src/rounding.js, which the context does not show`,
+      ),
+    );
+    expect(asked.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
+    const plain = await buildMessages(coder, subStep(null));
+    expect(plain.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');
+    // Two levels down, the grandparent's request still counts: each level may have named a different place.
+    const deeper = subStep(`the Coder asked for a sub-plan: line ${(line ?? 0) + 1} of src/rounding.js is not shown`);
+    const [top, middle] = deeper.state.plans;
+    const middleStep = middle?.steps[0];
+    if (!top || !middle || !middleStep) throw new Error('no sub-plan');
+    const grandchild = { ...middleStep, id: 'T1.1.1', depth: 2, parent_step_id: 'T1.1' };
+    const state = {
+      ...deeper.state,
+      plans: [
+        top,
+        {
+          ...middle,
+          steps: [{ ...middleStep, status: 'blocked' as const, fail_reason: 'the Coder asked for a sub-plan' }],
+        },
+        { ...middle, plan_id: 'plan_0003', depth: 2, parent_step_id: 'T1.1', steps: [grandchild] },
+      ],
+      plan_stack: ['plan_0001', 'plan_0002', 'plan_0003'],
+      current_step_id: 'T1.1.1',
+    };
+    const twoDown = await buildMessages(coder, { ...deeper, state });
+    expect(twoDown.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
+  });
+
   it('is ranked on the failing run as well as a refusal, so the failing code stays in view', async () => {
     const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
     if (!coder) throw new Error('no coder spec');

@@ -48,11 +48,18 @@ export function queryWords(text: string): string[] {
     .filter((word) => word.length >= 2 && !STOPWORDS.has(word.toLowerCase()));
 }
 
-const FRAME_PATTERNS = [
+/** Where a text points into a file: the file, and the lines (a range's first and last). */
+const FRAME_PATTERNS: readonly { pattern: RegExp; file: number; lines: readonly number[] }[] = [
   // Python tracebacks: File "pkg/mod.py", line 12, in name
-  /File "([^"]+)", line (\d+)/g,
+  { pattern: /File "([^"]+)", line (\d+)/g, file: 1, lines: [2] },
   // pytest's short form and most runners: path/to/file.ext:12 (optionally :col)
-  /((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6}):(\d+)(?::\d+)?/g,
+  { pattern: /((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6}):(\d+)(?::\d+)?/g, file: 1, lines: [2] },
+  // Prose, a writer's request or Lathe's own feedback: "line 4897 of pkg/more.py", "lines 12-20 in src/a.js"
+  {
+    pattern: /\blines? (\d+)(?:\s*[-–]\s*(\d+))?,? (?:of|in) [`'"]?((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6})\b/g,
+    file: 3,
+    lines: [1, 2],
+  },
 ];
 
 function resolveKnown(candidate: string, known: ReadonlySet<string>, suffixes: Map<string, string>): string | null {
@@ -85,10 +92,11 @@ export function querySignals(query: ContextQuery, known: ReadonlySet<string>): Q
     if (line !== null && !lines.includes(line)) lines.push(line);
     mentioned.set(file, lines);
   };
-  for (const pattern of FRAME_PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
-      const file = resolveKnown(match[1] ?? '', known, suffixes);
-      if (file) mention(file, Number(match[2]));
+  for (const frame of FRAME_PATTERNS) {
+    for (const match of text.matchAll(frame.pattern)) {
+      const file = resolveKnown(match[frame.file] ?? '', known, suffixes);
+      if (!file) continue;
+      for (const group of frame.lines) if (match[group] !== undefined) mention(file, Number(match[group]));
     }
   }
   for (const match of text.matchAll(/[\w./@+-]+\.[A-Za-z0-9]{1,8}/g)) {

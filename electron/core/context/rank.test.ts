@@ -168,6 +168,26 @@ describe('failureText', () => {
   });
 });
 
+describe('querySignals', () => {
+  it('reads a line a text points at in prose ("line N of PATH", "lines N-M in PATH"), as it reads a stack frame', () => {
+    const known = new Set(['pkg/more.py', 'src/a.js', 'src/b.js']);
+    const signals = querySignals(
+      {
+        goal: 'Fix repeat',
+        feedback:
+          'the fix is at line 4897 of pkg/more.py, not in what the context shows; see lines 12-20 in `src/a.js` and line 3 of src/missing.js',
+      },
+      known,
+    );
+    expect(signals.mentioned.get('pkg/more.py')).toEqual([4897]);
+    expect(signals.mentioned.get('src/a.js')).toEqual([12, 20]);
+    expect(signals.mentioned.has('src/b.js')).toBe(false);
+    // Words about lines without a file point nowhere.
+    const vague = querySignals({ goal: 'the first line of output is wrong', feedback: 'lines 1-2 differ' }, known);
+    expect(vague.mentioned.size).toBe(0);
+  });
+});
+
 describe('failingTestSpans and failingTestNames', () => {
   it("find the failing test's own code and the names it calls, less literals and the test file's own names", async () => {
     const map = await buildRepoMap(repo.dir);
