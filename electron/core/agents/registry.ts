@@ -154,7 +154,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       const rewritten = retry ? ctx.state.proposal_files.filter((file) => !isTestFile(file)) : [];
       // A step a blocked one was split into starts where its parents stopped: the Coder's requests for the
       // sub-plans (or their last failures) name the code it could not see, which the sub-plan's text may not.
-      const blocker = blockedParentReason(ctx.state);
+      const blocker = whyAncestorsBlocked(ctx.state);
       const refusal = retry && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output') ? feedback : null;
       // And the source files a refusal, decline or critique names by path: the file it says is missing or wrong.
       const pointedAt = [refusal, blocker].flatMap((text) =>
@@ -348,7 +348,7 @@ export function agentSpecFor(purpose: AgentPurpose, workflow: Workflow): AgentSp
  * Why the steps above the current one were blocked, nearest first (null at the top): each request for a
  * sub-plan may name a different part of what its writer could not see (one hunk's place, then another's).
  */
-function blockedParentReason(state: RunState): string | null {
+function whyAncestorsBlocked(state: RunState): string | null {
   const reasons: string[] = [];
   let parent = findStepInStack(state, currentStep(state)?.parent_step_id ?? null)?.step;
   for (let depth = 0; parent && depth <= MAX_PLAN_DEPTH; depth++) {
