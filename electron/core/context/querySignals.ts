@@ -56,7 +56,8 @@ const FRAME_PATTERNS: readonly { pattern: RegExp; file: number; lines: readonly 
   { pattern: /((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6}):(\d+)(?::\d+)?/g, file: 1, lines: [2] },
   // Prose, a writer's request or Lathe's own feedback: "line 4897 of pkg/more.py", "lines 12-20 in src/a.js"
   {
-    pattern: /\blines? (\d+)(?:\s*[-–]\s*(\d+))?,? (?:of|in) [`'"]?((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6})\b/g,
+    pattern:
+      /\blines? (\d+)(?:\s*[-–]\s*(\d+))?,? (?:of|in) [\x60'"]?((?:[A-Za-z]:)?[\w./@+-]*[\w-]\.[A-Za-z]{1,6})\b/g,
     file: 3,
     lines: [1, 2],
   },
