@@ -3,7 +3,10 @@ import { agentOutput, countOf, simulate, testResult, workspace, type Script } fr
 import type { ActionOutcome, EngineAction } from './actions';
 import { WORKFLOWS } from './workflows';
 import { WORKFLOW_NAMES } from '../schemas/workflowName';
-import type { RunState, TestSummary } from './runState';
+import type { RunState, TestedHead, TestSummary } from './runState';
+import { rollBackTo, stepBase } from './attemptGuard';
+import { configFromWorkflow } from './configFromWorkflow';
+import { initialState } from './initialState';
 
 const failing = (failed: number, overrides: Partial<TestSummary> = {}): TestSummary =>
   testResult(false, { counts: { passed: 5 - failed, failed, skipped: 0, total: 5 }, ...overrides });
@@ -367,5 +370,31 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
     const refined = simulate(WORKFLOWS['dev-agent'], devAgent([], plain));
     expect(refined.events.some((event) => event.type === 'rollback')).toBe(false);
     expect(plain[1]?.head).toBe('c1');
+  });
+});
+
+describe('a rollback (issue 26)', () => {
+  const config = configFromWorkflow(retryLoop);
+  const start = initialState({
+    runId: 'r',
+    goal: 'g',
+    goalHash: 'h',
+    config,
+    now: new Date(0).toISOString(),
+    nowMs: 0,
+  });
+  const dropped: TestedHead = { commit: 'c2', failed: 2, total: 5, passed: false, build_failed: false };
+
+  it("leaves the verdict of the commit it went back to as the last known one, so a step started there (a sub-plan's) builds on it", () => {
+    const state: RunState = { ...start, head: 'c2', commits: ['c1', 'c2'], tested_head: dropped };
+    const green = { commit: 'c1', commit_count: 1, failed: 0, total: 5, passed: true, build_failed: false };
+    const rolled = rollBackTo(state, green, 'the tests passed before it and fail after it').state;
+    expect(rolled.head).toBe('c1');
+    expect(rolled.tested_head).toEqual({ commit: 'c1', failed: 0, total: 5, passed: true, build_failed: false });
+    // The next step's base knows the tests passed there: an attempt of it that fails them is worse, and undone.
+    expect(stepBase(rolled)).toMatchObject({ commit: 'c1', passed: true, failed: 0 });
+    // A base never verified stays unknown: the dropped attempt's verdict is not taken for it.
+    const unverified = rollBackTo(state, { ...green, failed: null, total: null, passed: null }, 'x').state;
+    expect(stepBase(unverified)).toMatchObject({ commit: 'c1', passed: null });
   });
 });

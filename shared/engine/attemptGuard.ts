@@ -116,7 +116,22 @@ export function rollBackTo(state: RunState, base: AttemptBase, reason: string): 
     type: 'rollback',
     data: { step_id: step?.id ?? null, to: base.commit, dropped, reason },
   };
-  return { state: { ...cleaned, head: base.commit, commits: kept, ...unrelatedKept(state, kept) }, events: [event] };
+  // What is known of the state gone back to stays known: a step started there (a sub-plan's) builds on its verdict,
+  // not on the dropped attempt's.
+  const testedHead: TestedHead | null =
+    base.passed === null
+      ? state.tested_head
+      : {
+          commit: base.commit,
+          failed: base.failed,
+          total: base.total,
+          passed: base.passed,
+          build_failed: base.build_failed,
+        };
+  return {
+    state: { ...cleaned, head: base.commit, commits: kept, tested_head: testedHead, ...unrelatedKept(state, kept) },
+    events: [event],
+  };
 }
 
 /**
