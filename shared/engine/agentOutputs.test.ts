@@ -21,7 +21,13 @@ describe('an answer becomes a typed outcome once, where it arrives', () => {
   it('narrows the output by purpose', () => {
     expectTypeOf<Extract<AgentOutputOutcome, { purpose: 'code' }>['output']>().toEqualTypeOf<AgentOutputs['code']>();
     const typed = agentOutputOutcome('review_goal', verdict, facts);
-    expect(typed).toEqual({ kind: 'agent_output', ...facts, purpose: 'review_goal', output: verdict });
+    // The schema fills what the answer left out (a verdict's `unrelated` defaults to none).
+    expect(typed).toEqual({
+      kind: 'agent_output',
+      ...facts,
+      purpose: 'review_goal',
+      output: { ...verdict, unrelated: [] },
+    });
   });
 
   it('refuses a wrong-shaped answer with the field and the reason, instead of passing it on', () => {

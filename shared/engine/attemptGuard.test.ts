@@ -335,7 +335,7 @@ describe('the suite at the run start (issue 26)', () => {
 });
 
 describe('a rejected step that carried what must never ship (issue 26)', () => {
-  function devAgent(unrelated: string[], seen: RunState[]): Script {
+  function devAgent(unrelated: string[], seen: RunState[], flagged: string[] = []): Script {
     let reviews = 0;
     const base = script({ start: failing(1), step: () => testResult(true) }, seen);
     return (action, state) => {
@@ -349,6 +349,7 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
           score: reviews > 1 ? 90 : 30,
           issues: [],
           feedback: 'n',
+          unrelated: reviews > 1 ? [] : flagged,
         });
       return base(action, state);
     };
@@ -370,6 +371,21 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
     const refined = simulate(WORKFLOWS['dev-agent'], devAgent([], plain));
     expect(refined.events.some((event) => event.type === 'rollback')).toBe(false);
     expect(plain[1]?.head).toBe('c1');
+  });
+
+  it('is undone when the reviewer names a hunk unrelated that Lathe kept: the writer could not put back what it is not shown', () => {
+    const seen: RunState[] = [];
+    const run = simulate(
+      WORKFLOWS['dev-agent'],
+      devAgent([], seen, ['sqlparse/filters/others.py lines 79-90 of the file before the change']),
+    );
+    expect(run.events.find((event) => event.type === 'gate_opened')?.data).toMatchObject({ unrelated: [] });
+    expect(run.events.find((event) => event.type === 'rollback')?.data).toMatchObject({
+      to: 'base',
+      reason: 'the Supervisor rejected it at the step gate',
+    });
+    expect(seen[1]?.head).toBe('base');
+    expect(seen[1]?.feedback?.text).toContain('Your change was undone');
   });
 });
 

@@ -187,7 +187,8 @@ type Decider = 'supervisor' | 'user';
 
 /**
  * Seed 001 refines a rejected step on top of it; but a change carrying what must never ship
- * (unrelated hunks, changed tests) is undone, so the next attempt starts from the best state before it.
+ * (unrelated hunks, by Lathe's scope check or the reviewer's verdict; changed tests) is undone, so the
+ * next attempt starts from the best state before it.
  */
 function rejectStep(
   closed: RunState,
@@ -197,7 +198,9 @@ function rejectStep(
   by: Decider,
 ): Transition {
   const base = closed.attempt_base;
-  const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0;
+  // A hunk only the reviewer found unrelated counts as Lathe's own: a writer refining on top could not put
+  // back lines it is no longer shown as they were.
+  const mustGo = gate.test_files.length > 0 || gate.unrelated.length > 0 || (gate.verdict?.unrelated.length ?? 0) > 0;
   const rolledBack =
     base && mustGo
       ? rollBackTo(closed, base, `the ${by === 'user' ? 'user' : 'Supervisor'} rejected it at the step gate`)

@@ -156,6 +156,8 @@ export const VerdictSchema = z.object({
   score: z.number().min(0).max(100),
   issues: z.array(z.string()),
   feedback: z.string(),
+  /** Hunks the reviewer names as unrelated to the task (older states lack it). */
+  unrelated: z.array(z.string()).default([]),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
 

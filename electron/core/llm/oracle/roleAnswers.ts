@@ -188,12 +188,13 @@ function review(call: OracleCall): OracleAnswer {
   const threshold = typeof call.input.threshold === 'number' ? call.input.threshold : 0;
   const approve = (feedback: string) =>
     value({ approved: true, score: Math.min(100, Math.max(95, threshold)), issues: [], feedback });
-  const reject = (issues: string[]) =>
+  const reject = (issues: string[], unrelated: string[] = []) =>
     value({
       approved: false,
       score: 20,
       issues: issues.map((issue) => clip(issue, LIMITS.shortText)),
       feedback: clip(issues.join(' '), 1000),
+      unrelated: unrelated.slice(0, LIMITS.issues).map((hunk) => clip(hunk, LIMITS.shortText)),
     });
   // The goal gate reviews the final full test run made for it.
   const test = record(call.input.final_test ?? call.input.test);
@@ -217,8 +218,13 @@ function review(call: OracleCall): OracleAnswer {
           `The change edits existing tests (${listed(tests)}): leave every test as it is and fix the code under test instead.`,
         ]);
       const foreign = [...strings(call.input.unrelated_changes), ...foreignHunks(text(call.input.diff), call.gold)];
-      if (foreign.length > 0)
-        return reject([...new Set(foreign)].map((hunk) => `Unrelated to the task, put it back as it was: ${hunk}`));
+      if (foreign.length > 0) {
+        const hunks = [...new Set(foreign)];
+        return reject(
+          hunks.map((hunk) => `Unrelated to the task, put it back as it was: ${hunk}`),
+          hunks,
+        );
+      }
       return approve('The change is the fix the goal asks for and the tests pass.');
     }
     case 'review_fix_plan':
