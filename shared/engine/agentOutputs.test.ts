@@ -3,7 +3,7 @@ import type { ActionOutcome } from './actions';
 import { agentOutputOutcome, type AgentOutputOutcome, type AgentOutputs } from './agentOutputs';
 
 const facts = { role: 'supervisor' as const, calls: 1, usage: { prompt_tokens: 1, completion_tokens: 1 } };
-const verdict = { approved: true, score: 90, issues: [], feedback: 'ok' };
+const verdict = { approved: true, score: 90, issues: [], feedback: 'ok', unrelated: [] };
 
 /*
  * Checked by `tsc -b`: each `@ts-expect-error` must stay an error. The purpose names the output's type,
@@ -20,13 +20,13 @@ export const outcomes: ActionOutcome[] = [
 describe('an answer becomes a typed outcome once, where it arrives', () => {
   it('narrows the output by purpose', () => {
     expectTypeOf<Extract<AgentOutputOutcome, { purpose: 'code' }>['output']>().toEqualTypeOf<AgentOutputs['code']>();
-    const typed = agentOutputOutcome('review_goal', verdict, facts);
+    const typed = agentOutputOutcome('review_goal', { approved: true, score: 90, issues: [], feedback: 'ok' }, facts);
     // The schema fills what the answer left out (a verdict's `unrelated` defaults to none).
     expect(typed).toEqual({
       kind: 'agent_output',
       ...facts,
       purpose: 'review_goal',
-      output: { ...verdict, unrelated: [] },
+      output: verdict,
     });
   });
 
