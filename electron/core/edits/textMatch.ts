@@ -76,11 +76,14 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
     style,
   );
   const unit = style?.kind === 'tabs' ? '\t' : ' ';
-  const replacement = styled
+  const reindented = styled
     .slice(searchRaw.length)
     .map((line) =>
       drift ? redrifted(line, drift, unit).replace(/^[ \t]+$/, '') : reindent(line, searchIndent, fileIndent),
     );
+  // The search's blank lines at either end were left out of the match, so they stay in the file: the
+  // replacement's own blank lines there are that same context, not lines to add a second time.
+  const replacement = withoutEdgeBlanks(reindented, blankRun(searchRaw), blankRun([...searchRaw].reverse()));
   const end = start + wanted.length;
   const endingOf = (line: string | undefined) => /\r?\n$/.exec(line ?? '')?.[0] ?? '';
   // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).
@@ -95,6 +98,19 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
     content: rawLines.slice(0, start).join('') + written + rawLines.slice(end).join(''),
     fuzzy: true,
   };
+}
+
+/** How many blank lines `lines` starts with. */
+function blankRun(lines: readonly string[]): number {
+  const first = lines.findIndex((line) => line.trim() !== '');
+  return first === -1 ? lines.length : first;
+}
+
+/** `lines` less up to `lead` blank lines at its start and `trail` at its end. */
+function withoutEdgeBlanks(lines: readonly string[], lead: number, trail: number): string[] {
+  const start = Math.min(lead, blankRun(lines));
+  const rest = lines.slice(start);
+  return rest.slice(0, rest.length - Math.min(trail, blankRun([...rest].reverse())));
 }
 
 function reindent(line: string, from: string, to: string): string {
