@@ -30,4 +30,16 @@ describe('replaceBlock, matching a search block line by line', () => {
       content: 'import os\nimport re\nfrom textwrap import dedent\n\nfrom .utils import no_default\n',
     });
   });
+
+  it('moves a blank line the block moves from its start to its end, as the exact block would', () => {
+    const file = '  }\n\n  var method = req.method.toLowerCase();\n  if (method) {\n';
+    const search = '\n  var method = req.method.toLowerCase();\n';
+    const replace =
+      "  var method = typeof req.method === 'string'\n    ? req.method.toLowerCase()\n    : req.method\n\n";
+    const exact = replaceBlock(file, search, replace);
+    const loose = replaceBlock(file, search.replace(/ {2}var/, '    var'), replace.replace(/^ {2}/gm, '    '));
+    expect(exact).toMatchObject({ kind: 'replaced', fuzzy: false });
+    expect(loose).toMatchObject({ kind: 'replaced', fuzzy: true });
+    expect(loose.kind === 'replaced' && loose.content).toBe(exact.kind === 'replaced' && exact.content);
+  });
 });

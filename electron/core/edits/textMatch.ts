@@ -81,13 +81,19 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
     .map((line) =>
       drift ? redrifted(line, drift, unit).replace(/^[ \t]+$/, '') : reindent(line, searchIndent, fileIndent),
     );
-  // The search's blank lines at either end were left out of the match, so they stay in the file: the
-  // replacement's own blank lines there are that same context, not lines to add a second time.
-  const replacement = withoutEdgeBlanks(reindented, blankRun(searchRaw), blankRun([...searchRaw].reverse()));
-  const end = start + wanted.length;
+  // The search's blank lines at either end are matched where the file has them there too (a block that
+  // moves a blank line from its start to its end moves it); those the file lacks were context only, so the
+  // replacement's own blank lines there are not lines to add.
+  const lead = blankRun(searchRaw);
+  const trail = blankRun([...searchRaw].reverse());
+  const fileLead = Math.min(lead, blankRun(fileLines.slice(0, start).reverse()));
+  const fileTrail = Math.min(trail, blankRun(fileLines.slice(start + wanted.length)));
+  const replacement = withoutEdgeBlanks(reindented, lead - fileLead, trail - fileTrail);
+  const first = start - fileLead;
+  const end = start + wanted.length + fileTrail;
   const endingOf = (line: string | undefined) => /\r?\n$/.exec(line ?? '')?.[0] ?? '';
   // The block takes the ending of the lines it replaces; the last line keeps the last one's (none at EOF).
-  const eol = endingOf(rawLines[start]) || (content.includes('\r\n') ? '\r\n' : '\n');
+  const eol = endingOf(rawLines[first]) || (content.includes('\r\n') ? '\r\n' : '\n');
   const lastEnding = endingOf(rawLines[end - 1]);
   const written =
     replace === ''
@@ -95,7 +101,7 @@ function replaceLinesLoosely(content: string, search: string, replace: string): 
       : replacement.map((line, index) => line + (index === replacement.length - 1 ? lastEnding : eol)).join('');
   return {
     kind: 'replaced',
-    content: rawLines.slice(0, start).join('') + written + rawLines.slice(end).join(''),
+    content: rawLines.slice(0, first).join('') + written + rawLines.slice(end).join(''),
     fuzzy: true,
   };
 }
