@@ -160,20 +160,19 @@ describe("a retry's writer context", () => {
       };
       return { ...ctx, state };
     };
-    const line = repoFiles()
-      ['src/rounding.js']?.split('\n')
-      .findIndex((text) => text.includes('function roundCents'));
+    const rounding = repoFiles()['src/rounding.js'] ?? '';
+    const line = rounding.split('\n').findIndex((text) => text.includes('function roundCents'));
     const asked = await buildMessages(
       coder,
       subStep(
-        `the Coder asked for a sub-plan: the fix is at line ${(line ?? 0) + 1} of src/rounding.js, which the context does not show`,
+        `the Coder asked for a sub-plan: the fix is at line ${line + 1} of src/rounding.js, which the context does not show`,
       ),
     );
     expect(asked.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
     const plain = await buildMessages(coder, subStep(null));
     expect(plain.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');
     // Two levels down, the grandparent's request still counts: each level may have named a different place.
-    const deeper = subStep(`the Coder asked for a sub-plan: line ${(line ?? 0) + 1} of src/rounding.js is not shown`);
+    const deeper = subStep(`the Coder asked for a sub-plan: line ${line + 1} of src/rounding.js is not shown`);
     const [top, middle] = deeper.state.plans;
     const middleStep = middle?.steps[0];
     if (!top || !middle || !middleStep) throw new Error('no sub-plan');
