@@ -114,6 +114,17 @@ describe('fault spoilers on generated files', () => {
     expect(other).not.toBe(name);
   });
 
+  it('unrelated-change on a fix already made is that change alone: the edit that changed nothing is not kept beside it', () => {
+    const [python] = CASES;
+    if (!python) throw new Error('no case');
+    const input = spoilInput('search-replace', python.gold, { ...python.shown, 'stats.py': PY_AFTER });
+    expect(input.answer).toMatchObject({ format: 'search-replace', edits: [{ path: 'stats.py' }] });
+    const result = unrelatedChange(input);
+    if (!result.ok || result.answer.format !== 'search-replace') throw new Error('no spoiled search-replace answer');
+    expect(result.answer.edits).toHaveLength(1);
+    expect(result.answer.edits.every((edit) => edit.search !== edit.replace)).toBe(true);
+  });
+
   it('cut-off cuts at the budget when the answer is longer, else at a fraction; the JSON is never whole', () => {
     const raw = JSON.stringify({ edits: [{ path: 'a.py', content: 'x = 1\n'.repeat(400) }] });
     expect(cutAnswer(raw, 100, seededRandom(1))).toBe(raw.slice(0, 400));

@@ -188,8 +188,10 @@ function withEdit(
   if (answer.format === 'search-replace') {
     const block = uniqueBlock(runs, edit.runIndex, edit.at, edit.count, edit.replacement);
     if (!block) return null;
-    // First, where it meets the file as shown; it must leave every block of the fix still applying.
-    const edits = [{ path: edit.path, ...block }, ...answer.edits];
+    // First, where it meets the file as shown; it must leave every block of the fix still applying. An edit
+    // that changes nothing (a fix already made) stood there only because the format needs one edit.
+    const fix = answer.edits.filter((entry) => entry.search !== entry.replace);
+    const edits = [{ path: edit.path, ...block }, ...fix];
     return placeBlocks(edits, input.files).every((place, index) => place !== null || edits[index]?.search === '')
       ? { format: 'search-replace', edits }
       : null;
