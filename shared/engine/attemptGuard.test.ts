@@ -4,7 +4,7 @@ import type { ActionOutcome, EngineAction } from './actions';
 import { WORKFLOWS } from './workflows';
 import { WORKFLOW_NAMES } from '../schemas/workflowName';
 import type { RunState, TestedHead, TestSummary } from './runState';
-import { rollBackTo, stepBase } from './attemptGuard';
+import { failingRunAtHead, longestAnswerChars, recordAnswer, rollBackTo, stepBase, testedHead } from './attemptGuard';
 import { configFromWorkflow } from './configFromWorkflow';
 import { initialState } from './initialState';
 
@@ -389,6 +389,26 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
   });
 });
 
+describe("the step's longest answer", () => {
+  it('is recorded with each answer and is the longest of them, a repeat included; none before the first', () => {
+    const start = initialState({
+      runId: 'r',
+      goal: 'g',
+      goalHash: 'h',
+      config: configFromWorkflow(retryLoop),
+      now: '',
+      nowMs: 0,
+    });
+    const long = { edits: [{ path: 'tests/test_a.py', content: 'x'.repeat(9000) }] };
+    const short = { edits: [{ path: 'a.py', content: 'y' }] };
+    const once = recordAnswer({ ...start, head: 'c0' }, long).state;
+    const twice = recordAnswer(recordAnswer(once, short).state, long);
+    expect(twice.kind).toBe('repeated');
+    expect(longestAnswerChars(twice.state)).toBe(JSON.stringify(long).length);
+    expect(longestAnswerChars(start)).toBe(0);
+  });
+});
+
 describe('a rollback (issue 26)', () => {
   const config = configFromWorkflow(retryLoop);
   const start = initialState({
@@ -412,5 +432,20 @@ describe('a rollback (issue 26)', () => {
     // A base never verified stays unknown: the dropped attempt's verdict is not taken for it.
     const unverified = rollBackTo(state, { ...green, failed: null, total: null, passed: null }, 'x').state;
     expect(stepBase(unverified)).toMatchObject({ commit: 'c1', passed: null });
+  });
+
+  it("keeps the failing run of the commit it went back to, for the next attempt: the undone attempt's run is not it", () => {
+    const failingBase = { commit: 'c1', commit_count: 1, failed: 1, total: 5, passed: false, build_failed: false };
+    const passedThenRejected: TestedHead = { commit: 'c2', failed: 0, total: 5, passed: true, build_failed: false };
+    const state: RunState = { ...start, head: 'c2', commits: ['c1', 'c2'], tested_head: passedThenRejected };
+    const run = 'FAILED tests/test_a.py::test_x - at line 40 of src/a.py';
+    const rolled = rollBackTo(state, { ...failingBase, failing_run: run }, 'the Supervisor rejected it').state;
+    expect(failingRunAtHead(rolled)).toBe(run);
+    expect(stepBase(rolled)?.failing_run).toBe(run);
+    // A verification's own verdict carries its failing run, and a passing one none.
+    const failing = { ...testResult(false), excerpt: run };
+    expect(testedHead(rolled, failing)?.failing_run).toBe(run);
+    expect(testedHead(rolled, testResult(true))?.failing_run).toBeUndefined();
+    expect(failingRunAtHead({ ...rolled, tested_head: { ...passedThenRejected, commit: 'c1' } })).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import type { Transition } from './actions';
 import type { PendingEvent } from './runEvents';
 import { currentStep, updateStep } from './planOps';
 import type { AttemptBase, Feedback, RunState, TestedHead, TestSummary, TriedAnswer } from './runState';
+import { testRunText } from './testFeedback';
 
 /** What a verification says of the commit it ran on; null when it could not judge it. */
 export function testedHead(state: RunState, test: TestSummary): TestedHead | null {
@@ -12,7 +13,12 @@ export function testedHead(state: RunState, test: TestSummary): TestedHead | nul
     total: test.counts?.total ?? null,
     passed: test.passed,
     build_failed: test.failed_phase === 'build',
+    ...failingRunOf(test),
   };
+}
+
+function failingRunOf(test: TestSummary): Pick<AttemptBase, 'failing_run'> {
+  return test.passed ? {} : { failing_run: testRunText(test, 'excerpt') };
 }
 
 /** Whether the tests are known to fail at the run's head (its last verification, or the attempt base it was rolled back to). */
@@ -23,6 +29,16 @@ export function failingAtHead(state: RunState): boolean {
       state.attempt_base.passed === false || (state.attempt_base.failed ?? 0) > 0 || state.attempt_base.build_failed
     );
   return false;
+}
+
+/**
+ * The failing run of the commit the run's head is at, when it is known to fail: after a rollback the last
+ * test is the undone attempt's, and the next attempt still has the base's failure to fix.
+ */
+export function failingRunAtHead(state: RunState): string | null {
+  if (state.tested_head?.commit === state.head) return state.tested_head.failing_run ?? null;
+  if (state.attempt_base?.commit === state.head) return state.attempt_base.failing_run ?? null;
+  return null;
 }
 
 /** Where a step's first attempt starts: the head, with what the last verification knew of it. */
@@ -36,6 +52,7 @@ export function stepBase(state: RunState): AttemptBase | null {
     total: known?.total ?? null,
     passed: known?.passed ?? null,
     build_failed: known?.build_failed ?? false,
+    ...(known?.failing_run !== undefined ? { failing_run: known.failing_run } : {}),
   };
 }
 
@@ -127,6 +144,7 @@ export function rollBackTo(state: RunState, base: AttemptBase, reason: string): 
           total: base.total,
           passed: base.passed,
           build_failed: base.build_failed,
+          ...(base.failing_run !== undefined ? { failing_run: base.failing_run } : {}),
         };
   return {
     state: { ...cleaned, head: base.commit, commits: kept, tested_head: testedHead, ...unrelatedKept(state, kept) },
@@ -168,6 +186,7 @@ export function settleFailedAttempt(
       total: test.counts?.total ?? null,
       passed: false,
       build_failed: false,
+      ...failingRunOf(test),
     };
     return { state: better ? { ...state, attempt_base: advanced } : state, events: [], feedback };
   }
@@ -219,11 +238,11 @@ export type AnswerCheck =
  * often it has now been given.
  */
 export function recordAnswer(state: RunState, proposal: unknown): AnswerCheck {
-  return recordAnswerKey(state, answerKey(state.head, proposal), 1);
+  return recordAnswerKey(state, answerKey(state.head, proposal), 1, JSON.stringify(proposal)?.length ?? 0);
 }
 
 /** `recordAnswer` by the answer's key, given `count` times at once (a call's tries that all gave it). */
-export function recordAnswerKey(state: RunState, key: string, count: number): AnswerCheck {
+export function recordAnswerKey(state: RunState, key: string, count: number, chars = 0): AnswerCheck {
   const attempt = currentStep(state)?.attempts ?? 0;
   const tried = state.tried_answers.map((entry, index, all) =>
     index === all.length - 1 && entry.outcome === '' && state.feedback
@@ -232,7 +251,7 @@ export function recordAnswerKey(state: RunState, key: string, count: number): An
   );
   const previous = tried.find((entry) => entry.key === key || entry.applied_key === key);
   if (!previous) {
-    const entry = { key, applied_key: null, attempt, times: count, outcome: '' };
+    const entry = { key, applied_key: null, attempt, times: count, outcome: '', chars };
     const recorded = { ...state, tried_answers: [...tried, entry] };
     return count > 1
       ? { kind: 'repeated', state: recorded, times: count, previous: entry }
@@ -257,6 +276,11 @@ export function rememberAppliedAnswer(state: RunState, head: string): RunState {
   if (!last || state.proposal === null || last.key !== answerKey(state.head, state.proposal)) return state;
   const applied_key = answerKey(head, state.proposal);
   return { ...state, tried_answers: [...state.tried_answers.slice(0, -1), { ...last, applied_key }] };
+}
+
+/** The longest answer the writer gave in this step, in characters (0 before its first). */
+export function longestAnswerChars(state: RunState): number {
+  return Math.max(0, ...state.tried_answers.map((entry) => entry.chars));
 }
 
 /** The writer's feedback for an answer it gave before. */

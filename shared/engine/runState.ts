@@ -271,6 +271,8 @@ export const AttemptBaseSchema = z.object({
   passed: z.boolean().nullable(),
   /** The build failed there (seed 004's build step). */
   build_failed: z.boolean(),
+  /** The failing run's text there (its excerpt): a retry after a rollback is ranked on it; absent when it passed. */
+  failing_run: z.string().optional(),
 });
 export type AttemptBase = z.infer<typeof AttemptBaseSchema>;
 
@@ -283,6 +285,8 @@ export const TriedAnswerSchema = z.object({
   key: z.string(),
   /** The same answer keyed on the head its own commit made: given again there, it is still the same answer. */
   applied_key: z.string().nullable().default(null),
+  /** The answer's length in characters (its JSON): a later attempt's answer budget covers the longest one. */
+  chars: z.number().int().nonnegative().default(0),
   attempt: z.number().int().nonnegative(),
   times: z.number().int().positive(),
   outcome: z.string(),

@@ -21,7 +21,7 @@ const file = (filePath: string, tokens: number): ContextEntry => ({
 });
 
 /** A whole-file writer whose context builder shows the same files whatever the budget (a window too small to cover one of them). */
-function writer(shown: ContextEntry[], budgets: number[]): AgentSpec {
+function writer(shown: ContextEntry[], budgets: number[], longestAnswer?: number): AgentSpec {
   return {
     modelRole: 'coder',
     prompts: () => [],
@@ -34,6 +34,7 @@ function writer(shown: ContextEntry[], budgets: number[]): AgentSpec {
         answerBasis: 100,
         perFile: [{ path: 'src/a.js', tokens: 100 }],
         rules: { named: [], artifactsOnly: false, testsReadOnly: true },
+        ...(longestAnswer !== undefined ? { longestAnswer } : {}),
       },
       budgeted: async (budgetTokens): Promise<BuiltContext> => {
         budgets.push(budgetTokens);
@@ -80,6 +81,21 @@ describe('buildMessages for a whole-file writer', () => {
       reason: `ranked; its whole-file rewrite would not fit the ${reserve}-token answer budget`,
     });
     expect(built.report?.used_tokens).toBe(11_100);
+  });
+
+  it("reserves a retry's answer at the length of the longest answer the step gave, within the window's room", async () => {
+    const reserveFor = async (longestAnswer?: number) =>
+      (await buildMessages(writer([file('src/a.js', 100)], [], longestAnswer), context)).report;
+    expect((await reserveFor())?.answer_reserve).toBe(1024);
+    // The last answer wrote a file it was not shown (a test file): 3000 tokens, and a cut-off's margin.
+    expect(await reserveFor(3000)).toMatchObject({
+      answer_reserve: 3256,
+      answer_sized_on: 'the longest answer it gave in this step (~3000)',
+    });
+    const capped = await buildMessages(writer([file('src/a.js', 100)], [], 50_000), context);
+    expect(capped.report?.answer_reserve).toBe(capped.answerRoom);
+    expect(capped.report?.answer_reserve).toBeLessThan(8192);
+    expect((await reserveFor(200))?.answer_reserve).toBe(1024);
   });
 });
 

@@ -3,7 +3,7 @@ import { roleBudget } from '../context/roleBudget';
 import type { BuiltContext } from '../context/index';
 import { estimateCounter } from '../llm/promptCounter';
 import type { ChatMessage, ContextItem, PromptCounter } from '../llm/types';
-import { answerTokensLeft } from './answerRoom';
+import { answerTokensLeft, CUT_OFF_MARGIN } from './answerRoom';
 import { invitesRewrite, rewriteBasis, type WholeFiles } from './contextFiles';
 import type { AgentSpec } from './registry';
 import type { AgentContext, ContextReport } from './agentContext';
@@ -167,7 +167,7 @@ function budgetedFit(
     const mandatory = setup.mandatoryOf[form];
     const answerRoom = answerTokensLeft(contextSize, mandatory + (wholeFiles?.tokens ?? 0));
     // The context fills what the mandatory prompt leaves of the role's window after the answer's reserve.
-    const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens);
+    const reserve = initialReserve(spec, roleReserve, wholeFiles, answerTokens, answerRoom);
     // By estimate the provider's own fit decides, as it always did; the model's count is final.
     if (setup.counter.exact && mandatory + MIN_CONTEXT_TOKENS + roleReserve > contextSize)
       return refused(setup, form, overflowText(setup, form, roleReserve, mandatory + MIN_CONTEXT_TOKENS), answerRoom);
@@ -284,6 +284,7 @@ function initialReserve(
   roleReserve: number,
   wholeFiles: WholeFiles | undefined,
   answerTokens: number | undefined,
+  answerRoom: number,
 ): Reserve {
   let reserve: Reserve = { tokens: roleReserve, sizedOn: `the ${spec.modelRole}'s max_tokens` };
   if (wholeFiles && wholeFiles.answerBasis > 0 && wholeFileAnswerTokens(wholeFiles.answerBasis) > reserve.tokens) {
@@ -294,6 +295,11 @@ function initialReserve(
         : `the largest file it is likely to rewrite: ${listed(largest)}`;
     reserve = { tokens: wholeFileAnswerTokens(wholeFiles.answerBasis), sizedOn };
   }
+  // A writer that gave an answer this long in the step may give it again (a file it was not shown, even): sized
+  // below it, the answer is cut and generated once more. Within the window's room, as a guess should be.
+  const longest = Math.min((wholeFiles?.longestAnswer ?? 0) + CUT_OFF_MARGIN, answerRoom);
+  if (wholeFiles?.longestAnswer && longest > reserve.tokens)
+    reserve = { tokens: longest, sizedOn: `the longest answer it gave in this step (~${wholeFiles.longestAnswer})` };
   if (answerTokens !== undefined && answerTokens > reserve.tokens)
     reserve = { tokens: answerTokens, sizedOn: 'a retry after an answer cut off at a smaller budget' };
   return reserve;

@@ -142,6 +142,8 @@ export interface WholeFiles {
   tokens: number;
   /** The file tokens the answer repeats, before the context is built (the guess). */
   answerBasis: number;
+  /** A retry's: the tokens of the longest answer the step's writer gave, which its next answer may repeat. */
+  longestAnswer?: number;
   perFile: { path: string; tokens: number }[];
   /** Which of the files the context shows whole the writer may rewrite (its answer budget covers them). */
   rules: RewriteRules;

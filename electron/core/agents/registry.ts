@@ -4,6 +4,7 @@ import { currentPlan, currentStep, findStepInStack } from '../../../shared/engin
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { RunState } from '../../../shared/engine/runState';
 import { testRunText } from '../../../shared/engine/testFeedback';
+import { failingRunAtHead, longestAnswerChars } from '../../../shared/engine/attemptGuard';
 import { AgentErrorSchema } from '../../../shared/schemas/agents/agentError';
 import { PlanSchema } from '../../../shared/schemas/agents/planner';
 import { SteppedPlanSchema } from '../../../shared/schemas/agents/steppedPlan';
@@ -12,7 +13,7 @@ import { SupervisorVerdictSchema } from '../../../shared/schemas/agents/supervis
 import { FixPlanSchema, TesterReportSchema } from '../../../shared/schemas/agents/tester';
 import type { ContextItem } from '../llm/types';
 import type { ModelRole } from '../../../shared/schemas/roles';
-import type { BuiltContext } from '../context/index';
+import type { BuiltContext, ContextQuery } from '../context/index';
 import { firstTryBudget, roleBudget } from '../context/roleBudget';
 import { isTestFile } from '../edits/policy';
 import { estimateTokens } from '../llm/results';
@@ -23,6 +24,7 @@ import {
   filesToRewrite,
   scoutTargetFiles,
   wholeFilesTokens,
+  type WholeFiles,
 } from './contextFiles';
 import { earlierRunItem, withEarlierRun } from './earlierRunContext';
 import { filesNamedIn } from './feedbackFiles';
@@ -161,12 +163,14 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         text !== null ? filesNamedIn(text, workDir).filter((file) => !isTestFile(file)) : [],
       );
       // Ranked on the failing run too when the feedback is not it: a refusal's words alone (a placeholder,
-      // a path) would move the context away from the failing code the attempt before was shown.
+      // a path) would move the context away from the failing code the attempt before was shown. After a
+      // rejected attempt was undone, its passing run is the last test; the failure to fix is the base's.
       const lastTest = ctx.state.last_test;
-      const failingRun =
-        lastTest && !lastTest.passed && !TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
+      const failingRun = TEST_FEEDBACK.has(ctx.state.feedback?.kind ?? 'test_output')
+        ? null
+        : lastTest && !lastTest.passed
           ? testRunText(lastTest, 'excerpt')
-          : null;
+          : failingRunAtHead(ctx.state);
       const rankedOn = [feedback, blocker, failingRun].filter((text): text is string => !!text).join('\n\n') || null;
       const query = {
         goal: ctx.state.goal,
@@ -175,10 +179,7 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
         targetFiles: [...new Set([...scoutTargetFiles(ctx.scoutReport), ...rewritten, ...pointedAt])],
       };
       const wholeFormat = ctx.editFormat.name === 'whole-file';
-      const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
-      const wholeFiles = wholeFormat
-        ? await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules)
-        : undefined;
+      const wholeFiles = wholeFormat ? await wholeFilesOf(ctx, workDir, query, retry) : undefined;
       const options = {
         wholeFiles: wholeFiles?.perFile.map((file) => file.path),
         artifactsOnly: ctx.state.config.artifacts_only,
@@ -201,6 +202,19 @@ function writer(modelRole: 'coder' | 'editor'): AgentSpec {
       };
     },
   };
+}
+
+/** What a whole-file writer is shown whole and may rewrite, and, on a retry, the longest answer its step gave. */
+async function wholeFilesOf(
+  ctx: AgentContext,
+  workDir: string,
+  query: ContextQuery,
+  retry: boolean,
+): Promise<WholeFiles> {
+  const rules = { artifactsOnly: ctx.state.config.artifacts_only, testsReadOnly: ctx.state.config.tests_read_only };
+  const files = await wholeFilesTokens(ctx.tools, await filesToRewrite(workDir, query, ctx.repoMap ?? {}), rules);
+  // Estimated as the budgets here are: 4 characters a token.
+  return { ...files, longestAnswer: retry ? Math.ceil(longestAnswerChars(ctx.state) / 4) : 0 };
 }
 
 /** Feedback that is itself the failing run (its output, or the fix plan made from it). */

@@ -194,6 +194,23 @@ describe("a retry's writer context", () => {
     expect(twoDown.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
   });
 
+  it("reserves a whole-file retry's answer at the longest answer the step gave: a file it wrote unshown is not cut", async () => {
+    const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
+    if (!coder) throw new Error('no coder spec');
+    const wholeFile = (attempts: number): AgentContext => {
+      const ctx = writerContext(repo.dir, attempts, ['test/price.test.js']);
+      const config = { ...ctx.state.config, edit_format: 'whole-file' as const };
+      const tried = { key: 'k', applied_key: null, attempt: 1, times: 1, outcome: 'TESTS_WEAKENED', chars: 16_000 };
+      const state = { ...ctx.state, config, tried_answers: [tried] };
+      return { ...ctx, state, editFormat: getEditFormat('whole-file') };
+    };
+    const retry = await buildMessages(coder, wholeFile(2));
+    expect(retry.report).toMatchObject({ answer_sized_on: 'the longest answer it gave in this step (~4000)' });
+    expect(retry.report?.answer_reserve).toBeGreaterThanOrEqual(4000);
+    const first = await buildMessages(coder, wholeFile(1));
+    expect(first.report?.answer_reserve).toBeLessThan(4000);
+  });
+
   it('is ranked on the failing run as well as a refusal, so the failing code stays in view', async () => {
     const coder = agentSpecFor('code', WORKFLOWS['dev-agent']);
     if (!coder) throw new Error('no coder spec');
@@ -224,5 +241,23 @@ describe("a retry's writer context", () => {
     expect(refusalOnly.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');
     const withFailure = await buildMessages(coder, writerContext(repo.dir, 2, [], failing));
     expect(withFailure.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
+    // A rejected attempt passed and was undone: the last test is its pass, the failure to fix still the base's.
+    const undone = (failingRun: string | undefined): AgentContext => {
+      const ctx = writerContext(repo.dir, 2, [], { ...failing, status: 'PASS', passed: true, excerpt: '', report: '' });
+      const base = { commit: 'c1', failed: 1, total: 1, passed: failingRun !== undefined, build_failed: false };
+      const tested = failingRun !== undefined ? { ...base, passed: false, failing_run: failingRun } : base;
+      const critique = 'Unrelated to the task, put it back as it was: src/price.js lines 3-3: not part of the fix';
+      const state = {
+        ...ctx.state,
+        head: 'c1',
+        tested_head: tested,
+        feedback: { kind: 'critique' as const, text: critique },
+      };
+      return { ...ctx, state };
+    };
+    const afterRollback = await buildMessages(coder, undone(output));
+    expect(afterRollback.report?.included.map((entry) => entry.path)).toContain('src/rounding.js');
+    const critiqueOnly = await buildMessages(coder, undone(undefined));
+    expect(critiqueOnly.report?.included.map((entry) => entry.path)).not.toContain('src/rounding.js');
   });
 });
