@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../errors';
 import type { ModelRole } from '../schemas/roles';
 import type { Transition } from './actions';
+import { writerFormat } from './editFormatFallback';
 import type { AgentPurpose } from './agentPurpose';
 import type { CallUsage } from './callUsage';
 import type { PendingEvent } from './runEvents';
@@ -30,7 +31,7 @@ function afterCode(state: RunState, workflow: Workflow, outcome: AnswerOf<'code'
   const patch: PendingEvent = {
     role: outcome.role,
     type: 'patch',
-    data: { step_id: state.current_step_id, files, format: state.config.edit_format },
+    data: { step_id: state.current_step_id, files, format: writerFormat(state) },
   };
   const answer = recordAnswer(state, outcome.output);
   if (answer.kind === 'repeated') {

@@ -81,6 +81,7 @@ export function initialState(run: NewRun): RunState {
     approved_test_files: [],
     unrelated_hunks: [],
     unrelated_hunk_commits: [],
+    edit_format_fallback: null,
     follow_up_of: run.followUp?.runId ?? null,
     start_commit: run.followUp?.startCommit ?? null,
   };

@@ -24,6 +24,7 @@ const STOP_REASONS = {
 } as const;
 
 import { account } from './callAccounting';
+import { fallBackFromWholeFile } from './editFormatFallback';
 
 /** The state after an action's outcome, and the log events that record why. Pure. */
 export function applyOutcome(state: RunState, workflow: Workflow, outcome: ActionOutcome, now: string): Transition {
@@ -121,6 +122,11 @@ function afterAgentError(
 ): Transition {
   const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
   const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
+  const fallback =
+    outcome.kind === 'agent_failed'
+      ? fallBackFromWholeFile(accounted, { code: outcome.code, purpose: outcome.purpose, message: outcome.message })
+      : null;
+  if (fallback) return fallback;
   if (
     outcome.kind === 'agent_failed' &&
     MODEL_UNAVAILABLE_CODES.includes(outcome.code) &&

@@ -12,6 +12,7 @@ import {
 import type { ActionOutcome, EngineAction } from './actions';
 import type { ErrorCode } from '../errors';
 import { WORKFLOWS } from './workflows';
+import { writerFormat } from './editFormatFallback';
 
 const plan = {
   plan_id: 'plan_0001',
@@ -107,5 +108,40 @@ describe('model errors no retry can cure end the run (exit 2), never a replan or
     });
     expect(run.state.result).toBeNull();
     expect(run.events.some((event) => event.type === 'gate_fallback')).toBe(false);
+  });
+});
+
+describe('a whole-file writer whose files do not fit its window (decision 105)', () => {
+  const overflowing = (times: number): Script => {
+    let failures = 0;
+    return script('CONTEXT_OVERFLOW', (action) => action.purpose === 'code' && failures++ < times);
+  };
+
+  it('writes search-replace for the rest of the run, told why: one fallback, then the run goes on', () => {
+    const run = simulate(WORKFLOWS['retry-loop'], overflowing(1), {
+      config: (c) => ({ ...c, edit_format: 'whole-file' }),
+    });
+    expect(agentCalls(run.actions, 'code')).toBe(2);
+    expect(run.events.find((event) => event.type === 'edit_format_fallback')).toMatchObject({
+      data: { step_id: 'T1', from: 'whole-file', to: 'search-replace', reason: 'CONTEXT_OVERFLOW happened' },
+    });
+    expect(writerFormat(run.state)).toBe('search-replace');
+    expect(run.state.config.edit_format).toBe('whole-file');
+    expect(run.events.find((event) => event.type === 'patch')).toMatchObject({ data: { format: 'search-replace' } });
+    expect(run.state.result).toMatchObject({ status: 'complete', exit_code: 0 });
+  });
+
+  it('ends the run (exit 2) when search-replace does not fit either, and never falls back from a diff format', () => {
+    const twice = simulate(WORKFLOWS['retry-loop'], overflowing(2), {
+      config: (c) => ({ ...c, edit_format: 'whole-file' }),
+    });
+    expect(agentCalls(twice.actions, 'code')).toBe(2);
+    expect(twice.state.result).toMatchObject({ status: 'failed', exit_code: 2, code: 'CONTEXT_OVERFLOW' });
+    const diff = simulate(WORKFLOWS['retry-loop'], overflowing(1), {
+      config: (c) => ({ ...c, edit_format: 'unified-diff' }),
+    });
+    expect(agentCalls(diff.actions, 'code')).toBe(1);
+    expect(diff.events.some((event) => event.type === 'edit_format_fallback')).toBe(false);
+    expect(diff.state.result).toMatchObject({ status: 'failed', exit_code: 2, code: 'CONTEXT_OVERFLOW' });
   });
 });

@@ -115,6 +115,12 @@ export const RUN_EVENTS = {
   replan: z.object({ replan: z.number(), reason: z.string() }),
   replan_requested: z.object({ reason: z.string() }),
   rollback: z.object({ step_id: stepId, to: z.string(), dropped: z.array(z.string()), reason: z.string().optional() }),
+  edit_format_fallback: z.object({
+    step_id: stepId,
+    from: EditFormatNameSchema,
+    to: EditFormatNameSchema,
+    reason: z.string(),
+  }),
   budget_exhausted: z.object({
     scope: z.enum(['step', 'execution']),
     step_id: stepId,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorCodeSchema } from '../errors';
 import { RunClosureSchema, RunStatusSchema } from '../schemas/run';
 import { GateKindSchema } from '../schemas/gates';
-import { RunConfigSchema } from './runConfig';
+import { EditFormatNameSchema, RunConfigSchema } from './runConfig';
 import { EditorBriefSchema } from '../schemas/agents/scout';
 import { InventoryCheckSchema } from './testInventory';
 
@@ -384,6 +384,11 @@ export const RunStateSchema = z.object({
   unrelated_hunks: z.array(z.string()).default([]),
   /** The commit each of `unrelated_hunks` came with, in the same order: a rollback keeps the hunks of the commits it keeps. */
   unrelated_hunk_commits: z.array(z.string()).default([]),
+  /**
+   * The edit format the writer uses instead of the configured whole-file since a file it had to rewrite did
+   * not fit its window (decision 105); null: the configured format.
+   */
+  edit_format_fallback: z.object({ format: EditFormatNameSchema, reason: z.string() }).nullable().default(null),
   /** Existing test files whose change a gate approved explicitly (never `--yes`). */
   approved_test_files: z.array(z.string()).default([]),
   /** Undone or merged by the user after the run (the `run_undone`/`run_merged` event it mirrors); older states lack it. */

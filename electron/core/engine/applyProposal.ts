@@ -7,6 +7,7 @@ import type { EngineDeps } from './engineDeps';
 import { isTestFile } from '../edits/policy';
 import { failingAtHead } from '../../../shared/engine/attemptGuard';
 import { onlyAddsLines } from '../../../shared/engine/testInventory';
+import { writerFormat } from '../../../shared/engine/editFormatFallback';
 import { changeScope, describeHunk, type ChangeScope } from './changeScope';
 import type { EditFormat, EditPolicy, PlannedEditSet } from '../edits/types';
 
@@ -131,7 +132,7 @@ export async function applyProposal(
   const base = state.head;
   if (!workspace || !base)
     return { kind: 'fatal', code: 'NO_WORKSPACE', message: 'the run has no workspace to apply edits to' };
-  const format = deps.getEditFormat(state.config.edit_format);
+  const format = deps.getEditFormat(writerFormat(state));
   const proposal = format.schema.safeParse(state.proposal);
   if (!proposal.success) {
     return {

@@ -104,6 +104,11 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
       .map((line, index) => (index === 0 || line.trim() === '' ? line.trim() : `  ${line}`))
       .join('\n')}`,
     `- Workflow: ${state.workflow}`,
+    ...(state.edit_format_fallback
+      ? [
+          `- Edit format: ${state.edit_format_fallback.format}, not the configured ${state.config.edit_format}, from a step on: ${state.edit_format_fallback.reason.split(';')[0] ?? ''}`,
+        ]
+      : []),
     `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
     ...(state.follow_up_of ? [`- Follows up on: run ${state.follow_up_of} (the branch starts at its head)`] : []),
     `- Outcome: ${result ? `${result.status} (exit ${result.exit_code}) — ${result.reason}` : `stopped in phase ${state.phase}`}`,

@@ -5,6 +5,7 @@ import { effectTimeoutMs } from '../../../shared/engine/budget';
 import type { Workflow } from '../../../shared/engine/workflows';
 import type { PendingGate, RunState } from '../../../shared/engine/runState';
 import type { UserFileEdit } from '../../../shared/engine/userEdit';
+import { writerFormat } from '../../../shared/engine/editFormatFallback';
 import { LatheError } from '../../../shared/errors';
 import type { RunLogEvent, TransientEvent } from '../../../shared/schemas/run';
 import type { AgentContext } from '../agents/agentContext';
@@ -205,7 +206,7 @@ export class RunSession {
       workflow: this.workflow,
       tools,
       prompts: this.prompts,
-      editFormat: this.deps.getEditFormat(state.config.edit_format),
+      editFormat: this.deps.getEditFormat(writerFormat(state)),
       knowledge: await this.loadKnowledge(state.config.kb_dir),
       scoutReport: this.readScoutReport(),
       earlierRun: this.readEarlierRun(state),

@@ -88,6 +88,10 @@ export const WORK_EVENT_LINES: EventDescribers = {
     text: `rolled back ${(data.dropped ?? []).length} commit(s) to ${(data.to ?? '').slice(0, 10)}${data.reason ? `: ${data.reason}` : ''}`,
     tone: 'warn',
   }),
+  edit_format_fallback: ({ data }) => ({
+    text: `edit format ${data.from ?? '?'} → ${data.to ?? '?'} for the rest of the run: ${firstLine(data.reason ?? '')}`,
+    tone: 'warn',
+  }),
   test_result: ({ data }) => describeTest(data),
   tester_report: describeTesterFindings,
   fix_plan: describeTesterFindings,

@@ -6,7 +6,7 @@ import { makeTempDir } from '../../../../test-support/tempRepo';
 import { loadCorpus, runCorpusTask } from './index';
 
 // Files to edit larger than a writer's share of the window, with the bug at their end: whole-file
-// writers must see them whole (or be told plainly they cannot), seed 000's writer must see the hunk.
+// writers must see them whole (or write search-replace blocks where they cannot), seed 000's writer must see the hunk.
 const BUGGY = 'export function lastValue(values) {\n  return values[0];\n}\n';
 const FIXED = 'export function lastValue(values) {\n  return values[values.length - 1];\n}\n';
 const TEST =
@@ -48,19 +48,24 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-async function run(mini: MiniCorpus, workflow: string, editFormat: 'whole-file' | 'search-replace' | 'unified-diff') {
+async function run(
+  mini: MiniCorpus,
+  workflow: string,
+  editFormat: 'whole-file' | 'search-replace' | 'unified-diff',
+  outDir: string | null = null,
+) {
   const corpus = loadCorpus(mini.dir);
   const task = corpus.tasks[0];
   if (!task) throw new Error('no task');
-  return runCorpusTask(
-    task,
-    oracleRunSettings(corpus.dir, {
+  return runCorpusTask(task, {
+    ...oracleRunSettings(corpus.dir, {
       workflow,
       editFormat,
       cacheDir: path.join(scratch, 'cache'),
       workDir: path.join(scratch, `work-${mini.taskId}-${workflow}-${editFormat}`),
     }),
-  );
+    outDir,
+  });
 }
 
 describe("a file to edit bigger than the writer's share of the window (oracle model)", () => {
@@ -82,11 +87,24 @@ describe("a file to edit bigger than the writer's share of the window (oracle mo
     120_000,
   );
 
-  it('whole-file on a file that cannot fit the window with its answer: the run ends at once, saying why and what to use instead', async () => {
-    const line = await run(large, 'retry-loop', 'whole-file');
-    expect(line.run).toMatchObject({ status: 'failed', exit_code: 2, commits: 0 });
-    expect(line.run?.reason).toMatch(
-      /CONTEXT_OVERFLOW: whole-file needs ~\d+ tokens to show and rewrite src\/big\.js .* in the coder's 32768-token window; use the search-replace or unified-diff edit format, or a model with a larger context_size/,
+  it('whole-file on a file that cannot fit the window with its answer: the run writes search-replace instead, says so, and is green', async () => {
+    const out = path.join(scratch, 'out-large');
+    const line = await run(large, 'retry-loop', 'whole-file', out);
+    expect(line.faithful, line.miss ?? '').toBe(true);
+    const runDir = path.join(out, 'tasks', line.task, 'retry-loop-whole-file');
+    const events = fs
+      .readFileSync(path.join(runDir, 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as { type: string; data: Record<string, unknown> });
+    const fallback = events.find((event) => event.type === 'edit_format_fallback');
+    expect(fallback?.data).toMatchObject({ from: 'whole-file', to: 'search-replace' });
+    expect(fallback?.data.reason).toMatch(
+      /whole-file needs ~\d+ tokens to show and rewrite src\/big\.js .* in the coder's 32768-token window/,
+    );
+    expect(events.find((event) => event.type === 'patch')?.data).toMatchObject({ format: 'search-replace' });
+    expect(fs.readFileSync(path.join(runDir, 'report.md'), 'utf8')).toMatch(
+      /- Edit format: search-replace, not the configured whole-file, from a step on: whole-file needs ~\d+ tokens/,
     );
   }, 120_000);
 });
