@@ -73,6 +73,22 @@ describe('timeline lines', () => {
     });
   });
 
+  it('says when a whole-file writer switched to search-replace, and why (decision 105)', () => {
+    const data = {
+      step_id: 'T1',
+      from: 'whole-file',
+      to: 'search-replace',
+      reason:
+        "whole-file needs ~92974 tokens to show and rewrite more_itertools/more.py (~42031) in the coder's 32768-token window",
+    };
+    expect(describeEvent({ ts: 't', seq: 3, run_id: 'r', role: 'engine', type: 'edit_format_fallback', data })).toEqual(
+      {
+        text: "edit format whole-file → search-replace for the rest of the run: whole-file needs ~92974 tokens to show and rewrite more_itertools/more.py (~42031) in the coder's 32768-token window",
+        tone: 'warn',
+      },
+    );
+  });
+
   it('describes every event of a recorded run without falling back to the raw type', () => {
     const fallbacks = events.filter((event) => describeEvent(event).text === event.type.replaceAll('_', ' '));
     expect(fallbacks.map((event) => event.type)).toEqual([]);
