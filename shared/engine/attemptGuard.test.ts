@@ -389,16 +389,18 @@ describe('a rejected step that carried what must never ship (issue 26)', () => {
   });
 });
 
+/** A retry-loop run's state before it started, for the pure functions below. */
+const start = initialState({
+  runId: 'r',
+  goal: 'g',
+  goalHash: 'h',
+  config: configFromWorkflow(retryLoop),
+  now: new Date(0).toISOString(),
+  nowMs: 0,
+});
+
 describe("the step's longest answer", () => {
   it('is recorded with each answer and is the longest of them, a repeat included; none before the first', () => {
-    const start = initialState({
-      runId: 'r',
-      goal: 'g',
-      goalHash: 'h',
-      config: configFromWorkflow(retryLoop),
-      now: '',
-      nowMs: 0,
-    });
     const long = { edits: [{ path: 'tests/test_a.py', content: 'x'.repeat(9000) }] };
     const short = { edits: [{ path: 'a.py', content: 'y' }] };
     const once = recordAnswer({ ...start, head: 'c0' }, long).state;
@@ -410,15 +412,6 @@ describe("the step's longest answer", () => {
 });
 
 describe('a rollback (issue 26)', () => {
-  const config = configFromWorkflow(retryLoop);
-  const start = initialState({
-    runId: 'r',
-    goal: 'g',
-    goalHash: 'h',
-    config,
-    now: new Date(0).toISOString(),
-    nowMs: 0,
-  });
   const dropped: TestedHead = { commit: 'c2', failed: 2, total: 5, passed: false, build_failed: false };
 
   it("leaves the verdict of the commit it went back to as the last known one, so a step started there (a sub-plan's) builds on it", () => {
