@@ -19,6 +19,19 @@ describe('ProgressPrinter', () => {
     expect(printed([...events])).toEqual(['    coder → no edits', '    nothing to commit']);
   });
 
+  it('says when a whole-file writer switched to search-replace, with the overflow and not the advice (decision 105)', () => {
+    const reason =
+      "whole-file needs ~61784 tokens to show and rewrite src/big.js (~27745) in the coder's 32768-token window; use the search-replace or unified-diff edit format";
+    const event = {
+      role: 'engine',
+      type: 'edit_format_fallback',
+      data: { step_id: 'T1', from: 'whole-file', to: 'search-replace', reason },
+    } as const;
+    expect(printed([event])).toEqual([
+      "    edit format whole-file → search-replace for the rest of the run: whole-file needs ~61784 tokens to show and rewrite src/big.js (~27745) in the coder's 32768-token window",
+    ]);
+  });
+
   it('names the commit and its files otherwise', () => {
     const events = [
       { role: 'coder', type: 'patch', data: { step_id: 'T1', files: ['src/a.js'], format: 'whole-file' } },

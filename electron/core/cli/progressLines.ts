@@ -54,6 +54,8 @@ const PROGRESS_FORMATS: ProgressFormats = {
       : `    verify loops ${String(d.total_verify_loops)}, consecutive failures ${String(d.consecutive_verify_failures)} → ${str(d.decision)}`,
   retry: (d) => `    attempt ${String(d.attempt)} (${str(d.feedback)} fed back)`,
   fix_cycle: (d) => `    fix cycle ${String(d.cycle)}/${String(d.max)} (the Tester's fix plan goes back to the Coder)`,
+  edit_format_fallback: (d) =>
+    `    edit format ${str(d.from)} → ${str(d.to)} for the rest of the run: ${str(d.reason).split(';')[0] ?? ''}`,
   rollback: (d) =>
     `    rolled back to ${short(d.to)} (${d.dropped?.length ?? 0} commit(s) dropped)${d.reason ? `: ${d.reason}` : ''}`,
   step_blocked: (d) => `    ${str(d.step_id)} blocked → sub-plan (depth ${Number(d.depth) + 1})`,
