@@ -122,31 +122,8 @@ function afterAgentError(
 ): Transition {
   const reason = outcome.kind === 'agent_declined' ? outcome.reason : `${outcome.code}: ${outcome.message}`;
   const accounted = account(state, outcome.role, outcome.calls, outcome.usage, 'failed');
-  const fallback =
-    outcome.kind === 'agent_failed'
-      ? fallBackFromWholeFile(accounted, { code: outcome.code, purpose: outcome.purpose, message: outcome.message })
-      : null;
-  if (fallback) return fallback;
-  if (
-    outcome.kind === 'agent_failed' &&
-    MODEL_UNAVAILABLE_CODES.includes(outcome.code) &&
-    WRITER_OR_PLANNER.has(outcome.purpose)
-  ) {
-    // A replan or another attempt would call the same model again: end the run as the infra error it is.
-    const failed: PendingEvent = {
-      role: outcome.role,
-      type: 'agent_failed',
-      data: { purpose: outcome.purpose, reason, code: outcome.code, usage: outcome.usage, calls: outcome.calls },
-    };
-    const finished = finishRun(
-      accounted,
-      'failed',
-      EXIT_INFRA,
-      `${reason} (the ${outcome.role}'s model cannot answer; not retried)`,
-      outcome.code,
-    );
-    return { state: finished.state, events: [failed, ...finished.events] };
-  }
+  const ended = outcome.kind === 'agent_failed' ? afterUnavailableModel(accounted, outcome, reason) : null;
+  if (ended) return ended;
   return afterAgentFailure(
     accounted,
     workflow,
@@ -157,6 +134,31 @@ function afterAgentError(
     { usage: outcome.usage, calls: outcome.calls },
     outcome.kind === 'agent_failed' ? outcome.answer : undefined,
   );
+}
+
+/**
+ * A writer or planner whose model cannot answer: a whole-file writer whose files did not fit switches to
+ * search-replace (decision 105); any other such failure ends the run, since another attempt or plan
+ * would call the same model again. Null for a failure another attempt may cure.
+ */
+function afterUnavailableModel(state: RunState, outcome: OutcomeOf<'agent_failed'>, reason: string): Transition | null {
+  if (!MODEL_UNAVAILABLE_CODES.includes(outcome.code) || !WRITER_OR_PLANNER.has(outcome.purpose)) return null;
+  const failed: PendingEvent = {
+    role: outcome.role,
+    type: 'agent_failed',
+    data: { purpose: outcome.purpose, reason, code: outcome.code, usage: outcome.usage, calls: outcome.calls },
+  };
+  // The call that did not fit stays on record as failed (the log and the call list say why), then the switch.
+  const fallback = fallBackFromWholeFile(state, outcome);
+  if (fallback) return { state: fallback.state, events: [failed, ...fallback.events] };
+  const finished = finishRun(
+    state,
+    'failed',
+    EXIT_INFRA,
+    `${reason} (the ${outcome.role}'s model cannot answer; not retried)`,
+    outcome.code,
+  );
+  return { state: finished.state, events: [failed, ...finished.events] };
 }
 
 function afterApplied(state: RunState, outcome: OutcomeOf<'applied'>): Transition {

@@ -125,6 +125,9 @@ describe('a whole-file writer whose files do not fit its window (decision 105)',
     expect(run.events.find((event) => event.type === 'edit_format_fallback')).toMatchObject({
       data: { step_id: 'T1', from: 'whole-file', to: 'search-replace', reason: 'CONTEXT_OVERFLOW happened' },
     });
+    // The call that did not fit stays on record as failed, just before the switch.
+    const types = run.events.map((event) => event.type);
+    expect(types[types.indexOf('edit_format_fallback') - 1]).toBe('agent_failed');
     expect(writerFormat(run.state)).toBe('search-replace');
     expect(run.state.config.edit_format).toBe('whole-file');
     expect(run.events.find((event) => event.type === 'patch')).toMatchObject({ data: { format: 'search-replace' } });
