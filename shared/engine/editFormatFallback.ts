@@ -11,6 +11,11 @@ export function writerFormat(state: RunState): EditFormatName {
   return state.edit_format_fallback?.format ?? state.config.edit_format;
 }
 
+/** A fallback's reason without the overflow's advice to choose another format: the switch has taken it. */
+export function fallbackCause(reason: string): string {
+  return reason.split(';')[0] ?? '';
+}
+
 /** What a whole-file writer falls back to: only the changed blocks are written, so a file of any size fits. */
 const FALLBACK_FORMAT: EditFormatName = 'search-replace';
 

@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventOf } from '../../../shared/engine/readRunEvent';
+import { fallbackCause } from '../../../shared/engine/editFormatFallback';
 import type { RunEventType } from '../../../shared/engine/runEvents';
 import { quoteGitPath } from '../../../shared/gitPath';
 
@@ -55,7 +56,7 @@ const PROGRESS_FORMATS: ProgressFormats = {
   retry: (d) => `    attempt ${String(d.attempt)} (${str(d.feedback)} fed back)`,
   fix_cycle: (d) => `    fix cycle ${String(d.cycle)}/${String(d.max)} (the Tester's fix plan goes back to the Coder)`,
   edit_format_fallback: (d) =>
-    `    edit format ${str(d.from)} → ${str(d.to)} for the rest of the run: ${str(d.reason).split(';')[0] ?? ''}`,
+    `    edit format ${str(d.from)} → ${str(d.to)} for the rest of the run: ${fallbackCause(str(d.reason))}`,
   rollback: (d) =>
     `    rolled back to ${short(d.to)} (${d.dropped?.length ?? 0} commit(s) dropped)${d.reason ? `: ${d.reason}` : ''}`,
   step_blocked: (d) => `    ${str(d.step_id)} blocked → sub-plan (depth ${Number(d.depth) + 1})`,

@@ -1,6 +1,7 @@
 import { quoteGitPath } from '../../../shared/gitPath';
 import { firstLine, shortenAtWord, SUBJECT_MAX } from '../../../shared/headline';
 import type { RunState } from '../../../shared/engine/runState';
+import { fallbackCause } from '../../../shared/engine/editFormatFallback';
 import type { RunCommitInfo } from '../git/types';
 import type { DoneCheck } from './doneChecks';
 
@@ -106,7 +107,7 @@ export function renderReport(state: RunState, commits: RunCommitInfo[], done: Do
     `- Workflow: ${state.workflow}`,
     ...(state.edit_format_fallback
       ? [
-          `- Edit format: ${state.edit_format_fallback.format}, not the configured ${state.config.edit_format}, from a step on: ${state.edit_format_fallback.reason.split(';')[0] ?? ''}`,
+          `- Edit format: ${state.edit_format_fallback.format}, not the configured ${state.config.edit_format}, from a step on: ${fallbackCause(state.edit_format_fallback.reason)}`,
         ]
       : []),
     `- Branch: ${state.branch ?? '(none)'}${state.workspace ? ` from ${state.workspace.baseCommit.slice(0, 10)}` : ''}`,
